@@ -1,0 +1,38 @@
+"""What an agent factory receives: the variant, its model, its tools and its sandbox."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.tools import BaseTool
+
+    from arena.variants import Variant
+
+
+@dataclass
+class AgentContext:
+    """Everything needed to build one agent instance for one case.
+
+    A bring-your-own factory (``agent: package.module:factory`` in a variant) is called with
+    this and returns a LangGraph graph or any runnable that takes ``{"messages": [...]}``.
+    """
+
+    variant: Variant
+    model: BaseChatModel
+    tools: list[BaseTool]
+    sandbox_dir: Path
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def system_prompt(self) -> str:
+        """The variant's resolved system prompt."""
+        return self.variant.system_prompt
+
+    @property
+    def max_steps(self) -> int:
+        """The variant's tool-call budget."""
+        return self.variant.max_steps

@@ -1,0 +1,51 @@
+"""The ``arena`` command line: parse, call the library, print."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from collections.abc import Sequence
+
+from arena.errors import ArenaError, InputError
+
+EXIT_BAD_INPUT = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every sub-command registered."""
+    from arena.cli import demo, run, show
+
+    parser = argparse.ArgumentParser(
+        prog="arena", description="Tell whether a change to an LLM agent made it better or worse.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for module in (run, show, demo):
+        module.register(sub)
+    return parser
+
+
+def _sigterm(_signum: int, _frame: object) -> None:
+    # Turn SIGTERM into SystemExit so atexit handlers stop the local model servers.
+    sys.exit(143)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``arena`` console script."""
+    signal.signal(signal.SIGTERM, _sigterm)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except InputError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ArenaError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyError as exc:
+        print(f"arena: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("arena: interrupted; finished results are saved, rerun the command to resume",
+              file=sys.stderr)
+        return 130

@@ -1,0 +1,106 @@
+"""``arena run`` and ``arena runs``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from arena.cli.common import add_db, default_dataset, table
+
+
+def register(sub: Any) -> None:
+    """Add the run and runs sub-commands."""
+    p = sub.add_parser("run", help="run variants on a golden dataset and store every trajectory")
+    p.add_argument("--variants", nargs="+", required=True, metavar="FILE",
+                   help="variant YAML files")
+    p.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON")
+    p.add_argument("--tier", default="all", choices=["critical", "standard", "pending", "all"])
+    p.add_argument("--cases", default=None, help="comma-separated case ids")
+    p.add_argument("--repeats", type=int, default=1)
+    p.add_argument("--concurrency", type=int, default=2)
+    p.add_argument("--timeout", type=float, default=600.0, help="per-case timeout in seconds")
+    p.add_argument("--retry-errors", action="store_true",
+                   help="rerun results that ended in an error instead of reusing them")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_db(p)
+    p.set_defaults(handler=cmd_run)
+
+    r = sub.add_parser("runs", help="list stored runs")
+    r.add_argument("--json", action="store_true")
+    add_db(r)
+    r.set_defaults(handler=cmd_runs)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run the suite and print a summary or JSON."""
+    from arena.golden import load_dataset
+    from arena.runner import RunOptions, run_suite
+    from arena.storage import Store
+    from arena.variants import load_variants
+
+    variants = load_variants(args.variants)
+    dataset = load_dataset(args.dataset)
+    options = RunOptions(
+        tier=args.tier, case_ids=args.cases.split(",") if args.cases else None,
+        repeats=args.repeats, concurrency=args.concurrency, case_timeout_s=args.timeout,
+        retry_errors=args.retry_errors, progress=not args.json, dataset_path=args.dataset)
+    report = run_suite(Store(args.db), dataset, variants, options)
+    if args.json:
+        print(json.dumps(run_json(report), indent=2))
+    else:
+        print_summary(report)
+    return 0
+
+
+def run_json(report: Any) -> dict[str, Any]:
+    """The documented JSON shape of ``arena run --json``."""
+    return {
+        "run_id": report.run_id,
+        "resumed": report.resumed,
+        "reused_results": report.reused,
+        "model_calls": report.model_calls,
+        "results": [
+            {"id": r.id, "variant": r.variant, "variant_hash": r.variant_hash,
+             "case_id": r.case_id, "repeat": r.repeat, "output": r.output,
+             "tool_calls": [{"name": s.tool, "args": s.args, "agent": s.agent,
+                             "error": s.error} for s in r.steps],
+             "steps": len(r.steps), "model_calls": r.model_calls,
+             "latency_s": r.latency_s, "input_tokens": r.input_tokens,
+             "output_tokens": r.output_tokens, "cost_usd": r.cost_usd, "error": r.error}
+            for r in report.results
+        ],
+    }
+
+
+def print_summary(report: Any) -> None:
+    """The human summary of a run."""
+    from arena.runner import summarize
+
+    rows = [[s.variant, s.variant_hash, s.results, s.errors, s.mean_latency_s, s.tool_calls,
+             s.input_tokens + s.output_tokens, f"${s.cost_usd:.4f}", s.fresh_model_calls]
+            for s in summarize(report.results)]
+    state = "resumed" if report.resumed else "new"
+    print(f"run {report.run_id} ({state}; {report.reused} results reused, "
+          f"{report.model_calls} model calls sent)")
+    print(table(rows, ["variant", "version", "results", "errors", "mean latency s",
+                       "tool calls", "tokens", "cost", "model calls"]))
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    """List stored runs."""
+    from arena.storage import Store
+
+    runs = Store(args.db).runs()
+    if args.json:
+        print(json.dumps([r.model_dump(mode="json") for r in runs], indent=2))
+        return 0
+    if not runs:
+        print("no runs stored yet: try `arena demo` or `arena run --variants ...`")
+        return 0
+    rows = [[r.id, r.created_at.strftime("%Y-%m-%d %H:%M"), r.status, r.dataset,
+             ",".join(r.config.get("variants", {})), r.config.get("tier"), r.results, r.errors]
+            for r in runs]
+    print(table(rows, ["run", "created", "status", "dataset", "variants", "tier", "results",
+                       "errors"]))
+    return 0

@@ -1,0 +1,45 @@
+"""``arena show RESULT_ID``: one trajectory, readably."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import textwrap
+from typing import Any
+
+from arena.cli.common import add_db
+
+
+def register(sub: Any) -> None:
+    """Add the show sub-command."""
+    p = sub.add_parser("show", help="print one result's trajectory")
+    p.add_argument("result_id", type=int)
+    p.add_argument("--json", action="store_true")
+    add_db(p)
+    p.set_defaults(handler=cmd_show)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print a stored result."""
+    from arena.storage import Store
+
+    result = Store(args.db).result(args.result_id)
+    if args.json:
+        print(result.model_dump_json(indent=2))
+        return 0
+    print(f"result {result.id}  run {result.run_id}  variant {result.variant} "
+          f"({result.variant_hash})  case {result.case_id}  repeat {result.repeat}")
+    print(f"latency {result.latency_s:.2f} s  tokens {result.input_tokens}+"
+          f"{result.output_tokens}  cost ${result.cost_usd:.5f}  model calls "
+          f"{result.model_calls}")
+    if result.error:
+        print(f"ERROR: {result.error}")
+    for step in result.steps:
+        print(f"\n[{step.index}] {step.agent} -> {step.tool}({json.dumps(step.args)})")
+        body = step.error or step.observation
+        label = "error" if step.error else "observation"
+        print(textwrap.indent(f"{label}: {body[:600]}", "    "))
+    for path, text in result.files.items():
+        print(f"\nfile {path}:\n{textwrap.indent(text[:600], '    ')}")
+    print(f"\nfinal answer:\n{textwrap.indent(result.output or '(empty)', '    ')}")
+    return 0

@@ -1,0 +1,27 @@
+"""Golden datasets: cases, expectations, loading and validation."""
+
+from arena.golden.loader import case_hash, dataset_hash, load_dataset
+from arena.golden.models import (
+    Behavior,
+    Category,
+    ContainsItem,
+    Difficulty,
+    ExpectedFile,
+    GoldenCase,
+    GoldenDataset,
+    Tier,
+)
+
+__all__ = [
+    "Behavior",
+    "Category",
+    "ContainsItem",
+    "Difficulty",
+    "ExpectedFile",
+    "GoldenCase",
+    "GoldenDataset",
+    "Tier",
+    "case_hash",
+    "dataset_hash",
+    "load_dataset",
+]

@@ -1,0 +1,120 @@
+"""Golden dataset records: one case per query with its expectations."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class Category(StrEnum):
+    """The five golden case categories of the seeds."""
+
+    HAPPY_PATH = "happy_path"
+    EDGE_CASE = "edge_case"
+    AMBIGUOUS = "ambiguous"
+    MULTI_STEP = "multi_step"
+    GRACEFUL_FAILURE = "graceful_failure"
+
+
+class Tier(StrEnum):
+    """Critical cases gate every change; standard run nightly; pending are shown, never counted."""
+
+    CRITICAL = "critical"
+    STANDARD = "standard"
+    PENDING = "pending"
+
+
+class Behavior(StrEnum):
+    """Expected non-task behaviours graded by a rubric."""
+
+    REFUSE = "refuse"
+    ASK_FOR_CLARIFICATION = "ask_for_clarification"
+    GRACEFUL_RESPONSE = "graceful_response"
+    ACKNOWLEDGE_UNCERTAINTY = "acknowledge_uncertainty"
+    ERROR_HANDLING = "error_handling"
+
+
+class Difficulty(StrEnum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+# An expected output item: one string, or a list of alternatives of which any one suffices.
+ContainsItem = Annotated[str | list[str], Field()]
+
+
+class ExpectedFile(BaseModel):
+    """A file a side-effect tool must leave in the run's sandbox."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: str
+    contains: list[ContainsItem] = Field(default_factory=list)
+
+
+class GoldenCase(BaseModel):
+    """One golden query with what a correct agent run looks like."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: Annotated[str, Field(min_length=1)]
+    input: str
+    category: Category
+    tier: Tier = Tier.STANDARD
+    difficulty: Difficulty = Difficulty.MEDIUM
+    expected_tools: list[str] = Field(default_factory=list)
+    expected_order: list[str] = Field(default_factory=list)
+    expected_args: dict[str, dict[str, object]] = Field(
+        default_factory=dict,
+        description="Per tool, approximate arguments: strings match as case-insensitive "
+        "substrings, numbers tolerantly.",
+    )
+    expected_output_contains: list[ContainsItem] = Field(default_factory=list)
+    expected_output_not_contains: list[str] = Field(default_factory=list)
+    expected_output_regex: str | None = None
+    expected_output_exact: str | None = None
+    expected_files: list[ExpectedFile] = Field(default_factory=list)
+    forbidden_tools: list[str] = Field(default_factory=list)
+    acceptable_tools: list[list[str]] = Field(
+        default_factory=list, description="Alternative tool sets, any of which is acceptable."
+    )
+    max_steps: Annotated[int, Field(ge=0)] = 5
+    min_tool_calls: Annotated[int, Field(ge=0)] = 0
+    expected_behavior: Behavior | None = None
+    reference_answer: str | None = None
+    notes: str = ""
+
+    @field_validator("expected_behavior", mode="before")
+    @classmethod
+    def _empty_behavior_is_none(cls, value: object) -> object:
+        return None if value == "" else value
+
+    def all_tool_names(self) -> set[str]:
+        """Every tool name this case mentions anywhere."""
+        names = set(self.expected_tools) | set(self.expected_order) | set(self.forbidden_tools)
+        names |= set(self.expected_args)
+        for alternative in self.acceptable_tools:
+            names |= set(alternative)
+        return names
+
+
+class GoldenDataset(BaseModel):
+    """A versioned set of golden cases with the tools the agent has."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    version: str = "1.0.0"
+    description: str = ""
+    available_tools: list[str]
+    test_cases: list[GoldenCase]
+
+    def case(self, case_id: str) -> GoldenCase:
+        """The case with this id (KeyError if absent)."""
+        for case in self.test_cases:
+            if case.id == case_id:
+                return case
+        raise KeyError(case_id)

@@ -1,0 +1,172 @@
+"""Response cache and retries around any chat model.
+
+Every model call goes through :class:`CachingChatModel`: the key is the model's identity
+(spec and sampling parameters), a namespace (the repeat index), the conversation and the bound
+tools. A hit replays the stored message; a miss calls the model with retries on transient
+errors and stores the reply. An unchanged rerun therefore sends no request at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage, message_to_dict, messages_from_dict
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import ConfigDict, Field
+
+from arena.models.retry import RetryPolicy, is_transient
+
+
+class ResponseStore(Protocol):
+    """Where cached model replies live (the database in production, a dict in tests)."""
+
+    def get(self, key: str) -> dict[str, Any] | None: ...
+
+    def put(self, key: str, model: str, value: dict[str, Any]) -> None: ...
+
+
+class MemoryResponseStore:
+    """A dict-backed ResponseStore."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, dict[str, Any]] = {}
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        return self.data.get(key)
+
+    def put(self, key: str, model: str, value: dict[str, Any]) -> None:
+        self.data[key] = value
+
+
+@dataclass
+class CallCounter:
+    """Model requests sent (cache misses) and replayed from cache in the current context.
+
+    ``replayed_s`` adds up the original latency of replayed replies, so a result resumed from
+    the cache reports the time the answer really took.
+    """
+
+    sent: int = 0
+    cached: int = 0
+    replayed_s: float = 0.0
+
+
+CALLS: contextvars.ContextVar[CallCounter | None] = contextvars.ContextVar(
+    "arena_calls", default=None)
+
+
+def _message_key(message: BaseMessage) -> dict[str, Any]:
+    entry: dict[str, Any] = {"type": message.type, "content": message.content}
+    if isinstance(message, AIMessage) and message.tool_calls:
+        entry["tool_calls"] = [[c["name"], c["args"], c.get("id")] for c in message.tool_calls]
+    tool_call_id = getattr(message, "tool_call_id", None)
+    if tool_call_id:
+        entry["tool_call_id"] = tool_call_id
+    return entry
+
+
+def cache_key(identity: str, namespace: str, messages: Sequence[BaseMessage],
+              kwargs: dict[str, Any]) -> str:
+    """A stable key for one model call: run ids, timestamps and ports never enter it."""
+    blob = json.dumps(
+        {"model": identity, "ns": namespace, "messages": [_message_key(m) for m in messages],
+         "kwargs": kwargs}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class CachingChatModel(BaseChatModel):
+    """Wraps a chat model with a persistent response cache and retries."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    inner: BaseChatModel | None = None
+    factory: Any = Field(None, description="Builds the inner model on the first cache miss.")
+    identity: str
+    namespace: str = ""
+    store: Any = Field(default_factory=MemoryResponseStore)
+    retry: RetryPolicy = Field(default_factory=RetryPolicy.from_env)
+
+    @property
+    def _llm_type(self) -> str:
+        return "arena-cached"
+
+    def _model(self) -> BaseChatModel:
+        # Built lazily so a fully cached rerun never starts a model server.
+        if self.inner is None:
+            if self.factory is None:
+                raise ValueError("CachingChatModel needs inner or factory")
+            self.inner = self.factory()
+        assert self.inner is not None
+        return self.inner
+
+    def bind_tools(self, tools: Sequence[dict[str, Any] | type | Any | BaseTool],
+                   **kwargs: Any) -> Runnable[LanguageModelInput, AIMessage]:
+        return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
+
+    def _lookup(self, messages: list[BaseMessage], kwargs: dict[str, Any]
+                ) -> tuple[str, ChatResult | None]:
+        key = cache_key(self.identity, self.namespace, messages, kwargs)
+        stored = self.store.get(key)
+        counter = CALLS.get()
+        if stored is None:
+            return key, None
+        if counter is not None:
+            counter.cached += 1
+            counter.replayed_s += float(stored.get("latency_s", 0.0))
+        message = messages_from_dict([stored["message"]])[0]
+        return key, ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _save(self, key: str, result: ChatResult, latency_s: float) -> ChatResult:
+        counter = CALLS.get()
+        if counter is not None:
+            counter.sent += 1
+        message = result.generations[0].message
+        self.store.put(key, self.identity, {"message": message_to_dict(message),
+                                            "latency_s": round(latency_s, 4)})
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: CallbackManagerForLLMRun | None = None,
+                  **kwargs: Any) -> ChatResult:
+        key, hit = self._lookup(messages, {**kwargs, "stop": stop})
+        if hit is not None:
+            return hit
+        for attempt in range(self.retry.attempts):
+            try:
+                started = time.perf_counter()
+                result = self._model()._generate(messages, stop=stop, **kwargs)
+                return self._save(key, result, time.perf_counter() - started)
+            except Exception as exc:
+                if not is_transient(exc) or attempt + 1 >= self.retry.attempts:
+                    raise
+                time.sleep(self.retry.delay(attempt))
+        raise AssertionError("unreachable")
+
+    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                         run_manager: AsyncCallbackManagerForLLMRun | None = None,
+                         **kwargs: Any) -> ChatResult:
+        key, hit = self._lookup(messages, {**kwargs, "stop": stop})
+        if hit is not None:
+            return hit
+        for attempt in range(self.retry.attempts):
+            try:
+                started = time.perf_counter()
+                result = await self._model()._agenerate(messages, stop=stop, **kwargs)
+                return self._save(key, result, time.perf_counter() - started)
+            except Exception as exc:
+                if not is_transient(exc) or attempt + 1 >= self.retry.attempts:
+                    raise
+                await asyncio.sleep(self.retry.delay(attempt))
+        raise AssertionError("unreachable")

@@ -1,0 +1,250 @@
+"""Battle arrays: the one input every rating function in this package reads.
+
+A battle is one pairwise comparison between two models on one query. Battles are held
+column-wise as numpy arrays (model indices, outcome, query index, weight, optional answer
+lengths) so that every estimator below is a vectorised pass over arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+#: Outcome (score of model A) for each winner label of the Chatbot Arena schema.
+WINNER_OUTCOMES: dict[str, float] = {
+    "model_a": 1.0,
+    "model_b": 0.0,
+    "tie": 0.5,
+    "tie (bothbad)": 0.5,
+}
+
+
+def _frozen(values: ArrayLike, dtype: type[Any], name: str) -> NDArray[Any]:
+    """Copy ``values`` into a read-only 1-D array of ``dtype``."""
+    arr = np.array(values, dtype=dtype, copy=True)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    arr.setflags(write=False)
+    return arr
+
+
+def _first_bad_row(mask: NDArray[np.bool_]) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+@dataclass(frozen=True, eq=False)
+class Battles:
+    """Pairwise battles between ``models``, one entry per battle in every array.
+
+    Attributes:
+        model_a: index into ``models`` of the first model.
+        model_b: index into ``models`` of the second model.
+        outcome: score of model A: 1.0 A wins, 0.5 tie, 0.0 B wins (any value in [0, 1]).
+        query: index of the query the battle was fought on (the bootstrap unit).
+        models: model names.
+        weight: non-negative weight of each battle (default 1.0).
+        len_a, len_b: optional answer lengths, used by style control.
+    """
+
+    model_a: IntArray
+    model_b: IntArray
+    outcome: FloatArray
+    query: IntArray
+    models: tuple[str, ...]
+    weight: FloatArray = field(default_factory=lambda: np.empty(0))
+    len_a: FloatArray | None = None
+    len_b: FloatArray | None = None
+
+    def __post_init__(self) -> None:
+        setter = object.__setattr__
+        a = _frozen(self.model_a, np.int64, "model_a")
+        n = a.shape[0]
+        b = _frozen(self.model_b, np.int64, "model_b")
+        out = _frozen(self.outcome, np.float64, "outcome")
+        q = _frozen(self.query, np.int64, "query")
+        w_in = np.ones(n) if np.size(self.weight) == 0 and n > 0 else self.weight
+        w = _frozen(w_in, np.float64, "weight")
+        for name, arr in (("model_b", b), ("outcome", out), ("query", q), ("weight", w)):
+            if arr.shape[0] != n:
+                raise ValueError(f"{name} has {arr.shape[0]} entries, model_a has {n}")
+        models = tuple(str(m) for m in self.models)
+        if len(set(models)) != len(models):
+            raise ValueError("model names must be unique")
+        m = len(models)
+        for name, idx in (("model_a", a), ("model_b", b)):
+            bad = (idx < 0) | (idx >= m)
+            if bad.any():
+                raise ValueError(f"row {_first_bad_row(bad)}: {name} index out of range [0, {m})")
+        same = a == b
+        if same.any():
+            row = _first_bad_row(same)
+            raise ValueError(f"row {row}: self-battle of model {models[a[row]]!r}")
+        bad = ~((out >= 0.0) & (out <= 1.0))
+        if bad.any():
+            raise ValueError(f"row {_first_bad_row(bad)}: outcome must be in [0, 1]")
+        bad = q < 0
+        if bad.any():
+            raise ValueError(f"row {_first_bad_row(bad)}: query index must be non-negative")
+        bad = ~(np.isfinite(w) & (w >= 0.0))
+        if bad.any():
+            raise ValueError(f"row {_first_bad_row(bad)}: weight must be finite and >= 0")
+        if (self.len_a is None) != (self.len_b is None):
+            raise ValueError("len_a and len_b must be given together")
+        if self.len_a is not None and self.len_b is not None:
+            la = _frozen(self.len_a, np.float64, "len_a")
+            lb = _frozen(self.len_b, np.float64, "len_b")
+            for name, arr in (("len_a", la), ("len_b", lb)):
+                if arr.shape[0] != n:
+                    raise ValueError(f"{name} has {arr.shape[0]} entries, model_a has {n}")
+                bad = ~(np.isfinite(arr) & (arr >= 0.0))
+                if bad.any():
+                    raise ValueError(f"row {_first_bad_row(bad)}: {name} must be finite and >= 0")
+            setter(self, "len_a", la)
+            setter(self, "len_b", lb)
+        for name, arr in (("model_a", a), ("model_b", b), ("outcome", out), ("query", q)):
+            setter(self, name, arr)
+        setter(self, "weight", w)
+        setter(self, "models", models)
+
+    @classmethod
+    def from_records(
+        cls,
+        model_a: Sequence[str],
+        model_b: Sequence[str],
+        winner: Sequence[str],
+        query: Sequence[str] | None = None,
+        *,
+        weight: Sequence[float] | None = None,
+        len_a: Sequence[float] | None = None,
+        len_b: Sequence[float] | None = None,
+        models: Sequence[str] | None = None,
+    ) -> Battles:
+        """Build battles from Chatbot-Arena-style records.
+
+        ``winner`` is one of ``"model_a"``, ``"model_b"``, ``"tie"``, ``"tie (bothbad)"``.
+        Model names are sorted (or taken from ``models``, which may list models without
+        battles); query ids are sorted. Without ``query`` each battle is its own query.
+
+        Raises:
+            ValueError: naming the row index of an unknown winner, a self-battle or an
+                unknown model, or when the columns have different lengths.
+        """
+        n = len(model_a)
+        for name, col in (("model_b", model_b), ("winner", winner), ("query", query)):
+            if col is not None and len(col) != n:
+                raise ValueError(f"{name} has {len(col)} entries, model_a has {n}")
+        outcome = np.empty(n, dtype=np.float64)
+        for row, (ma, mb, win) in enumerate(zip(model_a, model_b, winner, strict=True)):
+            if win not in WINNER_OUTCOMES:
+                raise ValueError(
+                    f"row {row}: unknown winner {win!r}; expected one of "
+                    f"{', '.join(repr(k) for k in WINNER_OUTCOMES)}"
+                )
+            if ma == mb:
+                raise ValueError(f"row {row}: self-battle of model {ma!r}")
+            outcome[row] = WINNER_OUTCOMES[win]
+        names = sorted(set(model_a) | set(model_b)) if models is None else list(models)
+        index = {name: i for i, name in enumerate(names)}
+        idx_a = np.empty(n, dtype=np.int64)
+        idx_b = np.empty(n, dtype=np.int64)
+        for row, (ma, mb) in enumerate(zip(model_a, model_b, strict=True)):
+            if ma not in index or mb not in index:
+                raise ValueError(
+                    f"row {row}: model {(ma if ma not in index else mb)!r} not in models"
+                )
+            idx_a[row] = index[ma]
+            idx_b[row] = index[mb]
+        if query is None:
+            q = np.arange(n, dtype=np.int64)
+        else:
+            q = np.unique(np.asarray([str(x) for x in query], dtype=object), return_inverse=True)[
+                1
+            ].astype(np.int64)
+        return cls(
+            model_a=idx_a,
+            model_b=idx_b,
+            outcome=outcome,
+            query=q.reshape(-1),
+            models=tuple(names),
+            weight=np.ones(n) if weight is None else np.asarray(weight, dtype=np.float64),
+            len_a=None if len_a is None else np.asarray(len_a, dtype=np.float64),
+            len_b=None if len_b is None else np.asarray(len_b, dtype=np.float64),
+        )
+
+    def __len__(self) -> int:
+        return int(self.model_a.shape[0])
+
+    @property
+    def n_models(self) -> int:
+        """Number of models (including models without battles)."""
+        return len(self.models)
+
+    def index_of(self, model: str) -> int:
+        """Index of ``model`` in ``models``; ValueError if unknown."""
+        try:
+            return self.models.index(model)
+        except ValueError:
+            raise ValueError(f"unknown model {model!r}; known: {list(self.models)}") from None
+
+    def select(self, mask: NDArray[np.bool_] | IntArray) -> Battles:
+        """Battles picked by a boolean mask or an index array (same ``models``)."""
+        return Battles(
+            model_a=self.model_a[mask],
+            model_b=self.model_b[mask],
+            outcome=self.outcome[mask],
+            query=self.query[mask],
+            models=self.models,
+            weight=self.weight[mask],
+            len_a=None if self.len_a is None else self.len_a[mask],
+            len_b=None if self.len_b is None else self.len_b[mask],
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class PairCounts:
+    """Battles collapsed to unique unordered pairs ``lo < hi``.
+
+    ``wins_lo[p]`` is the (weighted) score of model ``lo[p]`` against ``hi[p]`` with a tie
+    counting half a win each way; ``total[p]`` is the (weighted) number of battles.
+    ``pair_of_battle`` maps each battle to its pair and ``score_lo`` is the battle's
+    weighted contribution to ``wins_lo``.
+    """
+
+    lo: IntArray
+    hi: IntArray
+    wins_lo: FloatArray
+    total: FloatArray
+    n_models: int
+    pair_of_battle: IntArray
+    score_lo: FloatArray
+
+
+def aggregate_pairs(battles: Battles) -> PairCounts:
+    """Collapse battles into unique unordered model pairs with weighted win counts."""
+    a, b = battles.model_a, battles.model_b
+    m = battles.n_models
+    lo = np.minimum(a, b)
+    hi = np.maximum(a, b)
+    lo_is_a = a < b
+    score_lo = battles.weight * np.where(lo_is_a, battles.outcome, 1.0 - battles.outcome)
+    keys, pair_of_battle = np.unique(lo * m + hi, return_inverse=True)
+    pair_of_battle = pair_of_battle.reshape(-1).astype(np.int64)
+    n_pairs = keys.shape[0]
+    wins = np.bincount(pair_of_battle, weights=score_lo, minlength=n_pairs)
+    total = np.bincount(pair_of_battle, weights=battles.weight, minlength=n_pairs)
+    return PairCounts(
+        lo=(keys // m).astype(np.int64),
+        hi=(keys % m).astype(np.int64),
+        wins_lo=wins.astype(np.float64),
+        total=total.astype(np.float64),
+        n_models=m,
+        pair_of_battle=pair_of_battle,
+        score_lo=score_lo,
+    )

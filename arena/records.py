@@ -1,0 +1,80 @@
+"""Records the runner stores and the scorers, judges and app read."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def utcnow() -> datetime:
+    """Timezone-aware now, for record timestamps."""
+    return datetime.now(UTC)
+
+
+class TrajectoryStep(BaseModel):
+    """One tool call of an agent run, in the order it started."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    index: int
+    agent: str = Field("agent", description="Sub-agent that made the call ('agent' for react).")
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    observation: str = ""
+    error: str | None = None
+
+
+class RunResult(BaseModel):
+    """One answer of one variant to one golden case (one repeat), with its trajectory."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: int | None = None
+    run_id: int | None = None
+    variant: str
+    variant_hash: str
+    case_id: str
+    case_hash: str
+    repeat: int = 0
+    output: str = ""
+    steps: list[TrajectoryStep] = Field(default_factory=list)
+    model_calls: int = Field(0, description="Model invocations made by the agent (cached or not).")
+    fresh_model_calls: int = Field(0, description="Model invocations actually sent (not cached).")
+    latency_s: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    error: str | None = None
+    files: dict[str, str] = Field(
+        default_factory=dict, description="Files the run left in its sandbox (path -> text)."
+    )
+    created_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def tool_names(self) -> list[str]:
+        """Tool names in call order."""
+        return [step.tool for step in self.steps]
+
+    @property
+    def ok(self) -> bool:
+        """True when the run finished without an error."""
+        return self.error is None
+
+
+class RunInfo(BaseModel):
+    """A stored run: which dataset and variants, when, and how many results."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: int
+    key: str
+    dataset: str
+    dataset_version: str
+    config: dict[str, Any]
+    status: str
+    created_at: datetime
+    finished_at: datetime | None = None
+    results: int = 0
+    errors: int = 0

@@ -1,0 +1,22 @@
+"""The runner: variants x golden cases x repeats, cached, resumable, recorded."""
+
+from arena.runner.execute import execute_task
+from arena.runner.plan import Task, plan_tasks, run_key, select_cases
+from arena.runner.suite import RunOptions, RunReport, run_suite, run_suite_async
+from arena.runner.summary import VariantSummary, summarize
+from arena.runner.trajectory import TrajectoryRecorder
+
+__all__ = [
+    "RunOptions",
+    "RunReport",
+    "Task",
+    "TrajectoryRecorder",
+    "VariantSummary",
+    "execute_task",
+    "plan_tasks",
+    "run_key",
+    "run_suite",
+    "run_suite_async",
+    "select_cases",
+    "summarize",
+]

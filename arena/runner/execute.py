@@ -1,0 +1,70 @@
+"""Run one task: build the agent, invoke it under a timeout, record what happened."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+
+from arena.agents import AgentContext, build_agent, extract_output
+from arena.golden import case_hash
+from arena.models import CALLS, CachingChatModel, CallCounter, price_for
+from arena.records import RunResult
+from arena.runner.plan import Task
+from arena.runner.trajectory import TrajectoryRecorder
+
+
+async def execute_task(task: Task, model: CachingChatModel, sandbox_dir: Path, run_id: int,
+                       timeout_s: float) -> RunResult:
+    """Run the task's agent on its case and return the result (errors are recorded, not raised).
+    """
+    from arena.agents.research.sandbox import Sandbox
+    from arena.agents.research.tools import TOOL_NAMES, build_tools
+
+    variant, case = task.variant, task.case
+    shutil.rmtree(sandbox_dir, ignore_errors=True)
+    sandbox_dir.mkdir(parents=True, exist_ok=True)
+    sandbox = Sandbox(sandbox_dir)
+    enabled = variant.tools if variant.tools is not None else list(TOOL_NAMES)
+    tools = build_tools(model=model, sandbox=sandbox, enabled=enabled)
+    recorder = TrajectoryRecorder(tool_names={t.name for t in tools})
+    counter = CallCounter()
+    token = CALLS.set(counter)
+    output, error, final_messages = "", None, None
+    started = time.perf_counter()
+    try:
+        agent = build_agent(AgentContext(variant=variant, model=model, tools=tools,
+                                         sandbox_dir=sandbox_dir))
+        config: dict[str, Any] = {
+            "callbacks": [recorder], "recursion_limit": 4 * variant.max_steps
+            + 4 * variant.max_iterations + 10,
+            "run_name": f"{variant.name}:{case.id}",
+            "tags": [f"variant:{variant.name}", f"case:{case.id}"],
+            "metadata": {"variant": variant.name, "variant_hash": variant.version_hash,
+                         "case_id": case.id, "repeat": task.repeat},
+        }
+        result = await asyncio.wait_for(
+            agent.ainvoke({"messages": [HumanMessage(case.input)]}, config), timeout_s)
+        output = extract_output(result)
+        final_messages = result.get("messages") if isinstance(result, dict) else None
+    except TimeoutError:
+        error = f"timeout: no answer within {timeout_s:g} s"
+    except Exception as exc:  # the suite goes on; the error is recorded with the result
+        error = f"{type(exc).__name__}: {exc}"[:2000]
+    finally:
+        CALLS.reset(token)
+    latency = time.perf_counter() - started + counter.replayed_s
+    price = price_for(variant.model)
+    return RunResult(
+        run_id=run_id, variant=variant.name, variant_hash=variant.version_hash,
+        case_id=case.id, case_hash=case_hash(case), repeat=task.repeat, output=output,
+        steps=recorder.finish(final_messages), model_calls=recorder.model_calls,
+        fresh_model_calls=counter.sent, latency_s=round(latency, 4),
+        input_tokens=recorder.input_tokens, output_tokens=recorder.output_tokens,
+        cost_usd=price.cost(recorder.input_tokens, recorder.output_tokens), error=error,
+        files=sandbox.files(),
+    )

@@ -1,0 +1,61 @@
+"""What a run executes: variants x selected cases x repeats, and its resumable identity."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from arena.errors import InputError
+from arena.golden import GoldenCase, GoldenDataset, case_hash, dataset_hash
+from arena.variants import Variant
+
+
+@dataclass(frozen=True)
+class Task:
+    """One agent execution: a variant on a case, for one repeat."""
+
+    variant: Variant
+    case: GoldenCase
+    repeat: int
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        """(variant hash, case hash, repeat): how finished results are matched on resume."""
+        return (self.variant.version_hash, case_hash(self.case), self.repeat)
+
+
+def select_cases(dataset: GoldenDataset, tier: str = "all", case_ids: list[str] | None = None
+                 ) -> list[GoldenCase]:
+    """The cases of a tier (critical, standard, pending or all), optionally only some ids."""
+    if tier not in ("all", "critical", "standard", "pending"):
+        raise InputError(f"unknown tier {tier!r}; use critical, standard, pending or all",
+                         field="tier")
+    cases = [c for c in dataset.test_cases if tier == "all" or c.tier.value == tier]
+    if case_ids:
+        known = {c.id for c in dataset.test_cases}
+        missing = [cid for cid in case_ids if cid not in known]
+        if missing:
+            raise InputError(f"unknown case id(s): {', '.join(missing)}", field="cases")
+        wanted = set(case_ids)
+        cases = [c for c in cases if c.id in wanted]
+    if not cases:
+        raise InputError(f"no cases selected (tier {tier}, cases {case_ids or 'all'})")
+    return cases
+
+
+def plan_tasks(variants: list[Variant], cases: list[GoldenCase], repeats: int) -> list[Task]:
+    """Every (variant, case, repeat), case-major so early results cover every variant."""
+    if repeats < 1:
+        raise InputError("repeats must be at least 1", field="repeats")
+    return [Task(v, c, r) for r in range(repeats) for c in cases for v in variants]
+
+
+def run_key(dataset: GoldenDataset, variants: list[Variant], cases: list[GoldenCase],
+            repeats: int) -> str:
+    """Same dataset, variant versions, cases and repeats give the same run (so it resumes)."""
+    blob = json.dumps({"dataset": dataset_hash(dataset),
+                       "variants": sorted(v.version_hash for v in variants),
+                       "cases": sorted(c.id for c in cases), "repeats": repeats},
+                      sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:32]

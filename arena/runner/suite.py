@@ -1,0 +1,126 @@
+"""Run variants x cases x repeats concurrently, resumably, with a progress bar."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from arena.golden import GoldenDataset
+from arena.models import CachingChatModel, make_chat_model
+from arena.models.weights import cache_dir
+from arena.records import RunResult
+from arena.runner.execute import execute_task
+from arena.runner.plan import Task, plan_tasks, run_key, select_cases
+from arena.storage import Store
+from arena.variants import Variant
+
+
+class RunReport(BaseModel):
+    """What ``arena run`` did: the run id, requests actually sent, every result."""
+
+    run_id: int
+    resumed: bool
+    reused: int
+    model_calls: int
+    results: list[RunResult]
+
+
+@dataclass
+class RunOptions:
+    """Knobs of a suite run."""
+
+    tier: str = "all"
+    case_ids: list[str] | None = None
+    repeats: int = 1
+    concurrency: int = 2
+    case_timeout_s: float = 600.0
+    retry_errors: bool = False
+    progress: bool = True
+    dataset_path: str = ""
+    on_result: list[Callable[[RunResult], None]] = field(default_factory=list)
+
+
+def sandbox_root(run_id: int) -> Path:
+    """Per-run folder under the cache directory where write_file may write."""
+    return cache_dir().parent / "sandboxes" / f"run-{run_id}"
+
+
+def _models(variants: list[Variant], repeats: int, store: Store
+            ) -> dict[tuple[str, int], CachingChatModel]:
+    models = {}
+    for variant in variants:
+        for repeat in range(repeats):
+            config = variant.model
+            models[(variant.name, repeat)] = CachingChatModel(
+                factory=lambda c=config: make_chat_model(c), identity=config.cache_identity(),
+                namespace=f"repeat={repeat}", store=store)
+    return models
+
+
+async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[Variant],
+                          options: RunOptions) -> RunReport:
+    """Run (or resume) the suite; each finished result is committed before the next starts."""
+    cases = select_cases(dataset, options.tier, options.case_ids)
+    tasks = plan_tasks(variants, cases, options.repeats)
+    dataset_id = store.ensure_dataset(dataset, options.dataset_path)
+    for variant in variants:
+        store.ensure_variant(variant)
+    config = {"variants": {v.name: v.version_hash for v in variants}, "tier": options.tier,
+              "cases": [c.id for c in cases], "repeats": options.repeats}
+    run_id, resumed = store.open_run(run_key(dataset, variants, cases, options.repeats),
+                                     dataset_id, config)
+    done = store.finished_results(run_id)
+    pending = [t for t in tasks if t.key not in done
+               or (options.retry_errors and done[t.key].error is not None)]
+    models = _models(variants, options.repeats, store)
+    fresh: list[RunResult] = []
+    progress = _progress(len(pending), options.progress)
+    semaphore = asyncio.Semaphore(max(1, options.concurrency))
+
+    async def worker(task: Task) -> None:
+        async with semaphore:
+            sandbox = sandbox_root(run_id) / task.variant.name / f"{task.case.id}-r{task.repeat}"
+            result = await execute_task(task, models[(task.variant.name, task.repeat)],
+                                        sandbox, run_id, options.case_timeout_s)
+            result.id = store.save_result(result)
+            fresh.append(result)
+            for callback in options.on_result:
+                callback(result)
+            if progress is not None:
+                errors = sum(1 for r in fresh if r.error)
+                progress.set_postfix_str(f"errors={errors}", refresh=False)
+                progress.update(1)
+
+    try:
+        await asyncio.gather(*(worker(t) for t in pending))
+    except BaseException:
+        store.finish_run(run_id, "interrupted")
+        raise
+    finally:
+        if progress is not None:
+            progress.close()
+    store.finish_run(run_id)
+    by_key = {**done, **{(r.variant_hash, r.case_hash, r.repeat): r for r in fresh}}
+    ordered = [by_key[t.key] for t in tasks]
+    return RunReport(run_id=run_id, resumed=resumed, reused=len(tasks) - len(pending),
+                     model_calls=sum(r.fresh_model_calls for r in fresh), results=ordered)
+
+
+def _progress(total: int, enabled: bool) -> object | None:
+    if not enabled or total == 0:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="agent runs", unit="run", file=sys.stderr,
+                dynamic_ncols=True)
+
+
+def run_suite(store: Store, dataset: GoldenDataset, variants: list[Variant],
+              options: RunOptions | None = None) -> RunReport:
+    """Synchronous wrapper around :func:`run_suite_async`."""
+    return asyncio.run(run_suite_async(store, dataset, variants, options or RunOptions()))

@@ -1,0 +1,104 @@
+"""SQLAlchemy 2.0 tables. Rows never leave the storage package: callers get pydantic records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from arena.records import utcnow
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class DatasetRow(Base):
+    __tablename__ = "datasets"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    version: Mapped[str] = mapped_column(String(50))
+    hash: Mapped[str] = mapped_column(String(32), unique=True)
+    path: Mapped[str] = mapped_column(Text, default="")
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class CaseRow(Base):
+    __tablename__ = "cases"
+    __table_args__ = (UniqueConstraint("dataset_id", "case_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    case_id: Mapped[str] = mapped_column(String(200))
+    case_hash: Mapped[str] = mapped_column(String(32))
+    category: Mapped[str] = mapped_column(String(50))
+    tier: Mapped[str] = mapped_column(String(20))
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class VariantRow(Base):
+    __tablename__ = "variants"
+    __table_args__ = (UniqueConstraint("name", "hash"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    hash: Mapped[str] = mapped_column(String(32))
+    description: Mapped[str] = mapped_column(Text, default="")
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RunRow(Base):
+    __tablename__ = "runs"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"))
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(20), default="running")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ResultRow(Base):
+    __tablename__ = "results"
+    __table_args__ = (UniqueConstraint("run_id", "variant_hash", "case_hash", "repeat"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id"), index=True)
+    variant: Mapped[str] = mapped_column(String(200))
+    variant_hash: Mapped[str] = mapped_column(String(32))
+    case_id: Mapped[str] = mapped_column(String(200))
+    case_hash: Mapped[str] = mapped_column(String(32))
+    repeat: Mapped[int] = mapped_column(Integer, default=0)
+    output: Mapped[str] = mapped_column(Text, default="")
+    model_calls: Mapped[int] = mapped_column(Integer, default=0)
+    fresh_model_calls: Mapped[int] = mapped_column(Integer, default=0)
+    latency_s: Mapped[float] = mapped_column(Float, default=0.0)
+    input_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    output_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    cost_usd: Mapped[float] = mapped_column(Float, default=0.0)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    files: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    steps: Mapped[list[StepRow]] = relationship(
+        back_populates="result", cascade="all, delete-orphan", order_by="StepRow.index")
+
+
+class StepRow(Base):
+    __tablename__ = "steps"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    agent: Mapped[str] = mapped_column(String(100))
+    tool: Mapped[str] = mapped_column(String(200))
+    args: Mapped[dict[str, Any]] = mapped_column(JSON)
+    observation: Mapped[str] = mapped_column(Text, default="")
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    result: Mapped[ResultRow] = relationship(back_populates="steps")
+
+
+class ResponseCacheRow(Base):
+    __tablename__ = "response_cache"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    model: Mapped[str] = mapped_column(String(64), index=True)
+    value: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,174 @@
+"""Benchmark: arena.ratings Bradley-Terry + query bootstrap vs a raw-row logistic regression.
+
+Run:  python benchmarks/ratings_bench.py [--battles N] [--models M] [--rounds R]
+
+Battles are simulated from known Bradley-Terry strengths (seeded, 10% ties, query ids).
+"Ours" is ``arena.ratings.bootstrap_bradley_terry``: pair counts, L-BFGS-B point fit, then
+all bootstrap rounds refitted from sparse (pairs x queries) contributions by batched Newton.
+The reference fits the same penalised model the way FastChat's Elo analysis once did: a
+logistic regression over raw battle rows (one +1/-1 design row per battle, a tie as two
+half-weight rows), minimised by scipy L-BFGS-B from scratch, and each bootstrap round
+materialises the rows of the resampled queries and refits. The reference uses the same
+query multiplicities as ours, so its rounds are checked against ours one for one. When its
+full bootstrap would take too long, a few rounds are timed and extrapolated linearly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy import optimize, sparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena.ratings import (
+    DEFAULT_REG,
+    Battles,
+    bootstrap_bradley_terry,
+    bradley_terry,
+    log_strength_to_elo,
+    query_multiplicities,
+)
+
+TIE_PROB = 0.1
+
+
+def simulate(n: int, m: int, n_queries: int, seed: int) -> Battles:
+    """Seeded battles from normal(0, 1) log-strengths; every query id is used."""
+    rng = np.random.default_rng(seed)
+    strengths = rng.normal(0.0, 1.0, m)
+    a = rng.integers(0, m, n)
+    b = (a + rng.integers(1, m, n)) % m
+    p = 1.0 / (1.0 + np.exp(-(strengths[a] - strengths[b])))
+    outcome = (rng.random(n) < p).astype(np.float64)
+    outcome[rng.random(n) < TIE_PROB] = 0.5
+    query = np.concatenate([np.arange(n_queries), rng.integers(0, n_queries, n - n_queries)])
+    return Battles(a, b, outcome, rng.permutation(query), tuple(f"model{i:03d}" for i in range(m)))
+
+
+class RawRows:
+    """FastChat-style raw design: one row per battle (two half-weight rows per tie)."""
+
+    def __init__(self, battles: Battles) -> None:
+        side = np.concatenate([battles.outcome, 1.0 - battles.outcome])
+        keep = side > 0.0
+        n = len(battles)
+        battle = np.concatenate([np.arange(n), np.arange(n)])[keep]
+        order = np.argsort(battles.query[battle], kind="stable")
+        battle = battle[order]
+        self.y = np.concatenate([np.ones(n), np.zeros(n)])[keep][order]
+        self.w = side[keep][order] * battles.weight[battle]
+        rows = np.arange(battle.size)
+        self.x = sparse.csr_matrix(
+            (
+                np.concatenate([np.ones(battle.size), -np.ones(battle.size)]),
+                (
+                    np.concatenate([rows, rows]),
+                    np.concatenate([battles.model_a[battle], battles.model_b[battle]]),
+                ),
+            ),
+            shape=(battle.size, battles.n_models),
+        )
+        _, query = np.unique(battles.query[battle], return_inverse=True)
+        self.lengths = np.bincount(query.reshape(-1))
+        self.starts = np.concatenate([[0], np.cumsum(self.lengths)[:-1]])
+
+    def resample(self, mult: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
+        """Materialise the rows of the drawn queries (with repeats), like df.sample()."""
+        drawn = np.repeat(np.arange(mult.size), mult.astype(np.int64))
+        lengths = self.lengths[drawn]
+        offsets = np.repeat(self.starts[drawn] - np.cumsum(lengths) + lengths, lengths)
+        idx = offsets + np.arange(lengths.sum())
+        return self.x[idx], self.y[idx], self.w[idx]
+
+
+def reference_fit(x: sparse.csr_matrix, y: np.ndarray, w: np.ndarray, reg: float) -> np.ndarray:
+    """Penalised logistic regression on raw rows by L-BFGS-B from zero (log-strengths)."""
+    norm = float(w.sum())
+    xt = x.T.tocsr()
+
+    def fun(beta: np.ndarray) -> tuple[float, np.ndarray]:
+        z = x @ beta
+        f = w @ (np.logaddexp(0.0, z) - y * z) + 0.5 * reg * beta @ beta
+        g = xt @ (w * (1.0 / (1.0 + np.exp(-z)) - y)) + reg * beta
+        return float(f) / norm, g / norm
+
+    opts = {"maxiter": 20_000, "ftol": 1e-15, "gtol": 1e-10, "maxcor": 20}
+    res = optimize.minimize(fun, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B", options=opts)
+    beta = np.asarray(res.x)
+    return beta - beta.mean()
+
+
+def bench(n: int, m: int, n_queries: int, rounds: int, ref_rounds: int, seed: int) -> None:
+    print(f"== {n:,} battles, {m} models, {n_queries:,} queries, {rounds} bootstrap rounds ==")
+    battles = simulate(n, m, n_queries, seed)
+
+    t0 = time.perf_counter()
+    point = bradley_terry(battles)
+    t_fit = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ours = bootstrap_bradley_terry(battles, rounds=rounds, seed=seed)
+    t_ours = time.perf_counter() - t0
+    print(f"ours: BT point fit                       {t_fit:8.3f} s")
+    print(f"ours: BT fit + {rounds}-round query bootstrap  {t_ours:8.3f} s")
+    if rounds > 100:
+        t0 = time.perf_counter()
+        bootstrap_bradley_terry(battles, rounds=100, seed=seed)
+        print(f"ours: BT fit + 100-round query bootstrap  {time.perf_counter() - t0:8.3f} s")
+    if ref_rounds == 0:
+        print()
+        return
+
+    raw = RawRows(battles)
+    t0 = time.perf_counter()
+    ref_point = log_strength_to_elo(reference_fit(raw.x, raw.y, raw.w, DEFAULT_REG))
+    t_ref_fit = time.perf_counter() - t0
+    n_ref = min(ref_rounds, rounds)
+    mult = next(query_multiplicities(n_queries, n_ref, np.random.default_rng(seed)))
+    t0 = time.perf_counter()
+    ref_samples = np.array(
+        [log_strength_to_elo(reference_fit(*raw.resample(c), DEFAULT_REG)) for c in mult]
+    )
+    t_ref_rounds = time.perf_counter() - t0
+    t_ref = t_ref_fit + t_ref_rounds * rounds / n_ref
+    point_diff = float(np.abs(point - ref_point).max())
+    round_diff = float(np.abs(ours.samples[:n_ref] - ref_samples).max())
+    print(f"reference: raw-row logistic regression fit {t_ref_fit:8.3f} s")
+    label = "measured" if n_ref == rounds else f"EXTRAPOLATED from {n_ref} timed rounds"
+    print(f"reference: fit + {rounds}-round bootstrap    {t_ref:8.1f} s  ({label})")
+    print(f"speedup (reference / ours), fit + bootstrap: {t_ref / t_ours:8.1f}x")
+    print(f"point ratings: max |ours - reference| = {point_diff:.2e} Elo")
+    print(f"first {n_ref} bootstrap rounds: max |ours - reference| = {round_diff:.2e} Elo")
+    print(
+        f"95% CI half-width (median over models): "
+        f"{float(np.median(ours.ci_high - ours.ci_low)) / 2:.2f} Elo"
+    )
+    assert point_diff < 0.01, point_diff
+    assert round_diff < 0.01, round_diff
+    print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--battles", type=int, default=1_000_000)
+    parser.add_argument("--models", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--queries", type=int, default=20_000)
+    parser.add_argument("--ref-rounds", type=int, default=5, help="reference rounds to time")
+    parser.add_argument("--small-battles", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    bench(args.battles, args.models, args.queries, args.rounds, args.ref_rounds, args.seed)
+    if args.small_battles:
+        small_queries = max(1, args.queries * args.small_battles // args.battles)
+        bench(
+            args.small_battles, args.models, small_queries, args.rounds, args.ref_rounds, args.seed
+        )
+
+
+if __name__ == "__main__":
+    main()
