@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import optimize, stats
 
 from arena.ratings import (
     Battles,
@@ -139,3 +139,38 @@ def test_style_bootstrap_and_leaderboard() -> None:
     assert board.models[0] == "m1"
     np.testing.assert_allclose(np.sort(board.rating)[::-1], board.rating)
     np.testing.assert_allclose(board.rating, boot.rating[[1, 2, 0]], atol=1e-9)
+
+
+def test_style_fit_matches_independent_logistic_regression() -> None:
+    rng = np.random.default_rng(25)
+    battles = simulate(
+        np.array([0.2, -0.4, 0.7, 0.0]),
+        1_200,
+        rng,
+        n_queries=400,
+        tie_prob=0.15,
+        verbosity=np.array([6.0, 6.4, 5.6, 6.2]),
+        length_effect=1.5,
+    )
+    assert battles.len_a is not None and battles.len_b is not None
+    raw = (battles.len_a - battles.len_b) / (battles.len_a + battles.len_b + 1.0)
+    z = (raw - raw.mean()) / raw.std()
+    n, m, reg = len(battles), battles.n_models, 1e-4
+    x = np.zeros((n, m + 1))
+    x[np.arange(n), battles.model_a] = 1.0
+    x[np.arange(n), battles.model_b] = -1.0
+    x[:, m] = z
+    y = battles.outcome
+
+    def fun(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        logit = x @ theta
+        f = np.sum(np.logaddexp(0.0, logit) - y * logit) + 0.5 * reg * theta @ theta
+        return float(f), x.T @ (1.0 / (1.0 + np.exp(-logit)) - y) + reg * theta
+
+    theta = optimize.minimize(
+        fun, np.zeros(m + 1), jac=True, method="BFGS", options={"gtol": 1e-9}
+    ).x
+    fit = fit_style_controlled(battles, reg=reg)
+    assert fit.coef == pytest.approx(theta[m], abs=1e-6)
+    expected = ELO_PER_NAT * (theta[:m] - theta[:m].mean()) + 1000.0
+    np.testing.assert_allclose(fit.rating, expected, atol=1e-3)

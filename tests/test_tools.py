@@ -14,6 +14,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool
+from pydantic import Field
 
 from arena.agents.research.calculator import safe_calculate
 from arena.agents.research.corpus import (
@@ -39,7 +40,7 @@ class RecordingModel(BaseChatModel):
     """A chat model that records every prompt and answers with a fixed reply."""
 
     reply: str = "1. RAG improves accuracy by 32%.\n2. Fine-tuning costs more."
-    prompts: list[str] = []
+    prompts: list[str] = Field(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -262,7 +263,7 @@ def test_corpus_duplicate_ids_and_missing_dir(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no such corpus"):
         read_corpus(tmp_path / "missing")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(InputError, match="no \\*.yaml"):
+    with pytest.raises(InputError, match=r"no \*\.yaml"):
         read_corpus(tmp_path / "empty")
 
 
@@ -373,7 +374,8 @@ def test_model_tools_without_model(name: str, args: dict[str, str]) -> None:
 
 
 def test_model_tools_never_raise(tools: dict[str, BaseTool], model: RecordingModel) -> None:
-    (broken,) = build_tools(model=BrokenModel(prompts=[]), sandbox=None, enabled=["extract_findings"])
+    broken_model = BrokenModel(prompts=[])
+    (broken,) = build_tools(model=broken_model, sandbox=None, enabled=["extract_findings"])
     assert run(broken, text=SAMPLE).startswith("Error: model call failed")
     assert asyncio.run(broken.ainvoke({"text": SAMPLE})).startswith("Error: model call failed")
     assert run(tools["extract_findings"], text="  ").startswith("Error: empty")

@@ -125,16 +125,23 @@ def bootstrap_bradley_terry(
 ) -> BootstrapResult:
     """Bradley-Terry ratings with 95% percentile intervals from a seeded query bootstrap.
 
-    ``solver`` picks the per-round refit: batched damped Newton (default up to 300 models)
-    or scipy L-BFGS-B per round; both are warm-started from the point estimate.
+    ``rating`` is the point estimate on all battles (the penalised MLE of
+    :func:`bradley_terry`). ``solver`` picks how it and the rounds are fitted: batched damped
+    Newton (default up to 300 models) or scipy L-BFGS-B per round; rounds are warm-started
+    from the point estimate.
     """
     if rounds < 1:
         raise ValueError("rounds must be >= 1")
     anchor_index = None if anchor is None else battles.index_of(anchor)
     counts = aggregate_pairs(battles)
-    point = fit_log_strengths(counts, reg=reg)
     m = battles.n_models
     use_newton = solver == "newton" or (solver == "auto" and m <= _NEWTON_MAX_MODELS)
+    if use_newton:
+        # The same penalised MLE as bradley_terry(), by the solver used for the rounds.
+        pair_counts = (counts.wins_lo[None, :], counts.total[None, :])
+        point = newton_fit_batch(counts.lo, counts.hi, *pair_counts, m, reg, np.zeros(m))[0]
+    else:
+        point = fit_log_strengths(counts, reg=reg)
     rng = np.random.default_rng(seed)
     samples = np.empty((rounds, m))
     done = 0

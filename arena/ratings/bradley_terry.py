@@ -27,6 +27,8 @@ INITIAL = 1000.0
 DEFAULT_REG = 1e-6
 #: Bytes of Hessians the batched Newton solver may hold at once.
 _HESSIAN_BUDGET = 64 * 2**20
+#: Largest model count for which fit_log_strengths finishes with dense Newton steps.
+_POLISH_MAX_MODELS = 1000
 
 
 def log_strength_to_elo(
@@ -73,9 +75,9 @@ def fit_log_strengths(
 ) -> FloatArray:
     """Penalised BT log-strengths from pair counts.
 
-    Minimised with scipy's L-BFGS-B using the analytic gradient, then (``polish``)
-    finished with a few exact Newton steps so the optimum is accurate to ~1e-10.
-    The result has mean zero.
+    Minimised with scipy's L-BFGS-B using the analytic gradient (warm-started from ``x0``
+    if given), then (``polish``, up to 1000 models) finished with exact Newton steps so the
+    optimum is accurate to ~1e-10. The result has mean zero.
     """
     if not reg > 0.0:
         raise ValueError("reg must be > 0 (it makes the Bradley-Terry optimum unique)")
@@ -98,37 +100,43 @@ def fit_log_strengths(
     )
     s = np.asarray(res.x, dtype=np.float64)
     s -= s.mean()
-    if polish:
+    if polish and m <= _POLISH_MAX_MODELS:
         s = newton_fit_batch(
             counts.lo, counts.hi, counts.wins_lo[None, :], counts.total[None, :], m, reg, s
         )[0]
     return s
 
 
-def _incidence(
-    lo: IntArray, hi: IntArray, n_models: int
-) -> tuple[sparse.csr_matrix, sparse.csr_matrix]:
-    """Signed (+1 lo, -1 hi) and unsigned pair-to-model incidence, both models x pairs."""
-    n_pairs = lo.shape[0]
-    rows = np.concatenate([lo, hi])
-    cols = np.concatenate([np.arange(n_pairs), np.arange(n_pairs)])
-    signs = np.concatenate([np.ones(n_pairs), -np.ones(n_pairs)])
-    shape = (n_models, n_pairs)
-    signed = sparse.csr_matrix((signs, (rows, cols)), shape=shape)
-    unsigned = sparse.csr_matrix((np.abs(signs), (rows, cols)), shape=shape)
-    return signed, unsigned
+class _Incidence:
+    """Pair/model incidence as sparse matrices: signed (+1 lo, -1 hi) and unsigned."""
+
+    def __init__(self, lo: IntArray, hi: IntArray, n_models: int) -> None:
+        n_pairs = lo.shape[0]
+        rows = np.concatenate([lo, hi])
+        cols = np.concatenate([np.arange(n_pairs), np.arange(n_pairs)])
+        signs = np.concatenate([np.ones(n_pairs), -np.ones(n_pairs)])
+        shape = (n_models, n_pairs)
+        self.lo, self.hi = lo, hi
+        self.signed = sparse.csr_matrix((signs, (rows, cols)), shape=shape)
+        self.signed_t = self.signed.T.tocsr()
+        self.unsigned = sparse.csr_matrix((np.abs(signs), (rows, cols)), shape=shape)
+
+    def diffs(self, s: FloatArray) -> FloatArray:
+        """(rows x pairs) ``s_lo - s_hi`` for (rows x models) ``s``."""
+        return np.asarray(self.signed_t @ s.T).T
+
+    def to_models(self, values: FloatArray, *, signed: bool = True) -> FloatArray:
+        """(rows x models) sums of (rows x pairs) values, +lo -hi (signed) or +lo +hi."""
+        matrix = self.signed if signed else self.unsigned
+        return np.asarray(matrix @ values.T).T
 
 
-def _batch_objective(
-    s: FloatArray, lo: IntArray, hi: IntArray, wins: FloatArray, total: FloatArray, reg: float
-) -> tuple[FloatArray, FloatArray]:
-    """Row-wise objective and the pair differences ``d = s_lo - s_hi`` it was computed from.
-
-    Uses ``w softplus(-d) + (n - w) softplus(d) = n softplus(d) - w d``.
-    """
-    d = s[:, lo] - s[:, hi]
+def _rows_objective(
+    s: FloatArray, d: FloatArray, wins: FloatArray, total: FloatArray, reg: float
+) -> FloatArray:
+    """Row-wise objective from ``d = s_lo - s_hi``: ``n softplus(d) - w d`` plus the penalty."""
     val = (total * np.logaddexp(0.0, d) - wins * d).sum(axis=1)
-    return val + 0.5 * reg * np.einsum("ij,ij->i", s, s), d
+    return np.asarray(val + 0.5 * reg * np.einsum("ij,ij->i", s, s), dtype=np.float64)
 
 
 def newton_fit_batch(
@@ -146,85 +154,98 @@ def newton_fit_batch(
     """Fit many BT problems at once (one per row of ``wins``/``total``) by damped Newton.
 
     All rows share the pair list ``lo``/``hi``; ``start`` is one warm start (models,) or one
-    per row. Each iteration builds the (rows x models x models) Hessians, solves them in a
-    batch, backtracks rows whose objective did not decrease enough and re-centres (the exact
-    minimiser over a common shift). Rows are processed in chunks to bound memory.
-    Returns the (rows x models) log-strengths with zero row means.
+    per row. Each iteration builds the (rows x models x models) Hessians and solves them in
+    a batch. A step that changes no pair difference by more than 1/2 provably satisfies the
+    Armijo condition (the logistic curvature changes by at most a factor e^(1/2) along it),
+    so only rows with larger steps evaluate the objective and backtrack. Rows are processed
+    in chunks to bound memory. Returns (rows x models) log-strengths with zero row means.
     """
+    if not reg > 0.0:
+        raise ValueError("reg must be > 0 (it makes the Bradley-Terry optimum unique)")
     wins = np.atleast_2d(np.asarray(wins, dtype=np.float64))
     total = np.atleast_2d(np.asarray(total, dtype=np.float64))
     n_rows = wins.shape[0]
+    if n_models < 2 or n_rows == 0 or lo.size == 0:
+        return np.zeros((n_rows, n_models))  # no pairs: only the penalty, minimised at 0
     s0 = np.broadcast_to(np.asarray(start, dtype=np.float64), (n_rows, n_models))
     out = s0 - s0.mean(axis=1, keepdims=True)
-    if n_models < 2 or n_rows == 0:
-        return np.zeros((n_rows, n_models))
-    signed, unsigned = _incidence(lo, hi, n_models)
+    inc = _Incidence(lo, hi, n_models)
     chunk = max(1, _HESSIAN_BUDGET // (8 * n_models * n_models))
-    for start_row in range(0, n_rows, chunk):
-        rows = slice(start_row, min(n_rows, start_row + chunk))
-        out[rows] = _newton_chunk(
-            lo, hi, wins[rows], total[rows], reg, out[rows].copy(), signed, unsigned, tol, max_iter
-        )
+    for first in range(0, n_rows, chunk):
+        rows = slice(first, min(n_rows, first + chunk))
+        out[rows] = _newton_chunk(inc, wins[rows], total[rows], reg, out[rows], tol, max_iter)
     return out
 
 
 def _newton_chunk(
-    lo: IntArray,
-    hi: IntArray,
+    inc: _Incidence,
     wins: FloatArray,
     total: FloatArray,
     reg: float,
     s: FloatArray,
-    signed: sparse.csr_matrix,
-    unsigned: sparse.csr_matrix,
     tol: float,
     max_iter: int,
 ) -> FloatArray:
+    s = s.copy()
     n_models = s.shape[1]
     diag_idx = np.arange(n_models)
     active = np.arange(s.shape[0])
-    f, d_all = _batch_objective(s, lo, hi, wins, total, reg)
     for _ in range(max_iter):
         if active.size == 0:
             break
         sa, wa, ta = s[active], wins[active], total[active]
-        sig = expit(d_all)
-        r = ta * sig - wa
-        grad = np.asarray((signed @ r.T).T) + reg * sa
+        d = inc.diffs(sa)
+        sig = expit(d)
+        grad = inc.to_models(ta * sig - wa) + reg * sa
         h = ta * sig * (1.0 - sig)
         hess = np.zeros((active.size, n_models, n_models))
-        hess[:, lo, hi] = -h
-        hess[:, hi, lo] = -h
-        diag = np.asarray((unsigned @ h.T).T) + reg
+        hess[:, inc.lo, inc.hi] = -h
+        hess[:, inc.hi, inc.lo] = -h
+        diag = inc.to_models(h, signed=False) + reg
         hess[:, diag_idx, diag_idx] = diag
         # The likelihood is shift invariant (null vector 1): adding mu * 1 1^T leaves the
         # Newton step unchanged on the centred subspace but makes the system well conditioned.
         hess += (diag.mean(axis=1) / n_models)[:, None, None]
-        step = -np.linalg.solve(hess, grad[:, :, None])[:, :, 0]
+        step = np.asarray(-np.linalg.solve(hess, grad[:, :, None])[:, :, 0], dtype=np.float64)
         step -= step.mean(axis=1, keepdims=True)
-        slope = np.einsum("ij,ij->i", grad, step)
         t = np.ones(active.size)
-        fa = f[active]
-        new_s = sa + step
-        new_f, new_d = _batch_objective(new_s, lo, hi, wa, ta, reg)
-        for _ in range(60):
-            bad = ~(new_f <= fa + 1e-4 * t * slope + 1e-12 * np.abs(fa))
-            if not bad.any():
-                break
-            t[bad] *= 0.5
-            new_s[bad] = sa[bad] + t[bad, None] * step[bad]
-            new_f[bad], new_d[bad] = _batch_objective(new_s[bad], lo, hi, wa[bad], ta[bad], reg)
-        # Re-centring is the exact minimisation over a common shift: d is unchanged and only
-        # the penalty drops.
-        sq = np.einsum("ij,ij->i", new_s, new_s)
+        risky = np.flatnonzero(np.abs(inc.diffs(step)).max(axis=1) > 0.5)
+        if risky.size:
+            t[risky] = _backtrack(
+                inc, sa[risky], d[risky], step[risky], grad[risky], wa[risky], ta[risky], reg
+            )
+        new_s = sa + t[:, None] * step
+        # Re-centring is the exact minimisation over a common shift (d is unchanged).
         new_s -= new_s.mean(axis=1, keepdims=True)
-        new_f -= 0.5 * reg * (sq - np.einsum("ij,ij->i", new_s, new_s))
         s[active] = new_s
-        f[active] = new_f
-        moved = np.abs(t[:, None] * step).max(axis=1) > tol
-        active = active[moved]
-        d_all = new_d[moved]
+        active = active[np.abs(t[:, None] * step).max(axis=1) > tol]
     return s
+
+
+def _backtrack(
+    inc: _Incidence,
+    s: FloatArray,
+    d: FloatArray,
+    step: FloatArray,
+    grad: FloatArray,
+    wins: FloatArray,
+    total: FloatArray,
+    reg: float,
+) -> FloatArray:
+    """Armijo step lengths (halving from 1) for rows whose Newton step may overshoot."""
+    f0 = _rows_objective(s, d, wins, total, reg)
+    slope = np.einsum("ij,ij->i", grad, step)
+    t = np.ones(s.shape[0])
+    todo = np.arange(s.shape[0])
+    for _ in range(60):
+        trial = s[todo] + t[todo, None] * step[todo]
+        f = _rows_objective(trial, inc.diffs(trial), wins[todo], total[todo], reg)
+        ok = f <= f0[todo] + 1e-4 * t[todo] * slope[todo] + 1e-12 * np.abs(f0[todo])
+        todo = todo[~ok]
+        if todo.size == 0:
+            break
+        t[todo] *= 0.5
+    return t
 
 
 def bradley_terry(

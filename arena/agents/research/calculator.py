@@ -201,7 +201,7 @@ def _power(base: Number, exponent: Number) -> Number:
         raise CalcError(f"exponent too large (limit {MAX_EXPONENT})")
     if exponent > 0 and abs(base) > 1 and exponent * math.log10(abs(base)) > 100:
         raise CalcError("result too large (limit 1e100)")
-    return base**exponent  # type: ignore[no-any-return]
+    return base**exponent
 
 
 def _checked(value: object) -> Number:

@@ -30,9 +30,11 @@ CORPUS_ENV = "ARENA_CORPUS_DIR"
 DEFAULT_CORPUS_DIR = Path(__file__).resolve().parents[3] / "data" / "corpus"
 
 _TOKEN = re.compile(r"[^\W_]+")
-_STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "has", "have", "how", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "what", "when", "which", "who", "why", "with"]
-)
+_STOPWORDS = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "has",
+    "have", "how", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was",
+    "were", "what", "when", "which", "who", "why", "with",
+})
 
 
 class _Loader(yaml.SafeLoader):

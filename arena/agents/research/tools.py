@@ -34,9 +34,15 @@ NO_SANDBOX = "Error: no sandbox configured, so files cannot be written"
 
 
 class SearchArgs(BaseModel):
-    """Arguments of search_web and search_papers."""
+    """Arguments of search_web."""
 
     query: str = Field(description="Keywords to search for, e.g. 'Japan GDP'")
+
+
+class PaperSearchArgs(BaseModel):
+    """Arguments of search_papers."""
+
+    query: str = Field(description="Keywords to search for, e.g. 'LoRA fine-tuning'")
 
 
 class CalculateArgs(BaseModel):
@@ -48,22 +54,22 @@ class CalculateArgs(BaseModel):
 class ExtractArgs(BaseModel):
     """Arguments of extract_findings."""
 
-    text: str = Field(description="The text to analyse")
-    focus: str = Field(default="", description="Optional topic to focus on")
+    text: str
+    focus: str = Field(default="", description="Optional topic, e.g. 'costs'")
 
 
 class CompareArgs(BaseModel):
     """Arguments of compare_sources."""
 
-    source_a: str = Field(description="First source text")
-    source_b: str = Field(description="Second source text")
+    source_a: str
+    source_b: str
 
 
 class WriteArgs(BaseModel):
     """Arguments of write_file."""
 
     path: str = Field(description="Relative path, e.g. 'notes/summary.txt'")
-    content: str = Field(description="Text to write")
+    content: str
 
 
 def build_tools(
@@ -134,7 +140,8 @@ def _search_tool(corpus: Corpus, source: str) -> StructuredTool:
     else:
         description = ("Search research papers. Returns the top 3 papers with their dates "
                        "and key findings.")
-    return _tool(f"search_{source}", description, SearchArgs, search)
+    schema = SearchArgs if source == "web" else PaperSearchArgs
+    return _tool(f"search_{source}", description, schema, search)
 
 
 def run_search(corpus: Corpus, source: str, query: str) -> str:
