@@ -5,6 +5,8 @@ from __future__ import annotations
 import choix
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import optimize
 
 from arena.ratings import (
@@ -415,3 +417,36 @@ def test_leaderboard_end_to_end() -> None:
     assert np.all(np.isnan(skipped.elo)) and skipped.style_coef is None
     with pytest.raises(ValueError, match="style"):
         leaderboard(battles, bootstrap_rounds=20, style="verbosity")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@st.composite
+def battle_sets(draw: st.DrawFn) -> Battles:
+    m = draw(st.integers(2, 5))
+    n = draw(st.integers(1, 40))
+    a = draw(st.lists(st.integers(0, m - 1), min_size=n, max_size=n))
+    shift = draw(st.lists(st.integers(1, m - 1), min_size=n, max_size=n))
+    outcome = draw(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=n, max_size=n))
+    query = draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))
+    b = [(x + s) % m for x, s in zip(a, shift, strict=True)]
+    return Battles(a, b, outcome, query, tuple(f"m{i}" for i in range(m)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(battle_sets())
+def test_properties_seat_swap_zero_sum_and_bounds(battles: Battles) -> None:
+    swapped = Battles(
+        battles.model_b, battles.model_a, 1.0 - battles.outcome, battles.query, battles.models
+    )
+    ratings = bradley_terry(battles, reg=1e-2)
+    np.testing.assert_allclose(bradley_terry(swapped, reg=1e-2), ratings, atol=1e-6)
+    assert ratings.mean() == pytest.approx(1000.0)
+    elo = online_elo(battles)
+    assert elo.sum() == pytest.approx(1000.0 * battles.n_models)
+    rates = win_rate_matrix(battles)
+    met = ~np.isnan(rates)
+    np.testing.assert_allclose(rates[met] + rates.T[met], 1.0)
+    boot = bootstrap_bradley_terry(battles, rounds=20, seed=0, reg=1e-2)
+    assert np.all(boot.ci_low <= boot.ci_high)

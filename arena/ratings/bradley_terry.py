@@ -45,6 +45,8 @@ def log_strength_to_elo(
     ``anchor_index`` sits exactly at ``initial``.
     """
     s = np.asarray(log_strength, dtype=np.float64)
+    if s.shape[-1] == 0:
+        return s.copy()
     if anchor_index is None:
         ref = s.mean(axis=-1, keepdims=True)
     else:

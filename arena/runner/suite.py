@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -46,8 +48,10 @@ class RunOptions:
 
 
 def sandbox_root(run_id: int) -> Path:
-    """Per-run folder under the cache directory where write_file may write."""
-    return cache_dir().parent / "sandboxes" / f"run-{run_id}"
+    """Per-run folder where write_file may write ($ARENA_SANDBOX_DIR or the cache directory)."""
+    root = os.environ.get("ARENA_SANDBOX_DIR")
+    base = Path(root) if root else cache_dir().parent / "sandboxes"
+    return base / f"run-{run_id}"
 
 
 def _models(variants: list[Variant], repeats: int, store: Store
@@ -111,7 +115,7 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
                      model_calls=sum(r.fresh_model_calls for r in fresh), results=ordered)
 
 
-def _progress(total: int, enabled: bool) -> object | None:
+def _progress(total: int, enabled: bool) -> Any:
     if not enabled or total == 0:
         return None
     from tqdm import tqdm

@@ -1,0 +1,7 @@
+"""``python -m arena.cli``."""
+
+import sys
+
+from arena.cli import main
+
+sys.exit(main())
