@@ -16,16 +16,21 @@ full bootstrap would take too long, a few rounds are timed and extrapolated line
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+# Single-threaded BLAS for both sides, unless overridden: on a busy machine OpenBLAS worker
+# threads spin and make scipy's L-BFGS-B (used by the reference and by our point fit) many
+# times slower and the timings erratic. Must be set before numpy/scipy load OpenBLAS.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import numpy as np
 from scipy import optimize, sparse
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.ratings import (
     DEFAULT_REG,
@@ -121,7 +126,8 @@ def bench(
 ) -> None:
     print(f"== {n:,} battles, {m} models, {n_queries:,} queries, {rounds} bootstrap rounds ==")
     battles = simulate(n, m, n_queries, seed)
-    print(f"(ours: best of {repeats} runs; reference: one run)")
+    threads = os.environ.get("OPENBLAS_NUM_THREADS")
+    print(f"(ours: best of {repeats} runs; reference: one run; OPENBLAS_NUM_THREADS={threads})")
 
     t_fit, point = best_of(lambda: bradley_terry(battles), repeats)
     t_ours, ours = best_of(

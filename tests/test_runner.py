@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.golden import GoldenDataset, load_dataset
-from arena.models import ModelConfig, TransientModelError, register_fake
+from arena.models import TransientModelError, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants import Variant

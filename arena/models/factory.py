@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
@@ -29,7 +30,7 @@ def make_chat_model(config: ModelConfig) -> BaseChatModel:
         return JsonToolChatOpenAI(
             base_url=server.base_url, api_key="unused", model=config.name,
             temperature=config.temperature, max_tokens=config.max_tokens,
-            timeout=config.timeout, max_retries=0, **config.extra,
+            timeout=config.timeout, max_retries=0, **_clients(config), **config.extra,
         )
     return _openai(config)
 
@@ -45,5 +46,14 @@ def _openai(config: ModelConfig) -> BaseChatModel:
     return ChatOpenAI(
         model=config.name, base_url=config.base_url, api_key=api_key,
         temperature=config.temperature, max_tokens=config.max_tokens,
-        timeout=config.timeout, max_retries=0, **config.extra,
+        timeout=config.timeout, max_retries=0, **_clients(config), **config.extra,
     )
+
+
+def _clients(config: ModelConfig) -> dict[str, Any]:
+    # Own HTTP clients per model: langchain-openai's shared async client stays bound to the
+    # first event loop, which breaks a second asyncio.run() in the same process.
+    import httpx
+
+    return {"http_client": httpx.Client(timeout=config.timeout),
+            "http_async_client": httpx.AsyncClient(timeout=config.timeout)}

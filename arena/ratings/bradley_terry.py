@@ -51,7 +51,7 @@ def log_strength_to_elo(
         ref = s.mean(axis=-1, keepdims=True)
     else:
         ref = s[..., anchor_index : anchor_index + 1]
-    return scale / np.log(base) * (s - ref) + initial
+    return np.asarray(scale / np.log(base) * (s - ref) + initial, dtype=np.float64)
 
 
 def _nll(s: FloatArray, counts: PairCounts, reg: float) -> tuple[float, FloatArray]:
@@ -170,7 +170,7 @@ def newton_fit_batch(
     if n_models < 2 or n_rows == 0 or lo.size == 0:
         return np.zeros((n_rows, n_models))  # no pairs: only the penalty, minimised at 0
     s0 = np.broadcast_to(np.asarray(start, dtype=np.float64), (n_rows, n_models))
-    out = s0 - s0.mean(axis=1, keepdims=True)
+    out: FloatArray = s0 - s0.mean(axis=1, keepdims=True)
     inc = _Incidence(lo, hi, n_models)
     chunk = max(1, _HESSIAN_BUDGET // (8 * n_models * n_models))
     for first in range(0, n_rows, chunk):

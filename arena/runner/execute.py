@@ -6,9 +6,9 @@ import asyncio
 import shutil
 import time
 from pathlib import Path
-from typing import Any
 
 from langchain_core.messages import HumanMessage
+from langchain_core.runnables import RunnableConfig
 
 from arena.agents import AgentContext, build_agent, extract_output
 from arena.golden import case_hash
@@ -39,7 +39,7 @@ async def execute_task(task: Task, model: CachingChatModel, sandbox_dir: Path, r
     try:
         agent = build_agent(AgentContext(variant=variant, model=model, tools=tools,
                                          sandbox_dir=sandbox_dir))
-        config: dict[str, Any] = {
+        config: RunnableConfig = {
             "callbacks": [recorder], "recursion_limit": 4 * variant.max_steps
             + 4 * variant.max_iterations + 10,
             "run_name": f"{variant.name}:{case.id}",

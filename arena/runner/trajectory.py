@@ -49,7 +49,7 @@ class TrajectoryRecorder(BaseCallbackHandler):
                 message = getattr(generation, "message", None)
                 if not isinstance(message, AIMessage):
                     continue
-                usage = message.usage_metadata or {}
+                usage: dict[str, Any] = dict(message.usage_metadata or {})
                 self.input_tokens += int(usage.get("input_tokens", 0))
                 self.output_tokens += int(usage.get("output_tokens", 0))
                 for call in message.tool_calls:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, SystemMessage
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
@@ -35,10 +35,10 @@ def build_react_agent(model: BaseChatModel, tools: Sequence[BaseTool], system_pr
     tool_node = ToolNode(list(tools), handle_tool_errors=True) if tools else None
 
     async def agent(state: ReactState, config: RunnableConfig) -> dict[str, Any]:
-        history = list(state.get("messages", []))
-        prefix = [SystemMessage(system_prompt)] if system_prompt else []
+        history: list[BaseMessage] = list(state.get("messages", []))
+        prefix: list[BaseMessage] = [SystemMessage(system_prompt)] if system_prompt else []
         if state.get("tool_calls", 0) >= max_steps or tool_node is None:
-            note = [SystemMessage(BUDGET_NOTE)] if tool_node is not None else []
+            note: list[BaseMessage] = [SystemMessage(BUDGET_NOTE)] if tool_node else []
             reply = await model.ainvoke(prefix + history + note, config)
         else:
             reply = await bound.ainvoke(prefix + history, config)
