@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records import RunInfo, RunResult, TrajectoryStep, utcnow
+from arena.storage.battles import BattleStoreMixin
 from arena.storage.engine import make_engine, resolve_url
 from arena.storage.tables import (
     Base,
@@ -27,7 +28,7 @@ from arena.variants import Variant
 ResultKey = tuple[str, str, int]
 
 
-class Store:
+class Store(BattleStoreMixin):
     """A database of arena runs. Each write commits at once, so a killed run loses nothing."""
 
     def __init__(self, url: str | None = None) -> None:

@@ -102,3 +102,28 @@ class ResponseCacheRow(Base):
     model: Mapped[str] = mapped_column(String(64), index=True)
     value: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class BattleRow(Base):
+    __tablename__ = "battles"
+    __table_args__ = (UniqueConstraint("run_id", "judge_key", "result_a_id", "result_b_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id"), index=True)
+    judge_key: Mapped[str] = mapped_column(String(32), index=True)
+    case_id: Mapped[str] = mapped_column(String(200))
+    repeat: Mapped[int] = mapped_column(Integer, default=0)
+    variant_a: Mapped[str] = mapped_column(String(200))
+    variant_b: Mapped[str] = mapped_column(String(200))
+    result_a_id: Mapped[int] = mapped_column(ForeignKey("results.id"))
+    result_b_id: Mapped[int] = mapped_column(ForeignKey("results.id"))
+    winner: Mapped[str] = mapped_column(String(20))
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class VerdictCacheRow(Base):
+    __tablename__ = "verdict_cache"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    judge_key: Mapped[str] = mapped_column(String(32), index=True)
+    value: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,146 @@
+"""Judge every pair of variants on every case of a run, in both orders, with a progress bar."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from arena.golden import GoldenCase
+from arena.judging.pairing import make_pairs
+from arena.judging.records import Battle
+from arena.judging.requests import pair_request, same_answer, verdict_key
+from arena.judging.swap import combine
+from arena.models import CALLS, CallCounter
+from arena.records import RunResult
+from arena.storage import Store
+from judges import Judge, JudgeSpec, PairwiseJudge, Verdict
+
+
+class JudgeReport(BaseModel):
+    """What ``arena judge`` did."""
+
+    run_id: int
+    judge: JudgeSpec
+    battles: list[Battle]
+    model_calls: int
+    skipped: int
+    warnings: list[str]
+
+
+@dataclass(frozen=True)
+class _Pair:
+    case: GoldenCase
+    a: RunResult
+    b: RunResult
+
+
+def self_preference_warnings(spec: JudgeSpec, contestants: dict[str, str]) -> list[str]:
+    """Warn for every contestant whose model is the judge's own model."""
+    return [f"judge {spec.model.spec} is also the model of contestant {name!r}: its verdicts "
+            "on that variant may be biased (self-preference); the battles are marked "
+            "self_judged" for name, model in contestants.items() if model == spec.model.spec]
+
+
+def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, list[str]]:
+    dataset = store.run_dataset(run_id)
+    cases = {c.id: c for c in dataset.test_cases}
+    variants = list(store.run(run_id).config.get("variants", {}))
+    by_slot: dict[tuple[str, int], dict[str, RunResult]] = {}
+    for result in store.results(run_id):
+        by_slot.setdefault((result.case_id, result.repeat), {})[result.variant] = result
+    todo, skipped = [], 0
+    for (case_id, _repeat), results in by_slot.items():
+        for name_a, name_b in make_pairs(variants, pairs):
+            a, b = results.get(name_a), results.get(name_b)
+            if a is None or b is None or a.error or b.error:
+                skipped += 1
+                continue
+            todo.append(_Pair(cases[case_id], a, b))
+    return todo, skipped, variants
+
+
+async def _verdict(judge: Judge, store: Store, case: GoldenCase, first: RunResult,
+                   second: RunResult) -> Verdict:
+    key = verdict_key(case, first, second, judge.spec)
+    cached = store.get_verdict(key)
+    if cached is not None:
+        return cached
+    verdict = await judge.judge(pair_request(case, first, second,
+                                             with_trajectory=judge.spec.with_trajectory))
+    if verdict.ok:
+        store.put_verdict(key, verdict)
+    return verdict
+
+
+async def judge_pair(judge: Judge, store: Store, run_id: int, pair: _Pair,
+                     self_judged: set[str]) -> Battle:
+    """Both orders of one pair, combined into a stored battle."""
+    case, a, b = pair.case, pair.a, pair.b
+    spec = judge.spec
+    base: dict[str, Any] = dict(
+        run_id=run_id, case_id=case.id, repeat=a.repeat, variant_a=a.variant,
+        variant_b=b.variant, hash_a=a.variant_hash, hash_b=b.variant_hash,
+        result_a_id=a.id, result_b_id=b.id, len_a=len(a.output), len_b=len(b.output),
+        judge=spec, self_judged=bool({a.variant, b.variant} & self_judged))
+    if same_answer(a, b):
+        return Battle(**base, winner="tie")
+    ab, ba = await asyncio.gather(_verdict(judge, store, case, a, b),
+                                  _verdict(judge, store, case, b, a))
+    outcome = combine(ab, ba, average=spec.mode == "logprobs")
+    return Battle(**base, winner=outcome.winner, strong=outcome.strong, flip=outcome.flip,
+                  p_a=outcome.p_a, verdict_ab=ab, verdict_ba=ba, error=outcome.error)
+
+
+async def judge_run_async(store: Store, run_id: int, spec: JudgeSpec, *, pairs: str = "all",
+                          judge: Judge | None = None, concurrency: int = 2,
+                          progress: bool = True) -> JudgeReport:
+    """Judge a stored run; battles are committed as they finish, verdicts cached."""
+    judge = judge or PairwiseJudge(spec, store=store)
+    todo, skipped, variants = _pairs(store, run_id, pairs)
+    contestants = {v.name: v.model.spec for v in store.variants() if v.name in variants}
+    warnings = self_preference_warnings(spec, contestants)
+    self_judged = {n for n, m in contestants.items() if m == spec.model.spec}
+    semaphore = asyncio.Semaphore(max(1, concurrency))
+    counter = CallCounter()
+    bar = _bar(len(todo), progress)
+    battles: list[Battle] = []
+
+    async def one(pair: _Pair) -> None:
+        async with semaphore:
+            token = CALLS.set(counter)
+            try:
+                battle = await judge_pair(judge, store, run_id, pair, self_judged)
+            finally:
+                CALLS.reset(token)
+            battle.id = store.save_battle(battle)
+            battles.append(battle)
+            if bar is not None:
+                bar.set_postfix_str(f"errors={sum(b.winner == 'error' for b in battles)}",
+                                    refresh=False)
+                bar.update(1)
+
+    try:
+        await asyncio.gather(*(one(p) for p in todo))
+    finally:
+        if bar is not None:
+            bar.close()
+    battles.sort(key=lambda b: b.id or 0)
+    return JudgeReport(run_id=run_id, judge=spec, battles=battles, model_calls=counter.sent,
+                       skipped=skipped, warnings=warnings)
+
+
+def _bar(total: int, enabled: bool) -> Any:
+    if not enabled or total == 0:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="battles", unit="battle", file=sys.stderr)
+
+
+def judge_run(store: Store, run_id: int, spec: JudgeSpec, **kwargs: Any) -> JudgeReport:
+    """Synchronous wrapper around :func:`judge_run_async`."""
+    return asyncio.run(judge_run_async(store, run_id, spec, **kwargs))

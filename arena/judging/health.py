@@ -1,0 +1,149 @@
+"""Judge health: position consistency, first-position and longer-answer win rates, ties,
+errors; agreement between judges and with human labels (percent and Cohen's kappa)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from arena.errors import InputError
+from arena.judging.records import Battle
+
+_DIRECTION = {"A>>B": 1, "A>B": 1, "A=B": 0, "B>A": -1, "B>>A": -1}
+
+
+class JudgeHealth(BaseModel):
+    """Bias and reliability figures of one judge over its battles."""
+
+    judge: str
+    judge_key: str
+    battles: int
+    judged: int
+    position_consistency: float | None
+    flip_rate: float | None
+    first_position_win_rate: float | None
+    longer_answer_win_rate: float | None
+    tie_rate: float | None
+    error_rate: float | None
+    self_judged: int
+
+
+def _ratio(num: int, den: int) -> float | None:
+    return num / den if den else None
+
+
+def judge_health(battles: list[Battle]) -> JudgeHealth:
+    """Health of the judge that produced these battles (one judge)."""
+    if not battles:
+        raise ValueError("no battles")
+    judged = [b for b in battles if b.verdict_ab is not None and b.verdict_ba is not None]
+    both_ok = [b for b in judged if b.winner != "error"]
+    first_wins = decisive_orders = 0
+    for battle in both_ok:
+        for verdict in (battle.verdict_ab, battle.verdict_ba):
+            direction = _DIRECTION.get(verdict.label or "A=B", 0) if verdict else 0
+            if direction:
+                decisive_orders += 1
+                first_wins += direction > 0
+    decisive = [b for b in battles if b.winner in ("model_a", "model_b") and b.len_a != b.len_b]
+    longer = sum((b.winner == "model_a") == (b.len_a > b.len_b) for b in decisive)
+    counted = [b for b in battles if b.winner != "error"]
+    consistent = sum(not b.flip for b in both_ok)
+    return JudgeHealth(
+        judge=battles[0].judge.label, judge_key=battles[0].judge.key, battles=len(battles),
+        judged=len(judged), position_consistency=_ratio(consistent, len(both_ok)),
+        flip_rate=_ratio(len(both_ok) - consistent, len(both_ok)),
+        first_position_win_rate=_ratio(first_wins, decisive_orders),
+        longer_answer_win_rate=_ratio(longer, len(decisive)),
+        tie_rate=_ratio(sum(b.winner == "tie" for b in counted), len(counted)),
+        error_rate=_ratio(sum(b.winner == "error" for b in battles), len(battles)),
+        self_judged=sum(b.self_judged for b in battles))
+
+
+class Agreement(BaseModel):
+    """Agreement of two label sequences over the same battles."""
+
+    n: int
+    percent: float | None
+    kappa: float | None
+
+
+def cohen_kappa(left: list[str], right: list[str]) -> Agreement:
+    """Percent agreement and Cohen's kappa of two raters over the same items."""
+    if len(left) != len(right):
+        raise ValueError("raters must label the same items")
+    n = len(left)
+    if n == 0:
+        return Agreement(n=0, percent=None, kappa=None)
+    observed = sum(a == b for a, b in zip(left, right, strict=True)) / n
+    count_l, count_r = Counter(left), Counter(right)
+    expected = sum(count_l[k] * count_r[k] for k in set(count_l) | set(count_r)) / (n * n)
+    kappa = 1.0 if expected == 1.0 else (observed - expected) / (1.0 - expected)
+    return Agreement(n=n, percent=observed, kappa=kappa)
+
+
+def _oriented(winner: str, flipped: bool) -> str:
+    if not flipped or winner not in ("model_a", "model_b"):
+        return winner
+    return "model_b" if winner == "model_a" else "model_a"
+
+
+def judge_agreement(first: list[Battle], second: list[Battle]) -> Agreement:
+    """Agreement of two judges on the battles both judged (same pair of results)."""
+    index = {(b.result_a_id, b.result_b_id): b.winner for b in second if b.winner != "error"}
+    left: list[str] = []
+    right: list[str] = []
+    for battle in first:
+        if battle.winner == "error":
+            continue
+        other = index.get((battle.result_a_id, battle.result_b_id))
+        flipped = False
+        if other is None:
+            other = index.get((battle.result_b_id, battle.result_a_id))
+            flipped = True
+        if other is not None:
+            left.append(battle.winner)
+            right.append(_oriented(other, flipped))
+    return cohen_kappa(left, right)
+
+
+def load_human_labels(path: str | Path) -> dict[tuple[str, int, str, str], str]:
+    """Human labels from JSONL: case_id, variant_a, variant_b, winner, optional repeat."""
+    labels: dict[tuple[str, int, str, str], str] = {}
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            winner = str(row["winner"])
+            if winner not in ("model_a", "model_b", "tie", "tie (bothbad)"):
+                raise ValueError(f"winner {winner!r}")
+            key = (str(row["case_id"]), int(row.get("repeat", 0)), str(row["variant_a"]),
+                   str(row["variant_b"]))
+        except (json.JSONDecodeError, KeyError, ValueError, TypeError) as exc:
+            raise InputError(f"bad human label: {exc}", file=str(path),
+                             case=f"line {number}") from None
+        labels[key] = "tie" if winner.startswith("tie") else winner
+    return labels
+
+
+def human_agreement(battles: list[Battle], labels: dict[tuple[str, int, str, str], str]
+                    ) -> Agreement:
+    """Agreement of a judge's battles with human labels on the same case and variants."""
+    left: list[str] = []
+    right: list[str] = []
+    for battle in battles:
+        if battle.winner == "error":
+            continue
+        key = (battle.case_id, battle.repeat, battle.variant_a, battle.variant_b)
+        swapped = (battle.case_id, battle.repeat, battle.variant_b, battle.variant_a)
+        if key in labels:
+            left.append(battle.winner)
+            right.append(labels[key])
+        elif swapped in labels:
+            left.append(battle.winner)
+            right.append(_oriented(labels[swapped], True))
+    return cohen_kappa(left, right)

@@ -1,0 +1,47 @@
+"""A battle: two variants' answers to one case, judged in both orders."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arena.records import utcnow
+from judges.records import JudgeSpec, Verdict
+
+Winner = Literal["model_a", "model_b", "tie", "error"]
+
+
+class Battle(BaseModel):
+    """Variant A against variant B on one case: both verdicts and the combined outcome.
+
+    ``verdict_ab`` showed A first, ``verdict_ba`` showed B first. ``flip`` is True when the two
+    orders disagree (position inconsistency). ``winner`` is ``error`` when a verdict could not
+    be read: such battles are never counted as ties.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: int | None = None
+    run_id: int
+    case_id: str
+    repeat: int = 0
+    variant_a: str
+    variant_b: str
+    hash_a: str
+    hash_b: str
+    result_a_id: int
+    result_b_id: int
+    winner: Winner
+    strong: bool = False
+    flip: bool = False
+    p_a: float | None = Field(None, description="Order-averaged P(A better), logprobs mode.")
+    len_a: int = 0
+    len_b: int = 0
+    verdict_ab: Verdict | None = None
+    verdict_ba: Verdict | None = None
+    judge: JudgeSpec
+    self_judged: bool = False
+    error: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)

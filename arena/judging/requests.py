@@ -1,0 +1,63 @@
+"""Build what the judge sees from a golden case and two stored results."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from arena.golden import GoldenCase
+from arena.records import RunResult
+from judges.records import JudgeSpec, PairRequest
+
+
+def expectations_text(case: GoldenCase) -> str | None:
+    """A compact statement of the case's expectations for the judge."""
+    parts: list[str] = []
+    if case.expected_behavior:
+        parts.append(f"expected behaviour: {case.expected_behavior.value}")
+    if case.expected_output_contains:
+        items = [" or ".join(i) if isinstance(i, list) else i
+                 for i in case.expected_output_contains]
+        parts.append("should mention: " + "; ".join(f"({i})" for i in items))
+    if case.expected_output_not_contains:
+        parts.append("must not contain: " + "; ".join(case.expected_output_not_contains))
+    if case.expected_tools:
+        parts.append("expected tools: " + ", ".join(case.expected_tools))
+    return ". ".join(parts) or None
+
+
+def trajectory_text(result: RunResult) -> str:
+    """Tool calls in one line, e.g. ``search_web(query=Japan GDP) -> calculate(...)``."""
+    calls = []
+    for step in result.steps:
+        args = ", ".join(f"{k}={v}" for k, v in step.args.items())
+        calls.append(f"{step.tool}({args[:80]}){' [error]' if step.error else ''}")
+    return " -> ".join(calls) or "no tools"
+
+
+def pair_request(case: GoldenCase, first: RunResult, second: RunResult, *,
+                 with_trajectory: bool) -> PairRequest:
+    """The request with ``first`` shown as answer A."""
+    return PairRequest(
+        case_id=case.id, query=case.input, reference=case.reference_answer,
+        expectations=expectations_text(case), answer_a=first.output, answer_b=second.output,
+        trajectory_a=trajectory_text(first) if with_trajectory else None,
+        trajectory_b=trajectory_text(second) if with_trajectory else None)
+
+
+def output_hash(text: str) -> str:
+    """Content hash of an answer."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def verdict_key(case: GoldenCase, first: RunResult, second: RunResult, judge: JudgeSpec) -> str:
+    """Cache key of one ordered judgement: case, both outputs (in order), judge spec."""
+    blob = json.dumps([case.id, output_hash(first.output), output_hash(second.output),
+                       judge.key, trajectory_text(first) if judge.with_trajectory else "",
+                       trajectory_text(second) if judge.with_trajectory else ""])
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def same_answer(a: RunResult, b: RunResult) -> bool:
+    """Identical outputs (whitespace aside) are a tie without asking the judge."""
+    return " ".join(a.output.split()) == " ".join(b.output.split())

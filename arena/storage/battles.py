@@ -1,0 +1,82 @@
+"""Battle and verdict-cache persistence (mixed into Store)."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from arena.storage.tables import BattleRow, VerdictCacheRow
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from arena.judging.records import Battle
+    from judges.records import Verdict
+
+
+class BattleStoreMixin:
+    """Stores battles per run and judge, and caches verdicts by case, outputs, judge, order."""
+
+    _lock: threading.RLock
+
+    def session(self) -> Session:
+        raise NotImplementedError
+
+    def save_battle(self, battle: Battle) -> int:
+        """Insert or replace a battle (same run, judge and results)."""
+        with self._lock, self.session() as s:
+            old = s.scalar(select(BattleRow).where(
+                BattleRow.run_id == battle.run_id, BattleRow.judge_key == battle.judge.key,
+                BattleRow.result_a_id == battle.result_a_id,
+                BattleRow.result_b_id == battle.result_b_id))
+            if old is not None:
+                s.delete(old)
+                s.flush()
+            row = BattleRow(run_id=battle.run_id, judge_key=battle.judge.key,
+                            case_id=battle.case_id, repeat=battle.repeat,
+                            variant_a=battle.variant_a, variant_b=battle.variant_b,
+                            result_a_id=battle.result_a_id, result_b_id=battle.result_b_id,
+                            winner=battle.winner,
+                            body=battle.model_dump(mode="json", exclude={"id"}))
+            s.add(row)
+            s.commit()
+            return row.id
+
+    def battles(self, run_id: int | None = None, judge_key: str | None = None) -> list[Battle]:
+        """Stored battles, optionally of one run and one judge, oldest first."""
+        from arena.judging.records import Battle
+
+        query = select(BattleRow).order_by(BattleRow.id)
+        if run_id is not None:
+            query = query.where(BattleRow.run_id == run_id)
+        if judge_key is not None:
+            query = query.where(BattleRow.judge_key == judge_key)
+        with self.session() as s:
+            return [Battle.model_validate({**row.body, "id": row.id})
+                    for row in s.scalars(query).all()]
+
+    def judge_keys(self, run_id: int) -> list[tuple[str, str, int]]:
+        """(judge key, judge label, battles) for every judge used on a run, newest first."""
+        seen: dict[str, tuple[str, str, int]] = {}
+        for battle in reversed(self.battles(run_id)):
+            key = battle.judge.key
+            label, count = battle.judge.label, seen.get(key, ("", "", 0))[2]
+            seen[key] = (key, label, count + 1)
+        return list(seen.values())
+
+    def get_verdict(self, key: str) -> Verdict | None:
+        """A cached verdict."""
+        from judges.records import Verdict
+
+        with self.session() as s:
+            row = s.get(VerdictCacheRow, key)
+            return None if row is None else Verdict.model_validate(row.value)
+
+    def put_verdict(self, key: str, verdict: Verdict) -> None:
+        """Cache a verdict (only successful ones are worth caching)."""
+        value: dict[str, Any] = verdict.model_dump(mode="json")
+        with self._lock, self.session() as s:
+            s.merge(VerdictCacheRow(key=key, judge_key=verdict.judge.key, value=value))
+            s.commit()

@@ -1,0 +1,52 @@
+"""Read a verdict from judge text or from first-token log-probabilities."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from judges.records import LABELS, Label
+
+_VERDICT = re.compile(r"\[\[\s*(A\s*>>\s*B|A\s*>\s*B|A\s*=\s*B|B\s*>\s*A|B\s*>>\s*A|A|B|C)\s*\]\]")
+_SHORT = {"A": "A>B", "B": "B>A", "C": "A=B"}
+
+
+def parse_verdict(text: str) -> Label | None:
+    """The LAST ``[[...]]`` verdict in the text (A>>B, A>B, A=B, B>A, B>>A; [[A]]/[[B]]/[[C]]
+    as in MT-Bench), or None when there is none."""
+    matches = _VERDICT.findall(text or "")
+    if not matches:
+        return None
+    token = re.sub(r"\s+", "", matches[-1])
+    label = _SHORT.get(token, token)
+    return label if label in LABELS else None  # type: ignore[return-value]
+
+
+def first_token_probs(response_metadata: dict[str, Any]) -> dict[str, float]:
+    """P("A") and P("B") of the first generated token, from OpenAI-style logprobs.
+
+    Probabilities of tokens that strip to the same letter (``"A"``, ``" A"``) are summed.
+    """
+    content = (response_metadata.get("logprobs") or {}).get("content") or []
+    if not content:
+        return {}
+    probs = {"A": 0.0, "B": 0.0}
+    for entry in content[0].get("top_logprobs") or []:
+        letter = str(entry.get("token", "")).strip().upper()
+        if letter in probs:
+            probs[letter] += math.exp(float(entry["logprob"]))
+    return probs
+
+
+def label_from_probability(p_first: float, tie_margin: float) -> Label:
+    """A verdict label from P(first-shown answer is better)."""
+    if abs(p_first - 0.5) < tie_margin:
+        return "A=B"
+    if p_first >= 0.9:
+        return "A>>B"
+    if p_first > 0.5:
+        return "A>B"
+    if p_first <= 0.1:
+        return "B>>A"
+    return "B>A"

@@ -1,0 +1,76 @@
+"""Judge records: the judge's spec (stored with every verdict), a pair to judge, a verdict."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arena.models.config import ModelConfig
+
+# Verdict labels, from the first-shown answer's point of view (A is shown first).
+LABELS = ("A>>B", "A>B", "A=B", "B>A", "B>>A")
+Label = Literal["A>>B", "A>B", "A=B", "B>A", "B>>A"]
+Mode = Literal["text", "logprobs"]
+
+
+class JudgeSpec(BaseModel):
+    """Everything needed to rebuild a judge; stored with every verdict."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["pairwise"] = "pairwise"
+    model: ModelConfig
+    mode: Mode = "text"
+    prompt_version: str = "v1"
+    with_trajectory: bool = False
+    tie_margin: float = Field(0.1, ge=0, le=0.5,
+                              description="logprobs mode: |P(first better) - 0.5| below this "
+                                          "is a tie")
+
+    @property
+    def key(self) -> str:
+        """Short hash of the spec (API keys are never part of it)."""
+        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    @property
+    def label(self) -> str:
+        """Human-readable name, e.g. ``local:qwen2.5-coder-1.5b/logprobs``."""
+        return f"{self.model.spec}/{self.mode}"
+
+
+class PairRequest(BaseModel):
+    """One ordered pair to judge: the query, the golden expectations, answer A, answer B."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    case_id: str
+    query: str
+    reference: str | None = None
+    expectations: str | None = None
+    answer_a: str
+    answer_b: str
+    trajectory_a: str | None = None
+    trajectory_b: str | None = None
+
+
+class Verdict(BaseModel):
+    """One judgement of one order. ``p_first`` is P(first-shown answer is better) if known."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label: Label | None = None
+    rationale: str = ""
+    p_first: float | None = None
+    error: str | None = None
+    raw: str = ""
+    judge: JudgeSpec
+    model_calls: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when the verdict was read (no error)."""
+        return self.error is None and self.label is not None

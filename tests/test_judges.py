@@ -1,0 +1,221 @@
+"""Verdict parsing, position swapping and judge health with scripted judges (offline)."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, BaseMessage
+
+from arena.errors import InputError
+from arena.golden import GoldenDataset
+from arena.judging import (
+    cohen_kappa,
+    combine,
+    judge_health,
+    judge_run,
+    make_pairs,
+)
+from arena.models import ModelConfig, register_fake
+from arena.runner import RunOptions, run_suite
+from arena.storage import Store
+from arena.variants import Variant
+from judges import JudgeSpec, Verdict, parse_judge, parse_verdict
+from judges.parsing import first_token_probs, label_from_probability
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("A is better. [[A>B]]", "A>B"), ("[[A>>B]]", "A>>B"), ("[[ B > A ]]", "B>A"),
+    ("[[B>>A]]", "B>>A"), ("tie [[A=B]]", "A=B"), ("[[A]]", "A>B"), ("[[B]]", "B>A"),
+    ("[[C]]", "A=B"), ("first [[A>B]] then on reflection [[B>A]]", "B>A"),
+    ("A>B", None), ("[[D]]", None), ("", None), ("[[A>>>B]]", None), ("garbage", None),
+])
+def test_parse_verdict(text: str, label: str | None) -> None:
+    assert parse_verdict(text) == label
+
+
+def test_first_token_probs_sums_variants_of_a_letter() -> None:
+    meta = {"logprobs": {"content": [{"token": "A", "top_logprobs": [
+        {"token": "A", "logprob": math.log(0.5)}, {"token": " A", "logprob": math.log(0.1)},
+        {"token": "B", "logprob": math.log(0.3)}, {"token": "The", "logprob": math.log(0.1)}]}]}}
+    probs = first_token_probs(meta)
+    assert probs["A"] == pytest.approx(0.6) and probs["B"] == pytest.approx(0.3)
+    assert first_token_probs({}) == {}
+
+
+@pytest.mark.parametrize(("p", "label"), [(0.95, "A>>B"), (0.7, "A>B"), (0.55, "A=B"),
+                                          (0.45, "A=B"), (0.3, "B>A"), (0.05, "B>>A")])
+def test_label_from_probability(p: float, label: str) -> None:
+    assert label_from_probability(p, 0.1) == label
+
+
+def _spec(mode: str = "text") -> JudgeSpec:
+    return JudgeSpec(model=ModelConfig(spec="fake:judge"), mode=mode)  # type: ignore[arg-type]
+
+
+def _v(label: str | None, p: float | None = None, error: str | None = None) -> Verdict:
+    return Verdict(label=label, p_first=p, error=error, judge=_spec("logprobs" if p else "text"))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("ab", "ba", "winner", "strong", "flip"), [
+    ("A>B", "B>A", "model_a", False, False),      # A wins in both orders
+    ("A>>B", "B>>A", "model_a", True, False),     # strong only if both strong
+    ("A>>B", "B>A", "model_a", False, False),
+    ("B>A", "A>B", "model_b", False, False),
+    ("A>B", "A>B", "tie", False, True),           # always the first answer: a flip, a tie
+    ("A=B", "A=B", "tie", False, False),
+    ("A>B", "A=B", "tie", False, True),
+])
+def test_combine_agreement_rule(ab: str, ba: str, winner: str, strong: bool,
+                                flip: bool) -> None:
+    outcome = combine(_v(ab), _v(ba), average=False)
+    assert (outcome.winner, outcome.strong, outcome.flip) == (winner, strong, flip)
+
+
+def test_combine_error_is_never_a_tie() -> None:
+    outcome = combine(_v(None, error="unparseable"), _v("A>B"), average=False)
+    assert outcome.winner == "error" and outcome.error == "unparseable"
+
+
+def test_combine_average_cancels_position_bias() -> None:
+    # The judge likes the first slot (+0.25) but prefers X by 0.15 either way.
+    ab, ba = _v("A>B", p=0.9), _v("A>B", p=0.6)   # X first: 0.9; Y first: P(Y)=0.6
+    outcome = combine(ab, ba, average=True)
+    assert outcome.winner == "model_a" and outcome.flip and outcome.p_a == pytest.approx(0.65)
+
+
+def test_pairings() -> None:
+    assert make_pairs(["a", "b", "c"]) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert make_pairs(["a", "b", "c"], "anchor:b") == [("b", "a"), ("b", "c")]
+    with pytest.raises(InputError, match="not a variant"):
+        make_pairs(["a", "b"], "anchor:z")
+    with pytest.raises(InputError, match="at least two"):
+        make_pairs(["a"])
+
+
+def test_parse_judge_specs(tmp_path: Any) -> None:
+    assert parse_judge("local:qwen2.5-coder-1.5b").mode == "logprobs"
+    assert parse_judge("openai:gpt-4o").mode == "text"
+    assert parse_judge("local:qwen2.5-coder-1.5b/text").mode == "text"
+    with pytest.raises(InputError, match="mode"):
+        parse_judge("openai:gpt-4o/vibes")
+    path = tmp_path / "j.yaml"
+    path.write_text("model: {spec: 'openai:gpt-4o'}\nmode: text\nwith_trajectory: true\n")
+    assert parse_judge(str(path)).with_trajectory
+
+
+# -- end to end on a stored run, with scripted contestants and judges -----------------------
+
+GOOD, BAD = "The answer is 300.", "I think it is 250."
+
+
+def _run(store: Store) -> int:
+    register_fake("good", [GOOD], cycle=True)
+    register_fake("bad", [BAD], cycle=True)
+    register_fake("same", [GOOD], cycle=True)
+    cases = [{"id": f"C-{i}", "input": f"What's 25% of 1200? #{i}", "category": "happy_path",
+              "expected_output_contains": ["300"]} for i in range(4)]
+    dataset = GoldenDataset.model_validate({"name": "t", "available_tools": ["calculate"],
+                                            "test_cases": cases})
+    variants = [Variant.model_validate({"name": n, "model": {"spec": f"fake:{n}"},
+                                        "tools": ["calculate"]}) for n in ("good", "bad", "same")]
+    return run_suite(store, dataset, variants, RunOptions(progress=False)).run_id
+
+
+def _answers(messages: list[BaseMessage]) -> tuple[str, str]:
+    text = str(messages[-1].content)
+    a = re.search(r"\[Answer A\]\n(.*?)\n\n", text, re.DOTALL)
+    b = re.search(r"\[Answer B\]\n(.*?)(\n\n|$)", text, re.DOTALL)
+    assert a and b
+    return a.group(1), b.group(1)
+
+
+def _prefers_300(messages: list[BaseMessage]) -> str:
+    a, b = _answers(messages)
+    return "A says 300. [[A>B]]" if "300" in a else "B says 300. [[B>A]]" if "300" in b \
+        else "[[A=B]]"
+
+
+def test_always_a_judge_yields_only_ties_and_zero_consistency(store: Store) -> None:
+    run_id = _run(store)
+    register_fake("judge", ["[[A>B]]"], cycle=True)
+    report = judge_run(store, run_id, _spec(), progress=False)
+    judged = [b for b in report.battles if b.verdict_ab is not None]
+    assert judged and all(b.winner == "tie" and b.flip for b in judged)
+    health = judge_health(report.battles)
+    assert health.position_consistency == 0.0 and health.first_position_win_rate == 1.0
+
+
+def test_fair_judge_yields_wins_and_identical_answers_tie_without_a_call(store: Store) -> None:
+    run_id = _run(store)
+    script = register_fake("judge", [_prefers_300], cycle=True)
+    report = judge_run(store, run_id, _spec(), progress=False)
+    by_pair = {(b.variant_a, b.variant_b, b.case_id): b for b in report.battles}
+    assert len(report.battles) == 12
+    assert all(by_pair[("good", "bad", f"C-{i}")].winner == "model_a" for i in range(4))
+    assert all(by_pair[("bad", "same", f"C-{i}")].winner == "model_b" for i in range(4))
+    identical = [by_pair[("good", "same", f"C-{i}")] for i in range(4)]
+    assert all(b.winner == "tie" and b.verdict_ab is None for b in identical)
+    # good and same give the same text, so (bad, same) reuses the cached (good, bad) verdicts.
+    assert len(script.calls) == 8 == report.model_calls
+    health = judge_health(report.battles)
+    assert health.position_consistency == 1.0 and health.error_rate == 0.0
+    again = judge_run(store, run_id, _spec(), progress=False)
+    assert again.model_calls == 0 and len(script.calls) == 8
+    assert [b.winner for b in again.battles] == [b.winner for b in report.battles]
+    assert len(store.battles(run_id)) == 12
+
+
+def test_unparseable_judge_is_asked_again_then_recorded_as_error(store: Store) -> None:
+    run_id = _run(store)
+    script = register_fake("judge", ["I cannot decide."], cycle=True)
+    report = judge_run(store, run_id, _spec(), pairs="anchor:good", progress=False)
+    errors = [b for b in report.battles if b.verdict_ab is not None]
+    assert errors and all(b.winner == "error" and b.error for b in errors)
+    assert "asked again" in (errors[0].error or "")
+    assert len(script.calls) == 2 * 2 * len(errors)  # two orders, two attempts each
+    assert judge_health(report.battles).error_rate == pytest.approx(len(errors) / 8)
+
+
+def test_logprob_judge_reads_probabilities(store: Store) -> None:
+    run_id = _run(store)
+
+    def biased(messages: list[BaseMessage]) -> AIMessage:
+        a, _ = _answers(messages)
+        p_a = 0.95 if "300" in a else 0.6  # strong first-slot bias, still prefers 300
+        tops = [{"token": "A", "logprob": math.log(p_a)},
+                {"token": "B", "logprob": math.log(1 - p_a)}]
+        return AIMessage("A", response_metadata={"logprobs": {"content": [
+            {"token": "A", "logprob": math.log(p_a), "top_logprobs": tops}]}})
+
+    register_fake("judge", [biased], cycle=True)
+    report = judge_run(store, run_id, _spec("logprobs"), pairs="anchor:good", progress=False)
+    vs_bad = [b for b in report.battles if b.variant_b == "bad"]
+    assert all(b.winner == "model_a" and b.flip for b in vs_bad)
+    assert all(b.p_a == pytest.approx((0.95 + 0.4) / 2) for b in vs_bad)
+
+
+def test_self_preference_is_warned_and_marked(store: Store) -> None:
+    run_id = _run(store)
+    register_fake("good", [_prefers_300, GOOD], cycle=True)
+    spec = JudgeSpec(model=ModelConfig(spec="fake:good"))
+    report = judge_run(store, run_id, spec, pairs="anchor:bad", progress=False)
+    assert any("self-preference" in w and "'good'" in w for w in report.warnings)
+    assert {b.self_judged for b in report.battles if "good" in (b.variant_a, b.variant_b)} == {True}
+    assert {b.self_judged for b in report.battles if "good" not in (b.variant_a, b.variant_b)} \
+        == {False}
+
+
+@pytest.mark.parametrize(("left", "right", "percent", "kappa"), [
+    (["a", "a", "b", "b"], ["a", "a", "b", "b"], 1.0, 1.0),
+    (["a", "b", "a", "b"], ["b", "a", "b", "a"], 0.0, -1.0),
+    # Hand-computed: po = 0.7; pe = 0.5*0.6 + 0.5*0.4 = 0.5; kappa = 0.4.
+    (["a"] * 5 + ["b"] * 5, ["a"] * 4 + ["b"] + ["a"] * 2 + ["b"] * 3, 0.7, 0.4),
+])
+def test_cohen_kappa(left: list[str], right: list[str], percent: float, kappa: float) -> None:
+    result = cohen_kappa(left, right)
+    assert result.percent == pytest.approx(percent) and result.kappa == pytest.approx(kappa)
