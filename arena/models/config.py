@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 PROVIDERS = ("local", "openai", "fake")
+_TEMPLATE = Path(__file__).with_name("qwen_tools.jinja")
+
+
+@functools.cache
+def _local_template_hash() -> str:
+    return hashlib.sha256(_TEMPLATE.read_bytes()).hexdigest()[:12]
 
 
 class ModelConfig(BaseModel):
@@ -59,7 +67,8 @@ class ModelConfig(BaseModel):
     def cache_identity(self) -> str:
         """What makes two model calls interchangeable: spec, sampling and endpoint, never keys.
 
-        The local server's port changes every run, so it is not part of the identity.
+        The local server's port changes every run, so it is not part of the identity; the chat
+        template it renders prompts with is, so editing the template invalidates the cache.
         """
         ident = {
             "spec": self.spec,
@@ -67,6 +76,7 @@ class ModelConfig(BaseModel):
             "max_tokens": self.max_tokens,
             "base_url": self.base_url if self.provider == "openai" else None,
             "extra": self.extra,
+            "template": _local_template_hash() if self.provider == "local" else None,
         }
         blob = json.dumps(ident, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]

@@ -45,10 +45,11 @@ def select_cases(dataset: GoldenDataset, tier: str = "all", case_ids: list[str] 
 
 
 def plan_tasks(variants: list[Variant], cases: list[GoldenCase], repeats: int) -> list[Task]:
-    """Every (variant, case, repeat), case-major so early results cover every variant."""
+    """Every (variant, case, repeat), variant-major: concurrent tasks then share one model
+    server instead of oversubscribing the CPU with several local servers at once."""
     if repeats < 1:
         raise InputError("repeats must be at least 1", field="repeats")
-    return [Task(v, c, r) for r in range(repeats) for c in cases for v in variants]
+    return [Task(v, c, r) for v in variants for r in range(repeats) for c in cases]
 
 
 def run_key(dataset: GoldenDataset, variants: list[Variant], cases: list[GoldenCase],

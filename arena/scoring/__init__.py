@@ -1,0 +1,129 @@
+"""Scoring: pure functions from run records and golden cases to scores and verdicts.
+
+No I/O, database or model calls here; an LLM behaviour grader implements
+:class:`BehaviorGrader` elsewhere (``judges/``).
+
+* per result: :func:`score_result` / :func:`score_results` -> :class:`CaseScore`
+  (weights and threshold: :data:`WEIGHTS`, :data:`TRAJECTORY_WEIGHTS`,
+  :data:`PASS_THRESHOLD`);
+* per variant: :func:`aggregate` -> :class:`VariantScores` (pass rates, components,
+  latency, tokens, cost, pass@k, pass^k, flaky cases);
+* gate: :func:`make_baseline`, :func:`check_regression`, :func:`should_update_baseline`.
+"""
+
+from arena.scoring.aggregate import GroupStats, VariantScores, aggregate, percentile
+from arena.scoring.args import args_fraction, score_expected_args, value_satisfied
+from arena.scoring.behavior import BehaviorGrade, BehaviorGrader, KeywordBehaviorGrader
+from arena.scoring.combined import (
+    PASS_THRESHOLD,
+    WEIGHTS,
+    CaseScore,
+    score_result,
+    score_results,
+)
+from arena.scoring.functional import normalize_path, score_file, score_files
+from arena.scoring.match import (
+    ArgsMode,
+    MatchMode,
+    ToolCall,
+    TrajectoryMatch,
+    calls_from_steps,
+    match_trajectory,
+)
+from arena.scoring.output import (
+    score_contains,
+    score_exact,
+    score_not_contains,
+    score_output,
+    score_regex,
+)
+from arena.scoring.regression import (
+    MAX_DROP,
+    Baseline,
+    RegressionReason,
+    RegressionReport,
+    baseline_from_json,
+    baseline_to_json,
+    check_regression,
+    make_baseline,
+    should_update_baseline,
+)
+from arena.scoring.repeats import CaseRepeats, majority_pass, pass_at_k, pass_hat_k
+from arena.scoring.textmatch import contains_item, extract_numbers, first_alternative
+from arena.scoring.tool_use import TRAJECTORY_WEIGHTS, score_trajectory
+from arena.scoring.trajectory import (
+    ToolOverlap,
+    edit_distance,
+    edit_similarity,
+    efficiency,
+    forbidden_score,
+    hallucinated_tools,
+    lcs_length,
+    lcs_ratio,
+    min_calls_score,
+    tool_iou,
+    tool_overlap,
+)
+from arena.scoring.types import Check
+
+__all__ = [
+    "MAX_DROP",
+    "PASS_THRESHOLD",
+    "TRAJECTORY_WEIGHTS",
+    "WEIGHTS",
+    "ArgsMode",
+    "Baseline",
+    "BehaviorGrade",
+    "BehaviorGrader",
+    "CaseRepeats",
+    "CaseScore",
+    "Check",
+    "GroupStats",
+    "KeywordBehaviorGrader",
+    "MatchMode",
+    "RegressionReason",
+    "RegressionReport",
+    "ToolCall",
+    "ToolOverlap",
+    "TrajectoryMatch",
+    "VariantScores",
+    "aggregate",
+    "args_fraction",
+    "baseline_from_json",
+    "baseline_to_json",
+    "calls_from_steps",
+    "check_regression",
+    "contains_item",
+    "edit_distance",
+    "edit_similarity",
+    "efficiency",
+    "extract_numbers",
+    "first_alternative",
+    "forbidden_score",
+    "hallucinated_tools",
+    "lcs_length",
+    "lcs_ratio",
+    "majority_pass",
+    "make_baseline",
+    "match_trajectory",
+    "min_calls_score",
+    "normalize_path",
+    "pass_at_k",
+    "pass_hat_k",
+    "percentile",
+    "score_contains",
+    "score_exact",
+    "score_expected_args",
+    "score_file",
+    "score_files",
+    "score_not_contains",
+    "score_output",
+    "score_regex",
+    "score_result",
+    "score_results",
+    "score_trajectory",
+    "should_update_baseline",
+    "tool_iou",
+    "tool_overlap",
+    "value_satisfied",
+]

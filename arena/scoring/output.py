@@ -80,11 +80,18 @@ def output_checks(output: str, case: GoldenCase) -> dict[str, Check]:
 
 
 def score_output(output: str, case: GoldenCase) -> Check | None:
-    """The output component: the mean of the case's output checks (None if it has none)."""
+    """The output component (None when the case has no output check).
+
+    The score is the mean of the positive checks (contains, regex, exact); not-contains
+    is a guard, not a merit: it only affects ``passed`` (and the hard fails of the
+    combined score), and scores the component alone when it is the only check, so a
+    wrong answer free of forbidden text cannot earn half marks for that.
+    """
     checks = output_checks(output, case)
     if not checks:
         return None
-    score = mean([check.score for check in checks.values()])
+    positive = [c.score for name, c in checks.items() if name != "not_contains"]
+    score = mean(positive) if positive else checks["not_contains"].score
     passed = all(check.passed for check in checks.values())
     details = {name: {"score": c.score, **c.details} for name, c in checks.items()}
     return Check(score=score, passed=passed, details=details)

@@ -36,13 +36,13 @@ NO_SANDBOX = "Error: no sandbox configured, so files cannot be written"
 class SearchArgs(BaseModel):
     """Arguments of search_web."""
 
-    query: str = Field(description="Keywords to search for, e.g. 'Japan GDP'")
+    query: str = Field(description="Keywords to search for")
 
 
 class PaperSearchArgs(BaseModel):
     """Arguments of search_papers."""
 
-    query: str = Field(description="Keywords to search for, e.g. 'LoRA fine-tuning'")
+    query: str = Field(description="Keywords to search for")
 
 
 class CalculateArgs(BaseModel):
