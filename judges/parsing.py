@@ -23,19 +23,23 @@ def parse_verdict(text: str) -> Label | None:
     return label if label in LABELS else None  # type: ignore[return-value]
 
 
-def first_token_probs(response_metadata: dict[str, Any]) -> dict[str, float]:
-    """P("A") and P("B") of the first generated token, from OpenAI-style logprobs.
+def first_token_probs(response_metadata: dict[str, Any],
+                      choices: dict[str, tuple[str, ...]] | None = None) -> dict[str, float]:
+    """Probability of each choice for the first generated token, from OpenAI-style logprobs.
 
-    Probabilities of tokens that strip to the same letter (``"A"``, ``" A"``) are summed.
+    ``choices`` maps a choice to the token spellings that count for it (compared stripped and
+    upper-cased); the default is the letters A and B. Spellings of one choice are summed.
     """
+    choices = choices or {"A": ("A",), "B": ("B",)}
     content = (response_metadata.get("logprobs") or {}).get("content") or []
     if not content:
         return {}
-    probs = {"A": 0.0, "B": 0.0}
+    probs = dict.fromkeys(choices, 0.0)
     for entry in content[0].get("top_logprobs") or []:
-        letter = str(entry.get("token", "")).strip().upper()
-        if letter in probs:
-            probs[letter] += math.exp(float(entry["logprob"]))
+        token = str(entry.get("token", "")).strip().upper()
+        for choice, spellings in choices.items():
+            if token in spellings:
+                probs[choice] += math.exp(float(entry["logprob"]))
     return probs
 
 

@@ -24,9 +24,9 @@ class JudgeSpec(BaseModel):
     kind: Literal["pairwise"] = "pairwise"
     model: ModelConfig
     mode: Mode = "text"
-    prompt_version: str = "v1"
+    prompt_version: str = "v2"
     with_trajectory: bool = False
-    tie_margin: float = Field(0.1, ge=0, le=0.5,
+    tie_margin: float = Field(0.02, ge=0, le=0.5,
                               description="logprobs mode: |P(first better) - 0.5| below this "
                                           "is a tie")
 

@@ -51,6 +51,7 @@ def test_first_token_probs_sums_variants_of_a_letter() -> None:
                                           (0.45, "A=B"), (0.3, "B>A"), (0.05, "B>>A")])
 def test_label_from_probability(p: float, label: str) -> None:
     assert label_from_probability(p, 0.1) == label
+    assert label_from_probability(0.53, 0.02) == "A>B"
 
 
 def _spec(mode: str = "text") -> JudgeSpec:
@@ -128,8 +129,8 @@ def _run(store: Store) -> int:
 
 def _answers(messages: list[BaseMessage]) -> tuple[str, str]:
     text = str(messages[-1].content)
-    a = re.search(r"\[Answer A\]\n(.*?)\n\n", text, re.DOTALL)
-    b = re.search(r"\[Answer B\]\n(.*?)(\n\n|$)", text, re.DOTALL)
+    a = re.search(r"Answer A:\n(.*?)\n\n", text, re.DOTALL)
+    b = re.search(r"Answer B:\n(.*?)(\n\n|$)", text, re.DOTALL)
     assert a and b
     return a.group(1), b.group(1)
 

@@ -63,6 +63,9 @@ class CallCounter:
     replayed_s: float = 0.0
 
 
+# Bumped whenever what a cached reply holds changes, so old entries are never replayed.
+CACHE_FORMAT = 2
+
 CALLS: contextvars.ContextVar[CallCounter | None] = contextvars.ContextVar(
     "arena_calls", default=None)
 
@@ -81,7 +84,7 @@ def cache_key(identity: str, namespace: str, messages: Sequence[BaseMessage],
               kwargs: dict[str, Any]) -> str:
     """A stable key for one model call: run ids, timestamps and ports never enter it."""
     blob = json.dumps(
-        {"model": identity, "ns": namespace, "messages": [_message_key(m) for m in messages],
+        {"format": CACHE_FORMAT, "model": identity, "ns": namespace, "messages": [_message_key(m) for m in messages],
          "kwargs": kwargs}, sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()
 
@@ -132,7 +135,12 @@ class CachingChatModel(BaseChatModel):
         counter = CALLS.get()
         if counter is not None:
             counter.sent += 1
-        message = result.generations[0].message
+        generation = result.generations[0]
+        message = generation.message
+        if generation.generation_info:
+            # What BaseChatModel.invoke would do: logprobs, finish reason -> response_metadata.
+            meta = {**generation.generation_info, **message.response_metadata}
+            message = message.model_copy(update={"response_metadata": meta})
         self.store.put(key, self.identity, {"message": message_to_dict(message),
                                             "latency_s": round(latency_s, 4)})
         return ChatResult(generations=[ChatGeneration(message=message)])

@@ -13,6 +13,7 @@ from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records import RunInfo, RunResult, TrajectoryStep, utcnow
 from arena.storage.battles import BattleStoreMixin
 from arena.storage.engine import make_engine, resolve_url
+from arena.storage.scores import ScoreStoreMixin
 from arena.storage.tables import (
     Base,
     CaseRow,
@@ -28,7 +29,7 @@ from arena.variants import Variant
 ResultKey = tuple[str, str, int]
 
 
-class Store(BattleStoreMixin):
+class Store(BattleStoreMixin, ScoreStoreMixin):
     """A database of arena runs. Each write commits at once, so a killed run loses nothing."""
 
     def __init__(self, url: str | None = None) -> None:

@@ -127,3 +127,22 @@ class VerdictCacheRow(Base):
     judge_key: Mapped[str] = mapped_column(String(32), index=True)
     value: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ScoreRow(Base):
+    __tablename__ = "scores"
+    __table_args__ = (UniqueConstraint("result_id", "grader"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id"), index=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"))
+    grader: Mapped[str] = mapped_column(String(200))
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class BaselineRow(Base):
+    __tablename__ = "baselines"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

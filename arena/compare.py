@@ -1,0 +1,123 @@
+"""Is the candidate better, non-inferior, worse or inconclusive against the baseline?"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from arena.evaluate import load_run_scores
+from arena.judging.ratings_io import battles_to_arrays
+from arena.leaderboard import select_battles
+from arena.storage import Store
+
+Decision = Literal["better", "non-inferior", "worse", "inconclusive"]
+
+
+class CompareReport(BaseModel):
+    """Pairwise win rate with a query-bootstrap 95% interval, golden deltas and cost deltas."""
+
+    run_id: int
+    baseline: str
+    candidate: str
+    judge: str | None
+    battles: int
+    win_rate: float | None
+    ci_low: float | None
+    ci_high: float | None
+    margin: float
+    pass_rate: tuple[float, float]
+    critical_pass_rate: tuple[float | None, float | None]
+    mean_score: tuple[float, float]
+    cost_per_query: tuple[float, float]
+    p90_latency_s: tuple[float, float]
+    regressed: bool
+    verdict: Decision
+    reasons: list[str]
+    summary: str
+
+
+def _decide(lo: float | None, hi: float | None, margin: float, regressed: bool
+            ) -> tuple[Decision, str]:
+    if regressed:
+        return "worse", "the golden scores regressed beyond the margin"
+    if lo is None or hi is None:
+        return "inconclusive", "no judged battles between the two variants"
+    if lo > 0.5:
+        return "better", f"the whole win-rate interval is above 0.5 (low {lo:.2f})"
+    if hi < 0.5 - margin:
+        return "worse", f"the whole win-rate interval is below {0.5 - margin:.2f}"
+    if lo >= 0.5 - margin:
+        return "non-inferior", f"the win-rate interval stays above {0.5 - margin:.2f}"
+    return "inconclusive", f"the win-rate interval [{lo:.2f}, {hi:.2f}] straddles the margin"
+
+
+def _saving(base: float, cand: float) -> str:
+    if base <= 0:
+        return "same cost" if cand <= 0 else "costs more"
+    change = (base - cand) / base
+    return f"{change:.0%} cheaper" if change >= 0 else f"{-change:.0%} dearer"
+
+
+def compare_variants(store: Store, baseline: str, candidate: str, *, run_id: int | None = None,
+                     judge_key: str | None = None, margin: float = 0.05,
+                     bootstrap: int = 1000, seed: int = 0) -> CompareReport:
+    """Compare two variants of one run on battles and golden scores."""
+    from arena.ratings import bootstrap_win_rate
+
+    run = store.run(run_id)
+    scores = load_run_scores(store, run.id)
+    base, cand = scores.variant(baseline), scores.variant(candidate)
+    battles = [b for b in select_battles(store, run.id, judge_key)
+               if {b.variant_a, b.variant_b} == {baseline, candidate} and b.winner != "error"]
+    win = lo = hi = None
+    if battles:
+        rate = bootstrap_win_rate(battles_to_arrays(battles), candidate, baseline,
+                                  rounds=bootstrap, seed=seed)
+        win, lo, hi = float(rate.win_rate), float(rate.ci_low), float(rate.ci_high)
+    regressed = (cand.pass_rate < base.pass_rate - margin
+                 or cand.mean_score < base.mean_score - margin)
+    verdict, why = _decide(lo, hi, margin, regressed)
+    reasons = [why]
+    if regressed:
+        reasons.append(f"pass rate {cand.pass_rate:.1%} vs {base.pass_rate:.1%}, mean score "
+                       f"{cand.mean_score:.3f} vs {base.mean_score:.3f}")
+    rate_text = (f"win rate {win:.2f} [{lo:.2f}, {hi:.2f}] over {len(battles)} battles"
+                 if win is not None and lo is not None and hi is not None else "no battles")
+    summary = (f"{candidate} vs {baseline}: {verdict.upper()} ({rate_text}; golden pass rate "
+               f"{cand.pass_rate:.0%} vs {base.pass_rate:.0%}; "
+               f"{_saving(base.cost_mean_usd, cand.cost_mean_usd)}, p90 latency "
+               f"{cand.latency_p90_s:.1f} s vs {base.latency_p90_s:.1f} s)")
+    judge = battles[0].judge.label if battles else None
+    return CompareReport(
+        run_id=run.id, baseline=baseline, candidate=candidate, judge=judge,
+        battles=len(battles), win_rate=win, ci_low=lo, ci_high=hi, margin=margin,
+        pass_rate=(base.pass_rate, cand.pass_rate),
+        critical_pass_rate=(base.critical_pass_rate, cand.critical_pass_rate),
+        mean_score=(base.mean_score, cand.mean_score),
+        cost_per_query=(base.cost_mean_usd, cand.cost_mean_usd),
+        p90_latency_s=(base.latency_p90_s, cand.latency_p90_s), regressed=regressed,
+        verdict=verdict, reasons=reasons, summary=summary)
+
+
+def compare_markdown(report: CompareReport) -> str:
+    """A Markdown block for a pull request or a CI step summary."""
+    def row(label: str, pair: tuple[float | None, float | None], fmt: str) -> str:
+        a, b = pair
+        return (f"| {label} | {'-' if a is None else format(a, fmt)} | "
+                f"{'-' if b is None else format(b, fmt)} |")
+
+    win = ("-" if report.win_rate is None else
+           f"{report.win_rate:.2f} [{report.ci_low:.2f}, {report.ci_high:.2f}]")
+    return "\n".join([
+        f"### {report.candidate} vs {report.baseline}: **{report.verdict}**", "",
+        report.summary, "",
+        f"Judge: {report.judge or 'none'}; battles: {report.battles}; candidate win rate "
+        f"(95% CI, query bootstrap): {win}; margin {report.margin}", "",
+        f"| figure | {report.baseline} | {report.candidate} |", "| --- | --- | --- |",
+        row("golden pass rate", report.pass_rate, ".1%"),
+        row("critical pass rate", report.critical_pass_rate, ".1%"),
+        row("mean golden score", report.mean_score, ".3f"),
+        row("cost per query (USD)", report.cost_per_query, ".5f"),
+        row("p90 latency (s)", report.p90_latency_s, ".1f"), "",
+        *[f"- {r}" for r in report.reasons], ""])
