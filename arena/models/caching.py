@@ -84,8 +84,9 @@ def cache_key(identity: str, namespace: str, messages: Sequence[BaseMessage],
               kwargs: dict[str, Any]) -> str:
     """A stable key for one model call: run ids, timestamps and ports never enter it."""
     blob = json.dumps(
-        {"format": CACHE_FORMAT, "model": identity, "ns": namespace, "messages": [_message_key(m) for m in messages],
-         "kwargs": kwargs}, sort_keys=True, default=str)
+        {"format": CACHE_FORMAT, "model": identity, "ns": namespace,
+         "messages": [_message_key(m) for m in messages], "kwargs": kwargs},
+        sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
