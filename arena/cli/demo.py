@@ -1,40 +1,82 @@
-"""``arena demo``: the whole pipeline on the embedded defaults."""
+"""``arena demo``: the whole pipeline on the embedded defaults.
+
+Run three variants on the critical tier with the local model, score them against the golden
+dataset, judge every pair in both orders with the local model as judge, then print the
+leaderboard and whether the cheaper model is good enough.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from arena.cli.common import add_db, default_dataset
 from arena.paths import data_dir
 
-DEMO_VARIANTS = ("baseline", "small-model")
+DEMO_VARIANTS = ("baseline", "prompt-v2", "small-model")
+DEMO_JUDGE = "local:qwen2.5-coder-1.5b"
 
 
 def register(sub: Any) -> None:
     """Add the demo sub-command."""
-    p = sub.add_parser("demo", help="run the critical tier on the local model and summarise")
+    p = sub.add_parser("demo", help="run, score, judge and rank the demo variants locally")
     p.add_argument("--variants", nargs="+", default=list(DEMO_VARIANTS), metavar="NAME",
-                   help="variant names from data/variants")
+                   help="variant names from data/variants (default: %(default)s)")
     p.add_argument("--tier", default="critical")
+    p.add_argument("--judge", default=DEMO_JUDGE, help="judge spec (default: %(default)s)")
     p.add_argument("--concurrency", type=int, default=2)
+    p.add_argument("--bootstrap", type=int, default=1000)
     add_db(p)
     p.set_defaults(handler=cmd_demo)
 
 
+def _step(text: str) -> None:
+    print(f"\n== {text}", file=sys.stderr, flush=True)
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
-    """Run the demo variants on the critical tier and print the summary."""
+    """Run the demo pipeline and print summary, scores, leaderboard and compare verdict."""
+    from arena.cli.judge import print_health
+    from arena.cli.ratings import print_leaderboard
     from arena.cli.run import print_summary
+    from arena.compare import compare_variants
+    from arena.evaluate import score_run
     from arena.golden import load_dataset
+    from arena.judging import judge_health, judge_run
+    from arena.leaderboard import build_leaderboard
+    from arena.reports import scores_table
     from arena.runner import RunOptions, run_suite
     from arena.storage import Store
     from arena.variants import load_variants
+    from judges import parse_judge
 
-    files = [str(data_dir() / "variants" / f"{name}.yaml") for name in args.variants]
-    variants = load_variants(files)
+    store = Store(args.db)
+    variants = load_variants([str(data_dir() / "variants" / f"{n}.yaml")
+                              for n in args.variants])
     dataset_path = default_dataset()
-    options = RunOptions(tier=args.tier, concurrency=args.concurrency,
-                         dataset_path=dataset_path)
-    report = run_suite(Store(args.db), load_dataset(dataset_path), variants, options)
+    _step(f"1/4 running {', '.join(args.variants)} on the {args.tier} tier")
+    report = run_suite(store, load_dataset(dataset_path), variants,
+                       RunOptions(tier=args.tier, concurrency=args.concurrency,
+                                  dataset_path=dataset_path))
     print_summary(report)
+    _step("2/4 golden scores")
+    scores = score_run(store, report.run_id)
+    print(scores_table(scores.variants, scores.cases))
+    _step(f"3/4 judging every pair in both orders with {args.judge}")
+    spec = parse_judge(args.judge)
+    judged = judge_run(store, report.run_id, spec, concurrency=args.concurrency)
+    for warning in judged.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"{len(judged.battles)} battles, {judged.model_calls} judge calls sent")
+    if judged.battles:
+        print_health([judge_health(judged.battles)])
+    _step("4/4 leaderboard and compare")
+    print_leaderboard(build_leaderboard(store, report.run_id, judge_key=spec.key,
+                                        bootstrap=args.bootstrap))
+    if {"baseline", "small-model"} <= set(args.variants):
+        verdict = compare_variants(store, "baseline", "small-model", run_id=report.run_id,
+                                   judge_key=spec.key, bootstrap=args.bootstrap)
+        print(f"\nIs the cheaper model good enough? {verdict.summary}")
+    print(f"\nstored in {store.url}; explore it with `arena app`")
     return 0

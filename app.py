@@ -1,0 +1,53 @@
+"""Agent Arena leaderboard: ``streamlit run app.py`` (or ``arena app``).
+
+Reads the database named by $ARENA_DB_URL (default ``sqlite:///arena.db``); never calls a
+model. Page layout only: the data, charts and sections live in ``arena.app``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from arena.app import data, views
+from arena.app.compare_view import compare_section
+from arena.app.text import error_text, guarded, md
+
+st.set_page_config(page_title="Agent Arena", page_icon="🏟️", layout="wide")
+st.title("Agent Arena leaderboard")
+st.caption("Which agent variant is better? Pairwise judge ratings next to absolute golden "
+           "scores, cost and latency, for every stored run.")
+
+url = data.db_url()
+problem = data.database_problem(url)
+runs: list[dict] = []
+if problem is None:
+    try:
+        runs = data.load_runs(url)
+    except Exception as exc:  # an unreadable database is a message, never a stack trace
+        problem = f"The runs could not be read ({md(error_text(exc))})."
+    else:
+        if not runs:
+            problem = "The database holds no runs yet."
+if problem is not None:
+    views.empty_page(problem, url)
+    st.stop()
+
+try:
+    ctx = views.sidebar(url, runs)
+except Exception as exc:  # e.g. a run whose dataset cannot be read
+    st.warning(f"Could not read the selected run: {md(error_text(exc))}")
+    st.stop()
+views.run_header(ctx)
+
+board, breakdown, trends, compare, health = st.tabs(
+    ["Leaderboard", "Breakdown", "Trends", "Compare two variants", "Judge health"])
+with board, guarded("the leaderboard"):
+    views.leaderboard_section(ctx)
+with breakdown, guarded("the breakdown charts"):
+    views.breakdown_section(ctx)
+with trends, guarded("the trends"):
+    views.trends_section(ctx)
+with compare, guarded("the comparison"):
+    compare_section(ctx)
+with health, guarded("the judge health"):
+    views.health_section(ctx)

@@ -1,0 +1,204 @@
+"""The compare view: verdict of candidate against baseline, per-case table, trajectories.
+
+Outputs, rationales, tool arguments and observations come from models: they are shown in
+DataFrame cells and code blocks only, so HTML or scripts in them are displayed, never run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from arena.app import data
+from arena.app.text import VERDICT_STYLE, dollars, md, missing, pct, verdict_words
+from arena.app.views import Context
+
+WINNER = {"tie": "tie", "error": "error (not counted)"}
+
+
+def _defaults(names: list[str], ranked: list[str]) -> tuple[int, int]:
+    base = names.index("baseline") if "baseline" in names else len(names) - 1
+    best = next((v for v in ranked if v != names[base]), names[0])
+    return base, names.index(best)
+
+
+def compare_section(ctx: Context) -> None:
+    """Pick two variants; show the verdict, the per-case table and one case in detail."""
+    names = list(ctx.run["variants"])
+    if len(names) < 2:
+        st.info("This run has a single variant: nothing to compare.")
+        return
+    board = data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)
+    base_i, cand_i = _defaults(names, [e["variant"] for e in board["entries"]])
+    left, right = st.columns(2)
+    baseline = left.selectbox("Baseline", names, index=base_i, key="cmp_baseline")
+    candidate = right.selectbox("Candidate", names, index=cand_i, key="cmp_candidate")
+    if baseline == candidate:
+        st.warning("Pick two different variants.")
+        return
+    report = data.load_compare(ctx.url, ctx.run_id, baseline, candidate, ctx.judge_key)
+    verdict_box(report)
+    table = case_table(ctx, baseline, candidate)
+    st.subheader("Per case")
+    st.caption(f"Golden cases of {md(ctx.scope)}; one row per case and repeat. Each pair was "
+               "judged twice, once in each order.")
+    shown = table.drop(columns=["_a_id", "_b_id"])
+    st.dataframe(shown, hide_index=True, width="stretch", column_config={
+        f"{baseline} score": st.column_config.NumberColumn(format="%.2f"),
+        f"{candidate} score": st.column_config.NumberColumn(format="%.2f")})
+    if not table.empty:
+        case_detail(ctx, table, baseline, candidate)
+
+
+def verdict_box(report: dict[str, Any]) -> None:
+    """The verdict, its reasons and the headline figures."""
+    style = VERDICT_STYLE.get(report["verdict"], "info")
+    getattr(st, style)(f"**{report['verdict'].upper()}**: {md(report['summary'])}")
+    for reason in report["reasons"]:
+        st.caption(f"• {md(reason)}")
+    cols = st.columns(5)
+    win = report["win_rate"]
+    cols[0].metric("Candidate win rate", pct(win),
+                   help="Share of battles the candidate won (ties half)")
+    if not missing(win):
+        cols[0].caption(f"95%: {pct(report['ci_low'])} – {pct(report['ci_high'])}, "
+                        f"{report['battles']} battles")
+    for col, label, key, fmt, inverse in (
+            (cols[1], "Golden pass rate", "pass_rate", "pct", False),
+            (cols[2], "Mean golden score", "mean_score", "num", False),
+            (cols[3], "Cost per query", "cost_per_query", "usd", True),
+            (cols[4], "p90 latency", "p90_latency_s", "sec", True)):
+        base, cand = report[key]
+        text = {"pct": pct, "usd": dollars, "num": lambda v: f"{v:.2f}",
+                "sec": lambda v: f"{v:.1f} s"}[fmt]
+        delta = cand - base
+        shown = {"pct": f"{delta * 100:+.0f} pts", "usd": dollars(abs(delta)),
+                 "num": f"{delta:+.2f}", "sec": f"{delta:+.1f} s"}[fmt]
+        if fmt == "usd":
+            shown = ("-" if delta < 0 else "+") + shown
+        col.metric(label, text(cand), shown if delta else None,
+                   delta_color="inverse" if inverse else "normal",
+                   help=f"Baseline: {text(base)}")
+
+
+def _battle_index(ctx: Context, baseline: str, candidate: str) -> dict[tuple[str, int], Any]:
+    if not ctx.judge_key:
+        return {}
+    battles = data.load_battles(ctx.url, ctx.run_id, ctx.judge_key)
+    if battles.empty:
+        return {}
+    pair = battles[((battles["variant_a"] == baseline) & (battles["variant_b"] == candidate))
+                   | ((battles["variant_a"] == candidate) & (battles["variant_b"] == baseline))]
+    return {(row.case_id, int(row.repeat)): row for row in pair.itertuples(index=False)}
+
+
+def _orders(battle: Any, baseline: str, candidate: str) -> tuple[str, str, str, str, str]:
+    """(winner, verdict baseline-first, rationale, verdict candidate-first, rationale)."""
+    if battle is None:
+        return "not judged", "-", "", "-", ""
+    winner = {"model_a": battle.variant_a, "model_b": battle.variant_b}.get(
+        battle.winner, WINNER.get(battle.winner, battle.winner))
+    base_first = "ab" if battle.variant_a == baseline else "ba"
+    cand_first = "ba" if base_first == "ab" else "ab"
+    out = [winner]
+    for order, first, second in ((base_first, baseline, candidate),
+                                 (cand_first, candidate, baseline)):
+        label = getattr(battle, f"{order}_label")
+        out.append(verdict_words(None if missing(label) else label, first, second,
+                                 getattr(battle, f"{order}_error")))
+        out.append(getattr(battle, f"{order}_rationale"))
+    if battle.winner == "tie" and missing(battle.ab_label) and missing(battle.ba_label) \
+            and not battle.ab_error:
+        out[1] = out[3] = "identical answers: tie without a call"
+    return out[0], out[1], out[2], out[3], out[4]
+
+
+def _output(row: Any) -> str:
+    if row is None:
+        return "(no result)"
+    return f"[error] {row.error}\n{row.output}".strip() if row.error else row.output
+
+
+def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
+    """Both outputs, golden scores and both judge verdicts for every case of the selection."""
+    cases = data.load_cases(ctx.url, ctx.run_id)
+    if ctx.tier != data.ALL:
+        cases = cases[cases["tier"] == ctx.tier]
+    if ctx.category != data.ALL:
+        cases = cases[cases["category"] == ctx.category]
+    results = data.load_results(ctx.url, ctx.run_id)
+    scores = data.load_scores(ctx.url, ctx.run_id)
+    score_of = dict(zip(scores["result_id"], scores["score"], strict=True))
+    by_key = {(r.variant, r.case_id, int(r.repeat)): r for r in results.itertuples(index=False)}
+    repeats = sorted({int(r) for r in results["repeat"]}) if not results.empty else [0]
+    battles = _battle_index(ctx, baseline, candidate)
+    rows = []
+    for case in cases.itertuples(index=False):
+        for repeat in repeats:
+            a, b = by_key.get((baseline, case.case_id, repeat)), \
+                by_key.get((candidate, case.case_id, repeat))
+            if a is None and b is None:
+                continue
+            winner, v_ab, r_ab, v_ba, r_ba = _orders(battles.get((case.case_id, repeat)),
+                                                     baseline, candidate)
+            rows.append({
+                "Case": case.case_id, "Repeat": repeat, "Category": case.category,
+                "Tier": case.tier, "Question": case.input,
+                f"{baseline} output": _output(a), f"{candidate} output": _output(b),
+                f"{baseline} score": score_of.get(a.id) if a is not None else None,
+                f"{candidate} score": score_of.get(b.id) if b is not None else None,
+                "Judge winner": winner,
+                f"Verdict, {baseline} shown first": v_ab, "Rationale (1st order)": r_ab,
+                f"Verdict, {candidate} shown first": v_ba, "Rationale (2nd order)": r_ba,
+                "_a_id": a.id if a is not None else None, "_b_id": b.id if b is not None else None})
+    table = pd.DataFrame(rows)
+    if not table.empty and len(repeats) == 1:
+        table = table.drop(columns=["Repeat"])
+    return table
+
+
+def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str) -> None:
+    """One case: both outputs, both verdicts with rationales, both trajectories."""
+    st.subheader("Open a case")
+    labels = [f"{row['Case']}" + (f" · repeat {row['Repeat']}" if "Repeat" in row else "")
+              + f" · {str(row['Question'])[:80]}" for _, row in table.iterrows()]
+    index = st.selectbox("Case", range(len(labels)), format_func=lambda i: labels[i],
+                         key="cmp_case")
+    row = table.iloc[index]
+    columns = st.columns(2, gap="large")
+    for col, name, id_key in ((columns[0], baseline, "_a_id"), (columns[1], candidate, "_b_id")):
+        with col:
+            score = row[f"{name} score"]
+            st.markdown(f"**{md(name)}** · golden score "
+                        f"{'-' if missing(score) else f'{score:.2f}'}")
+            st.code(row[f"{name} output"] or "(empty answer)", language=None, wrap_lines=True)
+            if not missing(row[id_key]):
+                trajectory(ctx.url, int(row[id_key]), name)
+    first, second = st.columns(2, gap="large")
+    for col, order, name in ((first, "1st order", baseline), (second, "2nd order", candidate)):
+        with col:
+            st.markdown(f"Judge, **{md(name)}** shown first: "
+                        f"**{md(row[f'Verdict, {name} shown first'])}**")
+            st.text(row[f"Rationale ({order})"] or "(no rationale)")
+
+
+def trajectory(url: str, result_id: int, name: str) -> None:
+    """Tool calls with arguments and observations, grouped by consecutive sub-agent."""
+    steps = data.load_trajectory(url, result_id)
+    with st.expander(f"Trajectory of {md(name)}: {len(steps)} tool call(s)"):
+        if not steps:
+            st.caption("No tool calls: the agent answered directly.")
+        for agent, group in itertools.groupby(steps, key=lambda s: s["agent"]):
+            st.markdown(f"Sub-agent **{md(agent)}**")
+            for step in group:
+                st.markdown(f"{step['index'] + 1}\\. tool **{md(step['tool'])}**")
+                st.code(json.dumps(step["args"], indent=2, ensure_ascii=False), language="json")
+                st.caption("observation")
+                st.code(step["observation"] or "(empty)", language=None, wrap_lines=True)
+                if step["error"]:
+                    st.caption("error")
+                    st.code(step["error"], language=None, wrap_lines=True)

@@ -1,0 +1,71 @@
+"""Small text helpers of the app: Markdown escaping, number formats, verdict wording."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import streamlit as st
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+
+VERDICT_STYLE = {"better": "success", "non-inferior": "info", "worse": "error",
+                 "inconclusive": "warning"}
+
+
+def md(text: Any) -> str:
+    """Escape a value for Markdown, so names and labels render literally."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def missing(value: Any) -> bool:
+    """True for None and NaN."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def pct(value: Any, digits: int = 0) -> str:
+    """0.123 -> '12%' (or '-' when missing)."""
+    return "-" if missing(value) else f"{float(value):.{digits}%}"
+
+
+def dollars(value: Any) -> str:
+    """Cost in dollars with enough decimals for fractions of a cent."""
+    if missing(value):
+        return "-"
+    value = float(value)
+    return f"${value:,.2f}" if value >= 1 else f"${value:.4f}" if value >= 0.01 \
+        else f"${value:.6f}"
+
+
+def cost_format(costs: Any) -> str:
+    """A printf format for a cost column, precise enough for its largest value."""
+    values = [float(c) for c in costs if not missing(c)]
+    top = max(values, default=0.0)
+    return "$%.2f" if top >= 1 else "$%.4f" if top >= 0.01 else "$%.6f"
+
+
+def verdict_words(label: str | None, first: str, second: str, error: str = "") -> str:
+    """A verdict label read with names: 'A>B' with first=x -> 'x better'."""
+    if label is None:
+        return f"error: {error}" if error else "no call (identical answers)"
+    return {"A>>B": f"{first} much better", "A>B": f"{first} better", "A=B": "tie",
+            "B>A": f"{second} better", "B>>A": f"{second} much better"}.get(label, label)
+
+
+def error_text(exc: BaseException) -> str:
+    """The friendly part of an exception (KeyError messages without their quotes)."""
+    if isinstance(exc, KeyError) and exc.args:
+        return str(exc.args[0])
+    return f"{exc}" or type(exc).__name__
+
+
+@contextmanager
+def guarded(what: str) -> Iterator[None]:
+    """Show a warning instead of a stack trace when a page section fails to load."""
+    try:
+        yield
+    except Exception as exc:  # a broken section must not take the page down
+        st.warning(f"Could not show {what}: {md(error_text(exc))}")

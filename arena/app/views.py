@@ -1,0 +1,272 @@
+"""Page sections: the empty page, sidebar filters, leaderboard, breakdown, trends, judge health.
+
+Model outputs never reach Markdown here: they are shown in DataFrame cells or code blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from sqlalchemy.engine import make_url
+
+from arena.app import charts, data
+from arena.app.text import cost_format, md, missing
+
+TIER_LABELS = {data.ALL: "all counted tiers", "critical": "critical", "standard": "standard",
+               "pending": "pending (never counted)"}
+HOW_TO_READ = (
+    "**How to read the ratings:** each variant's *rating* is a Bradley-Terry strength fitted on "
+    "the judge's pairwise verdicts, on the Elo scale (a 100-point gap means the higher one is "
+    "expected to win about 64% of battles). The *95% interval* comes from resampling golden "
+    "cases; variants whose intervals overlap share a rank. *Pass rate* and *mean score* are "
+    "absolute golden scores for the tier and category picked in the sidebar.")
+COMMANDS = """\
+arena demo                 # run the demo variants on the critical tier (local model)
+arena run --variants data/variants/baseline.yaml data/variants/small-model.yaml
+arena judge                # pairwise verdicts, both orders, for the latest run
+arena score                # golden scores (the app falls back to keyword scores)"""
+
+
+@dataclass
+class Context:
+    """What the sidebar selected."""
+
+    url: str
+    run: dict[str, Any]
+    dataset_runs: list[dict[str, Any]]
+    tier: str = data.ALL
+    category: str = data.ALL
+    judge_key: str | None = None
+    judge_label: str | None = None
+    judges: list[tuple[str, str, int]] = field(default_factory=list)
+
+    @property
+    def run_id(self) -> int:
+        """The selected run's id."""
+        return int(self.run["id"])
+
+    @property
+    def scope(self) -> str:
+        """The golden selection in words, e.g. 'critical · edge_case'."""
+        parts = [TIER_LABELS.get(self.tier, self.tier)]
+        if self.category != data.ALL:
+            parts.append(self.category)
+        return " · ".join(parts)
+
+
+def masked(url: str) -> str:
+    """The URL without its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL: show it as given
+        return url
+
+
+def run_label(run: dict[str, Any]) -> str:
+    """'#2 · 2026-05-01 14:02 · 4 variants' (plus the status when not finished)."""
+    label = (f"#{run['id']} · {run['created_at']:%Y-%m-%d %H:%M} · "
+             f"{len(run['variants'])} variants")
+    return label if run["status"] == "finished" else f"{label} · {run['status']}"
+
+
+def empty_page(problem: str, url: str) -> None:
+    """The friendly page shown when there is nothing to read yet."""
+    st.info(f"{problem} Nothing to show yet: this page only reads what the `arena` commands "
+            "store, and never calls a model.")
+    st.markdown(f"**Produce data** (into `{md(masked(url))}`: pass `--db URL` or set "
+                "`ARENA_DB_URL`), then reload this page:")
+    st.code(COMMANDS, language="bash")
+    st.button("Check again", on_click=data.clear_caches)
+
+
+def sidebar(url: str, runs: list[dict[str, Any]]) -> Context:
+    """Dataset, run, tier, category and judge filters."""
+    bar = st.sidebar
+    bar.header("Filters")
+    datasets = list(dict.fromkeys(r["dataset"] for r in runs))
+    dataset = bar.selectbox("Dataset", datasets, key="dataset")
+    dataset_runs = [r for r in runs if r["dataset"] == dataset]
+    ids = [r["id"] for r in dataset_runs]
+    by_id = {r["id"]: r for r in dataset_runs}
+    run_id = bar.selectbox("Run", ids, key="run", format_func=lambda i: run_label(by_id[i]))
+    ctx = Context(url=url, run=by_id[run_id], dataset_runs=dataset_runs)
+    scores = data.load_scores(url, ctx.run_id)
+    present = set(scores["tier"]) if not scores.empty else set()
+    tiers = [data.ALL, *[t for t in ("critical", "standard", "pending") if t in present]]
+    ctx.tier = bar.selectbox("Golden tier", tiers, key="tier",
+                             index=tiers.index("critical") if "critical" in tiers else 0,
+                             format_func=lambda t: TIER_LABELS.get(t, t),
+                             help="Which golden cases the pass rate and mean score cover.")
+    categories = [data.ALL, *sorted(set(scores["category"]))] if not scores.empty else [data.ALL]
+    ctx.category = bar.selectbox("Category", categories, key="category",
+                                 format_func=lambda c: "all categories" if c == data.ALL else c)
+    ctx.judges = data.load_judges(url, ctx.run_id)
+    if ctx.judges:
+        labels = {key: f"{label} · {count} battles" for key, label, count in ctx.judges}
+        ctx.judge_key = bar.selectbox("Judge", list(labels), key="judge",
+                                      format_func=lambda k: labels[k])
+        ctx.judge_label = next(label for key, label, _ in ctx.judges if key == ctx.judge_key)
+    else:
+        bar.caption(f"Judge: none yet. Run `arena judge {ctx.run_id}` for ratings.")
+    bar.divider()
+    bar.caption(f"Database: `{md(masked(url))}`  \nCached reads refresh every {data.TTL} s.")
+    bar.button("Reload data", on_click=data.clear_caches)
+    return ctx
+
+
+def run_header(ctx: Context) -> None:
+    """One line saying which run, dataset and judge the page shows."""
+    run = ctx.run
+    judge = f"judge **{md(ctx.judge_label)}**" if ctx.judge_label else "**not judged yet**"
+    st.markdown(f"Run **#{run['id']}** of **{md(run['dataset'])}** "
+                f"v{md(run['dataset_version'])}, {run['created_at']:%Y-%m-%d %H:%M} UTC · "
+                f"{len(run['variants'])} variants × {run['cases']} cases × {run['repeats']} "
+                f"repeat(s) · {run['results']} results ({run['errors']} errors) · {judge}")
+
+
+def leaderboard_frame(ctx: Context) -> pd.DataFrame:
+    """Leaderboard entries with golden figures recomputed for the selected tier/category."""
+    board = data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)
+    entries = pd.DataFrame(board["entries"])
+    golden = data.golden_figures(data.load_scores(ctx.url, ctx.run_id), ctx.tier, ctx.category)
+    entries = entries.drop(columns=["pass_rate", "mean_score"]).merge(
+        golden[["variant", "pass_rate", "mean_score"]], on="variant", how="left")
+    return entries
+
+
+def _int(series: pd.Series) -> pd.Series:
+    return series.round().astype("Int64")
+
+
+def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
+    """The sortable leaderboard."""
+    interval = [("-" if missing(lo) else f"{lo:,.0f} – {hi:,.0f}")
+                for lo, hi in zip(entries["ci_low"], entries["ci_high"], strict=True)]
+    pass_col, score_col = f"Pass rate ({ctx.scope})", f"Mean score ({ctx.scope})"
+    table = pd.DataFrame({
+        "Rank": entries["rank"].astype("Int64"), "Variant": entries["variant"],
+        "Version": entries["version"], "Rating": _int(entries["rating"]),
+        "95% interval": interval, "Elo": _int(entries["elo"]),
+        "Win rate": entries["win_rate"] * 100, "Battles": entries["battles"],
+        pass_col: entries["pass_rate"] * 100, score_col: entries["mean_score"],
+        "Cost / query": entries["cost_per_query"], "p90 latency": entries["p90_latency_s"],
+        "Error rate": entries["error_rate"] * 100, "Description": entries["description"]})
+    cfg = st.column_config
+    percent = "%.0f%%"
+    st.dataframe(table, hide_index=True, width="stretch", column_config={
+        "Rank": cfg.NumberColumn(format="%d", help="CI-aware: 1 + variants certainly better"),
+        "Version": cfg.TextColumn(help="Hash of the variant's full configuration"),
+        "Rating": cfg.NumberColumn(format="%d", help="Bradley-Terry rating (Elo scale)"),
+        "95% interval": cfg.TextColumn(help="Bootstrap over golden cases"),
+        "Elo": cfg.NumberColumn(format="%d", help="Online Elo, for reference"),
+        "Win rate": cfg.NumberColumn(format=percent, help="Battles won; ties count half"),
+        pass_col: cfg.NumberColumn(format=percent, help="Golden cases passed"),
+        score_col: cfg.NumberColumn(format="%.2f", help="Mean golden score, 0 to 1"),
+        "Cost / query": cfg.NumberColumn(format=cost_format(entries["cost_per_query"])),
+        "p90 latency": cfg.NumberColumn(format="%.1f s"),
+        "Error rate": cfg.NumberColumn(format=percent, help="Results that ended in an error"),
+        "Description": cfg.TextColumn(width="large")})
+
+
+def leaderboard_section(ctx: Context) -> None:
+    """Table, explanation, forest plot and cost against quality."""
+    entries = leaderboard_frame(ctx)
+    variants = list(entries["variant"])
+    rated = entries["rating"].notna().any()
+    st.caption(HOW_TO_READ)
+    if not rated:
+        st.info(f"Run #{ctx.run_id} has not been judged yet, so there are no ratings: produce "
+                f"pairwise verdicts with `arena judge {ctx.run_id}` (golden figures are shown "
+                "meanwhile).")
+    leaderboard_table(ctx, entries)
+    left, right = st.columns(2, gap="large")
+    with left:
+        if rated:
+            st.altair_chart(charts.forest_plot(entries, variants), width="stretch")
+        else:
+            st.caption("The forest plot of ratings appears once the run is judged.")
+    with right:
+        options = ["Rating", "Golden pass rate"] if rated else ["Golden pass rate"]
+        axis = st.radio("Quality axis", options, horizontal=True, key="quality_axis")
+        frame = entries.rename(columns={"cost_per_query": "cost"})
+        if axis == "Rating":
+            chart = charts.cost_quality(frame, variants, "rating", "Rating", ".0f")
+        else:
+            chart = charts.cost_quality(frame, variants, "pass_rate",
+                                        f"Pass rate ({ctx.scope})", ".0%")
+        st.altair_chart(chart, width="stretch")
+
+
+def breakdown_section(ctx: Context) -> None:
+    """Pairwise win-rate heatmap and pass rate per category."""
+    board = data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)
+    variants = [e["variant"] for e in board["entries"]]
+    left, right = st.columns(2, gap="large")
+    with left:
+        if board["models"]:
+            st.altair_chart(charts.win_rate_heatmap(board["models"], board["win_rate_matrix"],
+                                                    board["battle_counts"]))
+        else:
+            st.info(f"No judged battles yet: run `arena judge {ctx.run_id}`.")
+    with right:
+        scores = data.load_scores(ctx.url, ctx.run_id)
+        if ctx.category != data.ALL:
+            scores = scores[scores["category"] == ctx.category]
+        per_category = data.category_pass_rates(scores, ctx.tier)
+        if per_category.empty:
+            st.info(f"No scored golden cases in {ctx.scope}.")
+        else:
+            st.altair_chart(charts.category_bars(per_category, variants), width="stretch")
+            st.caption(f"Tier: {md(TIER_LABELS.get(ctx.tier, ctx.tier))}.")
+
+
+def trends_section(ctx: Context) -> None:
+    """Golden score and rating per variant name across runs of the dataset."""
+    runs = sorted(ctx.dataset_runs, key=lambda r: r["id"])[-20:]
+    if len(runs) < 2:
+        st.info(f"Only one run of {md(ctx.run['dataset'])} so far: trends appear after the next "
+                "`arena run` on the same dataset.")
+        return
+    trend = data.load_trends(ctx.url, [r["id"] for r in runs])
+    labels = {r["id"]: f"#{r['id']} {r['created_at']:%m-%d %H:%M}" for r in runs}
+    trend["run"] = trend["run_id"].map(labels)
+    variants = list(dict.fromkeys(trend["variant"]))
+    st.caption("Every run of this dataset, oldest first; ratings use each run's latest judge "
+               "and are relative to the variants of that run.")
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.altair_chart(charts.trend_chart(trend, variants, "mean_score", "Mean golden score",
+                                           ".2f"), width="stretch")
+    with right:
+        if trend["rating"].notna().any():
+            st.altair_chart(charts.trend_chart(trend, variants, "rating", "Rating", ".0f"),
+                            width="stretch")
+        else:
+            st.info("None of these runs has been judged yet.")
+
+
+def health_section(ctx: Context) -> None:
+    """Position consistency, first-position and longer-answer win rates, ties, errors."""
+    health = data.load_health(ctx.url, ctx.run_id)
+    if not health:
+        st.info(f"No judge has judged run #{ctx.run_id} yet: `arena judge {ctx.run_id}`.")
+        return
+    st.caption("A healthy judge gives the same verdict in both orders (consistency near 100%), "
+               "favours the first-shown answer about half the time, does not simply prefer "
+               "the longer answer (near 50%) and rarely errs.")
+    frame = pd.DataFrame(health)
+    percent = ["position_consistency", "first_position_win_rate", "longer_answer_win_rate",
+               "tie_rate", "error_rate"]
+    frame[percent] = frame[percent].astype(float) * 100
+    table = frame[["judge", "judge_key", "battles", *percent, "self_judged"]].rename(columns={
+        "judge": "Judge", "judge_key": "Key", "battles": "Battles",
+        "position_consistency": "Position consistency",
+        "first_position_win_rate": "First-position win rate",
+        "longer_answer_win_rate": "Longer-answer win rate", "tie_rate": "Tie rate",
+        "error_rate": "Error rate", "self_judged": "Self-judged battles"})
+    fmt = st.column_config.NumberColumn(format="%.0f%%")
+    st.dataframe(table, hide_index=True, width="stretch",
+                 column_config={name: fmt for name in table.columns[3:8]})

@@ -1,0 +1,53 @@
+"""``arena app``: the Streamlit leaderboard on a database (read-only, never calls a model)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from arena.cli.common import add_db
+
+APP_FILE = Path(__file__).resolve().parents[2] / "app.py"
+DEFAULT_PORT = 8501
+
+
+def register(sub: Any) -> None:
+    """Add the app sub-command."""
+    p = sub.add_parser("app", help="open the leaderboard web app (Streamlit) on a database")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"port to serve on (default: {DEFAULT_PORT})")
+    add_db(p)
+    p.set_defaults(handler=cmd_app)
+
+
+def app_command(port: int) -> list[str]:
+    """The command line that serves the app."""
+    return [sys.executable, "-m", "streamlit", "run", str(APP_FILE),
+            "--server.port", str(port), "--server.headless", "true",
+            "--browser.gatherUsageStats", "false"]
+
+
+def app_env(db: str | None) -> dict[str, str]:
+    """The environment for the app: ARENA_DB_URL set when --db was given."""
+    env = dict(os.environ)
+    if db:
+        env["ARENA_DB_URL"] = db
+    return env
+
+
+def cmd_app(args: argparse.Namespace) -> int:
+    """Replace this process with ``python -m streamlit run app.py``."""
+    from arena.errors import InputError
+
+    if not APP_FILE.is_file():
+        raise InputError(f"the app file {APP_FILE} is missing (is the package installed "
+                         "from a source checkout?)")
+    if not 0 < args.port < 65536:
+        raise InputError(f"port {args.port} is out of range", field="port")
+    command = app_command(args.port)
+    print(f"arena app: serving http://localhost:{args.port} (Ctrl+C to stop)", flush=True)
+    os.execvpe(command[0], command, app_env(args.db))
+    return 0  # pragma: no cover - execvpe does not return
