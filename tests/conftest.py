@@ -43,3 +43,9 @@ def golden_path() -> Path:
 def variants_dir() -> Path:
     """The shipped variants."""
     return data_dir() / "variants"
+
+
+@pytest.fixture(scope="session")
+def local_db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """One database for every test on the real local model, so they share its cache."""
+    return f"sqlite:///{tmp_path_factory.mktemp('local') / 'arena.db'}"

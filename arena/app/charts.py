@@ -37,8 +37,8 @@ def forest_plot(entries: pd.DataFrame, variants: list[str]) -> alt.LayerChart:
     dots = base.mark_point(filled=True, size=140, opacity=1).encode(x="rating:Q", tooltip=tooltip)
     labels = base.mark_text(dy=-13, fontSize=12, fontWeight="bold").encode(
         x="rating:Q", text=alt.Text("rating:Q", format=".0f"))
-    height = max(120, 48 * len(data))
-    return (bars + dots + labels).properties(height=height, title="Ratings with 95% intervals")
+    return (bars + dots + labels).properties(height=alt.Step(46),
+                                             title="Ratings with 95% intervals")
 
 
 def win_rate_heatmap(models: list[str], matrix: list[list[float | None]],
@@ -93,7 +93,8 @@ def cost_quality(data: pd.DataFrame, variants: list[str], quality: str,
     scale = alt.Scale(type="log") if positive else alt.Scale(zero=True)
     base = alt.Chart(data).encode(
         x=alt.X("cost:Q", scale=scale, title="Cost per query (USD, lower is better)",
-                axis=alt.Axis(format="$.2~g" if positive else "$.4f")),
+                axis=alt.Axis(format="$.2~g" if positive else "$.4f", grid=not positive,
+                              tickCount=5)),
         y=alt.Y(f"{quality}:Q", scale=alt.Scale(zero=False, nice=True),
                 title=f"{quality_title} (higher is better)",
                 axis=alt.Axis(format=quality_format)),

@@ -16,7 +16,7 @@ import streamlit as st
 from sqlalchemy import create_engine, inspect
 from sqlalchemy.engine import make_url
 
-from arena.app.text import md
+from arena.app.text import code, md
 from arena.storage import Store
 from arena.storage.engine import DEFAULT_URL
 
@@ -47,11 +47,11 @@ def database_problem(url: str) -> str | None:
     if parsed.drivername.startswith("sqlite") and parsed.database not in (None, "", ":memory:"):
         path = Path(str(parsed.database))
         if not path.exists():
-            return f"There is no arena database at `{path}` yet."
+            return f"There is no arena database at `{code(path)}` yet."
         if path.is_dir():
-            return f"`{path}` is a folder, not a database file."
+            return f"`{code(path)}` is a folder, not a database file."
         if path.stat().st_size == 0:
-            return f"The database file `{path}` is empty."
+            return f"The database file `{code(path)}` is empty."
     engine = create_engine(url)
     try:
         tables = set(inspect(engine).get_table_names())

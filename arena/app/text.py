@@ -21,6 +21,16 @@ def md(text: Any) -> str:
     return _MD_SPECIAL.sub(r"\\\1", str(text))
 
 
+def code(text: Any) -> str:
+    """A value safe inside a Markdown code span (backticks removed)."""
+    return str(text).replace("`", "'")
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 case', '2 cases'."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def missing(value: Any) -> bool:
     """True for None and NaN."""
     return value is None or (isinstance(value, float) and math.isnan(value))

@@ -13,7 +13,7 @@ import streamlit as st
 from sqlalchemy.engine import make_url
 
 from arena.app import charts, data
-from arena.app.text import cost_format, md, missing
+from arena.app.text import code, cost_format, md, missing, plural
 
 TIER_LABELS = {data.ALL: "all counted tiers", "critical": "critical", "standard": "standard",
                "pending": "pending (never counted)"}
@@ -76,7 +76,7 @@ def empty_page(problem: str, url: str) -> None:
     """The friendly page shown when there is nothing to read yet."""
     st.info(f"{problem} Nothing to show yet: this page only reads what the `arena` commands "
             "store, and never calls a model.")
-    st.markdown(f"**Produce data** (into `{md(masked(url))}`: pass `--db URL` or set "
+    st.markdown(f"**Produce data** (into `{code(masked(url))}`: pass `--db URL` or set "
                 "`ARENA_DB_URL`), then reload this page:")
     st.code(COMMANDS, language="bash")
     st.button("Check again", on_click=data.clear_caches)
@@ -112,7 +112,7 @@ def sidebar(url: str, runs: list[dict[str, Any]]) -> Context:
     else:
         bar.caption(f"Judge: none yet. Run `arena judge {ctx.run_id}` for ratings.")
     bar.divider()
-    bar.caption(f"Database: `{md(masked(url))}`  \nCached reads refresh every {data.TTL} s.")
+    bar.caption(f"Database: `{code(masked(url))}`  \nCached reads refresh every {data.TTL} s.")
     bar.button("Reload data", on_click=data.clear_caches)
     return ctx
 
@@ -123,8 +123,9 @@ def run_header(ctx: Context) -> None:
     judge = f"judge **{md(ctx.judge_label)}**" if ctx.judge_label else "**not judged yet**"
     st.markdown(f"Run **#{run['id']}** of **{md(run['dataset'])}** "
                 f"v{md(run['dataset_version'])}, {run['created_at']:%Y-%m-%d %H:%M} UTC · "
-                f"{len(run['variants'])} variants × {run['cases']} cases × {run['repeats']} "
-                f"repeat(s) · {run['results']} results ({run['errors']} errors) · {judge}")
+                f"{plural(len(run['variants']), 'variant')} × {plural(run['cases'], 'case')} × "
+                f"{plural(run['repeats'], 'repeat')} · {plural(run['results'], 'result')} "
+                f"({plural(run['errors'], 'error')}) · {judge}")
 
 
 def leaderboard_frame(ctx: Context) -> pd.DataFrame:
@@ -142,32 +143,37 @@ def _int(series: pd.Series) -> pd.Series:
 
 
 def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
-    """The sortable leaderboard."""
+    """The sortable leaderboard (click a column header to sort)."""
     interval = [("-" if missing(lo) else f"{lo:,.0f} – {hi:,.0f}")
                 for lo, hi in zip(entries["ci_low"], entries["ci_high"], strict=True)]
-    pass_col, score_col = f"Pass rate ({ctx.scope})", f"Mean score ({ctx.scope})"
     table = pd.DataFrame({
         "Rank": entries["rank"].astype("Int64"), "Variant": entries["variant"],
         "Version": entries["version"], "Rating": _int(entries["rating"]),
-        "95% interval": interval, "Elo": _int(entries["elo"]),
+        "95% CI": interval, "Elo": _int(entries["elo"]),
         "Win rate": entries["win_rate"] * 100, "Battles": entries["battles"],
-        pass_col: entries["pass_rate"] * 100, score_col: entries["mean_score"],
-        "Cost / query": entries["cost_per_query"], "p90 latency": entries["p90_latency_s"],
-        "Error rate": entries["error_rate"] * 100, "Description": entries["description"]})
+        "Pass rate": entries["pass_rate"] * 100, "Score": entries["mean_score"],
+        "Cost / query": entries["cost_per_query"], "p90": entries["p90_latency_s"],
+        "Errors": entries["error_rate"] * 100, "Description": entries["description"]})
     cfg = st.column_config
     percent = "%.0f%%"
+    st.caption(f"Pass rate and score cover **{md(ctx.scope)}** golden cases (change "
+               "it in the sidebar); cost, latency and errors cover every result of the run.")
     st.dataframe(table, hide_index=True, width="stretch", column_config={
         "Rank": cfg.NumberColumn(format="%d", help="CI-aware: 1 + variants certainly better"),
+        "Variant": cfg.TextColumn(pinned=True),
         "Version": cfg.TextColumn(help="Hash of the variant's full configuration"),
         "Rating": cfg.NumberColumn(format="%d", help="Bradley-Terry rating (Elo scale)"),
-        "95% interval": cfg.TextColumn(help="Bootstrap over golden cases"),
+        "95% CI": cfg.TextColumn(help="95% interval, bootstrap over golden cases"),
         "Elo": cfg.NumberColumn(format="%d", help="Online Elo, for reference"),
         "Win rate": cfg.NumberColumn(format=percent, help="Battles won; ties count half"),
-        pass_col: cfg.NumberColumn(format=percent, help="Golden cases passed"),
-        score_col: cfg.NumberColumn(format="%.2f", help="Mean golden score, 0 to 1"),
-        "Cost / query": cfg.NumberColumn(format=cost_format(entries["cost_per_query"])),
-        "p90 latency": cfg.NumberColumn(format="%.1f s"),
-        "Error rate": cfg.NumberColumn(format=percent, help="Results that ended in an error"),
+        "Pass rate": cfg.NumberColumn(format=percent,
+                                      help=f"Golden cases passed ({ctx.scope})"),
+        "Score": cfg.NumberColumn(format="%.2f",
+                                  help=f"Mean golden score, 0 to 1 ({ctx.scope})"),
+        "Cost / query": cfg.NumberColumn(format=cost_format(entries["cost_per_query"]),
+                                         help="Mean cost of one answer in US dollars"),
+        "p90": cfg.NumberColumn(format="%.1f s", help="90th percentile latency"),
+        "Errors": cfg.NumberColumn(format=percent, help="Results that ended in an error"),
         "Description": cfg.TextColumn(width="large")})
 
 

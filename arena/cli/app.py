@@ -27,7 +27,7 @@ def app_command(port: int) -> list[str]:
     """The command line that serves the app."""
     return [sys.executable, "-m", "streamlit", "run", str(APP_FILE),
             "--server.port", str(port), "--server.headless", "true",
-            "--browser.gatherUsageStats", "false"]
+            "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"]
 
 
 def app_env(db: str | None) -> dict[str, str]:

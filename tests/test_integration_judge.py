@@ -1,0 +1,46 @@
+"""The real local model judges battles end to end (logprob verdicts, both orders)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.golden import load_dataset
+from arena.judging import judge_health, judge_run
+from arena.leaderboard import build_leaderboard
+from arena.runner import RunOptions, run_suite
+from arena.storage import Store
+from arena.variants import load_variants
+from judges import parse_judge
+
+pytestmark = pytest.mark.integration
+
+
+def test_local_model_judges_battles(local_db_url: str, golden_path: Path,
+                                    variants_dir: Path) -> None:
+    store = Store(local_db_url)
+    variants = load_variants([variants_dir / "baseline.yaml", variants_dir / "small-model.yaml"])
+    report = run_suite(store, load_dataset(golden_path), variants,
+                       RunOptions(case_ids=["HP-003", "GF-001", "EC-002"], progress=False,
+                                  concurrency=1))
+    spec = parse_judge("local:qwen2.5-coder-1.5b")
+    judged = judge_run(store, report.run_id, spec, progress=False, concurrency=1)
+    assert judged.battles, "no battle was judged"
+    assert any("self-preference" in w for w in judged.warnings)
+    for battle in judged.battles:
+        assert battle.winner in ("model_a", "model_b", "tie")
+        if battle.verdict_ab is not None:
+            assert battle.verdict_ab.p_first is not None and battle.verdict_ba is not None
+            assert 0.0 <= battle.verdict_ab.p_first <= 1.0
+            assert battle.p_a is not None and 0.0 <= battle.p_a <= 1.0
+            assert battle.verdict_ab.judge.key == spec.key
+    health = judge_health(judged.battles)
+    assert health.error_rate == 0.0 and health.position_consistency is not None
+    assert len(store.battles(report.run_id, spec.key)) == len(judged.battles)
+    board = build_leaderboard(store, report.run_id, judge_key=spec.key, bootstrap=200)
+    rated = [e for e in board.entries if e.rating is not None]
+    assert {e.variant for e in rated} == {"baseline", "small-model"}
+    assert all(e.ci_low is not None and e.ci_low <= e.rating <= (e.ci_high or 0) for e in rated)
+    again = judge_run(store, report.run_id, spec, progress=False)
+    assert again.model_calls == 0
