@@ -16,7 +16,8 @@ SCHEME: Final = "tableau10"
 
 def _color(variants: list[str], legend: bool = False) -> alt.Color:
     return alt.Color("variant:N", scale=alt.Scale(domain=variants, scheme=SCHEME),
-                     legend=alt.Legend(title="Variant", orient="bottom") if legend else None)
+                     legend=alt.Legend(title="Variant", orient="right", labelLimit=160)
+                     if legend else None)
 
 
 def forest_plot(entries: pd.DataFrame, variants: list[str]) -> alt.LayerChart:
@@ -52,7 +53,7 @@ def win_rate_heatmap(models: list[str], matrix: list[list[float | None]],
         y=alt.Y("variant:N", sort=models, title="Variant (row) ...",
                 axis=alt.Axis(labelLimit=220)),
         x=alt.X("opponent:N", sort=models, title="... against opponent (column)",
-                axis=alt.Axis(labelAngle=-30, labelLimit=220)))
+                axis=alt.Axis(labelAngle=-35, labelLimit=220, labelOverlap=False)))
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
         color=alt.Color("win_rate:Q", title="Win rate",
                         scale=alt.Scale(scheme="redblue", domain=[0, 1], domainMid=0.5),
@@ -65,24 +66,31 @@ def win_rate_heatmap(models: list[str], matrix: list[list[float | None]],
         text=alt.Text("win_rate:Q", format=".0%"),
         color=alt.condition("abs(datum.win_rate - 0.5) > 0.3", alt.value("white"),
                             alt.value("black")))
-    size = max(220, 70 * len(models))
-    return (cells + text).properties(width=size, height=size,
+    return (cells + text).properties(width=alt.Step(84), height=alt.Step(46),
                                      title="Pairwise win rate (row beats column)")
 
 
-def category_bars(data: pd.DataFrame, variants: list[str]) -> alt.Chart:
-    """Golden pass rate per category, one bar per variant."""
-    return alt.Chart(data).mark_bar().encode(
-        x=alt.X("category:N", title=None, axis=alt.Axis(labelAngle=0)),
-        xOffset=alt.XOffset("variant:N", sort=variants),
-        y=alt.Y("pass_rate:Q", title="Golden pass rate", scale=alt.Scale(domain=[0, 1]),
-                axis=alt.Axis(format=".0%")),
-        color=_color(variants, legend=True),
+def category_grid(data: pd.DataFrame, variants: list[str]) -> alt.LayerChart:
+    """Golden pass rate per variant (row) and category (column), labelled in every cell."""
+    categories = sorted(data["category"].unique())
+    base = alt.Chart(data).encode(
+        y=alt.Y("variant:N", sort=variants, title=None, axis=alt.Axis(labelLimit=220)),
+        x=alt.X("category:N", sort=categories, title=None,
+                axis=alt.Axis(labelAngle=-35, labelLimit=220, labelOverlap=False)))
+    cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
+        color=alt.Color("pass_rate:Q", title="Pass rate",
+                        scale=alt.Scale(scheme="redyellowgreen", domain=[0, 1]),
+                        legend=alt.Legend(format=".0%")),
         tooltip=[alt.Tooltip("variant:N", title="Variant"),
                  alt.Tooltip("category:N", title="Category"),
                  alt.Tooltip("pass_rate:Q", title="Pass rate", format=".0%"),
-                 alt.Tooltip("cases:Q", title="Cases")],
-    ).properties(height=320, title="Golden pass rate per category")
+                 alt.Tooltip("cases:Q", title="Cases")])
+    text = base.mark_text(fontSize=13).encode(
+        text=alt.Text("pass_rate:Q", format=".0%"),
+        color=alt.condition("datum.pass_rate < 0.2 || datum.pass_rate > 0.85",
+                            alt.value("white"), alt.value("black")))
+    return (cells + text).properties(width=alt.Step(96), height=alt.Step(46),
+                                     title="Golden pass rate per category")
 
 
 def cost_quality(data: pd.DataFrame, variants: list[str], quality: str,
@@ -121,4 +129,4 @@ def trend_chart(data: pd.DataFrame, variants: list[str], value: str, title: str,
         y=alt.Y(f"{value}:Q", title=title, scale=alt.Scale(zero=False, nice=True),
                 axis=alt.Axis(format=value_format)),
         color=_color(variants, legend=True), tooltip=tooltip,
-    ).properties(height=300, title=f"{title} over runs")
+    ).properties(height=320, title=f"{title} over runs")

@@ -57,7 +57,7 @@ def compare_section(ctx: Context) -> None:
 def verdict_box(report: dict[str, Any]) -> None:
     """The verdict, its reasons and the headline figures."""
     style = VERDICT_STYLE.get(report["verdict"], "info")
-    getattr(st, style)(f"**{report['verdict'].upper()}**: {md(report['summary'])}")
+    getattr(st, style)(f"**{md(report['summary'])}**")
     for reason in report["reasons"]:
         st.caption(f"• {md(reason)}")
     cols = st.columns(5)
@@ -80,7 +80,7 @@ def verdict_box(report: dict[str, Any]) -> None:
                  "num": f"{delta:+.2f}", "sec": f"{delta:+.1f} s"}[fmt]
         if fmt == "usd":
             shown = ("-" if delta < 0 else "+") + shown
-        col.metric(label, text(cand), shown if delta else None,
+        col.metric(label, text(cand), shown if text(cand) != text(base) else None,
                    delta_color="inverse" if inverse else "normal",
                    help=f"Baseline: {text(base)}")
 

@@ -159,7 +159,8 @@ def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
     st.caption(f"Pass rate and score cover **{md(ctx.scope)}** golden cases (change "
                "it in the sidebar); cost, latency and errors cover every result of the run.")
     st.dataframe(table, hide_index=True, width="stretch", column_config={
-        "Rank": cfg.NumberColumn(format="%d", help="CI-aware: 1 + variants certainly better"),
+        "Rank": cfg.NumberColumn(format="%d", pinned=True,
+                                 help="CI-aware: 1 + variants certainly better"),
         "Variant": cfg.TextColumn(pinned=True),
         "Version": cfg.TextColumn(help="Hash of the variant's full configuration"),
         "Rating": cfg.NumberColumn(format="%d", help="Bradley-Terry rating (Elo scale)"),
@@ -225,8 +226,9 @@ def breakdown_section(ctx: Context) -> None:
         if per_category.empty:
             st.info(f"No scored golden cases in {ctx.scope}.")
         else:
-            st.altair_chart(charts.category_bars(per_category, variants), width="stretch")
-            st.caption(f"Tier: {md(TIER_LABELS.get(ctx.tier, ctx.tier))}.")
+            st.altair_chart(charts.category_grid(per_category, variants))
+            st.caption(f"Golden cases of {md(ctx.scope)}; a blank cell means no case of that "
+                       "category in the selection.")
 
 
 def trends_section(ctx: Context) -> None:
@@ -239,7 +241,9 @@ def trends_section(ctx: Context) -> None:
     trend = data.load_trends(ctx.url, [r["id"] for r in runs])
     labels = {r["id"]: f"#{r['id']} {r['created_at']:%m-%d %H:%M}" for r in runs}
     trend["run"] = trend["run_id"].map(labels)
-    variants = list(dict.fromkeys(trend["variant"]))
+    current = [e["variant"] for e in
+               data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)["entries"]]
+    variants = list(dict.fromkeys([*current, *trend["variant"]]))
     st.caption("Every run of this dataset, oldest first; ratings use each run's latest judge "
                "and are relative to the variants of that run.")
     left, right = st.columns(2, gap="large")
@@ -264,15 +268,30 @@ def health_section(ctx: Context) -> None:
                "favours the first-shown answer about half the time, does not simply prefer "
                "the longer answer (near 50%) and rarely errs.")
     frame = pd.DataFrame(health)
+    frame["warnings"] = [", ".join(health_warnings(h)) or "none" for h in health]
     percent = ["position_consistency", "first_position_win_rate", "longer_answer_win_rate",
                "tie_rate", "error_rate"]
     frame[percent] = frame[percent].astype(float) * 100
-    table = frame[["judge", "judge_key", "battles", *percent, "self_judged"]].rename(columns={
+    table = frame[["judge", "judge_key", "battles", *percent, "self_judged",
+                   "warnings"]].rename(columns={
         "judge": "Judge", "judge_key": "Key", "battles": "Battles",
-        "position_consistency": "Position consistency",
-        "first_position_win_rate": "First-position win rate",
-        "longer_answer_win_rate": "Longer-answer win rate", "tie_rate": "Tie rate",
-        "error_rate": "Error rate", "self_judged": "Self-judged battles"})
-    fmt = st.column_config.NumberColumn(format="%.0f%%")
-    st.dataframe(table, hide_index=True, width="stretch",
-                 column_config={name: fmt for name in table.columns[3:8]})
+        "position_consistency": "Consistency", "first_position_win_rate": "First wins",
+        "longer_answer_win_rate": "Longer wins", "tie_rate": "Ties", "error_rate": "Errors",
+        "self_judged": "Self-judged", "warnings": "Warnings"})
+    helps = ["Same verdict in both orders", "First-shown answer preferred (ideal ~50%)",
+             "Longer answer preferred among decisive battles (ideal ~50%)",
+             "Battles ending in a tie", "Battles whose verdict could not be read"]
+    st.dataframe(table, hide_index=True, width="stretch", column_config={
+        name: st.column_config.NumberColumn(format="%.0f%%", help=text)
+        for name, text in zip(table.columns[3:8], helps, strict=True)})
+
+
+def health_warnings(health: dict[str, Any]) -> list[str]:
+    """Plain-words flags for a judge's health figures."""
+    checks = [("position_consistency", lambda v: v < 0.8, "often flips with the order"),
+              ("first_position_win_rate", lambda v: abs(v - 0.5) > 0.15, "position bias"),
+              ("longer_answer_win_rate", lambda v: v > 0.7, "prefers longer answers"),
+              ("tie_rate", lambda v: v > 0.5, "mostly ties"),
+              ("error_rate", lambda v: v > 0.1, "many unreadable verdicts")]
+    return [text for key, bad, text in checks
+            if not missing(health.get(key)) and bad(float(health[key]))]
