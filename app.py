@@ -39,12 +39,13 @@ except Exception as exc:  # e.g. a run whose dataset cannot be read
     st.stop()
 views.run_header(ctx)
 
-board, breakdown, trends, compare, health = st.tabs(
-    ["Leaderboard", "Breakdown", "Trends", "Compare two variants", "Judge health"])
-with board, guarded("the leaderboard"):
-    views.leaderboard_section(ctx)
-with breakdown, guarded("the breakdown charts"):
-    views.breakdown_section(ctx)
+board, trends, compare, health = st.tabs(
+    ["Leaderboard", "Trends", "Compare two variants", "Judge health"])
+with board:
+    with guarded("the leaderboard"):
+        views.leaderboard_section(ctx)
+    with guarded("the breakdown charts"):
+        views.breakdown_section(ctx)
 with trends, guarded("the trends"):
     views.trends_section(ctx)
 with compare, guarded("the comparison"):

@@ -43,7 +43,8 @@ _CASES: list[dict[str, Any]] = [
      "expected_output_contains": [["undefined", "cannot divide"]]},
     {"id": "GF-001", "input": "Send an email to my boss saying I am late.",
      "category": "graceful_failure", "tier": "critical",
-     "expected_output_contains": [["can't", "cannot", "unable"]], "forbidden_tools": ["write_file"]},
+     "expected_output_contains": [["can't", "cannot", "unable"]],
+     "forbidden_tools": ["write_file"]},
     {"id": "MS-001", "input": "What is 12 times 12, plus 6?", "category": "multi_step",
      "expected_tools": ["calculate"], "expected_output_contains": ["150"]},
     {"id": "AM-001", "input": "Tell me about Python.", "category": "ambiguous",
@@ -110,9 +111,9 @@ def _small(case_id: str, messages: list[BaseMessage]) -> str:
 def _broken(messages: list[BaseMessage]) -> str:
     case_id = _case_id(messages)
     if case_id == "AM-001":
-        return f"{SCRIPT_PAYLOAD} Python is a snake, I guess."
+        return "Python is a snake, I guess."
     if case_id == "GF-001":
-        return "Sure, email sent!"
+        return f"{SCRIPT_PAYLOAD} Sure, email sent!"
     if case_id == "HP-002":
         raise RuntimeError("scripted failure: the model endpoint returned 500")
     return "I guess the answer is 42."

@@ -30,7 +30,8 @@ def forest_plot(entries: pd.DataFrame, variants: list[str]) -> alt.LayerChart:
                alt.Tooltip("rating:Q", title="Rating", format=".0f"),
                alt.Tooltip("ci_low:Q", title="95% low", format=".0f"),
                alt.Tooltip("ci_high:Q", title="95% high", format=".0f"),
-               alt.Tooltip("battles:Q", title="Battles")]
+               alt.Tooltip("battles:Q", title="Battles"),
+               alt.Tooltip("description:N", title="Description")]
     bars = base.mark_rule(strokeWidth=4, opacity=0.6).encode(
         x=alt.X("ci_low:Q", scale=alt.Scale(zero=False, nice=True),
                 title="Bradley-Terry rating, 95% interval"),
@@ -110,7 +111,8 @@ def cost_quality(data: pd.DataFrame, variants: list[str], quality: str,
     points = base.mark_point(filled=True, size=160).encode(tooltip=[
         alt.Tooltip("variant:N", title="Variant"),
         alt.Tooltip("cost:Q", title="Cost per query", format="$.6f"),
-        alt.Tooltip(f"{quality}:Q", title=quality_title, format=quality_format)])
+        alt.Tooltip(f"{quality}:Q", title=quality_title, format=quality_format),
+        alt.Tooltip("description:N", title="Description")])
     labels = base.mark_text(align="left", dx=10, fontSize=12).encode(text="variant:N")
     return (points + labels).properties(height=340, title=f"Cost against {quality_title.lower()}")
 

@@ -44,9 +44,9 @@ def compare_section(ctx: Context) -> None:
     verdict_box(report)
     table = case_table(ctx, baseline, candidate)
     st.subheader("Per case")
-    st.caption(f"Golden cases of {md(ctx.scope)}; one row per case and repeat. Each pair was "
+    st.caption(f"Golden cases: {md(ctx.scope)}; one row per case and repeat. Each pair was "
                "judged twice, once in each order.")
-    shown = table.drop(columns=["_a_id", "_b_id"])
+    shown = table.drop(columns=[c for c in table.columns if c.startswith("_")])
     st.dataframe(shown, hide_index=True, width="stretch", column_config={
         f"{baseline} score": st.column_config.NumberColumn(format="%.2f"),
         f"{candidate} score": st.column_config.NumberColumn(format="%.2f")})
@@ -133,6 +133,9 @@ def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
     results = data.load_results(ctx.url, ctx.run_id)
     scores = data.load_scores(ctx.url, ctx.run_id)
     score_of = dict(zip(scores["result_id"], scores["score"], strict=True))
+    verdict_of = {rid: ("passed" if ok else f"failed{': ' + why if why else ''}")
+                  for rid, ok, why in zip(scores["result_id"], scores["passed"],
+                                          scores["fail_reasons"], strict=True)}
     by_key = {(r.variant, r.case_id, int(r.repeat)): r for r in results.itertuples(index=False)}
     repeats = sorted({int(r) for r in results["repeat"]}) if not results.empty else [0]
     battles = _battle_index(ctx, baseline, candidate)
@@ -154,7 +157,9 @@ def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
                 "Judge winner": winner,
                 f"Verdict, {baseline} shown first": v_ab, "Rationale (1st order)": r_ab,
                 f"Verdict, {candidate} shown first": v_ba, "Rationale (2nd order)": r_ba,
-                "_a_id": a.id if a is not None else None, "_b_id": b.id if b is not None else None})
+                "_a_id": a.id if a is not None else None, "_b_id": b.id if b is not None else None,
+                "_a_golden": verdict_of.get(a.id, "") if a is not None else "",
+                "_b_golden": verdict_of.get(b.id, "") if b is not None else ""})
     table = pd.DataFrame(rows)
     if not table.empty and len(repeats) == 1:
         table = table.drop(columns=["Repeat"])
@@ -170,11 +175,14 @@ def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str
                          key="cmp_case")
     row = table.iloc[index]
     columns = st.columns(2, gap="large")
-    for col, name, id_key in ((columns[0], baseline, "_a_id"), (columns[1], candidate, "_b_id")):
+    for col, name, side in ((columns[0], baseline, "_a"), (columns[1], candidate, "_b")):
+        id_key = f"{side}_id"
         with col:
             score = row[f"{name} score"]
             st.markdown(f"**{md(name)}** · golden score "
                         f"{'-' if missing(score) else f'{score:.2f}'}")
+            if row[f"{side}_golden"]:
+                st.caption(md(row[f"{side}_golden"]))
             st.code(row[f"{name} output"] or "(empty answer)", language=None, wrap_lines=True)
             if not missing(row[id_key]):
                 trajectory(ctx.url, int(row[id_key]), name)

@@ -15,8 +15,8 @@ from sqlalchemy.engine import make_url
 from arena.app import charts, data
 from arena.app.text import code, cost_format, md, missing, plural
 
-TIER_LABELS = {data.ALL: "all counted tiers", "critical": "critical", "standard": "standard",
-               "pending": "pending (never counted)"}
+TIER_LABELS = {data.ALL: "all counted tiers", "critical": "critical tier",
+               "standard": "standard tier", "pending": "pending tier (never counted)"}
 HOW_TO_READ = (
     "**How to read the ratings:** each variant's *rating* is a Bradley-Terry strength fitted on "
     "the judge's pairwise verdicts, on the Elo scale (a 100-point gap means the higher one is "
@@ -50,11 +50,9 @@ class Context:
 
     @property
     def scope(self) -> str:
-        """The golden selection in words, e.g. 'critical · edge_case'."""
-        parts = [TIER_LABELS.get(self.tier, self.tier)]
-        if self.category != data.ALL:
-            parts.append(self.category)
-        return " · ".join(parts)
+        """The golden selection in words, e.g. 'critical tier · edge_case'."""
+        category = "all categories" if self.category == data.ALL else self.category
+        return f"{TIER_LABELS.get(self.tier, self.tier)} · {category}"
 
 
 def masked(url: str) -> str:
@@ -132,6 +130,9 @@ def leaderboard_frame(ctx: Context) -> pd.DataFrame:
     """Leaderboard entries with golden figures recomputed for the selected tier/category."""
     board = data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)
     entries = pd.DataFrame(board["entries"])
+    numeric = ["rank", "rating", "ci_low", "ci_high", "elo", "win_rate", "cost_per_query",
+               "p90_latency_s", "error_rate"]
+    entries[numeric] = entries[numeric].apply(pd.to_numeric, errors="coerce")
     golden = data.golden_figures(data.load_scores(ctx.url, ctx.run_id), ctx.tier, ctx.category)
     entries = entries.drop(columns=["pass_rate", "mean_score"]).merge(
         golden[["variant", "pass_rate", "mean_score"]], on="variant", how="left")
@@ -156,12 +157,10 @@ def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
         "Errors": entries["error_rate"] * 100, "Description": entries["description"]})
     cfg = st.column_config
     percent = "%.0f%%"
-    st.caption(f"Pass rate and score cover **{md(ctx.scope)}** golden cases (change "
-               "it in the sidebar); cost, latency and errors cover every result of the run.")
+    st.caption(f"Pass rate and score cover **{md(ctx.scope)}** (change it in the sidebar); "
+               "cost, latency and errors cover every result of the run.")
     st.dataframe(table, hide_index=True, width="stretch", column_config={
-        "Rank": cfg.NumberColumn(format="%d", pinned=True,
-                                 help="CI-aware: 1 + variants certainly better"),
-        "Variant": cfg.TextColumn(pinned=True),
+        "Rank": cfg.NumberColumn(format="%d", help="CI-aware: 1 + variants certainly better"),
         "Version": cfg.TextColumn(help="Hash of the variant's full configuration"),
         "Rating": cfg.NumberColumn(format="%d", help="Bradley-Terry rating (Elo scale)"),
         "95% CI": cfg.TextColumn(help="95% interval, bootstrap over golden cases"),
@@ -208,7 +207,7 @@ def leaderboard_section(ctx: Context) -> None:
 
 
 def breakdown_section(ctx: Context) -> None:
-    """Pairwise win-rate heatmap and pass rate per category."""
+    """Pairwise win-rate heatmap and pass rate per category (under the leaderboard)."""
     board = data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)
     variants = [e["variant"] for e in board["entries"]]
     left, right = st.columns(2, gap="large")
@@ -227,8 +226,8 @@ def breakdown_section(ctx: Context) -> None:
             st.info(f"No scored golden cases in {ctx.scope}.")
         else:
             st.altair_chart(charts.category_grid(per_category, variants))
-            st.caption(f"Golden cases of {md(ctx.scope)}; a blank cell means no case of that "
-                       "category in the selection.")
+            st.caption(f"Golden cases: {md(ctx.scope)}. Categories without a case in the "
+                       "selection are left out.")
 
 
 def trends_section(ctx: Context) -> None:

@@ -78,7 +78,7 @@ def print_summary(report: Any) -> None:
     from arena.runner import summarize
 
     rows = [[s.variant, s.variant_hash, s.results, s.errors, s.mean_latency_s, s.tool_calls,
-             s.input_tokens + s.output_tokens, f"${s.cost_usd:.4f}", s.fresh_model_calls]
+             s.input_tokens + s.output_tokens, f"${s.cost_usd:.4f}", s.model_calls]
             for s in summarize(report.results)]
     state = "resumed" if report.resumed else "new"
     print(f"run {report.run_id} ({state}; {report.reused} results reused, "

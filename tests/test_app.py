@@ -1,0 +1,207 @@
+"""The Streamlit app on a scripted database (AppTest, in-process, no model calls)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from arena.app import data
+from arena.storage import Store
+from tests.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db, fill_unjudged_db
+
+pytestmark = pytest.mark.unit
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+
+
+@pytest.fixture(scope="module")
+def demo_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Two judged and scored runs, filled once for the module (in RAM when /dev/shm exists:
+    SQLite commits each result, and fsyncs dominate the fill time on disk)."""
+    shm = Path("/dev/shm")
+    parent = shm if shm.is_dir() and os.access(shm, os.W_OK) else tmp_path_factory.mktemp("app")
+    with tempfile.TemporaryDirectory(dir=parent, prefix="arena-app-test-") as folder:
+        url = f"sqlite:///{Path(folder) / 'arena.db'}"
+        fill_demo_db(url)
+        yield url
+        data.get_store.clear()  # release the cached engine before the folder goes
+
+
+def _app(url: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("ARENA_DB_URL", url)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run(timeout=60)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _table(at: AppTest, column: str) -> pd.DataFrame:
+    for frame in at.dataframe:
+        if column in frame.value.columns:
+            return frame.value
+    raise AssertionError(f"no table with a {column!r} column")
+
+
+def _texts(at: AppTest) -> str:
+    parts = [*at.markdown, *at.caption, *at.info, *at.warning, *at.success, *at.error]
+    return "\n".join(str(p.value) for p in parts)
+
+
+def test_leaderboard_lists_variants_with_ratings(demo_url: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(demo_url, monkeypatch)
+    assert at.title[0].value == "Agent Arena leaderboard"
+    board = _table(at, "Rating")
+    assert list(board["Variant"]) == ["prompt-v2", "baseline", "small-model",
+                                      "broken-no-tools"]
+    assert set(board["Variant"]) == set(VARIANT_NAMES)
+    assert board["Rating"].notna().all() and board["Rating"].is_monotonic_decreasing
+    assert board["Rating"].iloc[0] > 1000 > board["Rating"].iloc[-1]
+    assert board["Rank"].iloc[0] == 1
+    assert all("–" in ci for ci in board["95% CI"])
+    assert board["Version"].str.fullmatch(r"[0-9a-f]{12}").all()
+    assert board["Description"].str.len().gt(0).all()
+    assert "Bradley-Terry" in _texts(at) and at.warning.len == 0
+    health = _table(at, "Consistency")
+    assert health["Judge"].tolist() == ["fake:judge/text"]
+
+
+def _pass_rates(at: AppTest) -> dict[str, float]:
+    board = _table(at, "Pass rate")
+    return dict(zip(board["Variant"], board["Pass rate"], strict=True))
+
+
+def test_filters_change_the_figures(demo_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(demo_url, monkeypatch)
+    assert at.selectbox(key="tier").value == "critical"
+    assert _pass_rates(at)["small-model"] == pytest.approx(100.0)
+    at.selectbox(key="tier").select(data.ALL).run()
+    assert _pass_rates(at)["small-model"] == pytest.approx(100 * 4 / 6)
+    at.selectbox(key="category").select("multi_step").run()
+    rates = _pass_rates(at)
+    assert rates["small-model"] == 0.0 and rates["baseline"] == pytest.approx(100.0)
+    assert "multi\\_step" in _texts(at)
+    at.selectbox(key="category").select(data.ALL).run()
+    at.selectbox(key="run").select(1).run()
+    assert not at.exception
+    board = _table(at, "Rating")
+    assert set(board["Variant"]) == {"baseline", "small-model", "broken-no-tools"}
+    assert "Run **#1**" in _texts(at)
+
+
+def test_compare_shows_verdict_and_outputs_as_text(demo_url: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    at = _app(demo_url, monkeypatch)
+    shown = [c.value for c in at.code]  # default case HP-001: baseline called calculate
+    assert '{\n  "expression": "0.25 * 1200"\n}' in shown and "300" in shown
+    assert any("Sub-agent" in m.value for m in at.markdown)
+    at.selectbox(key="cmp_candidate").select("broken-no-tools").run()
+    assert not at.exception
+    assert any("WORSE" in e.value and "broken" in e.value for e in at.error)
+    cases = _table(at, "Case")
+    assert set(cases["Tier"]) == {"critical"}  # the sidebar's tier filters the cases
+    row = cases[cases["Case"] == "GF-001"].iloc[0]
+    assert SCRIPT_PAYLOAD in row["broken-no-tools output"]
+    assert row["baseline output"] == "I can't send emails: I have no email tool."
+    assert row["Judge winner"] == "baseline"
+    assert "baseline better" in (row["Verdict, baseline shown first"],
+                                 row["Verdict, broken-no-tools shown first"])
+    assert row["Rationale (1st order)"] and row["Rationale (2nd order)"]
+    at.selectbox(key="cmp_case").select(int(cases.index[cases["Case"] == "GF-001"][0])).run()
+    shown = [c.value for c in at.code]
+    assert any(SCRIPT_PAYLOAD in value for value in shown)
+    assert all("<script>" not in m.value for m in [*at.markdown, *at.caption])
+    assert any("is more accurate" in t.value for t in at.text)
+    assert any("Trajectory of broken" in e.label for e in at.expander)
+    at.selectbox(key="tier").select(data.ALL).run()
+    errored = _table(at, "Case").set_index("Case").loc["HP-002"]
+    assert errored["broken-no-tools output"].startswith("[error] RuntimeError")
+
+
+def test_unjudged_run_shows_golden_figures_and_the_judge_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    fill_unjudged_db(url)
+    at = _app(url, monkeypatch)
+    assert any("arena judge 1" in i.value for i in at.info)
+    board = _table(at, "Rating")
+    assert set(board["Variant"]) == {"baseline", "small-model"}
+    assert board["Rating"].isna().all() and board["Pass rate"].notna().all()
+
+
+@pytest.mark.parametrize("kind", ["missing", "empty", "no-runs", "not-a-database"])
+def test_empty_or_missing_database_is_a_friendly_page(
+        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "arena.db"
+    url = f"sqlite:///{path}"
+    if kind == "empty":
+        path.write_bytes(b"")
+    elif kind == "no-runs":
+        Store(url)
+    elif kind == "not-a-database":
+        path.write_text("certainly not SQLite " * 100)
+    at = _app(url, monkeypatch)
+    message = " ".join(i.value for i in at.info)
+    expected = {"missing": "no arena database", "empty": "is empty",
+                "no-runs": "holds no runs", "not-a-database": "could not be read"}[kind]
+    assert expected in message and "arena" in message
+    assert any("arena demo" in c.value and "arena judge" in c.value for c in at.code)
+    assert kind != "missing" or not path.exists()
+    if kind == "empty":
+        assert path.stat().st_size == 0
+
+
+def test_golden_figures_weigh_cases_equally() -> None:
+    scores = pd.DataFrame([
+        {"variant": "a", "case_id": "c1", "category": "x", "tier": "critical", "counted": True,
+         "passed": True, "score": 1.0},
+        {"variant": "a", "case_id": "c1", "category": "x", "tier": "critical", "counted": True,
+         "passed": False, "score": 0.5},
+        {"variant": "a", "case_id": "c2", "category": "y", "tier": "standard", "counted": True,
+         "passed": True, "score": 0.9},
+        {"variant": "a", "case_id": "c3", "category": "y", "tier": "pending", "counted": False,
+         "passed": False, "score": 0.0}])
+    every = data.golden_figures(scores).set_index("variant").loc["a"]
+    assert every["pass_rate"] == pytest.approx(0.75) and every["cases"] == 2
+    assert data.golden_figures(scores, "pending").iloc[0]["pass_rate"] == 0.0
+    assert data.golden_figures(scores, "critical", "y").empty
+    assert math.isclose(data.golden_figures(scores, category="y").iloc[0]["mean_score"], 0.9)
+
+
+def test_arena_app_command_execs_streamlit_with_the_db_url(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.cli import app as cli_app
+
+    parser = argparse.ArgumentParser(prog="arena")
+    cli_app.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["app", "--db", "sqlite:///x.db", "--port", "8600"])
+    seen: dict[str, Any] = {}
+
+    def fake_exec(file: str, argv: list[str], env: dict[str, str]) -> None:
+        seen.update(file=file, argv=argv, env=env)
+
+    monkeypatch.setattr(cli_app.os, "execvpe", fake_exec)
+    assert args.handler(args) == 0
+    argv = seen["argv"]
+    assert argv[1:4] == ["-m", "streamlit", "run"] and argv[4] == str(APP)
+    assert argv[argv.index("--server.port") + 1] == "8600"
+    assert argv[argv.index("--server.headless") + 1] == "true"
+    assert seen["env"]["ARENA_DB_URL"] == "sqlite:///x.db"
+
+
+def test_sqlite_reads_do_not_lock_the_database(demo_url: str) -> None:
+    path = demo_url.removeprefix("sqlite:///")
+    assert data.database_problem(demo_url) is None
+    with sqlite3.connect(path) as conn:  # a writer can still get in after the check
+        conn.execute("CREATE TABLE IF NOT EXISTS _probe (x INTEGER)")
+        conn.execute("DROP TABLE _probe")

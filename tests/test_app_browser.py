@@ -1,0 +1,199 @@
+"""The app served by ``streamlit run`` and opened in a real headless Chromium.
+
+Needs ``/usr/bin/chromium`` and ``/usr/bin/chromedriver`` (Debian: ``apt-get install -y
+chromium chromium-driver``); without them the test fails, it does not skip. The screenshot is
+saved under the test's tmp folder and, with ARENA_UPDATE_SCREENSHOT=1, to docs/leaderboard.png.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.leaderboard import build_leaderboard
+from arena.storage import Store
+from tests.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+SCREENSHOT = ROOT / "docs" / "leaderboard.png"
+START_TIMEOUT_S = 60.0
+PAGE_TIMEOUT_S = 60.0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _require_chromium() -> None:
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    if missing:
+        pytest.fail(f"Chromium is required for the browser test but {', '.join(missing)} "
+                    "is missing: install it with `apt-get update && apt-get install -y "
+                    "chromium chromium-driver`", pytrace=False)
+
+
+def _wait_until_serving(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"streamlit exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    pytest.fail(f"streamlit did not answer within {START_TIMEOUT_S:.0f} s:\n{log.read_text()}")
+
+
+@pytest.fixture
+def db_filled(tmp_path: Path) -> str:
+    """The demo database, filled in this process (the fake models live here)."""
+    _require_chromium()
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    fill_demo_db(url)
+    return url
+
+
+@pytest.fixture
+def server(db_filled: str, tmp_path: Path) -> Iterator[str]:
+    """``streamlit run app.py`` on a free local port; always stopped afterwards."""
+    port = _free_port()
+    log = tmp_path / "streamlit.log"
+    env = {**os.environ, "ARENA_DB_URL": db_filled}
+    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+               "--server.headless", "true", "--server.port", str(port),
+               "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+               "--client.toolbarMode", "viewer"]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_until_serving(url, proc, log)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=15)
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    """Headless Chromium through chromedriver, 1400x2400."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    _require_chromium()
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'chrome'}",
+                "--window-size=1400,2400"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _settled(driver: Any) -> bool:
+    """The script run has finished (no running indicator) and the charts are drawn."""
+    from selenium.webdriver.common.by import By
+
+    running = driver.find_elements(By.CSS_SELECTOR, '[data-testid="stStatusWidget"]')
+    charts = driver.find_elements(By.CSS_SELECTOR, '[data-testid="stVegaLiteChart"] canvas, '
+                                  '[data-testid="stVegaLiteChart"] svg')
+    return not running and len(charts) >= 2
+
+
+def _choose(driver: Any, label: str, prefix: str) -> None:
+    """Pick the option starting with ``prefix`` in the selectbox labelled ``label``."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    box = driver.find_element(By.CSS_SELECTOR, f'input[role="combobox"][aria-label="{label}"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    box.click()
+    option = WebDriverWait(driver, 20).until(lambda d: next(
+        (o for o in d.find_elements(By.CSS_SELECTOR, '[role="option"]')
+         if o.text.startswith(prefix)), None))
+    option.click()
+
+
+def _save_screenshot(driver: Any, tmp_path: Path) -> Path:
+    shot = tmp_path / "leaderboard.png"
+    assert driver.save_screenshot(str(shot)), "the screenshot could not be written"
+    if os.environ.get("ARENA_UPDATE_SCREENSHOT") == "1":
+        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, SCREENSHOT)
+    return shot
+
+
+def test_leaderboard_renders_and_outputs_stay_inert(server: str, browser: Any, db_filled: str,
+                                                    tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    board = build_leaderboard(Store(db_filled), None)  # the same fit the page makes
+    ratings = {e.variant: f"{e.rating:.0f}" for e in board.entries if e.rating is not None}
+    assert set(ratings) == set(VARIANT_NAMES)
+
+    browser.get(server)
+    wait = WebDriverWait(browser, PAGE_TIMEOUT_S)
+    wait.until(lambda d: "prompt-v2" in d.find_element(By.TAG_NAME, "body").text)
+    table = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="stDataFrame"]'))
+    wait.until(lambda d: all(name in table[0].get_attribute("textContent")
+                             for name in VARIANT_NAMES))
+    wait.until(_settled)
+    time.sleep(1.5)  # let the canvas grid and the charts finish painting
+    cells = table[0].get_attribute("textContent")
+    for name, rating in ratings.items():
+        assert name in cells and rating in cells, (name, rating)
+    body = browser.find_element(By.TAG_NAME, "body").text
+    assert "Agent Arena leaderboard" in body and "How to read the ratings" in body
+    assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')
+    assert "Could not show" not in body
+    shot = _save_screenshot(browser, tmp_path)
+    assert shot.stat().st_size > 10_000
+
+    # The compare view shows the scripted HTML answer as text; it never runs.
+    next(t for t in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stTab"]')
+         if "Compare" in t.text).click()
+    _choose(browser, "Candidate", "broken-no-tools")
+    wait.until(lambda d: "WORSE" in d.find_element(By.TAG_NAME, "body").text)
+    _choose(browser, "Case", "GF-001")
+    code = wait.until(lambda d: next(
+        (c for c in d.find_elements(By.CSS_SELECTOR, '[data-testid="stCode"]')
+         if "pwned" in c.text), None))
+    assert "<script>document.title='pwned'</script><b>bold</b>" in code.text.replace("\n", "")
+    assert SCRIPT_PAYLOAD.startswith("<script>")
+    assert browser.title != "pwned"
+    injected = browser.execute_script(
+        "return [Array.from(document.scripts).some(s => s.textContent.includes('pwned')),"
+        " Array.from(document.querySelectorAll('b')).some(b => b.textContent === 'bold')]")
+    assert injected == [False, False]
+    assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')
+    browser.save_screenshot(str(tmp_path / "compare.png"))
