@@ -21,8 +21,8 @@ HOW_TO_READ = (
     "**How to read the ratings:** each variant's *rating* is a Bradley-Terry strength fitted on "
     "the judge's pairwise verdicts, on the Elo scale (a 100-point gap means the higher one is "
     "expected to win about 64% of battles). The *95% interval* comes from resampling golden "
-    "cases; variants whose intervals overlap share a rank. *Pass rate* and *mean score* are "
-    "absolute golden scores for the tier and category picked in the sidebar.")
+    "cases; variants whose intervals overlap share a rank. *Pass rate* and *score* (mean golden "
+    "score, 0 to 1) are absolute figures for the tier and category picked in the sidebar.")
 COMMANDS = """\
 arena demo                 # run the demo variants on the critical tier (local model)
 arena run --variants data/variants/baseline.yaml data/variants/small-model.yaml

@@ -14,12 +14,12 @@ EXIT_BAD_INPUT = 2
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command registered."""
-    from arena.cli import demo, judge, ratings, run, score, show
+    from arena.cli import app, demo, judge, ratings, run, score, show
 
     parser = argparse.ArgumentParser(
         prog="arena", description="Tell whether a change to an LLM agent made it better or worse.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in (run, show, score, judge, ratings, demo):
+    for module in (run, show, score, judge, ratings, demo, app):
         module.register(sub)
     return parser
 
