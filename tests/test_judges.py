@@ -220,3 +220,33 @@ def test_self_preference_is_warned_and_marked(store: Store) -> None:
 def test_cohen_kappa(left: list[str], right: list[str], percent: float, kappa: float) -> None:
     result = cohen_kappa(left, right)
     assert result.percent == pytest.approx(percent) and result.kappa == pytest.approx(kappa)
+
+
+def test_judge_and_human_agreement_through_the_cli(store: Store, db_url: str, tmp_path: Any,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from arena.cli import main
+
+    run_id = _run(store)
+    register_fake("judge", [_prefers_300], cycle=True)
+    judge_run(store, run_id, _spec(), progress=False)
+    register_fake("judge2", ["[[A>B]]"], cycle=True)
+    judge_run(store, run_id, JudgeSpec(model=ModelConfig(spec="fake:judge2")), progress=False)
+    labels = tmp_path / "human.jsonl"
+    rows = [{"case_id": f"C-{i}", "variant_a": "bad", "variant_b": "good", "winner": "model_b"}
+            for i in range(4)]
+    rows.append({"case_id": "C-0", "variant_a": "good", "variant_b": "same", "winner": "tie"})
+    labels.write_text("\n".join(json.dumps(r) for r in rows))
+    assert main(["health", "--human", str(labels), "--json", "--db", db_url]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["health"]) == 2
+    (pair,) = doc["judge_agreement"]
+    # The fair judge gives 8 wins and 4 ties; the always-A judge gives 12 ties.
+    assert pair["n"] == 12 and pair["percent"] == pytest.approx(4 / 12)
+    fair = next(h for h in doc["human_agreement"] if h["judge"] == _spec().key)
+    assert fair["n"] == 5 and fair["percent"] == 1.0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"case_id": "C-0", "variant_a": "x", "variant_b": "y", "winner": "nope"}')
+    assert main(["health", "--human", str(bad), "--db", db_url]) == 2
+    assert "line 1" in capsys.readouterr().err

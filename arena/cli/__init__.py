@@ -21,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for module in (run, show, score, judge, ratings, demo, app):
         module.register(sub)
+    judge.register_health(sub)
     return parser
 
 

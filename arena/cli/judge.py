@@ -74,3 +74,53 @@ def print_health(healths: list[Any]) -> None:
                   pct(h.tie_rate), pct(h.error_rate), h.self_judged] for h in healths],
                 ["judge", "battles", "consistent", "first wins", "longer wins", "ties",
                  "errors", "self-judged"]))
+
+
+def register_health(sub: Any) -> None:
+    """Add the health sub-command."""
+    p = sub.add_parser("health", help="judge health, judge-judge and human agreement of a run")
+    p.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
+    p.add_argument("--human", default=None, metavar="FILE.jsonl",
+                   help="human labels: case_id, variant_a, variant_b, winner[, repeat]")
+    p.add_argument("--json", action="store_true")
+    add_db(p)
+    p.set_defaults(handler=cmd_health)
+
+
+def cmd_health(args: argparse.Namespace) -> int:
+    """Print every judge's health on a run, and agreements."""
+    from itertools import combinations
+
+    from arena.errors import InputError
+    from arena.judging import (
+        human_agreement,
+        judge_agreement,
+        judge_health,
+        load_human_labels,
+    )
+    from arena.storage import Store
+
+    store = Store(args.db)
+    run_id = store.run(args.run).id
+    by_judge = {key: store.battles(run_id, key) for key, _, _ in store.judge_keys(run_id)}
+    if not by_judge:
+        raise InputError(f"run {run_id} has no battles: run `arena judge {run_id}` first")
+    healths = [judge_health(b) for b in by_judge.values()]
+    pairs = [{"judges": [a, b], **judge_agreement(by_judge[a], by_judge[b]).model_dump()}
+             for a, b in combinations(by_judge, 2)]
+    human = []
+    if args.human:
+        labels = load_human_labels(args.human)
+        human = [{"judge": key, **human_agreement(b, labels).model_dump()}
+                 for key, b in by_judge.items()]
+    if args.json:
+        print(json.dumps({"run_id": run_id, "health": [h.model_dump() for h in healths],
+                          "judge_agreement": pairs, "human_agreement": human}, indent=2))
+        return 0
+    print_health(healths)
+    for row in pairs + human:
+        who = " vs ".join(row["judges"]) if "judges" in row else f"{row['judge']} vs humans"
+        pct = "-" if row["percent"] is None else f"{100 * row['percent']:.0f}%"
+        kappa = "-" if row["kappa"] is None else f"{row['kappa']:.2f}"
+        print(f"agreement {who}: {pct} over {row['n']} battles, Cohen's kappa {kappa}")
+    return 0
