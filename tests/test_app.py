@@ -9,17 +9,27 @@ import sqlite3
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from arena.app import data
 from arena.storage import Store
 from tests.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db, fill_unjudged_db
 
-pytestmark = pytest.mark.unit
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    import pandas as pd
+    from streamlit.testing.v1 import AppTest
+
+
+def _data() -> ModuleType:
+    # Imported lazily: `pytest -m unit` deselects this module and should not pay for Streamlit.
+    from arena.app import data
+
+    return data
+
+pytestmark = pytest.mark.system
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
@@ -34,11 +44,13 @@ def demo_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         url = f"sqlite:///{Path(folder) / 'arena.db'}"
         fill_demo_db(url)
         yield url
-        data.get_store.clear()  # release the cached engine before the folder goes
+        _data().get_store.clear()  # release the cached engine before the folder goes
 
 
 def _app(url: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     monkeypatch.setenv("ARENA_DB_URL", url)
+    from streamlit.testing.v1 import AppTest
+
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run(timeout=60)
     assert not at.exception, [e.value for e in at.exception]
@@ -85,13 +97,13 @@ def test_filters_change_the_figures(demo_url: str, monkeypatch: pytest.MonkeyPat
     at = _app(demo_url, monkeypatch)
     assert at.selectbox(key="tier").value == "critical"
     assert _pass_rates(at)["small-model"] == pytest.approx(100.0)
-    at.selectbox(key="tier").select(data.ALL).run()
+    at.selectbox(key="tier").select(_data().ALL).run()
     assert _pass_rates(at)["small-model"] == pytest.approx(100 * 4 / 6)
     at.selectbox(key="category").select("multi_step").run()
     rates = _pass_rates(at)
     assert rates["small-model"] == 0.0 and rates["baseline"] == pytest.approx(100.0)
     assert "multi\\_step" in _texts(at)
-    at.selectbox(key="category").select(data.ALL).run()
+    at.selectbox(key="category").select(_data().ALL).run()
     at.selectbox(key="run").select(1).run()
     assert not at.exception
     board = _table(at, "Rating")
@@ -123,7 +135,7 @@ def test_compare_shows_verdict_and_outputs_as_text(demo_url: str,
     assert all("<script>" not in m.value for m in [*at.markdown, *at.caption])
     assert any("is more accurate" in t.value for t in at.text)
     assert any("Trajectory of broken" in e.label for e in at.expander)
-    at.selectbox(key="tier").select(data.ALL).run()
+    at.selectbox(key="tier").select(_data().ALL).run()
     errored = _table(at, "Case").set_index("Case").loc["HP-002"]
     assert errored["broken-no-tools output"].startswith("[error] RuntimeError")
 
@@ -162,6 +174,8 @@ def test_empty_or_missing_database_is_a_friendly_page(
 
 
 def test_golden_figures_weigh_cases_equally() -> None:
+    import pandas as pd
+
     scores = pd.DataFrame([
         {"variant": "a", "case_id": "c1", "category": "x", "tier": "critical", "counted": True,
          "passed": True, "score": 1.0},
@@ -171,11 +185,11 @@ def test_golden_figures_weigh_cases_equally() -> None:
          "passed": True, "score": 0.9},
         {"variant": "a", "case_id": "c3", "category": "y", "tier": "pending", "counted": False,
          "passed": False, "score": 0.0}])
-    every = data.golden_figures(scores).set_index("variant").loc["a"]
+    every = _data().golden_figures(scores).set_index("variant").loc["a"]
     assert every["pass_rate"] == pytest.approx(0.75) and every["cases"] == 2
-    assert data.golden_figures(scores, "pending").iloc[0]["pass_rate"] == 0.0
-    assert data.golden_figures(scores, "critical", "y").empty
-    assert math.isclose(data.golden_figures(scores, category="y").iloc[0]["mean_score"], 0.9)
+    assert _data().golden_figures(scores, "pending").iloc[0]["pass_rate"] == 0.0
+    assert _data().golden_figures(scores, "critical", "y").empty
+    assert math.isclose(_data().golden_figures(scores, category="y").iloc[0]["mean_score"], 0.9)
 
 
 def test_arena_app_command_execs_streamlit_with_the_db_url(
@@ -201,7 +215,7 @@ def test_arena_app_command_execs_streamlit_with_the_db_url(
 
 def test_sqlite_reads_do_not_lock_the_database(demo_url: str) -> None:
     path = demo_url.removeprefix("sqlite:///")
-    assert data.database_problem(demo_url) is None
+    assert _data().database_problem(demo_url) is None
     with sqlite3.connect(path) as conn:  # a writer can still get in after the check
         conn.execute("CREATE TABLE IF NOT EXISTS _probe (x INTEGER)")
         conn.execute("DROP TABLE _probe")

@@ -14,7 +14,7 @@ import pytest
 
 from arena.storage import Store
 
-pytestmark = pytest.mark.unit
+pytestmark = pytest.mark.system
 ROOT = Path(__file__).resolve().parents[1]
 
 
