@@ -76,7 +76,8 @@ def build_leaderboard(store: Store, run_id: int | None = None, *, judge_key: str
                       reg: float = DEFAULT_REG) -> ArenaLeaderboard:
     """Ratings (if the run was judged) next to each variant's golden scores."""
     run = store.run(run_id)
-    scores = {v.variant: v for v in load_run_scores(store, run.id).variants}
+    run_scores = load_run_scores(store, run.id)
+    scores = {v.variant: v for v in run_scores.variants}
     described = {v.name: v.description for v in store.variants()}
     battles = select_battles(store, run.id, judge_key)
     rated, models, win, pred, counts = {}, [], [], [], []
@@ -109,6 +110,6 @@ def build_leaderboard(store: Store, run_id: int | None = None, *, judge_key: str
     judge = battles[0].judge if battles else None
     return ArenaLeaderboard(
         run_id=run.id, judge=judge.label if judge else None, judge_key=judge.key if judge else None,
-        grader=load_run_scores(store, run.id).grader, bootstrap=bootstrap,
+        grader=run_scores.grader, bootstrap=bootstrap,
         style_control=style_control, entries=entries, models=models, win_rate_matrix=win,
         predicted_win_matrix=pred, battle_counts=counts)
