@@ -250,3 +250,16 @@ def test_judge_and_human_agreement_through_the_cli(store: Store, db_url: str, tm
     bad.write_text('{"case_id": "C-0", "variant_a": "x", "variant_b": "y", "winner": "nope"}')
     assert main(["health", "--human", str(bad), "--db", db_url]) == 2
     assert "line 1" in capsys.readouterr().err
+
+
+def test_with_trajectory_shows_the_judge_each_answers_tool_calls(
+        store: Store, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from arena.cli import main
+
+    run_id = _run(store)
+    script = register_fake("judge", [_prefers_300], cycle=True)
+    assert main(["judge", str(run_id), "--judge", "fake:judge/text", "--with-trajectory",
+                 "--pairs", "anchor:bad", "--json", "--db", db_url]) == 0
+    assert '"with_trajectory": true' in capsys.readouterr().out
+    prompt = str(script.calls[0][-1].content)
+    assert "(Tools used by A: no tools)" in prompt and "(Tools used by B: no tools)" in prompt

@@ -193,3 +193,13 @@ def test_cli_bad_input_exit_code(tmp_path: Path, capsys: pytest.CaptureFixture[s
     bad.write_text("name: v\nmodel: {spec: 'nope'}\n")
     assert main(["run", "--variants", str(bad), "--db", f"sqlite:///{tmp_path}/x.db"]) == 2
     assert "field model.spec" in capsys.readouterr().err
+
+
+def test_unimportable_factory_fails_before_anything_is_written(store: Store) -> None:
+    from arena.errors import InputError
+
+    variant = Variant.model_validate({"name": "ghost", "agent": "no_such_pkg.agents:build",
+                                      "model": {"spec": "fake:echo"}})
+    with pytest.raises(InputError, match="cannot import no_such_pkg"):
+        run_suite(store, _dataset(1), [variant], RunOptions(progress=False))
+    assert store.runs() == []

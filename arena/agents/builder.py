@@ -27,6 +27,12 @@ def build_agent(ctx: AgentContext) -> Runnable[Any, Any]:
     return _import_factory(agent)(ctx)
 
 
+def check_agent(agent: str) -> None:
+    """Fail fast (InputError) when a bring-your-own factory cannot be imported."""
+    if agent not in ("react", "supervisor"):
+        _import_factory(agent)
+
+
 def _import_factory(path: str) -> Any:
     module_name, _, attr = path.partition(":")
     try:

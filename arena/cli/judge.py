@@ -20,6 +20,8 @@ def register(sub: Any) -> None:
                    help="judge model SPEC[/text|/logprobs] or a judge YAML file "
                         f"(default: {DEFAULT_JUDGE}, logprobs)")
     p.add_argument("--pairs", default="all", help="all | anchor:NAME")
+    p.add_argument("--with-trajectory", action="store_true",
+                   help="show the judge a one-line summary of each answer's tool calls")
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--json", action="store_true")
     add_db(p)
@@ -34,6 +36,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
     store = Store(args.db)
     spec = parse_judge(args.judge)
+    if args.with_trajectory:
+        spec = spec.model_copy(update={"with_trajectory": True})
     run_id = store.run(args.run).id
     report = judge_run(store, run_id, spec, pairs=args.pairs, concurrency=args.concurrency,
                        progress=not args.json)

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from arena.agents import check_agent
 from arena.golden import GoldenDataset
 from arena.models import CachingChatModel, make_chat_model
 from arena.models.weights import cache_dir
@@ -71,6 +72,8 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
     """Run (or resume) the suite; each finished result is committed before the next starts."""
     cases = select_cases(dataset, options.tier, options.case_ids)
     tasks = plan_tasks(variants, cases, options.repeats)
+    for variant in variants:  # bad input fails before anything is written
+        check_agent(variant.agent)
     dataset_id = store.ensure_dataset(dataset, options.dataset_path)
     for variant in variants:
         store.ensure_variant(variant)
