@@ -72,13 +72,13 @@ def test_full_pipeline(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixtur
     assert main(["score", "--markdown", *db]) == 0
     assert "| good" in capsys.readouterr().out
 
-    exported = tmp_path / "baseline.json"
+    exported = tmp_path / "baselines" / "baseline.json"  # the folder does not exist yet
     assert main(["baseline", "save", "good", "--export", str(exported), *db]) == 0
     assert "saved" in capsys.readouterr().out and exported.exists()
     assert main(["baseline", "save", "bad", "--name", "good", *db]) == 0
     assert "kept" in capsys.readouterr().out  # a baseline only moves up
     assert main(["check", "--candidate", "good2", "--baseline", "good", *db]) == 0
-    md = tmp_path / "check.md"
+    md = tmp_path / "reports" / "check.md"
     assert main(["check", "--candidate", "bad", "--baseline", str(exported),
                  "--markdown", str(md), *db]) == 1
     assert "critical" in capsys.readouterr().out and md.read_text().startswith("#")

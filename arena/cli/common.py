@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from arena.paths import data_dir
@@ -17,6 +18,13 @@ def add_db(parser: argparse.ArgumentParser) -> None:
 def default_dataset() -> str:
     """The shipped golden dataset."""
     return str(data_dir() / "golden" / "research_agent.json")
+
+
+def write_text(path: str, text: str) -> None:
+    """Write a report file, creating its folder."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
 
 
 def table(rows: list[list[Any]], headers: list[str]) -> str:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 from arena.cli.common import add_db, table
+from arena.cli.common import write_text as _write
 
 EXIT_WORSE = 1
 
@@ -103,7 +103,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                               judge_key=args.judge, margin=args.margin,
                               bootstrap=args.bootstrap, seed=args.seed)
     if args.markdown:
-        Path(args.markdown).write_text(compare_markdown(report))
+        _write(args.markdown, compare_markdown(report))
     if args.json:
         print(report.model_dump_json(indent=2))
     else:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli.common import add_db, table
+from arena.cli.common import write_text as _write
 
 EXIT_REGRESSION = 1
 
@@ -102,7 +103,7 @@ def cmd_baseline_save(args: argparse.Namespace) -> int:
         print(f"baseline {name!r} saved from run {run_id}: suite score {new.suite_score:.3f}, "
               f"pass rate {new.pass_rate:.1%}, {len(new.case_pass)} cases")
     if args.export:
-        Path(args.export).write_text(baseline_to_json(store.baseline(name) or new))
+        _write(args.export, baseline_to_json(store.baseline(name) or new))
         print(f"exported to {args.export}")
     return 0
 
@@ -116,7 +117,7 @@ def cmd_baseline_export(args: argparse.Namespace) -> int:
     baseline = Store(args.db).baseline(args.name)
     if baseline is None:
         raise InputError(f"no baseline named {args.name!r}", field="name")
-    Path(args.file).write_text(baseline_to_json(baseline))
+    _write(args.file, baseline_to_json(baseline))
     print(f"baseline {args.name!r} written to {args.file}")
     return 0
 
@@ -163,7 +164,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     _, scores, cases = _candidate(store, args.candidate, args.run)
     report = check_regression(baseline, scores, cases, max_drop=args.max_drop)
     if args.markdown:
-        Path(args.markdown).write_text(regression_markdown(report))
+        _write(args.markdown, regression_markdown(report))
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
