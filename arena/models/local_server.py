@@ -88,17 +88,26 @@ def start_server(name: str, *, ctx: int = 4096, threads: int | None = None,
         process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
     server = LocalServer(name=name, port=port, process=process, log_path=log_path)
+    try:
+        _wait_ready(server)
+    except BaseException:  # Ctrl-C while loading included: never leave a server behind
+        server.stop()
+        raise
+    return server
+
+
+def _wait_ready(server: LocalServer) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
-        if process.poll() is not None:
-            tail = log_path.read_text(errors="replace")[-2000:]
-            raise ModelError(f"llama.cpp server for {name} exited ({process.returncode}):\n{tail}")
-        if _healthy(port):
-            return server
+        if server.process.poll() is not None:
+            tail = server.log_path.read_text(errors="replace")[-2000:]
+            raise ModelError(f"llama.cpp server for {server.name} exited "
+                             f"({server.process.returncode}):\n{tail}")
+        if _healthy(server.port):
+            return
         time.sleep(0.25)
-    server.stop()
-    raise ModelError(f"llama.cpp server for {name} not ready after {START_TIMEOUT_S:.0f} s; "
-                     f"log: {log_path}")
+    raise ModelError(f"llama.cpp server for {server.name} not ready after "
+                     f"{START_TIMEOUT_S:.0f} s; log: {server.log_path}")
 
 
 class ServerPool:
