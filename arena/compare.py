@@ -84,10 +84,13 @@ def compare_variants(store: Store, baseline: str, candidate: str, *, run_id: int
                        f"{cand.mean_score:.3f} vs {base.mean_score:.3f}")
     rate_text = (f"win rate {win:.2f} [{lo:.2f}, {hi:.2f}] over {len(battles)} battles"
                  if win is not None and lo is not None and hi is not None else "no battles")
+    tokens_b = base.input_tokens_mean + base.output_tokens_mean
+    tokens_c = cand.input_tokens_mean + cand.output_tokens_mean
     summary = (f"{candidate} vs {baseline}: {verdict.upper()} ({rate_text}; golden pass rate "
                f"{cand.pass_rate:.0%} vs {base.pass_rate:.0%}; "
-               f"{_saving(base.cost_mean_usd, cand.cost_mean_usd)}, p90 latency "
-               f"{cand.latency_p90_s:.1f} s vs {base.latency_p90_s:.1f} s)")
+               f"{_saving(base.cost_mean_usd, cand.cost_mean_usd)}, {tokens_c:.0f} vs "
+               f"{tokens_b:.0f} tokens per query, p90 latency {cand.latency_p90_s:.1f} s vs "
+               f"{base.latency_p90_s:.1f} s)")
     judge = battles[0].judge.label if battles else None
     return CompareReport(
         run_id=run.id, baseline=baseline, candidate=candidate, judge=judge,
