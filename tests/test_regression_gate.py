@@ -55,3 +55,17 @@ def test_broken_variant_is_caught(local_db_url: str, golden_path: Path, variants
     out = capsys.readouterr().out
     assert code == 1, out
     assert "critical_broken" in out
+
+
+@pytest.mark.benchmark
+def test_benchmarks_of_the_baseline_are_coherent(local_db_url: str, golden_path: Path,
+                                                 variants_dir: Path) -> None:
+    store = Store(local_db_url)
+    run_id, name = _critical(store, golden_path, variants_dir / "baseline.yaml")
+    bench = score_run(store, run_id).variant(name)
+    assert bench.task_completion_rate >= 0.75
+    assert 0.5 <= bench.tool_accuracy <= 1.0
+    assert 0 < bench.latency_p50_s <= bench.latency_p90_s <= bench.latency_p99_s
+    assert bench.input_tokens_mean > 0 and bench.output_tokens_mean > 0
+    assert bench.cost_total_usd == 0.0  # local models are free but still report tokens
+    assert bench.error_rate == 0.0
