@@ -43,3 +43,15 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
     if logprobs:
         parts.append(LOGPROB_QUESTION)
     return "\n\n".join(parts)
+
+
+def grade_prompt(request: PairRequest, answer: str) -> str:
+    """Single-answer grading (grades mode): one answer, then YES or NO."""
+    parts = [f"Question: {request.query or '(empty message)'}"]
+    if request.reference:
+        parts.append(f"Reference answer: {_clip(request.reference, 600)}")
+    if request.expectations:
+        parts.append(f"What a good answer does: {_clip(request.expectations, 600)}")
+    parts.append(f"Answer:\n{_clip(answer) or '(empty answer)'}")
+    parts.append("Is this a good answer to the question? Reply YES or NO.")
+    return "\n\n".join(parts)

@@ -13,7 +13,9 @@ from arena.models.config import ModelConfig
 # Verdict labels, from the first-shown answer's point of view (A is shown first).
 LABELS = ("A>>B", "A>B", "A=B", "B>A", "B>>A")
 Label = Literal["A>>B", "A>B", "A=B", "B>A", "B>>A"]
-Mode = Literal["text", "logprobs"]
+# text: a written verdict; logprobs: P("A") vs P("B") of one token; grades: each answer graded
+# alone (P("YES") of one token), compared by log-odds: no position to be biased by.
+Mode = Literal["text", "logprobs", "grades"]
 
 
 class JudgeSpec(BaseModel):
@@ -27,7 +29,7 @@ class JudgeSpec(BaseModel):
     prompt_version: str = "v2"
     with_trajectory: bool = False
     tie_margin: float = Field(0.02, ge=0, le=0.5,
-                              description="logprobs mode: |P(first better) - 0.5| below this "
+                              description="logprobs/grades: |P(first better) - 0.5| below this "
                                           "is a tie")
 
     @property

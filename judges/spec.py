@@ -1,4 +1,4 @@
-"""Parse a judge given on the command line: ``SPEC[/text|/logprobs]`` or a YAML file."""
+"""Parse a judge given on the command line: ``SPEC[/text|/logprobs|/grades]`` or YAML."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ def parse_judge(text: str) -> JudgeSpec:
         raise InputError(exc.errors()[0]["msg"], field="judge") from None
     if not mode:
         mode = "logprobs" if model.provider == "local" else "text"
-    if mode not in ("text", "logprobs"):
-        raise InputError(f"judge mode must be text or logprobs, got {mode!r}", field="judge")
+    if mode not in ("text", "logprobs", "grades"):
+        raise InputError(f"judge mode must be text, logprobs or grades, got {mode!r}",
+                         field="judge")
     return JudgeSpec(model=model, mode=mode)

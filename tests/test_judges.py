@@ -263,3 +263,28 @@ def test_with_trajectory_shows_the_judge_each_answers_tool_calls(
     assert '"with_trajectory": true' in capsys.readouterr().out
     prompt = str(script.calls[0][-1].content)
     assert "(Tools used by A: no tools)" in prompt and "(Tools used by B: no tools)" in prompt
+
+
+def test_grades_mode_grades_each_answer_alone(store: Store) -> None:
+    run_id = _run(store)
+
+    def grade(messages: list[BaseMessage]) -> AIMessage:
+        text = str(messages[-1].content)
+        assert "Answer A" not in text and text.endswith("Reply YES or NO.")
+        p_yes = 0.8 if "300" in text.split("Answer:\n", 1)[1] else 0.3
+        tops = [{"token": "YES", "logprob": math.log(p_yes)},
+                {"token": "NO", "logprob": math.log(1 - p_yes)}]
+        return AIMessage("YES", response_metadata={"logprobs": {"content": [
+            {"token": "YES", "logprob": math.log(p_yes), "top_logprobs": tops}]}})
+
+    script = register_fake("judge", [grade], cycle=True)
+    report = judge_run(store, run_id, _spec("grades"), pairs="anchor:bad", progress=False)
+    vs_good = [b for b in report.battles if b.variant_b == "good"]
+    # logit(0.3) - logit(0.8): "bad" (shown as A) is the worse answer.
+    expected = 1 / (1 + math.exp(-(math.log(0.3 / 0.7) - math.log(0.8 / 0.2))))
+    assert all(b.winner == "model_b" and not b.flip for b in vs_good)
+    assert all(b.p_a == pytest.approx(expected) for b in vs_good)
+    # Each distinct (case, answer) is graded once; the swapped order hits the cache.
+    assert len(script.calls) == 8 and report.model_calls == 8
+    assert judge_health(report.battles).position_consistency == 1.0
+    assert parse_judge("local:qwen2.5-coder-1.5b/grades").mode == "grades"

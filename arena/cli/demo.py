@@ -16,6 +16,7 @@ from arena.paths import data_dir
 
 DEMO_VARIANTS = ("baseline", "prompt-v2", "small-model")
 DEMO_JUDGE = "local:qwen2.5-coder-1.5b"
+SECOND_JUDGE = "local:qwen2.5-coder-1.5b/grades"
 
 
 def register(sub: Any) -> None:
@@ -25,6 +26,9 @@ def register(sub: Any) -> None:
                    help="variant names from data/variants (default: %(default)s)")
     p.add_argument("--tier", default="critical")
     p.add_argument("--judge", default=DEMO_JUDGE, help="judge spec (default: %(default)s)")
+    p.add_argument("--second-judge", default=SECOND_JUDGE,
+                   help="a second judge whose health and agreement are shown beside the first "
+                        "('none' to skip; default: %(default)s)")
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--bootstrap", type=int, default=1000)
     add_db(p)
@@ -43,7 +47,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from arena.compare import compare_variants
     from arena.evaluate import score_run
     from arena.golden import load_dataset
-    from arena.judging import judge_health, judge_run
+    from arena.judging import judge_agreement, judge_health, judge_run
     from arena.leaderboard import build_leaderboard
     from arena.reports import scores_table
     from arena.runner import RunOptions, run_suite
@@ -63,14 +67,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
     _step("2/4 golden scores")
     scores = score_run(store, report.run_id)
     print(scores_table(scores.variants, scores.cases))
-    _step(f"3/4 judging every pair in both orders with {args.judge}")
-    spec = parse_judge(args.judge)
-    judged = judge_run(store, report.run_id, spec, concurrency=args.concurrency)
-    for warning in judged.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    print(f"{len(judged.battles)} battles, {judged.model_calls} judge calls sent")
-    if judged.battles:
-        print_health([judge_health(judged.battles)])
+    specs = [parse_judge(args.judge)]
+    if args.second_judge and args.second_judge != "none":
+        specs.append(parse_judge(args.second_judge))
+    battles = []
+    for spec in specs:
+        _step(f"3/4 judging every pair in both orders with {spec.label}")
+        judged = judge_run(store, report.run_id, spec, concurrency=args.concurrency)
+        for warning in judged.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        print(f"{spec.label}: {len(judged.battles)} battles, {judged.model_calls} judge calls "
+              "sent")
+        battles.append(judged.battles)
+    if all(battles):
+        print_health([judge_health(b) for b in battles])
+    if len(battles) == 2 and all(battles):
+        agree = judge_agreement(battles[0], battles[1])
+        print(f"the two judges agree on {agree.percent or 0:.0%} of {agree.n} battles "
+              f"(Cohen's kappa {agree.kappa if agree.kappa is not None else float('nan'):.2f})")
+    spec = specs[0]
     _step("4/4 leaderboard and compare")
     print_leaderboard(build_leaderboard(store, report.run_id, judge_key=spec.key,
                                         bootstrap=args.bootstrap))
@@ -78,5 +93,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         verdict = compare_variants(store, "baseline", "small-model", run_id=report.run_id,
                                    judge_key=spec.key, bootstrap=args.bootstrap)
         print(f"\nIs the cheaper model good enough? {verdict.summary}")
+    if len(specs) > 1:
+        print(f"(the {specs[1].label} judge's leaderboard: `arena ratings --judge "
+              f"{specs[1].key}`)")
     print(f"\nstored in {store.url}; explore it with `arena app`")
     return 0

@@ -90,7 +90,7 @@ async def judge_pair(judge: Judge, store: Store, run_id: int, pair: _Pair,
         return Battle(**base, winner="tie")
     ab, ba = await asyncio.gather(_verdict(judge, store, case, a, b),
                                   _verdict(judge, store, case, b, a))
-    outcome = combine(ab, ba, average=spec.mode == "logprobs")
+    outcome = combine(ab, ba, average=spec.mode != "text")
     return Battle(**base, winner=outcome.winner, strong=outcome.strong, flip=outcome.flip,
                   p_a=outcome.p_a, verdict_ab=ab, verdict_ba=ba, error=outcome.error)
 
