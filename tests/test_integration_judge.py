@@ -44,3 +44,18 @@ def test_local_model_judges_battles(local_db_url: str, golden_path: Path,
     assert all(e.ci_low is not None and e.ci_low <= e.rating <= (e.ci_high or 0) for e in rated)
     again = judge_run(store, report.run_id, spec, progress=False)
     assert again.model_calls == 0
+
+
+def test_local_model_grades_answers(local_db_url: str, golden_path: Path,
+                                    variants_dir: Path) -> None:
+    store = Store(local_db_url)
+    variants = load_variants([variants_dir / "baseline.yaml", variants_dir / "small-model.yaml"])
+    report = run_suite(store, load_dataset(golden_path), variants,
+                       RunOptions(case_ids=["HP-003", "GF-001", "EC-002"], progress=False,
+                                  concurrency=1))
+    judged = judge_run(store, report.run_id, parse_judge("local:qwen2.5-coder-1.5b/grades"),
+                       progress=False)
+    graded = [b for b in judged.battles if b.verdict_ab is not None]
+    assert graded and all(b.winner != "error" for b in judged.battles)
+    assert all(b.verdict_ab and b.verdict_ab.rationale.startswith("P(A good)=") for b in graded)
+    assert judge_health(judged.battles).position_consistency == 1.0
