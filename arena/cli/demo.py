@@ -71,14 +71,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.second_judge and args.second_judge != "none":
         specs.append(parse_judge(args.second_judge))
     battles = []
-    for spec in specs:
+    # The main judge goes last, so it is the one `arena ratings` and the app show by default.
+    for spec in reversed(specs):
         _step(f"3/4 judging every pair in both orders with {spec.label}")
         judged = judge_run(store, report.run_id, spec, concurrency=args.concurrency)
         for warning in judged.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         print(f"{spec.label}: {len(judged.battles)} battles, {judged.model_calls} judge calls "
               "sent")
-        battles.append(judged.battles)
+        battles.insert(0, judged.battles)
     if all(battles):
         print_health([judge_health(b) for b in battles])
     if len(battles) == 2 and all(battles):
