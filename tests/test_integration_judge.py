@@ -17,15 +17,21 @@ from judges import parse_judge
 pytestmark = pytest.mark.integration
 
 
-def test_local_model_judges_battles(local_db_url: str, golden_path: Path,
-                                    variants_dir: Path) -> None:
-    store = Store(local_db_url)
+def _contest(store: Store, golden_path: Path, variants_dir: Path) -> int:
+    """baseline and small-model on three cases (shared by both tests through the cache)."""
     variants = load_variants([variants_dir / "baseline.yaml", variants_dir / "small-model.yaml"])
     report = run_suite(store, load_dataset(golden_path), variants,
                        RunOptions(case_ids=["HP-003", "GF-001", "EC-002"], progress=False,
                                   concurrency=1))
+    return report.run_id
+
+
+def test_local_model_judges_battles(local_db_url: str, golden_path: Path,
+                                    variants_dir: Path) -> None:
+    store = Store(local_db_url)
+    run_id = _contest(store, golden_path, variants_dir)
     spec = parse_judge("local:qwen2.5-coder-1.5b")
-    judged = judge_run(store, report.run_id, spec, progress=False, concurrency=1)
+    judged = judge_run(store, run_id, spec, progress=False, concurrency=1)
     assert judged.battles, "no battle was judged"
     assert any("self-preference" in w for w in judged.warnings)
     for battle in judged.battles:
@@ -37,23 +43,20 @@ def test_local_model_judges_battles(local_db_url: str, golden_path: Path,
             assert battle.verdict_ab.judge.key == spec.key
     health = judge_health(judged.battles)
     assert health.error_rate == 0.0 and health.position_consistency is not None
-    assert len(store.battles(report.run_id, spec.key)) == len(judged.battles)
-    board = build_leaderboard(store, report.run_id, judge_key=spec.key, bootstrap=200)
+    assert len(store.battles(run_id, spec.key)) == len(judged.battles)
+    board = build_leaderboard(store, run_id, judge_key=spec.key, bootstrap=200)
     rated = [e for e in board.entries if e.rating is not None]
     assert {e.variant for e in rated} == {"baseline", "small-model"}
     assert all(e.ci_low is not None and e.ci_low <= e.rating <= (e.ci_high or 0) for e in rated)
-    again = judge_run(store, report.run_id, spec, progress=False)
+    again = judge_run(store, run_id, spec, progress=False)
     assert again.model_calls == 0
 
 
 def test_local_model_grades_answers(local_db_url: str, golden_path: Path,
                                     variants_dir: Path) -> None:
     store = Store(local_db_url)
-    variants = load_variants([variants_dir / "baseline.yaml", variants_dir / "small-model.yaml"])
-    report = run_suite(store, load_dataset(golden_path), variants,
-                       RunOptions(case_ids=["HP-003", "GF-001", "EC-002"], progress=False,
-                                  concurrency=1))
-    judged = judge_run(store, report.run_id, parse_judge("local:qwen2.5-coder-1.5b/grades"),
+    run_id = _contest(store, golden_path, variants_dir)
+    judged = judge_run(store, run_id, parse_judge("local:qwen2.5-coder-1.5b/grades"),
                        progress=False)
     graded = [b for b in judged.battles if b.verdict_ab is not None]
     assert graded and all(b.winner != "error" for b in judged.battles)
