@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from arena.storage import Store
-from tests.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db, fill_unjudged_db
+from tests.support.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db, fill_unjudged_db
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -31,7 +31,7 @@ def _data() -> ModuleType:
 
 pytestmark = pytest.mark.system
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
+APP = Path(__file__).resolve().parents[2] / "app.py"
 
 
 @pytest.fixture(scope="module")

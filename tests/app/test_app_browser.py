@@ -22,11 +22,11 @@ import pytest
 
 from arena.leaderboard import build_leaderboard
 from arena.storage import Store
-from tests.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db
+from tests.support.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 SCREENSHOT = ROOT / "docs" / "leaderboard.png"

@@ -12,7 +12,7 @@ from arena.models import TransientModelError, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants import Variant
-from tests.agents import calculator_script
+from tests.support.agents import calculator_script
 
 pytestmark = pytest.mark.unit
 
@@ -111,7 +111,7 @@ def test_persistent_errors_are_recorded_and_the_suite_goes_on(store: Store) -> N
 
 def test_case_timeout_is_recorded(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARENA_TEST_SLEEP", "2")
-    variant = Variant.model_validate({"name": "slow", "agent": "tests.agents:slow_agent",
+    variant = Variant.model_validate({"name": "slow", "agent": "tests.support.agents:slow_agent",
                                       "model": {"spec": "fake:echo"}})
     report = run_suite(store, _dataset(1), [variant],
                        RunOptions(case_timeout_s=0.1, progress=False))
@@ -119,7 +119,7 @@ def test_case_timeout_is_recorded(store: Store, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_bring_your_own_agent(store: Store) -> None:
-    variant = Variant.model_validate({"name": "byo", "agent": "tests.agents:slow_agent",
+    variant = Variant.model_validate({"name": "byo", "agent": "tests.support.agents:slow_agent",
                                       "model": {"spec": "fake:echo"}})
     report = run_suite(store, _dataset(1), [variant], RunOptions(progress=False))
     assert report.results[0].output.startswith("slow answer to What's 25%")

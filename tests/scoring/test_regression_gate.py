@@ -1,7 +1,7 @@
 """The regression gate on the real local model: the critical tier of `baseline` against the
 committed baseline, and a deliberately broken variant that the gate must catch.
 
-The committed baseline (tests/baselines/baseline.json) was saved from a real run with
+The committed baseline (tests/scoring/baselines/baseline.json) was saved from a real run with
 ``arena baseline save baseline --export`` and then made tolerant of a 1.5B model's
 run-to-run variation: only the critical cases it passes every time count as passing (HP-001,
 HP-003, EC-002, GF-001, GF-003; EC-001, EC-003 and MS-001 vary or fail), and its suite score

@@ -32,7 +32,7 @@ from arena.golden import load_dataset
 
 pytestmark = pytest.mark.unit
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "data" / "golden" / "research_agent.json"
 
 

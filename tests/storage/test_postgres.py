@@ -18,7 +18,7 @@ from arena.leaderboard import build_leaderboard
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec
-from tests.test_judges import _prefers_300, _run
+from tests.judges.test_judges import _prefers_300, _run
 
 pytestmark = pytest.mark.system
 PORT = "55439"
