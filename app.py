@@ -11,14 +11,16 @@ import streamlit as st
 from arena.app import data, views
 from arena.app.compare_view import compare_section
 from arena.app.text import error_text, guarded, md
+from arena.storage import database_problem, resolve_url
 
 st.set_page_config(page_title="Agent Arena", page_icon="🏟️", layout="wide")
 st.title("Agent Arena leaderboard")
 st.caption("Which agent variant is better? Pairwise judge ratings next to absolute golden "
            "scores, cost and latency, for every stored run.")
 
-url = data.db_url()
-problem = data.database_problem(url)
+url = resolve_url()
+found = database_problem(url)
+problem = None if found is None else views.problem_text(found)
 runs: list[dict] = []
 if problem is None:
     try:

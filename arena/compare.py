@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from arena.evaluate import load_run_scores
-from arena.judging.ratings_io import battles_to_arrays
-from arena.leaderboard import select_battles
+from arena.gate.limits import BudgetLimits, LimitCheck, check_budget, figures_of
+from arena.gate.power import PowerEstimate, power_estimate, win_rate_groups
+from arena.judged_battles import battles_to_arrays, select_battles
 from arena.storage import Store
+from arena.vocabulary import ERROR
 
 Decision = Literal["better", "non-inferior", "worse", "inconclusive"]
 
@@ -35,6 +37,9 @@ class CompareReport(BaseModel):
     verdict: Decision
     reasons: list[str]
     summary: str
+    budget: list[LimitCheck] = Field(default_factory=list)
+    power: PowerEstimate | None = Field(
+        None, description="When inconclusive: roughly how many more cases or repeats decide it.")
 
 
 def _decide(lo: float | None, hi: float | None, margin: float, regressed: bool
@@ -61,15 +66,20 @@ def _saving(base: float, cand: float) -> str:
 
 def compare_variants(store: Store, baseline: str, candidate: str, *, run_id: int | None = None,
                      judge_key: str | None = None, margin: float = 0.05,
-                     bootstrap: int = 1000, seed: int = 0) -> CompareReport:
-    """Compare two variants of one run on battles and golden scores."""
+                     bootstrap: int = 1000, seed: int = 0,
+                     budget: BudgetLimits | None = None) -> CompareReport:
+    """Compare two variants of one run on battles, golden scores and budget limits.
+
+    A budget limit that does not hold makes the verdict ``worse``; an inconclusive verdict
+    carries a power estimate (how many more cases or repeats would decide it).
+    """
     from arena.ratings import bootstrap_win_rate
 
     run = store.run(run_id)
     scores = load_run_scores(store, run.id)
     base, cand = scores.variant(baseline), scores.variant(candidate)
     battles = [b for b in select_battles(store, run.id, judge_key)
-               if {b.variant_a, b.variant_b} == {baseline, candidate} and b.winner != "error"]
+               if {b.variant_a, b.variant_b} == {baseline, candidate} and b.winner != ERROR]
     win = lo = hi = None
     if battles:
         rate = bootstrap_win_rate(battles_to_arrays(battles), candidate, baseline,
@@ -79,6 +89,16 @@ def compare_variants(store: Store, baseline: str, candidate: str, *, run_id: int
                  or cand.mean_score < base.mean_score - margin)
     verdict, why = _decide(lo, hi, margin, regressed)
     reasons = [why]
+    limits = check_budget(figures_of(cand), figures_of(base), budget) if budget else []
+    over = [check.message for check in limits if not check.passed]
+    if over:
+        verdict = "worse"
+        reasons.append("over budget: " + "; ".join(over))
+    power = None
+    if verdict == "inconclusive" and battles:
+        power = power_estimate(win_rate_groups(battles, candidate), 0.5 - margin,
+                               what="the win rate")
+        reasons.append(power.message)
     if regressed:
         reasons.append(f"pass rate {cand.pass_rate:.1%} vs {base.pass_rate:.1%}, mean score "
                        f"{cand.mean_score:.3f} vs {base.mean_score:.3f}")
@@ -100,7 +120,7 @@ def compare_variants(store: Store, baseline: str, candidate: str, *, run_id: int
         mean_score=(base.mean_score, cand.mean_score),
         cost_per_query=(base.cost_mean_usd, cand.cost_mean_usd),
         p90_latency_s=(base.latency_p90_s, cand.latency_p90_s), regressed=regressed,
-        verdict=verdict, reasons=reasons, summary=summary)
+        verdict=verdict, reasons=reasons, summary=summary, budget=limits, power=power)
 
 
 def compare_markdown(report: CompareReport) -> str:

@@ -17,7 +17,7 @@ class InputError(ArenaError):
         self, message: str, *, file: str | None = None, case: str | None = None,
         field: str | None = None,
     ) -> None:
-        self.file, self.case, self.field = file, case, field
+        self.message, self.file, self.case, self.field = message, file, case, field
         where = []
         if file:
             where.append(f"file {file}")

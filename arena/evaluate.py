@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -83,20 +82,3 @@ def _keyword_scores(store: Store, run_id: int, results: list[RunResult]) -> RunS
               if r.case_id in cases]
     return RunScores(run_id=run_id, grader="keywords", cases=scored,
                      variants=aggregate(scored, results))
-
-
-def scores_by_variant(scores: RunScores) -> dict[str, Any]:
-    """Variant name -> VariantScores."""
-    return {v.variant: v for v in scores.variants}
-
-
-def run_with_variant(store: Store, variant: str, run_id: int | None = None) -> int:
-    """``run_id`` if given (it must contain the variant), else the newest run that has it."""
-    for info in store.runs():
-        if variant in info.config.get("variants", {}) and run_id in (None, info.id):
-            return info.id
-    where = f"run {run_id}" if run_id is not None else "any stored run"
-    from arena.errors import InputError
-
-    raise InputError(f"variant {variant!r} is not in {where}; run it first with "
-                     "`arena run --variants ...`", field="variant")

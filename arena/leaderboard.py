@@ -3,16 +3,50 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from arena.evaluate import load_run_scores
-from arena.judging.ratings_io import DEFAULT_REG, battles_to_arrays, rating_rows
-from arena.judging.records import Battle
+from arena.judged_battles import battles_to_arrays, rated, run_outputs, select_battles
 from arena.storage import Store
 
+if TYPE_CHECKING:
+    from arena.ratings import Battles, RatingOptions, RatingTable
+    from arena.scoring.aggregate import VariantScores
 
-class LeaderboardEntry(BaseModel):
+
+class ModelRating(BaseModel):
+    """One model's rating with its 95% interval (None without one), Elo and battle record."""
+
+    model: str
+    rating: float
+    ci_low: float | None
+    ci_high: float | None
+    elo: float | None
+    rank: int
+    wins: int
+    losses: int
+    ties: int
+    battles: int
+    win_rate: float | None
+
+
+class StyleEffect(BaseModel):
+    """A fitted style covariate (or the seat) in Elo points, with its 95% interval.
+
+    For a count covariate, ``elo`` is the rating change per ``scale`` of the ratio
+    ``(a - b) / (a + b + 1)``; for ``seat`` it is seat A's advantage.
+    """
+
+    name: str
+    elo: float
+    ci_low: float | None
+    ci_high: float | None
+    scale: float
+
+
+class VariantStanding(BaseModel):
     """One variant: rating with its 95% interval, Elo, battles, golden scores, benchmarks."""
 
     rank: int | None
@@ -36,16 +70,19 @@ class LeaderboardEntry(BaseModel):
     error_rate: float | None = None
 
 
-class ArenaLeaderboard(BaseModel):
+class RunLeaderboard(BaseModel):
     """A run's leaderboard for one judge, with its win-rate and battle-count matrices."""
 
     run_id: int
     judge: str | None
     judge_key: str | None
     grader: str
+    method: str
     bootstrap: int
     style_control: bool
-    entries: list[LeaderboardEntry]
+    style: list[str]
+    effects: list[StyleEffect]
+    entries: list[VariantStanding]
     models: list[str]
     win_rate_matrix: list[list[float | None]]
     predicted_win_matrix: list[list[float | None]]
@@ -53,63 +90,125 @@ class ArenaLeaderboard(BaseModel):
 
 
 def _opt(value: float) -> float | None:
-    return None if math.isnan(value) else value
+    return None if math.isnan(value) else float(value)
 
 
-def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Battle]:
-    """The run's battles from one judge (default: the judge used most recently)."""
-    keys = store.judge_keys(run_id)
-    if not keys:
-        return []
-    key = judge_key or keys[0][0]
-    known = [k for k, _, _ in keys]
-    if key not in known:
-        from arena.errors import InputError
+def rate_battles(battles: Battles, options: RatingOptions | None = None) -> RatingTable:
+    """:func:`arena.ratings.rating_table`, with unusable style covariates as bad input.
 
-        raise InputError(f"judge {key!r} has no battles on run {run_id} (judges: "
-                         f"{', '.join(known)})", field="judge")
-    return store.battles(run_id, key)
+    Raises:
+        RatingOptionError: (field ``style``) when the battles lack a covariate's counts or
+            the seat effect is not identifiable.
+    """
+    from arena.ratings import RatingOptionError, RatingOptions, rating_table, style_problem
+
+    opts = options if options is not None else RatingOptions()
+    problem = style_problem(battles, opts.style)
+    if problem:
+        raise RatingOptionError("style", problem)
+    return rating_table(battles, opts)
 
 
-def build_leaderboard(store: Store, run_id: int | None = None, *, judge_key: str | None = None,
-                      bootstrap: int = 1000, seed: int = 0, style_control: bool = False,
-                      reg: float = DEFAULT_REG) -> ArenaLeaderboard:
+def model_ratings(table: RatingTable) -> list[ModelRating]:
+    """One row per model, in rating order."""
+    rows = []
+    for i, name in enumerate(table.models):
+        n = int(table.battles[i])
+        wins, ties = int(table.wins[i]), int(table.ties[i])
+        rows.append(
+            ModelRating(
+                model=name,
+                rating=float(table.rating[i]),
+                ci_low=_opt(table.ci_low[i]),
+                ci_high=_opt(table.ci_high[i]),
+                elo=_opt(table.elo[i]),
+                rank=int(table.rank[i]),
+                wins=wins,
+                losses=int(table.losses[i]),
+                ties=ties,
+                battles=n,
+                win_rate=(wins + 0.5 * ties) / n if n else None,
+            )
+        )
+    return rows
+
+
+def style_effects(table: RatingTable) -> list[StyleEffect]:
+    """The table's fitted covariates as records."""
+    return [
+        StyleEffect(
+            name=e.name, elo=e.elo, ci_low=_opt(e.ci_low), ci_high=_opt(e.ci_high), scale=e.scale
+        )
+        for e in table.effects
+    ]
+
+
+def build_leaderboard(
+    store: Store,
+    run_id: int | None = None,
+    *,
+    judge_key: str | None = None,
+    options: RatingOptions | None = None,
+) -> RunLeaderboard:
     """Ratings (if the run was judged) next to each variant's golden scores."""
+    from arena.ratings import LENGTH, SEAT, RatingOptions
+
+    opts = options if options is not None else RatingOptions()
     run = store.run(run_id)
     run_scores = load_run_scores(store, run.id)
     scores = {v.variant: v for v in run_scores.variants}
     described = {v.name: v.description for v in store.variants()}
     battles = select_battles(store, run.id, judge_key)
-    rated, models, win, pred, counts = {}, [], [], [], []
-    if any(b.winner != "error" for b in battles):
-        rows, board = rating_rows(battles_to_arrays(battles), bootstrap=bootstrap, seed=seed,
-                                  style_control=style_control, reg=reg)
-        rated = {r.model: r for r in rows}
-        models = list(board.models)
-        win = [[_opt(float(x)) for x in row] for row in board.win_rate]
-        pred = [[_opt(float(x)) for x in row] for row in board.predicted_win]
-        counts = [[int(x) for x in row] for row in board.battle_counts]
-    entries = []
-    for name, version in run.config.get("variants", {}).items():
-        r, s = rated.get(name), scores.get(name)
-        entries.append(LeaderboardEntry(
-            rank=r.rank if r else None, variant=name, version=version,
-            description=described.get(name, ""),
-            rating=r.rating if r else None, ci_low=r.ci_low if r else None,
-            ci_high=r.ci_high if r else None, elo=_opt(r.elo) if r else None,
-            win_rate=r.win_rate if r else None, wins=r.wins if r else 0,
-            losses=r.losses if r else 0, ties=r.ties if r else 0,
-            battles=r.battles if r else 0,
-            pass_rate=s.pass_rate if s else None,
-            critical_pass_rate=s.critical_pass_rate if s else None,
-            mean_score=s.mean_score if s else None,
-            cost_per_query=s.cost_mean_usd if s else None,
-            p90_latency_s=s.latency_p90_s if s else None,
-            error_rate=s.error_rate if s else None))
+    ratings: dict[str, ModelRating] = {}
+    models, win, pred, counts, effects = [], [], [], [], []
+    if rated(battles):
+        needs_text = any(name not in (LENGTH, SEAT) for name in opts.style)
+        outputs = run_outputs(store, run.id) if needs_text else None
+        table = rate_battles(battles_to_arrays(battles, outputs), opts)
+        ratings = {r.model: r for r in model_ratings(table)}
+        models = list(table.models)
+        win = [[_opt(float(x)) for x in row] for row in table.win_rate]
+        pred = [[_opt(float(x)) for x in row] for row in table.predicted_win]
+        counts = [[int(x) for x in row] for row in table.battle_counts]
+        effects = style_effects(table)
+    entries = [
+        _standing(name, version, ratings.get(name), scores.get(name), described.get(name, ""))
+        for name, version in run.config.get("variants", {}).items()
+    ]
     entries.sort(key=lambda e: (e.rating is None, -(e.rating or 0.0), e.variant))
     judge = battles[0].judge if battles else None
-    return ArenaLeaderboard(
-        run_id=run.id, judge=judge.label if judge else None, judge_key=judge.key if judge else None,
-        grader=run_scores.grader, bootstrap=bootstrap,
-        style_control=style_control, entries=entries, models=models, win_rate_matrix=win,
-        predicted_win_matrix=pred, battle_counts=counts)
+    return RunLeaderboard(
+        run_id=run.id,
+        judge=judge.label if judge else None,
+        judge_key=judge.key if judge else None,
+        grader=run_scores.grader,
+        method=opts.method_name,
+        bootstrap=opts.bootstrap_rounds,
+        style_control=bool(opts.style),
+        style=list(opts.style),
+        effects=effects,
+        entries=entries,
+        models=models,
+        win_rate_matrix=win,
+        predicted_win_matrix=pred,
+        battle_counts=counts,
+    )
+
+
+def _standing(
+    name: str, version: str, r: ModelRating | None, s: VariantScores | None, description: str
+) -> VariantStanding:
+    rating = r.model_dump(exclude={"model"}) if r else {"rank": None}
+    golden: dict[str, float | None] = {}
+    if s is not None:
+        golden = {
+            "pass_rate": s.pass_rate,
+            "critical_pass_rate": s.critical_pass_rate,
+            "mean_score": s.mean_score,
+            "cost_per_query": s.cost_mean_usd,
+            "p90_latency_s": s.latency_p90_s,
+            "error_rate": s.error_rate,
+        }
+    return VariantStanding(
+        variant=name, version=version, description=description, **rating, **golden
+    )

@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from arena.secrets import redact_optional
 
 
 def utcnow() -> datetime:
@@ -24,6 +26,8 @@ class TrajectoryStep(BaseModel):
     args: dict[str, Any] = Field(default_factory=dict)
     observation: str = ""
     error: str | None = None
+
+    _no_secrets = field_validator("error")(redact_optional)
 
 
 class RunResult(BaseModel):
@@ -51,6 +55,8 @@ class RunResult(BaseModel):
         default_factory=dict, description="Files the run left in its sandbox (path -> text)."
     )
     created_at: datetime = Field(default_factory=utcnow)
+
+    _no_secrets = field_validator("error")(redact_optional)
 
     @property
     def tool_names(self) -> list[str]:

@@ -4,16 +4,31 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from arena.errors import InputError
+from arena.input_files import load_yaml, read_text
 from arena.models.config import ModelConfig
+from arena.paths import data_dir
 
 ARCHITECTURES = ("react", "supervisor")
+PROMPT_ROOTS_ENV = "ARENA_PROMPT_ROOTS"
+MAX_VARIANT_BYTES = 1_000_000
+MAX_PROMPT_BYTES = 1_000_000
+SUPERVISOR_ROLES = ("supervisor", "researcher", "analyst", "writer")
 
 
 class Variant(BaseModel):
@@ -34,6 +49,50 @@ class Variant(BaseModel):
     tools: list[str] | None = Field(None, description="Enabled tools; None means all.")
     max_steps: int = Field(6, ge=1, le=50)
     max_iterations: int = Field(6, ge=1, le=50, description="Supervisor routing limit.")
+    roles: dict[str, ModelConfig] = Field(
+        default_factory=dict, exclude_if=lambda roles: not roles,
+        description="Per-role models (supervisor roles, or your factory's): each entry "
+        "overrides fields of ``model``; other roles use ``model``.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _roles_inherit_model(cls, raw: Any) -> Any:
+        if not isinstance(raw, dict) or not isinstance(raw.get("roles"), dict):
+            return raw
+        base = raw.get("model")
+        base = base.model_dump() if isinstance(base, ModelConfig) else base
+        if not isinstance(base, dict):
+            return raw
+        roles = {role: {**base, **(cfg.model_dump(exclude_unset=True)
+                                   if isinstance(cfg, ModelConfig) else cfg)}
+                 if isinstance(cfg, dict | ModelConfig) else cfg
+                 for role, cfg in raw["roles"].items()}
+        return {**raw, "roles": roles}
+
+    @field_validator("roles")
+    @classmethod
+    def _known_roles(cls, roles: dict[str, ModelConfig], info: ValidationInfo
+                     ) -> dict[str, ModelConfig]:
+        agent = info.data.get("agent")
+        if roles and agent == "react":
+            raise ValueError("roles apply to the supervisor agent (or your own factory), "
+                             "not to react")
+        unknown = sorted(set(roles) - set(SUPERVISOR_ROLES))
+        if agent == "supervisor" and unknown:
+            raise ValueError(f"unknown role(s) {', '.join(unknown)}; the supervisor's roles "
+                             f"are {', '.join(SUPERVISOR_ROLES)}")
+        return roles
+
+    _source_file: str | None = PrivateAttr(None)
+
+    def model_for(self, role: str) -> ModelConfig:
+        """The model of one role: its entry in ``roles``, else ``model``."""
+        return self.roles.get(role, self.model)
+
+    @property
+    def source_file(self) -> str | None:
+        """The YAML file this variant was loaded from (None when built in code)."""
+        return self._source_file
 
     @field_validator("agent")
     @classmethod
@@ -41,7 +100,8 @@ class Variant(BaseModel):
         if value in ARCHITECTURES:
             return value
         module, sep, attr = value.partition(":")
-        if not sep or not module or not attr.isidentifier():
+        dotted = all(part.isidentifier() for part in module.split("."))
+        if not sep or not dotted or not attr.isidentifier():
             raise ValueError(f"agent must be one of {', '.join(ARCHITECTURES)} or "
                              f"'package.module:factory', got {value!r}")
         return value
@@ -57,38 +117,71 @@ class Variant(BaseModel):
 def load_variant(path: str | Path) -> Variant:
     """Load and validate a variant YAML file; prompt files resolve relative to it."""
     file = Path(path)
-    try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(file)) from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"malformed YAML: {exc}", file=str(file)) from None
+    raw = load_yaml(file, limit=MAX_VARIANT_BYTES)
     if not isinstance(raw, dict):
         raise InputError("expected a mapping of variant fields", file=str(file))
+    name = raw.get("name") if isinstance(raw.get("name"), str) else None
     raw = _resolve_prompt(file, raw)
     try:
         variant = Variant.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"])
-        raise InputError(err["msg"], file=str(file), case=raw.get("name"), field=field) from None
+        raise InputError(err["msg"], file=str(file), case=name and name[:80],
+                         field=field) from None
+    variant._source_file = str(file)
     _check_tools(file, variant)
     return variant
 
 
+def prompt_roots(variant_file: Path) -> list[Path]:
+    """The folders a variant's ``system_prompt_file`` may come from.
+
+    The variant file's own folder (and everything below it); the data root
+    (``ARENA_DATA_DIR``, default the repository's ``data/``) when the variant lives inside it;
+    and each folder listed in ``ARENA_PROMPT_ROOTS`` (os.pathsep-separated): the explicit
+    opt-out for prompts kept elsewhere. A variant file cannot widen this itself.
+    """
+    folder = variant_file.resolve().parent
+    roots = [folder]
+    data = data_dir().resolve()
+    if folder.is_relative_to(data):
+        roots.append(data)
+    extra = os.environ.get(PROMPT_ROOTS_ENV, "")
+    roots += [Path(p).expanduser().resolve() for p in extra.split(os.pathsep) if p.strip()]
+    return roots
+
+
 def _resolve_prompt(file: Path, raw: dict[str, Any]) -> dict[str, Any]:
-    prompt_file = raw.pop("system_prompt_file", None)
+    field = "system_prompt_file"
+    prompt_file = raw.pop(field, None)
     if prompt_file is None:
         return raw
     if raw.get("system_prompt"):
         raise InputError("give system_prompt or system_prompt_file, not both", file=str(file),
-                         field="system_prompt_file")
-    prompt_path = (file.parent / str(prompt_file)).resolve()
+                         field=field)
+    if not isinstance(prompt_file, str) or not prompt_file.strip() or "\x00" in prompt_file:
+        raise InputError("must be the relative path of a text file", file=str(file),
+                         field=field)
     try:
-        raw["system_prompt"] = prompt_path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        raise InputError(f"prompt file {prompt_path} not found", file=str(file),
-                         field="system_prompt_file") from None
+        prompt_path = (file.parent / prompt_file).resolve()  # symbolic links resolved first
+    except (OSError, RuntimeError) as exc:  # a name too long, a loop of links
+        raise InputError(f"bad prompt file path: {exc}", file=str(file), field=field) from None
+    roots = prompt_roots(file)
+    if not any(prompt_path.is_relative_to(root) for root in roots):
+        raise InputError(
+            f"prompt file {prompt_file!r} is outside the allowed folders "
+            f"({', '.join(map(str, roots))}); list its folder in {PROMPT_ROOTS_ENV} to allow it",
+            file=str(file), field=field)
+    if prompt_path.exists() and not prompt_path.is_file():
+        raise InputError(f"prompt file {prompt_path} is not a regular file", file=str(file),
+                         field=field)
+    try:
+        text = read_text(prompt_path, limit=MAX_PROMPT_BYTES)
+    except InputError as exc:
+        raise InputError(f"prompt file {prompt_path}: {exc.message}", file=str(file),
+                         field=field) from None
+    raw["system_prompt"] = text.strip()
     return raw
 
 

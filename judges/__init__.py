@@ -1,21 +1,77 @@
-"""LLM judges behind one small async protocol; every verdict carries its judge's spec."""
+"""LLM judges behind one small async protocol; every verdict carries its judge's spec.
 
-from judges.pairwise import Judge, PairwiseJudge, judge_model_config
-from judges.parsing import first_token_probs, label_from_probability, parse_verdict
-from judges.records import LABELS, JudgeSpec, Label, PairRequest, Verdict
-from judges.spec import parse_judge
+Public names load lazily, so reading the mode registry (e.g. for ``arena --help``) does not
+load LangChain.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the real names, for type checkers
+    from judges.identity import judge_identity, verdict_key
+    from judges.modes import MODES, get_mode, mode_names
+    from judges.modes.base import JudgeMode
+    from judges.orders import Outcome, agreement_rule, averaging_rule, combine
+    from judges.pairwise import Judge, PairwiseJudge, judge_model_config
+    from judges.parsing import first_token_probs, label_from_probability, parse_verdict
+    from judges.spec import parse_judge
+    from judges.types import LABELS, JudgeSpec, Label, PairRequest, Verdict
+
+_EXPORTS = {
+    "judge_identity": "judges.identity",
+    "verdict_key": "judges.identity",
+    "MODES": "judges.modes",
+    "get_mode": "judges.modes",
+    "mode_names": "judges.modes",
+    "JudgeMode": "judges.modes.base",
+    "Outcome": "judges.orders",
+    "agreement_rule": "judges.orders",
+    "averaging_rule": "judges.orders",
+    "combine": "judges.orders",
+    "Judge": "judges.pairwise",
+    "PairwiseJudge": "judges.pairwise",
+    "judge_model_config": "judges.pairwise",
+    "first_token_probs": "judges.parsing",
+    "label_from_probability": "judges.parsing",
+    "parse_verdict": "judges.parsing",
+    "parse_judge": "judges.spec",
+    "LABELS": "judges.types",
+    "JudgeSpec": "judges.types",
+    "Label": "judges.types",
+    "PairRequest": "judges.types",
+    "Verdict": "judges.types",
+}
 
 __all__ = [
     "LABELS",
+    "MODES",
     "Judge",
+    "JudgeMode",
     "JudgeSpec",
     "Label",
+    "Outcome",
     "PairRequest",
     "PairwiseJudge",
     "Verdict",
+    "agreement_rule",
+    "averaging_rule",
+    "combine",
     "first_token_probs",
+    "get_mode",
+    "judge_identity",
     "judge_model_config",
     "label_from_probability",
+    "mode_names",
     "parse_judge",
     "parse_verdict",
+    "verdict_key",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'judges' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

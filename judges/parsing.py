@@ -6,10 +6,9 @@ import math
 import re
 from typing import Any
 
-from judges.records import LABELS, Label
+from arena.vocabulary import LABELS, SEAT_TOKENS, SHORT_LABELS, Label
 
 _VERDICT = re.compile(r"\[\[\s*(A\s*>>\s*B|A\s*>\s*B|A\s*=\s*B|B\s*>\s*A|B\s*>>\s*A|A|B|C)\s*\]\]")
-_SHORT = {"A": "A>B", "B": "B>A", "C": "A=B"}
 
 
 def parse_verdict(text: str) -> Label | None:
@@ -19,8 +18,8 @@ def parse_verdict(text: str) -> Label | None:
     if not matches:
         return None
     token = re.sub(r"\s+", "", matches[-1])
-    label = _SHORT.get(token, token)
-    return label if label in LABELS else None  # type: ignore[return-value]
+    label = SHORT_LABELS.get(token, token)
+    return label if label in LABELS else None
 
 
 def first_token_probs(response_metadata: dict[str, Any],
@@ -30,7 +29,7 @@ def first_token_probs(response_metadata: dict[str, Any],
     ``choices`` maps a choice to the token spellings that count for it (compared stripped and
     upper-cased); the default is the letters A and B. Spellings of one choice are summed.
     """
-    choices = choices or {"A": ("A",), "B": ("B",)}
+    choices = choices or SEAT_TOKENS
     content = (response_metadata.get("logprobs") or {}).get("content") or []
     if not content:
         return {}

@@ -1,8 +1,13 @@
-"""Pairwise judge prompts (kept short: the local judge reads ~90 prompt tokens a second)."""
+"""Pairwise judge prompts (kept short: the local judge reads ~90 prompt tokens a second).
+
+Every template is a module-level constant, and the judge modes read them at call time: the
+verdict cache key hashes them all (:func:`judges.judge_identity`), so editing any of them
+makes the next ``arena judge`` ask again instead of reusing old verdicts.
+"""
 
 from __future__ import annotations
 
-from judges.records import PairRequest
+from judges.types import PairRequest
 
 SYSTEM_TEXT = (
     "You are an impartial judge of an AI research assistant. Compare two answers to the same "
@@ -19,6 +24,8 @@ ASK_AGAIN = ("Your verdict could not be read. Reply with only the final verdict,
              "of: [[A>>B]], [[A>B]], [[A=B]], [[B>A]], [[B>>A]].")
 
 LOGPROB_QUESTION = "Which answer is better, A or B? Reply with one letter."
+
+GRADE_QUESTION = "Is this a good answer to the question? Reply YES or NO."
 
 ANSWER_LIMIT = 1500
 
@@ -53,5 +60,5 @@ def grade_prompt(request: PairRequest, answer: str) -> str:
     if request.expectations:
         parts.append(f"What a good answer does: {_clip(request.expectations, 600)}")
     parts.append(f"Answer:\n{_clip(answer) or '(empty answer)'}")
-    parts.append("Is this a good answer to the question? Reply YES or NO.")
+    parts.append(GRADE_QUESTION)
     return "\n\n".join(parts)

@@ -1,39 +1,71 @@
-"""Parse a judge given on the command line: ``SPEC[/text|/logprobs|/grades]`` or YAML."""
+"""Parse a judge given on the command line: ``SPEC[/MODE]`` or the path of a YAML file."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
 from arena.errors import InputError
 from arena.models.config import ModelConfig
-from judges.records import JudgeSpec
+from judges.modes import default_mode, get_mode
+from judges.types import JudgeSpec
 
 
 def parse_judge(text: str) -> JudgeSpec:
     """``local:qwen2.5-coder-1.5b`` (logprobs mode for local models, text otherwise),
-    ``openai:gpt-4o/text``, or the path of a YAML file holding a JudgeSpec."""
-    path = Path(text)
-    if text.endswith((".yaml", ".yml")):
-        try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-            return JudgeSpec.model_validate(raw)
-        except FileNotFoundError:
-            raise InputError("no such file", file=text) from None
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise InputError(err["msg"], file=text,
-                             field=".".join(str(p) for p in err["loc"])) from None
+    ``openai:gpt-4o/text``, or the path of a YAML file holding a JudgeSpec.
+
+    Bad input raises InputError naming the file and field (or the ``judge`` flag), including a
+    mode the judge's provider cannot serve.
+    """
+    if text.endswith((".yaml", ".yml")) or Path(text).is_dir():
+        spec = _from_file(text)
+    else:
+        spec = _from_flag(text)
+    get_mode(spec.mode).check(spec)
+    return spec
+
+
+def _from_flag(text: str) -> JudgeSpec:
     spec, _, mode = text.partition("/")
     try:
         model = ModelConfig(spec=spec)
     except ValidationError as exc:
         raise InputError(exc.errors()[0]["msg"], field="judge") from None
-    if not mode:
-        mode = "logprobs" if model.provider == "local" else "text"
-    if mode not in ("text", "logprobs", "grades"):
-        raise InputError(f"judge mode must be text, logprobs or grades, got {mode!r}",
-                         field="judge")
+    mode = mode or default_mode(model.provider)
+    get_mode(mode)  # InputError naming the known modes
     return JudgeSpec(model=model, mode=mode)
+
+
+def _from_file(text: str) -> JudgeSpec:
+    raw = _read_yaml(text)
+    try:
+        return JudgeSpec.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise InputError(err["msg"], file=text,
+                         field=".".join(str(p) for p in err["loc"]) or None) from None
+
+
+def _read_yaml(text: str) -> Any:
+    path = Path(text)
+    if path.is_dir():
+        raise InputError("is a directory, not a judge YAML file", file=text)
+    try:
+        content = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", file=text) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", file=text) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=text) from None
+    try:
+        return yaml.safe_load(content)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise InputError(f"not valid YAML{where}: {problem}", file=text) from None

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
 from arena.agents.context import AgentContext
-from arena.errors import InputError
+from arena.agents.factories import call_factory, import_factory
+
+if TYPE_CHECKING:
+    from arena.variants import Variant
 
 
 def build_agent(ctx: AgentContext) -> Runnable[Any, Any]:
@@ -23,26 +25,20 @@ def build_agent(ctx: AgentContext) -> Runnable[Any, Any]:
         from arena.agents.research.supervisor import build_supervisor_agent
 
         return build_supervisor_agent(ctx.model, ctx.tools, ctx.max_steps,
-                                      ctx.variant.max_iterations)
-    return _import_factory(agent)(ctx)
+                                      ctx.variant.max_iterations, role_models=ctx.role_models)
+    return call_factory(agent, ctx, file=ctx.variant.source_file)  # type: ignore[no-any-return]
 
 
-def check_agent(agent: str) -> None:
-    """Fail fast (InputError) when a bring-your-own factory cannot be imported."""
+def check_agent(agent: str | Variant, *, file: str | None = None) -> None:
+    """Fail fast (InputError naming the variant file and the field ``agent``) when a
+    bring-your-own factory cannot be imported or is not a factory (see arena.agents.factories).
+
+    ``agent`` is the variant's ``agent`` value, or the Variant itself (its file is then known).
+    """
+    if not isinstance(agent, str):
+        agent, file = agent.agent, file or agent.source_file
     if agent not in ("react", "supervisor"):
-        _import_factory(agent)
-
-
-def _import_factory(path: str) -> Any:
-    module_name, _, attr = path.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise InputError(f"cannot import {module_name}: {exc}", field="agent") from None
-    factory = getattr(module, attr, None)
-    if not callable(factory):
-        raise InputError(f"{path} is not a callable factory", field="agent")
-    return factory
+        import_factory(agent, file=file)
 
 
 def extract_output(result: Any) -> str:

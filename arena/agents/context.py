@@ -26,6 +26,11 @@ class AgentContext:
     tools: list[BaseTool]
     sandbox_dir: Path
     extra: dict[str, Any] = field(default_factory=dict)
+    role_models: dict[str, BaseChatModel] = field(default_factory=dict)
+
+    def model_for(self, role: str) -> BaseChatModel:
+        """The cached model of one role (the variant's ``roles``), else ``model``."""
+        return self.role_models.get(role, self.model)
 
     @property
     def system_prompt(self) -> str:

@@ -8,16 +8,24 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from arena.app import data
-from arena.app.text import VERDICT_STYLE, dollars, md, missing, pct, verdict_words
+from arena.app.text import VERDICT_STYLE, dollars, md, missing
 from arena.app.views import Context
+from arena.reports.format import pct
+from arena.vocabulary import TIE, label_words, winner_words
 
-WINNER = {"tie": "tie", "error": "error (not counted)"}
+percent = partial(pct, digits=0, empty="-")
+"""A rate as a whole percentage, '-' when missing."""
+FORMATS: dict[str, Callable[[Any], str]] = {
+    "pct": percent, "usd": dollars, "num": lambda v: f"{v:.2f}", "sec": lambda v: f"{v:.1f} s"}
+"""How the verdict box shows each kind of figure."""
 
 
 def _defaults(names: list[str], ranked: list[str]) -> tuple[int, int]:
@@ -62,10 +70,10 @@ def verdict_box(report: dict[str, Any]) -> None:
         st.caption(f"• {md(reason)}")
     cols = st.columns(5)
     win = report["win_rate"]
-    cols[0].metric("Candidate win rate", pct(win),
+    cols[0].metric("Candidate win rate", percent(win),
                    help="Share of battles the candidate won (ties half)")
     if not missing(win):
-        cols[0].caption(f"95%: {pct(report['ci_low'])} – {pct(report['ci_high'])}, "
+        cols[0].caption(f"95%: {percent(report['ci_low'])} – {percent(report['ci_high'])}, "
                         f"{report['battles']} battles")
     for col, label, key, fmt, inverse in (
             (cols[1], "Golden pass rate", "pass_rate", "pct", False),
@@ -73,8 +81,7 @@ def verdict_box(report: dict[str, Any]) -> None:
             (cols[3], "Cost per query", "cost_per_query", "usd", True),
             (cols[4], "p90 latency", "p90_latency_s", "sec", True)):
         base, cand = report[key]
-        text = {"pct": pct, "usd": dollars, "num": lambda v: f"{v:.2f}",
-                "sec": lambda v: f"{v:.1f} s"}[fmt]
+        text = FORMATS[fmt]
         delta = cand - base
         shown = {"pct": f"{delta * 100:+.0f} pts", "usd": dollars(abs(delta)),
                  "num": f"{delta:+.2f}", "sec": f"{delta:+.1f} s"}[fmt]
@@ -100,18 +107,17 @@ def _orders(battle: Any, baseline: str, candidate: str) -> tuple[str, str, str, 
     """(winner, verdict baseline-first, rationale, verdict candidate-first, rationale)."""
     if battle is None:
         return "not judged", "-", "", "-", ""
-    winner = {"model_a": battle.variant_a, "model_b": battle.variant_b}.get(
-        battle.winner, WINNER.get(battle.winner, battle.winner))
+    winner = winner_words(battle.winner, battle.variant_a, battle.variant_b)
     base_first = "ab" if battle.variant_a == baseline else "ba"
     cand_first = "ba" if base_first == "ab" else "ab"
     out = [winner]
     for order, first, second in ((base_first, baseline, candidate),
                                  (cand_first, candidate, baseline)):
         label = getattr(battle, f"{order}_label")
-        out.append(verdict_words(None if missing(label) else label, first, second,
-                                 getattr(battle, f"{order}_error")))
+        out.append(label_words(None if missing(label) else label, first, second,
+                               getattr(battle, f"{order}_error")))
         out.append(getattr(battle, f"{order}_rationale"))
-    if battle.winner == "tie" and missing(battle.ab_label) and missing(battle.ba_label) \
+    if battle.winner == TIE and missing(battle.ab_label) and missing(battle.ba_label) \
             and not battle.ab_error:
         out[1] = out[3] = "identical answers: tie without a call"
     return out[0], out[1], out[2], out[3], out[4]

@@ -7,61 +7,26 @@ Nothing here ever calls a model.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
-from sqlalchemy import create_engine, inspect
-from sqlalchemy.engine import make_url
 
-from arena.app.text import code, md
 from arena.storage import Store
-from arena.storage.engine import DEFAULT_URL
+
+if TYPE_CHECKING:
+    from arena.evaluate import RunScores
 
 TTL = 30
 """Seconds a cached read stays valid."""
 TREND_BOOTSTRAP = 100
 """Bootstrap rounds for the ratings of the trend chart (point estimates are what matter)."""
 ALL = "all"
+"""The sidebar's "no filter" choice of tier and category."""
 
 SCORE_COLUMNS = ["result_id", "variant", "case_id", "category", "tier", "repeat", "counted",
                  "score", "passed", "fail_reasons"]
-
-
-def db_url() -> str:
-    """The database URL: $ARENA_DB_URL, else ``sqlite:///arena.db``."""
-    return os.environ.get("ARENA_DB_URL") or DEFAULT_URL
-
-
-def database_problem(url: str) -> str | None:
-    """Why the URL holds no readable arena database (None when it does).
-
-    Never creates or modifies anything: a missing SQLite file is reported, not created.
-    """
-    try:
-        parsed = make_url(url)
-    except Exception as exc:  # any malformed URL becomes a message
-        return f"`ARENA_DB_URL` is not a valid database URL ({md(exc)})."
-    if parsed.drivername.startswith("sqlite") and parsed.database not in (None, "", ":memory:"):
-        path = Path(str(parsed.database))
-        if not path.exists():
-            return f"There is no arena database at `{code(path)}` yet."
-        if path.is_dir():
-            return f"`{code(path)}` is a folder, not a database file."
-        if path.stat().st_size == 0:
-            return f"The database file `{code(path)}` is empty."
-    engine = create_engine(url)
-    try:
-        tables = set(inspect(engine).get_table_names())
-    except Exception as exc:  # unreadable: report, never crash
-        return f"The database could not be read ({type(exc).__name__}: {md(exc)})."
-    finally:
-        engine.dispose()
-    if not {"runs", "results", "datasets"} <= tables:
-        return "The database holds no arena tables yet."
-    return None
+GOLDEN_COLUMNS = ["variant", "pass_rate", "mean_score", "cases"]
 
 
 @st.cache_resource(show_spinner=False)
@@ -82,16 +47,50 @@ def load_runs(url: str) -> list[dict[str, Any]]:
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
+def load_run_scores(url: str, run_id: int) -> RunScores:
+    """The run's case scores and per-variant aggregates (stored, else keyword scores)."""
+    from arena.evaluate import load_run_scores as run_scores
+
+    return run_scores(get_store(url), run_id)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
 def load_scores(url: str, run_id: int) -> pd.DataFrame:
     """One row per scored result (CaseScore): variant, case, category, tier, score, passed."""
-    from arena.evaluate import load_run_scores
-
-    scores = load_run_scores(get_store(url), run_id)
     rows = [{"result_id": c.result_id, "variant": c.variant, "case_id": c.case_id,
              "category": c.category, "tier": c.tier, "repeat": c.repeat, "counted": c.counted,
              "score": c.score, "passed": c.passed, "fail_reasons": "; ".join(c.fail_reasons)}
-            for c in scores.cases]
+            for c in load_run_scores(url, run_id).cases]
     return pd.DataFrame(rows, columns=SCORE_COLUMNS)
+
+
+def _filter(choice: str) -> str | None:
+    return None if choice == ALL else choice
+
+
+def golden_figures(url: str, run_id: int, tier: str = ALL, category: str = ALL
+                   ) -> pd.DataFrame:
+    """Pass rate, mean score and cases per variant over the selected tier and category.
+
+    The figures are the scoring package's (:meth:`VariantScores.figures`): every case weighs
+    the same whatever its repeats, and ``tier='all'`` covers counted cases only.
+    """
+    rows = [{"variant": v.variant, "pass_rate": stats.pass_rate,
+             "mean_score": stats.mean_score, "cases": stats.n_cases}
+            for v in load_run_scores(url, run_id).variants
+            if (stats := v.figures(_filter(tier), _filter(category))) is not None]
+    return pd.DataFrame(rows, columns=GOLDEN_COLUMNS)
+
+
+def category_pass_rates(url: str, run_id: int, tier: str = ALL, category: str = ALL
+                        ) -> pd.DataFrame:
+    """Pass rate per variant and category over the selected tier (for the category chart)."""
+    rows = [{"variant": v.variant, "category": name, "pass_rate": stats.pass_rate,
+             "cases": stats.n_cases}
+            for v in load_run_scores(url, run_id).variants
+            for name, stats in v.figures_by_category(_filter(tier)).items()
+            if category in (ALL, name)]
+    return pd.DataFrame(rows, columns=["variant", "category", "pass_rate", "cases"])
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
@@ -105,20 +104,22 @@ def load_leaderboard(url: str, run_id: int, judge_key: str | None,
                      bootstrap: int = 1000) -> dict[str, Any]:
     """The run's leaderboard for one judge (entries and matrices) as a plain dict."""
     from arena.leaderboard import build_leaderboard
+    from arena.ratings import RatingOptions
 
-    board = build_leaderboard(get_store(url), run_id, judge_key=judge_key, bootstrap=bootstrap)
+    board = build_leaderboard(get_store(url), run_id, judge_key=judge_key,
+                              options=RatingOptions(bootstrap_rounds=bootstrap))
     return board.model_dump(mode="json")
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def load_health(url: str, run_id: int) -> list[dict[str, Any]]:
-    """Judge health figures of every judge used on the run."""
-    from arena.judging import judge_health
+    """Judge health figures of every judge used on the run, with their plain-words warnings."""
+    from arena.judging import health_warnings, judge_health
 
     store = get_store(url)
-    return [judge_health(battles).model_dump(mode="json")
-            for key, _label, _count in store.judge_keys(run_id)
-            if (battles := store.battles(run_id, key))]
+    healths = [judge_health(battles) for key, _label, _count in store.judge_keys(run_id)
+               if (battles := store.battles(run_id, key))]
+    return [{**h.model_dump(mode="json"), "warnings": health_warnings(h)} for h in healths]
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
@@ -190,38 +191,6 @@ def load_trends(url: str, run_ids: list[int]) -> pd.DataFrame:
     rows = [row for run_id in run_ids for row in load_run_summary(url, run_id)]
     return pd.DataFrame(rows, columns=["run_id", "variant", "version", "rating", "pass_rate",
                                        "mean_score"])
-
-
-def golden_figures(scores: pd.DataFrame, tier: str = ALL, category: str = ALL) -> pd.DataFrame:
-    """Pass rate and mean score per variant over the selected tier and category.
-
-    Like the aggregate figures, every case weighs the same whatever its repeats, and
-    ``tier='all'`` covers counted cases only (pending cases are shown, never counted).
-    """
-    columns = ["variant", "pass_rate", "mean_score", "cases"]
-    if scores.empty:
-        return pd.DataFrame(columns=columns)
-    chosen = scores[scores["counted"]] if tier == ALL else scores[scores["tier"] == tier]
-    if category != ALL:
-        chosen = chosen[chosen["category"] == category]
-    if chosen.empty:
-        return pd.DataFrame(columns=columns)
-    per_case = (chosen.assign(passed=chosen["passed"].astype(float))
-                .groupby(["variant", "case_id"])[["passed", "score"]].mean())
-    grouped = per_case.groupby(level="variant")
-    out = pd.DataFrame({"pass_rate": grouped["passed"].mean(),
-                        "mean_score": grouped["score"].mean(), "cases": grouped.size()})
-    return out.reset_index()[columns]
-
-
-def category_pass_rates(scores: pd.DataFrame, tier: str = ALL) -> pd.DataFrame:
-    """Pass rate per variant and category (for the category chart)."""
-    frames = [golden_figures(scores, tier, category).assign(category=category)
-              for category in sorted(scores["category"].unique())] if not scores.empty else []
-    frames = [f for f in frames if not f.empty]
-    if not frames:
-        return pd.DataFrame(columns=["variant", "category", "pass_rate", "cases"])
-    return pd.concat(frames, ignore_index=True)[["variant", "category", "pass_rate", "cases"]]
 
 
 def clear_caches() -> None:

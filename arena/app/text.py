@@ -1,19 +1,28 @@
-"""Small text helpers of the app: Markdown escaping, number formats, verdict wording."""
+"""Small text helpers of the app: Markdown escaping, number formats, error text.
+
+Verdict and winner wording comes from :mod:`arena.vocabulary`, percentages from
+:mod:`arena.reports.format`.
+"""
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
+from arena.reports.format import is_missing as missing
+
+if TYPE_CHECKING:
+    from arena.compare import Decision
+
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 
-VERDICT_STYLE = {"better": "success", "non-inferior": "info", "worse": "error",
-                 "inconclusive": "warning"}
+VERDICT_STYLE: dict[Decision, str] = {"better": "success", "non-inferior": "info",
+                                      "worse": "error", "inconclusive": "warning"}
+"""The Streamlit box each compare decision is shown in."""
 
 
 def md(text: Any) -> str:
@@ -31,16 +40,6 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def missing(value: Any) -> bool:
-    """True for None and NaN."""
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-def pct(value: Any, digits: int = 0) -> str:
-    """0.123 -> '12%' (or '-' when missing)."""
-    return "-" if missing(value) else f"{float(value):.{digits}%}"
-
-
 def dollars(value: Any) -> str:
     """Cost in dollars with enough decimals for fractions of a cent."""
     if missing(value):
@@ -55,14 +54,6 @@ def cost_format(costs: Any) -> str:
     values = [float(c) for c in costs if not missing(c)]
     top = max(values, default=0.0)
     return "$%.2f" if top >= 1 else "$%.4f" if top >= 0.01 else "$%.6f"
-
-
-def verdict_words(label: str | None, first: str, second: str, error: str = "") -> str:
-    """A verdict label read with names: 'A>B' with first=x -> 'x better'."""
-    if label is None:
-        return f"error: {error}" if error else "no call (identical answers)"
-    return {"A>>B": f"{first} much better", "A>B": f"{first} better", "A=B": "tie",
-            "B>A": f"{second} better", "B>>A": f"{second} much better"}.get(label, label)
 
 
 def error_text(exc: BaseException) -> str:

@@ -10,10 +10,10 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
-from sqlalchemy.engine import make_url
 
 from arena.app import charts, data
 from arena.app.text import code, cost_format, md, missing, plural
+from arena.storage import DatabaseProblem, masked_url
 
 TIER_LABELS = {data.ALL: "all counted tiers", "critical": "critical tier",
                "standard": "standard tier", "pending": "pending tier (never counted)"}
@@ -55,12 +55,17 @@ class Context:
         return f"{TIER_LABELS.get(self.tier, self.tier)} · {category}"
 
 
-def masked(url: str) -> str:
-    """The URL without its password."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # not a URL: show it as given
-        return url
+def problem_text(problem: DatabaseProblem) -> str:
+    """The page's Markdown sentence for a database problem (names and errors escaped)."""
+    path = code(problem.path or "")
+    return {
+        "bad_url": f"`ARENA_DB_URL` is not a valid database URL ({md(problem.detail)}).",
+        "missing": f"There is no arena database at `{path}` yet.",
+        "folder": f"`{path}` is a folder, not a database file.",
+        "empty": f"The database file `{path}` is empty.",
+        "unreadable": f"The database could not be read ({md(problem.detail)}).",
+        "no_tables": "The database holds no arena tables yet.",
+    }[problem.kind]
 
 
 def run_label(run: dict[str, Any]) -> str:
@@ -74,7 +79,7 @@ def empty_page(problem: str, url: str) -> None:
     """The friendly page shown when there is nothing to read yet."""
     st.info(f"{problem} Nothing to show yet: this page only reads what the `arena` commands "
             "store, and never calls a model.")
-    st.markdown(f"**Produce data** (into `{code(masked(url))}`: pass `--db URL` or set "
+    st.markdown(f"**Produce data** (into `{code(masked_url(url))}`: pass `--db URL` or set "
                 "`ARENA_DB_URL`), then reload this page:")
     st.code(COMMANDS, language="bash")
     st.button("Check again", on_click=data.clear_caches)
@@ -110,7 +115,8 @@ def sidebar(url: str, runs: list[dict[str, Any]]) -> Context:
     else:
         bar.caption(f"Judge: none yet. Run `arena judge {ctx.run_id}` for ratings.")
     bar.divider()
-    bar.caption(f"Database: `{code(masked(url))}`  \nCached reads refresh every {data.TTL} s.")
+    bar.caption(f"Database: `{code(masked_url(url))}`  \n"
+                f"Cached reads refresh every {data.TTL} s.")
     bar.button("Reload data", on_click=data.clear_caches)
     return ctx
 
@@ -133,7 +139,7 @@ def leaderboard_frame(ctx: Context) -> pd.DataFrame:
     numeric = ["rank", "rating", "ci_low", "ci_high", "elo", "win_rate", "cost_per_query",
                "p90_latency_s", "error_rate"]
     entries[numeric] = entries[numeric].apply(pd.to_numeric, errors="coerce")
-    golden = data.golden_figures(data.load_scores(ctx.url, ctx.run_id), ctx.tier, ctx.category)
+    golden = data.golden_figures(ctx.url, ctx.run_id, ctx.tier, ctx.category)
     entries = entries.drop(columns=["pass_rate", "mean_score"]).merge(
         golden[["variant", "pass_rate", "mean_score"]], on="variant", how="left")
     return entries
@@ -218,10 +224,7 @@ def breakdown_section(ctx: Context) -> None:
         else:
             st.info(f"No judged battles yet: run `arena judge {ctx.run_id}`.")
     with right:
-        scores = data.load_scores(ctx.url, ctx.run_id)
-        if ctx.category != data.ALL:
-            scores = scores[scores["category"] == ctx.category]
-        per_category = data.category_pass_rates(scores, ctx.tier)
+        per_category = data.category_pass_rates(ctx.url, ctx.run_id, ctx.tier, ctx.category)
         if per_category.empty:
             st.info(f"No scored golden cases in {ctx.scope}.")
         else:
@@ -267,7 +270,7 @@ def health_section(ctx: Context) -> None:
                "favours the first-shown answer about half the time, does not simply prefer "
                "the longer answer (near 50%) and rarely errs.")
     frame = pd.DataFrame(health)
-    frame["warnings"] = [", ".join(health_warnings(h)) or "none" for h in health]
+    frame["warnings"] = [", ".join(h["warnings"]) or "none" for h in health]
     percent = ["position_consistency", "first_position_win_rate", "longer_answer_win_rate",
                "tie_rate", "error_rate"]
     frame[percent] = frame[percent].astype(float) * 100
@@ -284,13 +287,3 @@ def health_section(ctx: Context) -> None:
         name: st.column_config.NumberColumn(format="%.0f%%", help=text)
         for name, text in zip(table.columns[3:8], helps, strict=True)})
 
-
-def health_warnings(health: dict[str, Any]) -> list[str]:
-    """Plain-words flags for a judge's health figures."""
-    checks = [("position_consistency", lambda v: v < 0.8, "often flips with the order"),
-              ("first_position_win_rate", lambda v: abs(v - 0.5) > 0.15, "position bias"),
-              ("longer_answer_win_rate", lambda v: v > 0.7, "prefers longer answers"),
-              ("tie_rate", lambda v: v > 0.5, "mostly ties"),
-              ("error_rate", lambda v: v > 0.1, "many unreadable verdicts")]
-    return [text for key, bad, text in checks
-            if not missing(health.get(key)) and bad(float(health[key]))]

@@ -22,6 +22,10 @@ def build_parser() -> argparse.ArgumentParser:
     for module in (run, show, score, judge, ratings, demo, app):
         module.register(sub)
     judge.register_health(sub)
+    from arena.cli import golden, langsmith
+
+    golden.register(sub)
+    langsmith.register(sub)
     return parser
 
 

@@ -49,6 +49,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from arena.golden import load_dataset
     from arena.judging import judge_agreement, judge_health, judge_run
     from arena.leaderboard import build_leaderboard
+    from arena.ratings import RatingOptions
     from arena.reports import scores_table
     from arena.runner import RunOptions, run_suite
     from arena.storage import Store
@@ -70,7 +71,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     specs = [parse_judge(args.judge)]
     if args.second_judge and args.second_judge != "none":
         specs.append(parse_judge(args.second_judge))
-    battles = []
+    battles: list[list[Any]] = []
     # The main judge goes last, so it is the one `arena ratings` and the app show by default.
     for spec in reversed(specs):
         _step(f"3/4 judging every pair in both orders with {spec.label}")
@@ -89,7 +90,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     spec = specs[0]
     _step("4/4 leaderboard and compare")
     print_leaderboard(build_leaderboard(store, report.run_id, judge_key=spec.key,
-                                        bootstrap=args.bootstrap))
+                                        options=RatingOptions(bootstrap_rounds=args.bootstrap)))
     if {"baseline", "small-model"} <= set(args.variants):
         verdict = compare_variants(store, "baseline", "small-model", run_id=report.run_id,
                                    judge_key=spec.key, bootstrap=args.bootstrap)

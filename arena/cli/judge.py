@@ -5,20 +5,28 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arena.cli.common import add_db, table
+from arena.cli.common import add_db
+from arena.reports.format import pct, text_table
+from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
+
+if TYPE_CHECKING:
+    from arena.judging import JudgeHealth
 
 DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
 
 
 def register(sub: Any) -> None:
     """Add the judge sub-command."""
+    from judges.modes import default_mode, mode_names
+
+    default = f"{DEFAULT_JUDGE}/{default_mode(DEFAULT_JUDGE.partition(':')[0])}"
     p = sub.add_parser("judge", help="judge every pair of variants of a run in both orders")
     p.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
     p.add_argument("--judge", default=DEFAULT_JUDGE,
-                   help="judge model SPEC[/text|/logprobs] or a judge YAML file "
-                        f"(default: {DEFAULT_JUDGE}, logprobs)")
+                   help="judge model SPEC[/MODE] with MODE one of "
+                        f"{', '.join(mode_names())}, or a judge YAML file (default: {default})")
     p.add_argument("--pairs", default="all", help="all | anchor:NAME")
     p.add_argument("--with-trajectory", action="store_true",
                    help="show the judge a one-line summary of each answer's tool calls")
@@ -34,10 +42,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from arena.storage import Store
     from judges import parse_judge
 
-    store = Store(args.db)
-    spec = parse_judge(args.judge)
+    spec = parse_judge(args.judge)  # a bad judge fails before the database is touched
     if args.with_trajectory:
         spec = spec.model_copy(update={"with_trajectory": True})
+    store = Store(args.db)
     run_id = store.run(args.run).id
     report = judge_run(store, run_id, spec, pairs=args.pairs, concurrency=args.concurrency,
                        progress=not args.json)
@@ -48,7 +56,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
         print(json.dumps({"run_id": run_id, "judge": spec.model_dump(mode="json"),
                           "judge_key": spec.key, "model_calls": report.model_calls,
                           "skipped": report.skipped, "warnings": report.warnings,
-                          "health": health.model_dump() if health else None,
+                          "health": _health_json(health) if health else None,
                           "battles": [b.model_dump(mode="json") for b in report.battles]},
                          indent=2))
         return 0
@@ -58,26 +66,37 @@ def cmd_judge(args: argparse.Namespace) -> int:
     counts: dict[tuple[str, str], list[int]] = {}
     for b in report.battles:
         row = counts.setdefault((b.variant_a, b.variant_b), [0, 0, 0, 0, 0])
-        row[{"model_a": 0, "model_b": 1, "tie": 2, "error": 3}[b.winner]] += 1
+        row[2 if is_tie(b.winner) else {MODEL_A: 0, MODEL_B: 1, ERROR: 3}[b.winner]] += 1
         row[4] += b.flip
-    print(table([[a, b, *c] for (a, b), c in counts.items()],
-                ["A", "B", "A wins", "B wins", "ties", "errors", "flips"]))
+    print(text_table(["A", "B", "A wins", "B wins", "ties", "errors", "flips"],
+                     [[a, b, *c] for (a, b), c in counts.items()]))
     if health:
         print_health([health])
     return 0
 
 
-def print_health(healths: list[Any]) -> None:
-    """The judge-health table."""
-    def pct(x: float | None) -> str:
-        return "-" if x is None else f"{100 * x:.0f}%"
+def _health_json(health: JudgeHealth) -> dict[str, Any]:
+    from arena.judging import health_warnings
+
+    return {**health.model_dump(), "warnings": health_warnings(health)}
+
+
+def print_health(healths: list[JudgeHealth]) -> None:
+    """The judge-health table, then the warnings its figures call for."""
+    from arena.judging import health_warnings
 
     print("\njudge health")
-    print(table([[h.judge, h.battles, pct(h.position_consistency),
-                  pct(h.first_position_win_rate), pct(h.longer_answer_win_rate),
-                  pct(h.tie_rate), pct(h.error_rate), h.self_judged] for h in healths],
-                ["judge", "battles", "consistent", "first wins", "longer wins", "ties",
-                 "errors", "self-judged"]))
+    print(text_table(["judge", "battles", "consistent", "first wins", "longer wins", "ties",
+                      "errors", "self-judged"],
+                     [[h.judge, h.battles,
+                       *[pct(rate, 0, "-") for rate in (
+                           h.position_consistency, h.first_position_win_rate,
+                           h.longer_answer_win_rate, h.tie_rate, h.error_rate)],
+                       h.self_judged] for h in healths]))
+    for health in healths:
+        warnings = health_warnings(health)
+        if warnings:
+            print(f"warning: judge {health.judge} ({health.judge_key}): {', '.join(warnings)}")
 
 
 def register_health(sub: Any) -> None:
@@ -118,13 +137,13 @@ def cmd_health(args: argparse.Namespace) -> int:
         human = [{"judge": key, **human_agreement(b, labels).model_dump()}
                  for key, b in by_judge.items()]
     if args.json:
-        print(json.dumps({"run_id": run_id, "health": [h.model_dump() for h in healths],
+        print(json.dumps({"run_id": run_id, "health": [_health_json(h) for h in healths],
                           "judge_agreement": pairs, "human_agreement": human}, indent=2))
         return 0
     print_health(healths)
     for row in pairs + human:
         who = " vs ".join(row["judges"]) if "judges" in row else f"{row['judge']} vs humans"
-        pct = "-" if row["percent"] is None else f"{100 * row['percent']:.0f}%"
         kappa = "-" if row["kappa"] is None else f"{row['kappa']:.2f}"
-        print(f"agreement {who}: {pct} over {row['n']} battles, Cohen's kappa {kappa}")
+        print(f"agreement {who}: {pct(row['percent'], 0, '-')} over {row['n']} battles, "
+              f"Cohen's kappa {kappa}")
     return 0

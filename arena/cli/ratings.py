@@ -1,4 +1,5 @@
-"""``arena ratings`` (a run's leaderboard, or any Chatbot Arena battle log) and ``arena compare``.
+"""``arena ratings`` (a run's leaderboard, or any Chatbot Arena battle log), ``arena battles
+export`` and ``arena compare``.
 """
 
 from __future__ import annotations
@@ -6,31 +7,77 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from arena.cli.common import add_db, table
+from arena.cli.common import add_db
 from arena.cli.common import write_text as _write
+from arena.errors import InputError
+from arena.reports.format import text_table
 
 EXIT_WORSE = 1
 
 
 def register(sub: Any) -> None:
     """Add ratings and compare."""
-    p = sub.add_parser("ratings", help="leaderboard: Bradley-Terry with 95%% CIs, Elo, golden "
-                                       "scores")
+    p = sub.add_parser(
+        "ratings", help="leaderboard: Bradley-Terry with 95%% CIs, Elo, golden scores"
+    )
     p.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
-    p.add_argument("--battles", default=None, metavar="FILE.jsonl",
-                   help="rate a battle log in Chatbot Arena's schema instead of a run")
+    p.add_argument(
+        "--battles",
+        default=None,
+        metavar="FILE.jsonl",
+        help="rate a battle log in Chatbot Arena's schema instead of a run",
+    )
     p.add_argument("--judge", default=None, metavar="KEY", help="judge key (default: latest)")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap rounds")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--style-control", action="store_true",
-                   help="length-adjusted ratings (answer-length covariate)")
-    p.add_argument("--reg", type=float, default=None,
-                   help="L2 prior on log-strengths (default 0.1)")
+    p.add_argument(
+        "--method",
+        default=None,
+        metavar="NAME",
+        help="rating method (default: bt, or style-bt with --style-control; --methods lists them)",
+    )
+    p.add_argument("--methods", action="store_true", help="list the rating methods and exit")
+    p.add_argument(
+        "--bootstrap", type=int, default=None, metavar="N", help="bootstrap rounds (default 1000)"
+    )
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument(
+        "--style-control",
+        nargs="?",
+        const="length",
+        default=None,
+        metavar="COVARIATES",
+        help="style-controlled ratings; comma-separated covariates: length (the "
+        "default), markdown (= headers,lists,bold), seat (seat A's advantage)",
+    )
+    p.add_argument("--anchor", default=None, metavar="MODEL", help="pin MODEL at 1000")
+    p.add_argument(
+        "--elo-rounds",
+        type=int,
+        default=None,
+        metavar="N",
+        help="shuffles of the order-independent Elo column (default 100, 0 skips)",
+    )
+    p.add_argument(
+        "--reg", type=float, default=None, help="L2 prior on log-strengths (default 0.1)"
+    )
     p.add_argument("--json", action="store_true")
     add_db(p)
     p.set_defaults(handler=cmd_ratings)
+
+    e = sub.add_parser("battles", help="export a run's judged battles as a battle log")
+    esub = e.add_subparsers(dest="battles_command", required=True)
+    x = esub.add_parser(
+        "export",
+        help="write the battles in Chatbot Arena's JSONL schema, with lengths and markdown counts",
+    )
+    x.add_argument("file", metavar="FILE.jsonl")
+    x.add_argument("--run", type=int, default=None, help="run id (default: latest)")
+    x.add_argument("--judge", default=None, metavar="KEY", help="judge key (default: latest)")
+    add_db(x)
+    x.set_defaults(handler=cmd_battles_export)
 
     c = sub.add_parser("compare", help="is the candidate better, non-inferior, worse?")
     c.add_argument("--baseline", required=True, metavar="VARIANT")
@@ -47,31 +94,95 @@ def register(sub: Any) -> None:
 
 
 def _f(value: float | None, fmt: str = ".0f") -> str:
-    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) \
+    return (
+        "-"
+        if value is None or (isinstance(value, float) and math.isnan(value))
         else format(value, fmt)
+    )
+
+
+#: RatingOptions field -> the flag that sets it, so errors name the flag.
+FLAGS = {
+    "method": "--method",
+    "reg": "--reg",
+    "bootstrap_rounds": "--bootstrap",
+    "seed": "--seed",
+    "style": "--style-control",
+    "anchor": "--anchor",
+    "elo_rounds": "--elo-rounds",
+}
+
+
+@contextmanager
+def flag_errors() -> Iterator[None]:
+    """Re-raise a RatingOptionError as bad input naming the command-line flag."""
+    from arena.ratings import RatingOptionError
+
+    try:
+        yield
+    except RatingOptionError as exc:
+        raise InputError(f"{FLAGS.get(exc.option, exc.option)}: {exc.reason}") from None
+
+
+def rating_options(args: argparse.Namespace) -> Any:
+    """RatingOptions from the flags; unset flags keep the library's defaults."""
+    from arena.ratings import RatingOptions
+
+    given = {
+        "method": args.method,
+        "reg": args.reg,
+        "bootstrap_rounds": args.bootstrap,
+        "seed": args.seed,
+        "style": args.style_control,
+        "anchor": args.anchor,
+        "elo_rounds": args.elo_rounds,
+    }
+    with flag_errors():
+        return RatingOptions(**{k: v for k, v in given.items() if v is not None})
 
 
 def cmd_ratings(args: argparse.Namespace) -> int:
-    """Print the leaderboard."""
-    from arena.judging.ratings_io import DEFAULT_REG, load_battle_log, rating_rows
+    """Print the leaderboard (or the rating methods)."""
+    if args.methods:
+        from arena.ratings import rating_methods
 
-    reg = DEFAULT_REG if args.reg is None else args.reg
+        print(text_table(["method", "what"], [[k, v] for k, v in rating_methods().items()]))
+        return 0
+    options = rating_options(args)
     if args.battles:
-        rows, _ = rating_rows(load_battle_log(args.battles), bootstrap=args.bootstrap,
-                              seed=args.seed, style_control=args.style_control, reg=reg)
+        from arena.battle_log import load_battle_log
+        from arena.leaderboard import model_ratings, rate_battles, style_effects
+
+        with flag_errors():
+            table = rate_battles(load_battle_log(args.battles, style=options.style), options)
+        rows = model_ratings(table)
         if args.json:
             print(json.dumps([r.model_dump() for r in rows], indent=2))
         else:
-            print(table([[r.rank, r.model, _f(r.rating), f"[{_f(r.ci_low)}, {_f(r.ci_high)}]",
-                          _f(r.elo), _f(r.win_rate, ".1%"), r.battles] for r in rows],
-                        ["rank", "model", "rating", "95% CI", "elo", "win rate", "battles"]))
+            print(
+                text_table(
+                    ["rank", "model", "rating", "95% CI", "elo", "win rate", "battles"],
+                    [
+                        [
+                            r.rank,
+                            r.model,
+                            _f(r.rating),
+                            f"[{_f(r.ci_low)}, {_f(r.ci_high)}]",
+                            _f(r.elo),
+                            _f(r.win_rate, ".1%"),
+                            r.battles,
+                        ]
+                        for r in rows
+                    ],
+                )
+            )
+            print_effects(style_effects(table))
         return 0
     from arena.leaderboard import build_leaderboard
     from arena.storage import Store
 
-    board = build_leaderboard(Store(args.db), args.run, judge_key=args.judge,
-                              bootstrap=args.bootstrap, seed=args.seed,
-                              style_control=args.style_control, reg=reg)
+    with flag_errors():
+        board = build_leaderboard(Store(args.db), args.run, judge_key=args.judge, options=options)
     if args.json:
         print(board.model_dump_json(indent=2))
         return 0
@@ -79,29 +190,116 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _method_text(board: Any) -> str:
+    intervals = (
+        f" with 95% query-bootstrap intervals ({board.bootstrap} rounds)"
+        if any(e.ci_low is not None for e in board.entries)
+        else ""
+    )
+    if board.method == "bt":
+        return f"Bradley-Terry ratings{intervals}"
+    if board.method == "style-bt":
+        return f"Bradley-Terry ratings controlled for {', '.join(board.style)}{intervals}"
+    return f"ratings by method {board.method}{intervals or ' (no intervals)'}"
+
+
 def print_leaderboard(board: Any) -> None:
     """The leaderboard table."""
     judge = f"judge {board.judge} ({board.judge_key})" if board.judge else "not judged yet"
-    style = ", length-controlled" if board.style_control else ""
-    print(f"leaderboard, run {board.run_id}, {judge}{style}; Bradley-Terry ratings with 95% "
-          f"query-bootstrap intervals ({board.bootstrap} rounds)")
-    rows = [[_f(e.rank, "d") if e.rank else "-", e.variant, _f(e.rating),
-             f"[{_f(e.ci_low)}, {_f(e.ci_high)}]" if e.rating is not None else "-", _f(e.elo),
-             _f(e.win_rate, ".0%"), e.battles, _f(e.critical_pass_rate, ".0%"),
-             _f(e.mean_score, ".2f"), _f(e.cost_per_query, ".5f"), _f(e.p90_latency_s, ".1f")]
-            for e in board.entries]
-    print(table(rows, ["rank", "variant", "rating", "95% CI", "elo", "win rate", "battles",
-                       "critical pass", "golden score", "$/query", "p90 s"]))
+    style = ", style-controlled" if board.style_control else ""
+    print(f"leaderboard, run {board.run_id}, {judge}{style}; {_method_text(board)}")
+    rows = [
+        [
+            _f(e.rank, "d") if e.rank else "-",
+            e.variant,
+            _f(e.rating),
+            f"[{_f(e.ci_low)}, {_f(e.ci_high)}]" if e.rating is not None else "-",
+            _f(e.elo),
+            _f(e.win_rate, ".0%"),
+            e.battles,
+            _f(e.critical_pass_rate, ".0%"),
+            _f(e.mean_score, ".2f"),
+            _f(e.cost_per_query, ".5f"),
+            _f(e.p90_latency_s, ".1f"),
+        ]
+        for e in board.entries
+    ]
+    print(
+        text_table(
+            [
+                "rank",
+                "variant",
+                "rating",
+                "95% CI",
+                "elo",
+                "win rate",
+                "battles",
+                "critical pass",
+                "golden score",
+                "$/query",
+                "p90 s",
+            ],
+            rows,
+        )
+    )
+    print_effects(board.effects)
+
+
+def print_effects(effects: list[Any]) -> None:
+    """Fitted style covariates, if any: Elo points with 95% intervals."""
+    if not effects:
+        return
+    print(
+        "\nstyle effects in Elo points (a count: per RMS of (a - b) / (a + b + 1); seat: "
+        "seat A's advantage)"
+    )
+    print(
+        text_table(
+            ["covariate", "effect", "95% CI", "RMS"],
+            [
+                [
+                    e.name,
+                    _f(e.elo, "+.0f"),
+                    f"[{_f(e.ci_low, '+.0f')}, {_f(e.ci_high, '+.0f')}]",
+                    _f(e.scale, ".3f"),
+                ]
+                for e in effects
+            ],
+        )
+    )
+
+
+def cmd_battles_export(args: argparse.Namespace) -> int:
+    """Write a run's judged battles as a JSONL battle log."""
+    from arena.battle_log import export_battle_log
+    from arena.storage import Store
+
+    n = export_battle_log(Store(args.db), args.file, args.run, judge_key=args.judge)
+    print(f"wrote {n} battles to {args.file}")
+    return 0
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Print the compare verdict; exit 1 unless better or non-inferior."""
     from arena.compare import compare_markdown, compare_variants
+    from arena.ratings.options import check_count
     from arena.storage import Store
 
-    report = compare_variants(Store(args.db), args.baseline, args.candidate, run_id=args.run,
-                              judge_key=args.judge, margin=args.margin,
-                              bootstrap=args.bootstrap, seed=args.seed)
+    try:
+        check_count(args.bootstrap, minimum=1)
+    except ValueError as exc:
+        raise InputError(f"--bootstrap: {exc}") from None
+
+    report = compare_variants(
+        Store(args.db),
+        args.baseline,
+        args.candidate,
+        run_id=args.run,
+        judge_key=args.judge,
+        margin=args.margin,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
+    )
     if args.markdown:
         _write(args.markdown, compare_markdown(report))
     if args.json:

@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from arena.cli.common import add_db, default_dataset, table
+from arena.cli.common import add_db, default_dataset
+from arena.reports.format import text_table
 
 
 def register(sub: Any) -> None:
@@ -35,16 +36,19 @@ def register(sub: Any) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the suite and print a summary or JSON."""
     from arena.golden import load_dataset
-    from arena.runner import RunOptions, run_suite
+    from arena.runner import RunOptions, check_run, run_suite
+    from arena.runner.preflight import check_timeout
     from arena.storage import Store
     from arena.variants import load_variants
 
+    check_timeout(args.timeout, field="--timeout")
     variants = load_variants(args.variants)
     dataset = load_dataset(args.dataset)
     options = RunOptions(
         tier=args.tier, case_ids=args.cases.split(",") if args.cases else None,
         repeats=args.repeats, concurrency=args.concurrency, case_timeout_s=args.timeout,
         retry_errors=args.retry_errors, progress=not args.json, dataset_path=args.dataset)
+    check_run(variants, options)  # before the database is opened: bad input writes nothing
     report = run_suite(Store(args.db), dataset, variants, options)
     if args.json:
         print(json.dumps(run_json(report), indent=2))
@@ -54,7 +58,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def run_json(report: Any) -> dict[str, Any]:
-    """The documented JSON shape of ``arena run --json``."""
+    """The documented JSON shape of ``arena run --json`` (API keys redacted from errors)."""
+    from arena.secrets import redact_optional
+
     return {
         "run_id": report.run_id,
         "resumed": report.resumed,
@@ -64,10 +70,11 @@ def run_json(report: Any) -> dict[str, Any]:
             {"id": r.id, "variant": r.variant, "variant_hash": r.variant_hash,
              "case_id": r.case_id, "repeat": r.repeat, "output": r.output,
              "tool_calls": [{"name": s.tool, "args": s.args, "agent": s.agent,
-                             "error": s.error} for s in r.steps],
+                             "error": redact_optional(s.error)} for s in r.steps],
              "steps": len(r.steps), "model_calls": r.model_calls,
              "latency_s": r.latency_s, "input_tokens": r.input_tokens,
-             "output_tokens": r.output_tokens, "cost_usd": r.cost_usd, "error": r.error}
+             "output_tokens": r.output_tokens, "cost_usd": r.cost_usd,
+             "error": redact_optional(r.error)}
             for r in report.results
         ],
     }
@@ -83,8 +90,8 @@ def print_summary(report: Any) -> None:
     state = "resumed" if report.resumed else "new"
     print(f"run {report.run_id} ({state}; {report.reused} results reused, "
           f"{report.model_calls} model calls sent)")
-    print(table(rows, ["variant", "version", "results", "errors", "mean latency s",
-                       "tool calls", "tokens", "cost", "model calls"]))
+    print(text_table(["variant", "version", "results", "errors", "mean latency s",
+                      "tool calls", "tokens", "cost", "model calls"], rows))
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
@@ -101,6 +108,6 @@ def cmd_runs(args: argparse.Namespace) -> int:
     rows = [[r.id, r.created_at.strftime("%Y-%m-%d %H:%M"), r.status, r.dataset,
              ",".join(r.config.get("variants", {})), r.config.get("tier"), r.results, r.errors]
             for r in runs]
-    print(table(rows, ["run", "created", "status", "dataset", "variants", "tier", "results",
-                       "errors"]))
+    print(text_table(["run", "created", "status", "dataset", "variants", "tier", "results",
+                      "errors"], rows))
     return 0

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import add_db, table
+from arena.cli.common import add_db
 from arena.cli.common import write_text as _write
+from arena.reports.format import text_table
 
 EXIT_REGRESSION = 1
 
@@ -59,24 +60,41 @@ def cmd_score(args: argparse.Namespace) -> int:
     """Score a run and print a table, JSON or Markdown."""
     from arena.evaluate import make_grader, score_run
     from arena.reports import scores_json, scores_markdown, scores_table
+    from arena.scoring.difficulty import (
+        difficulty_breakdown,
+        difficulty_markdown,
+        difficulty_rows,
+    )
     from arena.storage import Store
 
     store = Store(args.db)
     run_id = store.run(args.run).id
     scores = score_run(store, run_id, make_grader(args.grader, store))
+    levels = {c.id: c.difficulty.value for c in store.run_dataset(run_id).test_cases}
+    by_difficulty = difficulty_breakdown(scores.variants, levels)
     if args.json:
         doc = scores_json(scores.variants, scores.cases)
+        doc["by_difficulty"] = {v: {d: s.model_dump() for d, s in levels_.items()}
+                                for v, levels_ in by_difficulty.items()}
         print(json.dumps({"run_id": run_id, "grader": scores.grader, **doc}, indent=2))
     elif args.markdown:
-        print(scores_markdown(scores.variants, scores.cases, title=f"Golden scores, run {run_id}"))
+        from arena.secrets import redact
+
+        print(redact(scores_markdown(scores.variants, scores.cases,
+                                     title=f"Golden scores, run {run_id}")))
+        print("\n" + difficulty_markdown(by_difficulty))
     else:
         print(f"run {run_id}, behaviour grader: {scores.grader}")
         print(scores_table(scores.variants, scores.cases))
+        header, *rows = difficulty_rows(by_difficulty)
+        print("\npass rate by difficulty (counted cases, passed/cases)")
+        print(text_table(header, rows))
     return 0
 
 
 def _candidate(store: Any, variant: str, run: int | None) -> tuple[int, Any, list[Any]]:
-    from arena.evaluate import load_run_scores, run_with_variant
+    from arena.evaluate import load_run_scores
+    from arena.runner import run_with_variant
 
     run_id = run_with_variant(store, variant, run)
     scores = load_run_scores(store, run_id)
@@ -128,7 +146,8 @@ def cmd_baseline_list(args: argparse.Namespace) -> int:
 
     rows = [[b.name, b.variant, b.variant_hash, f"{b.suite_score:.3f}", f"{b.pass_rate:.1%}",
              len(b.case_pass), b.source_run_id] for b in Store(args.db).baselines()]
-    print(table(rows, ["name", "variant", "version", "suite score", "pass rate", "cases", "run"])
+    print(text_table(["name", "variant", "version", "suite score", "pass rate", "cases", "run"],
+                     rows)
           if rows else "no baselines stored: `arena baseline save VARIANT`")
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from enum import StrEnum
 from typing import Annotated
 
@@ -40,6 +41,11 @@ class Difficulty(StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+
+
+def _unset(value: object) -> bool:
+    """Optional metadata left out of dumps (and so of content hashes) while unset."""
+    return value is None or value == []
 
 
 # An expected output item: one string, or a list of alternatives of which any one suffices.
@@ -86,6 +92,14 @@ class GoldenCase(BaseModel):
     expected_behavior: Behavior | None = None
     reference_answer: str | None = None
     notes: str = ""
+    tags: list[str] = Field(default_factory=list, exclude_if=_unset)
+    added: date | None = Field(None, exclude_if=_unset, description="When the case joined.")
+    reason: str | None = Field(None, exclude_if=_unset,
+                               description="Why it was added (e.g. the failure it captures).")
+    timeout_s: float | None = Field(None, gt=0, exclude_if=_unset,
+                                    description="This case's time limit (overrides --timeout).")
+    rubric: str | None = Field(None, exclude_if=_unset,
+                               description="A free-text criterion graded by the --grader LLM.")
 
     @field_validator("expected_behavior", mode="before")
     @classmethod
@@ -101,6 +115,17 @@ class GoldenCase(BaseModel):
         return names
 
 
+class DatasetChange(BaseModel):
+    """One recorded edit of a dataset: the version it produced and its content hash."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: str
+    date: date
+    change: str
+    content_hash: str
+
+
 class GoldenDataset(BaseModel):
     """A versioned set of golden cases with the tools the agent has."""
 
@@ -110,6 +135,9 @@ class GoldenDataset(BaseModel):
     version: str = "1.0.0"
     description: str = ""
     available_tools: list[str]
+    content_hash: str | None = Field(None, exclude_if=_unset,
+                                     description="Hash of the cases as of ``version``.")
+    changelog: list[DatasetChange] = Field(default_factory=list, exclude_if=_unset)
     test_cases: list[GoldenCase]
 
     def case(self, case_id: str) -> GoldenCase:

@@ -1,20 +1,23 @@
 """The arena: pairwise battles judged in both orders, judge health, pairings."""
 
-from arena.judging.battles import JudgeReport, judge_pair, judge_run, judge_run_async
+from arena.judging.battle import Battle
 from arena.judging.health import (
+    HEALTH_CHECKS,
     Agreement,
     JudgeHealth,
     cohen_kappa,
+    health_warnings,
     human_agreement,
     judge_agreement,
     judge_health,
     load_human_labels,
 )
 from arena.judging.pairing import make_pairs
-from arena.judging.records import Battle
-from arena.judging.swap import Outcome, combine
+from arena.judging.runner import JudgeReport, judge_pair, judge_run, judge_run_async
+from judges.orders import Outcome, combine
 
 __all__ = [
+    "HEALTH_CHECKS",
     "Agreement",
     "Battle",
     "JudgeHealth",
@@ -22,6 +25,7 @@ __all__ = [
     "Outcome",
     "cohen_kappa",
     "combine",
+    "health_warnings",
     "human_agreement",
     "judge_agreement",
     "judge_health",

@@ -1,18 +1,28 @@
 """Judge health: position consistency, first-position and longer-answer win rates, ties,
-errors; agreement between judges and with human labels (percent and Cohen's kappa)."""
+errors, with the thresholds that flag an unhealthy judge; agreement between judges and with
+human labels (percent and Cohen's kappa)."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from arena.errors import InputError
-from arena.judging.records import Battle
-
-_DIRECTION = {"A>>B": 1, "A>B": 1, "A=B": 0, "B>A": -1, "B>>A": -1}
+from arena.judging.battle import Battle
+from arena.vocabulary import (
+    ERROR,
+    LABEL_DIRECTION,
+    LOG_WINNERS,
+    MODEL_A,
+    TIE,
+    is_decisive,
+    is_tie,
+    swap_winner,
+)
 
 
 class JudgeHealth(BaseModel):
@@ -40,17 +50,17 @@ def judge_health(battles: list[Battle]) -> JudgeHealth:
     if not battles:
         raise ValueError("no battles")
     judged = [b for b in battles if b.verdict_ab is not None and b.verdict_ba is not None]
-    both_ok = [b for b in judged if b.winner != "error"]
+    both_ok = [b for b in judged if b.winner != ERROR]
     first_wins = decisive_orders = 0
     for battle in both_ok:
         for verdict in (battle.verdict_ab, battle.verdict_ba):
-            direction = _DIRECTION.get(verdict.label or "A=B", 0) if verdict else 0
+            direction = LABEL_DIRECTION[verdict.label] if verdict and verdict.label else 0
             if direction:
                 decisive_orders += 1
                 first_wins += direction > 0
-    decisive = [b for b in battles if b.winner in ("model_a", "model_b") and b.len_a != b.len_b]
-    longer = sum((b.winner == "model_a") == (b.len_a > b.len_b) for b in decisive)
-    counted = [b for b in battles if b.winner != "error"]
+    decisive = [b for b in battles if is_decisive(b.winner) and b.len_a != b.len_b]
+    longer = sum((b.winner == MODEL_A) == (b.len_a > b.len_b) for b in decisive)
+    counted = [b for b in battles if b.winner != ERROR]
     consistent = sum(not b.flip for b in both_ok)
     return JudgeHealth(
         judge=battles[0].judge.label, judge_key=battles[0].judge.key, battles=len(battles),
@@ -58,9 +68,30 @@ def judge_health(battles: list[Battle]) -> JudgeHealth:
         flip_rate=_ratio(len(both_ok) - consistent, len(both_ok)),
         first_position_win_rate=_ratio(first_wins, decisive_orders),
         longer_answer_win_rate=_ratio(longer, len(decisive)),
-        tie_rate=_ratio(sum(b.winner == "tie" for b in counted), len(counted)),
-        error_rate=_ratio(sum(b.winner == "error" for b in battles), len(battles)),
+        tie_rate=_ratio(sum(is_tie(b.winner) for b in counted), len(counted)),
+        error_rate=_ratio(sum(b.winner == ERROR for b in battles), len(battles)),
         self_judged=sum(b.self_judged for b in battles))
+
+
+# When a judge's figures call for a warning: (figure, is it bad?, what it means), shown by
+# `arena judge`, `arena health` and the app.
+HEALTH_CHECKS: tuple[tuple[str, Callable[[float], bool], str], ...] = (
+    ("position_consistency", lambda v: v < 0.8, "often flips with the order"),
+    ("first_position_win_rate", lambda v: abs(v - 0.5) > 0.15, "position bias"),
+    ("longer_answer_win_rate", lambda v: v > 0.7, "prefers longer answers"),
+    ("tie_rate", lambda v: v > 0.5, "mostly ties"),
+    ("error_rate", lambda v: v > 0.1, "many unreadable verdicts"),
+)
+
+
+def health_warnings(health: JudgeHealth) -> list[str]:
+    """Plain-words flags for a judge's health figures (figures not known yet never warn)."""
+    warnings = []
+    for field, bad, text in HEALTH_CHECKS:
+        value = getattr(health, field)
+        if value is not None and bad(float(value)):
+            warnings.append(text)
+    return warnings
 
 
 class Agreement(BaseModel):
@@ -86,18 +117,16 @@ def cohen_kappa(left: list[str], right: list[str]) -> Agreement:
 
 
 def _oriented(winner: str, flipped: bool) -> str:
-    if not flipped or winner not in ("model_a", "model_b"):
-        return winner
-    return "model_b" if winner == "model_a" else "model_a"
+    return swap_winner(winner) if flipped else winner
 
 
 def judge_agreement(first: list[Battle], second: list[Battle]) -> Agreement:
     """Agreement of two judges on the battles both judged (same pair of results)."""
-    index = {(b.result_a_id, b.result_b_id): b.winner for b in second if b.winner != "error"}
+    index = {(b.result_a_id, b.result_b_id): b.winner for b in second if b.winner != ERROR}
     left: list[str] = []
     right: list[str] = []
     for battle in first:
-        if battle.winner == "error":
+        if battle.winner == ERROR:
             continue
         other = index.get((battle.result_a_id, battle.result_b_id))
         flipped = False
@@ -119,14 +148,14 @@ def load_human_labels(path: str | Path) -> dict[tuple[str, int, str, str], str]:
         try:
             row = json.loads(line)
             winner = str(row["winner"])
-            if winner not in ("model_a", "model_b", "tie", "tie (bothbad)"):
+            if winner not in LOG_WINNERS:
                 raise ValueError(f"winner {winner!r}")
             key = (str(row["case_id"]), int(row.get("repeat", 0)), str(row["variant_a"]),
                    str(row["variant_b"]))
         except (json.JSONDecodeError, KeyError, ValueError, TypeError) as exc:
             raise InputError(f"bad human label: {exc}", file=str(path),
                              case=f"line {number}") from None
-        labels[key] = "tie" if winner.startswith("tie") else winner
+        labels[key] = TIE if is_tie(winner) else winner
     return labels
 
 
@@ -136,7 +165,7 @@ def human_agreement(battles: list[Battle], labels: dict[tuple[str, int, str, str
     left: list[str] = []
     right: list[str] = []
     for battle in battles:
-        if battle.winner == "error":
+        if battle.winner == ERROR:
             continue
         key = (battle.case_id, battle.repeat, battle.variant_a, battle.variant_b)
         swapped = (battle.case_id, battle.repeat, battle.variant_b, battle.variant_a)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-
 from arena.golden import GoldenCase
 from arena.records import RunResult
-from judges.records import JudgeSpec, PairRequest
+from judges.types import PairRequest
 
 
 def expectations_text(case: GoldenCase) -> str | None:
@@ -43,19 +40,6 @@ def pair_request(case: GoldenCase, first: RunResult, second: RunResult, *,
         expectations=expectations_text(case), answer_a=first.output, answer_b=second.output,
         trajectory_a=trajectory_text(first) if with_trajectory else None,
         trajectory_b=trajectory_text(second) if with_trajectory else None)
-
-
-def output_hash(text: str) -> str:
-    """Content hash of an answer."""
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def verdict_key(case: GoldenCase, first: RunResult, second: RunResult, judge: JudgeSpec) -> str:
-    """Cache key of one ordered judgement: case, both outputs (in order), judge spec."""
-    blob = json.dumps([case.id, output_hash(first.output), output_hash(second.output),
-                       judge.key, trajectory_text(first) if judge.with_trajectory else "",
-                       trajectory_text(second) if judge.with_trajectory else ""])
-    return hashlib.sha256(blob.encode()).hexdigest()
 
 
 def same_answer(a: RunResult, b: RunResult) -> bool:

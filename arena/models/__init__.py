@@ -1,4 +1,4 @@
-"""Chat models: one factory keyed by a spec string, plus caching, retries and prices."""
+"""Chat models: providers behind one registry, plus caching, retries and prices."""
 
 from arena.models.caching import (
     CALLS,
@@ -9,9 +9,11 @@ from arena.models.caching import (
     cache_key,
 )
 from arena.models.config import ModelConfig
-from arena.models.factory import make_chat_model
+from arena.models.factory import check_model, make_chat_model
 from arena.models.fake import FakeChatModel, FakeScript, register_fake
 from arena.models.pricing import Price, price_for
+from arena.models.providers import Provider, get_provider, provider_names, register_provider
+from arena.models.replies import MalformedReplyError, is_malformed_reply
 from arena.models.retry import RetryPolicy, TransientModelError, is_transient
 
 __all__ = [
@@ -20,15 +22,22 @@ __all__ = [
     "CallCounter",
     "FakeChatModel",
     "FakeScript",
+    "MalformedReplyError",
     "MemoryResponseStore",
     "ModelConfig",
     "Price",
+    "Provider",
     "ResponseStore",
     "RetryPolicy",
     "TransientModelError",
     "cache_key",
+    "check_model",
+    "get_provider",
+    "is_malformed_reply",
     "is_transient",
     "make_chat_model",
     "price_for",
+    "provider_names",
     "register_fake",
+    "register_provider",
 ]

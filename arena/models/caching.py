@@ -3,7 +3,9 @@
 Every model call goes through :class:`CachingChatModel`: the key is the model's identity
 (spec and sampling parameters), a namespace (the repeat index), the conversation and the bound
 tools. A hit replays the stored message; a miss calls the model with retries on transient
-errors and stores the reply. An unchanged rerun therefore sends no request at all.
+errors and malformed replies, and stores the reply only if it is usable. An unchanged rerun
+therefore sends no request at all. A caller whose own parser rejects a reply removes it with
+:meth:`CachingChatModel.forget`, so the next run asks again.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field
 
+from arena.models.replies import check_reply, is_empty, is_malformed_reply, reply_message
 from arena.models.retry import RetryPolicy, is_transient
+from arena.secrets import redact_exception
 
 
 class ResponseStore(Protocol):
@@ -35,6 +39,8 @@ class ResponseStore(Protocol):
     def get(self, key: str) -> dict[str, Any] | None: ...
 
     def put(self, key: str, model: str, value: dict[str, Any]) -> None: ...
+
+    def delete(self, key: str) -> None: ...
 
 
 class MemoryResponseStore:
@@ -48,6 +54,9 @@ class MemoryResponseStore:
 
     def put(self, key: str, model: str, value: dict[str, Any]) -> None:
         self.data[key] = value
+
+    def delete(self, key: str) -> None:
+        self.data.pop(key, None)
 
 
 @dataclass
@@ -68,6 +77,9 @@ CACHE_FORMAT = 2
 
 CALLS: contextvars.ContextVar[CallCounter | None] = contextvars.ContextVar(
     "arena_calls", default=None)
+
+CACHE_KEY_FIELD = "arena_cache_key"
+"""response_metadata field of every reply holding its cache key (never stored, never hashed)."""
 
 
 def _message_key(message: BaseMessage) -> dict[str, Any]:
@@ -119,32 +131,48 @@ class CachingChatModel(BaseChatModel):
                    **kwargs: Any) -> Runnable[LanguageModelInput, AIMessage]:
         return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
 
+    def forget(self, reply: BaseMessage) -> None:
+        """Delete ``reply``'s cache entry (e.g. its verdict could not be parsed), so the same
+        call is sent again next time. Replies that did not come from this cache are ignored."""
+        key = (reply.response_metadata or {}).get(CACHE_KEY_FIELD)
+        if isinstance(key, str) and key:
+            self.store.delete(key)
+
     def _lookup(self, messages: list[BaseMessage], kwargs: dict[str, Any]
                 ) -> tuple[str, ChatResult | None]:
         key = cache_key(self.identity, self.namespace, messages, kwargs)
         stored = self.store.get(key)
-        counter = CALLS.get()
         if stored is None:
             return key, None
+        message = messages_from_dict([stored["message"]])[0]
+        if is_empty(message):  # cached before empty replies were refused: ask again
+            return key, None
+        counter = CALLS.get()
         if counter is not None:
             counter.cached += 1
             counter.replayed_s += float(stored.get("latency_s", 0.0))
-        message = messages_from_dict([stored["message"]])[0]
-        return key, ChatResult(generations=[ChatGeneration(message=message)])
+        return key, _tagged(message, key)
 
-    def _save(self, key: str, result: ChatResult, latency_s: float) -> ChatResult:
+    def _logprobs_requested(self, kwargs: dict[str, Any]) -> bool:
+        return bool(kwargs.get("logprobs") or getattr(self._model(), "logprobs", False))
+
+    def _save(self, key: str, result: ChatResult, latency_s: float,
+              kwargs: dict[str, Any]) -> ChatResult:
+        message = reply_message(result)
+        check_reply(message, logprobs_requested=self._logprobs_requested(kwargs))
         counter = CALLS.get()
         if counter is not None:
             counter.sent += 1
-        generation = result.generations[0]
-        message = generation.message
-        if generation.generation_info:
-            # What BaseChatModel.invoke would do: logprobs, finish reason -> response_metadata.
-            meta = {**generation.generation_info, **message.response_metadata}
-            message = message.model_copy(update={"response_metadata": meta})
         self.store.put(key, self.identity, {"message": message_to_dict(message),
                                             "latency_s": round(latency_s, 4)})
-        return ChatResult(generations=[ChatGeneration(message=message)])
+        return _tagged(message, key)
+
+    def _give_up(self, exc: Exception, attempt: int) -> bool:
+        retryable = is_transient(exc) or is_malformed_reply(exc)
+        if not retryable or attempt + 1 >= self.retry.attempts:
+            redact_exception(exc)  # whoever records this error never sees an API key
+            return True
+        return False
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None,
@@ -156,9 +184,9 @@ class CachingChatModel(BaseChatModel):
             try:
                 started = time.perf_counter()
                 result = self._model()._generate(messages, stop=stop, **kwargs)
-                return self._save(key, result, time.perf_counter() - started)
+                return self._save(key, result, time.perf_counter() - started, kwargs)
             except Exception as exc:
-                if not is_transient(exc) or attempt + 1 >= self.retry.attempts:
+                if self._give_up(exc, attempt):
                     raise
                 time.sleep(self.retry.delay(attempt))
         raise AssertionError("unreachable")
@@ -173,9 +201,15 @@ class CachingChatModel(BaseChatModel):
             try:
                 started = time.perf_counter()
                 result = await self._model()._agenerate(messages, stop=stop, **kwargs)
-                return self._save(key, result, time.perf_counter() - started)
+                return self._save(key, result, time.perf_counter() - started, kwargs)
             except Exception as exc:
-                if not is_transient(exc) or attempt + 1 >= self.retry.attempts:
+                if self._give_up(exc, attempt):
                     raise
                 await asyncio.sleep(self.retry.delay(attempt))
         raise AssertionError("unreachable")
+
+
+def _tagged(message: BaseMessage, key: str) -> ChatResult:
+    meta = {**message.response_metadata, CACHE_KEY_FIELD: key}
+    message = message.model_copy(update={"response_metadata": meta})
+    return ChatResult(generations=[ChatGeneration(message=message)])

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-PROVIDERS = ("local", "openai", "fake")
-_TEMPLATE = Path(__file__).with_name("qwen_tools.jinja")
-
-
-@functools.cache
-def _local_template_hash() -> str:
-    return hashlib.sha256(_TEMPLATE.read_bytes()).hexdigest()[:12]
+from arena.models.providers.registry import provider_names
 
 
 class ModelConfig(BaseModel):
@@ -24,7 +16,8 @@ class ModelConfig(BaseModel):
 
     Spec forms: ``local:qwen2.5-coder-1.5b`` (the embedded llama.cpp model),
     ``openai:MODEL`` (any OpenAI-compatible endpoint, with ``base_url`` and the name of the
-    environment variable holding the key in ``api_key_env``), ``fake:NAME`` (scripted, tests).
+    environment variable holding the key in ``api_key_env``), ``fake:NAME`` (scripted, tests),
+    or any other provider registered in ``arena.models.providers``.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -47,11 +40,20 @@ class ModelConfig(BaseModel):
     @classmethod
     def _valid_spec(cls, value: str) -> str:
         provider, sep, name = value.partition(":")
-        if not sep or not name or provider not in PROVIDERS:
+        if not sep or not name or provider not in provider_names():
             raise ValueError(
                 f"model spec {value!r} must look like PROVIDER:NAME with PROVIDER one of "
-                f"{', '.join(PROVIDERS)}"
+                f"{', '.join(provider_names())}"
             )
+        return value
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _remember_key_env(cls, value: str | None) -> str | None:
+        if value:  # its value is redacted from every stored or printed error
+            from arena.secrets import register_secret_env
+
+            register_secret_env(value)
         return value
 
     @property
@@ -65,18 +67,16 @@ class ModelConfig(BaseModel):
         return self.spec.partition(":")[2]
 
     def cache_identity(self) -> str:
-        """What makes two model calls interchangeable: spec, sampling and endpoint, never keys.
+        """What makes two model calls interchangeable: spec, sampling and what the provider
+        adds (the endpoint; for local models the chat template, not the port), never keys."""
+        from arena.models.providers.registry import get_provider
 
-        The local server's port changes every run, so it is not part of the identity; the chat
-        template it renders prompts with is, so editing the template invalidates the cache.
-        """
         ident = {
             "spec": self.spec,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
-            "base_url": self.base_url if self.provider == "openai" else None,
             "extra": self.extra,
-            "template": _local_template_hash() if self.provider == "local" else None,
+            **get_provider(self.provider).identity(self),
         }
         blob = json.dumps(ident, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]

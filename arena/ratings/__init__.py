@@ -1,16 +1,19 @@
-"""Ratings from pairwise battles: online and order-independent Elo, Bradley-Terry MLE,
-query-bootstrap confidence intervals, style (length) control and leaderboard helpers.
+"""Ratings from pairwise battles: Bradley-Terry MLE, online and order-independent Elo,
+query-bootstrap confidence intervals, style control, rating tables.
 
-Pure numpy/scipy over arrays of battles; see :class:`Battles`.
+Pure numpy/scipy over arrays of battles (see :class:`Battles`). Every knob of a rating is
+one :class:`RatingOptions` record; rating methods are looked up by name in a registry
+(:data:`RATING_METHODS`, :func:`register_rating_method`).
 """
 
-from arena.ratings.battles import WINNER_OUTCOMES, Battles, PairCounts, aggregate_pairs
+from arena.ratings.battle_arrays import Battles, PairCounts, aggregate_pairs
 from arena.ratings.bootstrap import (
-    BootstrapResult,
+    DEFAULT_ROUNDS,
     WinRate,
     bootstrap_bradley_terry,
     bootstrap_win_rate,
     query_multiplicities,
+    rate_bradley_terry,
 )
 from arena.ratings.bradley_terry import (
     BASE,
@@ -22,37 +25,69 @@ from arena.ratings.bradley_terry import (
     log_strength_to_elo,
     newton_fit_batch,
 )
-from arena.ratings.elo import K_FACTOR, elo_median_over_orderings, online_elo
-from arena.ratings.leaderboard import (
-    Leaderboard,
+from arena.ratings.elo import (
+    DEFAULT_ELO_ROUNDS,
+    K_FACTOR,
+    elo_median_over_orderings,
+    online_elo,
+    rate_elo_median,
+    rate_online_elo,
+)
+from arena.ratings.fit import Effect, RatingFit
+from arena.ratings.matrices import (
     ModelStats,
     battle_count_matrix,
     ci_aware_rank,
-    leaderboard,
     model_stats,
     predicted_win_matrix,
+    rank_models,
     win_rate_matrix,
 )
+from arena.ratings.methods import (
+    RATING_METHODS,
+    RatingMethod,
+    get_rating_method,
+    rating_methods,
+    register_rating_method,
+)
+from arena.ratings.options import RatingOptionError, RatingOptions, expand_style
 from arena.ratings.style import (
-    StyleFit,
     bootstrap_style_controlled,
     fit_style_controlled,
-    length_feature,
+    rate_style_controlled,
 )
+from arena.ratings.style_features import (
+    LENGTH,
+    MARKDOWN_COUNTS,
+    SEAT,
+    count_ratio,
+    seat_identifiable,
+    style_matrix,
+    style_problem,
+)
+from arena.ratings.table import RatingTable, rating_table
 
 __all__ = [
     "BASE",
+    "DEFAULT_ELO_ROUNDS",
     "DEFAULT_REG",
+    "DEFAULT_ROUNDS",
     "INITIAL",
     "K_FACTOR",
+    "LENGTH",
+    "MARKDOWN_COUNTS",
+    "RATING_METHODS",
     "SCALE",
-    "WINNER_OUTCOMES",
+    "SEAT",
     "Battles",
-    "BootstrapResult",
-    "Leaderboard",
+    "Effect",
     "ModelStats",
     "PairCounts",
-    "StyleFit",
+    "RatingFit",
+    "RatingMethod",
+    "RatingOptionError",
+    "RatingOptions",
+    "RatingTable",
     "WinRate",
     "aggregate_pairs",
     "battle_count_matrix",
@@ -61,16 +96,28 @@ __all__ = [
     "bootstrap_win_rate",
     "bradley_terry",
     "ci_aware_rank",
+    "count_ratio",
     "elo_median_over_orderings",
+    "expand_style",
     "fit_log_strengths",
     "fit_style_controlled",
-    "leaderboard",
-    "length_feature",
+    "get_rating_method",
     "log_strength_to_elo",
     "model_stats",
     "newton_fit_batch",
     "online_elo",
     "predicted_win_matrix",
     "query_multiplicities",
+    "rank_models",
+    "rate_bradley_terry",
+    "rate_elo_median",
+    "rate_online_elo",
+    "rate_style_controlled",
+    "rating_methods",
+    "rating_table",
+    "register_rating_method",
+    "seat_identifiable",
+    "style_matrix",
+    "style_problem",
     "win_rate_matrix",
 ]

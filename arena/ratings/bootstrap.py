@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 from scipy import sparse
 
-from arena.ratings.battles import Battles, FloatArray, PairCounts, aggregate_pairs
+from arena.ratings.battle_arrays import Battles, FloatArray, PairCounts, aggregate_pairs
 from arena.ratings.bradley_terry import (
     BASE,
     DEFAULT_REG,
@@ -27,6 +27,10 @@ from arena.ratings.bradley_terry import (
     log_strength_to_elo,
     newton_fit_batch,
 )
+from arena.ratings.fit import RatingFit
+
+if TYPE_CHECKING:
+    from arena.ratings.options import RatingOptions
 
 DEFAULT_ROUNDS = 1000
 #: Rounds of query multiplicities materialised at once.
@@ -34,20 +38,6 @@ _ROUND_CHUNK = 250
 #: Above this many models the batched Newton Hessians get costly; use L-BFGS per round.
 _NEWTON_MAX_MODELS = 300
 CI_PERCENTILES = (2.5, 97.5)
-
-
-@dataclass(frozen=True, eq=False)
-class BootstrapResult:
-    """Point ratings with percentile intervals; arrays are in ``models`` order.
-
-    ``samples`` holds one row of ratings per bootstrap round.
-    """
-
-    models: tuple[str, ...]
-    rating: FloatArray
-    ci_low: FloatArray
-    ci_high: FloatArray
-    samples: FloatArray
 
 
 @dataclass(frozen=True)
@@ -122,7 +112,7 @@ def bootstrap_bradley_terry(
     scale: float = SCALE,
     base: float = BASE,
     initial: float = INITIAL,
-) -> BootstrapResult:
+) -> RatingFit:
     """Bradley-Terry ratings with 95% percentile intervals from a seeded query bootstrap.
 
     ``rating`` is the point estimate on all battles (the penalised MLE of
@@ -171,7 +161,18 @@ def bootstrap_bradley_terry(
         for s in (point, samples)
     )
     low, high = np.percentile(sample_ratings, CI_PERCENTILES, axis=0)
-    return BootstrapResult(battles.models, rating, low, high, sample_ratings)
+    return RatingFit(battles.models, rating, low, high, sample_ratings)
+
+
+def rate_bradley_terry(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``bt`` rating method: :func:`bootstrap_bradley_terry` with ``options``."""
+    return bootstrap_bradley_terry(
+        battles,
+        rounds=options.bootstrap_rounds,
+        seed=options.seed,
+        anchor=options.anchor,
+        reg=options.reg,
+    )
 
 
 def bootstrap_win_rate(

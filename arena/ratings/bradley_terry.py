@@ -7,8 +7,9 @@ log-likelihood
     f(s) = sum_p [ w_p * softplus(-(s_lo - s_hi)) + (n_p - w_p) * softplus(s_lo - s_hi) ]
            + reg / 2 * ||s||^2
 
-is minimised. The tiny L2 term makes the optimum unique (its mean is exactly zero) and keeps
-a model that never wins or never loses finite; disconnected comparison graphs are fine.
+is minimised. The L2 term (a weak Gaussian prior, :data:`DEFAULT_REG`) makes the optimum
+unique (its mean is exactly zero) and keeps a model that never wins or never loses finite;
+disconnected comparison graphs are fine.
 Ratings are ``scale / ln(base) * s + initial``, i.e. Elo points.
 """
 
@@ -18,13 +19,16 @@ import numpy as np
 from scipy import optimize, sparse
 from scipy.special import expit
 
-from arena.ratings.battles import Battles, FloatArray, IntArray, PairCounts, aggregate_pairs
+from arena.ratings.battle_arrays import Battles, FloatArray, IntArray, PairCounts, aggregate_pairs
 
 SCALE = 400.0
 BASE = 10.0
 INITIAL = 1000.0
-#: Default L2 penalty on log-strengths (on the summed, not averaged, log-likelihood).
-DEFAULT_REG = 1e-6
+#: The one default L2 prior on log-strengths (on the summed, not averaged, log-likelihood),
+#: used by every Bradley-Terry fit, the CLI's ``--reg`` and :class:`RatingOptions`: a normal
+#: prior with variance 10 (sd ~3.2 nats, ~1370 Elo), negligible on large arenas but enough to
+#: keep a small arena's undefeated or winless model finite.
+DEFAULT_REG = 0.1
 #: Bytes of Hessians the batched Newton solver may hold at once.
 _HESSIAN_BUDGET = 64 * 2**20
 #: Largest model count for which fit_log_strengths finishes with dense Newton steps.

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from arena.ratings.battles import Battles, FloatArray, IntArray
+from arena.ratings.battle_arrays import Battles, FloatArray, IntArray
+from arena.ratings.bradley_terry import INITIAL
+from arena.ratings.fit import RatingFit
+
+if TYPE_CHECKING:
+    from arena.ratings.options import RatingOptions
 
 K_FACTOR = 4.0
+#: Seeded shuffles of the order-independent Elo.
+DEFAULT_ELO_ROUNDS = 100
 #: Elements per (battles x shuffles) array run in one lock-step pass.
 _STEP_BUDGET = 2**23
 
@@ -52,7 +61,7 @@ def canonical_order(battles: Battles) -> Battles:
 def elo_median_over_orderings(
     battles: Battles,
     *,
-    rounds: int = 100,
+    rounds: int = DEFAULT_ELO_ROUNDS,
     seed: int = 0,
     k: float = K_FACTOR,
     base: float = 10.0,
@@ -103,3 +112,23 @@ def _run_shuffles(
         ratings[ia] += delta
         ratings[ib] -= delta
     return ratings.reshape(rounds, m)
+
+
+def _anchored(ratings: FloatArray, battles: Battles, anchor: str | None) -> FloatArray:
+    """Ratings shifted so ``anchor`` sits at 1000 (unchanged without an anchor)."""
+    if anchor is None:
+        return ratings
+    return np.asarray(ratings - ratings[battles.index_of(anchor)] + INITIAL, dtype=np.float64)
+
+
+def rate_online_elo(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``elo`` rating method: :func:`online_elo` in the given order, no intervals."""
+    return RatingFit.point(battles.models, _anchored(online_elo(battles), battles, options.anchor))
+
+
+def rate_elo_median(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``elo-median`` method: :func:`elo_median_over_orderings`, ``options.elo_rounds``
+    shuffles (the default when 0), no intervals."""
+    rounds = options.elo_rounds or DEFAULT_ELO_ROUNDS
+    ratings = elo_median_over_orderings(battles, rounds=rounds, seed=options.seed)
+    return RatingFit.point(battles.models, _anchored(ratings, battles, options.anchor))

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.reports.render import (
-    SUMMARY_HEADERS,
-    category_rows,
-    failing_cases,
-    label,
-    pct,
-    summary_row,
-)
+from arena.reports.format import pct
+from arena.reports.render import SUMMARY_HEADERS, category_rows, failing_cases, label, summary_row
 from arena.scoring.aggregate import VariantScores
 from arena.scoring.combined import PASS_THRESHOLD, CaseScore
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from arena.reports.format import pct, text_table
 from arena.reports.markdown import md_table
-from arena.reports.render import pct, text_table
 from arena.scoring.regression import RegressionReport
 
 

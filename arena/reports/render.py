@@ -5,17 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from arena.reports.format import pct, text_table
 from arena.scoring.aggregate import VariantScores
 from arena.scoring.combined import PASS_THRESHOLD, WEIGHTS, CaseScore
 from arena.scoring.tool_use import TRAJECTORY_WEIGHTS
 
 SUMMARY_HEADERS = ["Variant", "Pass rate", "Critical", "Score", "Completion", "Tool acc.",
                    "p50 s", "p90 s", "Tokens/query", "Cost/query", "Errors"]
-
-
-def pct(value: float | None) -> str:
-    """A rate as a percentage with one decimal, or an em dash for None."""
-    return "—" if value is None else f"{100 * value:.1f}%"
 
 
 def label(scores: VariantScores) -> str:
@@ -65,18 +61,6 @@ def scores_json(
         "variants": [v.model_dump(mode="json") for v in variant_scores],
         "cases": [c.model_dump(mode="json") for c in case_scores],
     }
-
-
-def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A left-aligned plain-text table with a dashed rule under the header."""
-    widths = [len(h) for h in headers]
-    for row in rows:
-        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=False)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=False)).rstrip(),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=False)).rstrip()
-              for row in rows]
-    return "\n".join(lines)
 
 
 def category_rows(

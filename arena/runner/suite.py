@@ -12,13 +12,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arena.agents import check_agent
 from arena.golden import GoldenDataset
 from arena.models import CachingChatModel, make_chat_model
 from arena.models.weights import cache_dir
+from arena.provenance import provenance
 from arena.records import RunResult
 from arena.runner.execute import execute_task
 from arena.runner.plan import Task, plan_tasks, run_key, select_cases
+from arena.runner.preflight import check_run
 from arena.storage import Store
 from arena.variants import Variant
 
@@ -70,15 +71,15 @@ def _models(variants: list[Variant], repeats: int, store: Store
 async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[Variant],
                           options: RunOptions) -> RunReport:
     """Run (or resume) the suite; each finished result is committed before the next starts."""
+    check_run(variants, options)  # bad input fails before anything is written or called
     cases = select_cases(dataset, options.tier, options.case_ids)
     tasks = plan_tasks(variants, cases, options.repeats)
-    for variant in variants:  # bad input fails before anything is written
-        check_agent(variant.agent)
     dataset_id = store.ensure_dataset(dataset, options.dataset_path)
     for variant in variants:
         store.ensure_variant(variant)
     config = {"variants": {v.name: v.version_hash for v in variants}, "tier": options.tier,
-              "cases": [c.id for c in cases], "repeats": options.repeats}
+              "cases": [c.id for c in cases], "repeats": options.repeats,
+              "provenance": provenance()}  # git commit, branch, CI run URL when known
     run_id, resumed = store.open_run(run_key(dataset, variants, cases, options.repeats),
                                      dataset_id, config)
     done = store.finished_results(run_id)
@@ -93,7 +94,8 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
         async with semaphore:
             sandbox = sandbox_root(run_id) / task.variant.name / f"{task.case.id}-r{task.repeat}"
             result = await execute_task(task, models[(task.variant.name, task.repeat)],
-                                        sandbox, run_id, options.case_timeout_s)
+                                        sandbox, run_id,
+                                        task.case.timeout_s or options.case_timeout_s)
             result.id = store.save_result(result)
             fresh.append(result)
             for callback in options.on_result:

@@ -15,6 +15,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.outputs import LLMResult
 
 from arena.records import TrajectoryStep
+from arena.secrets import redact
 
 OBSERVATION_LIMIT = 2000
 
@@ -36,6 +37,7 @@ class TrajectoryRecorder(BaseCallbackHandler):
         self.model_calls = 0
         self.input_tokens = 0
         self.output_tokens = 0
+        self.tokens_by_agent: dict[str, tuple[int, int]] = {}
 
     def on_chat_model_start(self, serialized: dict[str, Any], messages: Any, *, run_id: UUID,
                             tags: list[str] | None = None, **kwargs: Any) -> None:
@@ -50,8 +52,12 @@ class TrajectoryRecorder(BaseCallbackHandler):
                 if not isinstance(message, AIMessage):
                     continue
                 usage: dict[str, Any] = dict(message.usage_metadata or {})
-                self.input_tokens += int(usage.get("input_tokens", 0))
-                self.output_tokens += int(usage.get("output_tokens", 0))
+                tokens_in, tokens_out = (int(usage.get("input_tokens", 0)),
+                                         int(usage.get("output_tokens", 0)))
+                self.input_tokens += tokens_in
+                self.output_tokens += tokens_out
+                seen_in, seen_out = self.tokens_by_agent.get(agent, (0, 0))
+                self.tokens_by_agent[agent] = (seen_in + tokens_in, seen_out + tokens_out)
                 for call in message.tool_calls:
                     self._add(call["name"], dict(call["args"]), agent, call.get("id"))
 
@@ -86,7 +92,7 @@ class TrajectoryRecorder(BaseCallbackHandler):
     def on_tool_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
         step = self._tool_runs.pop(run_id, None)
         if step is not None:
-            step.error = f"{type(error).__name__}: {error}"[:OBSERVATION_LIMIT]
+            step.error = redact(f"{type(error).__name__}: {error}")[:OBSERVATION_LIMIT]
 
     def finish(self, messages: list[Any] | None = None) -> list[TrajectoryStep]:
         """Fill observations from the final messages and mark calls to unknown tools."""

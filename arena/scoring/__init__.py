@@ -11,9 +11,21 @@ No I/O, database or model calls here; an LLM behaviour grader implements
 * gate: :func:`make_baseline`, :func:`check_regression`, :func:`should_update_baseline`.
 """
 
-from arena.scoring.aggregate import GroupStats, VariantScores, aggregate, percentile
+from arena.scoring.aggregate import (
+    GroupStats,
+    VariantScores,
+    aggregate,
+    percentile,
+    select_cases,
+)
 from arena.scoring.args import args_fraction, score_expected_args, value_satisfied
-from arena.scoring.behavior import BehaviorGrade, BehaviorGrader, KeywordBehaviorGrader
+from arena.scoring.behavior import (
+    BehaviorGrade,
+    BehaviorGrader,
+    KeywordBehaviorGrader,
+    RubricGrade,
+    RubricGrader,
+)
 from arena.scoring.combined import (
     PASS_THRESHOLD,
     WEIGHTS,
@@ -83,6 +95,8 @@ __all__ = [
     "MatchMode",
     "RegressionReason",
     "RegressionReport",
+    "RubricGrade",
+    "RubricGrader",
     "ToolCall",
     "ToolOverlap",
     "TrajectoryMatch",
@@ -122,6 +136,7 @@ __all__ = [
     "score_result",
     "score_results",
     "score_trajectory",
+    "select_cases",
     "should_update_baseline",
     "tool_iou",
     "tool_overlap",

@@ -14,6 +14,9 @@ cases of the case's repeat pass rate, the mean score the mean of per-case mean s
 against the expected tools or the best acceptable alternative) over counted results,
 an errored result counting 0. Task completion = no error and a non-empty output.
 Latency percentiles use ``numpy.percentile`` with linear interpolation.
+
+The same figures over any tier x category selection (the app's filters) come from
+:meth:`VariantScores.figures` and :meth:`VariantScores.figures_by_category`.
 """
 
 from __future__ import annotations
@@ -75,6 +78,19 @@ class VariantScores(BaseModel):
     flaky_cases: list[str] = Field(default_factory=list)
     cases: list[CaseRepeats] = Field(default_factory=list)
 
+    def figures(self, tier: str | None = None, category: str | None = None) -> GroupStats | None:
+        """Pass figures over one tier and one category (see :func:`select_cases`).
+
+        ``figures()`` covers every counted case, like :attr:`pass_rate` and
+        :attr:`mean_score`; None when no case of the variant is in the selection.
+        """
+        chosen = select_cases(self.cases, tier, category)
+        return _group(chosen) if chosen else None
+
+    def figures_by_category(self, tier: str | None = None) -> dict[str, GroupStats]:
+        """Pass figures per category over one tier (None: every counted tier)."""
+        return _groups(select_cases(self.cases, tier), "category")
+
 
 def percentile(values: Sequence[float], q: float) -> float:
     """The q-th percentile (0-100) with linear interpolation; 0 for no values."""
@@ -83,6 +99,18 @@ def percentile(values: Sequence[float], q: float) -> float:
     import numpy as np
 
     return float(np.percentile(np.asarray(values, dtype=float), q, method="linear"))
+
+
+def select_cases(cases: Sequence[CaseRepeats], tier: str | None = None,
+                 category: str | None = None) -> list[CaseRepeats]:
+    """The cases of one tier and one category, in order.
+
+    ``tier=None`` selects every *counted* case (pending cases are shown, never counted), a
+    tier name that tier only (``'pending'`` included); ``category=None`` every category.
+    """
+    return [c for c in cases
+            if (c.counted if tier is None else c.tier == tier)
+            and (category is None or c.category == category)]
 
 
 def _group(cases: list[CaseRepeats]) -> GroupStats:

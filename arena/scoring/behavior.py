@@ -44,6 +44,34 @@ class BehaviorGrade(BaseModel):
     error: str | None = None
 
 
+class RubricGrade(BaseModel):
+    """How well an output meets the case's free-text ``rubric``, and which grader said so."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rubric: str
+    score: UnitFloat
+    passed: bool
+    grader: str
+    rationale: str = ""
+    error: str | None = None
+
+
+@runtime_checkable
+class RubricGrader(Protocol):
+    """Grades an output against a case's free-text ``rubric`` (an LLM grader; keyword rules
+    cannot, so without one a rubric is left ungraded)."""
+
+    @property
+    def spec(self) -> str:
+        """A short identifier of the grader."""
+        ...
+
+    async def grade_rubric(self, case: GoldenCase, output: str) -> RubricGrade:
+        """Grade ``output`` against ``case.rubric`` (which must be set)."""
+        ...
+
+
 @runtime_checkable
 class BehaviorGrader(Protocol):
     """Grades an output against a case's ``expected_behavior``."""

@@ -7,13 +7,16 @@ component      weight applies when
 ``trajectory`` 0.35   always (its own mix: ``arena.scoring.tool_use``)
 ``behavior``   0.20   the case has ``expected_behavior``
 ``functional`` 0.10   the case has ``expected_files``
+``rubric``     0.20   the case has a ``rubric`` and an LLM grader graded it
 ============== ====== ============================================================
 
 Weights of components that do not apply are redistributed proportionally over those
 that do. A result passes when its score is at least :data:`PASS_THRESHOLD` (0.7) and no
 hard fail applies. Hard fails: the run errored (score forced to 0), the output is empty,
-a forbidden tool was called, a not-contains string appears, or the behaviour grader
-failed. Pending-tier cases are scored like any other but carry ``counted=False``.
+a forbidden tool was called, a not-contains string appears, or the behaviour or rubric
+grader failed. Keyword rules cannot grade a free-text rubric: without an LLM grader
+(``--grader``) the rubric is left ungraded (``details['rubric']`` says so).
+Pending-tier cases are scored like any other but carry ``counted=False``.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from arena.scoring.behavior import (
     BehaviorGrade,
     BehaviorGrader,
     KeywordBehaviorGrader,
+    RubricGrade,
+    RubricGrader,
     failed_grade,
 )
 from arena.scoring.functional import score_files
@@ -43,6 +48,8 @@ WEIGHTS: dict[str, float] = {
     "functional": 0.10,
 }
 """Weights of the top-level components (see the module docstring)."""
+RUBRIC_WEIGHT = 0.20
+"""Weight of a graded rubric, relative to :data:`WEIGHTS` (renormalised like them)."""
 PASS_THRESHOLD = 0.7
 """Minimum combined score for a pass (hard fails aside)."""
 
@@ -70,6 +77,7 @@ class CaseScore(BaseModel):
     components: dict[str, float] = Field(default_factory=dict)
     details: dict[str, Any] = Field(default_factory=dict)
     behavior: BehaviorGrade | None = None
+    rubric: RubricGrade | None = None
     error: str | None = None
     fail_reasons: list[str] = Field(default_factory=list)
 
@@ -80,8 +88,15 @@ def _behavior_check(grade: BehaviorGrade) -> Check:
                  passed=grade.passed and grade.error is None, details=details)
 
 
+def _rubric_check(grade: RubricGrade) -> Check:
+    return Check(score=0.0 if grade.error else grade.score,
+                 passed=grade.passed and grade.error is None,
+                 details=grade.model_dump(mode="json"))
+
+
 def _checks(result: RunResult, case: GoldenCase, grade: BehaviorGrade | None,
-            available_tools: set[str] | None) -> dict[str, Check]:
+            available_tools: set[str] | None, rubric: RubricGrade | None = None
+            ) -> dict[str, Check]:
     checks: dict[str, Check] = {"trajectory": score_trajectory(result, case, available_tools)}
     output = score_output(result.output, case)
     if output is not None:
@@ -91,6 +106,8 @@ def _checks(result: RunResult, case: GoldenCase, grade: BehaviorGrade | None,
     functional = score_files(result.files, case.expected_files)
     if functional is not None:
         checks["functional"] = functional
+    if case.rubric and rubric is not None:
+        checks["rubric"] = _rubric_check(rubric)
     return checks
 
 
@@ -119,6 +136,9 @@ def _hard_fails(result: RunResult, checks: dict[str, Check]) -> list[str]:
     behavior = checks.get("behavior")
     if behavior is not None and behavior.details.get("error"):
         reasons.append(f"behaviour grader failed: {behavior.details['error']}")
+    rubric = checks.get("rubric")
+    if rubric is not None and rubric.details.get("error"):
+        reasons.append(f"rubric grader failed: {rubric.details['error']}")
     return reasons
 
 
@@ -153,6 +173,10 @@ def _hints(checks: dict[str, Check]) -> list[str]:
     functional = checks.get("functional")
     if functional is not None and not functional.passed:
         hints.append("expected file missing or incomplete")
+    rubric = checks.get("rubric")
+    if rubric is not None and not rubric.passed and not rubric.details.get("error"):
+        hints.append(f"rubric not met ({rubric.details['grader']}: "
+                     f"{rubric.details['rationale']})")
     return hints
 
 
@@ -178,12 +202,14 @@ def score_result(
     *,
     behavior: BehaviorGrade | None = None,
     available_tools: set[str] | None = None,
+    rubric: RubricGrade | None = None,
 ) -> CaseScore:
     """Score one result against its case (pure and synchronous).
 
     ``behavior`` is a precomputed grade; when the case expects a behaviour and none is
-    given, the deterministic keyword grader is applied. A result with ``error`` set
-    scores 0 and fails.
+    given, the deterministic keyword grader is applied. ``rubric`` is a precomputed grade
+    of the case's ``rubric`` (an LLM grader's); without one the rubric is not graded. A
+    result with ``error`` set scores 0 and fails.
     """
     if result.case_id != case.id:
         raise ValueError(f"result is for case {result.case_id!r}, not {case.id!r}")
@@ -197,8 +223,9 @@ def score_result(
     grade = None
     if case.expected_behavior is not None:
         grade = behavior or KeywordBehaviorGrader().grade_sync(case, result.output)
-    checks = _checks(result, case, grade, available_tools)
-    score, weights = weighted_mean({k: c.score for k, c in checks.items()}, WEIGHTS)
+    checks = _checks(result, case, grade, available_tools, rubric)
+    score, weights = weighted_mean({k: c.score for k, c in checks.items()},
+                                   {**WEIGHTS, "rubric": RUBRIC_WEIGHT})
     score = min(1.0, max(0.0, score))
     reasons = _hard_fails(result, checks)
     passed = not reasons and score >= PASS_THRESHOLD
@@ -206,10 +233,15 @@ def score_result(
         reasons.append(f"score {score:.2f} < {PASS_THRESHOLD:.2f}")
     if not passed:
         reasons.extend(_hints(checks))
-    details = {name: check.details for name, check in checks.items() if name != "behavior"}
+    details = {name: check.details for name, check in checks.items()
+               if name not in ("behavior", "rubric")}
     details["weights"] = weights
+    if case.rubric and "rubric" not in checks:
+        details["rubric"] = {"graded": False, "why": "keyword rules cannot grade a free-text "
+                             "rubric: score with an LLM grader (--grader)"}
     return CaseScore(**base, score=score, passed=passed, components=_components(checks),
-                     details=details, behavior=grade, fail_reasons=reasons)
+                     details=details, behavior=grade,
+                     rubric=rubric if "rubric" in checks else None, fail_reasons=reasons)
 
 
 async def _grade_one(grader: BehaviorGrader, case: GoldenCase, output: str,
@@ -222,6 +254,17 @@ async def _grade_one(grader: BehaviorGrader, case: GoldenCase, output: str,
             return failed_grade(case, spec, f"{type(exc).__name__}: {exc}"[:500])
 
 
+async def _rubric_one(grader: RubricGrader, case: GoldenCase, output: str,
+                      gate: asyncio.Semaphore) -> RubricGrade:
+    async with gate:
+        try:
+            return await grader.grade_rubric(case, output)
+        except Exception as exc:  # recorded as the rubric's error, never a pass
+            return RubricGrade(rubric=case.rubric or "", score=0.0, passed=False,
+                               grader=grader.spec, rationale="the grader failed",
+                               error=f"{type(exc).__name__}: {exc}"[:500])
+
+
 async def score_results(
     pairs: list[tuple[RunResult, GoldenCase]],
     grader: BehaviorGrader | None = None,
@@ -231,8 +274,10 @@ async def score_results(
     """Grade behaviours (keyword grader when none is given), then score every pair.
 
     Only results without an error whose case expects a behaviour are graded, at most
-    ``concurrency`` at a time. A grader exception becomes a zero, failing grade with its
-    error recorded. Scores come back in the order of ``pairs``.
+    ``concurrency`` at a time. When the grader can also grade rubrics
+    (:class:`RubricGrader`, the LLM grader), cases with a ``rubric`` are graded too. A
+    grader exception becomes a zero, failing grade with its error recorded. Scores come
+    back in the order of ``pairs``.
     """
     active: BehaviorGrader = grader if grader is not None else KeywordBehaviorGrader()
     gate = asyncio.Semaphore(max(1, concurrency))
@@ -241,5 +286,13 @@ async def score_results(
     grades = await asyncio.gather(*(_grade_one(active, pairs[i][1], pairs[i][0].output, gate)
                                     for i in todo))
     by_index = dict(zip(todo, grades, strict=True))
-    return [score_result(result, case, behavior=by_index.get(i), available_tools=available_tools)
+    rubrics: dict[int, RubricGrade] = {}
+    if isinstance(active, RubricGrader):
+        marked = [i for i, (result, case) in enumerate(pairs)
+                  if case.rubric and result.error is None]
+        graded = await asyncio.gather(*(_rubric_one(active, pairs[i][1], pairs[i][0].output,
+                                                    gate) for i in marked))
+        rubrics = dict(zip(marked, graded, strict=True))
+    return [score_result(result, case, behavior=by_index.get(i), available_tools=available_tools,
+                         rubric=rubrics.get(i))
             for i, (result, case) in enumerate(pairs)]

@@ -1,69 +1,183 @@
-"""Baselines and the regression gate.
+"""Baselines: what a variant scored, case by case, kept to gate later changes against.
 
-A case *passes* when a strict majority of its repeats pass (``arena.scoring.repeats``).
-Rules, each of which alone makes ``RegressionReport.regressed`` true:
+A :class:`Baseline` (also used, unnamed, as the candidate's snapshot) records the dataset's
+name, version and content hash, and per case its content hash, category, tier, the pass and
+score of each repeat, the mean of each scoring component, the failure reasons, and each
+repeat's latency, tokens and cost. Two snapshots are compared case by case on the cases both
+hold with the same content (``arena.gate.rules``): the rules, their defaults and which of them
+block are documented there. A case *passes* when a strict majority of its repeats pass
+(``arena.scoring.repeats``); it is *flaky* when 0 < pass rate < 1.
 
-==================== ===================================================================
-rule                 fires when
-==================== ===================================================================
-``suite_drop``       baseline suite score - candidate suite score > ``max_drop`` (0.05)
-``critical_broken``  a critical case passed in the baseline and fails in the candidate
-``critical_missing`` a critical case that passed in the baseline was not run
-``category_broken``  every counted case of a category fails in the candidate while the
-                     baseline passed at least one counted case of that category
-``happy_path_fail``  a counted happy_path case fails in the candidate
-==================== ===================================================================
-
-Pending-tier cases never trigger a rule. ``should_update_baseline`` only lets a baseline
-move up (new suite score >= old) unless forced.
+Baselines written before per-case details were recorded (``case_pass`` / ``case_category`` /
+``case_tier`` only) still load: their cases have one repeat, no score and no content hash, so
+they are compared by id and their suite score is compared only when the candidate ran the
+same counted cases. ``should_update_baseline`` only lets a baseline move up (new suite score
+>= old) unless forced.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from arena.golden.models import Category, Tier
-from arena.records import utcnow
-from arena.scoring.aggregate import VariantScores
+from arena.gate.power import PowerEstimate
+from arena.golden.models import GoldenDataset, Tier
+from arena.records import RunResult, utcnow
+from arena.scoring.aggregate import VariantScores, percentile
 from arena.scoring.combined import CaseScore
-from arena.scoring.repeats import group_by_case
+from arena.scoring.repeats import majority_pass
+from arena.scoring.types import mean
 
 MAX_DROP = 0.05
 """Default largest tolerated drop of the suite score."""
+FORMAT = 2
+"""Version of the baseline file format (1: per-case pass flags only)."""
 
 
-class Baseline(BaseModel):
-    """The reference a candidate is gated against."""
+class CaseRecord(BaseModel):
+    """One case of one variant across its repeats."""
 
     model_config = ConfigDict(extra="forbid")
 
+    hash: str = Field("", description="Content hash of the golden case ('' when unknown).")
+    category: str
+    tier: str
+    n: int = Field(1, ge=1, description="Repeats run.")
+    passes: int = Field(ge=0)
+    scores: list[float] = Field(default_factory=list, description="Score of each repeat.")
+    components: dict[str, float] = Field(
+        default_factory=dict, description="Mean of each top-level scoring component.")
+    fail_reasons: list[str] = Field(default_factory=list)
+    errors: int = 0
+    error: str | None = Field(None, description="The first run error, if any.")
+    latency_s: list[float] = Field(default_factory=list)
+    tokens: list[int] = Field(default_factory=list)
+    cost_usd: list[float] = Field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """A strict majority of the repeats passed."""
+        return majority_pass(self.passes, self.n)
+
+    @property
+    def pass_rate(self) -> float:
+        """Passes over repeats."""
+        return self.passes / self.n
+
+    @property
+    def flaky(self) -> bool:
+        """Some repeats passed and some failed."""
+        return 0 < self.passes < self.n
+
+    @property
+    def counted(self) -> bool:
+        """Pending-tier cases are shown, never counted."""
+        return self.tier != Tier.PENDING
+
+    @property
+    def score_mean(self) -> float | None:
+        """Mean score over the repeats (None when scores were not recorded)."""
+        return mean(self.scores) if self.scores else None
+
+
+class Baseline(BaseModel):
+    """A variant's scores case by case: the reference a candidate is gated against."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: int = FORMAT
     name: str
     variant: str
     variant_hash: str
     dataset: str
+    dataset_version: str = ""
+    dataset_hash: str = ""
     suite_score: float
     pass_rate: float
-    case_pass: dict[str, bool]
-    case_category: dict[str, str]
-    case_tier: dict[str, str]
+    n_repeats: int = 1
+    cases: dict[str, CaseRecord]
+    cost_per_query: float | None = None
+    tokens_per_query: float | None = None
+    latency_p90_s: float | None = None
+    variant_config: dict[str, Any] | None = Field(
+        None, description="The variant's resolved configuration, so it can be run again.")
+    provenance: dict[str, str] = Field(
+        default_factory=dict, description="Git commit, branch and CI run of the source run.")
     created_at: datetime = Field(default_factory=utcnow)
     source_run_id: int | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade_format_1(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "case_pass" not in data:
+            return data
+        data = dict(data)
+        passed = data.pop("case_pass") or {}
+        category = data.pop("case_category", None) or {}
+        tier = data.pop("case_tier", None) or {}
+        data.setdefault("cases", {
+            case: {"category": category.get(case, ""), "tier": tier.get(case, Tier.STANDARD),
+                   "n": 1, "passes": int(bool(ok))} for case, ok in passed.items()})
+        data["format"] = 1
+        return data
+
+    @property
+    def case_pass(self) -> dict[str, bool]:
+        """Case id -> majority pass."""
+        return {case: record.passed for case, record in self.cases.items()}
+
+    @property
+    def case_category(self) -> dict[str, str]:
+        """Case id -> category."""
+        return {case: record.category for case, record in self.cases.items()}
+
+    @property
+    def case_tier(self) -> dict[str, str]:
+        """Case id -> tier."""
+        return {case: record.tier for case, record in self.cases.items()}
+
+    @property
+    def has_scores(self) -> bool:
+        """Per-repeat scores were recorded for every case."""
+        return all(record.scores for record in self.cases.values())
+
+    @property
+    def label(self) -> str:
+        """``variant@hash``."""
+        return f"{self.variant}@{self.variant_hash}"
+
+    @property
+    def dataset_label(self) -> str:
+        """Dataset name, version and content hash as far as known."""
+        version = f" {self.dataset_version}" if self.dataset_version else ""
+        digest = f" ({self.dataset_hash})" if self.dataset_hash else ""
+        return f"{self.dataset}{version}{digest}"
+
+
+Severity = Literal["block", "warn", "flaky"]
+"""``block`` fails the gate; ``warn`` is listed; ``flaky``: the case was flaky in the baseline."""
+FailureKind = Literal["output", "trajectory", "behavior", "side_effect", "error"]
+"""Why a case broke: the scoring component that fell, or a run error."""
+
 
 class RegressionReason(BaseModel):
-    """One rule that fired."""
+    """One rule that fired, on one case or on the suite."""
 
     model_config = ConfigDict(extra="forbid")
 
     rule: str
     message: str
     case_id: str | None = None
+    severity: Severity = "block"
+    kind: FailureKind | None = None
+    check: str | None = Field(None, description="The failing check, in words.")
 
 
 class RegressionReport(BaseModel):
-    """The regression verdict of a candidate against a baseline."""
+    """The regression verdict of a candidate against a baseline, case by case."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -71,17 +185,67 @@ class RegressionReport(BaseModel):
     candidate: str
     regressed: bool
     reasons: list[RegressionReason] = Field(default_factory=list)
-    baseline_score: float
-    candidate_score: float
-    suite_delta: float
+    baseline_score: float | None
+    candidate_score: float | None
+    suite_delta: float | None
+    suite_delta_low: float | None = None
+    suite_delta_high: float | None = None
     baseline_pass_rate: float = 0.0
     candidate_pass_rate: float = 0.0
     pass_rate_delta: float
     max_drop: float
+    compared_cases: list[str] = Field(default_factory=list)
     fixed_cases: list[str] = Field(default_factory=list)
     broken_cases: list[str] = Field(default_factory=list)
-    missing_cases: list[str] = Field(default_factory=list)
-    new_cases: list[str] = Field(default_factory=list)
+    flaky_cases: list[str] = Field(default_factory=list,
+                                   description="Compared cases that were flaky in the baseline.")
+    missing_cases: list[str] = Field(default_factory=list,
+                                     description="In the candidate's dataset, not run.")
+    new_cases: list[str] = Field(default_factory=list, description="Added: not in the baseline.")
+    removed_cases: list[str] = Field(default_factory=list,
+                                     description="In the baseline, gone from the dataset.")
+    changed_cases: list[str] = Field(default_factory=list,
+                                     description="Same id, different content: not compared.")
+    not_run_cases: list[str] = Field(default_factory=list,
+                                     description="Baseline cases the candidate did not run.")
+    datasets_differ: bool = False
+    notes: list[str] = Field(default_factory=list)
+    power: PowerEstimate | None = None
+
+    @property
+    def blocking(self) -> list[RegressionReason]:
+        """The reasons that fail the gate."""
+        return [r for r in self.reasons if r.severity == "block"]
+
+
+def _case_record(scores: Sequence[CaseScore], results: Sequence[RunResult],
+                 digest: str) -> CaseRecord:
+    first = scores[0]
+    names = sorted({name for s in scores for name in s.components if "." not in name})
+    components = {name: mean([s.components[name] for s in scores if name in s.components])
+                  for name in names}
+    reasons: list[str] = []
+    for s in scores:
+        reasons.extend(r for r in s.fail_reasons if r not in reasons)
+    errors = [s.error for s in scores if s.error is not None]
+    return CaseRecord(
+        hash=digest, category=first.category, tier=first.tier, n=len(scores),
+        passes=sum(s.passed for s in scores), scores=[s.score for s in scores],
+        components=components, fail_reasons=reasons, errors=len(errors),
+        error=errors[0] if errors else None,
+        latency_s=[r.latency_s for r in results],
+        tokens=[r.input_tokens + r.output_tokens for r in results],
+        cost_usd=[r.cost_usd for r in results])
+
+
+def _dataset_fields(dataset: str | GoldenDataset) -> tuple[dict[str, Any], dict[str, str]]:
+    if isinstance(dataset, str):
+        return {"dataset": dataset}, {}
+    from arena.golden import case_hash, dataset_hash
+
+    return ({"dataset": dataset.name, "dataset_version": dataset.version,
+             "dataset_hash": dataset_hash(dataset)},
+            {case.id: case_hash(case) for case in dataset.test_cases})
 
 
 def make_baseline(
@@ -89,20 +253,40 @@ def make_baseline(
     case_scores: list[CaseScore],
     *,
     name: str,
-    dataset: str,
+    dataset: str | GoldenDataset,
+    results: Sequence[RunResult] = (),
     source_run_id: int | None = None,
     created_at: datetime | None = None,
+    variant_config: dict[str, Any] | None = None,
+    provenance: dict[str, str] | None = None,
 ) -> Baseline:
-    """A baseline from a variant's aggregate and its case scores (majority of repeats)."""
+    """A snapshot of one variant's case scores (and run records, for budgets and hashes).
+
+    ``dataset`` is the dataset (its version, content hash and per-case hashes are recorded)
+    or only its name. Case content hashes come from the dataset, else from ``results``.
+    """
     mine = [s for s in case_scores
             if s.variant == scores.variant and s.variant_hash == scores.variant_hash]
-    cases = group_by_case(mine)
+    runs = [r for r in results
+            if r.variant == scores.variant and r.variant_hash == scores.variant_hash]
+    header, hashes = _dataset_fields(dataset)
+    groups: dict[str, list[CaseScore]] = {}
+    for score in mine:
+        groups.setdefault(score.case_id, []).append(score)
+    cases = {}
+    for case_id, group in groups.items():
+        own = [r for r in runs if r.case_id == case_id]
+        digest = hashes.get(case_id) or (own[0].case_hash if own else "")
+        cases[case_id] = _case_record(group, own, digest)
+    tokens = [r.input_tokens + r.output_tokens for r in runs]
     return Baseline(
-        name=name, variant=scores.variant, variant_hash=scores.variant_hash, dataset=dataset,
-        suite_score=scores.mean_score, pass_rate=scores.pass_rate,
-        case_pass={c.case_id: c.passed for c in cases},
-        case_category={c.case_id: c.category for c in cases},
-        case_tier={c.case_id: c.tier for c in cases},
+        **header, name=name, variant=scores.variant, variant_hash=scores.variant_hash,
+        suite_score=scores.mean_score, pass_rate=scores.pass_rate, n_repeats=scores.n_repeats,
+        cases=cases,
+        cost_per_query=mean([r.cost_usd for r in runs]) if runs else None,
+        tokens_per_query=mean([float(t) for t in tokens]) if runs else None,
+        latency_p90_s=percentile([r.latency_s for r in runs], 90) if runs else None,
+        variant_config=variant_config, provenance=provenance or {},
         created_at=created_at or utcnow(), source_run_id=source_run_id,
     )
 
@@ -113,78 +297,26 @@ def baseline_to_json(baseline: Baseline) -> str:
 
 
 def baseline_from_json(text: str) -> Baseline:
-    """A baseline read back from :func:`baseline_to_json` text."""
+    """A baseline read back from :func:`baseline_to_json` text (format 1 files too)."""
     return Baseline.model_validate_json(text)
-
-
-def _category_rule(baseline: Baseline, current: dict[str, tuple[bool, str, str]]
-                   ) -> list[RegressionReason]:
-    reasons: list[RegressionReason] = []
-    categories = sorted({category for _, category, _ in current.values()})
-    for category in categories:
-        now = [ok for ok, cat, tier in current.values() if cat == category and tier != Tier.PENDING]
-        before = [baseline.case_pass[c] for c, cat in baseline.case_category.items()
-                  if cat == category and baseline.case_tier.get(c) != Tier.PENDING
-                  and c in baseline.case_pass]
-        if now and not any(now) and any(before):
-            reasons.append(RegressionReason(
-                rule="category_broken",
-                message=f"category {category}: all {len(now)} counted cases fail "
-                        f"(baseline passed {sum(before)})"))
-    return reasons
-
-
-def _case_rules(baseline: Baseline, current: dict[str, tuple[bool, str, str]]
-                ) -> list[RegressionReason]:
-    reasons: list[RegressionReason] = []
-    for case_id, (ok, category, tier) in current.items():
-        if tier == Tier.PENDING or ok:
-            continue
-        if tier == Tier.CRITICAL and baseline.case_pass.get(case_id):
-            reasons.append(RegressionReason(rule="critical_broken", case_id=case_id,
-                                            message=f"critical case {case_id} passed in the "
-                                                    "baseline and fails now"))
-        if category == Category.HAPPY_PATH:
-            reasons.append(RegressionReason(rule="happy_path_fail", case_id=case_id,
-                                            message=f"happy-path case {case_id} fails"))
-    for case_id, ok in baseline.case_pass.items():
-        if ok and case_id not in current and baseline.case_tier.get(case_id) == Tier.CRITICAL:
-            reasons.append(RegressionReason(rule="critical_missing", case_id=case_id,
-                                            message=f"critical case {case_id} was not run"))
-    return reasons
 
 
 def check_regression(
     baseline: Baseline,
     candidate: VariantScores,
     candidate_cases: list[CaseScore],
-    max_drop: float = MAX_DROP,
+    max_drop: float | None = None,
+    **options: Any,
 ) -> RegressionReport:
-    """Apply the regression rules (module docstring) to a candidate."""
-    mine = [s for s in candidate_cases
-            if s.variant == candidate.variant and s.variant_hash == candidate.variant_hash]
-    current = {c.case_id: (c.passed, c.category, c.tier) for c in group_by_case(mine)}
-    delta = candidate.mean_score - baseline.suite_score
-    reasons: list[RegressionReason] = []
-    if -delta > max_drop:
-        reasons.append(RegressionReason(
-            rule="suite_drop",
-            message=f"suite score {baseline.suite_score:.3f} -> {candidate.mean_score:.3f} "
-                    f"(drop {-delta:.3f} > {max_drop:.3f})"))
-    reasons += _case_rules(baseline, current)
-    reasons += _category_rule(baseline, current)
-    shared = [c for c in current if c in baseline.case_pass]
-    return RegressionReport(
-        baseline=baseline.name, candidate=f"{candidate.variant}@{candidate.variant_hash}",
-        regressed=bool(reasons), reasons=reasons, baseline_score=baseline.suite_score,
-        candidate_score=candidate.mean_score, suite_delta=delta,
-        baseline_pass_rate=baseline.pass_rate, candidate_pass_rate=candidate.pass_rate,
-        pass_rate_delta=candidate.pass_rate - baseline.pass_rate, max_drop=max_drop,
-        fixed_cases=[c for c in shared if current[c][0] and not baseline.case_pass[c]],
-        broken_cases=[c for c in shared if not current[c][0] and baseline.case_pass[c]],
-        missing_cases=sorted(set(baseline.case_pass) - set(current)),
-        new_cases=[c for c in current if c not in baseline.case_pass],
-    )
+    """Gate ``candidate`` against ``baseline`` case by case (:func:`arena.gate.check_candidate`).
+
+    ``max_drop`` (default :data:`MAX_DROP`) overrides the rules' own. ``options``: ``results`` (run records: budgets and case hashes), ``dataset`` (the
+    candidate's dataset: version, hashes, which cases exist) and ``rules`` (a
+    :class:`arena.gate.RuleConfig`).
+    """
+    from arena.gate.rules import check_candidate
+
+    return check_candidate(baseline, candidate, candidate_cases, max_drop=max_drop, **options)
 
 
 def should_update_baseline(old: Baseline | None, new: Baseline, force: bool = False) -> bool:

@@ -2,38 +2,50 @@
 
 from __future__ import annotations
 
-import threading
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
+from arena.records import utcnow
 from arena.storage.tables import BattleRow, VerdictCacheRow
+from arena.storage.writes import upsert
+from arena.vocabulary import ERROR
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from arena.judging.records import Battle
-    from judges.records import Verdict
+    from arena.judging.battle import Battle
+    from judges.types import Verdict
+
+T = TypeVar("T")
 
 
 class BattleStoreMixin:
     """Stores battles per run and judge, and caches verdicts by case, outputs, judge, order."""
 
-    _lock: threading.RLock
-
     def session(self) -> Session:
         raise NotImplementedError
 
+    def _write(self, work: Callable[[Session], T]) -> T:
+        raise NotImplementedError
+
     def save_battle(self, battle: Battle) -> int:
-        """Insert or replace a battle (same run, judge and results)."""
-        with self._lock, self.session() as s:
+        """Store a battle (same run, judge and results replace the stored one); returns its id.
+
+        A stored decided battle is never replaced by an error (a concurrent or later judge that
+        failed loses nothing); otherwise the old row is replaced atomically.
+        """
+
+        def work(s: Session) -> int:
             old = s.scalar(select(BattleRow).where(
                 BattleRow.run_id == battle.run_id, BattleRow.judge_key == battle.judge.key,
                 BattleRow.result_a_id == battle.result_a_id,
-                BattleRow.result_b_id == battle.result_b_id))
+                BattleRow.result_b_id == battle.result_b_id).with_for_update())
             if old is not None:
-                s.delete(old)
-                s.flush()
+                if battle.winner == ERROR and old.winner != ERROR:
+                    return old.id
+                s.execute(delete(BattleRow).where(BattleRow.id == old.id))
             row = BattleRow(run_id=battle.run_id, judge_key=battle.judge.key,
                             case_id=battle.case_id, repeat=battle.repeat,
                             variant_a=battle.variant_a, variant_b=battle.variant_b,
@@ -41,12 +53,14 @@ class BattleStoreMixin:
                             winner=battle.winner,
                             body=battle.model_dump(mode="json", exclude={"id"}))
             s.add(row)
-            s.commit()
+            s.flush()
             return row.id
+
+        return self._write(work)
 
     def battles(self, run_id: int | None = None, judge_key: str | None = None) -> list[Battle]:
         """Stored battles, optionally of one run and one judge, oldest first."""
-        from arena.judging.records import Battle
+        from arena.judging.battle import Battle
 
         query = select(BattleRow).order_by(BattleRow.id)
         if run_id is not None:
@@ -68,15 +82,15 @@ class BattleStoreMixin:
 
     def get_verdict(self, key: str) -> Verdict | None:
         """A cached verdict."""
-        from judges.records import Verdict
+        from judges.types import Verdict
 
         with self.session() as s:
             row = s.get(VerdictCacheRow, key)
             return None if row is None else Verdict.model_validate(row.value)
 
     def put_verdict(self, key: str, verdict: Verdict) -> None:
-        """Cache a verdict (only successful ones are worth caching)."""
+        """Cache a verdict (only successful ones are worth caching); the latest one wins."""
         value: dict[str, Any] = verdict.model_dump(mode="json")
-        with self._lock, self.session() as s:
-            s.merge(VerdictCacheRow(key=key, judge_key=verdict.judge.key, value=value))
-            s.commit()
+        values = {"key": key, "judge_key": verdict.judge.key, "value": value,
+                  "created_at": utcnow()}
+        self._write(lambda s: upsert(s, VerdictCacheRow, values, ["key"]))

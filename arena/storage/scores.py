@@ -2,37 +2,43 @@
 
 from __future__ import annotations
 
-import threading
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import delete, select
 
 from arena.records import utcnow
 from arena.storage.tables import BaselineRow, ScoreRow
+from arena.storage.writes import upsert
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from arena.scoring import Baseline, CaseScore
 
+T = TypeVar("T")
+
 
 class ScoreStoreMixin:
     """Golden scores per run and grader; named baselines."""
 
-    _lock: threading.RLock
-
     def session(self) -> Session:
         raise NotImplementedError
 
+    def _write(self, work: Callable[[Session], T]) -> T:
+        raise NotImplementedError
+
     def save_scores(self, run_id: int, grader: str, scores: list[CaseScore]) -> None:
-        """Replace a run's scores from this grader."""
-        with self._lock, self.session() as s:
+        """Replace a run's scores from this grader (atomically)."""
+
+        def work(s: Session) -> None:
             s.execute(delete(ScoreRow).where(ScoreRow.run_id == run_id,
                                              ScoreRow.grader == grader))
             for score in scores:
                 s.add(ScoreRow(run_id=run_id, result_id=score.result_id, grader=grader,
                                body=score.model_dump(mode="json")))
-            s.commit()
+
+        self._write(work)
 
     def scores(self, run_id: int, grader: str | None = None) -> tuple[str, list[CaseScore]]:
         """A run's stored scores from ``grader`` (default: the most recently stored grader)."""
@@ -51,14 +57,9 @@ class ScoreStoreMixin:
 
     def save_baseline(self, baseline: Baseline) -> None:
         """Store (or replace) a named baseline."""
-        with self._lock, self.session() as s:
-            row = s.scalar(select(BaselineRow).where(BaselineRow.name == baseline.name))
-            body = baseline.model_dump(mode="json")
-            if row is None:
-                s.add(BaselineRow(name=baseline.name, body=body))
-            else:
-                row.body, row.updated_at = body, utcnow()
-            s.commit()
+        values = {"name": baseline.name, "body": baseline.model_dump(mode="json"),
+                  "updated_at": utcnow()}
+        self._write(lambda s: upsert(s, BaselineRow, values, ["name"]))
 
     def baseline(self, name: str) -> Baseline | None:
         """A named baseline, or None."""

@@ -3,30 +3,33 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, selectinload
 
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records import RunInfo, RunResult, TrajectoryStep, utcnow
 from arena.storage.battles import BattleStoreMixin
-from arena.storage.engine import make_engine, resolve_url
+from arena.storage.engine import db_error, make_engine, resolve_url, url_origin, write_engine
+from arena.storage.results import replace_result
 from arena.storage.scores import ScoreStoreMixin
 from arena.storage.tables import (
-    Base,
     CaseRow,
     DatasetRow,
     ResponseCacheRow,
     ResultRow,
     RunRow,
-    StepRow,
     VariantRow,
 )
+from arena.storage.writes import create_tables, insert_ignore, run_write, upsert
 from arena.variants import Variant
 
 ResultKey = tuple[str, str, int]
+T = TypeVar("T")
 
 
 class Store(BattleStoreMixin, ScoreStoreMixin):
@@ -34,32 +37,46 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
 
     def __init__(self, url: str | None = None) -> None:
         self.url = resolve_url(url)
-        self.engine = make_engine(self.url)
-        Base.metadata.create_all(self.engine)
         self._lock = threading.RLock()
+        self.engine = make_engine(url)
+        self._writer = write_engine(self.engine)
+        try:
+            create_tables(self.engine)
+        except DBAPIError as exc:
+            self.engine.dispose()
+            problem = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+            raise db_error(self.url, url_origin(url),
+                           f"cannot open the database ({problem})") from None
 
     def session(self) -> Session:
-        """A new ORM session (internal to the storage package and its helpers)."""
+        """A new ORM session for reading (internal to the storage package and its helpers)."""
         return Session(self.engine, expire_on_commit=False)
+
+    def _write(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` in one write transaction, retried when a concurrent writer conflicts."""
+        with self._lock:
+            return run_write(lambda: Session(self._writer, expire_on_commit=False), work)
 
     # -- datasets and variants -------------------------------------------------------------
     def ensure_dataset(self, dataset: GoldenDataset, path: str = "") -> int:
         """Store the dataset and its cases once (by content hash); return its id."""
         digest = dataset_hash(dataset)
-        with self._lock, self.session() as s:
-            row = s.scalar(select(DatasetRow).where(DatasetRow.hash == digest))
-            if row is not None:
-                return row.id
-            row = DatasetRow(name=dataset.name, version=dataset.version, hash=digest, path=path,
-                             body=dataset.model_dump(mode="json", exclude={"test_cases"}))
-            s.add(row)
-            s.flush()
-            for case in dataset.test_cases:
-                s.add(CaseRow(dataset_id=row.id, case_id=case.id, case_hash=case_hash(case),
-                              category=case.category.value, tier=case.tier.value,
-                              body=case.model_dump(mode="json")))
-            s.commit()
-            return row.id
+
+        def work(s: Session) -> int:
+            values = {"name": dataset.name, "version": dataset.version, "hash": digest,
+                      "path": path,
+                      "body": dataset.model_dump(mode="json", exclude={"test_cases"})}
+            inserted = insert_ignore(s, DatasetRow, values, ["hash"])
+            dataset_id = s.scalar(select(DatasetRow.id).where(DatasetRow.hash == digest))
+            assert dataset_id is not None
+            if inserted:  # the cases go in with their dataset, in the same transaction
+                for case in dataset.test_cases:
+                    s.add(CaseRow(dataset_id=dataset_id, case_id=case.id,
+                                  case_hash=case_hash(case), category=case.category.value,
+                                  tier=case.tier.value, body=case.model_dump(mode="json")))
+            return dataset_id
+
+        return self._write(work)
 
     def load_dataset(self, dataset_id: int) -> GoldenDataset:
         """Rebuild a stored dataset."""
@@ -74,14 +91,9 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
 
     def ensure_variant(self, variant: Variant) -> None:
         """Store the variant's resolved config under its name and version hash."""
-        with self._lock, self.session() as s:
-            exists = s.scalar(select(VariantRow.id).where(
-                VariantRow.name == variant.name, VariantRow.hash == variant.version_hash))
-            if exists is None:
-                s.add(VariantRow(name=variant.name, hash=variant.version_hash,
-                                 description=variant.description,
-                                 config=variant.model_dump(mode="json")))
-                s.commit()
+        values = {"name": variant.name, "hash": variant.version_hash,
+                  "description": variant.description, "config": variant.model_dump(mode="json")}
+        self._write(lambda s: insert_ignore(s, VariantRow, values, ["name", "hash"]))
 
     def variants(self) -> list[Variant]:
         """Every stored variant version, oldest first."""
@@ -92,24 +104,23 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
     # -- runs --------------------------------------------------------------------------------
     def open_run(self, key: str, dataset_id: int, config: dict[str, Any]) -> tuple[int, bool]:
         """The run with this key (resumed) or a new one; returns (run id, resumed)."""
-        with self._lock, self.session() as s:
-            row = s.scalar(select(RunRow).where(RunRow.key == key))
-            if row is not None:
-                row.status = "running"
-                s.commit()
-                return row.id, True
-            row = RunRow(key=key, dataset_id=dataset_id, config=config)
-            s.add(row)
-            s.commit()
-            return row.id, False
+
+        def work(s: Session) -> tuple[int, bool]:
+            inserted = insert_ignore(s, RunRow, {"key": key, "dataset_id": dataset_id,
+                                                 "config": config, "status": "running"},
+                                     ["key"])
+            run_id = s.scalar(select(RunRow.id).where(RunRow.key == key))
+            assert run_id is not None
+            if not inserted:
+                s.execute(update(RunRow).where(RunRow.id == run_id).values(status="running"))
+            return run_id, not inserted
+
+        return self._write(work)
 
     def finish_run(self, run_id: int, status: str = "finished") -> None:
         """Mark a run finished (or interrupted)."""
-        with self._lock, self.session() as s:
-            row = s.get(RunRow, run_id)
-            if row is not None:
-                row.status, row.finished_at = status, utcnow()
-                s.commit()
+        self._write(lambda s: s.execute(update(RunRow).where(RunRow.id == run_id)
+                                        .values(status=status, finished_at=utcnow())))
 
     def runs(self) -> list[RunInfo]:
         """All runs, newest first, with result and error counts."""
@@ -147,20 +158,24 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
 
     # -- results -----------------------------------------------------------------------------
     def save_result(self, result: RunResult) -> int:
-        """Insert (or replace) one result with its steps, committed at once."""
-        with self._lock, self.session() as s:
-            old = s.scalar(select(ResultRow).where(
-                ResultRow.run_id == result.run_id, ResultRow.variant_hash == result.variant_hash,
-                ResultRow.case_hash == result.case_hash, ResultRow.repeat == result.repeat))
-            if old is not None:
-                s.delete(old)
-                s.flush()
-            data = result.model_dump(exclude={"id", "steps"})
-            row = ResultRow(**data, steps=[StepRow(**step.model_dump())
-                                           for step in result.steps])
-            s.add(row)
-            s.commit()
-            return row.id
+        """Store one result with its steps, committed at once; returns the stored row's id.
+
+        A result that already exists for the same run, variant, case and repeat is kept if it
+        has no error (another process finished it first); an errored one is replaced in place,
+        with its trajectory, and its scores and battles (which judged the old output) are
+        deleted in the same transaction.
+        """
+        return self._write(lambda s: replace_result(s, result))
+
+    def finished_result(self, run_id: int, key: ResultKey) -> RunResult | None:
+        """The stored result without error for (variant hash, case hash, repeat), or None."""
+        variant_hash, digest, repeat = key
+        with self.session() as s:
+            row = s.scalar(select(ResultRow).where(
+                ResultRow.run_id == run_id, ResultRow.variant_hash == variant_hash,
+                ResultRow.case_hash == digest, ResultRow.repeat == repeat,
+                ResultRow.error.is_(None)).options(selectinload(ResultRow.steps)))
+            return None if row is None else _result(row)
 
     def results(self, run_id: int) -> list[RunResult]:
         """Every result of a run, in insertion order."""
@@ -190,10 +205,14 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
             return None if row is None else row.value
 
     def put(self, key: str, model: str, value: dict[str, Any]) -> None:
-        """ResponseStore: cache a model reply (committed at once)."""
-        with self._lock, self.session() as s:
-            s.merge(ResponseCacheRow(key=key, model=model, value=value))
-            s.commit()
+        """ResponseStore: cache a model reply, replacing any older one (committed at once)."""
+        values = {"key": key, "model": model, "value": value, "created_at": utcnow()}
+        self._write(lambda s: upsert(s, ResponseCacheRow, values, ["key"]))
+
+    def delete(self, key: str) -> None:
+        """ResponseStore: forget a cached model reply (no error if absent)."""
+        self._write(lambda s: s.execute(delete(ResponseCacheRow)
+                                        .where(ResponseCacheRow.key == key)))
 
 
 def _result(row: ResultRow) -> RunResult:

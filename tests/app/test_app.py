@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sqlite3
 import tempfile
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from arena.storage import Store
+from arena.storage import Store, database_problem
 from tests.support.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db, fill_unjudged_db
 
 if TYPE_CHECKING:
@@ -173,25 +172,6 @@ def test_empty_or_missing_database_is_a_friendly_page(
         assert path.stat().st_size == 0
 
 
-def test_golden_figures_weigh_cases_equally() -> None:
-    import pandas as pd
-
-    scores = pd.DataFrame([
-        {"variant": "a", "case_id": "c1", "category": "x", "tier": "critical", "counted": True,
-         "passed": True, "score": 1.0},
-        {"variant": "a", "case_id": "c1", "category": "x", "tier": "critical", "counted": True,
-         "passed": False, "score": 0.5},
-        {"variant": "a", "case_id": "c2", "category": "y", "tier": "standard", "counted": True,
-         "passed": True, "score": 0.9},
-        {"variant": "a", "case_id": "c3", "category": "y", "tier": "pending", "counted": False,
-         "passed": False, "score": 0.0}])
-    every = _data().golden_figures(scores).set_index("variant").loc["a"]
-    assert every["pass_rate"] == pytest.approx(0.75) and every["cases"] == 2
-    assert _data().golden_figures(scores, "pending").iloc[0]["pass_rate"] == 0.0
-    assert _data().golden_figures(scores, "critical", "y").empty
-    assert math.isclose(_data().golden_figures(scores, category="y").iloc[0]["mean_score"], 0.9)
-
-
 def test_arena_app_command_execs_streamlit_with_the_db_url(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.cli import app as cli_app
@@ -215,7 +195,7 @@ def test_arena_app_command_execs_streamlit_with_the_db_url(
 
 def test_sqlite_reads_do_not_lock_the_database(demo_url: str) -> None:
     path = demo_url.removeprefix("sqlite:///")
-    assert _data().database_problem(demo_url) is None
+    assert database_problem(demo_url) is None
     with sqlite3.connect(path) as conn:  # a writer can still get in after the check
         conn.execute("CREATE TABLE IF NOT EXISTS _probe (x INTEGER)")
         conn.execute("DROP TABLE _probe")

@@ -9,6 +9,7 @@ import pytest
 from arena.golden import load_dataset
 from arena.judging import judge_health, judge_run
 from arena.leaderboard import build_leaderboard
+from arena.ratings import RatingOptions
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants import load_variants
@@ -44,7 +45,8 @@ def test_local_model_judges_battles(local_db_url: str, golden_path: Path,
     health = judge_health(judged.battles)
     assert health.error_rate == 0.0 and health.position_consistency is not None
     assert len(store.battles(run_id, spec.key)) == len(judged.battles)
-    board = build_leaderboard(store, run_id, judge_key=spec.key, bootstrap=200)
+    board = build_leaderboard(store, run_id, judge_key=spec.key,
+                              options=RatingOptions(bootstrap_rounds=200))
     rated = [e for e in board.entries if e.rating is not None]
     assert {e.variant for e in rated} == {"baseline", "small-model"}
     assert all(e.ci_low is not None and e.ci_low <= e.rating <= (e.ci_high or 0) for e in rated)

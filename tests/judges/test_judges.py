@@ -22,7 +22,14 @@ from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants import Variant
-from judges import JudgeSpec, Verdict, parse_judge, parse_verdict
+from judges import (
+    JudgeSpec,
+    Verdict,
+    agreement_rule,
+    averaging_rule,
+    parse_judge,
+    parse_verdict,
+)
 from judges.parsing import first_token_probs, label_from_probability
 
 pytestmark = pytest.mark.unit
@@ -55,11 +62,12 @@ def test_label_from_probability(p: float, label: str) -> None:
 
 
 def _spec(mode: str = "text") -> JudgeSpec:
-    return JudgeSpec(model=ModelConfig(spec="fake:judge"), mode=mode)  # type: ignore[arg-type]
+    return JudgeSpec(model=ModelConfig(spec="fake:judge"), mode=mode)
 
 
 def _v(label: str | None, p: float | None = None, error: str | None = None) -> Verdict:
-    return Verdict(label=label, p_first=p, error=error, judge=_spec("logprobs" if p else "text"))  # type: ignore[arg-type]
+    return Verdict(label=label, p_first=p, error=error,
+                   judge=_spec("logprobs" if p else "text"))
 
 
 @pytest.mark.parametrize(("ab", "ba", "winner", "strong", "flip"), [
@@ -73,19 +81,22 @@ def _v(label: str | None, p: float | None = None, error: str | None = None) -> V
 ])
 def test_combine_agreement_rule(ab: str, ba: str, winner: str, strong: bool,
                                 flip: bool) -> None:
-    outcome = combine(_v(ab), _v(ba), average=False)
+    outcome = combine(_v(ab), _v(ba))  # text verdicts: the agreement rule
     assert (outcome.winner, outcome.strong, outcome.flip) == (winner, strong, flip)
+    assert agreement_rule(_v(ab), _v(ba)) == outcome
 
 
 def test_combine_error_is_never_a_tie() -> None:
-    outcome = combine(_v(None, error="unparseable"), _v("A>B"), average=False)
-    assert outcome.winner == "error" and outcome.error == "unparseable"
+    for rule in (combine, agreement_rule, averaging_rule):
+        outcome = rule(_v(None, error="unparseable"), _v("A>B"))
+        assert outcome.winner == "error" and outcome.error == "unparseable"
 
 
 def test_combine_average_cancels_position_bias() -> None:
     # The judge likes the first slot (+0.25) but prefers X by 0.15 either way.
     ab, ba = _v("A>B", p=0.9), _v("A>B", p=0.6)   # X first: 0.9; Y first: P(Y)=0.6
-    outcome = combine(ab, ba, average=True)
+    outcome = combine(ab, ba)  # logprob verdicts: the averaging rule
+    assert averaging_rule(ab, ba) == outcome
     assert outcome.winner == "model_a" and outcome.flip and outcome.p_a == pytest.approx(0.65)
 
 

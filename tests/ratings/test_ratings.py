@@ -18,12 +18,13 @@ from arena.ratings import (
     bradley_terry,
     ci_aware_rank,
     elo_median_over_orderings,
-    leaderboard,
     model_stats,
     online_elo,
     predicted_win_matrix,
+    rating_table,
     win_rate_matrix,
 )
+from arena.ratings.options import RatingOptionError, RatingOptions
 
 pytestmark = pytest.mark.unit
 
@@ -264,10 +265,13 @@ def test_never_losing_never_winning_and_absent_models_stay_finite() -> None:
         ["q1", "q2", "q3", "q4", "q5", "q6"],
         models=["bot", "mid", "top", "idle"],
     )
-    ratings = bradley_terry(battles)
+    ratings = bradley_terry(battles)  # the default prior keeps a small arena moderate
     assert np.all(np.isfinite(ratings))
     assert ratings[2] > ratings[1] > ratings[0]
-    assert ratings[2] - ratings[1] > 1000.0  # "top" never lost: only the tiny L2 holds it
+    assert 100.0 < ratings[2] - ratings[1] < 1000.0
+    tiny = bradley_terry(battles, reg=1e-6)
+    assert np.all(np.isfinite(tiny))
+    assert tiny[2] - tiny[1] > 1000.0  # "top" never lost: only the tiny L2 holds it
     never_wins = Battles.from_records(
         ["a", "a", "b"], ["b", "c", "c"], ["model_a", "model_a", "tie"]
     )
@@ -286,7 +290,7 @@ def test_disconnected_components_do_not_crash() -> None:
         np.arange(6),
         ("a", "b", "c", "d"),
     )
-    ratings = bradley_terry(battles)
+    ratings = bradley_terry(battles, reg=1e-6)
     assert np.all(np.isfinite(ratings))
     # within a component the ratings follow the counts: a 2-1 over b, c 1.5-1.5 with d
     assert ratings[0] - ratings[1] == pytest.approx(ELO_PER_NAT * np.log(2.0), abs=0.01)
@@ -388,9 +392,10 @@ def test_matrices_and_model_stats() -> None:
     assert pred[1, 2] == pytest.approx(0.5) and np.isnan(pred[2, 2])
 
 
-def test_leaderboard_end_to_end() -> None:
+def test_rating_table_end_to_end() -> None:
     battles = simulate(np.array([0.0, 1.5, 0.7, -0.8]), 1200, seed=10, n_queries=300, tie_prob=0.1)
-    board = leaderboard(battles, bootstrap_rounds=100, seed=0, anchor="m0", elo_rounds=10)
+    options = RatingOptions(bootstrap_rounds=100, seed=0, anchor="m0", elo_rounds=10)
+    board = rating_table(battles, options)
     assert board.models == ("m1", "m2", "m0", "m3")
     assert np.all(np.diff(board.rating) <= 0)
     assert board.rating[board.models.index("m0")] == 1000.0
@@ -413,10 +418,10 @@ def test_leaderboard_end_to_end() -> None:
         "ties",
         "battles",
     }
-    skipped = leaderboard(battles, bootstrap_rounds=20, elo_rounds=0)
-    assert np.all(np.isnan(skipped.elo)) and skipped.style_coef is None
-    with pytest.raises(ValueError, match="style"):
-        leaderboard(battles, bootstrap_rounds=20, style="verbosity")  # type: ignore[arg-type]
+    skipped = rating_table(battles, RatingOptions(bootstrap_rounds=20, elo_rounds=0))
+    assert np.all(np.isnan(skipped.elo)) and skipped.effects == () and skipped.method == "bt"
+    with pytest.raises(RatingOptionError, match="style"):
+        RatingOptions(method="bt", style=("length",))
 
 
 # --------------------------------------------------------------------------- properties

@@ -10,10 +10,10 @@ from arena.ratings import (
     Battles,
     bootstrap_bradley_terry,
     bootstrap_style_controlled,
+    RatingOptions,
     bradley_terry,
     fit_style_controlled,
-    leaderboard,
-    length_feature,
+    rating_table,
 )
 
 pytestmark = pytest.mark.unit
@@ -96,12 +96,13 @@ def test_style_control_recovers_planted_length_effect() -> None:
     )
     plain = bradley_terry(battles)
     fit = fit_style_controlled(battles)
+    length = fit.effect("length")
     truth = centred_elo(strengths)
-    assert fit.coef > 0.0
     assert battles.len_a is not None and battles.len_b is not None
-    _, _, std = length_feature(battles.len_a, battles.len_b)
-    assert fit.coef == pytest.approx(3.0 * std, rel=0.2)
-    assert fit.coef_elo == pytest.approx(fit.coef * ELO_PER_NAT)
+    raw = (battles.len_a - battles.len_b) / (battles.len_a + battles.len_b + 1.0)
+    assert length.scale == pytest.approx(np.sqrt(np.mean(raw**2)))
+    assert length.coef == pytest.approx(3.0 * length.scale, rel=0.2)
+    assert length.elo == pytest.approx(length.coef * ELO_PER_NAT)
     err_plain = np.sqrt(np.mean((plain - truth) ** 2))
     err_style = np.sqrt(np.mean((fit.rating - truth) ** 2))
     assert err_style < 0.5 * err_plain
@@ -116,9 +117,9 @@ def test_style_control_without_length_signal_equals_plain_bt() -> None:
         base.model_a, base.model_b, base.outcome, base.query, base.models, len_a=same, len_b=same
     )
     fit = fit_style_controlled(battles, anchor="m0")
-    assert fit.coef == 0.0
+    assert fit.effect("length").coef == 0.0
     np.testing.assert_allclose(fit.rating, bradley_terry(battles, anchor="m0"), atol=1e-3)
-    with pytest.raises(ValueError, match="len_a"):
+    with pytest.raises(ValueError, match="'length' needs per-answer length counts"):
         fit_style_controlled(base)
 
 
@@ -134,8 +135,10 @@ def test_style_bootstrap_and_leaderboard() -> None:
     )
     boot = bootstrap_style_controlled(battles, rounds=30, seed=1)
     assert np.all(boot.ci_low <= boot.rating) and np.all(boot.rating <= boot.ci_high)
-    board = leaderboard(battles, bootstrap_rounds=30, seed=1, style="length", elo_rounds=5)
-    assert board.style_coef is not None and board.style_coef > 0.0
+    options = RatingOptions(bootstrap_rounds=30, seed=1, style=("length",), elo_rounds=5)
+    board = rating_table(battles, options)
+    assert board.method == "style-bt" and board.effects[0].name == "length"
+    assert board.effects[0].coef > 0.0
     assert board.models[0] == "m1"
     np.testing.assert_allclose(np.sort(board.rating)[::-1], board.rating)
     np.testing.assert_allclose(board.rating, boot.rating[[1, 2, 0]], atol=1e-9)
@@ -154,7 +157,7 @@ def test_style_fit_matches_independent_logistic_regression() -> None:
     )
     assert battles.len_a is not None and battles.len_b is not None
     raw = (battles.len_a - battles.len_b) / (battles.len_a + battles.len_b + 1.0)
-    z = (raw - raw.mean()) / raw.std()
+    z = raw / np.sqrt(np.mean(raw**2))  # scaled, never centred
     n, m, reg = len(battles), battles.n_models, 1e-4
     x = np.zeros((n, m + 1))
     x[np.arange(n), battles.model_a] = 1.0
@@ -171,6 +174,6 @@ def test_style_fit_matches_independent_logistic_regression() -> None:
         fun, np.zeros(m + 1), jac=True, method="BFGS", options={"gtol": 1e-9}
     ).x
     fit = fit_style_controlled(battles, reg=reg)
-    assert fit.coef == pytest.approx(theta[m], abs=1e-6)
+    assert fit.effect("length").coef == pytest.approx(theta[m], abs=1e-6)
     expected = ELO_PER_NAT * (theta[:m] - theta[:m].mean()) + 1000.0
     np.testing.assert_allclose(fit.rating, expected, atol=1e-3)

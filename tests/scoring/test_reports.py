@@ -11,6 +11,7 @@ from arena.golden.models import GoldenCase
 from arena.records import RunResult, TrajectoryStep
 from arena.reports import (
     md_table,
+    pct,
     regression_markdown,
     regression_text,
     scores_json,
@@ -165,3 +166,19 @@ def test_table_helpers() -> None:
     text = text_table(["name", "n"], [["long name", "1"]])
     assert text.splitlines()[0] == "name       n"
     assert text.splitlines()[1] == "---------  -"
+
+
+def test_text_table_formats_cells_and_rejects_ragged_rows() -> None:
+    text = text_table(["rate", "n", "name"], [[0.12345, 3, "a"], [12.5, 10, "bb"]])
+    assert text.splitlines() == ["rate    n   name", "------  --  ----",
+                                 "0.1235  3   a", "12.50   10  bb"]
+    with pytest.raises(ValueError, match="row 2 has 1 cells for 2 headers"):
+        text_table(["a", "b"], [["1", "2"], ["3"]])
+
+
+def test_one_percentage_formatter() -> None:
+    assert pct(0.1234) == "12.3%" and pct(1.0) == "100.0%"
+    assert pct(0.1234, 0) == "12%" and pct(0.005, 2) == "0.50%"
+    assert pct(None) == "—" and pct(float("nan")) == "—"
+    assert pct(None, 0, "-") == "-"
+

@@ -24,6 +24,7 @@ from arena.scoring import (
     percentile,
     score_result,
     score_results,
+    select_cases,
 )
 
 pytestmark = pytest.mark.unit
@@ -340,3 +341,41 @@ def test_aggregate_repeats_and_variants() -> None:
     assert first.pass_hat_k[3] == pytest.approx(1 / 3)
     assert first.by_tier["standard"].cases_passed == 2
     assert first.task_completion_rate == 0.0 and first.latency_p50_s == 0.0
+
+
+def test_figures_over_a_tier_and_category_weigh_cases_equally() -> None:
+    scores = [
+        cs("c1", True, 1.0, category="x", tier="critical", repeat=0),
+        cs("c1", False, 0.5, category="x", tier="critical", repeat=1),
+        cs("c2", True, 0.9, category="y", tier="standard"),
+        cs("c3", False, 0.0, category="y", tier="pending"),
+    ]
+    [v] = aggregate(scores, [])
+    every = v.figures()
+    assert every is not None and every.n_cases == 2 and every.n_results == 3
+    assert every.pass_rate == pytest.approx(0.75) == pytest.approx(v.pass_rate)
+    assert every.mean_score == pytest.approx((0.75 + 0.9) / 2) == pytest.approx(v.mean_score)
+    pending = v.figures("pending")
+    assert pending is not None and pending.pass_rate == 0.0 and pending.n_cases == 1
+    assert v.figures("critical", "y") is None
+    y = v.figures(category="y")
+    assert y is not None and y.mean_score == pytest.approx(0.9) and y.n_cases == 1
+    assert v.figures(category="y") == v.by_category["y"]
+    critical = v.figures("critical", "x")
+    assert critical is not None and critical.pass_rate == pytest.approx(0.5)
+    assert critical.cases_passed == 0  # 1 of 2 repeats is not a majority
+
+
+def test_figures_by_category_follow_the_tier() -> None:
+    scores = [cs("a", True, 1.0, category="x", tier="critical"),
+              cs("b", False, 0.2, category="y", tier="standard"),
+              cs("c", True, 0.8, category="y", tier="pending")]
+    [v] = aggregate(scores, [])
+    assert v.figures_by_category() == v.by_category
+    assert set(v.figures_by_category()) == {"x", "y"}
+    assert v.figures_by_category()["y"].pass_rate == 0.0
+    assert list(v.figures_by_category("critical")) == ["x"]
+    assert v.figures_by_category("pending")["y"].pass_rate == 1.0
+    assert v.figures_by_category("nightly") == {}
+    assert [c.case_id for c in select_cases(v.cases, category="y")] == ["b"]
+    assert [c.case_id for c in select_cases(v.cases, "pending", "y")] == ["c"]

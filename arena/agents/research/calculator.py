@@ -3,6 +3,21 @@
 Nothing is ever evaluated by Python itself (no eval/exec): only numbers, + - * / // % **,
 unary +/-, parentheses, a few math functions and constants are understood. Every failure is
 returned as a string starting with "Error:".
+
+Bounded work, by construction (the tool is synchronous and CPython cannot interrupt a long
+computation inside C code, so the per-case timeout could never fire; see ``safe_calculate``):
+
+- the text is at most MAX_EXPRESSION_CHARS characters, its normalisation is linear, and the tree
+  has at most MAX_NODES nodes nested at most MAX_DEPTH deep, so there are few operations;
+- every number that can become an operand (a literal, a constant, the result of any operation)
+  is finite and at most MAX_MAGNITUDE in size: integers have at most 333 bits;
+- the operations whose cost grows with the *value* of an argument are checked on their
+  arguments before they run: powers (exponent at most MAX_EXPONENT and a result of at most
+  MAX_MAGNITUDE) and ``round`` (at most MAX_ROUND_DIGITS digits either side);
+- nothing else is reachable: no shifts, factorials, strings, sequences or other callables.
+
+So every call does a few hundred operations on numbers of at most 333 bits: well under a
+millisecond of work, whatever the expression.
 """
 
 from __future__ import annotations
@@ -16,8 +31,11 @@ from collections.abc import Callable
 Number = int | float
 
 MAX_EXPRESSION_CHARS = 500
+MAX_NODES = 2000
+MAX_DEPTH = 260
 MAX_EXPONENT = 1000
 MAX_MAGNITUDE = 1e100
+MAX_ROUND_DIGITS = 100
 
 _CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e, "tau": math.tau}
 
@@ -79,6 +97,7 @@ def safe_calculate(expression: str) -> str:
         return ("Error: invalid expression; only numbers, + - * / // % **, parentheses and "
                 "math functions (sqrt, abs, round, min, max, log, exp) are allowed")
     try:
+        _check_size(tree.body)
         return format_number(_evaluate(tree.body))
     except CalcError as exc:
         return f"Error: {exc}"
@@ -100,28 +119,46 @@ def normalise(expression: str) -> str:
     text = re.sub(r"[$€£]", "", text)
     text = _strip_thousands(text)
     scales = {"thousand": "1e3", "million": "1e6", "billion": "1e9", "trillion": "1e12"}
-    text = re.sub(r"(\d+(?:\.\d+)?)\s*(thousand|million|billion|trillion)\b",
+    # (?<!\d): a number is only matched from its first digit, which keeps every pattern linear
+    text = re.sub(r"(?<!\d)(\d+(?:\.\d+)?)\s*(thousand|million|billion|trillion)\b",
                   lambda m: f"({m.group(1)}*{scales[m.group(2).lower()]})", text, flags=re.I)
-    text = re.sub(r"(\d+(?:\.\d+)?)\s*%\s*of\b", r"(\1/100)*", text, flags=re.I)
-    return re.sub(r"(\d+(?:\.\d+)?)\s*%(?!\s*[\w(.])", r"(\1/100)", text)
+    text = re.sub(r"(?<!\d)(\d+(?:\.\d+)?)\s*%\s*of\b", r"(\1/100)*", text, flags=re.I)
+    return re.sub(r"(?<!\d)(\d+(?:\.\d+)?)\s*%(?!\s*[\w(.])", r"(\1/100)", text)
 
 
 def _strip_thousands(text: str) -> str:
     """Drop commas in numbers like 1,200 unless they sit directly inside a function call."""
     pattern = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\d,])")
+    inside = _inside_calls(text)
     return pattern.sub(
-        lambda m: m.group(0) if _inside_call(text, m.start()) else m.group(0).replace(",", ""),
-        text)
+        lambda m: m.group(0) if inside[m.start()] else m.group(0).replace(",", ""), text)
 
 
-def _inside_call(text: str, position: int) -> bool:
+def _inside_calls(text: str) -> list[bool]:
+    """For each position of ``text``: does it sit directly inside a call's parentheses?
+
+    One linear pass (a "(" opens a call when a name, then optional spaces, precede it).
+    """
+    inside: list[bool] = []
     stack: list[bool] = []
-    for index, char in enumerate(text[:position]):
+    for index, char in enumerate(text):
+        inside.append(bool(stack) and stack[-1])
         if char == "(":
-            stack.append(re.search(r"[A-Za-z_]\w*\s*$", text[:index]) is not None)
+            stack.append(_follows_name(text, index))
         elif char == ")" and stack:
             stack.pop()
-    return bool(stack) and stack[-1]
+    return inside
+
+
+def _follows_name(text: str, index: int) -> bool:
+    """Whether text[:index] ends with a word holding a letter or "_", then optional spaces."""
+    end = index
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return any(c.isascii() and (c.isalpha() or c == "_") for c in text[start:end])
 
 
 def format_number(value: Number) -> str:
@@ -171,10 +208,25 @@ def _evaluate(node: ast.AST) -> Number:
     raise CalcError(f"{what} not allowed")
 
 
+def _check_size(root: ast.AST) -> None:
+    """CalcError when the tree has more than MAX_NODES nodes or nests deeper than MAX_DEPTH."""
+    count, stack = 0, [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise CalcError(f"expression too complex (more than {MAX_NODES} parts)")
+        if depth > MAX_DEPTH:
+            raise CalcError(f"expression nested too deeply (limit {MAX_DEPTH} levels)")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+
+
 def _constant(value: object) -> Number:
     if isinstance(value, bool) or not isinstance(value, int | float):
         kind = "strings are" if isinstance(value, str | bytes) else f"{type(value).__name__} is"
         raise CalcError(f"{kind} not allowed, only numbers")
+    if (isinstance(value, float) and math.isinf(value)) or abs(value) > MAX_MAGNITUDE:
+        raise CalcError("number too large (limit 1e100)")
     return value
 
 
@@ -191,9 +243,18 @@ def _call(node: ast.Call) -> Number:
         raise CalcError(f"{name}() takes {low}" + (f" to {high}" if high > low else "")
                         + " argument(s)")
     args = [_evaluate(arg) for arg in node.args]
-    if name == "round" and len(args) == 2 and not isinstance(args[1], int):
-        raise CalcError("round() digits must be an integer")
+    if name == "round" and len(args) == 2:
+        _check_round_digits(args[1])
     return function(*args)
+
+
+def _check_round_digits(digits: Number) -> None:
+    """round(x, n) computes 10**abs(n) for an integer x: bound n before CPython does that."""
+    if not isinstance(digits, int):
+        raise CalcError("round() digits must be an integer")
+    if abs(digits) > MAX_ROUND_DIGITS:
+        raise CalcError(f"round() digits must be between -{MAX_ROUND_DIGITS} and "
+                        f"{MAX_ROUND_DIGITS}")
 
 
 def _power(base: Number, exponent: Number) -> Number:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.language_models import BaseChatModel
@@ -161,21 +161,29 @@ def _finish(state: SupervisorState) -> dict[str, Any]:
 
 
 def build_supervisor_agent(model: BaseChatModel, tools: Sequence[BaseTool], max_steps: int,
-                           max_iterations: int) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """The Supervisor -> workers graph with a max-iterations guard."""
+                           max_iterations: int,
+                           role_models: Mapping[str, BaseChatModel] | None = None
+                           ) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The Supervisor -> workers graph with a max-iterations guard.
+
+    ``role_models`` gives some roles (``supervisor``, ``researcher``, ``analyst``,
+    ``writer``) their own model; the others use ``model``.
+    """
+    roles = dict(role_models or {})
+    boss = roles.get("supervisor", model)
 
     async def decompose(state: SupervisorState, config: RunnableConfig) -> dict[str, Any]:
-        update = await decompose_task(state, model, _tagged(config, "supervisor"))
+        update = await decompose_task(state, boss, _tagged(config, "supervisor"))
         return {**update, "max_iterations": state.get("max_iterations", max_iterations)}
 
     async def supervise(state: SupervisorState, config: RunnableConfig) -> dict[str, Any]:
-        return await supervisor_route(state, model, _tagged(config, "supervisor"))
+        return await supervisor_route(state, boss, _tagged(config, "supervisor"))
 
     graph = StateGraph(SupervisorState)
     graph.add_node("decompose", decompose)
     graph.add_node("supervisor", supervise)
     for name in WORKER_ORDER:
-        graph.add_node(name, _worker_node(name, model, tools, max_steps))
+        graph.add_node(name, _worker_node(name, roles.get(name, model), tools, max_steps))
         graph.add_edge(name, "supervisor")
     graph.add_node("finish", _finish)
     graph.add_edge(START, "decompose")

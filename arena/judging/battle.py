@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.records import utcnow
-from judges.records import JudgeSpec, Verdict
-
-Winner = Literal["model_a", "model_b", "tie", "error"]
+from arena.vocabulary import Winner
+from judges.types import JudgeSpec, Verdict
 
 
 class Battle(BaseModel):
@@ -36,7 +34,8 @@ class Battle(BaseModel):
     winner: Winner
     strong: bool = False
     flip: bool = False
-    p_a: float | None = Field(None, description="Order-averaged P(A better), logprobs mode.")
+    p_a: float | None = Field(None, description="Order-averaged P(A better), in the modes "
+                                                "that read probabilities.")
     len_a: int = 0
     len_b: int = 0
     verdict_ab: Verdict | None = None

@@ -2,41 +2,44 @@
 
 A battle is one pairwise comparison between two models on one query. Battles are held
 column-wise as numpy arrays (model indices, outcome, query index, weight, optional answer
-lengths) so that every estimator below is a vectorised pass over arrays.
+lengths and other per-answer style counts) so that every estimator is a vectorised pass over
+arrays.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from arena.vocabulary import WINNER_SCORE
+
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-#: Outcome (score of model A) for each winner label of the Chatbot Arena schema.
-WINNER_OUTCOMES: dict[str, float] = {
-    "model_a": 1.0,
-    "model_b": 0.0,
-    "tie": 0.5,
-    "tie (bothbad)": 0.5,
-}
 
-
-def _frozen(values: ArrayLike, dtype: type[Any], name: str) -> NDArray[Any]:
-    """Copy ``values`` into a read-only 1-D array of ``dtype``."""
+def _frozen(values: ArrayLike, dtype: type[Any], name: str, ndim: int = 1) -> NDArray[Any]:
+    """Copy ``values`` into a read-only array of ``dtype`` with ``ndim`` dimensions."""
     arr = np.array(values, dtype=dtype, copy=True)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must have {ndim} dimension(s), got shape {arr.shape}")
     arr.setflags(write=False)
     return arr
 
 
 def _first_bad_row(mask: NDArray[np.bool_]) -> int:
-    return int(np.flatnonzero(mask)[0])
+    return int(np.flatnonzero(mask.reshape(mask.shape[0], -1).any(axis=1))[0])
+
+
+def _check_counts(arr: FloatArray, name: str, n: int) -> None:
+    if arr.shape[0] != n:
+        raise ValueError(f"{name} has {arr.shape[0]} entries, model_a has {n}")
+    bad = ~(np.isfinite(arr) & (arr >= 0.0))
+    if bad.any():
+        raise ValueError(f"row {_first_bad_row(bad)}: {name} must be finite and >= 0")
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,6 +54,8 @@ class Battles:
         models: model names.
         weight: non-negative weight of each battle (default 1.0).
         len_a, len_b: optional answer lengths, used by style control.
+        style_names: names of further per-answer counts (e.g. ``headers``, ``lists``,
+            ``bold``), columns of ``style_a`` / ``style_b`` (battles x names).
     """
 
     model_a: IntArray
@@ -61,6 +66,9 @@ class Battles:
     weight: FloatArray = field(default_factory=lambda: np.empty(0))
     len_a: FloatArray | None = None
     len_b: FloatArray | None = None
+    style_names: tuple[str, ...] = ()
+    style_a: FloatArray | None = None
+    style_b: FloatArray | None = None
 
     def __post_init__(self) -> None:
         setter = object.__setattr__
@@ -98,20 +106,33 @@ class Battles:
         if (self.len_a is None) != (self.len_b is None):
             raise ValueError("len_a and len_b must be given together")
         if self.len_a is not None and self.len_b is not None:
-            la = _frozen(self.len_a, np.float64, "len_a")
-            lb = _frozen(self.len_b, np.float64, "len_b")
-            for name, arr in (("len_a", la), ("len_b", lb)):
-                if arr.shape[0] != n:
-                    raise ValueError(f"{name} has {arr.shape[0]} entries, model_a has {n}")
-                bad = ~(np.isfinite(arr) & (arr >= 0.0))
-                if bad.any():
-                    raise ValueError(f"row {_first_bad_row(bad)}: {name} must be finite and >= 0")
-            setter(self, "len_a", la)
-            setter(self, "len_b", lb)
+            for name in ("len_a", "len_b"):
+                arr = _frozen(getattr(self, name), np.float64, name)
+                _check_counts(arr, name, n)
+                setter(self, name, arr)
+        self._init_style(n)
         for name, arr in (("model_a", a), ("model_b", b), ("outcome", out), ("query", q)):
             setter(self, name, arr)
         setter(self, "weight", w)
         setter(self, "models", models)
+
+    def _init_style(self, n: int) -> None:
+        names = tuple(str(x) for x in self.style_names)
+        if len(set(names)) != len(names) or "length" in names:
+            raise ValueError("style_names must be unique and not 'length' (use len_a/len_b)")
+        object.__setattr__(self, "style_names", names)
+        if (self.style_a is None) != (self.style_b is None):
+            raise ValueError("style_a and style_b must be given together")
+        if self.style_a is None:
+            if names:
+                raise ValueError("style_names given without style_a/style_b")
+            return
+        for side in ("style_a", "style_b"):
+            arr = _frozen(getattr(self, side), np.float64, side, ndim=2)
+            if arr.shape[1] != len(names):
+                raise ValueError(f"{side} has {arr.shape[1]} columns, style_names {len(names)}")
+            _check_counts(arr, side, n)
+            object.__setattr__(self, side, arr)
 
     @classmethod
     def from_records(
@@ -124,6 +145,8 @@ class Battles:
         weight: Sequence[float] | None = None,
         len_a: Sequence[float] | None = None,
         len_b: Sequence[float] | None = None,
+        style_a: Mapping[str, Sequence[float]] | None = None,
+        style_b: Mapping[str, Sequence[float]] | None = None,
         models: Sequence[str] | None = None,
     ) -> Battles:
         """Build battles from Chatbot-Arena-style records.
@@ -131,6 +154,7 @@ class Battles:
         ``winner`` is one of ``"model_a"``, ``"model_b"``, ``"tie"``, ``"tie (bothbad)"``.
         Model names are sorted (or taken from ``models``, which may list models without
         battles); query ids are sorted. Without ``query`` each battle is its own query.
+        ``style_a`` / ``style_b`` map a count's name to its per-battle values (same keys).
 
         Raises:
             ValueError: naming the row index of an unknown winner, a self-battle or an
@@ -142,14 +166,14 @@ class Battles:
                 raise ValueError(f"{name} has {len(col)} entries, model_a has {n}")
         outcome = np.empty(n, dtype=np.float64)
         for row, (ma, mb, win) in enumerate(zip(model_a, model_b, winner, strict=True)):
-            if win not in WINNER_OUTCOMES:
+            if win not in WINNER_SCORE:
                 raise ValueError(
                     f"row {row}: unknown winner {win!r}; expected one of "
-                    f"{', '.join(repr(k) for k in WINNER_OUTCOMES)}"
+                    f"{', '.join(repr(k) for k in WINNER_SCORE)}"
                 )
             if ma == mb:
                 raise ValueError(f"row {row}: self-battle of model {ma!r}")
-            outcome[row] = WINNER_OUTCOMES[win]
+            outcome[row] = WINNER_SCORE[win]
         names = sorted(set(model_a) | set(model_b)) if models is None else list(models)
         index = {name: i for i, name in enumerate(names)}
         idx_a = np.empty(n, dtype=np.int64)
@@ -167,6 +191,7 @@ class Battles:
             q = np.unique(np.asarray([str(x) for x in query], dtype=object), return_inverse=True)[
                 1
             ].astype(np.int64)
+        style_names, sa, sb = _style_columns(style_a, style_b, n)
         return cls(
             model_a=idx_a,
             model_b=idx_b,
@@ -176,6 +201,9 @@ class Battles:
             weight=np.ones(n) if weight is None else np.asarray(weight, dtype=np.float64),
             len_a=None if len_a is None else np.asarray(len_a, dtype=np.float64),
             len_b=None if len_b is None else np.asarray(len_b, dtype=np.float64),
+            style_names=style_names,
+            style_a=sa,
+            style_b=sb,
         )
 
     def __len__(self) -> int:
@@ -193,6 +221,17 @@ class Battles:
         except ValueError:
             raise ValueError(f"unknown model {model!r}; known: {list(self.models)}") from None
 
+    def style_counts(self, name: str) -> tuple[FloatArray, FloatArray] | None:
+        """Per-battle (A, B) values of a style count (``length`` is ``len_a``/``len_b``)."""
+        if name == "length":
+            if self.len_a is None or self.len_b is None:
+                return None
+            return self.len_a, self.len_b
+        if name not in self.style_names or self.style_a is None or self.style_b is None:
+            return None
+        col = self.style_names.index(name)
+        return self.style_a[:, col], self.style_b[:, col]
+
     def select(self, mask: NDArray[np.bool_] | IntArray) -> Battles:
         """Battles picked by a boolean mask or an index array (same ``models``)."""
         return Battles(
@@ -204,7 +243,30 @@ class Battles:
             weight=self.weight[mask],
             len_a=None if self.len_a is None else self.len_a[mask],
             len_b=None if self.len_b is None else self.len_b[mask],
+            style_names=self.style_names,
+            style_a=None if self.style_a is None else self.style_a[mask],
+            style_b=None if self.style_b is None else self.style_b[mask],
         )
+
+
+def _style_columns(
+    style_a: Mapping[str, Sequence[float]] | None,
+    style_b: Mapping[str, Sequence[float]] | None,
+    n: int,
+) -> tuple[tuple[str, ...], FloatArray | None, FloatArray | None]:
+    """(names, A matrix, B matrix) from per-name columns; both sides need the same names."""
+    if style_a is None and style_b is None:
+        return (), None, None
+    if style_a is None or style_b is None or set(style_a) != set(style_b):
+        raise ValueError("style_a and style_b must name the same counts")
+    names = tuple(style_a)
+    if not names:
+        return (), None, None
+    cols = [
+        np.column_stack([np.asarray(side[k], dtype=np.float64).reshape(n) for k in names])
+        for side in (style_a, style_b)
+    ]
+    return names, cols[0], cols[1]
 
 
 @dataclass(frozen=True, eq=False)

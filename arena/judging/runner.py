@@ -1,4 +1,9 @@
-"""Judge every pair of variants on every case of a run, in both orders, with a progress bar."""
+"""Judge every pair of variants on every case of a run, in both orders, with a progress bar.
+
+Verdicts are cached by :func:`judges.verdict_key`: the judge's identity (spec, model, prompt
+templates) and the requests as rendered (case content, both answers); only readable verdicts
+are cached, so a failed judgement is asked again on the next run.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +15,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from arena.golden import GoldenCase
+from arena.judging.battle import Battle
 from arena.judging.pairing import make_pairs
-from arena.judging.records import Battle
-from arena.judging.requests import pair_request, same_answer, verdict_key
-from arena.judging.swap import combine
+from arena.judging.requests import pair_request, same_answer
 from arena.models import CALLS, CallCounter
 from arena.records import RunResult
 from arena.storage import Store
-from judges import Judge, JudgeSpec, PairwiseJudge, Verdict
+from arena.vocabulary import ERROR, TIE
+from judges import Judge, JudgeSpec, PairwiseJudge, Verdict, combine, verdict_key
 
 
 class JudgeReport(BaseModel):
@@ -65,13 +70,13 @@ def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, lis
 
 async def _verdict(judge: Judge, store: Store, case: GoldenCase, first: RunResult,
                    second: RunResult) -> Verdict:
-    key = verdict_key(case, first, second, judge.spec)
+    request = pair_request(case, first, second, with_trajectory=judge.spec.with_trajectory)
+    key = verdict_key(judge.spec, request)
     cached = store.get_verdict(key)
     if cached is not None:
         return cached
-    verdict = await judge.judge(pair_request(case, first, second,
-                                             with_trajectory=judge.spec.with_trajectory))
-    if verdict.ok:
+    verdict = await judge.judge(request)
+    if verdict.ok:  # an unreadable verdict is never cached: the next run asks again
         store.put_verdict(key, verdict)
     return verdict
 
@@ -87,10 +92,10 @@ async def judge_pair(judge: Judge, store: Store, run_id: int, pair: _Pair,
         result_a_id=a.id, result_b_id=b.id, len_a=len(a.output), len_b=len(b.output),
         judge=spec, self_judged=bool({a.variant, b.variant} & self_judged))
     if same_answer(a, b):
-        return Battle(**base, winner="tie")
+        return Battle(**base, winner=TIE)
     ab, ba = await asyncio.gather(_verdict(judge, store, case, a, b),
                                   _verdict(judge, store, case, b, a))
-    outcome = combine(ab, ba, average=spec.mode != "text")
+    outcome = combine(ab, ba)
     return Battle(**base, winner=outcome.winner, strong=outcome.strong, flip=outcome.flip,
                   p_a=outcome.p_a, verdict_ab=ab, verdict_ba=ba, error=outcome.error)
 
@@ -99,7 +104,7 @@ async def judge_run_async(store: Store, run_id: int, spec: JudgeSpec, *, pairs: 
                           judge: Judge | None = None, concurrency: int = 2,
                           progress: bool = True) -> JudgeReport:
     """Judge a stored run; battles are committed as they finish, verdicts cached."""
-    judge = judge or PairwiseJudge(spec, store=store)
+    judge = judge or PairwiseJudge(spec, store=store)  # InputError before any battle
     todo, skipped, variants = _pairs(store, run_id, pairs)
     contestants = {v.name: v.model.spec for v in store.variants() if v.name in variants}
     warnings = self_preference_warnings(spec, contestants)
@@ -119,7 +124,7 @@ async def judge_run_async(store: Store, run_id: int, spec: JudgeSpec, *, pairs: 
             battle.id = store.save_battle(battle)
             battles.append(battle)
             if bar is not None:
-                bar.set_postfix_str(f"errors={sum(b.winner == 'error' for b in battles)}",
+                bar.set_postfix_str(f"errors={sum(b.winner == ERROR for b in battles)}",
                                     refresh=False)
                 bar.update(1)
 

@@ -1,4 +1,4 @@
-"""Judge records: the judge's spec (stored with every verdict), a pair to judge, a verdict."""
+"""Judge types: the judge's spec (stored with every verdict), a pair to judge, a verdict."""
 
 from __future__ import annotations
 
@@ -6,35 +6,49 @@ import hashlib
 import json
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena.models.config import ModelConfig
+from arena.vocabulary import LABELS, Label
 
-# Verdict labels, from the first-shown answer's point of view (A is shown first).
-LABELS = ("A>>B", "A>B", "A=B", "B>A", "B>>A")
-Label = Literal["A>>B", "A>B", "A=B", "B>A", "B>>A"]
-# text: a written verdict; logprobs: P("A") vs P("B") of one token; grades: each answer graded
-# alone (P("YES") of one token), compared by log-odds: no position to be biased by.
-Mode = Literal["text", "logprobs", "grades"]
+__all__ = ["LABELS", "JudgeSpec", "Label", "PairRequest", "Verdict"]
 
 
 class JudgeSpec(BaseModel):
-    """Everything needed to rebuild a judge; stored with every verdict."""
+    """Everything needed to rebuild a judge; stored with every verdict.
+
+    ``mode`` names a judge mode of :data:`judges.modes.MODES` (``text``, ``logprobs``,
+    ``grades``, ...): how the judge asks, reads the reply and combines the two orders.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: Literal["pairwise"] = "pairwise"
     model: ModelConfig
-    mode: Mode = "text"
+    mode: str = "text"
     prompt_version: str = "v2"
     with_trajectory: bool = False
     tie_margin: float = Field(0.02, ge=0, le=0.5,
                               description="logprobs/grades: |P(first better) - 0.5| below this "
                                           "is a tie")
 
+    @field_validator("mode")
+    @classmethod
+    def _known_mode(cls, value: str) -> str:
+        from judges.modes import mode_names
+
+        if value not in mode_names():
+            raise ValueError(f"judge mode must be one of {', '.join(mode_names())}, "
+                             f"got {value!r}")
+        return value
+
     @property
     def key(self) -> str:
-        """Short hash of the spec (API keys are never part of it)."""
+        """Short display id of the judge, stored with its battles (API keys never enter it).
+
+        It hashes the spec only; the verdict cache uses :func:`judges.judge_identity`, which
+        also covers the prompt templates and the model's cache identity.
+        """
         blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 

@@ -1,0 +1,7 @@
+"""Battle logs in Chatbot Arena's public JSONL schema, both ways: rate any log
+(:func:`load_battle_log`) and export a run's judged battles (:func:`export_battle_log`)."""
+
+from arena.battle_log.reader import load_battle_log
+from arena.battle_log.writer import battle_log_rows, export_battle_log
+
+__all__ = ["battle_log_rows", "export_battle_log", "load_battle_log"]

@@ -1,0 +1,179 @@
+"""Read a battle log in Chatbot Arena's public schema into rating arrays.
+
+Each row has ``model_a``, ``model_b``, ``winner`` (``model_a``, ``model_b``, ``tie``,
+``tie (bothbad)``) and optionally ``question_id`` (the bootstrap unit; each battle is its own
+otherwise). Style counts come along when every row has them: ``len_a`` / ``len_b`` (answer
+lengths), else FastChat's ``conv_metadata.sum_assistant_a_tokens`` / ``_b_tokens``; and
+``conv_metadata.header_count_a``, ``list_count_a``, ``bold_count_a`` and their ``_b`` twins
+(a number, or FastChat's nested dict of numbers, which is summed).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena.errors import InputError
+from arena.style_counts import METADATA_KEYS
+from arena.vocabulary import LOG_WINNERS
+
+if TYPE_CHECKING:
+    from arena.ratings import Battles
+
+Row = dict[str, Any]
+#: Style count name -> where each row may hold it, first match wins: (container, A, B).
+SOURCES: dict[str, tuple[tuple[str | None, str, str], ...]] = {
+    "length": (
+        (None, "len_a", "len_b"),
+        ("conv_metadata", "sum_assistant_a_tokens", "sum_assistant_b_tokens"),
+    ),
+    **{
+        name: (("conv_metadata", f"{stem}_a", f"{stem}_b"),) for name, stem in METADATA_KEYS.items()
+    },
+}
+
+
+def load_battle_log(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles:
+    """Battles from a JSONL (or JSON list) battle log.
+
+    ``style`` names the style counts the caller needs (``length``, ``headers``, ``lists``,
+    ``bold``; ``seat`` needs none): each must be in every row. Other counts are loaded when
+    every row has a valid value, and skipped otherwise.
+
+    Raises:
+        InputError: naming the file, the row and the field of the first bad row.
+    """
+    from arena.ratings import Battles
+
+    file = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", file=file) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a battle log", file=file) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=file) from None
+    rows = _rows(text, file)
+    a, b, winner, query = [], [], [], []
+    for number, row in rows:
+        _check_row(row, number, file)
+        a.append(row["model_a"])
+        b.append(row["model_b"])
+        winner.append(row["winner"])
+        query.append(str(row.get("question_id", f"__row{number}")))
+    if not a:
+        raise InputError("no battles in the file", file=file)
+    unknown = [name for name in style if name != "seat" and name not in SOURCES]
+    if unknown:
+        raise InputError(
+            f"unknown style count {unknown[0]!r}; a battle log can carry {', '.join(SOURCES)}",
+            file=file,
+            field="style",
+        )
+    counts = {name: _style_column(rows, name, file, required=name in style) for name in SOURCES}
+    found = {name: col for name, col in counts.items() if col is not None}
+    length = found.pop("length", None)
+    return Battles.from_records(
+        a,
+        b,
+        winner,
+        query,
+        len_a=None if length is None else length[0],
+        len_b=None if length is None else length[1],
+        style_a={k: v[0] for k, v in found.items()} or None,
+        style_b={k: v[1] for k, v in found.items()} or None,
+    )
+
+
+def _check_row(row: Row, number: int, file: str) -> None:
+    for field in ("model_a", "model_b", "winner"):
+        if not isinstance(row.get(field), str) or not row[field]:
+            raise InputError(
+                "missing or not a string", file=file, case=f"row {number}", field=field
+            )
+    if row["winner"] not in LOG_WINNERS:
+        raise InputError(
+            f"winner must be one of {', '.join(LOG_WINNERS)}, got {row['winner']!r}",
+            file=file,
+            case=f"row {number}",
+            field="winner",
+        )
+    if row["model_a"] == row["model_b"]:
+        raise InputError(
+            "a model cannot battle itself", file=file, case=f"row {number}", field="model_b"
+        )
+
+
+def _count(value: Any) -> float | None:
+    """A non-negative finite count, or the sum of a dict of them; None if not one."""
+    if isinstance(value, dict):
+        parts = [_count(v) for v in value.values()]
+        return None if any(p is None for p in parts) else float(sum(p or 0.0 for p in parts))
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) and value >= 0 else None
+
+
+def _lookup(row: Row, name: str) -> tuple[float | None, float | None, str]:
+    """(A, B) values of one style count in a row, and the field that was (or would be) read."""
+    for container, key_a, key_b in SOURCES[name]:
+        holder = row if container is None else row.get(container)
+        if isinstance(holder, dict) and (key_a in holder or key_b in holder):
+            where = f"{container}." if container else ""
+            value_a, value_b = _count(holder.get(key_a)), _count(holder.get(key_b))
+            bad = key_a if value_a is None else key_b
+            return value_a, value_b, where + bad
+    first = SOURCES[name][0]
+    return None, None, (f"{first[0]}." if first[0] else "") + first[1]
+
+
+def _style_column(
+    rows: list[tuple[int, Row]], name: str, file: str, *, required: bool
+) -> tuple[list[float], list[float]] | None:
+    col_a, col_b = [], []
+    for number, row in rows:
+        value_a, value_b, field = _lookup(row, name)
+        if value_a is None or value_b is None:
+            if not required:
+                return None
+            raise InputError(
+                f"style control on {name} needs a count >= 0 in every row",
+                file=file,
+                case=f"row {number}",
+                field=field,
+            )
+        col_a.append(value_a)
+        col_b.append(value_b)
+    return col_a, col_b
+
+
+def _rows(text: str, file: str) -> list[tuple[int, Row]]:
+    stripped = text.lstrip()
+    try:
+        if stripped.startswith("["):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise InputError(
+                    f"malformed JSON at line {exc.lineno}: {exc.msg}", file=file
+                ) from None
+            rows = list(enumerate(data, 1))
+        else:
+            rows = []
+            for number, line in enumerate(text.splitlines(), 1):
+                if line.strip():
+                    try:
+                        rows.append((number, json.loads(line)))
+                    except json.JSONDecodeError as exc:
+                        raise InputError(
+                            f"malformed JSON: {exc.msg}", file=file, case=f"line {number}"
+                        ) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", file=file) from None
+    for number, row in rows:
+        if not isinstance(row, dict):
+            raise InputError("a battle must be a JSON object", file=file, case=f"row {number}")
+    return rows

@@ -1,0 +1,107 @@
+"""``arena golden add|promote|lint``: grow the golden set from failures and keep it healthy."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from arena.cli.common import add_db, default_dataset
+
+EXIT_LINT_ERRORS = 1
+
+
+def register(sub: Any) -> None:
+    """Add the golden sub-command and its actions."""
+    g = sub.add_parser("golden", help="grow and lint the golden dataset")
+    gsub = g.add_subparsers(dest="action", required=True)
+
+    add = gsub.add_parser("add", help="turn a stored result into a new pending case")
+    add.add_argument("--from-result", type=int, required=True, metavar="RESULT_ID")
+    add.add_argument("--reason", required=True, help="why the case is added")
+    add.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON to edit")
+    add.add_argument("--id", default=None, help="the new case id (default: next of its prefix)")
+    add.add_argument("--input", default=None, help="a rephrased query (default: the result's)")
+    add.add_argument("--tag", action="append", default=None, help="a tag (repeatable)")
+    add_db(add)
+    add.set_defaults(handler=cmd_add)
+
+    pro = gsub.add_parser("promote", help="move a case to the standard or critical tier")
+    pro.add_argument("case")
+    pro.add_argument("--tier", required=True, choices=["standard", "critical"])
+    pro.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON to edit")
+    pro.set_defaults(handler=cmd_promote)
+
+    lint = gsub.add_parser("lint", help="duplicates, small categories, saturated or broken "
+                                        "cases; exit 1 on errors")
+    lint.add_argument("dataset", nargs="?", default=default_dataset())
+    lint.add_argument("--run", type=int, action="append", default=None, metavar="RUN",
+                      help="check against this stored run's scores (repeatable)")
+    lint.add_argument("--json", action="store_true")
+    add_db(lint)
+    lint.set_defaults(handler=cmd_lint)
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    """Add a pending case from a stored result."""
+    from arena.golden.grow import add_from_result
+    from arena.storage import Store
+
+    dataset, case = add_from_result(Store(args.db), args.from_result, args.dataset, args.reason,
+                                    case_id=args.id, query=args.input, tags=args.tag)
+    print(f"added {case.id} ({case.category.value}, pending) to {args.dataset}: version "
+          f"{dataset.version}, content hash {dataset.content_hash}")
+    print(f"expected tools {case.expected_tools}, forbidden {case.forbidden_tools}; review "
+          f"the case, then `arena golden promote {case.id} --tier standard`")
+    return 0
+
+
+def cmd_promote(args: argparse.Namespace) -> int:
+    """Promote a case."""
+    from arena.golden.grow import promote_case
+
+    dataset = promote_case(args.dataset, args.case, args.tier)
+    print(f"{args.case} is now {args.tier} in {args.dataset}: version {dataset.version}, "
+          f"content hash {dataset.content_hash}")
+    return 0
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    """Print the findings; exit 1 when any is an error."""
+    from arena.golden import load_dataset
+    from arena.golden.lint import lint_dataset, scores_for_lint
+
+    dataset = load_dataset(args.dataset)
+    scores, stale, runs = [], [], list(args.run or [])
+    if runs:
+        from arena.storage import Store
+
+        store = Store(args.db)
+        for run_id in runs:
+            store.run(run_id)  # KeyError (exit 2) for an unknown run
+        scores, stale = scores_for_lint(store, runs, dataset)
+    report = lint_dataset(dataset, scores, runs, stale)
+    if args.json:
+        print(json.dumps({**report.model_dump(mode="json"), "errors": report.errors}, indent=2))
+    else:
+        print(lint_text(report))
+    return EXIT_LINT_ERRORS if report.errors else 0
+
+
+def lint_text(report: Any) -> str:
+    """The findings as text, errors first."""
+    from arena.reports.format import text_table
+
+    where = f" against run(s) {', '.join(map(str, report.runs))}" if report.runs else ""
+    head = f"{report.dataset} {report.version}: {report.n_cases} cases{where}"
+    if not report.findings:
+        return f"{head}: no findings"
+    rows = [[f.severity, f.rule, _ids(f.cases), f.message] for f in report.findings]
+    warnings = sum(f.severity == "warning" for f in report.findings)
+    return (f"{head}: {report.errors} error(s), {warnings} warning(s)\n"
+            + text_table(["severity", "rule", "cases", "message"], rows))
+
+
+def _ids(ids: list[str], limit: int = 6) -> str:
+    shown = ", ".join(ids[:limit])
+    return f"{shown}, ... (+{len(ids) - limit})" if len(ids) > limit else shown

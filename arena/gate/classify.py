@@ -1,0 +1,87 @@
+"""Why a case broke: output, trajectory, behaviour, side effect or error, and the failing check.
+
+A run error is an ``error``. A hard fail (empty output, a forbidden tool, forbidden text, a
+failed grader) names its own kind. Otherwise the kind is the scoring component that fell the
+most against the baseline (or, when the baseline kept no components, the one that costs the
+candidate the most weighted score), and the check is the candidate's failure reason about
+that component.
+"""
+
+from __future__ import annotations
+
+from arena.scoring.combined import WEIGHTS
+from arena.scoring.regression import CaseRecord, FailureKind
+
+COMPONENT_KIND: dict[str, FailureKind] = {
+    "output": "output", "trajectory": "trajectory", "behavior": "behavior",
+    "functional": "side_effect", "rubric": "output",
+}
+"""The failure kind of each top-level scoring component."""
+KIND_WORDS: dict[str, str] = {
+    "output": "output", "trajectory": "trajectory", "behavior": "behaviour",
+    "side_effect": "side effect", "error": "error",
+}
+"""How each failure kind reads in reports."""
+
+# Failure-reason prefixes (arena.scoring.combined) and the kind each names; hard fails first.
+_HARD: tuple[tuple[str, FailureKind], ...] = (
+    ("empty output", "output"),
+    ("forbidden tool called", "trajectory"),
+    ("output contains forbidden text", "output"),
+    ("behaviour grader failed", "behavior"),
+    ("rubric grader failed", "output"),
+)
+_HINTS: tuple[tuple[str, FailureKind], ...] = (
+    ("output missing", "output"),
+    ("output regex", "output"),
+    ("output exact", "output"),
+    ("rubric not met", "output"),
+    ("tools ", "trajectory"),
+    ("unknown tools called", "trajectory"),
+    ("behaviour ", "behavior"),
+    ("expected file", "side_effect"),
+)
+
+
+def reason_kind(reason: str) -> FailureKind | None:
+    """The kind a failure reason names, or None (e.g. ``score 0.52 < 0.70``)."""
+    if reason.startswith("run error"):
+        return "error"
+    for prefix, kind in (*_HARD, *_HINTS):
+        if reason.startswith(prefix):
+            return kind
+    return None
+
+
+def _fallen_component(baseline: CaseRecord, candidate: CaseRecord) -> str | None:
+    now = candidate.components
+    before = baseline.components
+    if before:
+        drops = {name: before[name] - now[name] for name in now if name in before}
+        if drops and max(drops.values()) > 0:
+            return max(drops, key=lambda name: drops[name])
+    costs = {name: WEIGHTS.get(name, 0.2) * (1.0 - value) for name, value in now.items()}
+    if costs and max(costs.values()) > 0:
+        return max(costs, key=lambda name: costs[name])
+    return None
+
+
+def classify(baseline: CaseRecord, candidate: CaseRecord) -> tuple[FailureKind | None, str]:
+    """The failure kind of a case that got worse, and its failing check in words."""
+    if candidate.errors:
+        return "error", f"run error: {candidate.error}" if candidate.error else "run error"
+    for reason in candidate.fail_reasons:
+        for prefix, kind in _HARD:
+            if reason.startswith(prefix):
+                return kind, reason
+    component = _fallen_component(baseline, candidate)
+    if component is None:
+        return None, "; ".join(candidate.fail_reasons) or "score fell"
+    kind = COMPONENT_KIND.get(component, "output")
+    for reason in candidate.fail_reasons:
+        if reason_kind(reason) == kind:
+            return kind, reason
+    was = baseline.components.get(component)
+    now = candidate.components.get(component, 0.0)
+    change = f"{was:.2f} -> {now:.2f}" if was is not None else f"{now:.2f}"
+    return kind, f"{component} score {change}"

@@ -1,0 +1,155 @@
+"""``arena.yaml``: what ``arena gate`` (and ``arena check``) runs and which limits hold.
+
+Every field is optional; flags given on the command line override it. Paths are relative to
+the file's folder. An unknown key, a wrong type or an out-of-range value is an
+:class:`~arena.errors.InputError` naming the file and the field (``rules.max_drop``). See
+:data:`EXAMPLE` for every key with its default.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from arena.errors import InputError
+from arena.gate.limits import AbsoluteLimits, BudgetLimits
+from arena.gate.rules import RuleConfig
+
+DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
+"""The pairwise judge of ``arena gate`` unless configured (``none`` skips judging)."""
+CONFIG_NAME = "arena.yaml"
+"""The file ``arena gate`` reads from the working directory when no --config is given."""
+
+
+class RunSection(BaseModel):
+    """What to run: dataset, tier or cases, repeats."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dataset: str | None = Field(None, description="Golden dataset JSON (default: the shipped).")
+    variants_dir: str | None = Field(None, description="Where VARIANT names are looked up.")
+    tier: Literal["critical", "standard", "pending", "all"] = "critical"
+    cases: list[str] | None = None
+    repeats: int = Field(1, ge=1, le=100)
+    concurrency: int = Field(2, ge=1, le=64)
+    timeout_s: float = Field(600.0, gt=0)
+
+
+class CompareSection(BaseModel):
+    """The pairwise comparison and which of its verdicts fail the gate."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    judge: str | None = Field(DEFAULT_JUDGE, description="Judge spec or file; none skips.")
+    margin: float = Field(0.05, ge=0, le=0.5)
+    bootstrap: int = Field(1000, ge=100)
+    seed: int = 0
+    fail_on: list[Literal["worse", "inconclusive"]] = Field(default_factory=lambda: ["worse"])
+
+
+class GateConfig(BaseModel):
+    """The whole ``arena.yaml``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    baseline: str | None = Field(None, description="VARIANT name, variant YAML or baseline "
+                                                   "JSON file.")
+    candidate: str | None = Field(None, description="VARIANT name or variant YAML.")
+    grader: str | None = Field(None, description="Behaviour grader spec (default: keywords).")
+    run: RunSection = Field(default_factory=RunSection)
+    rules: RuleConfig = Field(default_factory=RuleConfig)
+    absolute: AbsoluteLimits = Field(default_factory=AbsoluteLimits)
+    budget: BudgetLimits = Field(default_factory=BudgetLimits)
+    compare: CompareSection = Field(default_factory=CompareSection)
+    report_dir: str = Field("reports", description="Where gate.md and gate.json are written.")
+    base_dir: str = Field(".", exclude=True, description="Folder relative paths start from.")
+
+    def path(self, value: str) -> str:
+        """``value`` resolved against the config file's folder (absolute paths unchanged)."""
+        return str(Path(self.base_dir) / value) if not Path(value).is_absolute() else value
+
+    @property
+    def judge(self) -> str | None:
+        """The judge spec, or None when judging is off."""
+        spec = self.compare.judge
+        return None if spec is None or spec.strip().lower() in ("", "none", "off") else spec
+
+
+def load_config(path: str | Path) -> GateConfig:
+    """Read and validate an ``arena.yaml`` (InputError naming the file and the field)."""
+    import yaml
+
+    file = Path(path)
+    try:
+        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError("no such file", file=str(file)) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", file=str(file)) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", file=str(file)) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"malformed YAML: {' '.join(str(exc).split())}", file=str(file)) \
+            from None
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise InputError("expected a mapping of settings", file=str(file))
+    return config_from_dict(raw, source=str(file), base_dir=str(file.parent))
+
+
+def config_from_dict(raw: dict[str, object], *, source: str = CONFIG_NAME,
+                     base_dir: str = ".") -> GateConfig:
+    """Validate settings (InputError naming ``source`` and the first bad field)."""
+    try:
+        return GateConfig.model_validate({**raw, "base_dir": base_dir})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or None
+        raise InputError(err["msg"], file=source, field=field) from None
+
+
+EXAMPLE = f"""\
+# arena.yaml: what `arena gate` runs and which limits hold (flags override every key).
+baseline: baselines/baseline.json   # a baseline JSON file, a VARIANT name or a variant YAML
+candidate: baseline                 # a VARIANT name (in run.variants_dir) or a variant YAML
+grader: null                        # behaviour grader: a judge spec, null = keyword rules
+run:
+  dataset: null                     # golden dataset JSON; null = the shipped one
+  variants_dir: null                # null = data/variants
+  tier: critical                    # critical | standard | pending | all
+  cases: null                       # or a list of case ids
+  repeats: 1
+  concurrency: 2
+  timeout_s: 600
+rules:
+  block: [suite_drop, critical_broken, critical_missing, happy_path_fail, category_broken]
+  max_drop: 0.05                    # suite-score drop tolerated
+  case_drop: 0.1                    # per-case mean-score drop that warns
+  alpha: 0.05                       # significance of drops; 95% intervals
+  bootstrap: 2000
+  seed: 0
+  flaky_blocks: false               # cases flaky in the baseline do not block
+absolute:                           # limits that need no baseline
+  min_pass_rate: null
+  min_critical_pass_rate: null
+  min_tier_pass_rate: {{}}            # e.g. {{critical: 0.75}}
+  min_category_pass_rate: {{}}        # e.g. {{happy_path: 1.0}}
+budget:
+  max_cost_per_query: null          # US dollars
+  max_tokens_per_query: null
+  max_p90_latency_s: null
+  max_cost_increase: null           # relative to the baseline: 0.2 = at most +20%
+  max_tokens_increase: null
+  max_latency_increase: null
+compare:
+  judge: {DEFAULT_JUDGE}     # none = skip the pairwise judge
+  margin: 0.05
+  bootstrap: 1000
+  seed: 0
+  fail_on: [worse]                  # add inconclusive to require a decided verdict
+report_dir: reports                 # gate.md and gate.json
+"""
+"""An ``arena.yaml`` with every key at its default (``arena init-ci`` writes a variant)."""

@@ -1,0 +1,50 @@
+"""``local:NAME``: the embedded llama.cpp model, served on 127.0.0.1 for the whole run."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena.models.providers.base import Provider
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from arena.models.config import ModelConfig
+
+TEMPLATE = Path(__file__).resolve().parents[1] / "qwen_tools.jinja"
+
+
+@functools.cache
+def template_hash() -> str:
+    """Short hash of the chat template the local server renders prompts with."""
+    return hashlib.sha256(TEMPLATE.read_bytes()).hexdigest()[:12]
+
+
+class LocalProvider(Provider):
+    """Starts (or reuses) the embedded llama.cpp server and reaches it like OpenAI."""
+
+    name = "local"
+    supports_logprobs = True
+
+    def key_env(self, config: ModelConfig) -> str | None:
+        return None
+
+    def identity(self, config: ModelConfig) -> dict[str, Any]:
+        # The port changes every run, so the endpoint is not part of the identity; the chat
+        # template is, so editing it invalidates the cache.
+        return {"base_url": None, "template": template_hash()}
+
+    def build(self, config: ModelConfig) -> BaseChatModel:
+        from arena.models.json_tools import JsonToolChatOpenAI
+        from arena.models.local_server import server_pool
+        from arena.models.providers.openai import http_clients
+
+        server = server_pool().get(config.name)
+        return JsonToolChatOpenAI(
+            base_url=server.base_url, api_key="unused", model=config.name,
+            temperature=config.temperature, max_tokens=config.max_tokens,
+            timeout=config.timeout, max_retries=0, **http_clients(config), **config.extra,
+        )

@@ -1,0 +1,45 @@
+"""``openai:MODEL``: any OpenAI-compatible endpoint through langchain-openai's ChatOpenAI."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from arena.models.providers.base import Provider
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from arena.models.config import ModelConfig
+
+
+def http_clients(config: ModelConfig) -> dict[str, Any]:
+    """Own HTTP clients per model for ChatOpenAI.
+
+    langchain-openai's shared async client stays bound to the first event loop, which breaks
+    a second asyncio.run() in the same process.
+    """
+    import httpx
+
+    return {"http_client": httpx.Client(timeout=config.timeout),
+            "http_async_client": httpx.AsyncClient(timeout=config.timeout)}
+
+
+class OpenAIProvider(Provider):
+    """OpenAI or any compatible server (``base_url``); the key comes from ``api_key_env``,
+    or ``OPENAI_API_KEY`` when no ``base_url`` is given."""
+
+    name = "openai"
+    supports_logprobs = True
+
+    def key_env(self, config: ModelConfig) -> str | None:
+        return config.api_key_env or ("OPENAI_API_KEY" if config.base_url is None else None)
+
+    def build(self, config: ModelConfig) -> BaseChatModel:
+        from langchain_openai import ChatOpenAI
+
+        return ChatOpenAI(
+            model=config.name, base_url=config.base_url,
+            api_key=self.api_key(config) or "unused",
+            temperature=config.temperature, max_tokens=config.max_tokens,
+            timeout=config.timeout, max_retries=0, **http_clients(config), **config.extra,
+        )

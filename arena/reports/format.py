@@ -1,0 +1,51 @@
+"""Plain-text formatting shared by the CLI, the reports and the app: a table and a percentage.
+
+Standard library only, so the CLI can import it without loading the scoring package.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+DASH = "—"
+"""What :func:`pct` shows for a missing value unless told otherwise."""
+
+
+def is_missing(value: Any) -> bool:
+    """True for None and NaN (pandas' missing value)."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def pct(value: float | None, digits: int = 1, empty: str = DASH) -> str:
+    """A 0-1 rate as a percentage: ``pct(0.1234)`` is ``'12.3%'``, ``pct(0.1234, 0)`` ``'12%'``.
+
+    None and NaN give ``empty`` (an em dash unless told).
+    """
+    if value is None or math.isnan(value):
+        return empty
+    return f"{100 * value:.{digits}f}%"
+
+
+def cell(value: Any) -> str:
+    """A table cell: strings as they are, floats with 4 decimals below 1 (else 2)."""
+    if isinstance(value, float):
+        return f"{value:.4f}" if abs(value) < 1 else f"{value:.2f}"
+    return str(value)
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A left-aligned plain-text table with a dashed rule under the header.
+
+    Cells go through :func:`cell`; every row has one cell per header.
+    """
+    cells = [[str(h) for h in headers], *[[cell(c) for c in row] for row in rows]]
+    for number, row in enumerate(cells[1:], start=1):
+        if len(row) != len(headers):
+            raise ValueError(f"row {number} has {len(row)} cells for {len(headers)} headers")
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+             for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

@@ -1,0 +1,96 @@
+"""What a judge mode is: how it asks, how it reads the reply, how its two orders combine."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+from arena.errors import InputError
+from arena.models.config import ModelConfig
+from arena.vocabulary import Label
+from judges.orders import Outcome, agreement_rule
+from judges.types import JudgeSpec, PairRequest, Verdict
+
+
+class UnreadableReply(Exception):
+    """The judge model answered, but its reply cannot be read as a verdict.
+
+    The judge removes ``replies`` from the response cache, so a rerun asks again, and records
+    the judgement as an error (never a tie or a win).
+    """
+
+    def __init__(self, message: str, *replies: AIMessage) -> None:
+        super().__init__(message)
+        self.replies = replies
+
+
+class Asker(Protocol):
+    """The judge's model, as a mode sees it."""
+
+    @property
+    def spec(self) -> JudgeSpec:
+        """The judge being run."""
+        ...
+
+    async def ask(self, messages: list[BaseMessage]) -> AIMessage:
+        """One model call (cached, retried on transient errors)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a mode read from the judge's reply for one order."""
+
+    label: Label
+    p_first: float | None = None
+    rationale: str = ""
+    raw: str = ""
+    calls: int | None = None  # model calls the verdict rests on (default: the calls made)
+
+
+class JudgeMode(ABC):
+    """One way of judging an ordered pair. Subclass it, set ``name`` and ``summary``, and add
+    one line to :data:`judges.modes.MODES`.
+
+    The verdict cache key hashes :meth:`conversations` and the templates of
+    :mod:`judges.prompts`: keep every prompt text in one of them.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str]  # one line, shown in ``arena judge --help``
+    needs_logprobs: ClassVar[bool] = False
+
+    @abstractmethod
+    def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
+        """The conversations this mode opens to judge one ordered pair."""
+
+    @abstractmethod
+    async def read(self, asker: Asker, request: PairRequest) -> Reading:
+        """Ask and read one order; raise :class:`UnreadableReply` when it cannot be read."""
+
+    def combine(self, ab: Verdict, ba: Verdict) -> Outcome:
+        """The two orders' verdicts as one outcome (default: the agreement rule)."""
+        return agreement_rule(ab, ba)
+
+    def model_config(self, config: ModelConfig) -> ModelConfig:
+        """The judge's model config: temperature 0; logprobs modes read one token's logprobs."""
+        update: dict[str, Any] = {"temperature": 0.0}
+        if self.needs_logprobs:
+            update.update(max_tokens=1, extra={**config.extra, "logprobs": True,
+                                               "top_logprobs": 10})
+        return config.model_copy(update=update)
+
+    def check(self, spec: JudgeSpec) -> None:
+        """InputError (naming the judge) if the judge's provider cannot serve this mode."""
+        if not self.needs_logprobs:
+            return
+        from arena.models import get_provider
+
+        provider = spec.model.provider
+        if not get_provider(provider).supports_logprobs:
+            raise InputError(f"judge mode {self.name!r} reads token log-probabilities, which "
+                             f"provider {provider!r} ({spec.model.spec}) cannot return; use "
+                             f"{spec.model.spec}/text", field="judge")

@@ -1,0 +1,41 @@
+"""``text``: the judge writes a short rationale and a ``[[A>B]]``-style verdict."""
+
+from __future__ import annotations
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from judges import prompts
+from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.parsing import parse_verdict
+from judges.types import PairRequest
+
+
+class TextMode(JudgeMode):
+    """A written verdict, asked once more if unreadable; the two orders must agree."""
+
+    name = "text"
+    summary = "a written [[A>B]]-style verdict; a winner only when both orders agree"
+
+    def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
+        return [[SystemMessage(prompts.SYSTEM_TEXT),
+                 HumanMessage(prompts.pair_prompt(request, logprobs=False))]]
+
+    async def read(self, asker: Asker, request: PairRequest) -> Reading:
+        messages = self.conversations(request)[0]
+        first = await asker.ask(messages)
+        label = parse_verdict(str(first.content))
+        reply = first
+        if label is None:
+            reply = await asker.ask([*messages, first, HumanMessage(prompts.ASK_AGAIN)])
+            label = parse_verdict(str(reply.content))
+        if label is None:
+            raise UnreadableReply("no [[verdict]] in the judge's reply, even when asked again",
+                                  first, reply)
+        raw = str(reply.content)
+        return Reading(label=label, rationale=_rationale(raw), raw=raw)
+
+
+def _rationale(text: str, limit: int = 600) -> str:
+    cut = text.rfind("[[")
+    body = (text[:cut] if cut > 0 else text).strip()
+    return body[:limit]

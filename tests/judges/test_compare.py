@@ -1,0 +1,97 @@
+"""`arena compare`'s decision: better, non-inferior, worse or inconclusive (arena/compare.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.compare import _decide, _saving, compare_markdown, compare_variants
+from arena.errors import InputError
+from arena.evaluate import score_run
+from arena.judging import judge_run
+from arena.models import ModelConfig, register_fake
+from arena.storage import Store
+from judges import JudgeSpec
+from tests.judges.test_judges import _prefers_300, _run
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(("lo", "hi", "regressed", "decision", "reason"), [
+    (0.6, 0.9, True, "worse", "golden scores regressed"),       # golden regressions win
+    (None, None, False, "inconclusive", "no judged battles"),
+    (0.51, 0.9, False, "better", "above 0.5 (low 0.51)"),
+    (0.5, 0.9, False, "non-inferior", "stays above 0.45"),       # 0.5 itself is not better
+    (0.45, 0.6, False, "non-inferior", "stays above 0.45"),
+    (0.1, 0.44, False, "worse", "below 0.45"),
+    (0.1, 0.45, False, "inconclusive", "[0.10, 0.45] straddles"),
+    (0.3, 0.7, False, "inconclusive", "straddles the margin"),
+])
+def test_decide(lo: float | None, hi: float | None, regressed: bool, decision: str,
+                reason: str) -> None:
+    verdict, why = _decide(lo, hi, 0.05, regressed)
+    assert verdict == decision and reason in why
+
+
+@pytest.mark.parametrize(("base", "cand", "text"), [
+    (0.0, 0.0, "same cost"), (0.0, 0.01, "costs more"), (0.02, 0.01, "50% cheaper"),
+    (0.01, 0.01, "0% cheaper"), (0.01, 0.015, "50% dearer"),
+])
+def test_saving(base: float, cand: float, text: str) -> None:
+    assert _saving(base, cand) == text
+
+
+@pytest.fixture
+def judged(store: Store) -> tuple[Store, int, JudgeSpec]:
+    """good and same answer 300 (right), bad answers 250 (wrong), on four scored cases."""
+    run_id = _run(store)
+    score_run(store, run_id)
+    register_fake("judge", [_prefers_300], cycle=True)
+    spec = JudgeSpec(model=ModelConfig(spec="fake:judge"))
+    judge_run(store, run_id, spec, progress=False)
+    return store, run_id, spec
+
+
+def test_a_candidate_that_wins_every_battle_is_better(judged: tuple[Store, int, JudgeSpec]
+                                                      ) -> None:
+    store, run_id, spec = judged
+    report = compare_variants(store, "bad", "good", run_id=run_id, bootstrap=200)
+    assert report.verdict == "better" and not report.regressed
+    assert report.battles == 4 and report.judge == spec.label
+    assert report.win_rate == 1.0 and report.ci_low == 1.0 and report.ci_high == 1.0
+    assert report.pass_rate == (0.0, 1.0)
+    assert report.summary.startswith("good vs bad: BETTER (win rate 1.00 [1.00, 1.00] over 4 "
+                                     "battles; golden pass rate 100% vs 0%")
+    markdown = compare_markdown(report)
+    assert markdown.startswith("### good vs bad: **better**")
+    assert "| golden pass rate | 0.0% | 100.0% |" in markdown
+    assert f"Judge: {spec.label}; battles: 4" in markdown
+
+
+def test_a_candidate_whose_golden_scores_regress_is_worse(judged: tuple[Store, int, JudgeSpec]
+                                                          ) -> None:
+    store, run_id, _ = judged
+    report = compare_variants(store, "good", "bad", run_id=run_id, bootstrap=200)
+    assert report.verdict == "worse" and report.regressed and report.win_rate == 0.0
+    assert any("pass rate 0.0% vs 100.0%" in r for r in report.reasons)
+
+
+def test_identical_answers_are_ties_and_non_inferior(judged: tuple[Store, int, JudgeSpec]
+                                                     ) -> None:
+    store, run_id, _ = judged
+    report = compare_variants(store, "good", "same", run_id=run_id, bootstrap=200)
+    assert report.win_rate == 0.5 and report.verdict == "non-inferior"
+
+
+def test_without_battles_the_decision_is_inconclusive(store: Store) -> None:
+    run_id = _run(store)
+    score_run(store, run_id)
+    report = compare_variants(store, "bad", "good", run_id=run_id)
+    assert report.verdict == "inconclusive" and report.battles == 0
+    assert report.win_rate is None and report.judge is None and "no battles" in report.summary
+    assert "candidate win rate (95% CI, query bootstrap): -" in compare_markdown(report)
+
+
+def test_an_unknown_judge_is_an_input_error(judged: tuple[Store, int, JudgeSpec]) -> None:
+    store, run_id, _ = judged
+    with pytest.raises(InputError, match="judge 'nope' has no battles"):
+        compare_variants(store, "bad", "good", run_id=run_id, judge_key="nope")
