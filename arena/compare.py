@@ -39,11 +39,13 @@ class CompareReport(BaseModel):
     summary: str
     budget: list[LimitCheck] = Field(default_factory=list)
     power: PowerEstimate | None = Field(
-        None, description="When inconclusive: roughly how many more cases or repeats decide it.")
+        None, description="When inconclusive: roughly how many more cases or repeats decide it."
+    )
 
 
-def _decide(lo: float | None, hi: float | None, margin: float, regressed: bool
-            ) -> tuple[Decision, str]:
+def _decide(
+    lo: float | None, hi: float | None, margin: float, regressed: bool
+) -> tuple[Decision, str]:
     if regressed:
         return "worse", "the golden scores regressed beyond the margin"
     if lo is None or hi is None:
@@ -64,10 +66,18 @@ def _saving(base: float, cand: float) -> str:
     return f"{change:.0%} cheaper" if change >= 0 else f"{-change:.0%} dearer"
 
 
-def compare_variants(store: Store, baseline: str, candidate: str, *, run_id: int | None = None,
-                     judge_key: str | None = None, margin: float = 0.05,
-                     bootstrap: int = 1000, seed: int = 0,
-                     budget: BudgetLimits | None = None) -> CompareReport:
+def compare_variants(
+    store: Store,
+    baseline: str,
+    candidate: str,
+    *,
+    run_id: int | None = None,
+    judge_key: str | None = None,
+    margin: float = 0.05,
+    bootstrap: int = 1000,
+    seed: int = 0,
+    budget: BudgetLimits | None = None,
+) -> CompareReport:
     """Compare two variants of one run on battles, golden scores and budget limits.
 
     A budget limit that does not hold makes the verdict ``worse``; an inconclusive verdict
@@ -78,15 +88,20 @@ def compare_variants(store: Store, baseline: str, candidate: str, *, run_id: int
     run = store.run(run_id)
     scores = load_run_scores(store, run.id)
     base, cand = scores.variant(baseline), scores.variant(candidate)
-    battles = [b for b in select_battles(store, run.id, judge_key)
-               if {b.variant_a, b.variant_b} == {baseline, candidate} and b.winner != ERROR]
+    battles = [
+        b
+        for b in select_battles(store, run.id, judge_key)
+        if {b.variant_a, b.variant_b} == {baseline, candidate} and b.winner != ERROR
+    ]
     win = lo = hi = None
     if battles:
-        rate = bootstrap_win_rate(battles_to_arrays(battles), candidate, baseline,
-                                  rounds=bootstrap, seed=seed)
+        rate = bootstrap_win_rate(
+            battles_to_arrays(battles), candidate, baseline, rounds=bootstrap, seed=seed
+        )
         win, lo, hi = float(rate.win_rate), float(rate.ci_low), float(rate.ci_high)
-    regressed = (cand.pass_rate < base.pass_rate - margin
-                 or cand.mean_score < base.mean_score - margin)
+    regressed = (
+        cand.pass_rate < base.pass_rate - margin or cand.mean_score < base.mean_score - margin
+    )
     verdict, why = _decide(lo, hi, margin, regressed)
     reasons = [why]
     limits = check_budget(figures_of(cand), figures_of(base), budget) if budget else []
@@ -96,51 +111,87 @@ def compare_variants(store: Store, baseline: str, candidate: str, *, run_id: int
         reasons.append("over budget: " + "; ".join(over))
     power = None
     if verdict == "inconclusive" and battles:
-        power = power_estimate(win_rate_groups(battles, candidate), 0.5 - margin,
-                               what="the win rate")
+        power = power_estimate(
+            win_rate_groups(battles, candidate), 0.5 - margin, what="the win rate"
+        )
         reasons.append(power.message)
     if regressed:
-        reasons.append(f"pass rate {cand.pass_rate:.1%} vs {base.pass_rate:.1%}, mean score "
-                       f"{cand.mean_score:.3f} vs {base.mean_score:.3f}")
-    rate_text = (f"win rate {win:.2f} [{lo:.2f}, {hi:.2f}] over {len(battles)} battles"
-                 if win is not None and lo is not None and hi is not None else "no battles")
+        reasons.append(
+            f"pass rate {cand.pass_rate:.1%} vs {base.pass_rate:.1%}, mean score "
+            f"{cand.mean_score:.3f} vs {base.mean_score:.3f}"
+        )
+    rate_text = (
+        f"win rate {win:.2f} [{lo:.2f}, {hi:.2f}] over {len(battles)} battles"
+        if win is not None and lo is not None and hi is not None
+        else "no battles"
+    )
     tokens_b = base.input_tokens_mean + base.output_tokens_mean
     tokens_c = cand.input_tokens_mean + cand.output_tokens_mean
-    summary = (f"{candidate} vs {baseline}: {verdict.upper()} ({rate_text}; golden pass rate "
-               f"{cand.pass_rate:.0%} vs {base.pass_rate:.0%}; "
-               f"{_saving(base.cost_mean_usd, cand.cost_mean_usd)}, {tokens_c:.0f} vs "
-               f"{tokens_b:.0f} tokens per query, p90 latency {cand.latency_p90_s:.1f} s vs "
-               f"{base.latency_p90_s:.1f} s)")
+    summary = (
+        f"{candidate} vs {baseline}: {verdict.upper()} ({rate_text}; golden pass rate "
+        f"{cand.pass_rate:.0%} vs {base.pass_rate:.0%}; "
+        f"{_saving(base.cost_mean_usd, cand.cost_mean_usd)}, {tokens_c:.0f} vs "
+        f"{tokens_b:.0f} tokens per query, p90 latency {cand.latency_p90_s:.1f} s vs "
+        f"{base.latency_p90_s:.1f} s)"
+    )
     judge = battles[0].judge.label if battles else None
     return CompareReport(
-        run_id=run.id, baseline=baseline, candidate=candidate, judge=judge,
-        battles=len(battles), win_rate=win, ci_low=lo, ci_high=hi, margin=margin,
+        run_id=run.id,
+        baseline=baseline,
+        candidate=candidate,
+        judge=judge,
+        battles=len(battles),
+        win_rate=win,
+        ci_low=lo,
+        ci_high=hi,
+        margin=margin,
         pass_rate=(base.pass_rate, cand.pass_rate),
         critical_pass_rate=(base.critical_pass_rate, cand.critical_pass_rate),
         mean_score=(base.mean_score, cand.mean_score),
         cost_per_query=(base.cost_mean_usd, cand.cost_mean_usd),
-        p90_latency_s=(base.latency_p90_s, cand.latency_p90_s), regressed=regressed,
-        verdict=verdict, reasons=reasons, summary=summary, budget=limits, power=power)
+        p90_latency_s=(base.latency_p90_s, cand.latency_p90_s),
+        regressed=regressed,
+        verdict=verdict,
+        reasons=reasons,
+        summary=summary,
+        budget=limits,
+        power=power,
+    )
 
 
 def compare_markdown(report: CompareReport) -> str:
     """A Markdown block for a pull request or a CI step summary."""
+
     def row(label: str, pair: tuple[float | None, float | None], fmt: str) -> str:
         a, b = pair
-        return (f"| {label} | {'-' if a is None else format(a, fmt)} | "
-                f"{'-' if b is None else format(b, fmt)} |")
+        return (
+            f"| {label} | {'-' if a is None else format(a, fmt)} | "
+            f"{'-' if b is None else format(b, fmt)} |"
+        )
 
-    win = ("-" if report.win_rate is None else
-           f"{report.win_rate:.2f} [{report.ci_low:.2f}, {report.ci_high:.2f}]")
-    return "\n".join([
-        f"### {report.candidate} vs {report.baseline}: **{report.verdict}**", "",
-        report.summary, "",
-        f"Judge: {report.judge or 'none'}; battles: {report.battles}; candidate win rate "
-        f"(95% CI, query bootstrap): {win}; margin {report.margin}", "",
-        f"| figure | {report.baseline} | {report.candidate} |", "| --- | --- | --- |",
-        row("golden pass rate", report.pass_rate, ".1%"),
-        row("critical pass rate", report.critical_pass_rate, ".1%"),
-        row("mean golden score", report.mean_score, ".3f"),
-        row("cost per query (USD)", report.cost_per_query, ".5f"),
-        row("p90 latency (s)", report.p90_latency_s, ".1f"), "",
-        *[f"- {r}" for r in report.reasons], ""])
+    win = (
+        "-"
+        if report.win_rate is None
+        else f"{report.win_rate:.2f} [{report.ci_low:.2f}, {report.ci_high:.2f}]"
+    )
+    return "\n".join(
+        [
+            f"### {report.candidate} vs {report.baseline}: **{report.verdict}**",
+            "",
+            report.summary,
+            "",
+            f"Judge: {report.judge or 'none'}; battles: {report.battles}; candidate win rate "
+            f"(95% CI, query bootstrap): {win}; margin {report.margin}",
+            "",
+            f"| figure | {report.baseline} | {report.candidate} |",
+            "| --- | --- | --- |",
+            row("golden pass rate", report.pass_rate, ".1%"),
+            row("critical pass rate", report.critical_pass_rate, ".1%"),
+            row("mean golden score", report.mean_score, ".3f"),
+            row("cost per query (USD)", report.cost_per_query, ".5f"),
+            row("p90 latency (s)", report.p90_latency_s, ".1f"),
+            "",
+            *[f"- {r}" for r in report.reasons],
+            "",
+        ]
+    )

@@ -97,12 +97,16 @@ def rate_battles(battles: Battles, options: RatingOptions | None = None) -> Rati
     """:func:`arena.ratings.rating_table`, with unusable style covariates as bad input.
 
     Raises:
-        RatingOptionError: (field ``style``) when the battles lack a covariate's counts or
-            the seat effect is not identifiable.
+        RatingOptionError: (field ``anchor``) for an anchor without battles, (field
+            ``style``) when the battles lack a covariate's counts or the seat effect is not
+            identifiable.
     """
     from arena.ratings import RatingOptionError, RatingOptions, rating_table, style_problem
 
     opts = options if options is not None else RatingOptions()
+    if opts.anchor is not None and opts.anchor not in battles.models:
+        known = ", ".join(battles.models)
+        raise RatingOptionError("anchor", f"unknown model {opts.anchor!r} (models: {known})")
     problem = style_problem(battles, opts.style)
     if problem:
         raise RatingOptionError("style", problem)

@@ -173,7 +173,9 @@ def _resolve_prompt(file: Path, raw: dict[str, Any]) -> dict[str, Any]:
             f"prompt file {prompt_file!r} is outside the allowed folders "
             f"({', '.join(map(str, roots))}); list its folder in {PROMPT_ROOTS_ENV} to allow it",
             file=str(file), field=field)
-    if prompt_path.exists() and not prompt_path.is_file():
+    if not prompt_path.exists():
+        raise InputError(f"prompt file {prompt_path} not found", file=str(file), field=field)
+    if not prompt_path.is_file():
         raise InputError(f"prompt file {prompt_path} is not a regular file", file=str(file),
                          field=field)
     try:

@@ -31,15 +31,24 @@ def _sha(value: Any) -> str:
 
 def prompt_templates() -> dict[str, str]:
     """Every template of :mod:`judges.prompts` (its upper-case constants), read now."""
-    return {name: str(value) for name, value in sorted(vars(prompts).items())
-            if name.isupper() and isinstance(value, str | int | float)}
+    return {
+        name: str(value)
+        for name, value in sorted(vars(prompts).items())
+        if name.isupper() and isinstance(value, str | int | float)
+    }
 
 
 def judge_identity(spec: JudgeSpec) -> str:
     """Hash of the judge spec, its model's cache identity and the prompt templates."""
     model = get_mode(spec.mode).model_config(spec.model)
-    return _sha({"format": KEY_FORMAT, "spec": spec.model_dump(mode="json"),
-                 "model": model.cache_identity(), "templates": prompt_templates()})
+    return _sha(
+        {
+            "format": KEY_FORMAT,
+            "spec": spec.model_dump(mode="json"),
+            "model": model.cache_identity(),
+            "templates": prompt_templates(),
+        }
+    )
 
 
 def _rendered(messages: list[BaseMessage]) -> list[list[Any]]:
@@ -49,5 +58,4 @@ def _rendered(messages: list[BaseMessage]) -> list[list[Any]]:
 def verdict_key(spec: JudgeSpec, request: PairRequest) -> str:
     """Cache key of one ordered judgement: the judge's identity and the rendered requests."""
     conversations = get_mode(spec.mode).conversations(request)
-    return _sha({"judge": judge_identity(spec),
-                 "requests": [_rendered(c) for c in conversations]})
+    return _sha({"judge": judge_identity(spec), "requests": [_rendered(c) for c in conversations]})

@@ -67,8 +67,7 @@ def averaging_rule(ab: Verdict, ba: Verdict) -> Outcome:
     flip = LABEL_DIRECTION[ab.label] != LABEL_DIRECTION[swap_label(ba.label)]
     p_a = (ab.p_first + (1.0 - ba.p_first)) / 2
     label = label_from_probability(p_a, ab.judge.tie_margin)
-    return Outcome(winner_from_direction(LABEL_DIRECTION[label]), label in STRONG_LABELS,
-                   flip, p_a)
+    return Outcome(winner_from_direction(LABEL_DIRECTION[label]), label in STRONG_LABELS, flip, p_a)
 
 
 def combine(ab: Verdict, ba: Verdict) -> Outcome:

@@ -63,15 +63,23 @@ class _Asker:
 class PairwiseJudge:
     """An LLM judge of one order of a pair, in the mode its spec names."""
 
-    def __init__(self, spec: JudgeSpec, *, store: ResponseStore | None = None,
-                 model: BaseChatModel | None = None) -> None:
+    def __init__(
+        self,
+        spec: JudgeSpec,
+        *,
+        store: ResponseStore | None = None,
+        model: BaseChatModel | None = None,
+    ) -> None:
         self._spec = spec
         self.mode = get_mode(spec.mode)
         self.mode.check(spec)
         config = self.mode.model_config(spec.model)
         self.model = model or CachingChatModel(
-            factory=lambda: make_chat_model(config), identity=config.cache_identity(),
-            namespace="judge", store=store if store is not None else MemoryResponseStore())
+            factory=lambda: make_chat_model(config),
+            identity=config.cache_identity(),
+            namespace="judge",
+            store=store if store is not None else MemoryResponseStore(),
+        )
 
     @property
     def spec(self) -> JudgeSpec:
@@ -88,9 +96,14 @@ class PairwiseJudge:
             return self._failed(str(exc), raw, asker.calls)
         except Exception as exc:
             return self._failed(f"{type(exc).__name__}: {exc}", "", asker.calls)
-        return Verdict(label=reading.label, p_first=reading.p_first,
-                       rationale=reading.rationale, raw=reading.raw, judge=self._spec,
-                       model_calls=asker.calls if reading.calls is None else reading.calls)
+        return Verdict(
+            label=reading.label,
+            p_first=reading.p_first,
+            rationale=reading.rationale,
+            raw=reading.raw,
+            judge=self._spec,
+            model_calls=asker.calls if reading.calls is None else reading.calls,
+        )
 
     def _failed(self, error: str, raw: str, calls: int) -> Verdict:
         return Verdict(error=error, raw=raw, judge=self._spec, model_calls=calls)

@@ -22,8 +22,9 @@ def parse_verdict(text: str) -> Label | None:
     return label if label in LABELS else None
 
 
-def first_token_probs(response_metadata: dict[str, Any],
-                      choices: dict[str, tuple[str, ...]] | None = None) -> dict[str, float]:
+def first_token_probs(
+    response_metadata: dict[str, Any], choices: dict[str, tuple[str, ...]] | None = None
+) -> dict[str, float]:
     """Probability of each choice for the first generated token, from OpenAI-style logprobs.
 
     ``choices`` maps a choice to the token spellings that count for it (compared stripped and

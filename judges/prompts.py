@@ -20,8 +20,10 @@ SYSTEM_TEXT = (
 
 SYSTEM_LOGPROBS = "You are a strict grader."
 
-ASK_AGAIN = ("Your verdict could not be read. Reply with only the final verdict, exactly one "
-             "of: [[A>>B]], [[A>B]], [[A=B]], [[B>A]], [[B>>A]].")
+ASK_AGAIN = (
+    "Your verdict could not be read. Reply with only the final verdict, exactly one "
+    "of: [[A>>B]], [[A>B]], [[A=B]], [[B>A]], [[B>>A]]."
+)
 
 LOGPROB_QUESTION = "Which answer is better, A or B? Reply with one letter."
 
@@ -41,8 +43,10 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
         parts.append(f"Reference answer: {_clip(request.reference, 600)}")
     if request.expectations:
         parts.append(f"What a good answer does: {_clip(request.expectations, 600)}")
-    for name, answer, trajectory in (("A", request.answer_a, request.trajectory_a),
-                                     ("B", request.answer_b, request.trajectory_b)):
+    for name, answer, trajectory in (
+        ("A", request.answer_a, request.trajectory_a),
+        ("B", request.answer_b, request.trajectory_b),
+    ):
         block = f"Answer {name}:\n{_clip(answer) or '(empty answer)'}"
         if trajectory:
             block += f"\n(Tools used by {name}: {_clip(trajectory, 500)})"

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from arena.errors import InputError
+from arena.input_files import load_yaml
 from arena.models.config import ModelConfig
 from judges.modes import default_mode, get_mode
 from judges.types import JudgeSpec
@@ -41,31 +40,11 @@ def _from_flag(text: str) -> JudgeSpec:
 
 
 def _from_file(text: str) -> JudgeSpec:
-    raw = _read_yaml(text)
+    raw = load_yaml(text)  # InputError naming the file: unreadable, not UTF-8, bad YAML
     try:
         return JudgeSpec.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise InputError(err["msg"], file=text,
-                         field=".".join(str(p) for p in err["loc"]) or None) from None
-
-
-def _read_yaml(text: str) -> Any:
-    path = Path(text)
-    if path.is_dir():
-        raise InputError("is a directory, not a judge YAML file", file=text)
-    try:
-        content = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", file=text) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", file=text) from None
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=text) from None
-    try:
-        return yaml.safe_load(content)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or type(exc).__name__
-        raise InputError(f"not valid YAML{where}: {problem}", file=text) from None
+        raise InputError(
+            err["msg"], file=text, field=".".join(str(p) for p in err["loc"]) or None
+        ) from None

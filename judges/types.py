@@ -28,9 +28,12 @@ class JudgeSpec(BaseModel):
     mode: str = "text"
     prompt_version: str = "v2"
     with_trajectory: bool = False
-    tie_margin: float = Field(0.02, ge=0, le=0.5,
-                              description="logprobs/grades: |P(first better) - 0.5| below this "
-                                          "is a tie")
+    tie_margin: float = Field(
+        0.02,
+        ge=0,
+        le=0.5,
+        description="logprobs/grades: |P(first better) - 0.5| below this is a tie",
+    )
 
     @field_validator("mode")
     @classmethod
@@ -38,8 +41,7 @@ class JudgeSpec(BaseModel):
         from judges.modes import mode_names
 
         if value not in mode_names():
-            raise ValueError(f"judge mode must be one of {', '.join(mode_names())}, "
-                             f"got {value!r}")
+            raise ValueError(f"judge mode must be one of {', '.join(mode_names())}, got {value!r}")
         return value
 
     @property

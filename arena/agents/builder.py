@@ -26,7 +26,7 @@ def build_agent(ctx: AgentContext) -> Runnable[Any, Any]:
 
         return build_supervisor_agent(ctx.model, ctx.tools, ctx.max_steps,
                                       ctx.variant.max_iterations, role_models=ctx.role_models)
-    return call_factory(agent, ctx, file=ctx.variant.source_file)  # type: ignore[no-any-return]
+    return call_factory(agent, ctx, file=ctx.variant.source_file)
 
 
 def check_agent(agent: str | Variant, *, file: str | None = None) -> None:
@@ -36,7 +36,8 @@ def check_agent(agent: str | Variant, *, file: str | None = None) -> None:
     ``agent`` is the variant's ``agent`` value, or the Variant itself (its file is then known).
     """
     if not isinstance(agent, str):
-        agent, file = agent.agent, file or agent.source_file
+        file = file or agent.source_file
+        agent = agent.agent
     if agent not in ("react", "supervisor"):
         import_factory(agent, file=file)
 

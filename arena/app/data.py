@@ -68,6 +68,7 @@ def _filter(choice: str) -> str | None:
     return None if choice == ALL else choice
 
 
+@st.cache_data(ttl=TTL, show_spinner=False)
 def golden_figures(url: str, run_id: int, tier: str = ALL, category: str = ALL
                    ) -> pd.DataFrame:
     """Pass rate, mean score and cases per variant over the selected tier and category.
@@ -82,6 +83,7 @@ def golden_figures(url: str, run_id: int, tier: str = ALL, category: str = ALL
     return pd.DataFrame(rows, columns=GOLDEN_COLUMNS)
 
 
+@st.cache_data(ttl=TTL, show_spinner=False)
 def category_pass_rates(url: str, run_id: int, tier: str = ALL, category: str = ALL
                         ) -> pd.DataFrame:
     """Pass rate per variant and category over the selected tier (for the category chart)."""

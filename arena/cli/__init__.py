@@ -14,14 +14,18 @@ EXIT_BAD_INPUT = 2
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command registered."""
-    from arena.cli import app, demo, judge, ratings, run, score, show
+    from arena.cli import app, battles, demo, judge, ratings, run, score, show
 
     parser = argparse.ArgumentParser(
         prog="arena", description="Tell whether a change to an LLM agent made it better or worse.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in (run, show, score, judge, ratings, demo, app):
+    for module in (run, show, score, judge, ratings, battles, demo, app):
         module.register(sub)
     judge.register_health(sub)
+    from arena.cli import baseline, gate, history, init_ci
+
+    for module in (baseline, gate, history, init_ci):  # the merge gate and its CI
+        module.register(sub)
     from arena.cli import golden, langsmith
 
     golden.register(sub)

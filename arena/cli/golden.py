@@ -72,7 +72,9 @@ def cmd_lint(args: argparse.Namespace) -> int:
     from arena.golden.lint import lint_dataset, scores_for_lint
 
     dataset = load_dataset(args.dataset)
-    scores, stale, runs = [], [], list(args.run or [])
+    scores: list[Any] = []
+    stale: list[str] = []
+    runs = list(args.run or [])
     if runs:
         from arena.storage import Store
 

@@ -1,6 +1,4 @@
-"""``arena ratings`` (a run's leaderboard, or any Chatbot Arena battle log), ``arena battles
-export`` and ``arena compare``.
-"""
+"""``arena ratings``: a run's leaderboard or any Chatbot Arena battle log; ``arena compare``."""
 
 from __future__ import annotations
 
@@ -66,18 +64,6 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true")
     add_db(p)
     p.set_defaults(handler=cmd_ratings)
-
-    e = sub.add_parser("battles", help="export a run's judged battles as a battle log")
-    esub = e.add_subparsers(dest="battles_command", required=True)
-    x = esub.add_parser(
-        "export",
-        help="write the battles in Chatbot Arena's JSONL schema, with lengths and markdown counts",
-    )
-    x.add_argument("file", metavar="FILE.jsonl")
-    x.add_argument("--run", type=int, default=None, help="run id (default: latest)")
-    x.add_argument("--judge", default=None, metavar="KEY", help="judge key (default: latest)")
-    add_db(x)
-    x.set_defaults(handler=cmd_battles_export)
 
     c = sub.add_parser("compare", help="is the candidate better, non-inferior, worse?")
     c.add_argument("--baseline", required=True, metavar="VARIANT")
@@ -267,16 +253,6 @@ def print_effects(effects: list[Any]) -> None:
             ],
         )
     )
-
-
-def cmd_battles_export(args: argparse.Namespace) -> int:
-    """Write a run's judged battles as a JSONL battle log."""
-    from arena.battle_log import export_battle_log
-    from arena.storage import Store
-
-    n = export_battle_log(Store(args.db), args.file, args.run, judge_key=args.judge)
-    print(f"wrote {n} battles to {args.file}")
-    return 0
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

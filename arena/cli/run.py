@@ -24,6 +24,8 @@ def register(sub: Any) -> None:
     p.add_argument("--retry-errors", action="store_true",
                    help="rerun results that ended in an error instead of reusing them")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--langsmith", action="store_true",
+                   help="also record the run in LangSmith as experiments (LANGSMITH_API_KEY)")
     add_db(p)
     p.set_defaults(handler=cmd_run)
 
@@ -42,6 +44,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from arena.variants import load_variants
 
     check_timeout(args.timeout, field="--timeout")
+    client = _langsmith_client() if args.langsmith else None
     variants = load_variants(args.variants)
     dataset = load_dataset(args.dataset)
     options = RunOptions(
@@ -49,12 +52,33 @@ def cmd_run(args: argparse.Namespace) -> int:
         repeats=args.repeats, concurrency=args.concurrency, case_timeout_s=args.timeout,
         retry_errors=args.retry_errors, progress=not args.json, dataset_path=args.dataset)
     check_run(variants, options)  # before the database is opened: bad input writes nothing
-    report = run_suite(Store(args.db), dataset, variants, options)
+    store = Store(args.db)
+    report = run_suite(store, dataset, variants, options)
+    pushed = None if client is None else _push(store, report.run_id, client)
     if args.json:
-        print(json.dumps(run_json(report), indent=2))
+        doc = run_json(report)
+        if pushed is not None:
+            doc["langsmith"] = pushed.model_dump(mode="json")
+        print(json.dumps(doc, indent=2))
     else:
         print_summary(report)
+        if pushed is not None:
+            from arena.cli.langsmith import print_push
+
+            print_push(pushed)
     return 0
+
+
+def _langsmith_client() -> Any:
+    from arena.langsmith.client import make_client
+
+    return make_client("--langsmith")  # InputError (exit 2) before anything runs when unset
+
+
+def _push(store: Any, run_id: int, client: Any) -> Any:
+    from arena.langsmith.experiments import push_run
+
+    return push_run(store, run_id, client)
 
 
 def run_json(report: Any) -> dict[str, Any]:

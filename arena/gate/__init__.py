@@ -2,7 +2,7 @@
 verdicts, the ``arena.yaml`` configuration, the gate pipeline and its report.
 
 Public names load lazily (like :mod:`arena`), so the scoring package can use the records here
-without loading the pipeline.
+without loading the pipeline, the judges or the database.
 """
 
 from __future__ import annotations
@@ -12,9 +12,21 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from arena.gate.alignment import Alignment, align
+    from arena.gate.baselines import (
+        Proposal,
+        load_baseline,
+        load_baseline_file,
+        propose_baseline,
+        run_snapshot,
+    )
     from arena.gate.classify import classify
+    from arena.gate.config import GateConfig, load_config
+    from arena.gate.history import CaseHistory, case_history
+    from arena.gate.limits import AbsoluteLimits, BudgetLimits, LimitCheck
     from arena.gate.noise import Interval, paired_bootstrap, pass_drop_p_value
+    from arena.gate.pipeline import check_stored, run_gate
     from arena.gate.power import PowerEstimate, power_estimate
+    from arena.gate.report import GateReport, gate_markdown, gate_text
     from arena.gate.rules import (
         DEFAULT_BLOCKING,
         RULES,
@@ -25,23 +37,72 @@ if TYPE_CHECKING:
     )
 
 _EXPORTS = {
+    "AbsoluteLimits": "arena.gate.limits",
     "Alignment": "arena.gate.alignment",
-    "align": "arena.gate.alignment",
-    "classify": "arena.gate.classify",
-    "Interval": "arena.gate.noise",
-    "paired_bootstrap": "arena.gate.noise",
-    "pass_drop_p_value": "arena.gate.noise",
-    "PowerEstimate": "arena.gate.power",
-    "power_estimate": "arena.gate.power",
+    "BudgetLimits": "arena.gate.limits",
+    "CaseHistory": "arena.gate.history",
     "DEFAULT_BLOCKING": "arena.gate.rules",
+    "GateConfig": "arena.gate.config",
+    "GateReport": "arena.gate.report",
+    "Interval": "arena.gate.noise",
+    "LimitCheck": "arena.gate.limits",
+    "PowerEstimate": "arena.gate.power",
+    "Proposal": "arena.gate.baselines",
     "RULES": "arena.gate.rules",
     "RuleConfig": "arena.gate.rules",
+    "align": "arena.gate.alignment",
+    "case_history": "arena.gate.history",
     "check_candidate": "arena.gate.rules",
+    "check_stored": "arena.gate.pipeline",
+    "classify": "arena.gate.classify",
     "compare_snapshots": "arena.gate.rules",
+    "gate_markdown": "arena.gate.report",
+    "gate_text": "arena.gate.report",
+    "load_baseline": "arena.gate.baselines",
+    "load_baseline_file": "arena.gate.baselines",
+    "load_config": "arena.gate.config",
+    "paired_bootstrap": "arena.gate.noise",
+    "pass_drop_p_value": "arena.gate.noise",
+    "power_estimate": "arena.gate.power",
+    "propose_baseline": "arena.gate.baselines",
+    "run_gate": "arena.gate.pipeline",
+    "run_snapshot": "arena.gate.baselines",
     "snapshot": "arena.gate.rules",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "DEFAULT_BLOCKING",
+    "RULES",
+    "AbsoluteLimits",
+    "Alignment",
+    "BudgetLimits",
+    "CaseHistory",
+    "GateConfig",
+    "GateReport",
+    "Interval",
+    "LimitCheck",
+    "PowerEstimate",
+    "Proposal",
+    "RuleConfig",
+    "align",
+    "case_history",
+    "check_candidate",
+    "check_stored",
+    "classify",
+    "compare_snapshots",
+    "gate_markdown",
+    "gate_text",
+    "load_baseline",
+    "load_baseline_file",
+    "load_config",
+    "paired_bootstrap",
+    "pass_drop_p_value",
+    "power_estimate",
+    "propose_baseline",
+    "run_gate",
+    "run_snapshot",
+    "snapshot",
+]
 
 
 def __getattr__(name: str) -> Any:

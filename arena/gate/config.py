@@ -19,6 +19,7 @@ from arena.gate.rules import RuleConfig
 
 DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
 """The pairwise judge of ``arena gate`` unless configured (``none`` skips judging)."""
+Verdict = Literal["worse", "inconclusive"]
 CONFIG_NAME = "arena.yaml"
 """The file ``arena gate`` reads from the working directory when no --config is given."""
 
@@ -46,7 +47,7 @@ class CompareSection(BaseModel):
     margin: float = Field(0.05, ge=0, le=0.5)
     bootstrap: int = Field(1000, ge=100)
     seed: int = 0
-    fail_on: list[Literal["worse", "inconclusive"]] = Field(default_factory=lambda: ["worse"])
+    fail_on: list[Verdict] = Field(default_factory=lambda: list[Verdict](["worse"]))
 
 
 class GateConfig(BaseModel):
@@ -79,20 +80,10 @@ class GateConfig(BaseModel):
 
 def load_config(path: str | Path) -> GateConfig:
     """Read and validate an ``arena.yaml`` (InputError naming the file and the field)."""
-    import yaml
+    from arena.input_files import load_yaml
 
     file = Path(path)
-    try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(file)) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a file", file=str(file)) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=str(file)) from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"malformed YAML: {' '.join(str(exc).split())}", file=str(file)) \
-            from None
+    raw = load_yaml(file)  # missing, a folder, not UTF-8, malformed, an alias bomb
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):

@@ -166,8 +166,13 @@ def _increase(name: str, label: str, fmt: str, now: float, before: float, limit:
 
 
 def check_budget(candidate: BudgetFigures, baseline: BudgetFigures | None,
-                 limits: BudgetLimits) -> list[LimitCheck]:
-    """Apply absolute budget limits, and relative ones when a baseline is given."""
+                 limits: BudgetLimits, *, paired_candidate: BudgetFigures | None = None
+                 ) -> list[LimitCheck]:
+    """Apply absolute budget limits, and relative ones when a baseline is given.
+
+    Absolute limits use ``candidate``; increases compare ``paired_candidate`` (the candidate
+    over the cases the baseline also ran) when given, else ``candidate``, with ``baseline``.
+    """
     out = []
     for field, label, cap_name, rise_name, fmt in _FIGURES:
         now = getattr(candidate, field)
@@ -180,8 +185,9 @@ def check_budget(candidate: BudgetFigures, baseline: BudgetFigures | None,
                                           f"{'<=' if ok else '>'} {fmt.format(cap)}"))
         rise = getattr(limits, rise_name)
         before = getattr(baseline, field) if baseline is not None else None
-        if rise is not None and now is not None and before is not None:
-            out.append(_increase(rise_name, label, fmt, now, before, rise))
+        paired = getattr(paired_candidate or candidate, field)
+        if rise is not None and paired is not None and before is not None:
+            out.append(_increase(rise_name, label, fmt, paired, before, rise))
     return out
 
 

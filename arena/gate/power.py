@@ -16,9 +16,9 @@ These are rough planning figures, not guarantees.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 from math import ceil, sqrt
 from statistics import NormalDist
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 

@@ -224,7 +224,8 @@ def _suite_rule(suite: SuiteFigures, config: RuleConfig) -> list[RegressionReaso
     if interval is None:
         return [RegressionReason(rule="suite_drop", message=text + ")",
                                  severity=_severity("suite_drop", config))]
-    ci = f"; {interval.level:.0%} interval of the change [{interval.low:+.3f}, {interval.high:+.3f}]"
+    ci = (f"; {interval.level:.0%} interval of the change "
+          f"[{interval.low:+.3f}, {interval.high:+.3f}]")
     if interval.high < 0:
         return [RegressionReason(rule="suite_drop", message=text + ci + ")",
                                  severity=_severity("suite_drop", config))]

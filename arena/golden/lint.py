@@ -155,7 +155,7 @@ def run_findings(dataset: GoldenDataset, scores: Sequence[CaseScore]) -> list[Li
               and max(means) - min(means) < SEPARATION_SPREAD):
             groups["no_separation"].append(case_id)
     n_variants = len({(s.variant, s.variant_hash) for s in scores})
-    texts = {
+    texts: dict[str, tuple[Severity, str]] = {
         "saturated": ("warning", f"every variant ({n_variants}) passes every repeat: the case "
                                  "no longer tells variants apart (make it harder or retire it)"),
         "always_fails": ("error", f"every variant ({n_variants}) fails every repeat: possibly "
@@ -169,8 +169,8 @@ def run_findings(dataset: GoldenDataset, scores: Sequence[CaseScore]) -> list[Li
         if ids:
             severity, text = texts[rule]
             name = "always_fails" if rule == "always_fails_pending" else rule
-            findings.append(LintFinding(rule=name, severity=severity,  # type: ignore[arg-type]
-                                        cases=sorted(ids), message=text))
+            findings.append(LintFinding(rule=name, severity=severity, cases=sorted(ids),
+                                        message=text))
     return findings
 
 

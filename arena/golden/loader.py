@@ -10,23 +10,19 @@ from typing import Any
 from pydantic import ValidationError
 
 from arena.errors import InputError
-from arena.golden.models import GoldenCase, GoldenDataset
+from arena.golden.models import GoldenCase, GoldenDataset, check_case_id
+from arena.input_files import load_json
 
 
 def load_dataset(path: str | Path) -> GoldenDataset:
     """Read and validate a golden dataset JSON file.
 
-    Raises InputError naming the file, the case id and the field for malformed JSON,
-    unknown categories or tiers, unavailable tools and duplicate ids.
+    Raises InputError naming the file, the case id and the field for malformed JSON (or a
+    file that is missing, a folder, not UTF-8, too deeply nested), unknown categories or
+    tiers, unsafe or duplicate ids, invalid regular expressions and unavailable tools.
     """
     file = str(path)
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("no such file", file=file) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
-                         file=file) from None
+    raw = load_json(path)
     if not isinstance(raw, dict):
         raise InputError("expected a JSON object with 'test_cases'", file=file)
     cases_raw = raw.get("test_cases")
@@ -46,8 +42,7 @@ def load_dataset(path: str | Path) -> GoldenDataset:
 
 
 def _load_case(file: str, index: int, item: Any) -> GoldenCase:
-    case_id = item.get("id") if isinstance(item, dict) else None
-    label = str(case_id) if case_id else f"#{index}"
+    label = _label(item.get("id") if isinstance(item, dict) else None, index)
     if not isinstance(item, dict):
         raise InputError("a test case must be a JSON object", file=file, case=label)
     try:
@@ -55,6 +50,14 @@ def _load_case(file: str, index: int, item: Any) -> GoldenCase:
     except ValidationError as exc:
         err = exc.errors()[0]
         raise InputError(err["msg"], file=file, case=label, field=_loc(err["loc"])) from None
+
+
+def _label(case_id: Any, index: int) -> str:
+    """How errors name a case: its id when that is a safe id, else its position."""
+    try:
+        return check_case_id(case_id) if isinstance(case_id, str) else f"#{index}"
+    except ValueError:
+        return f"#{index}"
 
 
 def _loc(loc: tuple[Any, ...]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from enum import StrEnum
 from typing import Annotated
@@ -46,6 +47,19 @@ class Difficulty(StrEnum):
 def _unset(value: object) -> bool:
     """Optional metadata left out of dumps (and so of content hashes) while unset."""
     return value is None or value == []
+
+
+# Case ids name results, sandboxes and trace runs: a safe pattern, never a path.
+CASE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+_CASE_ID = re.compile(CASE_ID_PATTERN)
+
+
+def check_case_id(value: str) -> str:
+    """``value`` if it is a safe case id (CASE_ID_PATTERN, no ".."), else ValueError."""
+    if not _CASE_ID.fullmatch(value) or ".." in value:
+        raise ValueError(f"case ids must match {CASE_ID_PATTERN} and contain no '..' "
+                         f"(letters, digits, '.', '_', '-'), got {value[:80]!r}")
+    return value
 
 
 # An expected output item: one string, or a list of alternatives of which any one suffices.
@@ -100,6 +114,21 @@ class GoldenCase(BaseModel):
                                     description="This case's time limit (overrides --timeout).")
     rubric: str | None = Field(None, exclude_if=_unset,
                                description="A free-text criterion graded by the --grader LLM.")
+
+    @field_validator("id")
+    @classmethod
+    def _safe_id(cls, value: str) -> str:
+        return check_case_id(value)
+
+    @field_validator("expected_output_regex")
+    @classmethod
+    def _valid_regex(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value, re.IGNORECASE | re.MULTILINE)  # as the output scorer uses it
+            except (re.error, RecursionError, OverflowError) as exc:
+                raise ValueError(f"invalid regular expression: {exc}") from None
+        return value
 
     @field_validator("expected_behavior", mode="before")
     @classmethod

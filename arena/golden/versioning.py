@@ -66,19 +66,23 @@ def read_raw(path: str | Path) -> dict[str, Any]:
 
 
 def save_edit(path: str | Path, raw: dict[str, Any], change: str,
-              on: date | None = None) -> GoldenDataset:
+              on: date | None = None, bump: bool = True) -> GoldenDataset:
     """Validate an edited dataset, bump its version, record its hash, replace the file.
 
-    ``raw`` is the whole dataset as a JSON object (test cases included) after the edit.
-    Raises InputError naming the file (and the case and field) when the edit does not
-    validate; the file is then left as it was.
+    ``raw`` is the whole dataset as a JSON object (test cases included) after the edit;
+    ``bump=False`` keeps its version (a new file). Raises InputError naming the file (and
+    the case and field) when the edit does not validate; the file is then left as it was.
     """
     target = Path(path)
-    new_version = bump_version(str(raw.get("version", "1.0.0")))
+    version = str(raw.get("version", "1.0.0"))
+    new_version = bump_version(version) if bump else version
     header = {k: v for k, v in raw.items() if k not in ("test_cases", "content_hash")}
     header["version"] = new_version
     draft = {**header, "test_cases": raw.get("test_cases", [])}
+    made = not target.parent.exists()
+    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.edit-{os.getpid()}.tmp")
+    ok = False
     try:
         _write_json(tmp, draft)
         try:
@@ -95,8 +99,11 @@ def save_edit(path: str | Path, raw: dict[str, Any], change: str,
         _write_json(tmp, final)
         dataset = load_dataset(tmp)
         os.replace(tmp, target)
+        ok = True
     finally:
         tmp.unlink(missing_ok=True)
+        if made and not ok:
+            target.parent.rmdir()
     return dataset
 
 

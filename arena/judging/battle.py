@@ -34,8 +34,9 @@ class Battle(BaseModel):
     winner: Winner
     strong: bool = False
     flip: bool = False
-    p_a: float | None = Field(None, description="Order-averaged P(A better), in the modes "
-                                                "that read probabilities.")
+    p_a: float | None = Field(
+        None, description="Order-averaged P(A better), in the modes that read probabilities."
+    )
     len_a: int = 0
     len_b: int = 0
     verdict_ab: Verdict | None = None

@@ -63,14 +63,18 @@ def judge_health(battles: list[Battle]) -> JudgeHealth:
     counted = [b for b in battles if b.winner != ERROR]
     consistent = sum(not b.flip for b in both_ok)
     return JudgeHealth(
-        judge=battles[0].judge.label, judge_key=battles[0].judge.key, battles=len(battles),
-        judged=len(judged), position_consistency=_ratio(consistent, len(both_ok)),
+        judge=battles[0].judge.label,
+        judge_key=battles[0].judge.key,
+        battles=len(battles),
+        judged=len(judged),
+        position_consistency=_ratio(consistent, len(both_ok)),
         flip_rate=_ratio(len(both_ok) - consistent, len(both_ok)),
         first_position_win_rate=_ratio(first_wins, decisive_orders),
         longer_answer_win_rate=_ratio(longer, len(decisive)),
         tie_rate=_ratio(sum(is_tie(b.winner) for b in counted), len(counted)),
         error_rate=_ratio(sum(b.winner == ERROR for b in battles), len(battles)),
-        self_judged=sum(b.self_judged for b in battles))
+        self_judged=sum(b.self_judged for b in battles),
+    )
 
 
 # When a judge's figures call for a warning: (figure, is it bad?, what it means), shown by
@@ -150,17 +154,23 @@ def load_human_labels(path: str | Path) -> dict[tuple[str, int, str, str], str]:
             winner = str(row["winner"])
             if winner not in LOG_WINNERS:
                 raise ValueError(f"winner {winner!r}")
-            key = (str(row["case_id"]), int(row.get("repeat", 0)), str(row["variant_a"]),
-                   str(row["variant_b"]))
+            key = (
+                str(row["case_id"]),
+                int(row.get("repeat", 0)),
+                str(row["variant_a"]),
+                str(row["variant_b"]),
+            )
         except (json.JSONDecodeError, KeyError, ValueError, TypeError) as exc:
-            raise InputError(f"bad human label: {exc}", file=str(path),
-                             case=f"line {number}") from None
+            raise InputError(
+                f"bad human label: {exc}", file=str(path), case=f"line {number}"
+            ) from None
         labels[key] = TIE if is_tie(winner) else winner
     return labels
 
 
-def human_agreement(battles: list[Battle], labels: dict[tuple[str, int, str, str], str]
-                    ) -> Agreement:
+def human_agreement(
+    battles: list[Battle], labels: dict[tuple[str, int, str, str], str]
+) -> Agreement:
     """Agreement of a judge's battles with human labels on the same case and variants."""
     left: list[str] = []
     right: list[str] = []

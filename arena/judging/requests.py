@@ -13,8 +13,9 @@ def expectations_text(case: GoldenCase) -> str | None:
     if case.expected_behavior:
         parts.append(f"expected behaviour: {case.expected_behavior.value}")
     if case.expected_output_contains:
-        items = [" or ".join(i) if isinstance(i, list) else i
-                 for i in case.expected_output_contains]
+        items = [
+            " or ".join(i) if isinstance(i, list) else i for i in case.expected_output_contains
+        ]
         parts.append("should mention: " + "; ".join(f"({i})" for i in items))
     if case.expected_output_not_contains:
         parts.append("must not contain: " + "; ".join(case.expected_output_not_contains))
@@ -32,14 +33,20 @@ def trajectory_text(result: RunResult) -> str:
     return " -> ".join(calls) or "no tools"
 
 
-def pair_request(case: GoldenCase, first: RunResult, second: RunResult, *,
-                 with_trajectory: bool) -> PairRequest:
+def pair_request(
+    case: GoldenCase, first: RunResult, second: RunResult, *, with_trajectory: bool
+) -> PairRequest:
     """The request with ``first`` shown as answer A."""
     return PairRequest(
-        case_id=case.id, query=case.input, reference=case.reference_answer,
-        expectations=expectations_text(case), answer_a=first.output, answer_b=second.output,
+        case_id=case.id,
+        query=case.input,
+        reference=case.reference_answer,
+        expectations=expectations_text(case),
+        answer_a=first.output,
+        answer_b=second.output,
         trajectory_a=trajectory_text(first) if with_trajectory else None,
-        trajectory_b=trajectory_text(second) if with_trajectory else None)
+        trajectory_b=trajectory_text(second) if with_trajectory else None,
+    )
 
 
 def same_answer(a: RunResult, b: RunResult) -> bool:

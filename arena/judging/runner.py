@@ -45,9 +45,13 @@ class _Pair:
 
 def self_preference_warnings(spec: JudgeSpec, contestants: dict[str, str]) -> list[str]:
     """Warn for every contestant whose model is the judge's own model."""
-    return [f"judge {spec.model.spec} is also the model of contestant {name!r}: its verdicts "
-            "on that variant may be biased (self-preference); the battles are marked "
-            "self_judged" for name, model in contestants.items() if model == spec.model.spec]
+    return [
+        f"judge {spec.model.spec} is also the model of contestant {name!r}: its verdicts "
+        "on that variant may be biased (self-preference); the battles are marked "
+        "self_judged"
+        for name, model in contestants.items()
+        if model == spec.model.spec
+    ]
 
 
 def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, list[str]]:
@@ -68,8 +72,9 @@ def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, lis
     return todo, skipped, variants
 
 
-async def _verdict(judge: Judge, store: Store, case: GoldenCase, first: RunResult,
-                   second: RunResult) -> Verdict:
+async def _verdict(
+    judge: Judge, store: Store, case: GoldenCase, first: RunResult, second: RunResult
+) -> Verdict:
     request = pair_request(case, first, second, with_trajectory=judge.spec.with_trajectory)
     key = verdict_key(judge.spec, request)
     cached = store.get_verdict(key)
@@ -81,28 +86,55 @@ async def _verdict(judge: Judge, store: Store, case: GoldenCase, first: RunResul
     return verdict
 
 
-async def judge_pair(judge: Judge, store: Store, run_id: int, pair: _Pair,
-                     self_judged: set[str]) -> Battle:
+async def judge_pair(
+    judge: Judge, store: Store, run_id: int, pair: _Pair, self_judged: set[str]
+) -> Battle:
     """Both orders of one pair, combined into a stored battle."""
     case, a, b = pair.case, pair.a, pair.b
     spec = judge.spec
     base: dict[str, Any] = dict(
-        run_id=run_id, case_id=case.id, repeat=a.repeat, variant_a=a.variant,
-        variant_b=b.variant, hash_a=a.variant_hash, hash_b=b.variant_hash,
-        result_a_id=a.id, result_b_id=b.id, len_a=len(a.output), len_b=len(b.output),
-        judge=spec, self_judged=bool({a.variant, b.variant} & self_judged))
+        run_id=run_id,
+        case_id=case.id,
+        repeat=a.repeat,
+        variant_a=a.variant,
+        variant_b=b.variant,
+        hash_a=a.variant_hash,
+        hash_b=b.variant_hash,
+        result_a_id=a.id,
+        result_b_id=b.id,
+        len_a=len(a.output),
+        len_b=len(b.output),
+        judge=spec,
+        self_judged=bool({a.variant, b.variant} & self_judged),
+    )
     if same_answer(a, b):
         return Battle(**base, winner=TIE)
-    ab, ba = await asyncio.gather(_verdict(judge, store, case, a, b),
-                                  _verdict(judge, store, case, b, a))
+    ab, ba = await asyncio.gather(
+        _verdict(judge, store, case, a, b), _verdict(judge, store, case, b, a)
+    )
     outcome = combine(ab, ba)
-    return Battle(**base, winner=outcome.winner, strong=outcome.strong, flip=outcome.flip,
-                  p_a=outcome.p_a, verdict_ab=ab, verdict_ba=ba, error=outcome.error)
+    return Battle(
+        **base,
+        winner=outcome.winner,
+        strong=outcome.strong,
+        flip=outcome.flip,
+        p_a=outcome.p_a,
+        verdict_ab=ab,
+        verdict_ba=ba,
+        error=outcome.error,
+    )
 
 
-async def judge_run_async(store: Store, run_id: int, spec: JudgeSpec, *, pairs: str = "all",
-                          judge: Judge | None = None, concurrency: int = 2,
-                          progress: bool = True) -> JudgeReport:
+async def judge_run_async(
+    store: Store,
+    run_id: int,
+    spec: JudgeSpec,
+    *,
+    pairs: str = "all",
+    judge: Judge | None = None,
+    concurrency: int = 2,
+    progress: bool = True,
+) -> JudgeReport:
     """Judge a stored run; battles are committed as they finish, verdicts cached."""
     judge = judge or PairwiseJudge(spec, store=store)  # InputError before any battle
     todo, skipped, variants = _pairs(store, run_id, pairs)
@@ -124,8 +156,9 @@ async def judge_run_async(store: Store, run_id: int, spec: JudgeSpec, *, pairs: 
             battle.id = store.save_battle(battle)
             battles.append(battle)
             if bar is not None:
-                bar.set_postfix_str(f"errors={sum(b.winner == ERROR for b in battles)}",
-                                    refresh=False)
+                bar.set_postfix_str(
+                    f"errors={sum(b.winner == ERROR for b in battles)}", refresh=False
+                )
                 bar.update(1)
 
     try:
@@ -134,8 +167,14 @@ async def judge_run_async(store: Store, run_id: int, spec: JudgeSpec, *, pairs: 
         if bar is not None:
             bar.close()
     battles.sort(key=lambda b: b.id or 0)
-    return JudgeReport(run_id=run_id, judge=spec, battles=battles, model_calls=counter.sent,
-                       skipped=skipped, warnings=warnings)
+    return JudgeReport(
+        run_id=run_id,
+        judge=spec,
+        battles=battles,
+        model_calls=counter.sent,
+        skipped=skipped,
+        warnings=warnings,
+    )
 
 
 def _bar(total: int, enabled: bool) -> Any:

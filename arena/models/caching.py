@@ -167,12 +167,13 @@ class CachingChatModel(BaseChatModel):
                                             "latency_s": round(latency_s, 4)})
         return _tagged(message, key)
 
-    def _give_up(self, exc: Exception, attempt: int) -> bool:
+    def _backoff(self, exc: Exception, attempt: int) -> float:
+        """Seconds to wait before retrying after ``exc``; re-raises it (redacted) instead when
+        it is not worth retrying or the attempts are spent."""
         retryable = is_transient(exc) or is_malformed_reply(exc)
         if not retryable or attempt + 1 >= self.retry.attempts:
-            redact_exception(exc)  # whoever records this error never sees an API key
-            return True
-        return False
+            raise redact_exception(exc)  # whoever records this error never sees an API key
+        return self.retry.delay(attempt)
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None,
@@ -181,15 +182,13 @@ class CachingChatModel(BaseChatModel):
         if hit is not None:
             return hit
         for attempt in range(self.retry.attempts):
+            started = time.perf_counter()
             try:
-                started = time.perf_counter()
                 result = self._model()._generate(messages, stop=stop, **kwargs)
                 return self._save(key, result, time.perf_counter() - started, kwargs)
             except Exception as exc:
-                if self._give_up(exc, attempt):
-                    raise
-                time.sleep(self.retry.delay(attempt))
-        raise AssertionError("unreachable")
+                time.sleep(self._backoff(exc, attempt))
+        raise AssertionError("unreachable: the last attempt re-raises")
 
     async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                          run_manager: AsyncCallbackManagerForLLMRun | None = None,
@@ -198,15 +197,13 @@ class CachingChatModel(BaseChatModel):
         if hit is not None:
             return hit
         for attempt in range(self.retry.attempts):
+            started = time.perf_counter()
             try:
-                started = time.perf_counter()
                 result = await self._model()._agenerate(messages, stop=stop, **kwargs)
                 return self._save(key, result, time.perf_counter() - started, kwargs)
             except Exception as exc:
-                if self._give_up(exc, attempt):
-                    raise
-                await asyncio.sleep(self.retry.delay(attempt))
-        raise AssertionError("unreachable")
+                await asyncio.sleep(self._backoff(exc, attempt))
+        raise AssertionError("unreachable: the last attempt re-raises")
 
 
 def _tagged(message: BaseMessage, key: str) -> ChatResult:

@@ -14,16 +14,18 @@ from arena.paths import data_dir
 
 
 class Price(BaseModel):
-    """US dollars per million input and output tokens."""
+    """US dollars per million input and output tokens, and per hour of serving machine."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     input: float = 0.0
     output: float = 0.0
+    per_hour: float = 0.0
 
-    def cost(self, input_tokens: int, output_tokens: int) -> float:
-        """Cost in dollars of this many tokens."""
-        return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
+    def cost(self, input_tokens: int, output_tokens: int, seconds: float = 0.0) -> float:
+        """Cost in dollars of this many tokens, plus ``seconds`` of machine time."""
+        tokens = (input_tokens * self.input + output_tokens * self.output) / 1_000_000
+        return tokens + seconds * self.per_hour / 3600
 
 
 @functools.cache
@@ -51,4 +53,5 @@ def price_for(config: ModelConfig) -> Price:
         else base.input,
         output=config.price_output_per_mtok if config.price_output_per_mtok is not None
         else base.output,
+        per_hour=config.price_per_hour if config.price_per_hour is not None else base.per_hour,
     )

@@ -6,7 +6,7 @@ one :class:`RatingOptions` record; rating methods are looked up by name in a reg
 (:data:`RATING_METHODS`, :func:`register_rating_method`).
 """
 
-from arena.ratings.battle_arrays import Battles, PairCounts, aggregate_pairs
+from arena.ratings.battle_arrays import Battles
 from arena.ratings.bootstrap import (
     DEFAULT_ROUNDS,
     WinRate,
@@ -51,6 +51,7 @@ from arena.ratings.methods import (
     register_rating_method,
 )
 from arena.ratings.options import RatingOptionError, RatingOptions, expand_style
+from arena.ratings.pair_counts import PairCounts, aggregate_pairs
 from arena.ratings.style import (
     bootstrap_style_controlled,
     fit_style_controlled,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from scipy import sparse
 
-from arena.ratings.battle_arrays import Battles, FloatArray, PairCounts, aggregate_pairs
+from arena.ratings.battle_arrays import Battles, FloatArray
 from arena.ratings.bradley_terry import (
     BASE,
     DEFAULT_REG,
@@ -28,6 +28,7 @@ from arena.ratings.bradley_terry import (
     newton_fit_batch,
 )
 from arena.ratings.fit import RatingFit
+from arena.ratings.pair_counts import PairCounts, aggregate_pairs
 
 if TYPE_CHECKING:
     from arena.ratings.options import RatingOptions

@@ -19,7 +19,8 @@ import numpy as np
 from scipy import optimize, sparse
 from scipy.special import expit
 
-from arena.ratings.battle_arrays import Battles, FloatArray, IntArray, PairCounts, aggregate_pairs
+from arena.ratings.battle_arrays import Battles, FloatArray, IntArray
+from arena.ratings.pair_counts import PairCounts, aggregate_pairs
 
 SCALE = 400.0
 BASE = 10.0

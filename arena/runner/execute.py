@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 import time
 from pathlib import Path
 
@@ -29,9 +28,8 @@ async def execute_task(task: Task, model: CachingChatModel, sandbox_dir: Path, r
     from arena.agents.research.tools import TOOL_NAMES, build_tools
 
     variant, case = task.variant, task.case
-    shutil.rmtree(sandbox_dir, ignore_errors=True)
-    sandbox_dir.mkdir(parents=True, exist_ok=True)
-    sandbox = Sandbox(sandbox_dir)
+    sandbox = Sandbox.create(sandbox_dir)  # a fresh folder of its own: never shared or wiped
+    sandbox_dir = sandbox.root
     enabled = variant.tools if variant.tools is not None else list(TOOL_NAMES)
     tools = build_tools(model=model, sandbox=sandbox, enabled=enabled)
     recorder = TrajectoryRecorder(tool_names={t.name for t in tools})
@@ -72,8 +70,8 @@ async def execute_task(task: Task, model: CachingChatModel, sandbox_dir: Path, r
         steps=recorder.finish(final_messages), model_calls=recorder.model_calls,
         fresh_model_calls=counter.sent, latency_s=round(latency, 4),
         input_tokens=recorder.input_tokens, output_tokens=recorder.output_tokens,
-        cost_usd=run_cost(variant, recorder), error=error,
-        files=sandbox.files(),
+        cost_usd=run_cost(variant, recorder, latency), error=error,
+        files=sandbox.release(),  # snapshot, then delete the folder (inside the root only)
     )
 
 
@@ -85,9 +83,12 @@ def role_models(variant: Variant, model: CachingChatModel) -> dict[str, BaseChat
             for role, config in variant.roles.items()}
 
 
-def run_cost(variant: Variant, recorder: TrajectoryRecorder) -> float:
-    """Dollars of the run's tokens, each (sub-)agent's at its own model's price."""
+def run_cost(variant: Variant, recorder: TrajectoryRecorder, seconds: float = 0.0) -> float:
+    """Dollars of the run's tokens, each (sub-)agent's at its own model's price, plus
+    ``seconds`` of the main model's machine time at its ``price_per_hour``."""
+    main = price_for(variant.model)
     if not variant.roles:
-        return price_for(variant.model).cost(recorder.input_tokens, recorder.output_tokens)
-    return sum(price_for(variant.model_for(agent)).cost(tokens_in, tokens_out)
-               for agent, (tokens_in, tokens_out) in recorder.tokens_by_agent.items())
+        return main.cost(recorder.input_tokens, recorder.output_tokens, seconds)
+    return main.cost(0, 0, seconds) + sum(
+        price_for(variant.model_for(agent)).cost(tokens_in, tokens_out)
+        for agent, (tokens_in, tokens_out) in recorder.tokens_by_agent.items())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,7 +13,7 @@ from pydantic import BaseModel
 
 from arena.golden import GoldenDataset
 from arena.models import CachingChatModel, make_chat_model
-from arena.models.weights import cache_dir
+from arena.paths import run_sandbox, safe_name
 from arena.provenance import provenance
 from arena.records import RunResult
 from arena.runner.execute import execute_task
@@ -49,11 +48,10 @@ class RunOptions:
     on_result: list[Callable[[RunResult], None]] = field(default_factory=list)
 
 
-def sandbox_root(run_id: int) -> Path:
-    """Per-run folder where write_file may write ($ARENA_SANDBOX_DIR or the cache directory)."""
-    root = os.environ.get("ARENA_SANDBOX_DIR")
-    base = Path(root) if root else cache_dir().parent / "sandboxes"
-    return base / f"run-{run_id}"
+def sandbox_root(run_id: int, database: str = "") -> Path:
+    """Per-run folder where write_file may write ($ARENA_SANDBOX_DIR or the cache directory),
+    unique per database AND run (arena.paths.run_sandbox)."""
+    return run_sandbox(database, run_id)
 
 
 def _models(variants: list[Variant], repeats: int, store: Store
@@ -92,7 +90,8 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
 
     async def worker(task: Task) -> None:
         async with semaphore:
-            sandbox = sandbox_root(run_id) / task.variant.name / f"{task.case.id}-r{task.repeat}"
+            sandbox = (sandbox_root(run_id, store.url) / safe_name(task.variant.name)
+                       / f"{safe_name(task.case.id)}-r{task.repeat}")  # never a raw id
             result = await execute_task(task, models[(task.variant.name, task.repeat)],
                                         sandbox, run_id,
                                         task.case.timeout_s or options.case_timeout_s)

@@ -310,7 +310,8 @@ def check_regression(
 ) -> RegressionReport:
     """Gate ``candidate`` against ``baseline`` case by case (:func:`arena.gate.check_candidate`).
 
-    ``max_drop`` (default :data:`MAX_DROP`) overrides the rules' own. ``options``: ``results`` (run records: budgets and case hashes), ``dataset`` (the
+    ``max_drop``, when given, overrides the rules' own (default :data:`MAX_DROP`).
+    ``options``: ``results`` (run records: budgets and case hashes), ``dataset`` (the
     candidate's dataset: version, hashes, which cases exist) and ``rules`` (a
     :class:`arena.gate.RuleConfig`).
     """

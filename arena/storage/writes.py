@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from sqlalchemy import CursorResult, Engine, insert, text, update
+from sqlalchemy import Engine, insert, inspect, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -95,9 +95,10 @@ def insert_ignore(session: Session, model: type[Base], values: dict[str, Any],
     """Insert a row unless one with the same unique ``keys`` exists; True if inserted."""
     stmt = _dialect_insert(session, model)
     if stmt is not None:
-        stmt = stmt.values(**values).on_conflict_do_nothing(index_elements=list(keys))
-        result: CursorResult[Any] = session.execute(stmt)  # type: ignore[assignment]
-        return bool(result.rowcount)
+        # RETURNING, not rowcount: drivers may report -1 for an ignored row.
+        stmt = (stmt.values(**values).on_conflict_do_nothing(index_elements=list(keys))
+                .returning(*inspect(model).primary_key))
+        return session.execute(stmt).first() is not None
     try:
         with session.begin_nested():
             session.execute(insert(model).values(**values))

@@ -32,8 +32,9 @@ def get_mode(name: str) -> JudgeMode:
     """A fresh instance of the mode registered under ``name`` (InputError if none)."""
     entry = MODES.get(name)
     if entry is None:
-        raise InputError(f"judge mode must be one of {', '.join(MODES)}, got {name!r}",
-                         field="judge")
+        raise InputError(
+            f"judge mode must be one of {', '.join(MODES)}, got {name!r}", field="judge"
+        )
     if isinstance(entry, str):
         module, _, attr = entry.partition(":")
         entry = getattr(importlib.import_module(module), attr)
@@ -47,8 +48,16 @@ def default_mode(provider: str) -> str:
 
 
 _BASE = ("Asker", "JudgeMode", "Reading", "UnreadableReply")
-__all__ = ["MODES", "Asker", "JudgeMode", "Reading", "UnreadableReply", "default_mode",
-           "get_mode", "mode_names"]
+__all__ = [
+    "MODES",
+    "Asker",
+    "JudgeMode",
+    "Reading",
+    "UnreadableReply",
+    "default_mode",
+    "get_mode",
+    "mode_names",
+]
 
 
 def __getattr__(name: str) -> Any:

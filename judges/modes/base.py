@@ -79,8 +79,9 @@ class JudgeMode(ABC):
         """The judge's model config: temperature 0; logprobs modes read one token's logprobs."""
         update: dict[str, Any] = {"temperature": 0.0}
         if self.needs_logprobs:
-            update.update(max_tokens=1, extra={**config.extra, "logprobs": True,
-                                               "top_logprobs": 10})
+            update.update(
+                max_tokens=1, extra={**config.extra, "logprobs": True, "top_logprobs": 10}
+            )
         return config.model_copy(update=update)
 
     def check(self, spec: JudgeSpec) -> None:
@@ -91,6 +92,9 @@ class JudgeMode(ABC):
 
         provider = spec.model.provider
         if not get_provider(provider).supports_logprobs:
-            raise InputError(f"judge mode {self.name!r} reads token log-probabilities, which "
-                             f"provider {provider!r} ({spec.model.spec}) cannot return; use "
-                             f"{spec.model.spec}/text", field="judge")
+            raise InputError(
+                f"judge mode {self.name!r} reads token log-probabilities, which "
+                f"provider {provider!r} ({spec.model.spec}) cannot return; use "
+                f"{spec.model.spec}/text",
+                field="judge",
+            )

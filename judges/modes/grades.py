@@ -30,9 +30,13 @@ class GradesMode(JudgeMode):
         self._grades: dict[str, asyncio.Future[float]] = {}
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
-        return [[SystemMessage(prompts.SYSTEM_LOGPROBS),
-                 HumanMessage(prompts.grade_prompt(request, answer))]
-                for answer in (request.answer_a, request.answer_b)]
+        return [
+            [
+                SystemMessage(prompts.SYSTEM_LOGPROBS),
+                HumanMessage(prompts.grade_prompt(request, answer)),
+            ]
+            for answer in (request.answer_a, request.answer_b)
+        ]
 
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
         grade_a, grade_b = self.conversations(request)
@@ -40,9 +44,12 @@ class GradesMode(JudgeMode):
         p_b = await self._p_yes(asker, grade_b)
         diff = math.log(p_a / (1 - p_a)) - math.log(p_b / (1 - p_b))
         p_first = 1.0 / (1.0 + math.exp(-diff))
-        return Reading(label=label_from_probability(p_first, asker.spec.tie_margin),
-                       p_first=p_first, calls=2,
-                       rationale=f"P(A good)={p_a:.3f}, P(B good)={p_b:.3f}")
+        return Reading(
+            label=label_from_probability(p_first, asker.spec.tie_margin),
+            p_first=p_first,
+            calls=2,
+            rationale=f"P(A good)={p_a:.3f}, P(B good)={p_b:.3f}",
+        )
 
     def combine(self, ab: Verdict, ba: Verdict) -> Outcome:
         return averaging_rule(ab, ba)
@@ -69,6 +76,7 @@ class GradesMode(JudgeMode):
         probs = first_token_probs(reply.response_metadata or {}, GRADE_TOKENS)
         total = probs.get(YES, 0.0) + probs.get(NO, 0.0)
         if total <= 0:
-            raise UnreadableReply("the judge model returned no log-probabilities for YES or NO",
-                                  reply)
+            raise UnreadableReply(
+                "the judge model returned no log-probabilities for YES or NO", reply
+            )
         return min(max(probs[YES] / total, 1e-6), 1 - 1e-6)

@@ -19,20 +19,26 @@ class LogprobsMode(JudgeMode):
     needs_logprobs = True
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
-        return [[SystemMessage(prompts.SYSTEM_LOGPROBS),
-                 HumanMessage(prompts.pair_prompt(request, logprobs=True))]]
+        return [
+            [
+                SystemMessage(prompts.SYSTEM_LOGPROBS),
+                HumanMessage(prompts.pair_prompt(request, logprobs=True)),
+            ]
+        ]
 
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
         reply = await asker.ask(self.conversations(request)[0])
         probs = first_token_probs(reply.response_metadata or {})
         total = probs.get("A", 0.0) + probs.get("B", 0.0)
         if total <= 0:
-            raise UnreadableReply("the judge model returned no log-probabilities for A or B",
-                                  reply)
+            raise UnreadableReply("the judge model returned no log-probabilities for A or B", reply)
         p_first = probs["A"] / total
-        return Reading(label=label_from_probability(p_first, asker.spec.tie_margin),
-                       p_first=p_first, raw=str(reply.content),
-                       rationale=f"P(A)={probs['A']:.3f}, P(B)={probs['B']:.3f}")
+        return Reading(
+            label=label_from_probability(p_first, asker.spec.tie_margin),
+            p_first=p_first,
+            raw=str(reply.content),
+            rationale=f"P(A)={probs['A']:.3f}, P(B)={probs['B']:.3f}",
+        )
 
     def combine(self, ab: Verdict, ba: Verdict) -> Outcome:
         return averaging_rule(ab, ba)

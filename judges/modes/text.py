@@ -17,8 +17,12 @@ class TextMode(JudgeMode):
     summary = "a written [[A>B]]-style verdict; a winner only when both orders agree"
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
-        return [[SystemMessage(prompts.SYSTEM_TEXT),
-                 HumanMessage(prompts.pair_prompt(request, logprobs=False))]]
+        return [
+            [
+                SystemMessage(prompts.SYSTEM_TEXT),
+                HumanMessage(prompts.pair_prompt(request, logprobs=False)),
+            ]
+        ]
 
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
         messages = self.conversations(request)[0]
@@ -29,8 +33,9 @@ class TextMode(JudgeMode):
             reply = await asker.ask([*messages, first, HumanMessage(prompts.ASK_AGAIN)])
             label = parse_verdict(str(reply.content))
         if label is None:
-            raise UnreadableReply("no [[verdict]] in the judge's reply, even when asked again",
-                                  first, reply)
+            raise UnreadableReply(
+                "no [[verdict]] in the judge's reply, even when asked again", first, reply
+            )
         raw = str(reply.content)
         return Reading(label=label, rationale=_rationale(raw), raw=raw)
 

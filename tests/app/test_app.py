@@ -172,6 +172,19 @@ def test_empty_or_missing_database_is_a_friendly_page(
         assert path.stat().st_size == 0
 
 
+def test_category_chart_data_follows_the_filters(demo_url: str) -> None:
+    data = _data()
+    every = data.category_pass_rates(demo_url, 2)
+    assert set(every["variant"]) == set(VARIANT_NAMES) and every["category"].nunique() > 1
+    one = data.category_pass_rates(demo_url, 2, data.ALL, "multi_step")
+    rates = dict(zip(one["variant"], one["pass_rate"], strict=True))
+    assert set(one["category"]) == {"multi_step"} and len(rates) == len(VARIANT_NAMES)
+    assert rates["small-model"] == 0.0 and rates["baseline"] == 1.0
+    golden = data.golden_figures(demo_url, 2, data.ALL, "multi_step").set_index("variant")
+    assert golden["pass_rate"].to_dict() == rates
+    assert data.category_pass_rates(demo_url, 2, "critical", "no_such_category").empty
+
+
 def test_arena_app_command_execs_streamlit_with_the_db_url(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.cli import app as cli_app

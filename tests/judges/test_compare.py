@@ -16,26 +16,36 @@ from tests.judges.test_judges import _prefers_300, _run
 pytestmark = pytest.mark.unit
 
 
-@pytest.mark.parametrize(("lo", "hi", "regressed", "decision", "reason"), [
-    (0.6, 0.9, True, "worse", "golden scores regressed"),       # golden regressions win
-    (None, None, False, "inconclusive", "no judged battles"),
-    (0.51, 0.9, False, "better", "above 0.5 (low 0.51)"),
-    (0.5, 0.9, False, "non-inferior", "stays above 0.45"),       # 0.5 itself is not better
-    (0.45, 0.6, False, "non-inferior", "stays above 0.45"),
-    (0.1, 0.44, False, "worse", "below 0.45"),
-    (0.1, 0.45, False, "inconclusive", "[0.10, 0.45] straddles"),
-    (0.3, 0.7, False, "inconclusive", "straddles the margin"),
-])
-def test_decide(lo: float | None, hi: float | None, regressed: bool, decision: str,
-                reason: str) -> None:
+@pytest.mark.parametrize(
+    ("lo", "hi", "regressed", "decision", "reason"),
+    [
+        (0.6, 0.9, True, "worse", "golden scores regressed"),  # golden regressions win
+        (None, None, False, "inconclusive", "no judged battles"),
+        (0.51, 0.9, False, "better", "above 0.5 (low 0.51)"),
+        (0.5, 0.9, False, "non-inferior", "stays above 0.45"),  # 0.5 itself is not better
+        (0.45, 0.6, False, "non-inferior", "stays above 0.45"),
+        (0.1, 0.44, False, "worse", "below 0.45"),
+        (0.1, 0.45, False, "inconclusive", "[0.10, 0.45] straddles"),
+        (0.3, 0.7, False, "inconclusive", "straddles the margin"),
+    ],
+)
+def test_decide(
+    lo: float | None, hi: float | None, regressed: bool, decision: str, reason: str
+) -> None:
     verdict, why = _decide(lo, hi, 0.05, regressed)
     assert verdict == decision and reason in why
 
 
-@pytest.mark.parametrize(("base", "cand", "text"), [
-    (0.0, 0.0, "same cost"), (0.0, 0.01, "costs more"), (0.02, 0.01, "50% cheaper"),
-    (0.01, 0.01, "0% cheaper"), (0.01, 0.015, "50% dearer"),
-])
+@pytest.mark.parametrize(
+    ("base", "cand", "text"),
+    [
+        (0.0, 0.0, "same cost"),
+        (0.0, 0.01, "costs more"),
+        (0.02, 0.01, "50% cheaper"),
+        (0.01, 0.01, "0% cheaper"),
+        (0.01, 0.015, "50% dearer"),
+    ],
+)
 def test_saving(base: float, cand: float, text: str) -> None:
     assert _saving(base, cand) == text
 
@@ -51,32 +61,33 @@ def judged(store: Store) -> tuple[Store, int, JudgeSpec]:
     return store, run_id, spec
 
 
-def test_a_candidate_that_wins_every_battle_is_better(judged: tuple[Store, int, JudgeSpec]
-                                                      ) -> None:
+def test_a_candidate_that_wins_every_battle_is_better(judged: tuple[Store, int, JudgeSpec]) -> None:
     store, run_id, spec = judged
     report = compare_variants(store, "bad", "good", run_id=run_id, bootstrap=200)
     assert report.verdict == "better" and not report.regressed
     assert report.battles == 4 and report.judge == spec.label
     assert report.win_rate == 1.0 and report.ci_low == 1.0 and report.ci_high == 1.0
     assert report.pass_rate == (0.0, 1.0)
-    assert report.summary.startswith("good vs bad: BETTER (win rate 1.00 [1.00, 1.00] over 4 "
-                                     "battles; golden pass rate 100% vs 0%")
+    assert report.summary.startswith(
+        "good vs bad: BETTER (win rate 1.00 [1.00, 1.00] over 4 "
+        "battles; golden pass rate 100% vs 0%"
+    )
     markdown = compare_markdown(report)
     assert markdown.startswith("### good vs bad: **better**")
     assert "| golden pass rate | 0.0% | 100.0% |" in markdown
     assert f"Judge: {spec.label}; battles: 4" in markdown
 
 
-def test_a_candidate_whose_golden_scores_regress_is_worse(judged: tuple[Store, int, JudgeSpec]
-                                                          ) -> None:
+def test_a_candidate_whose_golden_scores_regress_is_worse(
+    judged: tuple[Store, int, JudgeSpec],
+) -> None:
     store, run_id, _ = judged
     report = compare_variants(store, "good", "bad", run_id=run_id, bootstrap=200)
     assert report.verdict == "worse" and report.regressed and report.win_rate == 0.0
     assert any("pass rate 0.0% vs 100.0%" in r for r in report.reasons)
 
 
-def test_identical_answers_are_ties_and_non_inferior(judged: tuple[Store, int, JudgeSpec]
-                                                     ) -> None:
+def test_identical_answers_are_ties_and_non_inferior(judged: tuple[Store, int, JudgeSpec]) -> None:
     store, run_id, _ = judged
     report = compare_variants(store, "good", "same", run_id=run_id, bootstrap=200)
     assert report.win_rate == 0.5 and report.verdict == "non-inferior"

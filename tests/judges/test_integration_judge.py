@@ -21,14 +21,18 @@ pytestmark = pytest.mark.integration
 def _contest(store: Store, golden_path: Path, variants_dir: Path) -> int:
     """baseline and small-model on three cases (shared by both tests through the cache)."""
     variants = load_variants([variants_dir / "baseline.yaml", variants_dir / "small-model.yaml"])
-    report = run_suite(store, load_dataset(golden_path), variants,
-                       RunOptions(case_ids=["HP-003", "GF-001", "EC-002"], progress=False,
-                                  concurrency=1))
+    report = run_suite(
+        store,
+        load_dataset(golden_path),
+        variants,
+        RunOptions(case_ids=["HP-003", "GF-001", "EC-002"], progress=False, concurrency=1),
+    )
     return report.run_id
 
 
-def test_local_model_judges_battles(local_db_url: str, golden_path: Path,
-                                    variants_dir: Path) -> None:
+def test_local_model_judges_battles(
+    local_db_url: str, golden_path: Path, variants_dir: Path
+) -> None:
     store = Store(local_db_url)
     run_id = _contest(store, golden_path, variants_dir)
     spec = parse_judge("local:qwen2.5-coder-1.5b")
@@ -45,8 +49,9 @@ def test_local_model_judges_battles(local_db_url: str, golden_path: Path,
     health = judge_health(judged.battles)
     assert health.error_rate == 0.0 and health.position_consistency is not None
     assert len(store.battles(run_id, spec.key)) == len(judged.battles)
-    board = build_leaderboard(store, run_id, judge_key=spec.key,
-                              options=RatingOptions(bootstrap_rounds=200))
+    board = build_leaderboard(
+        store, run_id, judge_key=spec.key, options=RatingOptions(bootstrap_rounds=200)
+    )
     rated = [e for e in board.entries if e.rating is not None]
     assert {e.variant for e in rated} == {"baseline", "small-model"}
     assert all(e.ci_low is not None and e.ci_low <= e.rating <= (e.ci_high or 0) for e in rated)
@@ -54,12 +59,14 @@ def test_local_model_judges_battles(local_db_url: str, golden_path: Path,
     assert again.model_calls == 0
 
 
-def test_local_model_grades_answers(local_db_url: str, golden_path: Path,
-                                    variants_dir: Path) -> None:
+def test_local_model_grades_answers(
+    local_db_url: str, golden_path: Path, variants_dir: Path
+) -> None:
     store = Store(local_db_url)
     run_id = _contest(store, golden_path, variants_dir)
-    judged = judge_run(store, run_id, parse_judge("local:qwen2.5-coder-1.5b/grades"),
-                       progress=False)
+    judged = judge_run(
+        store, run_id, parse_judge("local:qwen2.5-coder-1.5b/grades"), progress=False
+    )
     graded = [b for b in judged.battles if b.verdict_ab is not None]
     assert graded and all(b.winner != "error" for b in judged.battles)
     assert all(b.verdict_ab and b.verdict_ab.rationale.startswith("P(A good)=") for b in graded)

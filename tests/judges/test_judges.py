@@ -1,4 +1,4 @@
-"""Verdict parsing, position swapping and judge health with scripted judges (offline)."""
+"""Position swapping, pairings, judge specs and judging stored runs with scripted judges."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from langchain_core.messages import AIMessage, BaseMessage
 from arena.errors import InputError
 from arena.golden import GoldenDataset
 from arena.judging import (
-    cohen_kappa,
     combine,
     judge_health,
     judge_run,
@@ -28,37 +27,9 @@ from judges import (
     agreement_rule,
     averaging_rule,
     parse_judge,
-    parse_verdict,
 )
-from judges.parsing import first_token_probs, label_from_probability
 
 pytestmark = pytest.mark.unit
-
-
-@pytest.mark.parametrize(("text", "label"), [
-    ("A is better. [[A>B]]", "A>B"), ("[[A>>B]]", "A>>B"), ("[[ B > A ]]", "B>A"),
-    ("[[B>>A]]", "B>>A"), ("tie [[A=B]]", "A=B"), ("[[A]]", "A>B"), ("[[B]]", "B>A"),
-    ("[[C]]", "A=B"), ("first [[A>B]] then on reflection [[B>A]]", "B>A"),
-    ("A>B", None), ("[[D]]", None), ("", None), ("[[A>>>B]]", None), ("garbage", None),
-])
-def test_parse_verdict(text: str, label: str | None) -> None:
-    assert parse_verdict(text) == label
-
-
-def test_first_token_probs_sums_variants_of_a_letter() -> None:
-    meta = {"logprobs": {"content": [{"token": "A", "top_logprobs": [
-        {"token": "A", "logprob": math.log(0.5)}, {"token": " A", "logprob": math.log(0.1)},
-        {"token": "B", "logprob": math.log(0.3)}, {"token": "The", "logprob": math.log(0.1)}]}]}}
-    probs = first_token_probs(meta)
-    assert probs["A"] == pytest.approx(0.6) and probs["B"] == pytest.approx(0.3)
-    assert first_token_probs({}) == {}
-
-
-@pytest.mark.parametrize(("p", "label"), [(0.95, "A>>B"), (0.7, "A>B"), (0.55, "A=B"),
-                                          (0.45, "A=B"), (0.3, "B>A"), (0.05, "B>>A")])
-def test_label_from_probability(p: float, label: str) -> None:
-    assert label_from_probability(p, 0.1) == label
-    assert label_from_probability(0.53, 0.02) == "A>B"
 
 
 def _spec(mode: str = "text") -> JudgeSpec:
@@ -66,21 +37,22 @@ def _spec(mode: str = "text") -> JudgeSpec:
 
 
 def _v(label: str | None, p: float | None = None, error: str | None = None) -> Verdict:
-    return Verdict(label=label, p_first=p, error=error,
-                   judge=_spec("logprobs" if p else "text"))
+    return Verdict(label=label, p_first=p, error=error, judge=_spec("logprobs" if p else "text"))
 
 
-@pytest.mark.parametrize(("ab", "ba", "winner", "strong", "flip"), [
-    ("A>B", "B>A", "model_a", False, False),      # A wins in both orders
-    ("A>>B", "B>>A", "model_a", True, False),     # strong only if both strong
-    ("A>>B", "B>A", "model_a", False, False),
-    ("B>A", "A>B", "model_b", False, False),
-    ("A>B", "A>B", "tie", False, True),           # always the first answer: a flip, a tie
-    ("A=B", "A=B", "tie", False, False),
-    ("A>B", "A=B", "tie", False, True),
-])
-def test_combine_agreement_rule(ab: str, ba: str, winner: str, strong: bool,
-                                flip: bool) -> None:
+@pytest.mark.parametrize(
+    ("ab", "ba", "winner", "strong", "flip"),
+    [
+        ("A>B", "B>A", "model_a", False, False),  # A wins in both orders
+        ("A>>B", "B>>A", "model_a", True, False),  # strong only if both strong
+        ("A>>B", "B>A", "model_a", False, False),
+        ("B>A", "A>B", "model_b", False, False),
+        ("A>B", "A>B", "tie", False, True),  # always the first answer: a flip, a tie
+        ("A=B", "A=B", "tie", False, False),
+        ("A>B", "A=B", "tie", False, True),
+    ],
+)
+def test_combine_agreement_rule(ab: str, ba: str, winner: str, strong: bool, flip: bool) -> None:
     outcome = combine(_v(ab), _v(ba))  # text verdicts: the agreement rule
     assert (outcome.winner, outcome.strong, outcome.flip) == (winner, strong, flip)
     assert agreement_rule(_v(ab), _v(ba)) == outcome
@@ -94,7 +66,7 @@ def test_combine_error_is_never_a_tie() -> None:
 
 def test_combine_average_cancels_position_bias() -> None:
     # The judge likes the first slot (+0.25) but prefers X by 0.15 either way.
-    ab, ba = _v("A>B", p=0.9), _v("A>B", p=0.6)   # X first: 0.9; Y first: P(Y)=0.6
+    ab, ba = _v("A>B", p=0.9), _v("A>B", p=0.6)  # X first: 0.9; Y first: P(Y)=0.6
     outcome = combine(ab, ba)  # logprob verdicts: the averaging rule
     assert averaging_rule(ab, ba) == outcome
     assert outcome.winner == "model_a" and outcome.flip and outcome.p_a == pytest.approx(0.65)
@@ -129,12 +101,22 @@ def _run(store: Store) -> int:
     register_fake("good", [GOOD], cycle=True)
     register_fake("bad", [BAD], cycle=True)
     register_fake("same", [GOOD], cycle=True)
-    cases = [{"id": f"C-{i}", "input": f"What's 25% of 1200? #{i}", "category": "happy_path",
-              "expected_output_contains": ["300"]} for i in range(4)]
-    dataset = GoldenDataset.model_validate({"name": "t", "available_tools": ["calculate"],
-                                            "test_cases": cases})
-    variants = [Variant.model_validate({"name": n, "model": {"spec": f"fake:{n}"},
-                                        "tools": ["calculate"]}) for n in ("good", "bad", "same")]
+    cases = [
+        {
+            "id": f"C-{i}",
+            "input": f"What's 25% of 1200? #{i}",
+            "category": "happy_path",
+            "expected_output_contains": ["300"],
+        }
+        for i in range(4)
+    ]
+    dataset = GoldenDataset.model_validate(
+        {"name": "t", "available_tools": ["calculate"], "test_cases": cases}
+    )
+    variants = [
+        Variant.model_validate({"name": n, "model": {"spec": f"fake:{n}"}, "tools": ["calculate"]})
+        for n in ("good", "bad", "same")
+    ]
     return run_suite(store, dataset, variants, RunOptions(progress=False)).run_id
 
 
@@ -148,8 +130,9 @@ def _answers(messages: list[BaseMessage]) -> tuple[str, str]:
 
 def _prefers_300(messages: list[BaseMessage]) -> str:
     a, b = _answers(messages)
-    return "A says 300. [[A>B]]" if "300" in a else "B says 300. [[B>A]]" if "300" in b \
-        else "[[A=B]]"
+    return (
+        "A says 300. [[A>B]]" if "300" in a else "B says 300. [[B>A]]" if "300" in b else "[[A=B]]"
+    )
 
 
 def test_always_a_judge_yields_only_ties_and_zero_consistency(store: Store) -> None:
@@ -199,10 +182,18 @@ def test_logprob_judge_reads_probabilities(store: Store) -> None:
     def biased(messages: list[BaseMessage]) -> AIMessage:
         a, _ = _answers(messages)
         p_a = 0.95 if "300" in a else 0.6  # strong first-slot bias, still prefers 300
-        tops = [{"token": "A", "logprob": math.log(p_a)},
-                {"token": "B", "logprob": math.log(1 - p_a)}]
-        return AIMessage("A", response_metadata={"logprobs": {"content": [
-            {"token": "A", "logprob": math.log(p_a), "top_logprobs": tops}]}})
+        tops = [
+            {"token": "A", "logprob": math.log(p_a)},
+            {"token": "B", "logprob": math.log(1 - p_a)},
+        ]
+        return AIMessage(
+            "A",
+            response_metadata={
+                "logprobs": {
+                    "content": [{"token": "A", "logprob": math.log(p_a), "top_logprobs": tops}]
+                }
+            },
+        )
 
     register_fake("judge", [biased], cycle=True)
     report = judge_run(store, run_id, _spec("logprobs"), pairs="anchor:good", progress=False)
@@ -218,59 +209,35 @@ def test_self_preference_is_warned_and_marked(store: Store) -> None:
     report = judge_run(store, run_id, spec, pairs="anchor:bad", progress=False)
     assert any("self-preference" in w and "'good'" in w for w in report.warnings)
     assert {b.self_judged for b in report.battles if "good" in (b.variant_a, b.variant_b)} == {True}
-    assert {b.self_judged for b in report.battles if "good" not in (b.variant_a, b.variant_b)} \
-        == {False}
-
-
-@pytest.mark.parametrize(("left", "right", "percent", "kappa"), [
-    (["a", "a", "b", "b"], ["a", "a", "b", "b"], 1.0, 1.0),
-    (["a", "b", "a", "b"], ["b", "a", "b", "a"], 0.0, -1.0),
-    # Hand-computed: po = 0.7; pe = 0.5*0.6 + 0.5*0.4 = 0.5; kappa = 0.4.
-    (["a"] * 5 + ["b"] * 5, ["a"] * 4 + ["b"] + ["a"] * 2 + ["b"] * 3, 0.7, 0.4),
-])
-def test_cohen_kappa(left: list[str], right: list[str], percent: float, kappa: float) -> None:
-    result = cohen_kappa(left, right)
-    assert result.percent == pytest.approx(percent) and result.kappa == pytest.approx(kappa)
-
-
-def test_judge_and_human_agreement_through_the_cli(store: Store, db_url: str, tmp_path: Any,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    import json
-
-    from arena.cli import main
-
-    run_id = _run(store)
-    register_fake("judge", [_prefers_300], cycle=True)
-    judge_run(store, run_id, _spec(), progress=False)
-    register_fake("judge2", ["[[A>B]]"], cycle=True)
-    judge_run(store, run_id, JudgeSpec(model=ModelConfig(spec="fake:judge2")), progress=False)
-    labels = tmp_path / "human.jsonl"
-    rows = [{"case_id": f"C-{i}", "variant_a": "bad", "variant_b": "good", "winner": "model_b"}
-            for i in range(4)]
-    rows.append({"case_id": "C-0", "variant_a": "good", "variant_b": "same", "winner": "tie"})
-    labels.write_text("\n".join(json.dumps(r) for r in rows))
-    assert main(["health", "--human", str(labels), "--json", "--db", db_url]) == 0
-    doc = json.loads(capsys.readouterr().out)
-    assert len(doc["health"]) == 2
-    (pair,) = doc["judge_agreement"]
-    # The fair judge gives 8 wins and 4 ties; the always-A judge gives 12 ties.
-    assert pair["n"] == 12 and pair["percent"] == pytest.approx(4 / 12)
-    fair = next(h for h in doc["human_agreement"] if h["judge"] == _spec().key)
-    assert fair["n"] == 5 and fair["percent"] == 1.0
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"case_id": "C-0", "variant_a": "x", "variant_b": "y", "winner": "nope"}')
-    assert main(["health", "--human", str(bad), "--db", db_url]) == 2
-    assert "line 1" in capsys.readouterr().err
+    assert {b.self_judged for b in report.battles if "good" not in (b.variant_a, b.variant_b)} == {
+        False
+    }
 
 
 def test_with_trajectory_shows_the_judge_each_answers_tool_calls(
-        store: Store, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    store: Store, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     from arena.cli import main
 
     run_id = _run(store)
     script = register_fake("judge", [_prefers_300], cycle=True)
-    assert main(["judge", str(run_id), "--judge", "fake:judge/text", "--with-trajectory",
-                 "--pairs", "anchor:bad", "--json", "--db", db_url]) == 0
+    assert (
+        main(
+            [
+                "judge",
+                str(run_id),
+                "--judge",
+                "fake:judge/text",
+                "--with-trajectory",
+                "--pairs",
+                "anchor:bad",
+                "--json",
+                "--db",
+                db_url,
+            ]
+        )
+        == 0
+    )
     assert '"with_trajectory": true' in capsys.readouterr().out
     prompt = str(script.calls[0][-1].content)
     assert "(Tools used by A: no tools)" in prompt and "(Tools used by B: no tools)" in prompt
@@ -283,10 +250,18 @@ def test_grades_mode_grades_each_answer_alone(store: Store) -> None:
         text = str(messages[-1].content)
         assert "Answer A" not in text and text.endswith("Reply YES or NO.")
         p_yes = 0.8 if "300" in text.split("Answer:\n", 1)[1] else 0.3
-        tops = [{"token": "YES", "logprob": math.log(p_yes)},
-                {"token": "NO", "logprob": math.log(1 - p_yes)}]
-        return AIMessage("YES", response_metadata={"logprobs": {"content": [
-            {"token": "YES", "logprob": math.log(p_yes), "top_logprobs": tops}]}})
+        tops = [
+            {"token": "YES", "logprob": math.log(p_yes)},
+            {"token": "NO", "logprob": math.log(1 - p_yes)},
+        ]
+        return AIMessage(
+            "YES",
+            response_metadata={
+                "logprobs": {
+                    "content": [{"token": "YES", "logprob": math.log(p_yes), "top_logprobs": tops}]
+                }
+            },
+        )
 
     script = register_fake("judge", [grade], cycle=True)
     report = judge_run(store, run_id, _spec("grades"), pairs="anchor:bad", progress=False)

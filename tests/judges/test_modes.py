@@ -34,9 +34,12 @@ class ShortMode(JudgeMode):
     summary = "one verdict token: [[A]], [[B]] or [[C]] for a tie"
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
-        return [[SystemMessage("Reply [[A]] if answer A is better, [[B]] if B is, [[C]] "
-                               "for a tie."),
-                 HumanMessage(prompts.pair_prompt(request, logprobs=False))]]
+        return [
+            [
+                SystemMessage("Reply [[A]] if answer A is better, [[B]] if B is, [[C]] for a tie."),
+                HumanMessage(prompts.pair_prompt(request, logprobs=False)),
+            ]
+        ]
 
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
         reply = await asker.ask(self.conversations(request)[0])
@@ -44,6 +47,8 @@ class ShortMode(JudgeMode):
         if label is None:
             raise UnreadableReply("no [[A]], [[B]] or [[C]] in the reply", reply)
         return Reading(label=label, raw=str(reply.content))
+
+
 # -------------------------------------------------------------------------------------------
 
 
@@ -78,9 +83,9 @@ def test_modes_that_read_logprobs_ask_for_one_token_with_logprobs() -> None:
 
 
 @pytest.mark.usefixtures("short_mode")
-def test_a_new_mode_is_one_class_and_one_registry_line(store: Store,
-                                                       capsys: pytest.CaptureFixture[str]
-                                                       ) -> None:
+def test_a_new_mode_is_one_class_and_one_registry_line(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
     from arena.cli import build_parser
 
     assert parse("fake:judge/short").mode == "short"
@@ -94,7 +99,8 @@ def test_a_new_mode_is_one_class_and_one_registry_line(store: Store,
 
     def short(messages: list[BaseMessage]) -> str:
         return {"[[A>B]]": "[[A]]", "[[B>A]]": "[[B]]"}.get(
-            _prefers_300(messages).split()[-1], "[[C]]")
+            _prefers_300(messages).split()[-1], "[[C]]"
+        )
 
     script = register_fake("judge", [short], cycle=True)
     spec = parse("fake:judge/short")
@@ -118,15 +124,17 @@ def no_logprobs_provider(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("no_logprobs_provider")
-def test_logprob_modes_refuse_providers_without_logprobs(db_url: str, tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]
-                                                         ) -> None:
+def test_logprob_modes_refuse_providers_without_logprobs(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from arena.cli import main
 
     assert parse("nolp:judge/text").mode == "text"
     for mode in ("logprobs", "grades"):
-        with pytest.raises(InputError, match=f"field judge: judge mode '{mode}' reads token "
-                                             "log-probabilities.*'nolp'"):
+        with pytest.raises(
+            InputError,
+            match=f"field judge: judge mode '{mode}' reads token log-probabilities.*'nolp'",
+        ):
             parse(f"nolp:judge/{mode}")
         spec = JudgeSpec(model=ModelConfig(spec="nolp:judge"), mode=mode)
         with pytest.raises(InputError, match="log-probabilities"):

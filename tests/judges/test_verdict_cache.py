@@ -26,20 +26,31 @@ pytestmark = pytest.mark.unit
 GOOD, BAD = "The answer is 300.", "I think it is 250."
 
 
-def _dataset(query: str = "What's 25% of 1200?", expects: str = "300",
-             reference: str | None = None) -> GoldenDataset:
-    cases = [{"id": f"C-{i}", "input": f"{query} #{i}", "category": "happy_path",
-              "expected_output_contains": [expects], "reference_answer": reference}
-             for i in range(3)]
-    return GoldenDataset.model_validate({"name": "t", "available_tools": ["calculate"],
-                                         "test_cases": cases})
+def _dataset(
+    query: str = "What's 25% of 1200?", expects: str = "300", reference: str | None = None
+) -> GoldenDataset:
+    cases = [
+        {
+            "id": f"C-{i}",
+            "input": f"{query} #{i}",
+            "category": "happy_path",
+            "expected_output_contains": [expects],
+            "reference_answer": reference,
+        }
+        for i in range(3)
+    ]
+    return GoldenDataset.model_validate(
+        {"name": "t", "available_tools": ["calculate"], "test_cases": cases}
+    )
 
 
 def _run(store: Store, dataset: GoldenDataset) -> int:
     register_fake("good", [GOOD], cycle=True)
     register_fake("bad", [BAD], cycle=True)
-    variants = [Variant.model_validate({"name": n, "model": {"spec": f"fake:{n}"},
-                                        "tools": ["calculate"]}) for n in ("good", "bad")]
+    variants = [
+        Variant.model_validate({"name": n, "model": {"spec": f"fake:{n}"}, "tools": ["calculate"]})
+        for n in ("good", "bad")
+    ]
     return run_suite(store, dataset, variants, RunOptions(progress=False)).run_id
 
 
@@ -57,10 +68,18 @@ def _logprob_judge(messages: list[BaseMessage]) -> AIMessage:
         good = "300" in text.split("Answer:\n", 1)[1]
         tokens = ("YES", "NO")
     p = 0.8 if good else 0.2
-    tops = [{"token": tokens[0], "logprob": math.log(p)},
-            {"token": tokens[1], "logprob": math.log(1 - p)}]
-    return AIMessage(tokens[0], response_metadata={"logprobs": {"content": [
-        {"token": tokens[0], "logprob": math.log(p), "top_logprobs": tops}]}})
+    tops = [
+        {"token": tokens[0], "logprob": math.log(p)},
+        {"token": tokens[1], "logprob": math.log(1 - p)},
+    ]
+    return AIMessage(
+        tokens[0],
+        response_metadata={
+            "logprobs": {
+                "content": [{"token": tokens[0], "logprob": math.log(p), "top_logprobs": tops}]
+            }
+        },
+    )
 
 
 def _spec(mode: str) -> JudgeSpec:
@@ -73,7 +92,8 @@ MODES = [("text", "SYSTEM_TEXT"), ("logprobs", "SYSTEM_LOGPROBS"), ("grades", "G
 
 @pytest.mark.parametrize(("mode", "template"), MODES)
 def test_editing_a_prompt_template_makes_the_next_judging_ask_again(
-        store: Store, monkeypatch: pytest.MonkeyPatch, mode: str, template: str) -> None:
+    store: Store, monkeypatch: pytest.MonkeyPatch, mode: str, template: str
+) -> None:
     run_id = _run(store, _dataset())
     first = judge_run(store, run_id, _spec(mode), progress=False)
     assert first.model_calls > 0 and all(b.winner == "model_a" for b in first.battles)
@@ -87,7 +107,8 @@ def test_editing_a_prompt_template_makes_the_next_judging_ask_again(
 
 @pytest.mark.parametrize(("mode", "_template"), MODES)
 def test_editing_a_cases_expectations_or_query_makes_the_next_judging_ask_again(
-        store: Store, mode: str, _template: str) -> None:
+    store: Store, mode: str, _template: str
+) -> None:
     original = _run(store, _dataset())
     first = judge_run(store, original, _spec(mode), progress=False)
     assert first.model_calls > 0
@@ -98,32 +119,47 @@ def test_editing_a_cases_expectations_or_query_makes_the_next_judging_ask_again(
     assert again.model_calls == first.model_calls
     # A new query: the judge sees it, so it is asked again too.
     reworded = _run(store, _dataset(query="How much is a quarter of 1200?"))
-    assert judge_run(store, reworded, _spec(mode), progress=False).model_calls \
-        == first.model_calls
+    assert judge_run(store, reworded, _spec(mode), progress=False).model_calls == first.model_calls
     # Unchanged content, judged again: no request at all.
     for run_id in (original, edited, reworded):
         assert judge_run(store, run_id, _spec(mode), progress=False).model_calls == 0
 
 
 def _request(**changes: Any) -> PairRequest:
-    base: dict[str, Any] = {"case_id": "C-1", "query": "q", "reference": "r",
-                            "expectations": "e", "answer_a": "a", "answer_b": "b"}
+    base: dict[str, Any] = {
+        "case_id": "C-1",
+        "query": "q",
+        "reference": "r",
+        "expectations": "e",
+        "answer_a": "a",
+        "answer_b": "b",
+    }
     return PairRequest(**{**base, **changes})
 
 
 def test_verdict_key_covers_what_the_judge_sees_and_nothing_else(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     spec = JudgeSpec(model=ModelConfig(spec="fake:judge"), mode="text")
     key = verdict_key(spec, _request())
     assert verdict_key(spec, _request()) == key
     # The case id is not shown to the judge: the same content is the same judgement.
     assert verdict_key(spec, _request(case_id="C-2")) == key
-    for change in ({"query": "q2"}, {"reference": "r2"}, {"expectations": "e2"},
-                   {"answer_a": "b", "answer_b": "a"}, {"trajectory_a": "calculate(x=1)"}):
+    for change in (
+        {"query": "q2"},
+        {"reference": "r2"},
+        {"expectations": "e2"},
+        {"answer_a": "b", "answer_b": "a"},
+        {"trajectory_a": "calculate(x=1)"},
+    ):
         assert verdict_key(spec, _request(**change)) != key, change
-    for update in ({"mode": "logprobs"}, {"tie_margin": 0.1}, {"prompt_version": "v3"},
-                   {"with_trajectory": True},
-                   {"model": ModelConfig(spec="fake:judge", max_tokens=99)}):
+    for update in (
+        {"mode": "logprobs"},
+        {"tie_margin": 0.1},
+        {"prompt_version": "v3"},
+        {"with_trajectory": True},
+        {"model": ModelConfig(spec="fake:judge", max_tokens=99)},
+    ):
         assert verdict_key(spec.model_copy(update=update), _request()) != key, update
     # Templates the first request does not show (the re-ask) are part of the identity.
     identity = judge_identity(spec)

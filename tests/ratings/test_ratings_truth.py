@@ -8,9 +8,9 @@ from scipy import optimize, stats
 
 from arena.ratings import (
     Battles,
+    RatingOptions,
     bootstrap_bradley_terry,
     bootstrap_style_controlled,
-    RatingOptions,
     bradley_terry,
     fit_style_controlled,
     rating_table,

@@ -61,6 +61,7 @@ def test_unset_api_key_fails_before_any_call(tmp_path: Path, monkeypatch: pytest
     captured = capsys.readouterr()
     assert code == 2 and captured.out == ""
     assert "variant v" in captured.err and "PREFLIGHT_KEY is not set" in captured.err
+    assert f"file {variant}" in captured.err
     assert "field model.api_key_env" in captured.err
     assert not db.exists()
 

@@ -87,11 +87,13 @@ def _writes(url: str, writer: int) -> None:
 
 def _writer(urls: list[str], writer: int, barrier: Any, errors: Any) -> None:
     for url in urls:
-        barrier.wait(timeout=120)
         try:
+            barrier.wait(timeout=60)
             _writes(url, writer)
         except BaseException:
             errors.put(f"writer {writer} on {url}:\n{traceback.format_exc()}")
+            barrier.abort()  # the others stop at the next round instead of waiting
+            return
 
 
 def _count(store: Store, model: type[Any]) -> int:

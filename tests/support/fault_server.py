@@ -24,8 +24,10 @@ connection closes halfway through the body), ``bad_json`` (HTTP 200, not JSON),
 ``no_logprobs`` (a normal reply without the requested logprobs), ``bad_verdict`` (a judge reply
 with no readable verdict: no ``[[...]]`` in text, neither A/B nor YES/NO in the logprobs),
 ``echo_key`` (HTTP ``echo_status``, default 401, whose error message contains the caller's API
-key). Whether the n-th request with a given body fails, and how, depends only on the seed, the
-body and n, never on arrival order, so a run is reproducible under any concurrency.
+key). ``stats()`` counts requests per kind and per model; ``log()`` lists every request as
+(body hash, kind, model), e.g. to check that a rerun resends exactly what was not answered.
+Whether the n-th request with a given body fails, and how, depends only on the seed, the body
+and n, never on arrival order, so a run is reproducible under any concurrency.
 
 Answers are deterministic. An agent request (anything that is not a judge) is answered
 ``"<model> answer: <digest of the last user message>"`` (or a tool call first, with
@@ -100,6 +102,7 @@ class FaultServer:
         self._seen: Counter[str] = Counter()
         self._counts: Counter[str] = Counter()
         self._models: Counter[str] = Counter()
+        self._log: list[tuple[str, str, str]] = []
         self.answer_fn = answer
         self.configure(rate=rate, kinds=kinds, seed=seed, hang_s=hang_s, delay_s=delay_s,
                        tool_calls=tool_calls, echo_status=echo_status)
@@ -155,10 +158,16 @@ class FaultServer:
                 setattr(self, name, value)
 
     def reset(self) -> None:
-        """Counts back to zero (the fault sequence per body continues)."""
+        """Counts and the request log back to empty (the fault sequence per body continues)."""
         with self._lock:
             self._counts.clear()
             self._models.clear()
+            self._log.clear()
+
+    def log(self) -> list[tuple[str, str, str]]:
+        """Every chat request since the last reset: (sha256 of its body, kind served, model)."""
+        with self._lock:
+            return list(self._log)
 
     def stats(self) -> dict[str, Any]:
         """``requests`` (all chat requests), ``ok`` (usable replies), one count per fault kind
@@ -170,22 +179,21 @@ class FaultServer:
             return out
 
     # -- behaviour ---------------------------------------------------------------------------
-    def _decide(self, body: bytes) -> str:
-        """``ok`` or the fault kind for this request, from the seed, the body and n."""
+    def _decide(self, body: bytes, model: str) -> str:
+        """``ok`` or the fault kind for this request, from the seed, the body and n; counted."""
         key = hashlib.sha256(body).hexdigest()
         with self._lock:
             self._seen[key] += 1
             nth = self._seen[key]
             rate, kinds, seed = self.rate, self.kinds, self.seed
-        if _unit(seed, key, nth, "fault") >= rate:
-            return "ok"
-        return kinds[int(_unit(seed, key, nth, "kind") * len(kinds))]
-
-    def _count(self, kind: str, model: str) -> None:
-        with self._lock:
+            kind = "ok"
+            if _unit(seed, key, nth, "fault") < rate:
+                kind = kinds[int(_unit(seed, key, nth, "kind") * len(kinds))]
             self._counts["requests"] += 1
             self._counts[kind] += 1
             self._models[model] += 1
+            self._log.append((key, kind, model))
+        return kind
 
     def reply(self, request: dict[str, Any], kind: str) -> dict[str, Any]:
         """The completion body for a request that is answered (``kind`` may alter it)."""
@@ -298,6 +306,8 @@ def _handler_for(server: FaultServer) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             if self.path.rstrip("/") == "/_stats":
                 self._json(200, server.stats())
+            elif self.path.rstrip("/") == "/_log":
+                self._json(200, server.log())
             elif self.path.rstrip("/").endswith("/models"):
                 self._json(200, {"object": "list", "data": []})
             else:
@@ -327,8 +337,7 @@ def _handler_for(server: FaultServer) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 self._json(400, {"error": {"message": "request body is not JSON"}})
                 return
-            kind = server._decide(raw)
-            server._count(kind if kind != "ok" else "ok", str(request.get("model", "")))
+            kind = server._decide(raw, str(request.get("model", "")))
             if kind in ("429", "500", "503"):
                 message = {"429": "Rate limit reached, retry later",
                            "500": "Internal server error", "503": "Service unavailable"}[kind]
@@ -397,6 +406,11 @@ class FaultProcess:
         """As :meth:`FaultServer.stats`."""
         with urllib.request.urlopen(self._admin + "/_stats", timeout=10) as reply:
             return dict(json.loads(reply.read()))
+
+    def log(self) -> list[tuple[str, str, str]]:
+        """As :meth:`FaultServer.log`."""
+        with urllib.request.urlopen(self._admin + "/_log", timeout=10) as reply:
+            return [tuple(entry) for entry in json.loads(reply.read())]
 
     def configure(self, **settings: Any) -> None:
         """As :meth:`FaultServer.configure`."""

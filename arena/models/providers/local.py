@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.models.providers.base import Provider
@@ -14,12 +13,12 @@ if TYPE_CHECKING:
 
     from arena.models.config import ModelConfig
 
-TEMPLATE = Path(__file__).resolve().parents[1] / "qwen_tools.jinja"
-
 
 @functools.cache
 def template_hash() -> str:
     """Short hash of the chat template the local server renders prompts with."""
+    from arena.models.local_server import TEMPLATE
+
     return hashlib.sha256(TEMPLATE.read_bytes()).hexdigest()[:12]
 
 

@@ -1,0 +1,225 @@
+"""``arena gate`` and ``arena check`` as library calls.
+
+:func:`run_gate` runs what is missing (every model call is cached, a finished run is reused),
+scores, applies the regression rules case by case, the absolute and budget limits, judges the
+two variants pairwise in both orders and compares them, and returns one
+:class:`~arena.gate.report.GateReport`. :func:`check_stored` does the same on results already
+stored, without running or judging.
+
+The baseline is a variant (run beside the candidate, in the same run) or a baseline file or
+stored baseline. A file records its variant's configuration, so its variant is run again
+beside the candidate for the pairwise judge (renamed ``NAME-baseline`` when the candidate has
+the same name); when the candidate *is* that version, there is nothing to judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import InputError
+from arena.gate.baselines import load_baseline_file, run_snapshot
+from arena.gate.config import GateConfig
+from arena.gate.limits import (
+    BudgetFigures,
+    LimitCheck,
+    check_absolute,
+    check_budget,
+    unpriced_note,
+)
+from arena.gate.report import GateReport, decide
+from arena.gate.rules import compare_snapshots
+from arena.golden import GoldenDataset, case_hash, dataset_hash
+from arena.scoring.aggregate import VariantScores
+from arena.scoring.regression import Baseline, RegressionReport, make_baseline
+from arena.storage import Store
+from arena.variants import Variant
+
+
+def _variants_dir(config: GateConfig) -> Path:
+    from arena.paths import data_dir
+
+    given = config.run.variants_dir
+    return Path(config.path(given)) if given else data_dir() / "variants"
+
+
+def resolve_variant(ref: str, config: GateConfig, flag: str) -> Variant:
+    """A variant from a YAML path, or by name from the variants folder."""
+    from arena.variants import load_variant
+
+    path = Path(ref)
+    if path.suffix in (".yaml", ".yml") or path.is_file():
+        return load_variant(path)
+    file = _variants_dir(config) / f"{ref}.yaml"
+    if not file.is_file():
+        raise InputError(f"no variant {ref!r}: {file} does not exist", field=flag)
+    return load_variant(file)
+
+
+@dataclass
+class Sides:
+    """What the gate compares: the candidate, and the baseline as a variant or a snapshot."""
+
+    candidate: Variant
+    baseline_variant: Variant | None = None
+    baseline: Baseline | None = None
+    note: str | None = None
+
+
+def _judged_copy(baseline: Baseline, candidate: Variant) -> tuple[Variant | None, str | None]:
+    if baseline.variant_hash == candidate.version_hash:
+        return None, "the candidate is the baseline's own version: nothing to judge pairwise"
+    if not baseline.variant_config:
+        return None, ("the baseline file records no variant configuration, so its answers "
+                      "cannot be judged against the candidate's (save it again)")
+    variant = Variant.model_validate(baseline.variant_config)
+    if variant.name == candidate.name:
+        variant = variant.model_copy(update={"name": f"{variant.name}-baseline"})
+    return variant, None
+
+
+def resolve_sides(store: Store, config: GateConfig, baseline_ref: str, candidate_ref: str,
+                  judge: bool) -> Sides:
+    """Load the candidate variant and the baseline (variant, file or stored name)."""
+    candidate = resolve_variant(candidate_ref, config, "candidate")
+    path = Path(baseline_ref)
+    if path.suffix == ".json":
+        baseline = load_baseline_file(config.path(baseline_ref))
+    elif path.suffix in (".yaml", ".yml") or (_variants_dir(config) / f"{baseline_ref}.yaml"
+                                               ).is_file():
+        variant = resolve_variant(baseline_ref, config, "baseline")
+        if variant.name == candidate.name and variant.version_hash != candidate.version_hash:
+            variant = variant.model_copy(update={"name": f"{variant.name}-baseline"})
+        return Sides(candidate=candidate, baseline_variant=variant)
+    else:
+        stored = store.baseline(baseline_ref)
+        if stored is None:
+            raise InputError(f"{baseline_ref!r} is no variant in {_variants_dir(config)}, no "
+                             "baseline file and no stored baseline", field="baseline")
+        baseline = stored
+    copy, note = _judged_copy(baseline, candidate) if judge else (None, None)
+    return Sides(candidate=candidate, baseline_variant=copy, baseline=baseline, note=note)
+
+
+def _budget(config: GateConfig, base: Baseline | None, cand: Baseline,
+            regression: RegressionReport | None) -> tuple[list[LimitCheck], list[str]]:
+    overall = BudgetFigures.of(cand)
+    paired = None
+    if base is not None and regression is not None:
+        compared = regression.compared_cases
+        paired = (BudgetFigures.of(cand, compared), BudgetFigures.of(base, compared))
+    checks = check_budget(overall, paired[1] if paired else None, config.budget,
+                          paired_candidate=paired[0] if paired else None)
+    notes = [n for n in (unpriced_note(overall, f"candidate {cand.label}"),
+                         unpriced_note(BudgetFigures.of(base), f"baseline {base.label}")
+                         if base is not None else None) if n]
+    return checks, notes if config.budget.any() else []
+
+
+def evaluate(config: GateConfig, baseline: Baseline | None, cand: Baseline,
+             cand_scores: VariantScores, dataset: GoldenDataset | None
+             ) -> tuple[RegressionReport | None, list[LimitCheck], list[str]]:
+    """Regression rules, absolute limits and budget limits of one candidate snapshot."""
+    hashes = {c.id: case_hash(c) for c in dataset.test_cases} if dataset else None
+    regression = (compare_snapshots(baseline, cand, config.rules, hashes)
+                  if baseline is not None else None)
+    limits = check_absolute(cand_scores, config.absolute)
+    budget, notes = _budget(config, baseline, cand, regression)
+    return regression, limits + budget, notes
+
+
+def _label(dataset: GoldenDataset) -> str:
+    return f"{dataset.name} {dataset.version} ({dataset_hash(dataset)})"
+
+
+def _compare(store: Store, config: GateConfig, run_id: int, baseline: str, candidate: str,
+             progress: bool) -> dict[str, Any]:
+    from arena.compare import compare_variants
+    from arena.judging import judge_run
+    from judges import parse_judge
+
+    spec = parse_judge(str(config.judge))
+    judge_run(store, run_id, spec, concurrency=config.run.concurrency, progress=progress)
+    report = compare_variants(store, baseline, candidate, run_id=run_id, judge_key=spec.key,
+                              margin=config.compare.margin, bootstrap=config.compare.bootstrap,
+                              seed=config.compare.seed)
+    return report.model_dump(mode="json")
+
+
+def run_gate(store: Store, config: GateConfig, baseline_ref: str, candidate_ref: str, *,
+             progress: bool = True) -> GateReport:
+    """Run, score, check, judge and compare (module docstring); never raises on a regression."""
+    from arena.evaluate import make_grader, score_run
+    from arena.golden import load_dataset
+    from arena.runner import RunOptions, run_suite
+
+    sides = resolve_sides(store, config, baseline_ref, candidate_ref, config.judge is not None)
+    dataset_path = config.path(config.run.dataset) if config.run.dataset else None
+    if dataset_path is None:
+        from arena.paths import data_dir
+
+        dataset_path = str(data_dir() / "golden" / "research_agent.json")
+    dataset = load_dataset(dataset_path)
+    variants = [sides.candidate]
+    if sides.baseline_variant is not None and \
+            sides.baseline_variant.version_hash != sides.candidate.version_hash:
+        variants.append(sides.baseline_variant)
+    report = run_suite(store, dataset, variants, RunOptions(
+        tier=config.run.tier, case_ids=config.run.cases, repeats=config.run.repeats,
+        concurrency=config.run.concurrency, case_timeout_s=config.run.timeout_s,
+        progress=progress, dataset_path=dataset_path))
+    scores = score_run(store, report.run_id, make_grader(config.grader, store))
+    results = store.results(report.run_id)
+    provenance = dict(store.run(report.run_id).config.get("provenance") or {})
+
+    def snap(variant: Variant, name: str) -> tuple[Baseline, VariantScores]:
+        aggregate = scores.variant(variant.name)
+        return make_baseline(aggregate, scores.cases, name=name, dataset=dataset,
+                             results=results, source_run_id=report.run_id,
+                             variant_config=variant.model_dump(mode="json"),
+                             provenance=provenance), aggregate
+
+    cand, cand_scores = snap(sides.candidate, "candidate")
+    baseline, notes = sides.baseline, [sides.note] if sides.note else []
+    if sides.baseline is None and sides.baseline_variant is not None:
+        baseline = snap(sides.baseline_variant, sides.baseline_variant.name)[0]
+    regression, limits, more = evaluate(config, baseline, cand, cand_scores, dataset)
+    compare = None
+    judged = [v.name for v in variants]
+    if config.judge is not None and len(judged) == 2:
+        compare = _compare(store, config, report.run_id, judged[1], judged[0], progress)
+    elif config.judge is not None and sides.note is None:
+        notes.append("the candidate and the baseline are the same version: nothing to judge")
+    failures = decide(regression, limits, compare, list(config.compare.fail_on))
+    assert baseline is not None
+    return GateReport(
+        passed=not failures, baseline=f"{baseline.name} ({baseline.label})",
+        candidate=cand.label, failures=failures, run_id=report.run_id, dataset=_label(dataset),
+        settings={"tier": config.run.tier, "repeats": config.run.repeats,
+                  "judge": config.judge or "none"},
+        provenance=provenance, regression=regression, limits=limits, compare=compare,
+        notes=[*notes, *more])
+
+
+def check_stored(store: Store, config: GateConfig, candidate: str, baseline_ref: str | None,
+                 run_id: int | None = None) -> GateReport:
+    """The gate on stored results (``arena check``): rules, absolute and budget limits."""
+    from arena.gate.baselines import load_baseline
+
+    baseline = load_baseline(store, baseline_ref) if baseline_ref else None
+    if baseline is None and not (config.absolute.any() or config.budget.any()):
+        raise InputError("nothing to check: give --baseline, or an absolute or budget limit "
+                         "(--min-pass-rate, --max-cost-per-query, ...)", field="baseline")
+    cand, cand_scores = run_snapshot(store, candidate, run_id, name="candidate")
+    assert isinstance(cand_scores, VariantScores)
+    run = cand.source_run_id
+    dataset = store.run_dataset(run) if run is not None else None
+    regression, limits, notes = evaluate(config, baseline, cand, cand_scores, dataset)
+    failures = decide(regression, limits, None, [])
+    return GateReport(
+        passed=not failures,
+        baseline=f"{baseline.name} ({baseline.label})" if baseline else "none (absolute limits)",
+        candidate=cand.label, failures=failures, run_id=run,
+        dataset=_label(dataset) if dataset else cand.dataset_label,
+        provenance=cand.provenance, regression=regression, limits=limits, notes=notes)

@@ -1,0 +1,50 @@
+"""LangSmith both ways: evaluators, datasets, experiments, traces and pytest.
+
+Everything works offline; only :func:`make_client` (and what takes its client) talks to
+LangSmith, and only when ``LANGSMITH_API_KEY`` is set. Names load lazily, so importing this
+package does not import the ``langsmith`` SDK.
+
+* evaluators: :data:`arena_evaluators`, :func:`make_evaluators`, :func:`trajectory_match`;
+* a target: :class:`AgentTarget` (a variant's agent as ``target(inputs) -> outputs``);
+* examples: :func:`case_to_example`, :func:`example_to_case`, :func:`write_jsonl`,
+  :func:`read_examples`, :func:`import_examples`;
+* the service: :func:`langsmith_configured`, :func:`make_client`, :func:`upload_dataset`,
+  :func:`fetch_examples`, :func:`push_run`;
+* pytest: :mod:`arena.langsmith.testing`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "arena_evaluators": "arena.langsmith.evaluators",
+    "make_evaluators": "arena.langsmith.evaluators",
+    "trajectory_match": "arena.langsmith.evaluators",
+    "outputs_from_result": "arena.langsmith.evaluators",
+    "result_from_outputs": "arena.langsmith.evaluators",
+    "AgentTarget": "arena.langsmith.target",
+    "case_to_example": "arena.langsmith.examples",
+    "example_to_case": "arena.langsmith.examples",
+    "write_jsonl": "arena.langsmith.files",
+    "read_examples": "arena.langsmith.files",
+    "import_examples": "arena.langsmith.importer",
+    "ImportReport": "arena.langsmith.importer",
+    "langsmith_configured": "arena.langsmith.client",
+    "make_client": "arena.langsmith.client",
+    "upload_dataset": "arena.langsmith.client",
+    "fetch_examples": "arena.langsmith.client",
+    "DatasetSync": "arena.langsmith.client",
+    "push_run": "arena.langsmith.experiments",
+    "PushReport": "arena.langsmith.experiments",
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'arena.langsmith' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
