@@ -42,7 +42,8 @@ def load_runs(url: str) -> list[dict[str, Any]]:
              "status": r.status, "created_at": r.created_at,
              "variants": dict(r.config.get("variants", {})), "tier": r.config.get("tier"),
              "cases": len(r.config.get("cases", []) or []),
-             "repeats": r.config.get("repeats", 1), "results": r.results, "errors": r.errors}
+             "repeats": r.config.get("repeats", 1), "results": r.results, "errors": r.errors,
+             "provenance": dict(r.config.get("provenance") or {})}
             for r in get_store(url).runs()]
 
 

@@ -241,7 +241,7 @@ def trends_section(ctx: Context) -> None:
                 "`arena run` on the same dataset.")
         return
     trend = data.load_trends(ctx.url, [r["id"] for r in runs])
-    labels = {r["id"]: f"#{r['id']} {r['created_at']:%m-%d %H:%M}" for r in runs}
+    labels = {r["id"]: f"#{r['id']} {r['created_at']:%m-%d %H:%M}{_commit(r)}" for r in runs}
     trend["run"] = trend["run_id"].map(labels)
     current = [e["variant"] for e in
                data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)["entries"]]
@@ -258,6 +258,21 @@ def trends_section(ctx: Context) -> None:
                             width="stretch")
         else:
             st.info("None of these runs has been judged yet.")
+    origins = [{"run": labels[r["id"]], "commit": r.get("provenance", {}).get("commit", ""),
+                "branch": r.get("provenance", {}).get("branch", ""),
+                "CI run": r.get("provenance", {}).get("ci_url", "")} for r in runs]
+    if any(o["commit"] or o["CI run"] for o in origins):
+        st.caption("Where each run came from (recorded when it was made)")
+        st.dataframe(origins, hide_index=True,
+                     column_config={"CI run": st.column_config.LinkColumn("CI run")})
+
+
+def _commit(run: dict[str, Any]) -> str:
+    """`` abc1234 (branch)`` from a run's recorded git commit and branch, or nothing."""
+    found = run.get("provenance") or {}
+    commit = found.get("commit", "")[:7]
+    branch = f" ({found['branch']})" if found.get("branch") else ""
+    return f" {commit}{branch}" if commit else branch
 
 
 def health_section(ctx: Context) -> None:

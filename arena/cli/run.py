@@ -130,8 +130,15 @@ def cmd_runs(args: argparse.Namespace) -> int:
         print("no runs stored yet: try `arena demo` or `arena run --variants ...`")
         return 0
     rows = [[r.id, r.created_at.strftime("%Y-%m-%d %H:%M"), r.status, r.dataset,
-             ",".join(r.config.get("variants", {})), r.config.get("tier"), r.results, r.errors]
+             ",".join(r.config.get("variants", {})), r.config.get("tier"), r.results, r.errors,
+             *_provenance(r.config.get("provenance") or {})]
             for r in runs]
     print(text_table(["run", "created", "status", "dataset", "variants", "tier", "results",
-                      "errors"], rows))
+                      "errors", "commit", "branch", "CI run"], rows))
     return 0
+
+
+def _provenance(found: dict[str, str]) -> list[str]:
+    """Commit (short), branch and CI run URL of a run, '-' where unknown."""
+    return [found.get("commit", "")[:10] or "-", found.get("branch") or "-",
+            found.get("ci_url") or "-"]
