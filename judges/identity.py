@@ -1,8 +1,9 @@
 """What makes two judgements interchangeable: the judge's identity and the verdict cache key.
 
 A judge's identity hashes everything that shapes what it sees and how it reads it: its spec
-(mode, tie margin, trajectories, prompt version), its model's cache identity (spec, sampling,
-endpoint, chat template) and the text of every prompt template. A verdict's key adds the
+(mode, tie margin, trajectories, prompt version; not how the two orders combine), its
+model's cache identity (spec, sampling, endpoint, chat template) and the text of every prompt
+template. A verdict's key adds the
 conversations the mode opens for that ordered pair, fully rendered: the case's query,
 reference and expectations and both answers as the judge reads them. Editing any of these
 makes the next ``arena judge`` ask again; nothing else does.
@@ -44,7 +45,8 @@ def judge_identity(spec: JudgeSpec) -> str:
     return _sha(
         {
             "format": KEY_FORMAT,
-            "spec": spec.model_dump(mode="json"),
+            # How the two orders combine changes no single verdict: switching it reuses them.
+            "spec": spec.model_dump(mode="json", exclude={"combine"}),
             "model": model.cache_identity(),
             "templates": prompt_templates(),
         }

@@ -1,12 +1,20 @@
 """Combine the two orders of a battle into one outcome (position swapping).
 
 A battle asks the judge twice, A shown first (``ab``) and B shown first (``ba``). Each judge
-mode picks the rule that suits its verdicts: the agreement rule for written verdicts, the
-averaging rule for probabilities.
+mode picks the rule that suits its verdicts: the agreement rule for written verdicts; for
+probabilities the rule the spec names (``JudgeSpec.combine``):
+
+- ``logit`` (the default): with ``l1 = logit P(A better | A first)`` and
+  ``l2 = logit P(B better | B first)``, P(A better) = sigmoid((l1 - l2) / 2). A constant
+  preference for the first slot is an additive offset in log-odds, and cancels exactly.
+- ``average``: P(A better) = (P(A better | A first) + 1 - P(B better | B first)) / 2. It
+  cancels a pure position preference too, but a strong one squashes the signal: 0.99 and 0.99
+  average to 0.5 whatever the answers.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from arena.vocabulary import (
@@ -18,7 +26,10 @@ from arena.vocabulary import (
     winner_from_direction,
 )
 from judges.parsing import label_from_probability
-from judges.types import Verdict
+from judges.types import DEFAULT_TIE_MARGIN, Verdict
+
+#: Probabilities are clipped this far from 0 and 1 before taking log-odds.
+EPSILON = 1e-6
 
 
 @dataclass(frozen=True)
@@ -30,6 +41,33 @@ class Outcome:
     flip: bool
     p_a: float | None
     error: str | None = None
+
+
+def logit(p: float) -> float:
+    """log(p / (1 - p)), with p clipped to [EPSILON, 1 - EPSILON]."""
+    p = min(max(p, EPSILON), 1.0 - EPSILON)
+    return math.log(p / (1.0 - p))
+
+
+def sigmoid(x: float) -> float:
+    """1 / (1 + exp(-x))."""
+    return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
+
+
+def combined_probability(p_ab: float, p_ba: float, combination: str) -> float:
+    """P(A better) from P(first better) in both orders (``p_ba`` showed B first)."""
+    if combination == "average":
+        return (p_ab + (1.0 - p_ba)) / 2
+    return sigmoid((logit(p_ab) - logit(p_ba)) / 2)
+
+
+def position_offset(p_ab: float, p_ba: float, combination: str) -> float:
+    """The part of the two orders' verdicts that follows the slot, not the answer: half the
+    sum of both orders' log-odds (``logit``) or of their distances from 0.5 (``average``).
+    A judge that is not swayed by the order has offsets near 0."""
+    if combination == "average":
+        return (p_ab + p_ba - 1.0) / 2
+    return (logit(p_ab) + logit(p_ba)) / 2
 
 
 def _failed(ab: Verdict, ba: Verdict) -> Outcome | None:
@@ -54,10 +92,13 @@ def agreement_rule(ab: Verdict, ba: Verdict) -> Outcome:
     return Outcome(winner_from_direction(d1), strong, False, None)
 
 
-def averaging_rule(ab: Verdict, ba: Verdict) -> Outcome:
-    """P(A better) averaged over both orders, so a pure position preference cancels out; the
-    per-order verdicts still count a flip when they disagree. Without both probabilities it
-    falls back to the agreement rule."""
+def probability_rule(
+    ab: Verdict, ba: Verdict, combination: str = "logit", tie_margin: float | None = None
+) -> Outcome:
+    """P(A better) from both orders by ``combination`` (``logit`` or ``average``); a tie
+    when it is within ``tie_margin`` of 0.5 (default: the spec's margin, else
+    :data:`~judges.types.DEFAULT_TIE_MARGIN`). The per-order verdicts still count a flip when
+    they disagree. Without both probabilities it falls back to the agreement rule."""
     failed = _failed(ab, ba)
     if failed is not None:
         return failed
@@ -65,13 +106,25 @@ def averaging_rule(ab: Verdict, ba: Verdict) -> Outcome:
         return agreement_rule(ab, ba)
     assert ab.label is not None and ba.label is not None
     flip = LABEL_DIRECTION[ab.label] != LABEL_DIRECTION[swap_label(ba.label)]
-    p_a = (ab.p_first + (1.0 - ba.p_first)) / 2
-    label = label_from_probability(p_a, ab.judge.tie_margin)
+    p_a = combined_probability(ab.p_first, ba.p_first, combination)
+    margin = tie_margin if tie_margin is not None else ab.judge.tie_margin
+    label = label_from_probability(p_a, DEFAULT_TIE_MARGIN if margin is None else margin)
     return Outcome(winner_from_direction(LABEL_DIRECTION[label]), label in STRONG_LABELS, flip, p_a)
 
 
-def combine(ab: Verdict, ba: Verdict) -> Outcome:
-    """The outcome of a battle by the rule of the judge's mode (see :mod:`judges.modes`)."""
+def averaging_rule(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+    """P(A better) averaged over both orders (:func:`probability_rule` with ``average``)."""
+    return probability_rule(ab, ba, "average", tie_margin)
+
+
+def logit_rule(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+    """Half the difference of both orders' log-odds (:func:`probability_rule` with ``logit``)."""
+    return probability_rule(ab, ba, "logit", tie_margin)
+
+
+def combine(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+    """The outcome of a battle by the rule of the judge's mode (see :mod:`judges.modes`);
+    ``tie_margin`` overrides the spec's (e.g. a margin calibrated on the run)."""
     from judges.modes import get_mode
 
-    return get_mode(ab.judge.mode).combine(ab, ba)
+    return get_mode(ab.judge.mode).combine(ab, ba, tie_margin)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.vocabulary import LABELS, SEAT_TOKENS, SHORT_LABELS, Label
+
+if TYPE_CHECKING:
+    from judges.types import JudgeSpec
 
 _VERDICT = re.compile(r"\[\[\s*(A\s*>>\s*B|A\s*>\s*B|A\s*=\s*B|B\s*>\s*A|B\s*>>\s*A|A|B|C)\s*\]\]")
 
@@ -41,6 +44,14 @@ def first_token_probs(
             if token in spellings:
                 probs[choice] += math.exp(float(entry["logprob"]))
     return probs
+
+
+def reading_margin(spec: JudgeSpec) -> float:
+    """The tie margin of one order's verdict: the spec's, else the default (a margin
+    calibrated on the run applies to the combined outcome only)."""
+    from judges.types import DEFAULT_TIE_MARGIN
+
+    return DEFAULT_TIE_MARGIN if spec.tie_margin is None else spec.tie_margin
 
 
 def label_from_probability(p_first: float, tie_margin: float) -> Label:

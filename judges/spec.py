@@ -34,6 +34,11 @@ def _from_flag(text: str) -> JudgeSpec:
         model = ModelConfig(spec=spec)
     except ValidationError as exc:
         raise InputError(exc.errors()[0]["msg"], field="judge") from None
+    if model.provider == "human":
+        raise InputError(
+            f"{spec} is a person, not a model: people vote in the app's Vote tab (`arena app`)",
+            field="judge",
+        )
     mode = mode or default_mode(model.provider)
     get_mode(mode)  # InputError naming the known modes
     return JudgeSpec(model=model, mode=mode)

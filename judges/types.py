@@ -6,12 +6,19 @@ import hashlib
 import json
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from arena.models.config import ModelConfig
 from arena.vocabulary import LABELS, Label
 
-__all__ = ["LABELS", "JudgeSpec", "Label", "PairRequest", "Verdict"]
+__all__ = ["COMBINATIONS", "DEFAULT_TIE_MARGIN", "LABELS", "Combination", "JudgeSpec", "Label",
+           "PairRequest", "Verdict"]
+
+#: How the two orders' probabilities combine (see :mod:`judges.orders`).
+Combination = Literal["logit", "average"]
+COMBINATIONS: tuple[Combination, ...] = ("logit", "average")
+#: The tie margin of a probability judge that has too few verdicts to calibrate one.
+DEFAULT_TIE_MARGIN = 0.02
 
 
 class JudgeSpec(BaseModel):
@@ -23,16 +30,23 @@ class JudgeSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    kind: Literal["pairwise"] = "pairwise"
+    kind: Literal["pairwise", "human"] = "pairwise"
     model: ModelConfig
     mode: str = "text"
     prompt_version: str = "v2"
     with_trajectory: bool = False
-    tie_margin: float = Field(
-        0.02,
+    tie_margin: float | None = Field(
+        None,
         ge=0,
         le=0.5,
-        description="logprobs/grades: |P(first better) - 0.5| below this is a tie",
+        description="logprobs/grades: |P(A better) - 0.5| below this is a tie; None: "
+        "calibrated from the judge's own verdicts on the run (see arena.judging.calibration)",
+    )
+    combine: Combination = Field(
+        "logit",
+        description="logprobs/grades: how the two orders' P(first better) combine: 'logit' "
+        "(half the difference of their log-odds, the default) or 'average' (the mean "
+        "probability); text verdicts always need both orders to agree",
     )
 
     @field_validator("mode")
@@ -43,6 +57,12 @@ class JudgeSpec(BaseModel):
         if value not in mode_names():
             raise ValueError(f"judge mode must be one of {', '.join(mode_names())}, got {value!r}")
         return value
+
+    @model_validator(mode="after")
+    def _human_is_a_person(self) -> JudgeSpec:
+        if (self.kind == "human") != (self.model.provider == "human"):
+            raise ValueError("a human judge is kind 'human' with model spec 'human:NAME'")
+        return self
 
     @property
     def key(self) -> str:
@@ -56,8 +76,17 @@ class JudgeSpec(BaseModel):
 
     @property
     def label(self) -> str:
-        """Human-readable name, e.g. ``local:qwen2.5-coder-1.5b/logprobs``."""
-        return f"{self.model.spec}/{self.mode}"
+        """Human-readable name, e.g. ``local:qwen2.5-coder-1.5b/logprobs`` (``/average`` is
+        added for the averaging combination), or ``human:NAME`` for a person."""
+        if self.is_human:
+            return self.model.spec
+        tail = "/average" if self.combine == "average" and self.mode != "text" else ""
+        return f"{self.model.spec}/{self.mode}{tail}"
+
+    @property
+    def is_human(self) -> bool:
+        """A person voting in the app (``human:NAME``), not a model."""
+        return self.kind == "human"
 
 
 class PairRequest(BaseModel):

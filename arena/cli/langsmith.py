@@ -9,6 +9,8 @@ from typing import Any
 
 from arena.cli.common import add_db, default_dataset
 
+SHOW_SKIPPED = 5
+
 
 def register(sub: Any) -> None:
     """Add the langsmith sub-command and its actions."""
@@ -93,8 +95,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     print(f"{report.path} {verb}: {len(report.added)} case(s) added, {len(report.skipped)} "
           f"skipped; {report.dataset.name} {report.dataset.version}, content hash "
           f"{report.dataset.content_hash}")
-    for case_id, why in report.skipped.items():
+    skipped = list(report.skipped.items())
+    for case_id, why in skipped[:SHOW_SKIPPED]:
         print(f"  skipped {case_id}: {why}")
+    if len(skipped) > SHOW_SKIPPED:
+        print(f"  ... and {len(skipped) - SHOW_SKIPPED} more")
     return 0
 
 

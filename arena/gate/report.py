@@ -88,7 +88,9 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
     def ids(cases: list[str]) -> str:
         return ", ".join(f"`{c}`" if code else c for c in cases) or "none"
 
-    lines = [f"Compared (same id and content): {len(report.compared_cases)} cases",
+    counted = len(report.compared_cases) - len(report.pending_cases)
+    lines = [f"Compared (same id and content): {len(report.compared_cases)} cases "
+             f"({counted} counted)",
              f"Broken (pass -> fail): {ids(report.broken_cases)}",
              f"Fixed (fail -> pass): {ids(report.fixed_cases)}"]
     for label, cases in (("Flaky in the baseline", report.flaky_cases),

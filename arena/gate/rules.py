@@ -246,7 +246,7 @@ def _power(base: Baseline, cand: Baseline, counted: list[str], suite: SuiteFigur
     for case_id in counted:
         before = base.cases[case_id].score_mean or 0.0
         groups.append([s - before for s in cand.cases[case_id].scores])
-    return power_estimate(groups, 0.0, alpha=config.alpha, what="the suite-score drop")
+    return power_estimate(groups, 0.0, alpha=config.alpha, what="the suite-score change")
 
 
 def compare_snapshots(base: Baseline, cand: Baseline, config: RuleConfig | None = None,
@@ -275,6 +275,7 @@ def compare_snapshots(base: Baseline, cand: Baseline, config: RuleConfig | None 
         candidate_pass_rate=suite.candidate_pass_rate,
         pass_rate_delta=suite.candidate_pass_rate - suite.baseline_pass_rate,
         max_drop=config.max_drop, compared_cases=compared,
+        pending_cases=[c for c in compared if c not in counted],
         fixed_cases=[c for c in compared if cand.cases[c].passed and not base.cases[c].passed],
         broken_cases=broken,
         flaky_cases=[c for c in compared if base.cases[c].flaky],

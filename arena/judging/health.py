@@ -1,24 +1,20 @@
 """Judge health: position consistency, first-position and longer-answer win rates, ties,
-errors, with the thresholds that flag an unhealthy judge; agreement between judges and with
-human labels (percent and Cohen's kappa)."""
+errors, decisive-pair accuracy, with the thresholds that flag an unhealthy judge; agreement
+between two judges' battles of a run (percent and Cohen's kappa)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 from pydantic import BaseModel
 
-from arena.errors import InputError
+from arena.judging.accuracy import JudgeAccuracy
 from arena.judging.battle import Battle
 from arena.vocabulary import (
     ERROR,
     LABEL_DIRECTION,
-    LOG_WINNERS,
     MODEL_A,
-    TIE,
     is_decisive,
     is_tie,
     swap_winner,
@@ -39,6 +35,9 @@ class JudgeHealth(BaseModel):
     tie_rate: float | None
     error_rate: float | None
     self_judged: int
+    human: bool = False
+    tie_margin: float | None = None
+    accuracy: JudgeAccuracy | None = None
 
 
 def _ratio(num: int, den: int) -> float | None:
@@ -74,6 +73,8 @@ def judge_health(battles: list[Battle]) -> JudgeHealth:
         tie_rate=_ratio(sum(is_tie(b.winner) for b in counted), len(counted)),
         error_rate=_ratio(sum(b.winner == ERROR for b in battles), len(battles)),
         self_judged=sum(b.self_judged for b in battles),
+        human=battles[0].judge.is_human,
+        tie_margin=next((b.tie_margin for b in battles if b.tie_margin is not None), None),
     )
 
 
@@ -88,13 +89,19 @@ HEALTH_CHECKS: tuple[tuple[str, Callable[[float], bool], str], ...] = (
 )
 
 
+CANNOT_BEAT_CHANCE = "cannot beat chance on decisive pairs"
+
+
 def health_warnings(health: JudgeHealth) -> list[str]:
-    """Plain-words flags for a judge's health figures (figures not known yet never warn)."""
+    """Plain-words flags for a judge's health figures (figures not known yet never warn),
+    and when its decisive-pair accuracy interval reaches down to chance."""
     warnings = []
     for field, bad, text in HEALTH_CHECKS:
         value = getattr(health, field)
         if value is not None and bad(float(value)):
             warnings.append(text)
+    if health.accuracy is not None and health.accuracy.beats_chance is False:
+        warnings.append(CANNOT_BEAT_CHANCE)
     return warnings
 
 
@@ -140,49 +147,4 @@ def judge_agreement(first: list[Battle], second: list[Battle]) -> Agreement:
         if other is not None:
             left.append(battle.winner)
             right.append(_oriented(other, flipped))
-    return cohen_kappa(left, right)
-
-
-def load_human_labels(path: str | Path) -> dict[tuple[str, int, str, str], str]:
-    """Human labels from JSONL: case_id, variant_a, variant_b, winner, optional repeat."""
-    labels: dict[tuple[str, int, str, str], str] = {}
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            winner = str(row["winner"])
-            if winner not in LOG_WINNERS:
-                raise ValueError(f"winner {winner!r}")
-            key = (
-                str(row["case_id"]),
-                int(row.get("repeat", 0)),
-                str(row["variant_a"]),
-                str(row["variant_b"]),
-            )
-        except (json.JSONDecodeError, KeyError, ValueError, TypeError) as exc:
-            raise InputError(
-                f"bad human label: {exc}", file=str(path), case=f"line {number}"
-            ) from None
-        labels[key] = TIE if is_tie(winner) else winner
-    return labels
-
-
-def human_agreement(
-    battles: list[Battle], labels: dict[tuple[str, int, str, str], str]
-) -> Agreement:
-    """Agreement of a judge's battles with human labels on the same case and variants."""
-    left: list[str] = []
-    right: list[str] = []
-    for battle in battles:
-        if battle.winner == ERROR:
-            continue
-        key = (battle.case_id, battle.repeat, battle.variant_a, battle.variant_b)
-        swapped = (battle.case_id, battle.repeat, battle.variant_b, battle.variant_a)
-        if key in labels:
-            left.append(battle.winner)
-            right.append(labels[key])
-        elif swapped in labels:
-            left.append(battle.winner)
-            right.append(_oriented(labels[swapped], True))
     return cohen_kappa(left, right)

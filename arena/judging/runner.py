@@ -16,13 +16,14 @@ from pydantic import BaseModel
 
 from arena.golden import GoldenCase
 from arena.judging.battle import Battle
+from arena.judging.calibration import apply_outcome, tie_margin
 from arena.judging.pairing import make_pairs
 from arena.judging.requests import pair_request, same_answer
 from arena.models import CALLS, CallCounter
 from arena.records import RunResult
 from arena.storage import Store
 from arena.vocabulary import ERROR, TIE
-from judges import Judge, JudgeSpec, PairwiseJudge, Verdict, combine, verdict_key
+from judges import Judge, JudgeSpec, PairwiseJudge, Verdict, verdict_key
 
 
 class JudgeReport(BaseModel):
@@ -30,6 +31,7 @@ class JudgeReport(BaseModel):
 
     run_id: int
     judge: JudgeSpec
+    tie_margin: float | None = None
     battles: list[Battle]
     model_calls: int
     skipped: int
@@ -78,8 +80,8 @@ async def _verdict(
     request = pair_request(case, first, second, with_trajectory=judge.spec.with_trajectory)
     key = verdict_key(judge.spec, request)
     cached = store.get_verdict(key)
-    if cached is not None:
-        return cached
+    if cached is not None:  # the same reading; this judge may combine the orders differently
+        return cached.model_copy(update={"judge": judge.spec})
     verdict = await judge.judge(request)
     if verdict.ok:  # an unreadable verdict is never cached: the next run asks again
         store.put_verdict(key, verdict)
@@ -112,17 +114,23 @@ async def judge_pair(
     ab, ba = await asyncio.gather(
         _verdict(judge, store, case, a, b), _verdict(judge, store, case, b, a)
     )
-    outcome = combine(ab, ba)
-    return Battle(
-        **base,
-        winner=outcome.winner,
-        strong=outcome.strong,
-        flip=outcome.flip,
-        p_a=outcome.p_a,
-        verdict_ab=ab,
-        verdict_ba=ba,
-        error=outcome.error,
-    )
+    battle = Battle(**base, winner=TIE, verdict_ab=ab, verdict_ba=ba)
+    apply_outcome(battle, tie_margin(spec, []))  # provisional: the run's margin is calibrated at the end
+    return battle
+
+
+def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | None, list[Battle]]:
+    """Combine every stored battle of ``spec`` on the run with the margin calibrated from all
+    of them (:func:`arena.judging.calibration.tie_margin`); changed battles are stored again.
+
+    Returns the margin and the judge's battles as stored now.
+    """
+    battles = store.battles(run_id, spec.key)
+    margin = tie_margin(spec, battles)
+    for battle in battles:
+        if apply_outcome(battle, margin):
+            battle.id = store.save_battle(battle)
+    return margin, battles
 
 
 async def judge_run_async(
@@ -166,10 +174,13 @@ async def judge_run_async(
     finally:
         if bar is not None:
             bar.close()
-    battles.sort(key=lambda b: b.id or 0)
+    margin, stored = calibrate_run(store, run_id, spec)
+    now = {(b.result_a_id, b.result_b_id) for b in battles}
+    battles = [b for b in stored if (b.result_a_id, b.result_b_id) in now]
     return JudgeReport(
         run_id=run_id,
         judge=spec,
+        tie_margin=margin,
         battles=battles,
         model_calls=counter.sent,
         skipped=skipped,

@@ -37,6 +37,7 @@ class AgentTarget:
 
         self.store: ResponseStore = store if store is not None else MemoryResponseStore()
         self.results: list[RunResult] = []
+        self.by_query: dict[str, RunResult] = {}
         self.__name__ = f"arena:{self.variant.name}"
 
     def run(self, query: str) -> RunResult:
@@ -61,6 +62,7 @@ class AgentTarget:
             result = asyncio.run(execute_task(task, model, folder, 0,
                                               case.timeout_s or self.timeout_s))
         self.results.append(result)
+        self.by_query[case.input] = result
         return result
 
     def __call__(self, inputs: dict[str, Any]) -> dict[str, Any]:

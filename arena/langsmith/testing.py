@@ -117,9 +117,11 @@ class GoldenSuite:
         grader = None
         if self.grader_spec:
             from arena.evaluate import make_grader
-            from arena.models import MemoryResponseStore
+            from arena.storage import Store
 
-            grader = make_grader(self.grader_spec, self.store or MemoryResponseStore())
+            if self.store is None:
+                self.store = Store("sqlite://")  # an in-memory cache of the grader's replies
+            grader = make_grader(self.grader_spec, self.store)
         tools = set(self.dataset.available_tools)
         return asyncio.run(score_results([(result, case)], grader, available_tools=tools))[0]
 

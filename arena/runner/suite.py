@@ -90,6 +90,12 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
 
     async def worker(task: Task) -> None:
         async with semaphore:
+            finished = store.finished_result(run_id, task.key)
+            if finished is not None:  # another process finished it meanwhile: reuse it
+                done[task.key] = finished
+                if progress is not None:
+                    progress.update(1)
+                return
             sandbox = (sandbox_root(run_id, store.url) / safe_name(task.variant.name)
                        / f"{safe_name(task.case.id)}-r{task.repeat}")  # never a raw id
             result = await execute_task(task, models[(task.variant.name, task.repeat)],
@@ -115,7 +121,7 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
     store.finish_run(run_id)
     by_key = {**done, **{(r.variant_hash, r.case_hash, r.repeat): r for r in fresh}}
     ordered = [by_key[t.key] for t in tasks]
-    return RunReport(run_id=run_id, resumed=resumed, reused=len(tasks) - len(pending),
+    return RunReport(run_id=run_id, resumed=resumed, reused=len(tasks) - len(fresh),
                      model_calls=sum(r.fresh_model_calls for r in fresh), results=ordered)
 
 

@@ -195,6 +195,8 @@ class RegressionReport(BaseModel):
     pass_rate_delta: float
     max_drop: float
     compared_cases: list[str] = Field(default_factory=list)
+    pending_cases: list[str] = Field(default_factory=list,
+                                     description="Compared cases of the pending tier.")
     fixed_cases: list[str] = Field(default_factory=list)
     broken_cases: list[str] = Field(default_factory=list)
     flaky_cases: list[str] = Field(default_factory=list,

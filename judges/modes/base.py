@@ -62,6 +62,9 @@ class JudgeMode(ABC):
     name: ClassVar[str]
     summary: ClassVar[str]  # one line, shown in ``arena judge --help``
     needs_logprobs: ClassVar[bool] = False
+    #: Whether each order's verdict depends on which answer is shown first (a tie margin can
+    #: then be calibrated from the disagreement between the orders).
+    positional: ClassVar[bool] = True
 
     @abstractmethod
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
@@ -71,8 +74,11 @@ class JudgeMode(ABC):
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
         """Ask and read one order; raise :class:`UnreadableReply` when it cannot be read."""
 
-    def combine(self, ab: Verdict, ba: Verdict) -> Outcome:
-        """The two orders' verdicts as one outcome (default: the agreement rule)."""
+    def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+        """The two orders' verdicts as one outcome (default: the agreement rule).
+
+        ``tie_margin`` overrides the spec's for modes that read probabilities.
+        """
         return agreement_rule(ab, ba)
 
     def model_config(self, config: ModelConfig) -> ModelConfig:

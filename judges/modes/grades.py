@@ -14,8 +14,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from arena.vocabulary import GRADE_TOKENS, NO, YES
 from judges import prompts
 from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
-from judges.orders import Outcome, averaging_rule
-from judges.parsing import first_token_probs, label_from_probability
+from judges.orders import Outcome, probability_rule
+from judges.parsing import first_token_probs, label_from_probability, reading_margin
 from judges.types import PairRequest, Verdict
 
 
@@ -25,6 +25,7 @@ class GradesMode(JudgeMode):
     name = "grades"
     summary = "each answer graded alone (P(YES) of one token), compared by log-odds"
     needs_logprobs = True
+    positional = False
 
     def __init__(self) -> None:
         self._grades: dict[str, asyncio.Future[float]] = {}
@@ -45,14 +46,14 @@ class GradesMode(JudgeMode):
         diff = math.log(p_a / (1 - p_a)) - math.log(p_b / (1 - p_b))
         p_first = 1.0 / (1.0 + math.exp(-diff))
         return Reading(
-            label=label_from_probability(p_first, asker.spec.tie_margin),
+            label=label_from_probability(p_first, reading_margin(asker.spec)),
             p_first=p_first,
             calls=2,
             rationale=f"P(A good)={p_a:.3f}, P(B good)={p_b:.3f}",
         )
 
-    def combine(self, ab: Verdict, ba: Verdict) -> Outcome:
-        return averaging_rule(ab, ba)
+    def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+        return probability_rule(ab, ba, ab.judge.combine, tie_margin)
 
     async def _p_yes(self, asker: Asker, messages: list[BaseMessage]) -> float:
         # One grade per distinct prompt, shared by concurrent battles: the same answer always

@@ -1,4 +1,5 @@
-"""``logprobs``: P("A") against P("B") of the judge's first token, averaged over both orders."""
+"""``logprobs``: P("A") against P("B") of the judge's first token; both orders combined in
+log-odds (or averaged, ``JudgeSpec.combine``)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from judges import prompts
 from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
-from judges.orders import Outcome, averaging_rule
-from judges.parsing import first_token_probs, label_from_probability
+from judges.orders import Outcome, probability_rule
+from judges.parsing import first_token_probs, label_from_probability, reading_margin
 from judges.types import PairRequest, Verdict
 
 
@@ -15,7 +16,7 @@ class LogprobsMode(JudgeMode):
     """One token's log-probabilities: P(first-shown answer is better) = P(A) / (P(A) + P(B))."""
 
     name = "logprobs"
-    summary = "P(A) vs P(B) of one token, averaged over both orders"
+    summary = "P(A) vs P(B) of one token; both orders combined in log-odds"
     needs_logprobs = True
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
@@ -34,11 +35,11 @@ class LogprobsMode(JudgeMode):
             raise UnreadableReply("the judge model returned no log-probabilities for A or B", reply)
         p_first = probs["A"] / total
         return Reading(
-            label=label_from_probability(p_first, asker.spec.tie_margin),
+            label=label_from_probability(p_first, reading_margin(asker.spec)),
             p_first=p_first,
             raw=str(reply.content),
             rationale=f"P(A)={probs['A']:.3f}, P(B)={probs['B']:.3f}",
         )
 
-    def combine(self, ab: Verdict, ba: Verdict) -> Outcome:
-        return averaging_rule(ab, ba)
+    def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+        return probability_rule(ab, ba, ab.judge.combine, tie_margin)

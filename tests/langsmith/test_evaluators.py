@@ -20,7 +20,8 @@ from arena.variants import Variant
 from tests.langsmith.fake_langsmith import FakeLangSmith
 from tests.langsmith.helpers import DATASET, register_scripts
 
-pytestmark = pytest.mark.unit
+pytestmark = [pytest.mark.unit,
+              pytest.mark.filterwarnings("ignore:.upload_runs. parameter is in beta")]
 
 
 def examples() -> list[Example]:
@@ -112,3 +113,29 @@ def test_an_errored_run_is_a_failure_never_a_pass() -> None:
               for e in arena_evaluators}
     assert by_key["golden_pass"]["score"] == 0.0 and by_key["golden_score"]["score"] == 0.0
     assert "run error: timeout" in by_key["golden_score"]["comment"]
+
+
+def test_evaluate_with_upload_records_golden_feedback_in_an_experiment(
+        fake_langsmith: FakeLangSmith) -> None:
+    from langsmith import schemas as ls
+
+    from arena.langsmith import upload_dataset
+
+    register_scripts()
+    client = Client(api_url=fake_langsmith.url, api_key="test-key")
+    upload_dataset(client, DATASET)
+    variant = Variant.model_validate({"name": "good", "tools": ["calculate"],
+                                      "model": {"spec": "fake:ls-good"}})
+    evaluate(AgentTarget(variant), data="ls-contract", evaluators=arena_evaluators,
+             client=client, experiment_prefix="arena-good")
+    client.flush()
+    (experiment,) = fake_langsmith.sessions.values()
+    assert experiment["name"].startswith("arena-good")
+    roots = {rid: r for rid, r in fake_langsmith.runs().items() if r.get("reference_example_id")}
+    assert len(roots) == 2 and all(ls.Run(**r).outputs for r in roots.values())
+    feedback = [ls.FeedbackCreate(**b) for b in fake_langsmith.feedback()]
+    scores = {(str(f.run_id), f.key): f.score for f in feedback}
+    assert {key for _, key in scores} == {"golden_score", "golden_pass", "golden_output",
+                                          "golden_trajectory", "golden_behavior",
+                                          "golden_functional"}
+    assert all(scores[(rid, "golden_pass")] == 1.0 for rid in roots)

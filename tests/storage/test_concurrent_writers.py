@@ -28,7 +28,6 @@ from arena.storage.tables import (
     CaseRow,
     DatasetRow,
     ResultRow,
-    RunRow,
     StepRow,
     VariantRow,
 )
@@ -80,8 +79,8 @@ def _writes(url: str, writer: int) -> None:
               for (c, v), rid in ids.items()]
     store.save_scores(run_id, "keywords", scores)
     store.save_baseline(Baseline(name="base", variant="v", variant_hash="v", dataset="d",
-                                 suite_score=1.0, pass_rate=1.0, case_pass={}, case_category={},
-                                 case_tier={}, source_run_id=run_id))
+                                 suite_score=1.0, pass_rate=1.0, cases={},
+                                 source_run_id=run_id))
     store.finish_run(run_id)
 
 

@@ -17,6 +17,7 @@ PROVIDERS: dict[str, str | Provider] = {
     "local": "arena.models.providers.local:LocalProvider",
     "openai": "arena.models.providers.openai:OpenAIProvider",
     "fake": "arena.models.providers.fake:FakeProvider",
+    "human": "judges.human:HumanProvider",  # people voting in the app, never called
 }
 
 _LOCK = threading.Lock()

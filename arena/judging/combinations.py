@@ -1,0 +1,69 @@
+"""How a probability judge's two orders are best combined, measured on a judged run.
+
+Each combination (``logit`` or ``average``, with the calibrated tie margin or the fixed
+default) is applied again to the verdicts already stored, with no model call, and measured:
+decisive-pair accuracy, position consistency, tie rate, and agreement with a reference judge
+(e.g. the grades judge of the same run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import BaseModel
+
+from arena.judging.accuracy import GoldenMark, JudgeAccuracy, judge_accuracy
+from arena.judging.battle import Battle
+from arena.judging.calibration import apply_outcome, calibrated_margin, order_probabilities
+from arena.judging.health import Agreement, judge_agreement, judge_health
+from judges.types import COMBINATIONS, DEFAULT_TIE_MARGIN
+
+
+class CombinationFigures(BaseModel):
+    """One way of combining the two orders, measured on the run's battles."""
+
+    combination: str
+    margin_rule: str  # "calibrated" | "fixed"
+    tie_margin: float
+    accuracy: JudgeAccuracy
+    consistency: float | None
+    tie_rate: float | None
+    agreement: Agreement | None
+
+
+def _margins(battles: list[Battle], combination: str) -> list[tuple[str, float]]:
+    found = calibrated_margin(order_probabilities(battles), combination)
+    margins = [("fixed", DEFAULT_TIE_MARGIN)]
+    if found is not None:
+        margins.insert(0, ("calibrated", found))
+    return margins
+
+
+def compare_combinations(
+    battles: list[Battle],
+    marks: Mapping[int, GoldenMark],
+    reference: list[Battle] | None = None,
+    *,
+    rounds: int = 1000,
+) -> list[CombinationFigures]:
+    """Every combination x margin rule, measured on ``battles`` (one probability judge's);
+    ``reference`` is another judge's battles on the same run, for agreement."""
+    rows = []
+    for combination in COMBINATIONS:
+        for rule, margin in _margins(battles, combination):
+            again = [b.model_copy(deep=True) for b in battles]
+            for battle in again:
+                apply_outcome(battle, margin, combination)
+            health = judge_health(again)
+            rows.append(
+                CombinationFigures(
+                    combination=combination,
+                    margin_rule=rule,
+                    tie_margin=margin,
+                    accuracy=judge_accuracy(again, marks, rounds=rounds),
+                    consistency=health.position_consistency,
+                    tie_rate=health.tie_rate,
+                    agreement=judge_agreement(again, reference) if reference else None,
+                )
+            )
+    return rows

@@ -1,0 +1,65 @@
+"""People as judges: ``human:NAME`` specs, whose verdicts are votes cast in the app.
+
+A person is registered as the model provider ``human`` so that ``human:alice`` is a valid
+spec and every human vote is a battle like any other, with its own judge key (and its own
+Bradley-Terry ratings). Nothing can call a person: building the "model" is bad input.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from arena.errors import InputError
+from arena.models.providers.base import Provider
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from arena.models.config import ModelConfig
+    from judges.types import JudgeSpec
+
+HUMAN = "human"
+_NAME = re.compile(r"^[\w.@+-]{1,64}$")
+
+
+class HumanProvider(Provider):
+    """``human:NAME``: a person voting in the app's Vote tab; never called."""
+
+    name = HUMAN
+
+    def key_env(self, config: ModelConfig) -> str | None:
+        return None
+
+    def identity(self, config: ModelConfig) -> dict[str, Any]:
+        return {"base_url": None, "template": None}
+
+    def build(self, config: ModelConfig) -> BaseChatModel:
+        raise InputError(
+            f"{config.spec} is a person, not a model: people vote in the app's Vote tab "
+            "(`arena app`)",
+            field="model.spec",
+        )
+
+
+def voter_name(name: str) -> str:
+    """A voter's name, stripped; InputError unless 1-64 letters, digits or ``._@+-``."""
+    clean = name.strip().replace(" ", "_")
+    if not _NAME.match(clean):
+        raise InputError(
+            f"voter name must be 1-64 letters, digits or . _ @ + -, got {name!r}", field="name"
+        )
+    return clean
+
+
+def human_judge(name: str) -> JudgeSpec:
+    """The judge spec of one person: ``human:NAME`` (kind ``human``)."""
+    from arena.models.config import ModelConfig
+    from judges.types import JudgeSpec
+
+    return JudgeSpec(kind="human", model=ModelConfig(spec=f"{HUMAN}:{voter_name(name)}"))
+
+
+def is_human_label(judge: str) -> bool:
+    """``human:NAME``, as a judge appears in a battle log."""
+    return judge.startswith(f"{HUMAN}:")
