@@ -18,7 +18,9 @@ class AgentContext:
     """Everything needed to build one agent instance for one case.
 
     A bring-your-own factory (``agent: package.module:factory`` in a variant) is called with
-    this and returns a LangGraph graph or any runnable that takes ``{"messages": [...]}``.
+    this and returns a LangGraph graph or any runnable that takes ``{"messages": [...]}``
+    (anything else is refused, see arena.agents.factories). ``sandbox_dir`` is a fresh folder
+    of this execution alone; its files are stored with the result, then it is removed.
     """
 
     variant: Variant

@@ -5,7 +5,8 @@ Each row has ``model_a``, ``model_b``, ``winner`` (``model_a``, ``model_b``, ``t
 otherwise). Style counts come along when every row has them: ``len_a`` / ``len_b`` (answer
 lengths), else FastChat's ``conv_metadata.sum_assistant_a_tokens`` / ``_b_tokens``; and
 ``conv_metadata.header_count_a``, ``list_count_a``, ``bold_count_a`` and their ``_b`` twins
-(a number, or FastChat's nested dict of numbers, which is summed).
+(a number, or FastChat's nested dict of numbers, which is summed). A ``null`` value is read
+as an absent one.
 """
 
 from __future__ import annotations
@@ -15,24 +16,15 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.battle_log.fast_reader import read_fast
+from arena.battle_log.sources import SOURCES
 from arena.errors import InputError
-from arena.style_counts import METADATA_KEYS
 from arena.vocabulary import LOG_WINNERS
 
 if TYPE_CHECKING:
     from arena.ratings import Battles
 
 Row = dict[str, Any]
-#: Style count name -> where each row may hold it, first match wins: (container, A, B).
-SOURCES: dict[str, tuple[tuple[str | None, str, str], ...]] = {
-    "length": (
-        (None, "len_a", "len_b"),
-        ("conv_metadata", "sum_assistant_a_tokens", "sum_assistant_b_tokens"),
-    ),
-    **{
-        name: (("conv_metadata", f"{stem}_a", f"{stem}_b"),) for name, stem in METADATA_KEYS.items()
-    },
-}
 
 
 def load_battle_log(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles:
@@ -42,9 +34,22 @@ def load_battle_log(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles
     ``bold``; ``seat`` needs none): each must be in every row. Other counts are loaded when
     every row has a valid value, and skipped otherwise.
 
+    A JSONL log is parsed by pyarrow and encoded column by column; anything that path does
+    not take (a JSON list, a bad row, ...) is read row by row, with the same result or an
+    error naming the row.
+
     Raises:
         InputError: naming the file, the row and the field of the first bad row.
     """
+    if all(name == "seat" or name in SOURCES for name in style):
+        fast = read_fast(Path(path), style)
+        if fast is not None:
+            return fast
+    return read_rows(path, style=style)
+
+
+def read_rows(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles:
+    """:func:`load_battle_log` row by row (the reference the fast path must match)."""
     from arena.ratings import Battles
 
     file = str(path)
@@ -63,7 +68,8 @@ def load_battle_log(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles
         a.append(row["model_a"])
         b.append(row["model_b"])
         winner.append(row["winner"])
-        query.append(str(row.get("question_id", f"__row{number}")))
+        qid = row.get("question_id")
+        query.append(f"__row{number}" if qid is None else str(qid))
     if not a:
         raise InputError("no battles in the file", file=file)
     unknown = [name for name in style if name != "seat" and name not in SOURCES]
@@ -76,11 +82,12 @@ def load_battle_log(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles
     counts = {name: _style_column(rows, name, file, required=name in style) for name in SOURCES}
     found = {name: col for name, col in counts.items() if col is not None}
     length = found.pop("length", None)
+    has_ids = any(row.get("question_id") is not None for _, row in rows)
     return Battles.from_records(
         a,
         b,
         winner,
-        query,
+        query if has_ids else None,
         len_a=None if length is None else length[0],
         len_b=None if length is None else length[1],
         style_a={k: v[0] for k, v in found.items()} or None,
@@ -109,8 +116,8 @@ def _check_row(row: Row, number: int, file: str) -> None:
 
 def _count(value: Any) -> float | None:
     """A non-negative finite count, or the sum of a dict of them; None if not one."""
-    if isinstance(value, dict):
-        parts = [_count(v) for v in value.values()]
+    if isinstance(value, dict):  # a null in it is an absent key
+        parts = [_count(v) for v in value.values() if v is not None]
         return None if any(p is None for p in parts) else float(sum(p or 0.0 for p in parts))
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
@@ -121,11 +128,14 @@ def _lookup(row: Row, name: str) -> tuple[float | None, float | None, str]:
     """(A, B) values of one style count in a row, and the field that was (or would be) read."""
     for container, key_a, key_b in SOURCES[name]:
         holder = row if container is None else row.get(container)
-        if isinstance(holder, dict) and (key_a in holder or key_b in holder):
-            where = f"{container}." if container else ""
-            value_a, value_b = _count(holder.get(key_a)), _count(holder.get(key_b))
-            bad = key_a if value_a is None else key_b
-            return value_a, value_b, where + bad
+        if not isinstance(holder, dict) or (
+            holder.get(key_a) is None and holder.get(key_b) is None
+        ):
+            continue  # this source is absent (a null value counts as absent)
+        where = f"{container}." if container else ""
+        value_a, value_b = _count(holder.get(key_a)), _count(holder.get(key_b))
+        bad = key_a if value_a is None else key_b
+        return value_a, value_b, where + bad
     first = SOURCES[name][0]
     return None, None, (f"{first[0]}." if first[0] else "") + first[1]
 

@@ -1,4 +1,5 @@
-"""``arena judge``: pairwise battles for a stored run, both orders, with a progress bar."""
+"""``arena judge``: pairwise battles for a stored run, both orders, with a progress bar;
+``arena health``: every judge's health, decisive-pair accuracy and agreements."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from arena.reports.format import pct, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 
 if TYPE_CHECKING:
-    from arena.judging import JudgeHealth
+    from arena.judging import Agreement, JudgeAccuracy, JudgeHealth, RunHealth
+    from arena.storage import Store
 
 DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
 
@@ -36,6 +38,13 @@ def register(sub: Any) -> None:
         action="store_true",
         help="show the judge a one-line summary of each answer's tool calls",
     )
+    p.add_argument(
+        "--combine",
+        choices=["logit", "average"],
+        default=None,
+        help="logprobs/grades: combine the two orders' P(first better) in log-odds (the "
+        "default) or by averaging the probabilities",
+    )
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--json", action="store_true")
     add_db(p)
@@ -44,13 +53,15 @@ def register(sub: Any) -> None:
 
 def cmd_judge(args: argparse.Namespace) -> int:
     """Judge a run and print the battle outcomes and the judge's health."""
-    from arena.judging import judge_health, judge_run
+    from arena.judging import judge_run
     from arena.storage import Store
     from judges import parse_judge
 
     spec = parse_judge(args.judge)  # a bad judge fails before the database is touched
-    if args.with_trajectory:
-        spec = spec.model_copy(update={"with_trajectory": True})
+    update: dict[str, Any] = {"with_trajectory": True} if args.with_trajectory else {}
+    if args.combine:
+        update["combine"] = args.combine
+    spec = spec.model_copy(update=update) if update else spec
     store = Store(args.db)
     run_id = store.run(args.run).id
     report = judge_run(
@@ -58,7 +69,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     )
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    health = judge_health(report.battles) if report.battles else None
+    health = judge_health_with_accuracy(store, run_id, report.battles)
     if args.json:
         print(
             json.dumps(
@@ -66,6 +77,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
                     "run_id": run_id,
                     "judge": spec.model_dump(mode="json"),
                     "judge_key": spec.key,
+                    "tie_margin": report.tie_margin,
                     "model_calls": report.model_calls,
                     "skipped": report.skipped,
                     "warnings": report.warnings,
@@ -76,10 +88,11 @@ def cmd_judge(args: argparse.Namespace) -> int:
             )
         )
         return 0
+    margin = "" if report.tie_margin is None else f"; tie margin {report.tie_margin:.3f}"
     print(
         f"run {run_id}: {len(report.battles)} battles judged by {spec.label} "
         f"(judge {spec.key}); {report.model_calls} model calls sent; "
-        f"{report.skipped} pairs skipped (an answer was an error)"
+        f"{report.skipped} pairs skipped (an answer was an error){margin}"
     )
     counts: dict[tuple[str, str], list[int]] = {}
     for b in report.battles:
@@ -97,10 +110,32 @@ def cmd_judge(args: argparse.Namespace) -> int:
     return 0
 
 
+def judge_health_with_accuracy(store: Store, run_id: int, battles: list[Any]) -> JudgeHealth | None:
+    """A judge's health on the run, with its decisive-pair accuracy."""
+    from arena.evaluate import load_run_scores
+    from arena.judging import golden_marks, judge_accuracy, judge_health
+
+    if not battles:
+        return None
+    health = judge_health(battles)
+    health.accuracy = judge_accuracy(battles, golden_marks(load_run_scores(store, run_id).cases))
+    return health
+
+
 def _health_json(health: JudgeHealth) -> dict[str, Any]:
     from arena.judging import health_warnings
 
-    return {**health.model_dump(), "warnings": health_warnings(health)}
+    return {**health.model_dump(mode="json"), "warnings": health_warnings(health)}
+
+
+def accuracy_cell(accuracy: JudgeAccuracy | None) -> str:
+    """``83% [67, 100] of 12`` (``-`` when unmeasured)."""
+    if accuracy is None or accuracy.accuracy is None:
+        return "-"
+    return (
+        f"{pct(accuracy.accuracy, 0)} [{pct(accuracy.ci_low, 0, '-')[:-1]}, "
+        f"{pct(accuracy.ci_high, 0, '-')[:-1]}] of {accuracy.pairs}"
+    )
 
 
 def print_health(healths: list[JudgeHealth]) -> None:
@@ -110,16 +145,8 @@ def print_health(healths: list[JudgeHealth]) -> None:
     print("\njudge health")
     print(
         text_table(
-            [
-                "judge",
-                "battles",
-                "consistent",
-                "first wins",
-                "longer wins",
-                "ties",
-                "errors",
-                "self-judged",
-            ],
+            ["judge", "battles", "consistent", "first wins", "longer wins", "ties", "errors",
+             "self-judged", "decisive-pair accuracy [95% CI]"],
             [
                 [
                     h.judge,
@@ -135,6 +162,7 @@ def print_health(healths: list[JudgeHealth]) -> None:
                         )
                     ],
                     h.self_judged,
+                    accuracy_cell(h.accuracy),
                 ]
                 for h in healths
             ],
@@ -148,13 +176,22 @@ def print_health(healths: list[JudgeHealth]) -> None:
 
 def register_health(sub: Any) -> None:
     """Add the health sub-command."""
-    p = sub.add_parser("health", help="judge health, judge-judge and human agreement of a run")
+    p = sub.add_parser(
+        "health", help="judge health, decisive-pair accuracy, judge-judge and human agreement"
+    )
     p.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
     p.add_argument(
         "--human",
         default=None,
         metavar="FILE.jsonl",
-        help="human labels: case_id, variant_a, variant_b, winner[, repeat]",
+        help="human votes to add to those cast in the app: Chatbot Arena rows (question_id, "
+        "model_a, model_b, winner[, judge, turn, repeat]) or case_id, variant_a, variant_b, "
+        "winner[, repeat]",
+    )
+    p.add_argument(
+        "--combinations",
+        action="store_true",
+        help="measure every way of combining a probability judge's two orders on this run",
     )
     p.add_argument("--json", action="store_true")
     add_db(p)
@@ -163,52 +200,98 @@ def register_health(sub: Any) -> None:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Print every judge's health on a run, and agreements."""
-    from itertools import combinations
-
     from arena.errors import InputError
-    from arena.judging import (
-        human_agreement,
-        judge_agreement,
-        judge_health,
-        load_human_labels,
-    )
+    from arena.judging import load_votes, run_health
     from arena.storage import Store
 
+    votes = load_votes(args.human, default_judge="human") if args.human else []
     store = Store(args.db)
     run_id = store.run(args.run).id
-    by_judge = {key: store.battles(run_id, key) for key, _, _ in store.judge_keys(run_id)}
-    if not by_judge:
+    if not store.judge_keys(run_id):
         raise InputError(f"run {run_id} has no battles: run `arena judge {run_id}` first")
-    healths = [judge_health(b) for b in by_judge.values()]
-    pairs = [
-        {"judges": [a, b], **judge_agreement(by_judge[a], by_judge[b]).model_dump()}
-        for a, b in combinations(by_judge, 2)
-    ]
-    human = []
-    if args.human:
-        labels = load_human_labels(args.human)
-        human = [
-            {"judge": key, **human_agreement(b, labels).model_dump()} for key, b in by_judge.items()
-        ]
+    report = run_health(store, run_id, human_votes=votes)
+    combos = combination_figures(store, run_id) if args.combinations else {}
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "run_id": run_id,
-                    "health": [_health_json(h) for h in healths],
-                    "judge_agreement": pairs,
-                    "human_agreement": human,
-                },
-                indent=2,
-            )
-        )
+        doc = report.model_dump(mode="json")
+        doc["health"] = [_health_json(h) for h in report.health]
+        if args.combinations:
+            doc["combinations"] = {
+                key: [row.model_dump(mode="json") for row in rows] for key, rows in combos.items()
+            }
+        print(json.dumps(doc, indent=2))
         return 0
-    print_health(healths)
-    for row in pairs + human:
-        who = " vs ".join(row["judges"]) if "judges" in row else f"{row['judge']} vs humans"
-        kappa = "-" if row["kappa"] is None else f"{row['kappa']:.2f}"
-        print(
-            f"agreement {who}: {pct(row['percent'], 0, '-')} over {row['n']} battles, "
-            f"Cohen's kappa {kappa}"
-        )
+    print_health(report.health)
+    print_agreements(report)
+    for key, rows in combos.items():
+        print_combinations(key, rows)
     return 0
+
+
+def _kappa(agreement: Agreement) -> str:
+    return "-" if agreement.kappa is None else f"{agreement.kappa:.2f}"
+
+
+def print_agreements(report: RunHealth) -> None:
+    """Judge-judge, judge-human and human-human agreement lines."""
+    for row in report.judge_agreement:
+        print(
+            f"agreement {' vs '.join(row.judges)}: {pct(row.percent, 0, '-')} over {row.n} "
+            f"battles, Cohen's kappa {'-' if row.kappa is None else f'{row.kappa:.2f}'}"
+        )
+    if report.human_votes:
+        print(f"{report.human_votes} human votes by {len(report.humans)} "
+              f"{'person' if len(report.humans) == 1 else 'people'}")
+    for human in report.human_agreement:
+        print(
+            f"agreement {human.judge} ({human.label}) vs humans: with ties "
+            f"{pct(human.percent, 0, '-')} of {human.n} (kappa "
+            f"{'-' if human.kappa is None else f'{human.kappa:.2f}'}); without ties "
+            f"{pct(human.without_ties.percent, 0, '-')} of {human.without_ties.n} (kappa "
+            f"{_kappa(human.without_ties)})"
+        )
+    if report.human_human is not None:
+        print(f"agreement between people: {pct(report.human_human.percent, 0, '-')} of "
+              f"{report.human_human.n} (kappa {_kappa(report.human_human)})")
+
+
+def combination_figures(store: Store, run_id: int) -> dict[str, list[Any]]:
+    """Judge key -> every combination measured, for the run's positional probability judges;
+    agreement is with the run's other model judge that judged the most battles."""
+    from arena.evaluate import load_run_scores
+    from arena.judging import compare_combinations, golden_marks, judges_of_run
+    from judges.modes import get_mode
+
+    by_judge = judges_of_run(store, run_id)
+    models = {k: b for k, b in by_judge.items() if b and not b[0].judge.is_human}
+    marks = golden_marks(load_run_scores(store, run_id).cases)
+    found: dict[str, list[Any]] = {}
+    for key, battles in models.items():
+        mode = get_mode(battles[0].judge.mode)
+        if not (mode.needs_logprobs and mode.positional):
+            continue
+        others = sorted((b for k, b in models.items() if k != key), key=len, reverse=True)
+        found[key] = compare_combinations(battles, marks, others[0] if others else None)
+    return found
+
+
+def print_combinations(key: str, rows: list[Any]) -> None:
+    """One table per judge: each combination's accuracy, consistency, ties, agreement."""
+    print(f"\nhow judge {key} combines its two orders (measured on this run's verdicts)")
+    print(
+        text_table(
+            ["combination", "tie margin", "decisive-pair accuracy [95% CI]", "consistent",
+             "ties", "agreement with the other judge (kappa)"],
+            [
+                [
+                    r.combination,
+                    f"{r.margin_rule} {r.tie_margin:.3f}",
+                    accuracy_cell(r.accuracy),
+                    pct(r.consistency, 0, "-"),
+                    pct(r.tie_rate, 0, "-"),
+                    "-" if r.agreement is None else
+                    f"{pct(r.agreement.percent, 0, '-')} ({_kappa(r.agreement)})",
+                ]
+                for r in rows
+            ],
+        )
+    )

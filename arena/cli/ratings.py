@@ -56,7 +56,8 @@ def register(sub: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="shuffles of the order-independent Elo column (default 100, 0 skips)",
+        help="shuffles of the order-independent Elo column (default: 100 up to 20,000 "
+        "battles, none beyond, as it costs a sequential step per battle; 0 skips)",
     )
     p.add_argument(
         "--reg", type=float, default=None, help="L2 prior on log-strengths (default 0.1)"

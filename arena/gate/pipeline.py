@@ -218,7 +218,7 @@ def check_stored(store: Store, config: GateConfig, candidate: str, baseline_ref:
     regression, limits, notes = evaluate(config, baseline, cand, cand_scores, dataset)
     failures = decide(regression, limits, None, [])
     return GateReport(
-        passed=not failures,
+        passed=not failures, command="check",
         baseline=f"{baseline.name} ({baseline.label})" if baseline else "none (absolute limits)",
         candidate=cand.label, failures=failures, run_id=run,
         dataset=_label(dataset) if dataset else cand.dataset_label,

@@ -11,7 +11,7 @@ inconclusive); notes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,6 +31,7 @@ class GateReport(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     passed: bool
+    command: Literal["gate", "check"] = "gate"
     baseline: str
     candidate: str
     failures: list[str] = Field(default_factory=list, description="Why the gate failed.")
@@ -193,7 +194,8 @@ def _compare_lines(compare: dict[str, Any]) -> list[str]:
 def gate_markdown(report: GateReport) -> str:
     """The gate as one Markdown page."""
     icon, word = ("✅", "passed") if report.passed else ("❌", "FAILED")
-    parts = [f"## {icon} arena gate {word}: `{report.candidate}` vs `{report.baseline}`", "",
+    parts = [f"## {icon} arena {report.command} {word}: `{report.candidate}` vs "
+             f"`{report.baseline}`", "",
              _provenance(report), ""]
     if report.failures:
         parts += ["**Why it failed:**", "", *[f"- {f}" for f in report.failures], ""]
@@ -212,8 +214,8 @@ def gate_markdown(report: GateReport) -> str:
 
 def gate_text(report: GateReport) -> str:
     """The gate as plain text for the terminal."""
-    word = "PASSED" if report.passed else "FAILED"
-    parts = [f"arena gate {word}: {report.candidate} vs {report.baseline}",
+    word = "passed" if report.passed else "FAILED"
+    parts = [f"arena {report.command} {word}: {report.candidate} vs {report.baseline}",
              _provenance(report).replace("`", "")]
     if report.failures:
         parts += ["", "why it failed:", *[f"  - {f}" for f in report.failures]]

@@ -1,37 +1,92 @@
-"""The arena: pairwise battles judged in both orders, judge health, pairings."""
+"""The arena: pairwise battles judged in both orders, judge health and accuracy, agreement
+between judges (and with people), human votes, pairings."""
 
+from arena.judging.accuracy import GoldenMark, JudgeAccuracy, golden_marks, judge_accuracy
+from arena.judging.agreement import (
+    AgreementRow,
+    Vote,
+    cross_agreement,
+    judge_kind,
+    log_agreement,
+    within_agreement,
+)
 from arena.judging.battle import Battle
+from arena.judging.calibration import calibrated_margin, tie_margin
+from arena.judging.combinations import CombinationFigures, compare_combinations
 from arena.judging.health import (
     HEALTH_CHECKS,
     Agreement,
     JudgeHealth,
     cohen_kappa,
     health_warnings,
-    human_agreement,
     judge_agreement,
     judge_health,
-    load_human_labels,
 )
 from arena.judging.pairing import make_pairs
-from arena.judging.runner import JudgeReport, judge_pair, judge_run, judge_run_async
+from arena.judging.run_health import HumanAgreement, RunHealth, judges_of_run, run_health
+from arena.judging.runner import (
+    JudgeReport,
+    calibrate_run,
+    judge_pair,
+    judge_run,
+    judge_run_async,
+)
+from arena.judging.votes import battle_votes, human_agreement, load_votes, order_votes
+from arena.judging.voting import (
+    VOTE_CHOICES,
+    VotePair,
+    cast_vote,
+    default_voter,
+    next_pair,
+    open_pairs,
+    vote_counts,
+)
 from judges.orders import Outcome, combine
 
 __all__ = [
     "HEALTH_CHECKS",
+    "VOTE_CHOICES",
     "Agreement",
+    "AgreementRow",
     "Battle",
+    "CombinationFigures",
+    "GoldenMark",
+    "HumanAgreement",
+    "JudgeAccuracy",
     "JudgeHealth",
     "JudgeReport",
     "Outcome",
+    "RunHealth",
+    "Vote",
+    "VotePair",
+    "battle_votes",
+    "calibrate_run",
+    "calibrated_margin",
+    "cast_vote",
     "cohen_kappa",
     "combine",
+    "compare_combinations",
+    "cross_agreement",
+    "default_voter",
+    "golden_marks",
     "health_warnings",
     "human_agreement",
+    "judge_accuracy",
     "judge_agreement",
     "judge_health",
+    "judge_kind",
     "judge_pair",
     "judge_run",
     "judge_run_async",
-    "load_human_labels",
+    "judges_of_run",
+    "load_votes",
+    "log_agreement",
     "make_pairs",
+    "next_pair",
+    "open_pairs",
+    "order_votes",
+    "run_health",
+    "tie_margin",
+    "vote_counts",
+    "within_agreement",
 ]

@@ -164,7 +164,9 @@ def by_kind(votes: Iterable[Vote]) -> dict[str, list[Vote]]:
     return groups
 
 
-def log_agreement(first: Sequence[Vote], second: Sequence[Vote] | None = None) -> list[AgreementRow]:
+def log_agreement(
+    first: Sequence[Vote], second: Sequence[Vote] | None = None
+) -> list[AgreementRow]:
     """``arena agree``: with two logs, every judge group of the first against every group of
     the second; with one, every two groups of it against each other, and the judges within
     each group that holds several (e.g. human-human). Pairs with nothing in common are left

@@ -115,7 +115,8 @@ async def judge_pair(
         _verdict(judge, store, case, a, b), _verdict(judge, store, case, b, a)
     )
     battle = Battle(**base, winner=TIE, verdict_ab=ab, verdict_ba=ba)
-    apply_outcome(battle, tie_margin(spec, []))  # provisional: the run's margin is calibrated at the end
+    # Provisional: the run's margin is calibrated once all its battles are judged.
+    apply_outcome(battle, tie_margin(spec, []))
     return battle
 
 

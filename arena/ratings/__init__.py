@@ -12,7 +12,6 @@ from arena.ratings.bootstrap import (
     WinRate,
     bootstrap_bradley_terry,
     bootstrap_win_rate,
-    query_multiplicities,
     rate_bradley_terry,
 )
 from arena.ratings.bradley_terry import (
@@ -52,6 +51,12 @@ from arena.ratings.methods import (
 )
 from arena.ratings.options import RatingOptionError, RatingOptions, expand_style
 from arena.ratings.pair_counts import PairCounts, aggregate_pairs
+from arena.ratings.resampling import (
+    RESAMPLE_BUDGET,
+    UnitTypes,
+    query_multiplicities,
+    type_multiplicities,
+)
 from arena.ratings.style import (
     bootstrap_style_controlled,
     fit_style_controlled,
@@ -78,6 +83,7 @@ __all__ = [
     "LENGTH",
     "MARKDOWN_COUNTS",
     "RATING_METHODS",
+    "RESAMPLE_BUDGET",
     "SCALE",
     "SEAT",
     "Battles",
@@ -89,6 +95,7 @@ __all__ = [
     "RatingOptionError",
     "RatingOptions",
     "RatingTable",
+    "UnitTypes",
     "WinRate",
     "aggregate_pairs",
     "battle_count_matrix",
@@ -120,5 +127,6 @@ __all__ = [
     "seat_identifiable",
     "style_matrix",
     "style_problem",
+    "type_multiplicities",
     "win_rate_matrix",
 ]

@@ -15,7 +15,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from arena.vocabulary import WINNER_SCORE
+from arena.ratings.battle_records import (
+    check_rows,
+    model_index,
+    strings,
+    style_columns,
+    winner_scores,
+)
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -164,34 +170,20 @@ class Battles:
         for name, col in (("model_b", model_b), ("winner", winner), ("query", query)):
             if col is not None and len(col) != n:
                 raise ValueError(f"{name} has {len(col)} entries, model_a has {n}")
-        outcome = np.empty(n, dtype=np.float64)
-        for row, (ma, mb, win) in enumerate(zip(model_a, model_b, winner, strict=True)):
-            if win not in WINNER_SCORE:
-                raise ValueError(
-                    f"row {row}: unknown winner {win!r}; expected one of "
-                    f"{', '.join(repr(k) for k in WINNER_SCORE)}"
-                )
-            if ma == mb:
-                raise ValueError(f"row {row}: self-battle of model {ma!r}")
-            outcome[row] = WINNER_SCORE[win]
-        names = sorted(set(model_a) | set(model_b)) if models is None else list(models)
-        index = {name: i for i, name in enumerate(names)}
-        idx_a = np.empty(n, dtype=np.int64)
-        idx_b = np.empty(n, dtype=np.int64)
-        for row, (ma, mb) in enumerate(zip(model_a, model_b, strict=True)):
-            if ma not in index or mb not in index:
-                raise ValueError(
-                    f"row {row}: model {(ma if ma not in index else mb)!r} not in models"
-                )
-            idx_a[row] = index[ma]
-            idx_b[row] = index[mb]
+        col_a, col_b = strings(model_a), strings(model_b)
+        winners = strings(winner)
+        outcome = winner_scores(winners)
+        check_rows(winners, np.isnan(outcome), col_a, col_a == col_b)
+        if models is None:
+            names = sorted(set(np.unique(col_a).tolist()) | set(np.unique(col_b).tolist()))
+        else:
+            names = [str(name) for name in models]
+        idx_a, idx_b = model_index(col_a, col_b, names)
         if query is None:
             q = np.arange(n, dtype=np.int64)
         else:
-            q = np.unique(np.asarray([str(x) for x in query], dtype=object), return_inverse=True)[
-                1
-            ].astype(np.int64)
-        style_names, sa, sb = _style_columns(style_a, style_b, n)
+            q = np.unique(strings(query), return_inverse=True)[1].astype(np.int64)
+        style_names, sa, sb = style_columns(style_a, style_b, n)
         return cls(
             model_a=idx_a,
             model_b=idx_b,
@@ -247,23 +239,3 @@ class Battles:
             style_a=None if self.style_a is None else self.style_a[mask],
             style_b=None if self.style_b is None else self.style_b[mask],
         )
-
-
-def _style_columns(
-    style_a: Mapping[str, Sequence[float]] | None,
-    style_b: Mapping[str, Sequence[float]] | None,
-    n: int,
-) -> tuple[tuple[str, ...], FloatArray | None, FloatArray | None]:
-    """(names, A matrix, B matrix) from per-name columns; both sides need the same names."""
-    if style_a is None and style_b is None:
-        return (), None, None
-    if style_a is None or style_b is None or set(style_a) != set(style_b):
-        raise ValueError("style_a and style_b must name the same counts")
-    names = tuple(style_a)
-    if not names:
-        return (), None, None
-    cols = [
-        np.column_stack([np.asarray(side[k], dtype=np.float64).reshape(n) for k in names])
-        for side in (style_a, style_b)
-    ]
-    return names, cols[0], cols[1]

@@ -10,14 +10,13 @@ from the point estimate.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 from scipy import sparse
 
-from arena.ratings.battle_arrays import Battles, FloatArray
+from arena.ratings.battle_arrays import Battles, FloatArray, IntArray
 from arena.ratings.bradley_terry import (
     BASE,
     DEFAULT_REG,
@@ -28,14 +27,13 @@ from arena.ratings.bradley_terry import (
     newton_fit_batch,
 )
 from arena.ratings.fit import RatingFit
-from arena.ratings.pair_counts import PairCounts, aggregate_pairs
+from arena.ratings.pair_counts import PairCounts, aggregate_pairs, unique_inverse
+from arena.ratings.resampling import UnitTypes, query_multiplicities, type_multiplicities
 
 if TYPE_CHECKING:
     from arena.ratings.options import RatingOptions
 
 DEFAULT_ROUNDS = 1000
-#: Rounds of query multiplicities materialised at once.
-_ROUND_CHUNK = 250
 #: Above this many models the batched Newton Hessians get costly; use L-BFGS per round.
 _NEWTON_MAX_MODELS = 300
 CI_PERCENTILES = (2.5, 97.5)
@@ -56,33 +54,57 @@ class WinRate:
     n_battles: int
 
 
-def query_multiplicities(
-    n_queries: int, rounds: int, rng: np.random.Generator, chunk: int = _ROUND_CHUNK
-) -> Iterator[FloatArray]:
-    """Yield (rows x queries) multinomial counts of ``n_queries`` draws, ``rounds`` rows total."""
-    for first in range(0, rounds, chunk):
-        rows = min(chunk, rounds - first)
-        draws = rng.integers(0, n_queries, size=(rows, n_queries))
-        draws += (np.arange(rows) * n_queries)[:, None]
-        counts = np.bincount(draws.ravel(), minlength=rows * n_queries)
-        yield counts.reshape(rows, n_queries).astype(np.float64)
+def _single_battle_types(
+    pair: IntArray, score: FloatArray, weight: FloatArray
+) -> tuple[IntArray, IntArray]:
+    """Group battles (each alone in its query) by (pair, score, weight).
 
-
-def _query_pair_matrix(battles: Battles, counts: PairCounts) -> tuple[int, sparse.csr_matrix]:
-    """Per-query contributions to pair wins (rows 0..P-1) and totals (rows P..2P-1).
-
-    Returned as one (2 * pairs x queries) sparse matrix, so a batch of query multiplicities
-    turns into every pair's counts with a single sparse product.
+    Returns each battle's group and one representative battle per group (all battles of a
+    group contribute the same counts).
     """
-    _, query = np.unique(battles.query, return_inverse=True)
-    query = query.reshape(-1)
+    halves = 2.0 * score
+    if np.all(weight == 1.0) and np.all(halves == np.round(halves)):
+        _, group = unique_inverse(pair * 3 + halves.astype(np.int64))  # scores 0, 1/2, 1
+    else:
+        rows = np.stack([pair.astype(np.float64), score, weight], axis=1)
+        group = np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
+    representative = np.empty(int(group.max()) + 1 if group.size else 0, dtype=np.int64)
+    representative[group] = np.arange(group.shape[0])
+    return group, representative
+
+
+def _query_pair_matrix(battles: Battles, counts: PairCounts) -> tuple[UnitTypes, sparse.csr_matrix]:
+    """Resampling units (queries) grouped into types, and each type's contributions.
+
+    The matrix is (2 * pairs x types): a query of that type adds to pair wins (rows
+    0..P-1) and totals (rows P..2P-1), so a batch of type multiplicities turns into every
+    pair's counts with a single sparse product. Queries holding a single battle are grouped
+    by (pair, score, weight); every other query is a type of its own.
+    """
+    _, query = unique_inverse(battles.query)
     n_queries = int(query.max()) + 1 if query.size else 0
+    size = np.bincount(query, minlength=n_queries)
+    alone = np.flatnonzero(size[query] == 1)
+    pair, score = counts.pair_of_battle, counts.score_lo
+    if alone.size == 0:
+        types, keep = UnitTypes.identity(n_queries), np.arange(query.shape[0])
+    else:
+        group, first = _single_battle_types(pair[alone], score[alone], battles.weight[alone])
+        n_single = int(first.shape[0])
+        unit_type = np.empty(n_queries, dtype=np.int64)
+        unit_type[query[alone]] = group
+        shared = np.flatnonzero(size > 1)
+        unit_type[shared] = n_single + np.arange(shared.shape[0])
+        types = UnitTypes(unit_type, np.bincount(unit_type, minlength=n_single + shared.size))
+        keep = np.concatenate([alone[first], np.flatnonzero(size[query] > 1)])
+    cols = types.unit_type[query[keep]]
     n_pairs = counts.lo.shape[0]
-    rows = np.concatenate([counts.pair_of_battle, counts.pair_of_battle + n_pairs])
-    data = np.concatenate([counts.score_lo, battles.weight])
-    cols = np.concatenate([query, query])
-    matrix = sparse.csr_matrix((data, (rows, cols)), shape=(2 * n_pairs, n_queries))
-    return n_queries, matrix
+    rows = np.concatenate([pair[keep], pair[keep] + n_pairs])
+    data = np.concatenate([score[keep], battles.weight[keep]])
+    matrix = sparse.csr_matrix(
+        (data, (rows, np.concatenate([cols, cols]))), shape=(2 * n_pairs, types.n_types)
+    )
+    return types, matrix
 
 
 def _pair_counts_for(
@@ -139,12 +161,12 @@ def bootstrap_bradley_terry(
     if len(battles) == 0:
         samples[:] = point
     else:
-        n_queries, matrix = _query_pair_matrix(battles, counts)
+        types, matrix = _query_pair_matrix(battles, counts)
         halves = matrix.data * 2.0
         exact32 = bool(np.all(halves == np.round(halves)))
         matrix32 = matrix.astype(np.float32) if exact32 else None
         bound = float(counts.total.max(initial=0.0))
-        for mult in query_multiplicities(n_queries, rounds, rng):
+        for mult in type_multiplicities(types, rounds, rng):
             wins, total = _pair_counts_for(matrix, matrix32, mult, bound)
             rows = slice(done, done + mult.shape[0])
             if use_newton:

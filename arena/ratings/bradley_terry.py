@@ -16,7 +16,7 @@ Ratings are ``scale / ln(base) * s + initial``, i.e. Elo points.
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize, sparse
+from scipy import sparse
 from scipy.special import expit
 
 from arena.ratings.battle_arrays import Battles, FloatArray, IntArray
@@ -86,6 +86,8 @@ def fit_log_strengths(
     if given), then (``polish``, up to 1000 models) finished with exact Newton steps so the
     optimum is accurate to ~1e-10. The result has mean zero.
     """
+    from scipy import optimize  # heavy to import; the bootstrap's Newton path never needs it
+
     if not reg > 0.0:
         raise ValueError("reg must be > 0 (it makes the Bradley-Terry optimum unique)")
     m = counts.n_models

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from arena.errors import InputError
 from arena.ratings.bootstrap import DEFAULT_ROUNDS
 from arena.ratings.bradley_terry import DEFAULT_REG
-from arena.ratings.elo import DEFAULT_ELO_ROUNDS
+from arena.ratings.elo import DEFAULT_ELO_ROUNDS, ELO_AUTO_MAX_BATTLES
 from arena.ratings.style_features import LENGTH, STYLE_ALIASES
 
 
@@ -80,7 +80,10 @@ class RatingOptions:
             ``bold`` (``markdown`` = the three counts), any count the battles carry, and
             ``seat`` (seat A's advantage, e.g. a judge's position preference).
         anchor: model pinned at 1000 (default: the mean rating is 1000).
-        elo_rounds: shuffles of the order-independent Elo column (0 skips it).
+        elo_rounds: shuffles of the order-independent Elo column; 0 skips it. ``None``
+            (the default) is :data:`DEFAULT_ELO_ROUNDS` shuffles for up to
+            :data:`ELO_AUTO_MAX_BATTLES` battles and none beyond: the column costs one
+            sequential step per battle, so a large log gets it only when asked for.
 
     Raises:
         RatingOptionError: (an InputError) naming the field that is out of range.
@@ -92,7 +95,7 @@ class RatingOptions:
     seed: int = 0
     style: tuple[str, ...] = ()
     anchor: str | None = None
-    elo_rounds: int = DEFAULT_ELO_ROUNDS
+    elo_rounds: int | None = None
 
     def __post_init__(self) -> None:
         from arena.ratings.methods import get_rating_method
@@ -101,7 +104,7 @@ class RatingOptions:
         checks = (
             ("reg", check_reg),
             ("bootstrap_rounds", lambda v: check_count(v, minimum=1)),
-            ("elo_rounds", lambda v: check_count(v, minimum=0)),
+            ("elo_rounds", lambda v: None if v is None else check_count(v, minimum=0)),
             ("seed", lambda v: check_count(v, minimum=0)),
             ("style", expand_style),
         )
@@ -124,6 +127,12 @@ class RatingOptions:
             )
         if method.uses_style and not self.style:
             setter(self, "style", (LENGTH,))
+
+    def elo_column_rounds(self, n_battles: int) -> int:
+        """Shuffles of the Elo column for ``n_battles`` battles (``elo_rounds`` resolved)."""
+        if self.elo_rounds is not None:
+            return self.elo_rounds
+        return DEFAULT_ELO_ROUNDS if n_battles <= ELO_AUTO_MAX_BATTLES else 0
 
     @property
     def method_name(self) -> str:

@@ -28,6 +28,24 @@ class PairCounts:
     score_lo: FloatArray
 
 
+def unique_inverse(keys: IntArray) -> tuple[IntArray, IntArray]:
+    """``np.unique(keys, return_inverse=True)`` for non-negative integer keys.
+
+    Counts instead of sorting when the keys are small (a linear pass), which is what battle
+    logs give: pair keys below models squared, query indices below the number of battles.
+    """
+    keys = np.asarray(keys, dtype=np.int64).reshape(-1)
+    if keys.size == 0:
+        return keys.copy(), keys.copy()
+    top = int(keys.max()) + 1
+    if int(keys.min()) < 0 or top > max(4 * keys.size, 1 << 16):
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        return uniq.astype(np.int64), inverse.reshape(-1).astype(np.int64)
+    present = np.bincount(keys, minlength=top) > 0
+    label = np.cumsum(present) - 1
+    return np.flatnonzero(present).astype(np.int64), label[keys].astype(np.int64)
+
+
 def aggregate_pairs(battles: Battles) -> PairCounts:
     """Collapse battles into unique unordered model pairs with weighted win counts."""
     a, b = battles.model_a, battles.model_b
@@ -36,8 +54,7 @@ def aggregate_pairs(battles: Battles) -> PairCounts:
     hi = np.maximum(a, b)
     lo_is_a = a < b
     score_lo = battles.weight * np.where(lo_is_a, battles.outcome, 1.0 - battles.outcome)
-    keys, pair_of_battle = np.unique(lo * m + hi, return_inverse=True)
-    pair_of_battle = pair_of_battle.reshape(-1).astype(np.int64)
+    keys, pair_of_battle = unique_inverse(lo * m + hi)
     n_pairs = keys.shape[0]
     wins = np.bincount(pair_of_battle, weights=score_lo, minlength=n_pairs)
     total = np.bincount(pair_of_battle, weights=battles.weight, minlength=n_pairs)

@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import optimize
 from scipy.special import expit
 
 from arena.ratings.battle_arrays import Battles, FloatArray
-from arena.ratings.bootstrap import CI_PERCENTILES, DEFAULT_ROUNDS, query_multiplicities
+from arena.ratings.bootstrap import CI_PERCENTILES, DEFAULT_ROUNDS
 from arena.ratings.bradley_terry import BASE, DEFAULT_REG, INITIAL, SCALE, log_strength_to_elo
 from arena.ratings.fit import Effect, RatingFit
+from arena.ratings.resampling import query_multiplicities
 from arena.ratings.style_features import LENGTH, style_matrix
 
 if TYPE_CHECKING:
@@ -72,6 +72,8 @@ class _Problem:
         return hess
 
     def lbfgs(self, w: FloatArray) -> FloatArray:
+        from scipy import optimize  # heavy to import; only style fits need it
+
         norm = max(float(w.sum()), 1.0)
 
         def fun(theta: FloatArray) -> tuple[float, FloatArray]:

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from arena.ratings.battle_arrays import Battles, FloatArray, IntArray
-from arena.ratings.elo import elo_median_over_orderings
+from arena.ratings.elo import (
+    elo_median_fit,
+    elo_median_over_orderings,
+    elo_median_rounds,
+    rate_elo_median,
+)
 from arena.ratings.fit import Effect
 from arena.ratings.matrices import (
     battle_count_matrix,
@@ -70,14 +75,22 @@ def rating_table(battles: Battles, options: RatingOptions | None = None) -> Rati
     """Rate ``battles`` with ``options.method`` and tabulate: ranks, Elo, stats, matrices.
 
     ``options`` defaults to ``RatingOptions()`` (Bradley-Terry, 1000 bootstrap rounds, the
-    default prior); ``options.elo_rounds=0`` skips the order-independent Elo column.
+    default prior). The order-independent Elo column follows
+    :meth:`RatingOptions.elo_column_rounds` (``elo_rounds=0`` skips it); with the
+    ``elo-median`` method it is the method's own medians, computed once.
     """
     opts = options if options is not None else RatingOptions()
-    fit = get_rating_method(opts.method_name).rate(battles, opts)
-    if opts.elo_rounds > 0:
-        elo = elo_median_over_orderings(battles, rounds=opts.elo_rounds, seed=opts.seed)
+    elo_rounds = opts.elo_column_rounds(len(battles))
+    method = get_rating_method(opts.method_name)
+    if method.rate is rate_elo_median:  # the method's medians are the Elo column: run once
+        elo = elo_median_over_orderings(battles, rounds=elo_median_rounds(opts), seed=opts.seed)
+        fit = elo_median_fit(battles, elo, opts.anchor)
     else:
-        elo = np.full(battles.n_models, np.nan)
+        fit = method.rate(battles, opts)
+        if elo_rounds > 0:
+            elo = elo_median_over_orderings(battles, rounds=elo_rounds, seed=opts.seed)
+        else:
+            elo = np.full(battles.n_models, np.nan)
     stats = model_stats(battles)
     order = np.lexsort((np.arange(battles.n_models), -fit.rating))
     grid = np.ix_(order, order)

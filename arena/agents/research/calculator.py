@@ -5,7 +5,7 @@ unary +/-, parentheses, a few math functions and constants are understood. Every
 returned as a string starting with "Error:".
 
 Bounded work, by construction (the tool is synchronous and CPython cannot interrupt a long
-computation inside C code, so the per-case timeout could never fire; see ``safe_calculate``):
+computation inside C code, so no per-case timeout could fire once such a call started):
 
 - the text is at most MAX_EXPRESSION_CHARS characters, its normalisation is linear, and the tree
   has at most MAX_NODES nodes nested at most MAX_DEPTH deep, so there are few operations;
@@ -16,8 +16,11 @@ computation inside C code, so the per-case timeout could never fire; see ``safe_
   MAX_MAGNITUDE) and ``round`` (at most MAX_ROUND_DIGITS digits either side);
 - nothing else is reachable: no shifts, factorials, strings, sequences or other callables.
 
-So every call does a few hundred operations on numbers of at most 333 bits: well under a
-millisecond of work, whatever the expression.
+So every call does at most a few thousand operations on numbers of at most 333 bits: about a
+millisecond of work, whatever the expression (tests/agents/test_calculator_bounds.py times ~100
+hostile ones). A worker process with a hard timeout was the alternative; it was not chosen:
+it costs a process start per call (or a pool to manage and restart), and it would still need
+these bounds to keep memory in check (10**10**9 takes hundreds of megabytes before any timeout).
 """
 
 from __future__ import annotations

@@ -3,6 +3,13 @@
 Outputs are kept short (the agent may run on a small local model that reads every tool result):
 searches return the top 3 hits in under ~900 characters. No tool raises to the agent: bad input
 and failures come back as text starting with "Error:".
+
+The synchronous tools (searches, calculate, write_file) run in a worker thread. A thread cannot
+be stopped, and one that stays inside C code holds the GIL, freezing the event loop and with it
+every per-case timeout. So each does bounded work by construction, whatever the model sends:
+queries are cut to MAX_QUERY_CHARS before a BM25 lookup in memory, the calculator bounds every
+operand and operation (see arena.agents.research.calculator), and write_file writes at most
+100 KB to a checked path (see arena.agents.research.sandbox).
 """
 
 from __future__ import annotations

@@ -1,0 +1,159 @@
+"""A minimal, fast OpenAI-compatible chat-completions server on 127.0.0.1 for benchmarks.
+
+Plain asyncio (one coroutine per keep-alive connection, one write per reply), so a single
+process serves thousands of requests per second and never becomes the bottleneck of the
+runner benchmark. Every reply takes ``--delay-s`` seconds (asyncio.sleep, so replies overlap).
+
+Answers mirror tests/support/fault_server.py's ``tool_calls`` mode: a request with tools and
+no tool result yet gets a ``calculate`` tool call; anything else gets
+``"<model> answer: <digest of the last user message>"``.
+
+    python benchmarks/chat_server.py --delay-s 0.2
+    # prints {"base_url": "http://127.0.0.1:PORT/v1"} on its first stdout line
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def completion(request: dict[str, Any]) -> dict[str, Any]:
+    """The chat completion answering ``request``."""
+    model = str(request.get("model", "model"))
+    messages = [m for m in request.get("messages") or [] if isinstance(m, dict)]
+    users = [str(m.get("content") or "") for m in messages if m.get("role") == "user"]
+    last = users[-1] if users else ""
+    tools = [t.get("function", {}).get("name") for t in request.get("tools") or []]
+    message: dict[str, Any] = {"role": "assistant", "content": f"{model} answer: {_digest(last)}"}
+    if tools and not any(m.get("role") == "tool" for m in messages):
+        name, args = (("calculate", {"expression": "6 * 7"}) if "calculate" in tools
+                      else (tools[0], {"query": last[:60]}))
+        message = {"role": "assistant", "content": None, "tool_calls": [{
+            "id": f"call_{_digest(last)}", "type": "function",
+            "function": {"name": name, "arguments": json.dumps(args)}}]}
+    prompt_tokens = sum(len(str(m.get("content") or "")) for m in messages) // 4 + 1
+    return {"id": f"chatcmpl-{_digest(last)}", "object": "chat.completion", "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": "tool_calls" if "tool_calls" in message else "stop"}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 8,
+                      "total_tokens": prompt_tokens + 8}}
+
+
+def _response(status: int, body: bytes) -> bytes:
+    head = (f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            "Connection: keep-alive\r\n\r\n")
+    return head.encode() + body
+
+
+class ChatServer:
+    """Serves chat completions after ``delay_s`` seconds each; counts what it answered."""
+
+    def __init__(self, delay_s: float = 0.0) -> None:
+        self.delay_s = delay_s
+        self.requests = 0
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One keep-alive connection: requests in, replies out, until the client closes."""
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                method, path = lines[0].split(" ")[:2]
+                headers = {k.strip().lower(): v.strip() for k, _, v in
+                           (line.partition(":") for line in lines[1:] if line)}
+                body = await reader.readexactly(int(headers.get("content-length", "0")))
+                writer.write(await self.route(method, path, body))
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    async def route(self, method: str, path: str, body: bytes) -> bytes:
+        """The full HTTP response for one request."""
+        if method == "GET" and path.rstrip("/") == "/_stats":
+            return _response(200, json.dumps({"requests": self.requests}).encode())
+        if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
+            return _response(404, b'{"error": {"message": "no such route"}}')
+        self.requests += 1
+        reply = json.dumps(completion(json.loads(body))).encode()
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        return _response(200, reply)
+
+    async def serve(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1 and print the base URL as JSON; serve forever."""
+        server = await asyncio.start_server(self.handle, "127.0.0.1", port, backlog=1024)
+        port = server.sockets[0].getsockname()[1]
+        print(json.dumps({"base_url": f"http://127.0.0.1:{port}/v1"}), flush=True)
+        async with server:
+            await server.serve_forever()
+
+
+class ChatServerProcess:
+    """The server in a child process; a context manager with ``base_url``."""
+
+    def __init__(self, delay_s: float = 0.0) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--delay-s", str(delay_s)],
+            stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            self.proc.wait(10)
+            raise RuntimeError(f"chat server exited with {self.proc.returncode}")
+        self.base_url: str = json.loads(line)["base_url"]
+
+    def requests(self) -> int:
+        """Chat requests answered so far."""
+        import urllib.request
+
+        with urllib.request.urlopen(self.base_url.removesuffix("/v1") + "/_stats",
+                                    timeout=10) as reply:
+            return int(json.loads(reply.read())["requests"])
+
+    def stop(self) -> None:
+        """Terminate the child process."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+    def __enter__(self) -> ChatServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--delay-s", type=float, default=0.0)
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    try:
+        asyncio.run(ChatServer(args.delay_s).serve(args.port))
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
