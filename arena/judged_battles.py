@@ -9,10 +9,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from arena.errors import InputError
-from arena.judging.battle import Battle
 from arena.vocabulary import ERROR
 
 if TYPE_CHECKING:
+    from arena.judging.battle import Battle
     from arena.ratings import Battles
     from arena.storage import Store
 

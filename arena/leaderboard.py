@@ -7,13 +7,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from arena.evaluate import load_run_scores
-from arena.judged_battles import battles_to_arrays, rated, run_outputs, select_battles
-from arena.storage import Store
-
 if TYPE_CHECKING:
     from arena.ratings import Battles, RatingOptions, RatingTable
     from arena.scoring.aggregate import VariantScores
+    from arena.storage import Store
 
 
 class ModelRating(BaseModel):
@@ -155,6 +152,8 @@ def build_leaderboard(
     options: RatingOptions | None = None,
 ) -> RunLeaderboard:
     """Ratings (if the run was judged) next to each variant's golden scores."""
+    from arena.evaluate import load_run_scores
+    from arena.judged_battles import battles_to_arrays, rated, run_outputs, select_battles
     from arena.ratings import LENGTH, SEAT, RatingOptions
 
     opts = options if options is not None else RatingOptions()

@@ -10,14 +10,30 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the real names, for type checkers
+    from judges.human import human_judge
     from judges.identity import judge_identity, verdict_key
     from judges.modes import MODES, get_mode, mode_names
     from judges.modes.base import JudgeMode
-    from judges.orders import Outcome, agreement_rule, averaging_rule, combine
+    from judges.orders import (
+        Outcome,
+        agreement_rule,
+        averaging_rule,
+        combine,
+        logit_rule,
+        probability_rule,
+    )
     from judges.pairwise import Judge, PairwiseJudge, judge_model_config
     from judges.parsing import first_token_probs, label_from_probability, parse_verdict
     from judges.spec import parse_judge
-    from judges.types import LABELS, JudgeSpec, Label, PairRequest, Verdict
+    from judges.types import (
+        COMBINATIONS,
+        DEFAULT_TIE_MARGIN,
+        LABELS,
+        JudgeSpec,
+        Label,
+        PairRequest,
+        Verdict,
+    )
 
 _EXPORTS = {
     "judge_identity": "judges.identity",
@@ -30,6 +46,11 @@ _EXPORTS = {
     "agreement_rule": "judges.orders",
     "averaging_rule": "judges.orders",
     "combine": "judges.orders",
+    "logit_rule": "judges.orders",
+    "probability_rule": "judges.orders",
+    "human_judge": "judges.human",
+    "COMBINATIONS": "judges.types",
+    "DEFAULT_TIE_MARGIN": "judges.types",
     "Judge": "judges.pairwise",
     "PairwiseJudge": "judges.pairwise",
     "judge_model_config": "judges.pairwise",
@@ -45,6 +66,8 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "COMBINATIONS",
+    "DEFAULT_TIE_MARGIN",
     "LABELS",
     "MODES",
     "Judge",
@@ -60,12 +83,15 @@ __all__ = [
     "combine",
     "first_token_probs",
     "get_mode",
+    "human_judge",
     "judge_identity",
     "judge_model_config",
     "label_from_probability",
+    "logit_rule",
     "mode_names",
     "parse_judge",
     "parse_verdict",
+    "probability_rule",
     "verdict_key",
 ]
 

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from arena.battle_log.arrow_columns import UnsupportedColumn, to_float, to_int64
 from arena.battle_log.sources import SOURCES
-from arena.vocabulary import LOG_WINNERS, WINNER_SCORE
+from arena.vocabulary import WINNER_SCORE
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -41,15 +42,16 @@ def read_fast(path: Path, style: tuple[str, ...]) -> Battles | None:
         return None
     try:
         first = _first_row(path)
-        schema, infer = _schema(first)
+        counts = tuple(name for name in SOURCES if _has_count(first, name))
+        if any(name != "seat" and name not in counts for name in style):
+            return None  # a required count missing from the first row: the row reader says so
+        schema, infer = _schema(first, counts)
         options = pj.ParseOptions(
             explicit_schema=schema, unexpected_field_behavior="infer" if infer else "ignore"
         )
         table = pj.read_json(path, parse_options=options)
-        if table.num_rows == 0:
-            return None
-        return _battles(table, style)
-    except (_Unsupported, pa.ArrowException, OSError, ValueError, UnicodeDecodeError):
+        return _battles(table, counts, style) if table.num_rows else None
+    except (_Unsupported, UnsupportedColumn, pa.ArrowException, OSError, ValueError):
         return None
 
 
@@ -69,11 +71,26 @@ def _first_row(path: Path) -> dict[str, Any]:
     raise _Unsupported  # no rows: the row-by-row reader says so
 
 
-def _schema(first: dict[str, Any]) -> tuple[pa.Schema, bool]:
+def _has_count(row: dict[str, Any], name: str) -> bool:
+    """Whether ``row`` holds some source of the style count ``name``.
+
+    A count that the first row lacks cannot be in every row, so it is not loaded.
+    """
+    for container, key_a, key_b in SOURCES[name]:
+        holder = row if container is None else row.get(container)
+        if isinstance(holder, dict) and (
+            holder.get(key_a) is not None or holder.get(key_b) is not None
+        ):
+            return True
+    return False
+
+
+def _schema(first: dict[str, Any], counts: tuple[str, ...]) -> tuple[pa.Schema, bool]:
     """The columns to parse, typed from the first row, and whether to infer the others.
 
-    Counts that the first row holds as FastChat's nested dicts are left to inference (their
-    keys vary), which parses every other field too; otherwise only the fields read are parsed.
+    Only the sources of ``counts`` are parsed besides the battle itself. When the first row
+    holds FastChat's nested count dicts (whose keys vary), ``conv_metadata`` is left to
+    inference, which parses every other field too.
     """
     import pyarrow as pa
 
@@ -82,16 +99,21 @@ def _schema(first: dict[str, Any]) -> tuple[pa.Schema, bool]:
         raise _Unsupported
     fields = [(name, pa.string()) for name in _TEXT]
     fields.append(("question_id", pa.int64() if isinstance(qid, int) else pa.string()))
-    fields += [("len_a", pa.float64()), ("len_b", pa.float64())]
+    meta_keys = []
+    for name in counts:
+        for container, key_a, key_b in SOURCES[name]:
+            if container is None:
+                fields += [(key_a, pa.float64()), (key_b, pa.float64())]
+            else:
+                meta_keys += [key_a, key_b]
     meta = first.get("conv_metadata")
-    keys = [key for sources in SOURCES.values() for c, *pair in sources if c for key in pair]
-    nested = isinstance(meta, dict) and any(isinstance(meta.get(k), dict) for k in keys)
-    if not nested:
-        fields.append(("conv_metadata", pa.struct([(k, pa.float64()) for k in keys])))
+    nested = isinstance(meta, dict) and any(isinstance(meta.get(k), dict) for k in meta_keys)
+    if meta_keys and not nested:
+        fields.append(("conv_metadata", pa.struct([(k, pa.float64()) for k in meta_keys])))
     return pa.schema(fields), nested
 
 
-def _battles(table: pa.Table, style: tuple[str, ...]) -> Battles:
+def _battles(table: pa.Table, counts: tuple[str, ...], style: tuple[str, ...]) -> Battles:
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -99,19 +121,20 @@ def _battles(table: pa.Table, style: tuple[str, ...]) -> Battles:
 
     for name in _TEXT:
         col = table.column(name)
-        if col.null_count or pc.any(pc.equal(pc.utf8_length(col), 0)).as_py():
+        if col.null_count or pc.min(pc.utf8_length(col)).as_py() == 0:
             raise _Unsupported
-    names = pc.unique(
-        pa.chunked_array(table.column("model_a").chunks + table.column("model_b").chunks)
-    )
-    names = names.take(pc.sort_indices(names))
+    sides = table.column("model_a").chunks + table.column("model_b").chunks
+    names = _sorted_unique(pa.chunked_array(sides, type=pa.string()))
     idx_a, idx_b = (_index(table.column(c), names) for c in ("model_a", "model_b"))
     if np.any(idx_a == idx_b):
         raise _Unsupported
-    winner = _index(table.column("winner"), pa.array(LOG_WINNERS))
-    outcome = np.array([WINNER_SCORE[w] for w in LOG_WINNERS])[winner]
-    counts = {name: _style_column(table, name, required=name in style) for name in SOURCES}
-    found = {name: col for name, col in counts.items() if col is not None}
+    winners = pc.unique(table.column("winner"))
+    known = winners.to_pylist()
+    if any(w not in WINNER_SCORE for w in known):
+        raise _Unsupported
+    outcome = np.array([WINNER_SCORE[w] for w in known])[_index(table.column("winner"), winners)]
+    columns = {name: _style_column(table, name, required=name in style) for name in counts}
+    found = {name: col for name, col in columns.items() if col is not None}
     length = found.pop("length", None)
     return Battles(
         model_a=idx_a,
@@ -127,14 +150,19 @@ def _battles(table: pa.Table, style: tuple[str, ...]) -> Battles:
     )
 
 
-def _index(col: pa.ChunkedArray, values: pa.Array) -> np.ndarray:
+def _sorted_unique(col: Any) -> Any:
+    """The distinct strings of ``col`` in Python's sort order (UTF-8 byte order)."""
+    import pyarrow.compute as pc
+
+    values = pc.unique(col)
+    return values.take(pc.sort_indices(values))
+
+
+def _index(col: Any, values: Any) -> np.ndarray:
     """Positions of ``col``'s values in ``values`` (unsupported if one is missing)."""
     import pyarrow.compute as pc
 
-    idx = pc.index_in(col, value_set=values)
-    if idx.null_count:
-        raise _Unsupported
-    return np.asarray(idx.to_numpy(), dtype=np.int64)
+    return to_int64(pc.index_in(col, value_set=values))
 
 
 def _queries(table: pa.Table) -> np.ndarray:
@@ -148,24 +176,20 @@ def _queries(table: pa.Table) -> np.ndarray:
     if col.null_count:
         raise _Unsupported  # the row-by-row reader names rows without an id by line
     if not pa.types.is_string(col.type):
-        col = pc.cast(col, pa.string())  # int64 ids: str(int) has the same digits
-    ids = pc.unique(col)
-    return _index(col, ids.take(pc.sort_indices(ids)))
+        col = pc.cast(col, pa.string())  # int64 ids: the digits of str(int)
+    return _index(col, _sorted_unique(col))
 
 
 def _style_column(
     table: pa.Table, name: str, *, required: bool
 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """(A, B) counts of one style count, picked per row like the row-by-row reader."""
+    """(A, B) counts of one style count, each row from its first present source."""
     n = table.num_rows
     value_a, value_b = np.full(n, np.nan), np.full(n, np.nan)
     chosen = np.zeros(n, dtype=bool)
     for container, key_a, key_b in SOURCES[name]:
-        holder = _holder(table, container)
-        if holder is None:
-            continue
-        col_a, col_b = (_field(holder, key) for key in (key_a, key_b))
-        present = ~chosen & (~np.isnan(col_a) | ~np.isnan(col_b))
+        col_a, col_b = (_field(table, container, key) for key in (key_a, key_b))
+        present = ~chosen & ~(np.isnan(col_a) & np.isnan(col_b))
         value_a[present], value_b[present] = col_a[present], col_b[present]
         chosen |= present
     valid = np.isfinite(value_a) & np.isfinite(value_b) & (value_a >= 0) & (value_b >= 0)
@@ -176,51 +200,21 @@ def _style_column(
     return None
 
 
-def _holder(table: pa.Table, container: str | None) -> Any:
-    """The table itself, or its struct column ``container`` (None if it has none)."""
+def _field(table: pa.Table, container: str | None, key: str) -> np.ndarray:
+    """A top-level or ``container.key`` count as floats, NaN where absent."""
     import pyarrow as pa
 
     if container is None:
-        return table
+        if key not in table.column_names:
+            return np.full(table.num_rows, np.nan)
+        return to_float(table.column(key))
     if container not in table.column_names:
-        return None
-    col = table.column(container)
-    if not pa.types.is_struct(col.type):
-        raise _Unsupported
-    return col.combine_chunks()
-
-
-def _field(holder: Any, key: str) -> np.ndarray:
-    """One count as floats, NaN where absent (a nested dict is summed, absent keys as 0)."""
-    import pyarrow as pa
-
-    if isinstance(holder, pa.Table):
-        if key not in holder.column_names:
-            return np.full(holder.num_rows, np.nan)
-        return _numbers(holder.column(key).combine_chunks())
+        return np.full(table.num_rows, np.nan)
+    holder = table.column(container)
+    if not pa.types.is_struct(holder.type):
+        raise _Unsupported  # e.g. a string in every row: let the row reader decide
     if holder.type.get_field_index(key) < 0:
-        return np.full(len(holder), np.nan)
-    values = _numbers(holder.field(key))
-    if holder.null_count:
-        values[np.asarray(holder.is_null().to_numpy(zero_copy_only=False))] = np.nan
-    return values
-
-
-def _numbers(arr: Any) -> np.ndarray:
-    """A numeric or (nested) struct arrow array as float64, NaN for null."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type):
-        return np.asarray(pc.cast(arr, pa.float64()).to_numpy(zero_copy_only=False), dtype=float)
-    if pa.types.is_null(arr.type):
-        return np.full(len(arr), np.nan)
-    if not pa.types.is_struct(arr.type):
-        raise _Unsupported  # e.g. booleans or strings: the row-by-row reader rejects them
-    total = np.zeros(len(arr))
-    for i in range(arr.type.num_fields):
-        part = _numbers(arr.field(i))
-        total += np.where(np.isnan(part), 0.0, part)
-    if arr.null_count:
-        total[np.asarray(arr.is_null().to_numpy(zero_copy_only=False))] = np.nan
-    return total
+        return np.full(table.num_rows, np.nan)
+    position = holder.type.get_field_index(key)
+    parts = [to_float(chunk.flatten()[position]) for chunk in holder.chunks]
+    return np.concatenate(parts) if parts else np.zeros(0)

@@ -6,7 +6,8 @@ otherwise). Style counts come along when every row has them: ``len_a`` / ``len_b
 lengths), else FastChat's ``conv_metadata.sum_assistant_a_tokens`` / ``_b_tokens``; and
 ``conv_metadata.header_count_a``, ``list_count_a``, ``bold_count_a`` and their ``_b`` twins
 (a number, or FastChat's nested dict of numbers, which is summed). A ``null`` value is read
-as an absent one.
+as an absent one. Self-battles are skipped and counted; other fields are ignored unless a
+``--where`` condition names them (see :mod:`arena.battle_log.options`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.battle_log.fast_reader import read_fast
+from arena.battle_log.options import LogCounts, Where, is_strong
 from arena.battle_log.sources import SOURCES
 from arena.errors import InputError
 from arena.vocabulary import LOG_WINNERS
@@ -27,7 +29,14 @@ if TYPE_CHECKING:
 Row = dict[str, Any]
 
 
-def load_battle_log(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles:
+def load_battle_log(
+    path: str | Path,
+    *,
+    style: tuple[str, ...] = (),
+    where: tuple[Where, ...] = (),
+    strong_weight: float = 1.0,
+    counts: LogCounts | None = None,
+) -> Battles:
     """Battles from a JSONL (or JSON list) battle log.
 
     ``style`` names the style counts the caller needs (``length``, ``headers``, ``lists``,
@@ -38,17 +47,29 @@ def load_battle_log(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles
     not take (a JSON list, a bad row, ...) is read row by row, with the same result or an
     error naming the row.
 
+    Rows failing a ``where`` condition are left out, self-battles skipped (both counted in
+    ``counts``); a strong verdict (:func:`~arena.battle_log.options.is_strong`) weighs
+    ``strong_weight`` battles.
+
     Raises:
         InputError: naming the file, the row and the field of the first bad row.
     """
-    if all(name == "seat" or name in SOURCES for name in style):
+    plain = not where and strong_weight == 1.0
+    if plain and all(name == "seat" or name in SOURCES for name in style):
         fast = read_fast(Path(path), style)
         if fast is not None:
             return fast
-    return read_rows(path, style=style)
+    return read_rows(path, style=style, where=where, strong_weight=strong_weight, tally=counts)
 
 
-def read_rows(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles:
+def read_rows(
+    path: str | Path,
+    *,
+    style: tuple[str, ...] = (),
+    where: tuple[Where, ...] = (),
+    strong_weight: float = 1.0,
+    tally: LogCounts | None = None,
+) -> Battles:
     """:func:`load_battle_log` row by row (the reference the fast path must match)."""
     from arena.ratings import Battles
 
@@ -61,7 +82,8 @@ def read_rows(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles:
         raise InputError("is a directory, not a battle log", file=file) from None
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=file) from None
-    rows = _rows(text, file)
+    tally = tally if tally is not None else LogCounts()
+    rows = _kept(_rows(text, file), file, where, tally)
     a, b, winner, query = [], [], [], []
     for number, row in rows:
         _check_row(row, number, file)
@@ -71,7 +93,9 @@ def read_rows(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles:
         qid = row.get("question_id")
         query.append(f"__row{number}" if qid is None else str(qid))
     if not a:
-        raise InputError("no battles in the file", file=file)
+        skipped = tally.summary()
+        raise InputError("no battles in the file" + (f": {skipped}" if skipped else ""),
+                         file=file)
     unknown = [name for name in style if name != "seat" and name not in SOURCES]
     if unknown:
         raise InputError(
@@ -88,11 +112,33 @@ def read_rows(path: str | Path, *, style: tuple[str, ...] = ()) -> Battles:
         b,
         winner,
         query if has_ids else None,
+        weight=None if strong_weight == 1.0 else [
+            strong_weight if is_strong(row) else 1.0 for _, row in rows
+        ],
         len_a=None if length is None else length[0],
         len_b=None if length is None else length[1],
         style_a={k: v[0] for k, v in found.items()} or None,
         style_b={k: v[1] for k, v in found.items()} or None,
     )
+
+
+def _kept(
+    rows: list[tuple[int, Row]], file: str, where: tuple[Where, ...], counts: LogCounts
+) -> list[tuple[int, Row]]:
+    """The rows that battle: each checked, then kept unless a condition fails or it is a
+    self-battle (both counted)."""
+    kept = []
+    for number, row in rows:
+        _check_row(row, number, file)
+        counts.rows += 1
+        if not all(condition.matches(row) for condition in where):
+            counts.filtered += 1
+        elif row["model_a"] == row["model_b"]:
+            counts.self_battles += 1
+        else:
+            counts.strong += is_strong(row)
+            kept.append((number, row))
+    return kept
 
 
 def _check_row(row: Row, number: int, file: str) -> None:
@@ -107,10 +153,6 @@ def _check_row(row: Row, number: int, file: str) -> None:
             file=file,
             case=f"row {number}",
             field="winner",
-        )
-    if row["model_a"] == row["model_b"]:
-        raise InputError(
-            "a model cannot battle itself", file=file, case=f"row {number}", field="model_b"
         )
 
 

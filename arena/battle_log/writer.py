@@ -3,9 +3,12 @@
 One JSON object per line: ``model_a``, ``model_b``, ``winner``, ``question_id`` (the golden
 case, the bootstrap unit), ``len_a`` / ``len_b`` (answer lengths in characters) and
 ``conv_metadata`` with FastChat's nested markdown counts (``header_count_a``,
-``list_count_a``, ``bold_count_a`` and the ``_b`` twins), plus ``repeat``, ``judge`` and
-``run_id``. Errored battles are left out. ``arena ratings --battles`` reads it back, style
-counts included.
+``list_count_a``, ``bold_count_a`` and the ``_b`` twins), plus ``turn`` (always 1),
+``tstamp`` (when the battle was judged, Unix seconds), ``repeat``, ``strong``, ``judge`` (the
+judge key, or ``human:NAME`` for a person), ``judge_label`` and ``run_id``. Errored battles
+are left out. With ``orders`` each battle gives one row per order as the judge saw it
+(``model_a`` shown first) instead of the combined verdict. ``arena ratings --battles`` reads
+it back, style counts included; ``arena agree`` compares its judges.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import InputError
-from arena.judged_battles import rated, run_outputs, select_battles
 from arena.style_counts import markdown_metadata
 
 if TYPE_CHECKING:
@@ -24,50 +26,90 @@ if TYPE_CHECKING:
     from arena.storage import Store
 
 
-def battle_log_rows(battles: list[Battle], outputs: Mapping[int, str]) -> list[dict[str, Any]]:
-    """Battle-log rows of the rated battles; ``outputs`` maps result id -> answer."""
+def battle_log_rows(
+    battles: list[Battle], outputs: Mapping[int, str], *, orders: bool = False
+) -> list[dict[str, Any]]:
+    """Battle-log rows of the rated battles; ``outputs`` maps result id -> answer.
+
+    With ``orders``, one row per order the judge saw (see
+    :func:`arena.judging.votes.order_votes`) instead of the combined verdict.
+    """
+    from arena.judged_battles import rated
+    from arena.judging.votes import judge_name, order_votes
+
     rows = []
     for b in rated(battles):
-        meta: dict[str, Any] = {}
-        for side, result_id in (("a", b.result_a_id), ("b", b.result_b_id)):
-            for stem, counts in markdown_metadata(outputs.get(result_id, "")).items():
-                meta[f"{stem}_{side}"] = counts
-        rows.append(
-            {
-                "model_a": b.variant_a,
-                "model_b": b.variant_b,
-                "winner": b.winner,
-                "question_id": b.case_id,
-                "repeat": b.repeat,
-                "len_a": b.len_a,
-                "len_b": b.len_b,
-                "conv_metadata": meta,
-                "judge": b.judge.key,
-                "run_id": b.run_id,
-            }
-        )
+        seats = {b.variant_a: (b.result_a_id, b.len_a), b.variant_b: (b.result_b_id, b.len_b)}
+        shown = order_votes(b) if orders else [(b.variant_a, b.variant_b, b.winner)]
+        for first, second, winner in shown:
+            meta: dict[str, Any] = {}
+            for side, name in (("a", first), ("b", second)):
+                for stem, counts in markdown_metadata(outputs.get(seats[name][0], "")).items():
+                    meta[f"{stem}_{side}"] = counts
+            rows.append(
+                {
+                    "model_a": first,
+                    "model_b": second,
+                    "winner": winner,
+                    "question_id": b.case_id,
+                    "turn": 1,
+                    "tstamp": round(b.created_at.timestamp(), 3),
+                    "repeat": b.repeat,
+                    "strong": b.strong and not orders,
+                    "len_a": seats[first][1],
+                    "len_b": seats[second][1],
+                    "conv_metadata": meta,
+                    "judge": judge_name(b),
+                    "judge_label": b.judge.label,
+                    "run_id": b.run_id,
+                }
+            )
     return rows
 
 
-def export_battle_log(
-    store: Store, path: str | Path, run_id: int | None = None, *, judge_key: str | None = None
-) -> int:
-    """Write the run's battles from one judge (default: latest run, latest judge) as JSONL.
-
-    Returns the number of battles written.
+def run_battle_log(
+    store: Store, run_id: int | None = None, *, judge_key: str | None = None, orders: bool = False
+) -> list[dict[str, Any]]:
+    """The rows of a run's battles from one judge (default: latest run, latest judge).
 
     Raises:
         InputError: when the run has no rated battles from that judge.
     """
+    from arena.judged_battles import run_outputs, select_battles
+
     run = store.run(run_id)
-    rows = battle_log_rows(select_battles(store, run.id, judge_key), run_outputs(store, run.id))
+    rows = battle_log_rows(
+        select_battles(store, run.id, judge_key), run_outputs(store, run.id), orders=orders
+    )
     if not rows:
         raise InputError(f"run {run.id} has no judged battles to export: run `arena judge` first")
-    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    return rows
+
+
+def jsonl(rows: list[dict[str, Any]]) -> str:
+    """One JSON object per line."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+
+
+def export_battle_log(
+    store: Store,
+    path: str | Path,
+    run_id: int | None = None,
+    *,
+    judge_key: str | None = None,
+    orders: bool = False,
+) -> int:
+    """Write :func:`run_battle_log` as JSONL to ``path``; returns the number of rows written.
+
+    Raises:
+        InputError: when the run has no rated battles from that judge, or the file cannot be
+            written.
+    """
+    rows = run_battle_log(store, run_id, judge_key=judge_key, orders=orders)
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        target.write_text(jsonl(rows), encoding="utf-8")
     except OSError as exc:
         raise InputError(
             f"cannot write the battle log: {exc.strerror or exc}", file=str(path)

@@ -22,12 +22,16 @@ def build_parser() -> argparse.ArgumentParser:
     for module in (run, show, score, judge, ratings, battles, demo, app):
         module.register(sub)
     judge.register_health(sub)
+    from arena.cli import plan
+
+    plan.register(sub)  # arena plan: counts, cache and cost before spending
     from arena.cli import baseline, gate, history, init_ci
 
     for module in (baseline, gate, history, init_ci):  # the merge gate and its CI
         module.register(sub)
-    from arena.cli import golden, langsmith
+    from arena.cli import agree, golden, langsmith
 
+    agree.register(sub)
     golden.register(sub)
     langsmith.register(sub)
     return parser

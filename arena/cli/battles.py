@@ -1,8 +1,11 @@
-"""``arena battles export``: a run's judged battles as a battle log in Chatbot Arena's schema."""
+"""``arena battles export``: a run's judged battles as a battle log in Chatbot Arena's schema;
+and the table ``arena ratings --battles`` prints for a log."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from typing import Any
 
 from arena.cli.common import add_db
@@ -14,20 +17,115 @@ def register(sub: Any) -> None:
     esub = e.add_subparsers(dest="battles_command", required=True)
     x = esub.add_parser(
         "export",
-        help="write the battles in Chatbot Arena's JSONL schema, with lengths and markdown counts",
+        help="write a run's battles in Chatbot Arena's JSONL schema (question_id, model_a, "
+        "model_b, winner, judge, turn, tstamp, with lengths and markdown counts)",
     )
-    x.add_argument("file", metavar="FILE.jsonl")
-    x.add_argument("--run", type=int, default=None, help="run id (default: latest)")
+    x.add_argument(
+        "target",
+        nargs="?",
+        default=None,
+        metavar="RUN",
+        help="run id (default: latest); a FILE.jsonl here is read as --output",
+    )
+    x.add_argument("--run", type=int, default=None, help=argparse.SUPPRESS)
     x.add_argument("--judge", default=None, metavar="KEY", help="judge key (default: latest)")
+    x.add_argument(
+        "--orders",
+        action="store_true",
+        help="one row per order as the judge saw it (model_a shown first) instead of the "
+        "combined verdict",
+    )
+    x.add_argument(
+        "-o", "--output", default=None, metavar="FILE.jsonl", help="write here (default: stdout)"
+    )
     add_db(x)
     x.set_defaults(handler=cmd_battles_export)
 
 
+def _run_and_file(args: argparse.Namespace) -> tuple[int | None, str | None]:
+    run, output = args.run, args.output
+    if args.target is not None:
+        if args.target.isdigit():
+            run = int(args.target)
+        elif output is None:
+            output = args.target  # the older form: arena battles export FILE.jsonl
+        else:
+            from arena.errors import InputError
+
+            raise InputError(f"RUN must be a run id, got {args.target!r}")
+    return run, output
+
+
 def cmd_battles_export(args: argparse.Namespace) -> int:
-    """Write a run's judged battles as a JSONL battle log."""
-    from arena.battle_log import export_battle_log
+    """Write (or print) a run's judged battles as a JSONL battle log."""
+    from arena.battle_log import export_battle_log, jsonl, run_battle_log
     from arena.storage import Store
 
-    n = export_battle_log(Store(args.db), args.file, args.run, judge_key=args.judge)
-    print(f"wrote {n} battles to {args.file}")
+    run, output = _run_and_file(args)
+    store = Store(args.db)
+    if output is None:
+        rows = run_battle_log(store, run, judge_key=args.judge, orders=args.orders)
+        sys.stdout.write(jsonl(rows))
+        return 0
+    n = export_battle_log(store, output, run, judge_key=args.judge, orders=args.orders)
+    print(f"wrote {n} battles to {output}")
+    return 0
+
+
+def print_log_ratings(args: argparse.Namespace, options: Any) -> int:
+    """``arena ratings --battles FILE``: rate a battle log and print (or dump) the table,
+    saying what was skipped; with ``--anchor``, each model's score against the anchor."""
+    from arena.battle_log import LogCounts, anchor_score, load_battle_log, parse_where
+    from arena.cli.ratings import _f, print_effects
+    from arena.leaderboard import model_ratings, rate_battles, style_effects
+    from arena.reports.format import text_table
+
+    counts = LogCounts()
+    battles = load_battle_log(
+        args.battles,
+        style=options.style,
+        where=parse_where(args.where),
+        strong_weight=1.0 if args.strong_weight is None else args.strong_weight,
+        counts=counts,
+    )
+    if counts.summary():
+        print(f"{args.battles}: {counts.summary()}", file=sys.stderr)
+    table = rate_battles(battles, options)
+    rows = [r.model_dump() for r in model_ratings(table)]
+    if options.anchor is not None:
+        base = next(r["rating"] for r in rows if r["model"] == options.anchor)
+        for r in rows:
+            r["anchor_score"] = anchor_score(r["rating"], base)
+            r["anchor_ci_low"] = anchor_score(r["ci_low"], base)
+            r["anchor_ci_high"] = anchor_score(r["ci_high"], base)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    headers = ["rank", "model", "rating", "95% CI", "elo", "win rate", "battles"]
+    if options.anchor is not None:
+        headers.append(f"vs {options.anchor} (95% CI)")
+    print(
+        text_table(
+            headers,
+            [
+                [
+                    r["rank"],
+                    r["model"],
+                    _f(r["rating"]),
+                    f"[{_f(r['ci_low'])}, {_f(r['ci_high'])}]",
+                    _f(r["elo"]),
+                    _f(r["win_rate"], ".1%"),
+                    r["battles"],
+                    *(
+                        [f"{_f(r['anchor_score'], '.1f')}% ({_f(r['anchor_ci_low'], '.1f')}, "
+                         f"{_f(r['anchor_ci_high'], '.1f')})"]
+                        if options.anchor is not None
+                        else []
+                    ),
+                ]
+                for r in rows
+            ],
+        )
+    )
+    print_effects(style_effects(table))
     return 0

@@ -14,10 +14,14 @@ def add_db(parser: argparse.ArgumentParser) -> None:
     The URL is checked when the store opens (:func:`arena.storage.engine.check_url`): a bad one
     is an InputError naming --db (exit 2) before anything is created or written.
     """
-    parser.add_argument("--db", default=None, metavar="URL",
-                        help="SQLAlchemy URL, e.g. sqlite:///arena.db or "
-                             "postgresql+psycopg://user@host/dbname; an SQLite file's folder "
-                             "must exist (default: $ARENA_DB_URL or sqlite:///arena.db)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help="SQLAlchemy URL, e.g. sqlite:///arena.db or "
+        "postgresql+psycopg://user@host/dbname; an SQLite file's folder "
+        "must exist (default: $ARENA_DB_URL or sqlite:///arena.db)",
+    )
 
 
 def default_dataset() -> str:

@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
+from arena.cli.plan import add_executor_flags, judging
 from arena.reports.format import pct, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 
@@ -47,13 +48,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--json", action="store_true")
+    add_executor_flags(p)  # --executor ray, --max-cost, --dry-run
     add_db(p)
     p.set_defaults(handler=cmd_judge)
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
     """Judge a run and print the battle outcomes and the judge's health."""
-    from arena.judging import judge_run
     from arena.storage import Store
     from judges import parse_judge
 
@@ -64,9 +65,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
     spec = spec.model_copy(update=update) if update else spec
     store = Store(args.db)
     run_id = store.run(args.run).id
-    report = judge_run(
-        store, run_id, spec, pairs=args.pairs, concurrency=args.concurrency, progress=not args.json
-    )
+    report, budget = judging(args, store, run_id, spec)
+    if report is None:  # --dry-run: the plan was printed
+        return 0
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     health = judge_health_with_accuracy(store, run_id, report.battles)
@@ -78,6 +79,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
                     "judge": spec.model_dump(mode="json"),
                     "judge_key": spec.key,
                     "tie_margin": report.tie_margin,
+                    "budget": budget.summary() if budget is not None else None,
                     "model_calls": report.model_calls,
                     "skipped": report.skipped,
                     "warnings": report.warnings,

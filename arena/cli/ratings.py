@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -50,7 +49,31 @@ def register(sub: Any) -> None:
         help="style-controlled ratings; comma-separated covariates: length (the "
         "default), markdown (= headers,lists,bold), seat (seat A's advantage)",
     )
-    p.add_argument("--anchor", default=None, metavar="MODEL", help="pin MODEL at 1000")
+    p.add_argument(
+        "--anchor",
+        default=None,
+        metavar="MODEL",
+        help="pin MODEL at 1000; with --battles also show each model's win probability "
+        "against it in %% with its interval (arena-hard style scores)",
+    )
+    p.add_argument(
+        "--where",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="--battles: keep only rows whose FIELD equals VALUE (JSON, else text; e.g. "
+        "anony=true); repeat to require several",
+    )
+    p.add_argument(
+        "--strong-weight",
+        nargs="?",
+        type=float,
+        const=3.0,
+        default=None,
+        metavar="W",
+        help="--battles: a strong verdict (strong: true, or an A>>B score) counts as W "
+        "battles (arena-hard: 3, the value without W)",
+    )
     p.add_argument(
         "--elo-rounds",
         type=int,
@@ -137,34 +160,10 @@ def cmd_ratings(args: argparse.Namespace) -> int:
         return 0
     options = rating_options(args)
     if args.battles:
-        from arena.battle_log import load_battle_log
-        from arena.leaderboard import model_ratings, rate_battles, style_effects
+        from arena.cli.battles import print_log_ratings
 
         with flag_errors():
-            table = rate_battles(load_battle_log(args.battles, style=options.style), options)
-        rows = model_ratings(table)
-        if args.json:
-            print(json.dumps([r.model_dump() for r in rows], indent=2))
-        else:
-            print(
-                text_table(
-                    ["rank", "model", "rating", "95% CI", "elo", "win rate", "battles"],
-                    [
-                        [
-                            r.rank,
-                            r.model,
-                            _f(r.rating),
-                            f"[{_f(r.ci_low)}, {_f(r.ci_high)}]",
-                            _f(r.elo),
-                            _f(r.win_rate, ".1%"),
-                            r.battles,
-                        ]
-                        for r in rows
-                    ],
-                )
-            )
-            print_effects(style_effects(table))
-        return 0
+            return print_log_ratings(args, options)
     from arena.leaderboard import build_leaderboard
     from arena.storage import Store
 

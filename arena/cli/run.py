@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from arena.cli.common import add_db, default_dataset
+from arena.cli.plan import add_executor_flags
 from arena.reports.format import text_table
 
 
@@ -26,6 +27,7 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--langsmith", action="store_true",
                    help="also record the run in LangSmith as experiments (LANGSMITH_API_KEY)")
+    add_executor_flags(p)  # --executor ray, --max-cost, --dry-run
     add_db(p)
     p.set_defaults(handler=cmd_run)
 
@@ -52,11 +54,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         repeats=args.repeats, concurrency=args.concurrency, case_timeout_s=args.timeout,
         retry_errors=args.retry_errors, progress=not args.json, dataset_path=args.dataset)
     check_run(variants, options)  # before the database is opened: bad input writes nothing
+    from arena.cli import plan
+
+    plan.check_max_cost(args)
+    if args.dry_run:  # the plan only: nothing is written, no model is called
+        plan.print_plan(plan.run_plan(args, plan.read_store(args.db)), args.json)
+        return 0
     store = Store(args.db)
-    report = run_suite(store, dataset, variants, options)
+    options.executor, budget = plan.make_run_executor(args, store)
+    try:
+        report = run_suite(store, dataset, variants, options)
+    finally:
+        if options.executor is not None:
+            options.executor.close()
+    plan.print_budget(budget, "tasks")
     pushed = None if client is None else _push(store, report.run_id, client)
     if args.json:
         doc = run_json(report)
+        if budget is not None:
+            doc["budget"] = budget.summary()
         if pushed is not None:
             doc["langsmith"] = pushed.model_dump(mode="json")
         print(json.dumps(doc, indent=2))

@@ -31,6 +31,7 @@ from arena.gate.limits import (
 from arena.gate.report import GateReport, decide
 from arena.gate.rules import compare_snapshots
 from arena.golden import GoldenDataset, case_hash, dataset_hash
+from arena.provenance import provenance as current_provenance
 from arena.scoring.aggregate import VariantScores
 from arena.scoring.regression import Baseline, RegressionReport, make_baseline
 from arena.storage import Store
@@ -171,7 +172,9 @@ def run_gate(store: Store, config: GateConfig, baseline_ref: str, candidate_ref:
         progress=progress, dataset_path=dataset_path))
     scores = score_run(store, report.run_id, make_grader(config.grader, store))
     results = store.results(report.run_id)
-    provenance = dict(store.run(report.run_id).config.get("provenance") or {})
+    # where this gate runs (the commit being gated): a resumed run keeps where it was made
+    here = current_provenance()
+    provenance = dict(store.run(report.run_id).config.get("provenance") or {}) or here
 
     def snap(variant: Variant, name: str) -> tuple[Baseline, VariantScores]:
         aggregate = scores.variant(variant.name)
@@ -198,7 +201,7 @@ def run_gate(store: Store, config: GateConfig, baseline_ref: str, candidate_ref:
         candidate=cand.label, failures=failures, run_id=report.run_id, dataset=_label(dataset),
         settings={"tier": config.run.tier, "repeats": config.run.repeats,
                   "judge": config.judge or "none"},
-        provenance=provenance, regression=regression, limits=limits, compare=compare,
+        provenance=here, regression=regression, limits=limits, compare=compare,
         notes=[*notes, *more])
 
 
@@ -222,4 +225,4 @@ def check_stored(store: Store, config: GateConfig, candidate: str, baseline_ref:
         baseline=f"{baseline.name} ({baseline.label})" if baseline else "none (absolute limits)",
         candidate=cand.label, failures=failures, run_id=run,
         dataset=_label(dataset) if dataset else cand.dataset_label,
-        provenance=cand.provenance, regression=regression, limits=limits, notes=notes)
+        provenance=current_provenance(), regression=regression, limits=limits, notes=notes)

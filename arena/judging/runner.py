@@ -143,8 +143,13 @@ async def judge_run_async(
     judge: Judge | None = None,
     concurrency: int = 2,
     progress: bool = True,
+    executor: Any = None,
 ) -> JudgeReport:
-    """Judge a stored run; battles are committed as they finish, verdicts cached."""
+    """Judge a stored run; battles are committed as they finish, verdicts cached.
+
+    ``executor`` (an ``arena.executors.Executor``, e.g. Ray or a budget) judges each pair
+    instead of this process; a pair it does not start (``--max-cost``) is left for a rerun.
+    """
     judge = judge or PairwiseJudge(spec, store=store)  # InputError before any battle
     todo, skipped, variants = _pairs(store, run_id, pairs)
     contestants = {v.name: v.model.spec for v in store.variants() if v.name in variants}
@@ -155,14 +160,27 @@ async def judge_run_async(
     bar = _bar(len(todo), progress)
     battles: list[Battle] = []
 
+    async def elsewhere(pair: _Pair) -> Battle | None:  # the same work, by the executor
+        outcome = await executor.judge_pair(store, run_id, judge, pair, self_judged)
+        if outcome is None:
+            return None
+        counter.sent += outcome.calls
+        return outcome.battle
+
     async def one(pair: _Pair) -> None:
         async with semaphore:
-            token = CALLS.set(counter)
-            try:
-                battle = await judge_pair(judge, store, run_id, pair, self_judged)
-            finally:
-                CALLS.reset(token)
-            battle.id = store.save_battle(battle)
+            if executor is not None:
+                stored = await elsewhere(pair)
+                if stored is None:
+                    return
+                battle = stored
+            else:
+                token = CALLS.set(counter)
+                try:
+                    battle = await judge_pair(judge, store, run_id, pair, self_judged)
+                finally:
+                    CALLS.reset(token)
+                battle.id = store.save_battle(battle)
             battles.append(battle)
             if bar is not None:
                 bar.set_postfix_str(

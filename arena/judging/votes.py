@@ -59,7 +59,8 @@ def order_votes(battle: Battle) -> list[tuple[str, str, str]]:
     return rows
 
 
-def _rows(path: str | Path) -> list[tuple[int, Any]]:
+def _rows(path: str | Path) -> list[tuple[str, Any]]:
+    """(where, row) of every row: ``line N`` of a JSONL file, ``row N`` of a JSON list."""
     file = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -71,16 +72,19 @@ def _rows(path: str | Path) -> list[tuple[int, Any]]:
         raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=file) from None
     if text.lstrip().startswith("["):
         try:
-            return list(enumerate(json.loads(text), 1))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"malformed JSON at line {exc.lineno}: {exc.msg}", file=file) from None
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise InputError(f"malformed JSON: {exc}", file=file) from None
+        if not isinstance(data, list):
+            raise InputError("a JSON vote file must hold a list of votes", file=file)
+        return [(f"row {number}", row) for number, row in enumerate(data, 1)]
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
-                rows.append((number, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise InputError(f"malformed JSON: {exc.msg}", file=file,
+                rows.append((f"line {number}", json.loads(line)))
+            except (json.JSONDecodeError, RecursionError) as exc:
+                raise InputError(f"malformed JSON: {exc}", file=file,
                                  case=f"line {number}") from None
     return rows
 
@@ -136,8 +140,8 @@ def load_votes(path: str | Path, *, default_judge: str | None = None) -> list[Vo
     """
     file = str(path)
     votes = []
-    for number, row in _rows(path):
-        vote = vote_from_row(row, file, f"row {number}", default_judge)
+    for where, row in _rows(path):
+        vote = vote_from_row(row, file, where, default_judge)
         if vote.model_a != vote.model_b:
             votes.append(vote)
     if not votes:

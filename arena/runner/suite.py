@@ -46,6 +46,8 @@ class RunOptions:
     progress: bool = True
     dataset_path: str = ""
     on_result: list[Callable[[RunResult], None]] = field(default_factory=list)
+    executor: Any = None
+    """Where tasks run instead of inline (an ``arena.executors.Executor``: Ray, a budget)."""
 
 
 def sandbox_root(run_id: int, database: str = "") -> Path:
@@ -88,8 +90,24 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
     progress = _progress(len(pending), options.progress)
     semaphore = asyncio.Semaphore(max(1, options.concurrency))
 
+    async def elsewhere(task: Task) -> None:  # the same work, run by options.executor
+        outcome = await options.executor.run_task(
+            store, run_id, task, task.case.timeout_s or options.case_timeout_s)
+        if outcome is None:  # not started (--max-cost): a rerun resumes it
+            return
+        if outcome.reused:
+            done[task.key] = outcome.result
+        else:
+            fresh.append(outcome.result)
+            for callback in options.on_result:
+                callback(outcome.result)
+        if progress is not None:
+            progress.update(1)
+
     async def worker(task: Task) -> None:
         async with semaphore:
+            if options.executor is not None:
+                return await elsewhere(task)
             finished = store.finished_result(run_id, task.key)
             if finished is not None:  # another process finished it meanwhile: reuse it
                 done[task.key] = finished
@@ -118,10 +136,10 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
     finally:
         if progress is not None:
             progress.close()
-    store.finish_run(run_id)
     by_key = {**done, **{(r.variant_hash, r.case_hash, r.repeat): r for r in fresh}}
-    ordered = [by_key[t.key] for t in tasks]
-    return RunReport(run_id=run_id, resumed=resumed, reused=len(tasks) - len(fresh),
+    ordered = [by_key[t.key] for t in tasks if t.key in by_key]  # all, unless a budget stopped
+    store.finish_run(run_id, "finished" if len(ordered) == len(tasks) else "stopped")
+    return RunReport(run_id=run_id, resumed=resumed, reused=len(ordered) - len(fresh),
                      model_calls=sum(r.fresh_model_calls for r in fresh), results=ordered)
 
 

@@ -4,5 +4,12 @@ from arena.storage.engine import DEFAULT_URL, make_engine, resolve_url
 from arena.storage.queries import DatabaseProblem, database_problem, masked_url
 from arena.storage.store import Store
 
-__all__ = ["DEFAULT_URL", "DatabaseProblem", "Store", "database_problem", "make_engine",
-           "masked_url", "resolve_url"]
+__all__ = [
+    "DEFAULT_URL",
+    "DatabaseProblem",
+    "Store",
+    "database_problem",
+    "make_engine",
+    "masked_url",
+    "resolve_url",
+]

@@ -38,20 +38,32 @@ class BattleStoreMixin:
         """
 
         def work(s: Session) -> int:
-            old = s.scalar(select(BattleRow).where(
-                BattleRow.run_id == battle.run_id, BattleRow.judge_key == battle.judge.key,
-                BattleRow.result_a_id == battle.result_a_id,
-                BattleRow.result_b_id == battle.result_b_id).with_for_update())
+            old = s.scalar(
+                select(BattleRow)
+                .where(
+                    BattleRow.run_id == battle.run_id,
+                    BattleRow.judge_key == battle.judge.key,
+                    BattleRow.result_a_id == battle.result_a_id,
+                    BattleRow.result_b_id == battle.result_b_id,
+                )
+                .with_for_update()
+            )
             if old is not None:
                 if battle.winner == ERROR and old.winner != ERROR:
                     return old.id
                 s.execute(delete(BattleRow).where(BattleRow.id == old.id))
-            row = BattleRow(run_id=battle.run_id, judge_key=battle.judge.key,
-                            case_id=battle.case_id, repeat=battle.repeat,
-                            variant_a=battle.variant_a, variant_b=battle.variant_b,
-                            result_a_id=battle.result_a_id, result_b_id=battle.result_b_id,
-                            winner=battle.winner,
-                            body=battle.model_dump(mode="json", exclude={"id"}))
+            row = BattleRow(
+                run_id=battle.run_id,
+                judge_key=battle.judge.key,
+                case_id=battle.case_id,
+                repeat=battle.repeat,
+                variant_a=battle.variant_a,
+                variant_b=battle.variant_b,
+                result_a_id=battle.result_a_id,
+                result_b_id=battle.result_b_id,
+                winner=battle.winner,
+                body=battle.model_dump(mode="json", exclude={"id"}),
+            )
             s.add(row)
             s.flush()
             return row.id
@@ -68,8 +80,9 @@ class BattleStoreMixin:
         if judge_key is not None:
             query = query.where(BattleRow.judge_key == judge_key)
         with self.session() as s:
-            return [Battle.model_validate({**row.body, "id": row.id})
-                    for row in s.scalars(query).all()]
+            return [
+                Battle.model_validate({**row.body, "id": row.id}) for row in s.scalars(query).all()
+            ]
 
     def judge_keys(self, run_id: int) -> list[tuple[str, str, int]]:
         """(judge key, judge label, battles) for every judge used on a run, newest first."""
@@ -91,6 +104,10 @@ class BattleStoreMixin:
     def put_verdict(self, key: str, verdict: Verdict) -> None:
         """Cache a verdict (only successful ones are worth caching); the latest one wins."""
         value: dict[str, Any] = verdict.model_dump(mode="json")
-        values = {"key": key, "judge_key": verdict.judge.key, "value": value,
-                  "created_at": utcnow()}
+        values = {
+            "key": key,
+            "judge_key": verdict.judge.key,
+            "value": value,
+            "created_at": utcnow(),
+        }
         self._write(lambda s: upsert(s, VerdictCacheRow, values, ["key"]))

@@ -59,11 +59,13 @@ def check_url(url: str, origin: str = "--db") -> URL:
     try:
         parsed.get_dialect()
     except NoSuchModuleError:
-        raise db_error(url, origin, f"unknown database dialect {parsed.drivername!r} "
-                                    f"({_EXAMPLES})") from None
+        raise db_error(
+            url, origin, f"unknown database dialect {parsed.drivername!r} ({_EXAMPLES})"
+        ) from None
     except ImportError as exc:
-        raise db_error(url, origin, f"the driver for {parsed.drivername!r} is not installed "
-                                    f"({exc})") from None
+        raise db_error(
+            url, origin, f"the driver for {parsed.drivername!r} is not installed ({exc})"
+        ) from None
     if parsed.get_backend_name() == "sqlite":
         _check_sqlite_file(url, origin, parsed.database)
     return parsed
@@ -88,11 +90,11 @@ def _check_sqlite_file(url: str, origin: str, database: str | None) -> None:
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
-        raise db_error(url, origin, f"{ancestor} is a file, so {path} cannot be created "
-                                    "under it")
+        raise db_error(url, origin, f"{ancestor} is a file, so {path} cannot be created under it")
     if ancestor != path.absolute().parent:
-        raise db_error(url, origin, f"folder {path.absolute().parent} does not exist "
-                                    "(create it first)")
+        raise db_error(
+            url, origin, f"folder {path.absolute().parent} does not exist (create it first)"
+        )
 
 
 def make_engine(url: str | None = None) -> Engine:
@@ -110,10 +112,12 @@ def make_engine(url: str | None = None) -> Engine:
         try:
             return create_engine(resolved, pool_pre_ping=True)
         except ImportError as exc:
-            raise db_error(resolved, origin, f"the database driver is not installed ({exc})"
-                           ) from None
-    engine = create_engine(resolved, connect_args={"check_same_thread": False,
-                                                   "timeout": SQLITE_BUSY_TIMEOUT_S})
+            raise db_error(
+                resolved, origin, f"the database driver is not installed ({exc})"
+            ) from None
+    engine = create_engine(
+        resolved, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_S}
+    )
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -13,10 +13,16 @@ _KEY = ("run_id", "variant_hash", "case_hash", "repeat")
 
 
 def _existing(s: Session, result: RunResult) -> ResultRow | None:
-    return s.scalar(select(ResultRow).where(
-        ResultRow.run_id == result.run_id, ResultRow.variant_hash == result.variant_hash,
-        ResultRow.case_hash == result.case_hash, ResultRow.repeat == result.repeat)
-        .with_for_update())
+    return s.scalar(
+        select(ResultRow)
+        .where(
+            ResultRow.run_id == result.run_id,
+            ResultRow.variant_hash == result.variant_hash,
+            ResultRow.case_hash == result.case_hash,
+            ResultRow.repeat == result.repeat,
+        )
+        .with_for_update()
+    )
 
 
 def _add_steps(s: Session, result_id: int, result: RunResult) -> None:
@@ -46,8 +52,11 @@ def replace_result(s: Session, result: RunResult) -> int:
     if row.error is None:
         return row.id
     s.execute(delete(ScoreRow).where(ScoreRow.result_id == row.id))
-    s.execute(delete(BattleRow).where(or_(BattleRow.result_a_id == row.id,
-                                          BattleRow.result_b_id == row.id)))
+    s.execute(
+        delete(BattleRow).where(
+            or_(BattleRow.result_a_id == row.id, BattleRow.result_b_id == row.id)
+        )
+    )
     s.execute(delete(StepRow).where(StepRow.result_id == row.id))
     for name, value in data.items():
         setattr(row, name, value)

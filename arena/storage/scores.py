@@ -32,11 +32,16 @@ class ScoreStoreMixin:
         """Replace a run's scores from this grader (atomically)."""
 
         def work(s: Session) -> None:
-            s.execute(delete(ScoreRow).where(ScoreRow.run_id == run_id,
-                                             ScoreRow.grader == grader))
+            s.execute(delete(ScoreRow).where(ScoreRow.run_id == run_id, ScoreRow.grader == grader))
             for score in scores:
-                s.add(ScoreRow(run_id=run_id, result_id=score.result_id, grader=grader,
-                               body=score.model_dump(mode="json")))
+                s.add(
+                    ScoreRow(
+                        run_id=run_id,
+                        result_id=score.result_id,
+                        grader=grader,
+                        body=score.model_dump(mode="json"),
+                    )
+                )
 
         self._write(work)
 
@@ -46,19 +51,28 @@ class ScoreStoreMixin:
 
         with self.session() as s:
             if grader is None:
-                grader = s.scalar(select(ScoreRow.grader).where(ScoreRow.run_id == run_id)
-                                  .order_by(ScoreRow.id.desc()).limit(1))
+                grader = s.scalar(
+                    select(ScoreRow.grader)
+                    .where(ScoreRow.run_id == run_id)
+                    .order_by(ScoreRow.id.desc())
+                    .limit(1)
+                )
             if grader is None:
                 return "", []
-            rows = s.scalars(select(ScoreRow).where(ScoreRow.run_id == run_id,
-                                                    ScoreRow.grader == grader)
-                             .order_by(ScoreRow.id)).all()
+            rows = s.scalars(
+                select(ScoreRow)
+                .where(ScoreRow.run_id == run_id, ScoreRow.grader == grader)
+                .order_by(ScoreRow.id)
+            ).all()
             return grader, [CaseScore.model_validate(r.body) for r in rows]
 
     def save_baseline(self, baseline: Baseline) -> None:
         """Store (or replace) a named baseline."""
-        values = {"name": baseline.name, "body": baseline.model_dump(mode="json"),
-                  "updated_at": utcnow()}
+        values = {
+            "name": baseline.name,
+            "body": baseline.model_dump(mode="json"),
+            "updated_at": utcnow(),
+        }
         self._write(lambda s: upsert(s, BaselineRow, values, ["name"]))
 
     def baseline(self, name: str) -> Baseline | None:
@@ -74,5 +88,7 @@ class ScoreStoreMixin:
         from arena.scoring import Baseline
 
         with self.session() as s:
-            return [Baseline.model_validate(r.body)
-                    for r in s.scalars(select(BaselineRow).order_by(BaselineRow.name)).all()]
+            return [
+                Baseline.model_validate(r.body)
+                for r in s.scalars(select(BaselineRow).order_by(BaselineRow.name)).all()
+            ]

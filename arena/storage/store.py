@@ -45,8 +45,9 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
         except DBAPIError as exc:
             self.engine.dispose()
             problem = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
-            raise db_error(self.url, url_origin(url),
-                           f"cannot open the database ({problem})") from None
+            raise db_error(
+                self.url, url_origin(url), f"cannot open the database ({problem})"
+            ) from None
 
     def session(self) -> Session:
         """A new ORM session for reading (internal to the storage package and its helpers)."""
@@ -63,17 +64,28 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
         digest = dataset_hash(dataset)
 
         def work(s: Session) -> int:
-            values = {"name": dataset.name, "version": dataset.version, "hash": digest,
-                      "path": path,
-                      "body": dataset.model_dump(mode="json", exclude={"test_cases"})}
+            values = {
+                "name": dataset.name,
+                "version": dataset.version,
+                "hash": digest,
+                "path": path,
+                "body": dataset.model_dump(mode="json", exclude={"test_cases"}),
+            }
             inserted = insert_ignore(s, DatasetRow, values, ["hash"])
             dataset_id = s.scalar(select(DatasetRow.id).where(DatasetRow.hash == digest))
             assert dataset_id is not None
             if inserted:  # the cases go in with their dataset, in the same transaction
                 for case in dataset.test_cases:
-                    s.add(CaseRow(dataset_id=dataset_id, case_id=case.id,
-                                  case_hash=case_hash(case), category=case.category.value,
-                                  tier=case.tier.value, body=case.model_dump(mode="json")))
+                    s.add(
+                        CaseRow(
+                            dataset_id=dataset_id,
+                            case_id=case.id,
+                            case_hash=case_hash(case),
+                            category=case.category.value,
+                            tier=case.tier.value,
+                            body=case.model_dump(mode="json"),
+                        )
+                    )
             return dataset_id
 
         return self._write(work)
@@ -84,15 +96,19 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
             row = s.get(DatasetRow, dataset_id)
             if row is None:
                 raise KeyError(f"no dataset {dataset_id}")
-            cases = s.scalars(select(CaseRow).where(CaseRow.dataset_id == dataset_id)
-                              .order_by(CaseRow.id)).all()
-            return GoldenDataset.model_validate({**row.body,
-                                                 "test_cases": [c.body for c in cases]})
+            cases = s.scalars(
+                select(CaseRow).where(CaseRow.dataset_id == dataset_id).order_by(CaseRow.id)
+            ).all()
+            return GoldenDataset.model_validate({**row.body, "test_cases": [c.body for c in cases]})
 
     def ensure_variant(self, variant: Variant) -> None:
         """Store the variant's resolved config under its name and version hash."""
-        values = {"name": variant.name, "hash": variant.version_hash,
-                  "description": variant.description, "config": variant.model_dump(mode="json")}
+        values = {
+            "name": variant.name,
+            "hash": variant.version_hash,
+            "description": variant.description,
+            "config": variant.model_dump(mode="json"),
+        }
         self._write(lambda s: insert_ignore(s, VariantRow, values, ["name", "hash"]))
 
     def variants(self) -> list[Variant]:
@@ -106,9 +122,12 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
         """The run with this key (resumed) or a new one; returns (run id, resumed)."""
 
         def work(s: Session) -> tuple[int, bool]:
-            inserted = insert_ignore(s, RunRow, {"key": key, "dataset_id": dataset_id,
-                                                 "config": config, "status": "running"},
-                                     ["key"])
+            inserted = insert_ignore(
+                s,
+                RunRow,
+                {"key": key, "dataset_id": dataset_id, "config": config, "status": "running"},
+                ["key"],
+            )
             run_id = s.scalar(select(RunRow.id).where(RunRow.key == key))
             assert run_id is not None
             if not inserted:
@@ -119,21 +138,33 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
 
     def finish_run(self, run_id: int, status: str = "finished") -> None:
         """Mark a run finished (or interrupted)."""
-        self._write(lambda s: s.execute(update(RunRow).where(RunRow.id == run_id)
-                                        .values(status=status, finished_at=utcnow())))
+        self._write(
+            lambda s: s.execute(
+                update(RunRow)
+                .where(RunRow.id == run_id)
+                .values(status=status, finished_at=utcnow())
+            )
+        )
 
     def runs(self) -> list[RunInfo]:
         """All runs, newest first, with result and error counts."""
         with self.session() as s:
-            counts = dict(s.execute(select(ResultRow.run_id, func.count())
-                                    .group_by(ResultRow.run_id)).all())
-            errors = dict(s.execute(select(ResultRow.run_id, func.count())
-                                    .where(ResultRow.error.is_not(None))
-                                    .group_by(ResultRow.run_id)).all())
-            rows = s.execute(select(RunRow, DatasetRow).join(DatasetRow)
-                             .order_by(RunRow.id.desc())).all()
-            return [_run_info(run, ds, counts.get(run.id, 0), errors.get(run.id, 0))
-                    for run, ds in rows]
+            counts = dict(
+                s.execute(select(ResultRow.run_id, func.count()).group_by(ResultRow.run_id)).all()
+            )
+            errors = dict(
+                s.execute(
+                    select(ResultRow.run_id, func.count())
+                    .where(ResultRow.error.is_not(None))
+                    .group_by(ResultRow.run_id)
+                ).all()
+            )
+            rows = s.execute(
+                select(RunRow, DatasetRow).join(DatasetRow).order_by(RunRow.id.desc())
+            ).all()
+            return [
+                _run_info(run, ds, counts.get(run.id, 0), errors.get(run.id, 0)) for run, ds in rows
+            ]
 
     def run(self, run_id: int | None = None) -> RunInfo:
         """One run (the newest when ``run_id`` is None); KeyError if there is none."""
@@ -171,18 +202,28 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
         """The stored result without error for (variant hash, case hash, repeat), or None."""
         variant_hash, digest, repeat = key
         with self.session() as s:
-            row = s.scalar(select(ResultRow).where(
-                ResultRow.run_id == run_id, ResultRow.variant_hash == variant_hash,
-                ResultRow.case_hash == digest, ResultRow.repeat == repeat,
-                ResultRow.error.is_(None)).options(selectinload(ResultRow.steps)))
+            row = s.scalar(
+                select(ResultRow)
+                .where(
+                    ResultRow.run_id == run_id,
+                    ResultRow.variant_hash == variant_hash,
+                    ResultRow.case_hash == digest,
+                    ResultRow.repeat == repeat,
+                    ResultRow.error.is_(None),
+                )
+                .options(selectinload(ResultRow.steps))
+            )
             return None if row is None else _result(row)
 
     def results(self, run_id: int) -> list[RunResult]:
         """Every result of a run, in insertion order."""
         with self.session() as s:
-            rows = s.scalars(select(ResultRow).where(ResultRow.run_id == run_id)
-                             .options(selectinload(ResultRow.steps))
-                             .order_by(ResultRow.id)).all()
+            rows = s.scalars(
+                select(ResultRow)
+                .where(ResultRow.run_id == run_id)
+                .options(selectinload(ResultRow.steps))
+                .order_by(ResultRow.id)
+            ).all()
             return [_result(r) for r in rows]
 
     def result(self, result_id: int) -> RunResult:
@@ -211,20 +252,43 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
 
     def delete(self, key: str) -> None:
         """ResponseStore: forget a cached model reply (no error if absent)."""
-        self._write(lambda s: s.execute(delete(ResponseCacheRow)
-                                        .where(ResponseCacheRow.key == key)))
+        self._write(
+            lambda s: s.execute(delete(ResponseCacheRow).where(ResponseCacheRow.key == key))
+        )
 
 
 def _result(row: ResultRow) -> RunResult:
-    steps = [TrajectoryStep(index=st.index, agent=st.agent, tool=st.tool, args=st.args,
-                            observation=st.observation, error=st.error) for st in row.steps]
+    steps = [
+        TrajectoryStep(
+            index=st.index,
+            agent=st.agent,
+            tool=st.tool,
+            args=st.args,
+            observation=st.observation,
+            error=st.error,
+        )
+        for st in row.steps
+    ]
     return RunResult(
-        id=row.id, run_id=row.run_id, variant=row.variant, variant_hash=row.variant_hash,
-        case_id=row.case_id, case_hash=row.case_hash, repeat=row.repeat, output=row.output,
-        steps=steps, model_calls=row.model_calls, fresh_model_calls=row.fresh_model_calls,
-        latency_s=row.latency_s, input_tokens=row.input_tokens, output_tokens=row.output_tokens,
-        cost_usd=row.cost_usd, error=row.error, files=row.files or {},
-        created_at=_aware(row.created_at))
+        id=row.id,
+        run_id=row.run_id,
+        variant=row.variant,
+        variant_hash=row.variant_hash,
+        case_id=row.case_id,
+        case_hash=row.case_hash,
+        repeat=row.repeat,
+        output=row.output,
+        steps=steps,
+        model_calls=row.model_calls,
+        fresh_model_calls=row.fresh_model_calls,
+        latency_s=row.latency_s,
+        input_tokens=row.input_tokens,
+        output_tokens=row.output_tokens,
+        cost_usd=row.cost_usd,
+        error=row.error,
+        files=row.files or {},
+        created_at=_aware(row.created_at),
+    )
 
 
 def _aware(value: datetime) -> datetime:
@@ -234,7 +298,15 @@ def _aware(value: datetime) -> datetime:
 
 
 def _run_info(run: RunRow, ds: DatasetRow, results: int, errors: int) -> RunInfo:
-    return RunInfo(id=run.id, key=run.key, dataset=ds.name, dataset_version=ds.version,
-                   config=run.config, status=run.status, created_at=_aware(run.created_at),
-                   finished_at=_aware(run.finished_at) if run.finished_at else None,
-                   results=results, errors=errors)
+    return RunInfo(
+        id=run.id,
+        key=run.key,
+        dataset=ds.name,
+        dataset_version=ds.version,
+        config=run.config,
+        status=run.status,
+        created_at=_aware(run.created_at),
+        finished_at=_aware(run.finished_at) if run.finished_at else None,
+        results=results,
+        errors=errors,
+    )

@@ -80,7 +80,8 @@ class ResultRow(Base):
     files: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     steps: Mapped[list[StepRow]] = relationship(
-        back_populates="result", cascade="all, delete-orphan", order_by="StepRow.index")
+        back_populates="result", cascade="all, delete-orphan", order_by="StepRow.index"
+    )
 
 
 class StepRow(Base):

@@ -70,8 +70,7 @@ def create_tables(engine: Engine) -> None:
             # "table already exists" (or PostgreSQL's duplicate pg_type row) from a
             # concurrent creator: the next attempt sees its tables.
             message = str(exc.orig).lower()
-            racing = ("already exists" in message or "duplicate" in message
-                      or retryable(exc))
+            racing = "already exists" in message or "duplicate" in message or retryable(exc)
             if attempt + 1 >= ATTEMPTS or not racing:
                 raise
         backoff(attempt)
@@ -90,14 +89,18 @@ def _dialect_insert(session: Session, model: type[Base]) -> Any:
     return None
 
 
-def insert_ignore(session: Session, model: type[Base], values: dict[str, Any],
-                  keys: Iterable[str]) -> bool:
+def insert_ignore(
+    session: Session, model: type[Base], values: dict[str, Any], keys: Iterable[str]
+) -> bool:
     """Insert a row unless one with the same unique ``keys`` exists; True if inserted."""
     stmt = _dialect_insert(session, model)
     if stmt is not None:
         # RETURNING, not rowcount: drivers may report -1 for an ignored row.
-        stmt = (stmt.values(**values).on_conflict_do_nothing(index_elements=list(keys))
-                .returning(*inspect(model).primary_key))
+        stmt = (
+            stmt.values(**values)
+            .on_conflict_do_nothing(index_elements=list(keys))
+            .returning(*inspect(model).primary_key)
+        )
         return session.execute(stmt).first() is not None
     try:
         with session.begin_nested():
@@ -107,16 +110,18 @@ def insert_ignore(session: Session, model: type[Base], values: dict[str, Any],
         return False
 
 
-def upsert(session: Session, model: type[Base], values: dict[str, Any],
-           keys: Iterable[str]) -> None:
+def upsert(
+    session: Session, model: type[Base], values: dict[str, Any], keys: Iterable[str]
+) -> None:
     """Insert a row, or update the one with the same unique ``keys`` to ``values``."""
     keys = list(keys)
     changes = {k: v for k, v in values.items() if k not in keys}
     stmt = _dialect_insert(session, model)
     if stmt is not None:
         stmt = stmt.values(**values)
-        stmt = stmt.on_conflict_do_update(index_elements=keys,
-                                          set_={k: stmt.excluded[k] for k in changes})
+        stmt = stmt.on_conflict_do_update(
+            index_elements=keys, set_={k: stmt.excluded[k] for k in changes}
+        )
         session.execute(stmt)
         return
     if not insert_ignore(session, model, values, keys):

@@ -125,7 +125,7 @@ def test_ratings_of_a_chatbot_arena_log(tmp_path: Path,
 @pytest.mark.parametrize(("content", "message"), [
     ('{"model_a": "x", "model_b": "y"}', "row 1, field winner"),
     ('{"model_a": "x", "model_b": "y", "winner": "model_c"}', "winner must be one of"),
-    ('{"model_a": "x", "model_b": "x", "winner": "tie"}', "cannot battle itself"),
+    ('{"model_a": "x", "model_b": "x", "winner": "tie"}', "no battles in the file: 1 self-battle"),
     ("{oops", "line 1: malformed JSON"),
     ("", "no battles"),
 ])

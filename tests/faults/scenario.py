@@ -34,38 +34,76 @@ class Files:
     def judge(self, mode: str, timeout: float = 2.0) -> Path:
         """A judge YAML for ``mode`` on the fault server."""
         path = self.root / f"judge-{mode}.yaml"
-        path.write_text(f"model: {{spec: 'openai:judge', base_url: '{self.base_url}', "
-                        f"api_key_env: {KEY_ENV}, timeout: {timeout}}}\nmode: {mode}\n")
+        path.write_text(
+            f"model: {{spec: 'openai:judge', base_url: '{self.base_url}', "
+            f"api_key_env: {KEY_ENV}, timeout: {timeout}}}\nmode: {mode}\n"
+        )
         return path
 
     def run_args(self, *extra: str) -> list[str]:
         """``arena run`` over every variant and case, as JSON."""
-        return ["run", "--variants", *map(str, self.variants), "--dataset", str(self.dataset),
-                "--concurrency", "4", "--db", self.db, "--json", *extra]
+        return [
+            "run",
+            "--variants",
+            *map(str, self.variants),
+            "--dataset",
+            str(self.dataset),
+            "--concurrency",
+            "4",
+            "--db",
+            self.db,
+            "--json",
+            *extra,
+        ]
 
     def judge_args(self, mode: str, *extra: str) -> list[str]:
         """``arena judge`` of the latest run, as JSON."""
-        return ["judge", "--judge", str(self.judge(mode)), "--concurrency", "4",
-                "--db", self.db, "--json", *extra]
+        return [
+            "judge",
+            "--judge",
+            str(self.judge(mode)),
+            "--concurrency",
+            "4",
+            "--db",
+            self.db,
+            "--json",
+            *extra,
+        ]
 
 
-def write_files(root: Path, base_url: str, db: str, *, cases: int = 8,
-                models: tuple[str, ...] = ("strong", "weak", "plain"),
-                timeout: float = 2.0) -> Files:
+def write_files(
+    root: Path,
+    base_url: str,
+    db: str,
+    *,
+    cases: int = 8,
+    models: tuple[str, ...] = ("strong", "weak", "plain"),
+    timeout: float = 2.0,
+) -> Files:
     """A dataset of ``cases`` questions and one variant per model name."""
     root.mkdir(parents=True, exist_ok=True)
     inputs = {f"F-{i:02d}": f"Fault question number {i}?" for i in range(1, cases + 1)}
     dataset = root / "faults.json"
-    dataset.write_text(json.dumps({"name": "faults", "available_tools": ["calculate"],
-                                   "test_cases": [
-                                       {"id": cid, "input": text, "category": "happy_path",
-                                        "tier": "critical"} for cid, text in inputs.items()]}))
+    dataset.write_text(
+        json.dumps(
+            {
+                "name": "faults",
+                "available_tools": ["calculate"],
+                "test_cases": [
+                    {"id": cid, "input": text, "category": "happy_path", "tier": "critical"}
+                    for cid, text in inputs.items()
+                ],
+            }
+        )
+    )
     variants = []
     for name in models:
         path = root / f"{name}.yaml"
-        path.write_text(f"name: {name}\nagent: react\nmodel: {{spec: 'openai:{name}', "
-                        f"base_url: '{base_url}', api_key_env: {KEY_ENV}, "
-                        f"timeout: {timeout}}}\ntools: []\nmax_steps: 2\n")
+        path.write_text(
+            f"name: {name}\nagent: react\nmodel: {{spec: 'openai:{name}', "
+            f"base_url: '{base_url}', api_key_env: {KEY_ENV}, "
+            f"timeout: {timeout}}}\ntools: []\nmax_steps: 2\n"
+        )
         variants.append(path)
     return Files(root, base_url, db, dataset, variants, inputs)
 

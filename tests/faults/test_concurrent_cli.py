@@ -6,7 +6,6 @@ duplicated."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 import queue
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from arena.storage import Store
 from tests.faults.scenario import API_KEY, KEY_ENV, Files, cli, expected_answer, write_files
 from tests.support.fault_server import FaultServer
 from tests.support.postgres import postgres_cluster
+from tests.support.processes import apply_env, arena_env, worker_context
 
 pytestmark = pytest.mark.system
 
@@ -27,8 +27,9 @@ CASES = 4
 FAULTS = ("429", "500", "503", "truncated", "bad_json", "empty_choices", "bad_verdict")
 
 
-def _worker(files: list[Files], barrier: Any, out: Any) -> None:
+def _worker(env: dict[str, str], files: list[Files], barrier: Any, out: Any) -> None:
     """One process: for every database, `arena run` then `arena judge`, in step with the other."""
+    apply_env(env)
     for f in files:
         for step, args in (("run", f.run_args()), ("judge", f.judge_args("text"))):
             try:
@@ -41,9 +42,12 @@ def _worker(files: list[Files], barrier: Any, out: Any) -> None:
 
 
 def _race(files: list[Files]) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    ctx = multiprocessing.get_context("spawn")
+    ctx = worker_context()
     barrier, out = ctx.Barrier(PROCESSES), ctx.Queue()
-    procs = [ctx.Process(target=_worker, args=(files, barrier, out)) for _ in range(PROCESSES)]
+    procs = [
+        ctx.Process(target=_worker, args=(arena_env(), files, barrier, out))
+        for _ in range(PROCESSES)
+    ]
     for proc in procs:
         proc.start()
     docs: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -86,8 +90,9 @@ def _check(f: Files, runs: list[dict[str, Any]], judges: list[dict[str, Any]]) -
     assert len({(b.case_id, b.variant_a, b.variant_b) for b in battles}) == len(battles)
     decided = {(b.case_id, b.variant_a, b.variant_b): b.winner for b in battles}
     answered = {(r.case_id) for r in stored if r.error is None}
-    both = {cid for cid in answered
-            if all(by_key[(v, cid)].error is None for v in ("strong", "weak"))}
+    both = {
+        cid for cid in answered if all(by_key[(v, cid)].error is None for v in ("strong", "weak"))
+    }
     assert {key[0] for key in decided} == both
     for doc in judges:
         for b in doc["battles"]:
@@ -99,8 +104,10 @@ def _check(f: Files, runs: list[dict[str, Any]], judges: list[dict[str, Any]]) -
 
 
 def _scenario(tmp_path: Path, server: FaultServer, dbs: list[str]) -> list[Files]:
-    return [write_files(tmp_path / f"r{i}", server.base_url, db, cases=CASES,
-                        models=("strong", "weak")) for i, db in enumerate(dbs)]
+    return [
+        write_files(tmp_path / f"r{i}", server.base_url, db, cases=CASES, models=("strong", "weak"))
+        for i, db in enumerate(dbs)
+    ]
 
 
 @pytest.fixture
@@ -119,8 +126,11 @@ def _run_races(files: list[Files]) -> None:
 
 
 def test_two_processes_on_one_sqlite_file(tmp_path: Path, server: FaultServer) -> None:
-    _run_races(_scenario(tmp_path, server,
-                         [f"sqlite:///{tmp_path / f'arena{i}.db'}" for i in range(REPEATS)]))
+    _run_races(
+        _scenario(
+            tmp_path, server, [f"sqlite:///{tmp_path / f'arena{i}.db'}" for i in range(REPEATS)]
+        )
+    )
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +140,7 @@ def postgres_dbs() -> Iterator[list[str]]:
         yield list(urls.values())
 
 
-def test_two_processes_on_one_postgres_database(tmp_path: Path, server: FaultServer,
-                                                postgres_dbs: list[str]) -> None:
+def test_two_processes_on_one_postgres_database(
+    tmp_path: Path, server: FaultServer, postgres_dbs: list[str]
+) -> None:
     _run_races(_scenario(tmp_path, server, postgres_dbs))

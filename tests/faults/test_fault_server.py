@@ -17,14 +17,18 @@ from tests.support.fault_server import KINDS, FaultProcess, FaultServer, quality
 
 pytestmark = pytest.mark.system
 
-PAIR = ("Question: q\n\nAnswer A:\nweak answer: 1\n\nAnswer B:\nstrong answer: 2\n\n"
-        "Which answer is better, A or B? Reply with one letter.")
+PAIR = (
+    "Question: q\n\nAnswer A:\nweak answer: 1\n\nAnswer B:\nstrong answer: 2\n\n"
+    "Which answer is better, A or B? Reply with one letter."
+)
 
 
 def _post(url: str, body: dict[str, Any], key: str = API_KEY) -> tuple[int, bytes]:
-    request = urllib.request.Request(url + "/chat/completions", data=json.dumps(body).encode(),
-                                     headers={"Authorization": f"Bearer {key}",
-                                              "Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url + "/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(request, timeout=5) as reply:
             return reply.status, reply.read()
@@ -47,10 +51,15 @@ def test_answers_are_deterministic_and_judges_prefer_strong() -> None:
         lp = json.loads(_post(server.base_url, _chat(PAIR, logprobs=True, top_logprobs=5))[1])
         top = lp["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
         assert top[0]["token"] == "B" and {t["token"] for t in top} == {"A", "B"}
-        grade = _chat("Question: q\n\nAnswer:\nstrong answer: 3\n\nReply YES or NO.",
-                      logprobs=True, top_logprobs=5)
-        assert json.loads(_post(server.base_url, grade)[1])["choices"][0]["message"][
-            "content"] == "YES"
+        grade = _chat(
+            "Question: q\n\nAnswer:\nstrong answer: 3\n\nReply YES or NO.",
+            logprobs=True,
+            top_logprobs=5,
+        )
+        assert (
+            json.loads(_post(server.base_url, grade)[1])["choices"][0]["message"]["content"]
+            == "YES"
+        )
         assert server.stats()["requests"] == server.stats()["ok"] == 5
     assert quality("strong x") > quality("weak x")
 
@@ -59,9 +68,14 @@ def test_every_fault_kind_reaches_the_client(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv(KEY_ENV, API_KEY)
     seen: dict[str, str] = {}
     with FaultServer(hang_s=5) as server:
-        config = ModelConfig(spec="openai:m", base_url=server.base_url, api_key_env=KEY_ENV,
-                             timeout=0.5, max_tokens=1,
-                             extra={"logprobs": True, "top_logprobs": 5})
+        config = ModelConfig(
+            spec="openai:m",
+            base_url=server.base_url,
+            api_key_env=KEY_ENV,
+            timeout=0.5,
+            max_tokens=1,
+            extra={"logprobs": True, "top_logprobs": 5},
+        )
         for kind in KINDS:
             server.configure(rate=1.0, kinds=[kind])
             try:

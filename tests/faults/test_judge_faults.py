@@ -61,13 +61,22 @@ def _copy(files: Files, tmp_path: Path) -> Files:
         conn.execute("VACUUM INTO ?", (str(target),))  # a consistent copy of a WAL database
     finally:
         conn.close()
-    return Files(files.root, files.base_url, f"sqlite:///{target}", files.dataset,
-                 files.variants, files.inputs)
+    return Files(
+        files.root,
+        files.base_url,
+        f"sqlite:///{target}",
+        files.dataset,
+        files.variants,
+        files.inputs,
+    )
 
 
 def _failed_orders(battle: dict[str, Any]) -> int:
-    return sum(1 for v in (battle["verdict_ab"], battle["verdict_ba"])
-               if v is None or v.get("error") or v.get("label") is None)
+    return sum(
+        1
+        for v in (battle["verdict_ab"], battle["verdict_ba"])
+        if v is None or v.get("error") or v.get("label") is None
+    )
 
 
 def _check_battles(files: Files, battles: list[dict[str, Any]], mode: str) -> int:
@@ -93,8 +102,9 @@ def _check_battles(files: Files, battles: list[dict[str, Any]], mode: str) -> in
 
 @pytest.mark.parametrize("rate", RATES)
 @pytest.mark.parametrize("mode", MODES)
-def test_judge_under_faults_then_rerun(mode: str, rate: float, tmp_path: Path,
-                                       judged_run: tuple[FaultServer, Files]) -> None:
+def test_judge_under_faults_then_rerun(
+    mode: str, rate: float, tmp_path: Path, judged_run: tuple[FaultServer, Files]
+) -> None:
     server, shared = judged_run
     files = _copy(shared, tmp_path)
     server.reset()
@@ -109,10 +119,12 @@ def test_judge_under_faults_then_rerun(mode: str, rate: float, tmp_path: Path,
     server.reset()
     again, _ = cli_json(files.judge_args(mode))
     assert _check_battles(files, again["battles"], mode) == 0
-    decided = {(b["case_id"], b["variant_a"], b["variant_b"]): b["winner"]
-               for b in first["battles"] if b["winner"] != "error"}
-    final = {(b["case_id"], b["variant_a"], b["variant_b"]): b["winner"]
-             for b in again["battles"]}
+    decided = {
+        (b["case_id"], b["variant_a"], b["variant_b"]): b["winner"]
+        for b in first["battles"]
+        if b["winner"] != "error"
+    }
+    final = {(b["case_id"], b["variant_a"], b["variant_b"]): b["winner"] for b in again["battles"]}
     assert {k: final[k] for k in decided} == decided
     assert resent(faulty, server.log()) == []  # nothing answered before is asked again
     if mode != "grades":  # one call per failed order; grades share one call per answer

@@ -20,18 +20,26 @@ pytestmark = pytest.mark.system
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_sigkilled_run_under_faults_loses_nothing(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sigkilled_run_under_faults_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(KEY_ENV, API_KEY)
     monkeypatch.setenv("ARENA_RETRIES", "2")
-    with FaultServer(rate=0.2, kinds=["429", "500", "503", "truncated", "bad_json"],
-                     delay_s=0.15, seed=3) as server:
+    with FaultServer(
+        rate=0.2, kinds=["429", "500", "503", "truncated", "bad_json"], delay_s=0.15, seed=3
+    ) as server:
         files = write_files(tmp_path, server.base_url, f"sqlite:///{tmp_path / 'arena.db'}")
         total = len(files.variants) * len(files.inputs)
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         args = [arg for arg in files.run_args() if arg != "--json"]
-        proc = subprocess.Popen([sys.executable, "-m", "arena.cli", *args], cwd=ROOT, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "arena.cli", *args],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         store = Store(files.db)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and proc.poll() is None:

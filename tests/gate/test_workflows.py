@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
+from arena.cli import main
 from arena.gate.ci import REPO_SETTINGS, WORKFLOWS, ci_files, render
 from tests.support.fault_server import FaultServer
 
@@ -201,6 +202,16 @@ def _variant(root: Path, model: str, server: FaultServer) -> None:
         "api_key_env: FAULT_KEY, timeout: 5}\n")
 
 
+def _setup(root: Path, tier: str, repeats: int) -> None:
+    """Run the agent and commit its baseline, in-process (not part of the workflow)."""
+    db = ["--db", f"sqlite:///{root / '.arena' / 'arena.db'}"]
+    assert main(["run", "--variants", str(root / "variants" / "agent.yaml"), "--dataset",
+                 str(root / "golden.json"), "--tier", tier, "--repeats", str(repeats),
+                 *db]) == 0
+    assert main(["baseline", "save", "agent", "--export",
+                 str(root / "baselines" / "baseline.json"), *db]) == 0
+
+
 def _env(root: Path) -> dict[str, str]:
     shims = root / ".shims"
     shims.mkdir(exist_ok=True)
@@ -218,18 +229,13 @@ def _env(root: Path) -> dict[str, str]:
 
 
 @pytest.mark.system
-def test_the_pull_request_workflow_steps_run(tmp_path: Path) -> None:
+def test_the_pull_request_workflow_steps_run(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAULT_KEY", "not-a-secret")
     with FaultServer() as server:
         _project(tmp_path, server)
         env = _env(tmp_path)
-        # the committed baseline: the strong agent on the critical tier
-        setup = [["run", "--variants", "variants/agent.yaml", "--dataset", "golden.json",
-                  "--tier", "critical"],
-                 ["baseline", "save", "agent", "--export", "baselines/baseline.json"]]
-        for argv in setup:
-            subprocess.run([sys.executable, "-m", "arena.cli", *argv], cwd=tmp_path, env=env
-                           | {"ARENA_DB_URL": "sqlite:///.arena/arena.db"}, check=True,
-                           capture_output=True)
+        _setup(tmp_path, "critical", 1)  # the committed baseline: the strong agent
         workflow = REPO / ".github/workflows/arena-gate.yml"
         job = Job(workflow, "gate", tmp_path, env)
         assert job.run() == ["Install agent-arena: 0", "Gate: 0", "Step summary: 0",
@@ -250,18 +256,14 @@ def test_the_pull_request_workflow_steps_run(tmp_path: Path) -> None:
 
 
 @pytest.mark.system
-def test_the_nightly_workflow_steps_run_and_raise_the_baseline(tmp_path: Path) -> None:
+def test_the_nightly_workflow_steps_run_and_raise_the_baseline(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAULT_KEY", "not-a-secret")
     with FaultServer() as server:
         _project(tmp_path, server)
         env = _env(tmp_path)
         _variant(tmp_path, "weak", server)
-        setup = [["run", "--variants", "variants/agent.yaml", "--dataset", "golden.json",
-                  "--tier", "all", "--repeats", "3"],
-                 ["baseline", "save", "agent", "--export", "baselines/baseline.json"]]
-        for argv in setup:
-            subprocess.run([sys.executable, "-m", "arena.cli", *argv], cwd=tmp_path, env=env
-                           | {"ARENA_DB_URL": "sqlite:///.arena/arena.db"}, check=True,
-                           capture_output=True)
+        _setup(tmp_path, "all", 3)
         weak = json.loads((tmp_path / "baselines" / "baseline.json").read_text())
         _variant(tmp_path, "strong", server)  # merged: the agent got better
         job = Job(REPO / ".github/workflows/arena-nightly.yml", "nightly", tmp_path, env)

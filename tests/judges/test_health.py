@@ -82,11 +82,14 @@ def test_arena_health_prints_the_same_warnings_in_text_and_json(
 
     assert main(["health", str(run_id), "--json", "--db", db_url]) == 0
     doc = {h["judge_key"]: h for h in json.loads(capsys.readouterr().out)["health"]}
+    # Every battle a tie: no decisive pair goes to the golden winner.
     assert doc[biased.key]["warnings"] == [
         "often flips with the order",
         "position bias",
         "mostly ties",
+        "cannot beat chance on decisive pairs",
     ]
+    assert doc[biased.key]["accuracy"]["accuracy"] == 0.0
     fair = next(h for key, h in doc.items() if key != biased.key)
     assert fair["warnings"] == []
 
@@ -94,7 +97,7 @@ def test_arena_health_prints_the_same_warnings_in_text_and_json(
     out = capsys.readouterr().out
     assert (
         f"warning: judge fake:always-a/text ({biased.key}): often flips with the order, "
-        "position bias, mostly ties"
+        "position bias, mostly ties, cannot beat chance on decisive pairs"
     ) in out
     assert out.count("warning:") == 1
 

@@ -26,6 +26,7 @@ from judges import (
     Verdict,
     agreement_rule,
     averaging_rule,
+    logit_rule,
     parse_judge,
 )
 
@@ -36,8 +37,11 @@ def _spec(mode: str = "text") -> JudgeSpec:
     return JudgeSpec(model=ModelConfig(spec="fake:judge"), mode=mode)
 
 
-def _v(label: str | None, p: float | None = None, error: str | None = None) -> Verdict:
-    return Verdict(label=label, p_first=p, error=error, judge=_spec("logprobs" if p else "text"))
+def _v(
+    label: str | None, p: float | None = None, error: str | None = None, combine: str = "logit"
+) -> Verdict:
+    spec = _spec("logprobs" if p else "text").model_copy(update={"combine": combine})
+    return Verdict(label=label, p_first=p, error=error, judge=spec)
 
 
 @pytest.mark.parametrize(
@@ -66,10 +70,27 @@ def test_combine_error_is_never_a_tie() -> None:
 
 def test_combine_average_cancels_position_bias() -> None:
     # The judge likes the first slot (+0.25) but prefers X by 0.15 either way.
-    ab, ba = _v("A>B", p=0.9), _v("A>B", p=0.6)  # X first: 0.9; Y first: P(Y)=0.6
-    outcome = combine(ab, ba)  # logprob verdicts: the averaging rule
+    ab, ba = _v("A>B", 0.9, combine="average"), _v("A>B", 0.6, combine="average")
+    outcome = combine(ab, ba)  # the spec asks for the averaging rule
     assert averaging_rule(ab, ba) == outcome
     assert outcome.winner == "model_a" and outcome.flip and outcome.p_a == pytest.approx(0.65)
+
+
+def test_combine_logit_cancels_a_constant_log_odds_offset_exactly() -> None:
+    # The first slot adds +3 to the log-odds; X is better by 0.8 in log-odds either way.
+    bias, signal = 3.0, 0.8
+    sig = lambda x: 1 / (1 + math.exp(-x))  # noqa: E731
+    ab, ba = _v("A>>B", sig(bias + signal)), _v("A>>B", sig(bias - signal))
+    outcome = combine(ab, ba)  # logprob verdicts default to the logit rule
+    assert logit_rule(ab, ba) == outcome
+    assert outcome.p_a == pytest.approx(sig(signal)) and outcome.winner == "model_a"
+    # Averaging the probabilities squashes the same signal towards a tie.
+    assert averaging_rule(ab, ba).p_a == pytest.approx((sig(3.8) + 1 - sig(2.2)) / 2)
+    assert abs(averaging_rule(ab, ba).p_a - 0.5) < abs(outcome.p_a - 0.5) / 3
+    # 0.99 and 0.99: the logit rule still reads the gap, a calibrated margin decides a tie.
+    strong = _v("A>>B", 0.99), _v("A>>B", 0.98)
+    assert logit_rule(*strong).winner == "model_a"
+    assert logit_rule(*strong, tie_margin=0.2).winner == "tie"
 
 
 def test_pairings() -> None:
@@ -199,7 +220,9 @@ def test_logprob_judge_reads_probabilities(store: Store) -> None:
     report = judge_run(store, run_id, _spec("logprobs"), pairs="anchor:good", progress=False)
     vs_bad = [b for b in report.battles if b.variant_b == "bad"]
     assert all(b.winner == "model_a" and b.flip for b in vs_bad)
-    assert all(b.p_a == pytest.approx((0.95 + 0.4) / 2) for b in vs_bad)
+    # Half the log-odds gap: logit(0.95) with 300 first, logit(0.6) with 250 first.
+    half_gap = (math.log(0.95 / 0.05) - math.log(0.6 / 0.4)) / 2
+    assert all(b.p_a == pytest.approx(1 / (1 + math.exp(-half_gap))) for b in vs_bad)
 
 
 def test_self_preference_is_warned_and_marked(store: Store) -> None:

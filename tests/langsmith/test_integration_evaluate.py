@@ -31,7 +31,12 @@ def test_evaluate_on_the_local_model_matches_arena_score(
     data = [Example(id=uuid.uuid4(), dataset_id=dataset_id, **case_to_example(c, dataset))
             for c in (dataset.case(cid) for cid in CASES)]
     variant_file = variants_dir / "baseline.yaml"
-    target = AgentTarget(load_variant(variant_file), store=Store(local_db_url), timeout_s=900)
+    baseline = load_variant(variant_file)
+    # a patient client on a busy 2-core machine (the timeout is not part of the cache key,
+    # so `arena run` below replays exactly these replies)
+    patient = baseline.model_copy(update={"model": baseline.model.model_copy(
+        update={"timeout": 900.0})})
+    target = AgentTarget(patient, store=Store(local_db_url), timeout_s=1800)
     client = Client(api_url=fake_langsmith.url, api_key="offline")  # never the hosted service
     results = evaluate(target, data=data, evaluators=arena_evaluators, upload_results=False,
                        client=client)

@@ -21,24 +21,37 @@ def _bad_urls(tmp_path: Path) -> dict[str, tuple[str, str]]:
     (tmp_path / "folder").mkdir()
     return {
         "under a file": (f"sqlite:///{tmp_path / 'notes.txt' / 'arena.db'}", "is a file"),
-        "missing folder": (f"sqlite:///{tmp_path / 'nowhere' / 'deeper' / 'arena.db'}",
-                           "does not exist"),
+        "missing folder": (
+            f"sqlite:///{tmp_path / 'nowhere' / 'deeper' / 'arena.db'}",
+            "does not exist",
+        ),
         "text file": (f"sqlite:///{tmp_path / 'notes.txt'}", "not an SQLite database"),
         "a folder": (f"sqlite:///{tmp_path / 'folder'}", "is a folder"),
-        "refused postgres": ("postgresql+psycopg://arena:s3cret@127.0.0.1:1/arena",
-                             "cannot open the database"),
+        "refused postgres": (
+            "postgresql+psycopg://arena:s3cret@127.0.0.1:1/arena",
+            "cannot open the database",
+        ),
         "not a url": ("arena.db", "not a database URL"),
         "unknown dialect": ("nosuchdb://host/arena", "unknown database dialect"),
     }
 
 
-CASES = ["under a file", "missing folder", "text file", "a folder", "refused postgres",
-         "not a url", "unknown dialect"]
+CASES = [
+    "under a file",
+    "missing folder",
+    "text file",
+    "a folder",
+    "refused postgres",
+    "not a url",
+    "unknown dialect",
+]
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else b"<dir>")
-            for p in sorted(root.rglob("*"))}
+    return {
+        str(p.relative_to(root)): (p.read_bytes() if p.is_file() else b"<dir>")
+        for p in sorted(root.rglob("*"))
+    }
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -54,8 +67,9 @@ def test_store_refuses_bad_url(case: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_cli_exits_2_naming_db(case: str, tmp_path: Path,
-                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_exits_2_naming_db(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     url, phrase = _bad_urls(tmp_path)[case]
     before = _snapshot(tmp_path)
     assert main(["runs", "--db", url]) == 2

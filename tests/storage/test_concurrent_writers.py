@@ -7,7 +7,6 @@ they all create the tables, store the same dataset, variant and run, the same re
 
 from __future__ import annotations
 
-import multiprocessing
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +33,7 @@ from arena.storage.tables import (
 from arena.variants import Variant
 from judges import JudgeSpec, Verdict
 from tests.support.postgres import postgres_cluster
+from tests.support.processes import apply_env, arena_env, worker_context
 
 pytestmark = pytest.mark.system
 
@@ -47,9 +47,16 @@ def _variant() -> Variant:
 
 
 def _result(run_id: int, case: int, variant: str, error: str | None) -> RunResult:
-    return RunResult(run_id=run_id, variant=variant, variant_hash=variant, case_id=f"C-{case}",
-                     case_hash=f"h{case}", repeat=0, output="" if error else f"answer {case}",
-                     error=error)
+    return RunResult(
+        run_id=run_id,
+        variant=variant,
+        variant_hash=variant,
+        case_id=f"C-{case}",
+        case_hash=f"h{case}",
+        repeat=0,
+        output="" if error else f"answer {case}",
+        error=error,
+    )
 
 
 def _writes(url: str, writer: int) -> None:
@@ -68,23 +75,53 @@ def _writes(url: str, writer: int) -> None:
     spec = JudgeSpec(model=ModelConfig(spec="fake:j"))
     for case in range(CASES):
         winner = "error" if writer % 2 else "model_a"
-        store.save_battle(Battle(run_id=run_id, case_id=f"C-{case}", variant_a="v",
-                                 variant_b="w", hash_a="v", hash_b="w",
-                                 result_a_id=ids[(case, "v")], result_b_id=ids[(case, "w")],
-                                 winner=winner, judge=spec))
+        store.save_battle(
+            Battle(
+                run_id=run_id,
+                case_id=f"C-{case}",
+                variant_a="v",
+                variant_b="w",
+                hash_a="v",
+                hash_b="w",
+                result_a_id=ids[(case, "v")],
+                result_b_id=ids[(case, "w")],
+                winner=winner,
+                judge=spec,
+            )
+        )
         store.put(f"reply-{case}", "m", {"writer": writer})
         store.put_verdict(f"verdict-{case}", Verdict(label="A>B", judge=spec))
-    scores = [CaseScore(result_id=rid, variant=v, variant_hash=v, case_id=f"C-{c}",
-                        category="happy_path", tier="critical", score=1.0, passed=True)
-              for (c, v), rid in ids.items()]
+    scores = [
+        CaseScore(
+            result_id=rid,
+            variant=v,
+            variant_hash=v,
+            case_id=f"C-{c}",
+            category="happy_path",
+            tier="critical",
+            score=1.0,
+            passed=True,
+        )
+        for (c, v), rid in ids.items()
+    ]
     store.save_scores(run_id, "keywords", scores)
-    store.save_baseline(Baseline(name="base", variant="v", variant_hash="v", dataset="d",
-                                 suite_score=1.0, pass_rate=1.0, cases={},
-                                 source_run_id=run_id))
+    store.save_baseline(
+        Baseline(
+            name="base",
+            variant="v",
+            variant_hash="v",
+            dataset="d",
+            suite_score=1.0,
+            pass_rate=1.0,
+            cases={},
+            source_run_id=run_id,
+        )
+    )
     store.finish_run(run_id)
 
 
-def _writer(urls: list[str], writer: int, barrier: Any, errors: Any) -> None:
+def _writer(env: dict[str, str], urls: list[str], writer: int, barrier: Any, errors: Any) -> None:
+    apply_env(env)
     for url in urls:
         try:
             barrier.wait(timeout=60)
@@ -120,10 +157,12 @@ def _check(url: str) -> None:
 
 
 def _race(urls: list[str]) -> None:
-    ctx = multiprocessing.get_context("spawn")
+    ctx = worker_context()
     barrier, errors = ctx.Barrier(WRITERS), ctx.Queue()
-    procs = [ctx.Process(target=_writer, args=(urls, w, barrier, errors))
-             for w in range(WRITERS)]
+    procs = [
+        ctx.Process(target=_writer, args=(arena_env(), urls, w, barrier, errors))
+        for w in range(WRITERS)
+    ]
     for proc in procs:
         proc.start()
     for proc in procs:

@@ -30,8 +30,9 @@ def test_pipeline_on_postgres(postgres_url: str) -> None:
     store = Store(postgres_url)
     run_id = _run(store)
     register_fake("judge", [_prefers_300], cycle=True)
-    judged = judge_run(store, run_id, JudgeSpec(model=ModelConfig(spec="fake:judge")),
-                       progress=False)
+    judged = judge_run(
+        store, run_id, JudgeSpec(model=ModelConfig(spec="fake:judge")), progress=False
+    )
     assert judged.model_calls > 0
     scores = score_run(store, run_id)
     assert {v.variant for v in scores.variants} == {"good", "bad", "same"}
@@ -41,7 +42,11 @@ def test_pipeline_on_postgres(postgres_url: str) -> None:
     assert ranked["good"].rating > ranked["bad"].rating
     again = Store(postgres_url)
     assert again.run(run_id).results == 12
-    assert judge_run(again, run_id, JudgeSpec(model=ModelConfig(spec="fake:judge")),
-                     progress=False).model_calls == 0
+    assert (
+        judge_run(
+            again, run_id, JudgeSpec(model=ModelConfig(spec="fake:judge")), progress=False
+        ).model_calls
+        == 0
+    )
     result = again.results(run_id)[0]
     assert again.result(result.id or -1).output == result.output

@@ -31,26 +31,37 @@ def _reply(messages: list[BaseMessage]) -> str:
 
 def _files(tmp_path: Path) -> tuple[Path, Path]:
     cases = [
-        {"id": "C-1", "input": "What's 25% of 1200? #C-1", "category": "happy_path",
-         "tier": "critical", "expected_output_contains": ["300"]},
-        {"id": "C-2", "input": "What is six times seven? #C-2", "category": "happy_path",
-         "tier": "critical", "expected_output_contains": ["42"]},
+        {
+            "id": "C-1",
+            "input": "What's 25% of 1200? #C-1",
+            "category": "happy_path",
+            "tier": "critical",
+            "expected_output_contains": ["300"],
+        },
+        {
+            "id": "C-2",
+            "input": "What is six times seven? #C-2",
+            "category": "happy_path",
+            "tier": "critical",
+            "expected_output_contains": ["42"],
+        },
     ]
     dataset = tmp_path / "golden.json"
-    dataset.write_text(json.dumps({"name": "retry", "available_tools": ["calculate"],
-                                   "test_cases": cases}))
+    dataset.write_text(
+        json.dumps({"name": "retry", "available_tools": ["calculate"], "test_cases": cases})
+    )
     variant = tmp_path / "flaky.yaml"
     variant.write_text("name: flaky\nmodel: {spec: 'fake:retry-flaky'}\ntools: []\n")
     return dataset, variant
 
 
 def test_retry_errors_after_score_replaces_result_and_scores(
-        tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     register_fake("retry-flaky", [_reply], cycle=True)
     FLAKY["down"] = True
     dataset, variant = _files(tmp_path)
-    run = ["run", "--variants", str(variant), "--dataset", str(dataset), "--db", db_url,
-           "--json"]
+    run = ["run", "--variants", str(variant), "--dataset", str(dataset), "--db", db_url, "--json"]
     assert main(run) == 0
     first = json.loads(capsys.readouterr().out)
     failed = {r["case_id"]: r for r in first["results"]}["C-2"]
@@ -80,15 +91,30 @@ def test_retry_errors_after_score_replaces_result_and_scores(
 
 
 def _result(run_id: int, output: str, error: str | None) -> RunResult:
-    return RunResult(run_id=run_id, variant="v", variant_hash="h", case_id="C-1",
-                     case_hash="c", repeat=0, output=output, error=error)
+    return RunResult(
+        run_id=run_id,
+        variant="v",
+        variant_hash="h",
+        case_id="C-1",
+        case_hash="c",
+        repeat=0,
+        output=output,
+        error=error,
+    )
 
 
 def _score(result: RunResult) -> CaseScore:
-    return CaseScore(result_id=result.id, variant=result.variant,
-                     variant_hash=result.variant_hash, case_id=result.case_id,
-                     category="happy_path", tier="critical", repeat=0, score=0.0,
-                     passed=False)
+    return CaseScore(
+        result_id=result.id,
+        variant=result.variant,
+        variant_hash=result.variant_hash,
+        case_id=result.case_id,
+        category="happy_path",
+        tier="critical",
+        repeat=0,
+        score=0.0,
+        passed=False,
+    )
 
 
 def _store_with_run(store: Store, golden_path: Path) -> int:
@@ -100,18 +126,31 @@ def _store_with_run(store: Store, golden_path: Path) -> int:
 
 
 def test_replacing_an_errored_result_drops_its_scores_and_battles(
-        store: Store, golden_path: Path) -> None:
+    store: Store, golden_path: Path
+) -> None:
     run_id = _store_with_run(store, golden_path)
     bad = _result(run_id, "", "Timeout")
     bad.id = store.save_result(bad)
-    other = RunResult(**{**_result(run_id, "fine", None).model_dump(), "variant": "w",
-                         "variant_hash": "w"})
+    other = RunResult(
+        **{**_result(run_id, "fine", None).model_dump(), "variant": "w", "variant_hash": "w"}
+    )
     other.id = store.save_result(other)
     store.save_scores(run_id, "keywords", [_score(bad), _score(other)])
     spec = JudgeSpec(model=ModelConfig(spec="fake:j"))
-    store.save_battle(Battle(run_id=run_id, case_id="C-1", variant_a="v", variant_b="w",
-                             hash_a="h", hash_b="w", result_a_id=bad.id, result_b_id=other.id,
-                             winner="model_b", judge=spec))
+    store.save_battle(
+        Battle(
+            run_id=run_id,
+            case_id="C-1",
+            variant_a="v",
+            variant_b="w",
+            hash_a="h",
+            hash_b="w",
+            result_a_id=bad.id,
+            result_b_id=other.id,
+            winner="model_b",
+            judge=spec,
+        )
+    )
 
     new_id = store.save_result(_result(run_id, "a real answer", None))
     assert new_id == bad.id  # replaced in place: nothing else refers to a vanished id
@@ -120,8 +159,7 @@ def test_replacing_an_errored_result_drops_its_scores_and_battles(
     assert store.battles(run_id) == []
 
 
-def test_a_finished_result_is_never_replaced_or_duplicated(
-        store: Store, golden_path: Path) -> None:
+def test_a_finished_result_is_never_replaced_or_duplicated(store: Store, golden_path: Path) -> None:
     run_id = _store_with_run(store, golden_path)
     first = store.save_result(_result(run_id, "first answer", None))
     assert store.save_result(_result(run_id, "", "a late failure")) == first

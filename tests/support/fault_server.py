@@ -57,13 +57,19 @@ from pathlib import Path
 from typing import Any
 
 TRANSIENT: tuple[str, ...] = ("429", "500", "503", "hang", "truncated")
-MALFORMED: tuple[str, ...] = ("bad_json", "empty_choices", "empty_content", "no_logprobs",
-                              "bad_verdict")
+MALFORMED: tuple[str, ...] = (
+    "bad_json",
+    "empty_choices",
+    "empty_content",
+    "no_logprobs",
+    "bad_verdict",
+)
 ALL: tuple[str, ...] = (*TRANSIENT, *MALFORMED)
 KINDS: tuple[str, ...] = (*ALL, "echo_key")
 
-_ANSWER = re.compile(r"Answer (A|B):\n(.*?)(?=\n\nAnswer B:|\n\n\(Tools used|\n\nWhich answer|$)",
-                     re.DOTALL)
+_ANSWER = re.compile(
+    r"Answer (A|B):\n(.*?)(?=\n\nAnswer B:|\n\n\(Tools used|\n\nWhich answer|$)", re.DOTALL
+)
 
 
 def quality(answer: str) -> int:
@@ -93,10 +99,19 @@ class FaultServer:
     tool_calls: bool
     echo_status: int
 
-    def __init__(self, *, rate: float = 0.0, kinds: Sequence[str] = TRANSIENT, seed: int = 0,
-                 hang_s: float = 30.0, delay_s: float = 0.0, tool_calls: bool = False,
-                 echo_status: int = 401, port: int = 0,
-                 answer: Callable[[str, str], str] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        rate: float = 0.0,
+        kinds: Sequence[str] = TRANSIENT,
+        seed: int = 0,
+        hang_s: float = 30.0,
+        delay_s: float = 0.0,
+        tool_calls: bool = False,
+        echo_status: int = 401,
+        port: int = 0,
+        answer: Callable[[str, str], str] | None = None,
+    ) -> None:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._seen: Counter[str] = Counter()
@@ -104,8 +119,15 @@ class FaultServer:
         self._models: Counter[str] = Counter()
         self._log: list[tuple[str, str, str]] = []
         self.answer_fn = answer
-        self.configure(rate=rate, kinds=kinds, seed=seed, hang_s=hang_s, delay_s=delay_s,
-                       tool_calls=tool_calls, echo_status=echo_status)
+        self.configure(
+            rate=rate,
+            kinds=kinds,
+            seed=seed,
+            hang_s=hang_s,
+            delay_s=delay_s,
+            tool_calls=tool_calls,
+            echo_status=echo_status,
+        )
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(self))
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False
@@ -120,8 +142,9 @@ class FaultServer:
     def start(self) -> FaultServer:
         """Serve on a daemon thread (idempotent)."""
         if self._thread is None:
-            self._thread = threading.Thread(target=self._httpd.serve_forever,
-                                            name="fault-server", daemon=True)
+            self._thread = threading.Thread(
+                target=self._httpd.serve_forever, name="fault-server", daemon=True
+            )
             self._thread.start()
         return self
 
@@ -142,8 +165,15 @@ class FaultServer:
     def configure(self, **settings: Any) -> None:
         """Change ``rate``, ``kinds``, ``seed``, ``hang_s``, ``delay_s``, ``tool_calls`` or
         ``echo_status`` while serving."""
-        unknown = set(settings) - {"rate", "kinds", "seed", "hang_s", "delay_s", "tool_calls",
-                                   "echo_status"}
+        unknown = set(settings) - {
+            "rate",
+            "kinds",
+            "seed",
+            "hang_s",
+            "delay_s",
+            "tool_calls",
+            "echo_status",
+        }
         if unknown:
             raise ValueError(f"unknown settings {sorted(unknown)}")
         kinds = settings.get("kinds")
@@ -200,8 +230,11 @@ class FaultServer:
         model = str(request.get("model", "model"))
         messages = request.get("messages") or []
         texts = [_text(m.get("content")) for m in messages if isinstance(m, dict)]
-        users = [_text(m.get("content")) for m in messages
-                 if isinstance(m, dict) and m.get("role") == "user"]
+        users = [
+            _text(m.get("content"))
+            for m in messages
+            if isinstance(m, dict) and m.get("role") == "user"
+        ]
         pair = next((t for t in users if "Answer A:" in t and "Answer B:" in t), None)
         wants_logprobs = bool(request.get("logprobs"))
         tool_call = None
@@ -213,8 +246,11 @@ class FaultServer:
             tops = None
             tool_call = self._tool_call(request, messages, users)
             last = users[-1] if users else (texts[-1] if texts else "")
-            content = (self.answer_fn(model, last) if self.answer_fn
-                       else f"{model} answer: {_digest(last)}")
+            content = (
+                self.answer_fn(model, last)
+                if self.answer_fn
+                else f"{model} answer: {_digest(last)}"
+            )
         if kind == "empty_content":
             content, tool_call = "", None
         if kind == "no_logprobs":
@@ -222,44 +258,66 @@ class FaultServer:
         message: dict[str, Any] = {"role": "assistant", "content": content}
         if tool_call is not None:
             message = {"role": "assistant", "content": None, "tool_calls": [tool_call]}
-        choice: dict[str, Any] = {"index": 0, "message": message,
-                                  "finish_reason": "tool_calls" if tool_call else "stop"}
+        choice: dict[str, Any] = {
+            "index": 0,
+            "message": message,
+            "finish_reason": "tool_calls" if tool_call else "stop",
+        }
         if wants_logprobs and tops is not None:
             choice["logprobs"] = {"content": [_logprob_entry(tops)]}
         prompt_tokens = sum(len(t) for t in texts) // 4 + 1
-        return {"id": f"chatcmpl-{_digest(json.dumps(request, sort_keys=True))}",
-                "object": "chat.completion", "created": 0, "model": model,
-                "choices": [] if kind == "empty_choices" else [choice],
-                "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 8,
-                          "total_tokens": prompt_tokens + 8}}
+        return {
+            "id": f"chatcmpl-{_digest(json.dumps(request, sort_keys=True))}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [] if kind == "empty_choices" else [choice],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": 8,
+                "total_tokens": prompt_tokens + 8,
+            },
+        }
 
-    def _tool_call(self, request: dict[str, Any], messages: list[Any],
-                   users: list[str]) -> dict[str, Any] | None:
+    def _tool_call(
+        self, request: dict[str, Any], messages: list[Any], users: list[str]
+    ) -> dict[str, Any] | None:
         tools = [t.get("function", {}).get("name") for t in request.get("tools") or []]
-        if not self.tool_calls or not tools or any(
-                isinstance(m, dict) and m.get("role") == "tool" for m in messages):
+        if (
+            not self.tool_calls
+            or not tools
+            or any(isinstance(m, dict) and m.get("role") == "tool" for m in messages)
+        ):
             return None
         last = users[-1] if users else ""
-        name, args = (("calculate", {"expression": "6 * 7"}) if "calculate" in tools
-                      else (tools[0], {"query": last[:60]}))
-        return {"id": f"call_{_digest(last)}", "type": "function",
-                "function": {"name": name, "arguments": json.dumps(args)}}
+        name, args = (
+            ("calculate", {"expression": "6 * 7"})
+            if "calculate" in tools
+            else (tools[0], {"query": last[:60]})
+        )
+        return {
+            "id": f"call_{_digest(last)}",
+            "type": "function",
+            "function": {"name": name, "arguments": json.dumps(args)},
+        }
 
 
 def _text(content: Any) -> str:
     if isinstance(content, list):
-        return "".join(str(p.get("text", "")) if isinstance(p, dict) else str(p)
-                       for p in content)
+        return "".join(str(p.get("text", "")) if isinstance(p, dict) else str(p) for p in content)
     return "" if content is None else str(content)
 
 
-def _judge_pair(prompt: str, logprobs: bool, broken: bool
-                ) -> tuple[str, list[tuple[str, float]] | None]:
+def _judge_pair(
+    prompt: str, logprobs: bool, broken: bool
+) -> tuple[str, list[tuple[str, float]] | None]:
     answers = dict(_ANSWER.findall(prompt))
     qa, qb = quality(answers.get("A", "")), quality(answers.get("B", ""))
     if broken:
-        return ("I cannot tell which one is better.",
-                [("I", 0.7), ("The", 0.2), ("Both", 0.1)] if logprobs else None)
+        return (
+            "I cannot tell which one is better.",
+            [("I", 0.7), ("The", 0.2), ("Both", 0.1)] if logprobs else None,
+        )
     if logprobs:
         p_a = 1.0 / (1.0 + math.exp(-(qa - qb) / 10.0))
         first = "A" if p_a >= 0.5 else "B"
@@ -278,8 +336,10 @@ def _judge_grade(prompt: str, broken: bool) -> tuple[str, list[tuple[str, float]
 
 def _logprob_entry(tops: list[tuple[str, float]]) -> dict[str, Any]:
     ranked = sorted(tops, key=lambda t: -t[1])
-    top = [{"token": tok, "logprob": math.log(max(p, 1e-9)), "bytes": list(tok.encode())}
-           for tok, p in ranked]
+    top = [
+        {"token": tok, "logprob": math.log(max(p, 1e-9)), "bytes": list(tok.encode())}
+        for tok, p in ranked
+    ]
     return {**top[0], "top_logprobs": top}
 
 
@@ -290,8 +350,13 @@ def _handler_for(server: FaultServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             return
 
-        def _send(self, status: int, body: bytes, ctype: str = "application/json",
-                  headers: dict[str, str] | None = None) -> None:
+        def _send(
+            self,
+            status: int,
+            body: bytes,
+            ctype: str = "application/json",
+            headers: dict[str, str] | None = None,
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(body)))
@@ -339,16 +404,29 @@ def _handler_for(server: FaultServer) -> type[BaseHTTPRequestHandler]:
                 return
             kind = server._decide(raw, str(request.get("model", "")))
             if kind in ("429", "500", "503"):
-                message = {"429": "Rate limit reached, retry later",
-                           "500": "Internal server error", "503": "Service unavailable"}[kind]
-                self._json(int(kind), {"error": {"message": message, "type": "server_error",
-                                                 "code": kind}}, **{"Retry-After": "0"})
+                message = {
+                    "429": "Rate limit reached, retry later",
+                    "500": "Internal server error",
+                    "503": "Service unavailable",
+                }[kind]
+                self._json(
+                    int(kind),
+                    {"error": {"message": message, "type": "server_error", "code": kind}},
+                    **{"Retry-After": "0"},
+                )
                 return
             if kind == "echo_key":
                 key = self.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-                self._json(server.echo_status, {"error": {
-                    "message": f"Incorrect API key provided: {key}. Check your key.",
-                    "type": "invalid_request_error", "code": "invalid_api_key"}})
+                self._json(
+                    server.echo_status,
+                    {
+                        "error": {
+                            "message": f"Incorrect API key provided: {key}. Check your key.",
+                            "type": "invalid_request_error",
+                            "code": "invalid_api_key",
+                        }
+                    },
+                )
                 return
             if kind == "hang":
                 server._stopping.wait(server.hang_s)
@@ -397,8 +475,11 @@ class FaultProcess:
         self._admin = self.base_url.removesuffix("/v1")
 
     def _post(self, path: str, value: dict[str, Any]) -> None:
-        request = urllib.request.Request(self._admin + path, data=json.dumps(value).encode(),
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self._admin + path,
+            data=json.dumps(value).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(request, timeout=10) as reply:
             reply.read()
 
@@ -453,9 +534,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--echo-status", type=int, default=401)
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args(argv)
-    server = FaultServer(rate=args.rate, kinds=args.kinds.split(","), seed=args.seed,
-                         hang_s=args.hang_s, delay_s=args.delay_s, tool_calls=args.tool_calls,
-                         echo_status=args.echo_status, port=args.port)
+    server = FaultServer(
+        rate=args.rate,
+        kinds=args.kinds.split(","),
+        seed=args.seed,
+        hang_s=args.hang_s,
+        delay_s=args.delay_s,
+        tool_calls=args.tool_calls,
+        echo_status=args.echo_status,
+        port=args.port,
+    )
     print(json.dumps({"base_url": server.base_url}), flush=True)
     try:
         server._httpd.serve_forever()

@@ -19,8 +19,10 @@ PORT = "55439"
 def _bin(name: str) -> str:
     found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
     if not found:
-        pytest.fail("PostgreSQL server binaries not found: install the Debian package "
-                    "'postgresql' (.ci/run does)")
+        pytest.fail(
+            "PostgreSQL server binaries not found: install the Debian package "
+            "'postgresql' (.ci/run does)"
+        )
     return found[-1]
 
 
@@ -41,14 +43,26 @@ def postgres_cluster(databases: tuple[str, ...] = ("arena",)) -> Iterator[dict[s
         shutil.chown(root, "postgres")
         shutil.chown(sock, "postgres")
     _as_postgres([_bin("initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"])
-    _as_postgres([_bin("pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-o",
-                  f"-k {sock} -p {PORT} -c listen_addresses='' -c fsync=off", "start"])
+    _as_postgres(
+        [
+            _bin("pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(root / "log"),
+            "-w",
+            "-o",
+            f"-k {sock} -p {PORT} -c listen_addresses='' -c fsync=off",
+            "start",
+        ]
+    )
     try:
         for name in databases:
-            _as_postgres([_bin("createdb"), "-h", str(sock), "-p", PORT, "-U", "postgres",
-                          name])
-        yield {name: f"postgresql+psycopg://postgres@/{name}?host={sock}&port={PORT}"
-               for name in databases}
+            _as_postgres([_bin("createdb"), "-h", str(sock), "-p", PORT, "-U", "postgres", name])
+        yield {
+            name: f"postgresql+psycopg://postgres@/{name}?host={sock}&port={PORT}"
+            for name in databases
+        }
     finally:
         _as_postgres([_bin("pg_ctl"), "-D", str(data), "-m", "fast", "stop"])
         shutil.rmtree(root, ignore_errors=True)
