@@ -10,6 +10,7 @@ from arena.evaluate import load_run_scores
 from arena.gate.limits import BudgetLimits, LimitCheck, check_budget, figures_of
 from arena.gate.power import PowerEstimate, power_estimate, win_rate_groups
 from arena.judged_battles import battles_to_arrays, select_battles
+from arena.judging.accuracy import JudgeAccuracy, golden_marks, judge_accuracy
 from arena.storage import Store
 from arena.vocabulary import ERROR
 
@@ -40,6 +41,10 @@ class CompareReport(BaseModel):
     budget: list[LimitCheck] = Field(default_factory=list)
     power: PowerEstimate | None = Field(
         None, description="When inconclusive: roughly how many more cases or repeats decide it."
+    )
+    judge_accuracy: JudgeAccuracy | None = Field(
+        None, description="The judge's decisive-pair accuracy on the whole run (all its battles "
+        "where the golden scores pick a winner): can its verdict be trusted?"
     )
 
 
@@ -88,11 +93,17 @@ def compare_variants(
     run = store.run(run_id)
     scores = load_run_scores(store, run.id)
     base, cand = scores.variant(baseline), scores.variant(candidate)
+    judged = select_battles(store, run.id, judge_key)
     battles = [
         b
-        for b in select_battles(store, run.id, judge_key)
+        for b in judged
         if {b.variant_a, b.variant_b} == {baseline, candidate} and b.winner != ERROR
     ]
+    accuracy = (
+        judge_accuracy(judged, golden_marks(scores.cases), rounds=bootstrap, seed=seed)
+        if judged
+        else None
+    )
     win = lo = hi = None
     if battles:
         rate = bootstrap_win_rate(
@@ -115,6 +126,9 @@ def compare_variants(
             win_rate_groups(battles, candidate), 0.5 - margin, what="the win rate"
         )
         reasons.append(power.message)
+    trust = _trust(accuracy) if battles else ""
+    if trust:
+        reasons.append(trust)
     if regressed:
         reasons.append(
             f"pass rate {cand.pass_rate:.1%} vs {base.pass_rate:.1%}, mean score "
@@ -125,6 +139,8 @@ def compare_variants(
         if win is not None and lo is not None and hi is not None
         else "no battles"
     )
+    if battles and accuracy is not None:
+        rate_text += f"; judge decisive-pair accuracy {accuracy.text()}"
     tokens_b = base.input_tokens_mean + base.output_tokens_mean
     tokens_c = cand.input_tokens_mean + cand.output_tokens_mean
     summary = (
@@ -156,7 +172,19 @@ def compare_variants(
         summary=summary,
         budget=limits,
         power=power,
+        judge_accuracy=accuracy,
     )
+
+
+def _trust(accuracy: JudgeAccuracy | None) -> str:
+    """What the judge's decisive-pair accuracy says about trusting its win rate."""
+    if accuracy is None or accuracy.beats_chance is None:
+        return ("the judge's accuracy is unmeasured: no battle of the run has a golden winner "
+                "(one answer passing, the other failing)")
+    if accuracy.beats_chance:
+        return ""
+    return (f"the judge cannot beat chance on decisive pairs (accuracy {accuracy.text()}): "
+            "its win rate is no evidence either way; trust the golden scores")
 
 
 def compare_markdown(report: CompareReport) -> str:
@@ -182,6 +210,9 @@ def compare_markdown(report: CompareReport) -> str:
             "",
             f"Judge: {report.judge or 'none'}; battles: {report.battles}; candidate win rate "
             f"(95% CI, query bootstrap): {win}; margin {report.margin}",
+            "",
+            "Judge decisive-pair accuracy (95% CI): "
+            + (report.judge_accuracy.text() if report.judge_accuracy else "unmeasured"),
             "",
             f"| figure | {report.baseline} | {report.candidate} |",
             "| --- | --- | --- |",

@@ -18,11 +18,16 @@ KEYS = ("commit", "branch", "ci_url")
 def _github(env: Mapping[str, str]) -> dict[str, str]:
     if env.get("GITHUB_ACTIONS") != "true":
         return {}
-    out = {"commit": env.get("GITHUB_SHA", ""),
-           # a pull request's source branch, else the pushed branch or tag
-           "branch": env.get("GITHUB_HEAD_REF") or env.get("GITHUB_REF_NAME", "")}
-    server, repo, run = (env.get("GITHUB_SERVER_URL", "https://github.com"),
-                         env.get("GITHUB_REPOSITORY"), env.get("GITHUB_RUN_ID"))
+    out = {
+        "commit": env.get("GITHUB_SHA", ""),
+        # a pull request's source branch, else the pushed branch or tag
+        "branch": env.get("GITHUB_HEAD_REF") or env.get("GITHUB_REF_NAME", ""),
+    }
+    server, repo, run = (
+        env.get("GITHUB_SERVER_URL", "https://github.com"),
+        env.get("GITHUB_REPOSITORY"),
+        env.get("GITHUB_RUN_ID"),
+    )
     if repo and run:
         out["ci_url"] = f"{server}/{repo}/actions/runs/{run}"
     return out
@@ -30,13 +35,17 @@ def _github(env: Mapping[str, str]) -> dict[str, str]:
 
 def _other_ci(env: Mapping[str, str]) -> dict[str, str]:
     for commit, branch, url in (
-            ("CI_COMMIT_SHA", "CI_COMMIT_REF_NAME", "CI_JOB_URL"),          # GitLab
-            ("BUILDKITE_COMMIT", "BUILDKITE_BRANCH", "BUILDKITE_BUILD_URL"),
-            ("CIRCLE_SHA1", "CIRCLE_BRANCH", "CIRCLE_BUILD_URL"),
-            ("GIT_COMMIT", "GIT_BRANCH", "BUILD_URL")):                     # Jenkins
+        ("CI_COMMIT_SHA", "CI_COMMIT_REF_NAME", "CI_JOB_URL"),  # GitLab
+        ("BUILDKITE_COMMIT", "BUILDKITE_BRANCH", "BUILDKITE_BUILD_URL"),
+        ("CIRCLE_SHA1", "CIRCLE_BRANCH", "CIRCLE_BUILD_URL"),
+        ("GIT_COMMIT", "GIT_BRANCH", "BUILD_URL"),
+    ):  # Jenkins
         if env.get(commit):
-            return {"commit": env[commit], "branch": env.get(branch, ""),
-                    "ci_url": env.get(url, "")}
+            return {
+                "commit": env[commit],
+                "branch": env.get(branch, ""),
+                "ci_url": env.get(url, ""),
+            }
     return {}
 
 
@@ -90,15 +99,17 @@ def git_info(start: Path | None = None) -> dict[str, str]:
     return {"commit": head, "branch": ""}  # detached HEAD
 
 
-def provenance(env: Mapping[str, str] | None = None, start: Path | None = None
-               ) -> dict[str, str]:
+def provenance(env: Mapping[str, str] | None = None, start: Path | None = None) -> dict[str, str]:
     """``commit``, ``branch`` and ``ci_url`` as far as known (empty values dropped)."""
     env = os.environ if env is None else env
     found = _github(env) or _other_ci(env)
     local = git_info(start) if not found.get("commit") else {}
     merged = {key: found.get(key) or local.get(key, "") for key in KEYS}
-    for key, var in (("commit", "ARENA_COMMIT"), ("branch", "ARENA_BRANCH"),
-                     ("ci_url", "ARENA_CI_URL")):
+    for key, var in (
+        ("commit", "ARENA_COMMIT"),
+        ("branch", "ARENA_BRANCH"),
+        ("ci_url", "ARENA_CI_URL"),
+    ):
         if env.get(var):
             merged[key] = env[var]
     return {key: value for key, value in merged.items() if value}

@@ -102,6 +102,8 @@ def intervals(
     out["expanded percentile"] = tuple(np.percentile(samples, [lo_pct, hi_pct], axis=1))
     half = stats.t.ppf(0.975, n - 1) * samples.std(axis=1, ddof=1) * np.sqrt(n / (n - 1.0))
     out["bootstrap-t (SE)"] = (point - half, point + half)
+    exp_low, exp_high = out["expanded percentile"]
+    out["wider of both"] = (np.minimum(exp_low, point - half), np.maximum(exp_high, point + half))
     frac = (samples < point[:, None]).mean(axis=1) + 0.5 * (samples == point[:, None]).mean(1)
     z0 = stats.norm.ppf(np.clip(frac, 1e-6, 1 - 1e-6))
     dev = jack.mean(axis=1, keepdims=True) - jack
@@ -148,21 +150,27 @@ def _coverage_block(arenas: int, queries: int, rounds: int, seed: int) -> dict[s
     }
 
 
-def false_better(comparisons: int, queries: int, rounds: int, seed: int) -> dict[str, float]:
-    """Compare verdict on equal variants: how often the win-rate interval is above 0.5."""
+def better_rate(
+    comparisons: int, queries: int, rounds: int, seed: int, shift: float = 0.0
+) -> dict[str, float]:
+    """How often the compare verdict says "better" (win-rate interval above 0.5) when the
+    candidate is ``shift`` nats stronger (0: equal variants, the false "better" rate)."""
     block = max(1, min(comparisons, 4_000_000 // (rounds * queries)))
     counts: dict[str, float] = {}
     for first in range(0, comparisons, block):
         size = min(block, comparisons - first)
-        for name, hits in _false_better_block(size, queries, rounds, seed + 7919 * first).items():
+        block_seed = seed + 7919 * first
+        for name, hits in _better_block(size, queries, rounds, block_seed, shift).items():
             counts[name] = counts.get(name, 0.0) + hits
     return {name: hits / comparisons for name, hits in counts.items()}
 
 
-def _false_better_block(comparisons: int, queries: int, rounds: int, seed: int) -> dict[str, float]:
+def _better_block(
+    comparisons: int, queries: int, rounds: int, seed: int, shift: float
+) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     u = rng.normal(0.0, QUERY_SD, (comparisons, queries, 2))
-    p = 1.0 / (1.0 + np.exp(-(u[..., 0] - u[..., 1])))
+    p = 1.0 / (1.0 + np.exp(-(shift + u[..., 0] - u[..., 1])))
     score = np.zeros(p.shape)
     for _ in range(2):
         tie = rng.random(p.shape) < TIE_PROB
@@ -179,6 +187,8 @@ def _false_better_block(comparisons: int, queries: int, rounds: int, seed: int) 
         * np.sqrt(queries / (queries - 1.0))
     )
     out["bootstrap-t (SE)"] = float((point - half > 0.5).sum())
+    wider = np.minimum(np.percentile(rates, lo_pct, axis=1), point - half)
+    out["wider of both"] = float((wider > 0.5).sum())
     return out
 
 
@@ -201,10 +211,19 @@ def main() -> None:
     print(f"{'queries':>8} " + " ".join(f"{m:>20}" for m in methods))
     for q, row in rows.items():
         print(f"{q:>8} " + " ".join(f"{row[m]:>20.3f}" for m in methods))
-    print("\ncompare verdict, equal variants: false 'better' rate (nominal 2.5%)")
-    for q in args.queries:
-        row = false_better(4 * args.arenas, q, args.rounds, args.seed + 1000 + q)
-        print(f"{q:>8} " + " ".join(f"{k}: {v:.3f}" for k, v in row.items()))
+    for shift, title in (
+        (0.0, "equal variants: false 'better' rate (nominal 2.5%)"),
+        (0.5, "candidate 0.5 nats (87 Elo) stronger: 'better' rate (power)"),
+    ):
+        print(f"\ncompare verdict, {title}")
+        table = {
+            q: better_rate(4 * args.arenas, q, args.rounds, args.seed + 1000 + q, shift)
+            for q in args.queries
+        }
+        names = list(next(iter(table.values())))
+        print(f"{'queries':>8} " + " ".join(f"{m:>20}" for m in names))
+        for q, row in table.items():
+            print(f"{q:>8} " + " ".join(f"{row[m]:>20.4f}" for m in names))
     print(f"\n({time.perf_counter() - t0:.0f} s)")
 
 

@@ -1,5 +1,4 @@
-"""``arena baseline save|export|list|propose`` and ``arena check`` (the gate on stored results).
-"""
+"""``arena baseline save|export|list|propose`` and ``arena check`` (the gate on stored results)."""
 
 from __future__ import annotations
 
@@ -34,30 +33,58 @@ def register(sub: Any) -> None:
     add_db(lst)
     lst.set_defaults(handler=cmd_baseline_list)
     propose = bsub.add_parser(
-        "propose", help="write a new baseline when the candidate's improvement is sustained")
-    propose.add_argument("--config", default=None, metavar="arena.yaml",
-                         help="where --candidate and --baseline default from")
+        "propose", help="write a new baseline when the candidate's improvement is sustained"
+    )
+    propose.add_argument(
+        "--config",
+        default=None,
+        metavar="arena.yaml",
+        help="where --candidate and --baseline default from",
+    )
     propose.add_argument("--candidate", default=None, metavar="VARIANT")
     propose.add_argument("--baseline", default=None, metavar="NAME|FILE")
-    propose.add_argument("--runs", type=int, default=1,
-                         help="stored runs of the candidate that must all improve (default 1)")
-    propose.add_argument("--min-gain", type=float, default=0.0,
-                         help="suite-score gain each run must exceed (default 0)")
-    propose.add_argument("--write", default=None, metavar="FILE",
-                         help="where the new baseline goes (default: the --baseline file, or "
-                              "the stored baseline of that name)")
-    propose.add_argument("--markdown", default=None, metavar="FILE",
-                         help="write a pull-request body here, only when proposing")
+    propose.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="stored runs of the candidate that must all improve (default 1)",
+    )
+    propose.add_argument(
+        "--min-gain",
+        type=float,
+        default=0.0,
+        help="suite-score gain each run must exceed (default 0)",
+    )
+    propose.add_argument(
+        "--write",
+        default=None,
+        metavar="FILE",
+        help="where the new baseline goes (default: the --baseline file, or "
+        "the stored baseline of that name)",
+    )
+    propose.add_argument(
+        "--markdown",
+        default=None,
+        metavar="FILE",
+        help="write a pull-request body here, only when proposing",
+    )
     propose.add_argument("--json", action="store_true")
     add_db(propose)
     propose.set_defaults(handler=cmd_baseline_propose)
 
-    c = sub.add_parser("check", help="regression gate on stored results: exit 1 when the "
-                                     "candidate regressed or a limit fails")
+    c = sub.add_parser(
+        "check",
+        help="regression gate on stored results: exit 1 when the "
+        "candidate regressed or a limit fails",
+    )
     c.add_argument("--candidate", required=True, metavar="VARIANT")
-    c.add_argument("--baseline", default=None, metavar="NAME|FILE",
-                   help="stored baseline name or JSON file (default: 'baseline' if stored; "
-                        "none: absolute and budget limits only)")
+    c.add_argument(
+        "--baseline",
+        default=None,
+        metavar="NAME|FILE",
+        help="stored baseline name or JSON file (default: 'baseline' if stored; "
+        "none: absolute and budget limits only)",
+    )
     c.add_argument("--run", type=int, default=None, help="run holding the candidate")
     c.add_argument("--markdown", default=None, metavar="FILE", help="write a Markdown report")
     c.add_argument("--json", action="store_true")
@@ -78,13 +105,17 @@ def cmd_baseline_save(args: argparse.Namespace) -> int:
     old = store.baseline(name)
     if not should_update_baseline(old, new, args.force):
         assert old is not None
-        print(f"baseline {name!r} kept: its suite score {old.suite_score:.3f} is above "
-              f"{new.suite_score:.3f} (use --force to lower it)")
+        print(
+            f"baseline {name!r} kept: its suite score {old.suite_score:.3f} is above "
+            f"{new.suite_score:.3f} (use --force to lower it)"
+        )
     else:
         store.save_baseline(new)
-        print(f"baseline {name!r} saved from run {new.source_run_id}: suite score "
-              f"{new.suite_score:.3f}, pass rate {new.pass_rate:.1%}, {len(new.cases)} cases, "
-              f"{new.n_repeats} repeat(s), dataset {new.dataset_label}")
+        print(
+            f"baseline {name!r} saved from run {new.source_run_id}: suite score "
+            f"{new.suite_score:.3f}, pass rate {new.pass_rate:.1%}, {len(new.cases)} cases, "
+            f"{new.n_repeats} repeat(s), dataset {new.dataset_label}"
+        )
     if args.export:
         _write(args.export, baseline_to_json(store.baseline(name) or new))
         print(f"exported to {args.export}")
@@ -109,12 +140,38 @@ def cmd_baseline_list(args: argparse.Namespace) -> int:
     """List stored baselines."""
     from arena.storage import Store
 
-    rows = [[b.name, b.variant, b.variant_hash, b.dataset_label, f"{b.suite_score:.3f}",
-             f"{b.pass_rate:.1%}", len(b.cases), b.n_repeats, b.source_run_id]
-            for b in Store(args.db).baselines()]
-    print(text_table(["name", "variant", "version", "dataset", "suite score", "pass rate",
-                      "cases", "repeats", "run"], rows)
-          if rows else "no baselines stored: `arena baseline save VARIANT`")
+    rows = [
+        [
+            b.name,
+            b.variant,
+            b.variant_hash,
+            b.dataset_label,
+            f"{b.suite_score:.3f}",
+            f"{b.pass_rate:.1%}",
+            len(b.cases),
+            b.n_repeats,
+            b.source_run_id,
+        ]
+        for b in Store(args.db).baselines()
+    ]
+    print(
+        text_table(
+            [
+                "name",
+                "variant",
+                "version",
+                "dataset",
+                "suite score",
+                "pass rate",
+                "cases",
+                "repeats",
+                "run",
+            ],
+            rows,
+        )
+        if rows
+        else "no baselines stored: `arena baseline save VARIANT`"
+    )
     return 0
 
 
@@ -161,15 +218,23 @@ def cmd_baseline_propose(args: argparse.Namespace) -> int:
         if args.markdown:
             _write(args.markdown, proposal_markdown(proposal, old, target or old.name))
     if args.json:
-        print(json.dumps({**proposal.model_dump(mode="json", exclude={"baseline"}),
-                          "written": (target or old.name) if proposal.propose else None},
-                         indent=2))
+        print(
+            json.dumps(
+                {
+                    **proposal.model_dump(mode="json", exclude={"baseline"}),
+                    "written": (target or old.name) if proposal.propose else None,
+                },
+                indent=2,
+            )
+        )
         return 0
     for reason in proposal.reasons:
         print(f"  {reason}")
     if proposal.propose and proposal.baseline is not None:
-        print(f"baseline update proposed: suite score {old.suite_score:.3f} -> "
-              f"{proposal.baseline.suite_score:.3f}, written to {target or repr(old.name)}")
+        print(
+            f"baseline update proposed: suite score {old.suite_score:.3f} -> "
+            f"{proposal.baseline.suite_score:.3f}, written to {target or repr(old.name)}"
+        )
     else:
         print("no sustained improvement: the baseline stays")
     return 0

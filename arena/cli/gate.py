@@ -15,15 +15,29 @@ from arena.cli.gate_flags import add_limit_flags, add_run_flags, gate_config
 
 def register(sub: Any) -> None:
     """Add the gate sub-command."""
-    p = sub.add_parser("gate", help="the merge gate: run, score, check, judge, compare; "
-                                    "exit 1 when the candidate fails")
-    p.add_argument("--baseline", default=None, metavar="VARIANT|FILE",
-                   help="baseline variant (name or YAML), baseline JSON file or stored name "
-                        "(default: arena.yaml's)")
-    p.add_argument("--candidate", default=None, metavar="VARIANT",
-                   help="candidate variant name or YAML (default: arena.yaml's)")
-    p.add_argument("--report-dir", default=None, metavar="DIR",
-                   help="where gate.md and gate.json go (default: arena.yaml's, else reports)")
+    p = sub.add_parser(
+        "gate",
+        help="the merge gate: run, score, check, judge, compare; exit 1 when the candidate fails",
+    )
+    p.add_argument(
+        "--baseline",
+        default=None,
+        metavar="VARIANT|FILE",
+        help="baseline variant (name or YAML), baseline JSON file or stored name "
+        "(default: arena.yaml's)",
+    )
+    p.add_argument(
+        "--candidate",
+        default=None,
+        metavar="VARIANT",
+        help="candidate variant name or YAML (default: arena.yaml's)",
+    )
+    p.add_argument(
+        "--report-dir",
+        default=None,
+        metavar="DIR",
+        help="where gate.md and gate.json go (default: arena.yaml's, else reports)",
+    )
     p.add_argument("--json", action="store_true", help="print the JSON report")
     add_run_flags(p)
     add_limit_flags(p)
@@ -42,11 +56,13 @@ def cmd_gate(args: argparse.Namespace) -> int:
     baseline = args.baseline or config.baseline
     candidate = args.candidate or config.candidate
     if not baseline:
-        raise InputError("give --baseline VARIANT|FILE (or baseline: in arena.yaml)",
-                         field="--baseline")
+        raise InputError(
+            "give --baseline VARIANT|FILE (or baseline: in arena.yaml)", field="--baseline"
+        )
     if not candidate:
-        raise InputError("give --candidate VARIANT (or candidate: in arena.yaml)",
-                         field="--candidate")
+        raise InputError(
+            "give --candidate VARIANT (or candidate: in arena.yaml)", field="--candidate"
+        )
     report = run_gate(Store(args.db), config, baseline, candidate, progress=not args.json)
     folder = Path(args.report_dir or config.path(config.report_dir))
     _write(str(folder / "gate.md"), gate_markdown(report))

@@ -10,8 +10,10 @@ from typing import Any
 
 # flag dest -> (section, key) in arena.yaml; None section = top level
 _FIELDS: dict[str, tuple[str | None, str]] = {
-    "max_drop": ("rules", "max_drop"), "case_drop": ("rules", "case_drop"),
-    "alpha": ("rules", "alpha"), "flaky_blocks": ("rules", "flaky_blocks"),
+    "max_drop": ("rules", "max_drop"),
+    "case_drop": ("rules", "case_drop"),
+    "alpha": ("rules", "alpha"),
+    "flaky_blocks": ("rules", "flaky_blocks"),
     "block": ("rules", "block"),
     "min_pass_rate": ("absolute", "min_pass_rate"),
     "min_critical_pass_rate": ("absolute", "min_critical_pass_rate"),
@@ -23,43 +25,77 @@ _FIELDS: dict[str, tuple[str | None, str]] = {
     "max_cost_increase": ("budget", "max_cost_increase"),
     "max_tokens_increase": ("budget", "max_tokens_increase"),
     "max_latency_increase": ("budget", "max_latency_increase"),
-    "tier": ("run", "tier"), "cases": ("run", "cases"), "repeats": ("run", "repeats"),
-    "concurrency": ("run", "concurrency"), "timeout": ("run", "timeout_s"),
-    "dataset": ("run", "dataset"), "variants_dir": ("run", "variants_dir"),
-    "judge": ("compare", "judge"), "margin": ("compare", "margin"),
-    "fail_on": ("compare", "fail_on"), "grader": (None, "grader"),
+    "tier": ("run", "tier"),
+    "cases": ("run", "cases"),
+    "repeats": ("run", "repeats"),
+    "concurrency": ("run", "concurrency"),
+    "timeout": ("run", "timeout_s"),
+    "dataset": ("run", "dataset"),
+    "variants_dir": ("run", "variants_dir"),
+    "judge": ("compare", "judge"),
+    "margin": ("compare", "margin"),
+    "fail_on": ("compare", "fail_on"),
+    "grader": (None, "grader"),
 }
 
 
 def add_limit_flags(p: argparse.ArgumentParser) -> None:
     """--config, rule flags, absolute limits and budget limits."""
-    p.add_argument("--config", default=None, metavar="arena.yaml",
-                   help="gate settings (flags override them)")
+    p.add_argument(
+        "--config", default=None, metavar="arena.yaml", help="gate settings (flags override them)"
+    )
     rules = p.add_argument_group("regression rules (case by case)")
-    rules.add_argument("--max-drop", type=float, default=None,
-                       help="largest tolerated suite-score drop (default 0.05)")
-    rules.add_argument("--case-drop", type=float, default=None,
-                       help="per-case mean-score drop that fires case_score_drop (default 0.1)")
-    rules.add_argument("--alpha", type=float, default=None,
-                       help="significance level of drops (default 0.05: 95%% intervals)")
-    rules.add_argument("--block", default=None, metavar="RULE,...",
-                       help="rules that fail the gate (default: suite_drop, critical_broken, "
-                            "critical_missing, happy_path_fail, category_broken); others warn")
-    rules.add_argument("--flaky-blocks", action="store_true", default=None,
-                       help="cases flaky in the baseline block too")
+    rules.add_argument(
+        "--max-drop",
+        type=float,
+        default=None,
+        help="largest tolerated suite-score drop (default 0.05)",
+    )
+    rules.add_argument(
+        "--case-drop",
+        type=float,
+        default=None,
+        help="per-case mean-score drop that fires case_score_drop (default 0.1)",
+    )
+    rules.add_argument(
+        "--alpha",
+        type=float,
+        default=None,
+        help="significance level of drops (default 0.05: 95%% intervals)",
+    )
+    rules.add_argument(
+        "--block",
+        default=None,
+        metavar="RULE,...",
+        help="rules that fail the gate (default: suite_drop, critical_broken, "
+        "critical_missing, happy_path_fail, category_broken); others warn",
+    )
+    rules.add_argument(
+        "--flaky-blocks",
+        action="store_true",
+        default=None,
+        help="cases flaky in the baseline block too",
+    )
     absolute = p.add_argument_group("absolute limits (no baseline needed)")
     absolute.add_argument("--min-pass-rate", type=float, default=None)
     absolute.add_argument("--min-critical-pass-rate", type=float, default=None)
-    absolute.add_argument("--min-tier-pass-rate", action="append", default=None,
-                          metavar="TIER=RATE")
-    absolute.add_argument("--min-category-pass-rate", action="append", default=None,
-                          metavar="CATEGORY=RATE")
+    absolute.add_argument(
+        "--min-tier-pass-rate", action="append", default=None, metavar="TIER=RATE"
+    )
+    absolute.add_argument(
+        "--min-category-pass-rate", action="append", default=None, metavar="CATEGORY=RATE"
+    )
     budget = p.add_argument_group("budget limits")
     budget.add_argument("--max-cost-per-query", type=float, default=None, metavar="USD")
     budget.add_argument("--max-tokens-per-query", type=float, default=None)
     budget.add_argument("--max-p90-latency", type=float, default=None, metavar="SECONDS")
-    budget.add_argument("--max-cost-increase", type=float, default=None, metavar="FRACTION",
-                        help="vs the baseline, e.g. 0.2 = at most +20%%")
+    budget.add_argument(
+        "--max-cost-increase",
+        type=float,
+        default=None,
+        metavar="FRACTION",
+        help="vs the baseline, e.g. 0.2 = at most +20%%",
+    )
     budget.add_argument("--max-tokens-increase", type=float, default=None, metavar="FRACTION")
     budget.add_argument("--max-latency-increase", type=float, default=None, metavar="FRACTION")
 
@@ -74,13 +110,24 @@ def add_run_flags(p: argparse.ArgumentParser) -> None:
     run.add_argument("--repeats", type=int, default=None)
     run.add_argument("--concurrency", type=int, default=None)
     run.add_argument("--timeout", type=float, default=None, help="per-case timeout in seconds")
-    run.add_argument("--grader", default=None, metavar="JUDGE",
-                     help="behaviour grader spec (default: keyword rules)")
-    run.add_argument("--judge", default=None,
-                     help="pairwise judge spec or file, or none (default: the local model)")
+    run.add_argument(
+        "--grader",
+        default=None,
+        metavar="JUDGE",
+        help="behaviour grader spec (default: keyword rules)",
+    )
+    run.add_argument(
+        "--judge",
+        default=None,
+        help="pairwise judge spec or file, or none (default: the local model)",
+    )
     run.add_argument("--margin", type=float, default=None, help="non-inferiority margin")
-    run.add_argument("--fail-on", default=None, metavar="VERDICT,...",
-                     help="compare verdicts that fail the gate (default: worse)")
+    run.add_argument(
+        "--fail-on",
+        default=None,
+        metavar="VERDICT,...",
+        help="compare verdicts that fail the gate (default: worse)",
+    )
 
 
 def _pairs(values: list[str], flag: str) -> dict[str, float]:
@@ -135,8 +182,14 @@ def gate_config(args: argparse.Namespace, *, default_file: bool = False) -> Any:
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(str(p) for p in err["loc"])
-        flag = next(("--" + dest.replace("_", "-") for dest in overrides
-                     if loc[:len(_path(dest))] == _path(dest)), ".".join(loc))
+        flag = next(
+            (
+                "--" + dest.replace("_", "-")
+                for dest in overrides
+                if loc[: len(_path(dest))] == _path(dest)
+            ),
+            ".".join(loc),
+        )
         raise InputError(err["msg"], field=flag) from None
 
 

@@ -11,8 +11,9 @@ from arena.reports.format import text_table
 
 def register(sub: Any) -> None:
     """Add the history sub-command."""
-    p = sub.add_parser("history", help="a case's pass and score in every stored run: when it "
-                                       "started failing")
+    p = sub.add_parser(
+        "history", help="a case's pass and score in every stored run: when it started failing"
+    )
     p.add_argument("case", help="golden case id")
     p.add_argument("--variant", default=None, help="only this variant")
     p.add_argument("--json", action="store_true")
@@ -30,15 +31,41 @@ def cmd_history(args: argparse.Namespace) -> int:
         print(history.model_dump_json(indent=2))
         return 0
     for entry in history.variants:
-        rows = [[p.run_id, p.created_at.strftime("%Y-%m-%d %H:%M"),
-                 (p.provenance.get("commit") or "")[:10], p.provenance.get("branch", ""),
-                 f"{p.variant}@{p.variant_hash[:8]}", p.case_hash, f"{p.passes}/{p.n}",
-                 "pass" if p.passed else "FAIL", f"{p.score:.3f}"] for p in entry.points]
+        rows = [
+            [
+                p.run_id,
+                p.created_at.strftime("%Y-%m-%d %H:%M"),
+                (p.provenance.get("commit") or "")[:10],
+                p.provenance.get("branch", ""),
+                f"{p.variant}@{p.variant_hash[:8]}",
+                p.case_hash,
+                f"{p.passes}/{p.n}",
+                "pass" if p.passed else "FAIL",
+                f"{p.score:.3f}",
+            ]
+            for p in entry.points
+        ]
         print(f"case {history.case_id}, {entry.summary}")
-        print(text_table(["run", "created", "commit", "branch", "version", "case hash",
-                          "passes", "verdict", "score"], rows))
+        print(
+            text_table(
+                [
+                    "run",
+                    "created",
+                    "commit",
+                    "branch",
+                    "version",
+                    "case hash",
+                    "passes",
+                    "verdict",
+                    "score",
+                ],
+                rows,
+            )
+        )
         if entry.first_fail is not None and entry.first_fail.fail_reasons:
-            print(f"why it fails since run {entry.first_fail.run_id}: "
-                  f"{'; '.join(entry.first_fail.fail_reasons)}")
+            print(
+                f"why it fails since run {entry.first_fail.run_id}: "
+                f"{'; '.join(entry.first_fail.fail_reasons)}"
+            )
         print()
     return 0

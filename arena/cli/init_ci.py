@@ -9,15 +9,30 @@ from typing import Any
 
 def register(sub: Any) -> None:
     """Add the init-ci sub-command."""
-    p = sub.add_parser("init-ci", help="write the merge-gate and nightly GitHub Actions "
-                                       "workflows and an arena.yaml into a repository")
+    p = sub.add_parser(
+        "init-ci",
+        help="write the merge-gate and nightly GitHub Actions "
+        "workflows and an arena.yaml into a repository",
+    )
     p.add_argument("--dir", default=".", help="the repository's root (default: here)")
-    p.add_argument("--install", default=None, metavar="PIP_SPEC",
-                   help="what the workflows pip-install (default: agent-arena[local])")
-    p.add_argument("--paths", default=None, metavar="GLOB,...",
-                   help="files whose change triggers the gate on a pull request")
-    p.add_argument("--print", action="store_true", dest="print_only",
-                   help="print the files instead of writing them")
+    p.add_argument(
+        "--install",
+        default=None,
+        metavar="PIP_SPEC",
+        help="what the workflows pip-install (default: agent-arena[local])",
+    )
+    p.add_argument(
+        "--paths",
+        default=None,
+        metavar="GLOB,...",
+        help="files whose change triggers the gate on a pull request",
+    )
+    p.add_argument(
+        "--print",
+        action="store_true",
+        dest="print_only",
+        help="print the files instead of writing them",
+    )
     p.add_argument("--force", action="store_true", help="overwrite existing files")
     p.set_defaults(handler=cmd_init_ci)
 

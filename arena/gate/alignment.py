@@ -39,8 +39,9 @@ def _same(a: str, b: str) -> bool:
     return not a or not b or a == b
 
 
-def align(baseline: Baseline, candidate: Baseline,
-          dataset_hashes: Mapping[str, str] | None = None) -> Alignment:
+def align(
+    baseline: Baseline, candidate: Baseline, dataset_hashes: Mapping[str, str] | None = None
+) -> Alignment:
     """Align two snapshots; ``dataset_hashes`` lists the candidate's dataset (id -> hash)."""
     out = Alignment()
     for case_id, record in baseline.cases.items():
@@ -58,12 +59,16 @@ def align(baseline: Baseline, candidate: Baseline,
     out.added = [case_id for case_id in candidate.cases if case_id not in baseline.cases]
     out.datasets_differ = _datasets_differ(baseline, candidate)
     if out.datasets_differ:
-        out.notes.append(f"the datasets differ: baseline {baseline.dataset_label}, candidate "
-                         f"{candidate.dataset_label}; only cases with the same content are "
-                         "compared")
+        out.notes.append(
+            f"the datasets differ: baseline {baseline.dataset_label}, candidate "
+            f"{candidate.dataset_label}; only cases with the same content are "
+            "compared"
+        )
     if any(not r.hash for r in baseline.cases.values()):
-        out.notes.append("the baseline records no case content hashes: cases are matched by id "
-                         "(save it again to record them)")
+        out.notes.append(
+            "the baseline records no case content hashes: cases are matched by id "
+            "(save it again to record them)"
+        )
     return out
 
 
@@ -71,6 +76,8 @@ def _datasets_differ(baseline: Baseline, candidate: Baseline) -> bool:
     if baseline.dataset_hash and candidate.dataset_hash:
         return baseline.dataset_hash != candidate.dataset_hash
     if baseline.dataset_version and candidate.dataset_version:
-        return (baseline.dataset, baseline.dataset_version) != \
-            (candidate.dataset, candidate.dataset_version)
+        return (baseline.dataset, baseline.dataset_version) != (
+            candidate.dataset,
+            candidate.dataset_version,
+        )
     return baseline.dataset != candidate.dataset

@@ -34,8 +34,9 @@ def load_baseline_file(path: str | Path) -> Baseline:
     try:
         return baseline_from_json(text)
     except ValueError as exc:
-        raise InputError(f"not a baseline: {' '.join(str(exc).split())[:300]}",
-                         file=str(path)) from None
+        raise InputError(
+            f"not a baseline: {' '.join(str(exc).split())[:300]}", file=str(path)
+        ) from None
 
 
 def load_baseline(store: Store, ref: str) -> Baseline:
@@ -44,13 +45,15 @@ def load_baseline(store: Store, ref: str) -> Baseline:
         return load_baseline_file(ref)
     baseline = store.baseline(ref)
     if baseline is None:
-        raise InputError(f"no baseline named {ref!r}; save one with `arena baseline save`",
-                         field="baseline")
+        raise InputError(
+            f"no baseline named {ref!r}; save one with `arena baseline save`", field="baseline"
+        )
     return baseline
 
 
-def run_snapshot(store: Store, variant: str, run_id: int | None = None,
-                 name: str | None = None) -> tuple[Baseline, object]:
+def run_snapshot(
+    store: Store, variant: str, run_id: int | None = None, name: str | None = None
+) -> tuple[Baseline, object]:
     """The snapshot of a variant in a stored run (newest holding it), and its aggregate."""
     from arena.evaluate import load_run_scores
     from arena.runner import run_with_variant
@@ -58,15 +61,28 @@ def run_snapshot(store: Store, variant: str, run_id: int | None = None,
     run_id = run_with_variant(store, variant, run_id)
     scores = load_run_scores(store, run_id)
     aggregate = scores.variant(variant)
-    cases = [c for c in scores.cases
-             if c.variant == variant and c.variant_hash == aggregate.variant_hash]
-    config = next((v.model_dump(mode="json") for v in store.variants()
-                   if v.name == variant and v.version_hash == aggregate.variant_hash), None)
+    cases = [
+        c for c in scores.cases if c.variant == variant and c.variant_hash == aggregate.variant_hash
+    ]
+    config = next(
+        (
+            v.model_dump(mode="json")
+            for v in store.variants()
+            if v.name == variant and v.version_hash == aggregate.variant_hash
+        ),
+        None,
+    )
     info = store.run(run_id)
-    snap = make_baseline(aggregate, cases, name=name or variant,
-                         dataset=store.run_dataset(run_id), results=store.results(run_id),
-                         source_run_id=run_id, variant_config=config,
-                         provenance=dict(info.config.get("provenance") or {}))
+    snap = make_baseline(
+        aggregate,
+        cases,
+        name=name or variant,
+        dataset=store.run_dataset(run_id),
+        results=store.results(run_id),
+        source_run_id=run_id,
+        variant_config=config,
+        provenance=dict(info.config.get("provenance") or {}),
+    )
     return snap, aggregate
 
 
@@ -92,22 +108,27 @@ class Proposal(BaseModel):
 
 
 def _candidate_runs(store: Store, variant: str, limit: int) -> list[int]:
-    return [info.id for info in store.runs()
-            if variant in info.config.get("variants", {})][:limit]
+    return [info.id for info in store.runs() if variant in info.config.get("variants", {})][:limit]
 
 
 def _per_repeat_ok(base: Baseline, snap: Baseline, compared: list[str]) -> bool:
     before = mean([base.cases[c].score_mean or 0.0 for c in compared])
     for repeat in range(snap.n_repeats):
-        now = [snap.cases[c].scores[repeat] for c in compared
-               if len(snap.cases[c].scores) > repeat]
+        now = [snap.cases[c].scores[repeat] for c in compared if len(snap.cases[c].scores) > repeat]
         if now and mean(now) <= before:
             return False
     return True
 
 
-def propose_baseline(store: Store, candidate: str, baseline: Baseline, *, runs: int = 1,
-                     min_gain: float = 0.0, rules: RuleConfig | None = None) -> Proposal:
+def propose_baseline(
+    store: Store,
+    candidate: str,
+    baseline: Baseline,
+    *,
+    runs: int = 1,
+    min_gain: float = 0.0,
+    rules: RuleConfig | None = None,
+) -> Proposal:
     """Propose the candidate's newest run as the new baseline when it is sustainedly better."""
     rules = rules or RuleConfig()
     ids = _candidate_runs(store, candidate, runs)
@@ -122,37 +143,57 @@ def propose_baseline(store: Store, candidate: str, baseline: Baseline, *, runs: 
         if index == 0:
             newest = snap
             low = report.suite_delta_low
-            ok = ok and (low is None or low > min_gain) \
+            ok = (
+                ok
+                and (low is None or low > min_gain)
                 and _per_repeat_ok(baseline, snap, report.compared_cases)
-        checks.append(RunCheck(run_id=run_id, gain=gain, low=report.suite_delta_low,
-                               regressed=report.regressed, ok=ok))
-    reasons = [f"run {c.run_id}: gain {c.gain if c.gain is None else round(c.gain, 4)}"
-               f"{'' if c.low is None else f' (interval low {c.low:+.3f})'}"
-               f"{', regressed' if c.regressed else ''}: {'sustained' if c.ok else 'not'}"
-               for c in checks]
+            )
+        checks.append(
+            RunCheck(
+                run_id=run_id,
+                gain=gain,
+                low=report.suite_delta_low,
+                regressed=report.regressed,
+                ok=ok,
+            )
+        )
+    reasons = [
+        f"run {c.run_id}: gain {c.gain if c.gain is None else round(c.gain, 4)}"
+        f"{'' if c.low is None else f' (interval low {c.low:+.3f})'}"
+        f"{', regressed' if c.regressed else ''}: {'sustained' if c.ok else 'not'}"
+        for c in checks
+    ]
     if len(ids) < runs:
         reasons.append(f"only {len(ids)} of the {runs} runs asked for are stored")
     sustained = len(ids) >= runs and all(c.ok for c in checks)
     if sustained and newest is not None and not should_update_baseline(baseline, newest):
-        reasons.append(f"suite score {newest.suite_score:.3f} is below the baseline's "
-                       f"{baseline.suite_score:.3f}: a baseline only moves up")
+        reasons.append(
+            f"suite score {newest.suite_score:.3f} is below the baseline's "
+            f"{baseline.suite_score:.3f}: a baseline only moves up"
+        )
         sustained = False
-    return Proposal(propose=sustained, reasons=reasons, runs=checks,
-                    baseline=newest if sustained else None)
+    return Proposal(
+        propose=sustained, reasons=reasons, runs=checks, baseline=newest if sustained else None
+    )
 
 
 def proposal_markdown(proposal: Proposal, old: Baseline, target: str) -> str:
     """A pull-request body for a proposed baseline update."""
     new = proposal.baseline
     assert new is not None
-    lines = ["## Raise the golden baseline", "",
-             f"`{new.variant}@{new.variant_hash}` improved on the baseline "
-             f"`{old.variant}@{old.variant_hash}` in a sustained way (`arena baseline propose`):",
-             "", f"- suite score {old.suite_score:.3f} -> {new.suite_score:.3f}, pass rate "
-             f"{old.pass_rate:.1%} -> {new.pass_rate:.1%}",
-             f"- dataset {new.dataset_label}, {len(new.cases)} cases, {new.n_repeats} repeat(s)",
-             *[f"- {reason}" for reason in proposal.reasons], "",
-             f"Merging this updates `{target}`. A baseline only moves up."]
+    lines = [
+        "## Raise the golden baseline",
+        "",
+        f"`{new.variant}@{new.variant_hash}` improved on the baseline "
+        f"`{old.variant}@{old.variant_hash}` in a sustained way (`arena baseline propose`):",
+        "",
+        f"- suite score {old.suite_score:.3f} -> {new.suite_score:.3f}, pass rate "
+        f"{old.pass_rate:.1%} -> {new.pass_rate:.1%}",
+        f"- dataset {new.dataset_label}, {len(new.cases)} cases, {new.n_repeats} repeat(s)",
+        *[f"- {reason}" for reason in proposal.reasons],
+        "",
+        f"Merging this updates `{target}`. A baseline only moves up.",
+    ]
     if new.provenance:
         lines.insert(-2, "- from " + ", ".join(f"{k} {v}" for k, v in new.provenance.items()))
     return "\n".join(lines) + "\n"

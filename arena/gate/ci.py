@@ -4,7 +4,7 @@ The templates live in ``arena/gate/templates``; three placeholders are filled in
 spec the workflows install (``__ARENA_INSTALL__``), the path filters of the pull-request
 trigger (``__ARENA_PATHS__``) and the baseline file the nightly run may raise
 (``__ARENA_BASELINE__``). This repository's own ``.github/workflows`` are these templates
-rendered with :data:`REPO_SETTINGS` (a test keeps them identical).
+rendered with :data:`REPO_INSTALL` and :data:`REPO_PATHS` (a test keeps them identical).
 """
 
 from __future__ import annotations
@@ -13,48 +13,74 @@ from collections.abc import Sequence
 from pathlib import Path
 
 TEMPLATES = Path(__file__).with_name("templates")
-WORKFLOWS = {".github/workflows/arena-gate.yml": "arena-gate.yml",
-             ".github/workflows/arena-nightly.yml": "arena-nightly.yml"}
-DEFAULT_INSTALL = "agent-arena[local]"
-DEFAULT_PATHS: tuple[str, ...] = ("prompts/**", "variants/**", "golden/**", "data/**",
-                                  "arena.yaml", "baselines/**")
-DEFAULT_BASELINE = "baselines/baseline.json"
-REPO_SETTINGS: dict[str, object] = {
-    "install": ".[local]",
-    "paths": ["data/prompts/**", "data/variants/**", "data/golden/**", "arena.yaml",
-              "baselines/**", ".github/workflows/arena-*.yml"],
+WORKFLOWS = {
+    ".github/workflows/arena-gate.yml": "arena-gate.yml",
+    ".github/workflows/arena-nightly.yml": "arena-nightly.yml",
 }
+DEFAULT_INSTALL = "agent-arena[local]"
+DEFAULT_PATHS: tuple[str, ...] = (
+    "prompts/**",
+    "variants/**",
+    "golden/**",
+    "data/**",
+    "arena.yaml",
+    "baselines/**",
+)
+DEFAULT_BASELINE = "baselines/baseline.json"
+REPO_INSTALL = ".[local]"
+REPO_PATHS: tuple[str, ...] = (
+    "data/prompts/**",
+    "data/variants/**",
+    "data/golden/**",
+    "arena.yaml",
+    "baselines/**",
+    ".github/workflows/arena-*.yml",
+)
 """How this repository renders its own workflows."""
 
 
-def render(template: str, *, install: str = DEFAULT_INSTALL,
-           paths: Sequence[str] = DEFAULT_PATHS, baseline: str = DEFAULT_BASELINE) -> str:
+def render(
+    template: str,
+    *,
+    install: str = DEFAULT_INSTALL,
+    paths: Sequence[str] = DEFAULT_PATHS,
+    baseline: str = DEFAULT_BASELINE,
+) -> str:
     """One template with its placeholders filled in."""
     text = (TEMPLATES / template).read_text(encoding="utf-8")
     lines = "\n".join(f'      - "{p}"' for p in paths)
-    return (text.replace("__ARENA_PATHS__", lines).replace("__ARENA_INSTALL__", install)
-            .replace("__ARENA_BASELINE__", baseline))
+    return (
+        text.replace("__ARENA_PATHS__", lines)
+        .replace("__ARENA_INSTALL__", install)
+        .replace("__ARENA_BASELINE__", baseline)
+    )
 
 
 def arena_yaml(baseline: str = DEFAULT_BASELINE, candidate: str = "baseline") -> str:
     """A starting ``arena.yaml``: every key, with the gate's defaults."""
     from arena.gate.config import EXAMPLE
 
-    return (EXAMPLE.replace("baseline: baselines/baseline.json", f"baseline: {baseline}", 1)
-            .replace("candidate: baseline ", f"candidate: {candidate} ", 1))
+    return EXAMPLE.replace("baseline: baselines/baseline.json", f"baseline: {baseline}", 1).replace(
+        "candidate: baseline ", f"candidate: {candidate} ", 1
+    )
 
 
-def ci_files(*, install: str = DEFAULT_INSTALL, paths: Sequence[str] = DEFAULT_PATHS,
-             baseline: str = DEFAULT_BASELINE) -> dict[str, str]:
+def ci_files(
+    *,
+    install: str = DEFAULT_INSTALL,
+    paths: Sequence[str] = DEFAULT_PATHS,
+    baseline: str = DEFAULT_BASELINE,
+) -> dict[str, str]:
     """Relative path -> text of everything ``arena init-ci`` writes."""
-    files = {target: render(template, install=install, paths=paths, baseline=baseline)
-             for target, template in WORKFLOWS.items()}
+    files = {
+        target: render(template, install=install, paths=paths, baseline=baseline)
+        for target, template in WORKFLOWS.items()
+    }
     files["arena.yaml"] = arena_yaml(baseline)
     return files
 
 
-def write_ci_files(root: Path, files: dict[str, str], *, force: bool = False
-                   ) -> dict[str, str]:
+def write_ci_files(root: Path, files: dict[str, str], *, force: bool = False) -> dict[str, str]:
     """Write the files under ``root``; existing ones are kept unless ``force``.
 
     Returns relative path -> ``written``, ``overwritten`` or ``kept (exists; --force

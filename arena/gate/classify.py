@@ -13,13 +13,19 @@ from arena.scoring.combined import WEIGHTS
 from arena.scoring.regression import CaseRecord, FailureKind
 
 COMPONENT_KIND: dict[str, FailureKind] = {
-    "output": "output", "trajectory": "trajectory", "behavior": "behavior",
-    "functional": "side_effect", "rubric": "output",
+    "output": "output",
+    "trajectory": "trajectory",
+    "behavior": "behavior",
+    "functional": "side_effect",
+    "rubric": "output",
 }
 """The failure kind of each top-level scoring component."""
 KIND_WORDS: dict[str, str] = {
-    "output": "output", "trajectory": "trajectory", "behavior": "behaviour",
-    "side_effect": "side effect", "error": "error",
+    "output": "output",
+    "trajectory": "trajectory",
+    "behavior": "behaviour",
+    "side_effect": "side effect",
+    "error": "error",
 }
 """How each failure kind reads in reports."""
 

@@ -55,8 +55,9 @@ class GateConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    baseline: str | None = Field(None, description="VARIANT name, variant YAML or baseline "
-                                                   "JSON file.")
+    baseline: str | None = Field(
+        None, description="VARIANT name, variant YAML or baseline JSON file."
+    )
     candidate: str | None = Field(None, description="VARIANT name or variant YAML.")
     grader: str | None = Field(None, description="Behaviour grader spec (default: keywords).")
     run: RunSection = Field(default_factory=RunSection)
@@ -91,8 +92,9 @@ def load_config(path: str | Path) -> GateConfig:
     return config_from_dict(raw, source=str(file), base_dir=str(file.parent))
 
 
-def config_from_dict(raw: dict[str, object], *, source: str = CONFIG_NAME,
-                     base_dir: str = ".") -> GateConfig:
+def config_from_dict(
+    raw: dict[str, object], *, source: str = CONFIG_NAME, base_dir: str = "."
+) -> GateConfig:
     """Validate settings (InputError naming ``source`` and the first bad field)."""
     try:
         return GateConfig.model_validate({**raw, "base_dir": base_dir})

@@ -69,8 +69,12 @@ def summarise(variant: str, points: list[HistoryPoint]) -> VariantHistory:
     """Find the current failing streak of one variant's points (oldest first)."""
     latest = points[-1]
     if latest.passed:
-        return VariantHistory(variant=variant, points=points, failing=False,
-                              summary=f"{variant}: passes in the latest run ({_where(latest)})")
+        return VariantHistory(
+            variant=variant,
+            points=points,
+            failing=False,
+            summary=f"{variant}: passes in the latest run ({_where(latest)})",
+        )
     start = len(points) - 1
     while start > 0 and not points[start - 1].passed:
         start -= 1
@@ -79,10 +83,17 @@ def summarise(variant: str, points: list[HistoryPoint]) -> VariantHistory:
     if last_pass is None:
         text = f"{variant}: fails in every run, since {_where(first_fail)}"
     else:
-        text = (f"{variant}: last passed in {_where(last_pass)}; first failed in "
-                f"{_where(first_fail)}")
-    return VariantHistory(variant=variant, points=points, failing=True, last_pass=last_pass,
-                          first_fail=first_fail, summary=text)
+        text = (
+            f"{variant}: last passed in {_where(last_pass)}; first failed in {_where(first_fail)}"
+        )
+    return VariantHistory(
+        variant=variant,
+        points=points,
+        failing=True,
+        last_pass=last_pass,
+        first_fail=first_fail,
+        summary=text,
+    )
 
 
 def case_history(store: Store, case_id: str, variant: str | None = None) -> CaseHistory:
@@ -106,14 +117,24 @@ def case_history(store: Store, case_id: str, variant: str | None = None) -> Case
             if not mine:
                 continue
             [case] = group_by_case(mine)
-            by_variant.setdefault(name, []).append(HistoryPoint(
-                run_id=info.id, created_at=info.created_at, variant=name,
-                variant_hash=mine[0].variant_hash, case_hash=hashes.get((name, case_id), ""),
-                n=case.n, passes=case.passes, passed=case.passed, score=case.score_mean,
-                fail_reasons=case.fail_reasons,
-                provenance=dict(info.config.get("provenance") or {})))
+            by_variant.setdefault(name, []).append(
+                HistoryPoint(
+                    run_id=info.id,
+                    created_at=info.created_at,
+                    variant=name,
+                    variant_hash=mine[0].variant_hash,
+                    case_hash=hashes.get((name, case_id), ""),
+                    n=case.n,
+                    passes=case.passes,
+                    passed=case.passed,
+                    score=case.score_mean,
+                    fail_reasons=case.fail_reasons,
+                    provenance=dict(info.config.get("provenance") or {}),
+                )
+            )
     if not by_variant:
         who = f" for variant {variant!r}" if variant else ""
         raise InputError(f"case {case_id!r} is in no stored run{who}", field="case")
-    return CaseHistory(case_id=case_id,
-                       variants=[summarise(name, points) for name, points in by_variant.items()])
+    return CaseHistory(
+        case_id=case_id, variants=[summarise(name, points) for name, points in by_variant.items()]
+    )

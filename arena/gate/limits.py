@@ -44,8 +44,12 @@ class AbsoluteLimits(BaseModel):
 
     def any(self) -> bool:
         """True when at least one limit is set."""
-        return bool(self.min_pass_rate is not None or self.min_critical_pass_rate is not None
-                    or self.min_tier_pass_rate or self.min_category_pass_rate)
+        return bool(
+            self.min_pass_rate is not None
+            or self.min_critical_pass_rate is not None
+            or self.min_tier_pass_rate
+            or self.min_category_pass_rate
+        )
 
 
 def _check_keys(value: dict[str, float], known: list[str], what: str) -> dict[str, float]:
@@ -92,13 +96,26 @@ class LimitCheck(BaseModel):
 
 def _rate(name: str, scope: str, value: float | None, limit: float) -> LimitCheck:
     if value is None:
-        return LimitCheck(kind="absolute", name=name, scope=scope, value=None, limit=limit,
-                          passed=False, message=f"{name} ({scope}): no counted case was run, "
-                                                f"so the {limit:.0%} minimum cannot hold")
+        return LimitCheck(
+            kind="absolute",
+            name=name,
+            scope=scope,
+            value=None,
+            limit=limit,
+            passed=False,
+            message=f"{name} ({scope}): no counted case was run, "
+            f"so the {limit:.0%} minimum cannot hold",
+        )
     ok = value >= limit - 1e-12
-    return LimitCheck(kind="absolute", name=name, scope=scope, value=value, limit=limit,
-                      passed=ok, message=f"{scope} pass rate {value:.1%} "
-                                         f"{'>=' if ok else '<'} {limit:.0%}")
+    return LimitCheck(
+        kind="absolute",
+        name=name,
+        scope=scope,
+        value=value,
+        limit=limit,
+        passed=ok,
+        message=f"{scope} pass rate {value:.1%} {'>=' if ok else '<'} {limit:.0%}",
+    )
 
 
 def check_absolute(scores: VariantScores, limits: AbsoluteLimits) -> list[LimitCheck]:
@@ -108,16 +125,29 @@ def check_absolute(scores: VariantScores, limits: AbsoluteLimits) -> list[LimitC
         value = scores.pass_rate if scores.n_counted_cases else None
         out.append(_rate("min_pass_rate", "overall", value, limits.min_pass_rate))
     if limits.min_critical_pass_rate is not None:
-        out.append(_rate("min_critical_pass_rate", "tier critical", scores.critical_pass_rate,
-                         limits.min_critical_pass_rate))
+        out.append(
+            _rate(
+                "min_critical_pass_rate",
+                "tier critical",
+                scores.critical_pass_rate,
+                limits.min_critical_pass_rate,
+            )
+        )
     for tier, limit in sorted(limits.min_tier_pass_rate.items()):
         group = scores.by_tier.get(tier)
-        out.append(_rate("min_tier_pass_rate", f"tier {tier}",
-                         group.pass_rate if group else None, limit))
+        out.append(
+            _rate("min_tier_pass_rate", f"tier {tier}", group.pass_rate if group else None, limit)
+        )
     for category, limit in sorted(limits.min_category_pass_rate.items()):
         group = scores.by_category.get(category)
-        out.append(_rate("min_category_pass_rate", f"category {category}",
-                         group.pass_rate if group else None, limit))
+        out.append(
+            _rate(
+                "min_category_pass_rate",
+                f"category {category}",
+                group.pass_rate if group else None,
+                limit,
+            )
+        )
     return out
 
 
@@ -137,37 +167,62 @@ class BudgetFigures(BaseModel):
             costs = [x for r in records for x in r.cost_usd]
             tokens = [float(x) for r in records for x in r.tokens]
             latency = [x for r in records for x in r.latency_s]
-            return cls(cost_per_query=mean(costs), tokens_per_query=mean(tokens),
-                       latency_p90_s=percentile(latency, 90))
-        return cls(cost_per_query=snap.cost_per_query, tokens_per_query=snap.tokens_per_query,
-                   latency_p90_s=snap.latency_p90_s)
+            return cls(
+                cost_per_query=mean(costs),
+                tokens_per_query=mean(tokens),
+                latency_p90_s=percentile(latency, 90),
+            )
+        return cls(
+            cost_per_query=snap.cost_per_query,
+            tokens_per_query=snap.tokens_per_query,
+            latency_p90_s=snap.latency_p90_s,
+        )
 
 
-_FIGURES = (("cost_per_query", "cost per query", "max_cost_per_query", "max_cost_increase",
-             "${:.5f}"),
-            ("tokens_per_query", "tokens per query", "max_tokens_per_query",
-             "max_tokens_increase", "{:.0f}"),
-            ("latency_p90_s", "p90 latency", "max_p90_latency_s", "max_latency_increase",
-             "{:.1f} s"))
+_FIGURES = (
+    ("cost_per_query", "cost per query", "max_cost_per_query", "max_cost_increase", "${:.5f}"),
+    (
+        "tokens_per_query",
+        "tokens per query",
+        "max_tokens_per_query",
+        "max_tokens_increase",
+        "{:.0f}",
+    ),
+    ("latency_p90_s", "p90 latency", "max_p90_latency_s", "max_latency_increase", "{:.1f} s"),
+)
 
 
-def _increase(name: str, label: str, fmt: str, now: float, before: float, limit: float
-              ) -> LimitCheck:
+def _increase(
+    name: str, label: str, fmt: str, now: float, before: float, limit: float
+) -> LimitCheck:
     if before <= 0:
         ok = now <= 0
         text = f"{label} {fmt.format(now)} vs 0 in the baseline"
     else:
         change = now / before - 1
         ok = change <= limit + 1e-12
-        text = (f"{label} {fmt.format(now)} vs {fmt.format(before)} ({change:+.0%}, limit "
-                f"+{limit:.0%})")
-    return LimitCheck(kind="budget", name=name, scope="vs baseline", value=now, limit=limit,
-                      baseline=before, passed=ok, message=text)
+        text = (
+            f"{label} {fmt.format(now)} vs {fmt.format(before)} ({change:+.0%}, limit +{limit:.0%})"
+        )
+    return LimitCheck(
+        kind="budget",
+        name=name,
+        scope="vs baseline",
+        value=now,
+        limit=limit,
+        baseline=before,
+        passed=ok,
+        message=text,
+    )
 
 
-def check_budget(candidate: BudgetFigures, baseline: BudgetFigures | None,
-                 limits: BudgetLimits, *, paired_candidate: BudgetFigures | None = None
-                 ) -> list[LimitCheck]:
+def check_budget(
+    candidate: BudgetFigures,
+    baseline: BudgetFigures | None,
+    limits: BudgetLimits,
+    *,
+    paired_candidate: BudgetFigures | None = None,
+) -> list[LimitCheck]:
     """Apply absolute budget limits, and relative ones when a baseline is given.
 
     Absolute limits use ``candidate``; increases compare ``paired_candidate`` (the candidate
@@ -179,10 +234,17 @@ def check_budget(candidate: BudgetFigures, baseline: BudgetFigures | None,
         cap = getattr(limits, cap_name)
         if cap is not None and now is not None:
             ok = now <= cap + 1e-12
-            out.append(LimitCheck(kind="budget", name=cap_name, scope="candidate", value=now,
-                                  limit=cap, passed=ok,
-                                  message=f"{label} {fmt.format(now)} "
-                                          f"{'<=' if ok else '>'} {fmt.format(cap)}"))
+            out.append(
+                LimitCheck(
+                    kind="budget",
+                    name=cap_name,
+                    scope="candidate",
+                    value=now,
+                    limit=cap,
+                    passed=ok,
+                    message=f"{label} {fmt.format(now)} {'<=' if ok else '>'} {fmt.format(cap)}",
+                )
+            )
         rise = getattr(limits, rise_name)
         before = getattr(baseline, field) if baseline is not None else None
         paired = getattr(paired_candidate or candidate, field)
@@ -194,14 +256,18 @@ def check_budget(candidate: BudgetFigures, baseline: BudgetFigures | None,
 def unpriced_note(figures: BudgetFigures, who: str) -> str | None:
     """A note when a side spent tokens at a cost of 0 (a model without a price)."""
     if figures.cost_per_query == 0 and (figures.tokens_per_query or 0) > 0:
-        return (f"{who}: cost per query is 0 for {figures.tokens_per_query:.0f} tokens: its "
-                "model has no price (set model.price_per_hour or price_input_per_mtok / "
-                "price_output_per_mtok in the variant); tokens and latency carry its cost")
+        return (
+            f"{who}: cost per query is 0 for {figures.tokens_per_query:.0f} tokens: its "
+            "model has no price (set model.price_per_hour or price_input_per_mtok / "
+            "price_output_per_mtok in the variant); tokens and latency carry its cost"
+        )
     return None
 
 
 def figures_of(scores: VariantScores) -> BudgetFigures:
     """Budget figures of a variant's aggregate (every result of the run)."""
-    return BudgetFigures(cost_per_query=scores.cost_mean_usd,
-                         tokens_per_query=scores.input_tokens_mean + scores.output_tokens_mean,
-                         latency_p90_s=scores.latency_p90_s)
+    return BudgetFigures(
+        cost_per_query=scores.cost_mean_usd,
+        tokens_per_query=scores.input_tokens_mean + scores.output_tokens_mean,
+        latency_p90_s=scores.latency_p90_s,
+    )

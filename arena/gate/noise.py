@@ -60,9 +60,9 @@ def small_sample_factor(n: int, alpha: float = DEFAULT_ALPHA) -> float:
     return float(stats.t.ppf(q, n - 1) / stats.norm.ppf(q) * sqrt(n / (n - 1)))
 
 
-def bootstrap_mean_intervals(diffs: ArrayLike, *, rounds: int = DEFAULT_ROUNDS, seed: int = 0,
-                             alpha: float = DEFAULT_ALPHA
-                             ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def bootstrap_mean_intervals(
+    diffs: ArrayLike, *, rounds: int = DEFAULT_ROUNDS, seed: int = 0, alpha: float = DEFAULT_ALPHA
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Vectorised intervals of the mean of each row of ``diffs`` (shape ``(S, N)``).
 
     One multiplicity matrix (``rounds`` x ``N`` multinomial counts) is shared by the rows, so
@@ -85,9 +85,14 @@ def bootstrap_mean_intervals(diffs: ArrayLike, *, rounds: int = DEFAULT_ROUNDS, 
     return centre - (centre - low) * factor, centre + (high - centre) * factor
 
 
-def paired_bootstrap(baseline: Sequence[float], candidate: Sequence[float], *,
-                     rounds: int = DEFAULT_ROUNDS, seed: int = 0,
-                     alpha: float = DEFAULT_ALPHA) -> Interval:
+def paired_bootstrap(
+    baseline: Sequence[float],
+    candidate: Sequence[float],
+    *,
+    rounds: int = DEFAULT_ROUNDS,
+    seed: int = 0,
+    alpha: float = DEFAULT_ALPHA,
+) -> Interval:
     """Interval of ``mean(candidate) - mean(baseline)`` over paired per-case means."""
     if len(baseline) != len(candidate):
         raise ValueError("baseline and candidate must hold the same cases")
@@ -96,8 +101,9 @@ def paired_bootstrap(baseline: Sequence[float], candidate: Sequence[float], *,
     diffs = [c - b for b, c in zip(baseline, candidate, strict=True)]
     estimate = sum(diffs) / len(diffs)
     low, high = bootstrap_mean_intervals([diffs], rounds=rounds, seed=seed, alpha=alpha)
-    return Interval(estimate=estimate, low=float(low[0]), high=float(high[0]), level=1 - alpha,
-                    n=len(diffs))
+    return Interval(
+        estimate=estimate, low=float(low[0]), high=float(high[0]), level=1 - alpha, n=len(diffs)
+    )
 
 
 def pass_drop_p_value(passes_b: int, n_b: int, passes_c: int, n_c: int) -> float:
@@ -111,5 +117,4 @@ def pass_drop_p_value(passes_b: int, n_b: int, passes_c: int, n_c: int) -> float
     total = passes_b + passes_c
     denominator = comb(n_b + n_c, total)
     low = max(0, total - n_b)
-    return sum(comb(n_c, x) * comb(n_b, total - x) for x in range(low, passes_c + 1)) \
-        / denominator
+    return sum(comb(n_c, x) * comb(n_b, total - x) for x in range(low, passes_c + 1)) / denominator

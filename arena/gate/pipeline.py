@@ -72,23 +72,28 @@ def _judged_copy(baseline: Baseline, candidate: Variant) -> tuple[Variant | None
     if baseline.variant_hash == candidate.version_hash:
         return None, "the candidate is the baseline's own version: nothing to judge pairwise"
     if not baseline.variant_config:
-        return None, ("the baseline file records no variant configuration, so its answers "
-                      "cannot be judged against the candidate's (save it again)")
+        return None, (
+            "the baseline file records no variant configuration, so its answers "
+            "cannot be judged against the candidate's (save it again)"
+        )
     variant = Variant.model_validate(baseline.variant_config)
     if variant.name == candidate.name:
         variant = variant.model_copy(update={"name": f"{variant.name}-baseline"})
     return variant, None
 
 
-def resolve_sides(store: Store, config: GateConfig, baseline_ref: str, candidate_ref: str,
-                  judge: bool) -> Sides:
+def resolve_sides(
+    store: Store, config: GateConfig, baseline_ref: str, candidate_ref: str, judge: bool
+) -> Sides:
     """Load the candidate variant and the baseline (variant, file or stored name)."""
     candidate = resolve_variant(candidate_ref, config, "candidate")
     path = Path(baseline_ref)
     if path.suffix == ".json":
         baseline = load_baseline_file(config.path(baseline_ref))
-    elif path.suffix in (".yaml", ".yml") or (_variants_dir(config) / f"{baseline_ref}.yaml"
-                                               ).is_file():
+    elif (
+        path.suffix in (".yaml", ".yml")
+        or (_variants_dir(config) / f"{baseline_ref}.yaml").is_file()
+    ):
         variant = resolve_variant(baseline_ref, config, "baseline")
         if variant.name == candidate.name and variant.version_hash != candidate.version_hash:
             variant = variant.model_copy(update={"name": f"{variant.name}-baseline"})
@@ -96,35 +101,55 @@ def resolve_sides(store: Store, config: GateConfig, baseline_ref: str, candidate
     else:
         stored = store.baseline(baseline_ref)
         if stored is None:
-            raise InputError(f"{baseline_ref!r} is no variant in {_variants_dir(config)}, no "
-                             "baseline file and no stored baseline", field="baseline")
+            raise InputError(
+                f"{baseline_ref!r} is no variant in {_variants_dir(config)}, no "
+                "baseline file and no stored baseline",
+                field="baseline",
+            )
         baseline = stored
     copy, note = _judged_copy(baseline, candidate) if judge else (None, None)
     return Sides(candidate=candidate, baseline_variant=copy, baseline=baseline, note=note)
 
 
-def _budget(config: GateConfig, base: Baseline | None, cand: Baseline,
-            regression: RegressionReport | None) -> tuple[list[LimitCheck], list[str]]:
+def _budget(
+    config: GateConfig, base: Baseline | None, cand: Baseline, regression: RegressionReport | None
+) -> tuple[list[LimitCheck], list[str]]:
     overall = BudgetFigures.of(cand)
     paired = None
     if base is not None and regression is not None:
         compared = regression.compared_cases
         paired = (BudgetFigures.of(cand, compared), BudgetFigures.of(base, compared))
-    checks = check_budget(overall, paired[1] if paired else None, config.budget,
-                          paired_candidate=paired[0] if paired else None)
-    notes = [n for n in (unpriced_note(overall, f"candidate {cand.label}"),
-                         unpriced_note(BudgetFigures.of(base), f"baseline {base.label}")
-                         if base is not None else None) if n]
+    checks = check_budget(
+        overall,
+        paired[1] if paired else None,
+        config.budget,
+        paired_candidate=paired[0] if paired else None,
+    )
+    notes = [
+        n
+        for n in (
+            unpriced_note(overall, f"candidate {cand.label}"),
+            unpriced_note(BudgetFigures.of(base), f"baseline {base.label}")
+            if base is not None
+            else None,
+        )
+        if n
+    ]
     return checks, notes if config.budget.any() else []
 
 
-def evaluate(config: GateConfig, baseline: Baseline | None, cand: Baseline,
-             cand_scores: VariantScores, dataset: GoldenDataset | None
-             ) -> tuple[RegressionReport | None, list[LimitCheck], list[str]]:
+def evaluate(
+    config: GateConfig,
+    baseline: Baseline | None,
+    cand: Baseline,
+    cand_scores: VariantScores,
+    dataset: GoldenDataset | None,
+) -> tuple[RegressionReport | None, list[LimitCheck], list[str]]:
     """Regression rules, absolute limits and budget limits of one candidate snapshot."""
     hashes = {c.id: case_hash(c) for c in dataset.test_cases} if dataset else None
-    regression = (compare_snapshots(baseline, cand, config.rules, hashes)
-                  if baseline is not None else None)
+    regression = (
+        compare_snapshots(baseline, cand, config.rules, hashes) if baseline is not None else None
+    )
     limits = check_absolute(cand_scores, config.absolute)
     budget, notes = _budget(config, baseline, cand, regression)
     return regression, limits + budget, notes
@@ -134,22 +159,36 @@ def _label(dataset: GoldenDataset) -> str:
     return f"{dataset.name} {dataset.version} ({dataset_hash(dataset)})"
 
 
-def _compare(store: Store, config: GateConfig, run_id: int, baseline: str, candidate: str,
-             progress: bool) -> dict[str, Any]:
+def _compare(
+    store: Store, config: GateConfig, run_id: int, baseline: str, candidate: str, progress: bool
+) -> dict[str, Any]:
     from arena.compare import compare_variants
     from arena.judging import judge_run
     from judges import parse_judge
 
     spec = parse_judge(str(config.judge))
     judge_run(store, run_id, spec, concurrency=config.run.concurrency, progress=progress)
-    report = compare_variants(store, baseline, candidate, run_id=run_id, judge_key=spec.key,
-                              margin=config.compare.margin, bootstrap=config.compare.bootstrap,
-                              seed=config.compare.seed)
+    report = compare_variants(
+        store,
+        baseline,
+        candidate,
+        run_id=run_id,
+        judge_key=spec.key,
+        margin=config.compare.margin,
+        bootstrap=config.compare.bootstrap,
+        seed=config.compare.seed,
+    )
     return report.model_dump(mode="json")
 
 
-def run_gate(store: Store, config: GateConfig, baseline_ref: str, candidate_ref: str, *,
-             progress: bool = True) -> GateReport:
+def run_gate(
+    store: Store,
+    config: GateConfig,
+    baseline_ref: str,
+    candidate_ref: str,
+    *,
+    progress: bool = True,
+) -> GateReport:
     """Run, score, check, judge and compare (module docstring); never raises on a regression."""
     from arena.evaluate import make_grader, score_run
     from arena.golden import load_dataset
@@ -163,13 +202,25 @@ def run_gate(store: Store, config: GateConfig, baseline_ref: str, candidate_ref:
         dataset_path = str(data_dir() / "golden" / "research_agent.json")
     dataset = load_dataset(dataset_path)
     variants = [sides.candidate]
-    if sides.baseline_variant is not None and \
-            sides.baseline_variant.version_hash != sides.candidate.version_hash:
+    if (
+        sides.baseline_variant is not None
+        and sides.baseline_variant.version_hash != sides.candidate.version_hash
+    ):
         variants.append(sides.baseline_variant)
-    report = run_suite(store, dataset, variants, RunOptions(
-        tier=config.run.tier, case_ids=config.run.cases, repeats=config.run.repeats,
-        concurrency=config.run.concurrency, case_timeout_s=config.run.timeout_s,
-        progress=progress, dataset_path=dataset_path))
+    report = run_suite(
+        store,
+        dataset,
+        variants,
+        RunOptions(
+            tier=config.run.tier,
+            case_ids=config.run.cases,
+            repeats=config.run.repeats,
+            concurrency=config.run.concurrency,
+            case_timeout_s=config.run.timeout_s,
+            progress=progress,
+            dataset_path=dataset_path,
+        ),
+    )
     scores = score_run(store, report.run_id, make_grader(config.grader, store))
     results = store.results(report.run_id)
     # where this gate runs (the commit being gated): a resumed run keeps where it was made
@@ -178,10 +229,16 @@ def run_gate(store: Store, config: GateConfig, baseline_ref: str, candidate_ref:
 
     def snap(variant: Variant, name: str) -> tuple[Baseline, VariantScores]:
         aggregate = scores.variant(variant.name)
-        return make_baseline(aggregate, scores.cases, name=name, dataset=dataset,
-                             results=results, source_run_id=report.run_id,
-                             variant_config=variant.model_dump(mode="json"),
-                             provenance=provenance), aggregate
+        return make_baseline(
+            aggregate,
+            scores.cases,
+            name=name,
+            dataset=dataset,
+            results=results,
+            source_run_id=report.run_id,
+            variant_config=variant.model_dump(mode="json"),
+            provenance=provenance,
+        ), aggregate
 
     cand, cand_scores = snap(sides.candidate, "candidate")
     baseline, notes = sides.baseline, [sides.note] if sides.note else []
@@ -197,23 +254,42 @@ def run_gate(store: Store, config: GateConfig, baseline_ref: str, candidate_ref:
     failures = decide(regression, limits, compare, list(config.compare.fail_on))
     assert baseline is not None
     return GateReport(
-        passed=not failures, baseline=f"{baseline.name} ({baseline.label})",
-        candidate=cand.label, failures=failures, run_id=report.run_id, dataset=_label(dataset),
-        settings={"tier": config.run.tier, "repeats": config.run.repeats,
-                  "judge": config.judge or "none"},
-        provenance=here, regression=regression, limits=limits, compare=compare,
-        notes=[*notes, *more])
+        passed=not failures,
+        baseline=f"{baseline.name} ({baseline.label})",
+        candidate=cand.label,
+        failures=failures,
+        run_id=report.run_id,
+        dataset=_label(dataset),
+        settings={
+            "tier": config.run.tier,
+            "repeats": config.run.repeats,
+            "judge": config.judge or "none",
+        },
+        provenance=here,
+        regression=regression,
+        limits=limits,
+        compare=compare,
+        notes=[*notes, *more],
+    )
 
 
-def check_stored(store: Store, config: GateConfig, candidate: str, baseline_ref: str | None,
-                 run_id: int | None = None) -> GateReport:
+def check_stored(
+    store: Store,
+    config: GateConfig,
+    candidate: str,
+    baseline_ref: str | None,
+    run_id: int | None = None,
+) -> GateReport:
     """The gate on stored results (``arena check``): rules, absolute and budget limits."""
     from arena.gate.baselines import load_baseline
 
     baseline = load_baseline(store, baseline_ref) if baseline_ref else None
     if baseline is None and not (config.absolute.any() or config.budget.any()):
-        raise InputError("nothing to check: give --baseline, or an absolute or budget limit "
-                         "(--min-pass-rate, --max-cost-per-query, ...)", field="baseline")
+        raise InputError(
+            "nothing to check: give --baseline, or an absolute or budget limit "
+            "(--min-pass-rate, --max-cost-per-query, ...)",
+            field="baseline",
+        )
     cand, cand_scores = run_snapshot(store, candidate, run_id, name="candidate")
     assert isinstance(cand_scores, VariantScores)
     run = cand.source_run_id
@@ -221,8 +297,15 @@ def check_stored(store: Store, config: GateConfig, candidate: str, baseline_ref:
     regression, limits, notes = evaluate(config, baseline, cand, cand_scores, dataset)
     failures = decide(regression, limits, None, [])
     return GateReport(
-        passed=not failures, command="check",
+        passed=not failures,
+        command="check",
         baseline=f"{baseline.name} ({baseline.label})" if baseline else "none (absolute limits)",
-        candidate=cand.label, failures=failures, run_id=run,
+        candidate=cand.label,
+        failures=failures,
+        run_id=run,
         dataset=_label(dataset) if dataset else cand.dataset_label,
-        provenance=current_provenance(), regression=regression, limits=limits, notes=notes)
+        provenance=current_provenance(),
+        regression=regression,
+        limits=limits,
+        notes=notes,
+    )

@@ -54,9 +54,14 @@ def _variances(groups: list[list[float]]) -> tuple[float, float | None, int]:
     return between, within, r
 
 
-def power_estimate(groups: Sequence[Sequence[float]], boundary: float, *,
-                   alpha: float = 0.05, power: float = 0.8, what: str = "the result"
-                   ) -> PowerEstimate:
+def power_estimate(
+    groups: Sequence[Sequence[float]],
+    boundary: float,
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    what: str = "the result",
+) -> PowerEstimate:
     """Cases (and repeats) needed for the mean of ``groups`` to clear ``boundary``."""
     data = [list(g) for g in groups if len(g)]
     if not data:
@@ -70,31 +75,39 @@ def power_estimate(groups: Sequence[Sequence[float]], boundary: float, *,
     se = sqrt(per_case / m) if m else 0.0
     base = {"estimate": estimate, "boundary": boundary, "se": se, "cases": m, "repeats": r}
     if delta == 0 or per_case == 0:
-        why = ("sits exactly on the boundary" if delta == 0 else "shows no spread to size it")
-        return PowerEstimate(**base, message=f"{what} {why}: more data cannot be sized from "
-                                             "these observations")
+        why = "sits exactly on the boundary" if delta == 0 else "shows no spread to size it"
+        return PowerEstimate(
+            **base, message=f"{what} {why}: more data cannot be sized from these observations"
+        )
     cases_needed = ceil((z / delta) ** 2 * per_case)
     if cases_needed > MAX_FACTOR * m:
-        return PowerEstimate(**base, message=f"{what} is too close to {boundary:.2f} "
-                                             f"(observed {estimate:.3f}): more than "
-                                             f"{MAX_FACTOR * m} cases would be needed")
+        return PowerEstimate(
+            **base,
+            message=f"{what} is too close to {boundary:.2f} "
+            f"(observed {estimate:.3f}): more than "
+            f"{MAX_FACTOR * m} cases would be needed",
+        )
     repeats_needed = _repeats_needed(between, within, r, m, (delta / z) ** 2)
     more = max(0, cases_needed - m)
-    text = (f"about {cases_needed} cases ({more} more) at {r} repeat{'s' * (r > 1)} would "
-            f"decide {what} (observed {estimate:.3f}, boundary {boundary:.2f}, "
-            f"{power:.0%} power)")
+    text = (
+        f"about {cases_needed} cases ({more} more) at {r} repeat{'s' * (r > 1)} would "
+        f"decide {what} (observed {estimate:.3f}, boundary {boundary:.2f}, "
+        f"{power:.0%} power)"
+    )
     if within is None:
         text += "; run with --repeats 2 or more to size repeats too"
     elif repeats_needed is None:
         text += "; more repeats alone cannot: the spread is between cases"
     else:
         text += f", or {repeats_needed} repeats on these {m} cases"
-    return PowerEstimate(**base, cases_needed=cases_needed, repeats_needed=repeats_needed,
-                         message=text)
+    return PowerEstimate(
+        **base, cases_needed=cases_needed, repeats_needed=repeats_needed, message=text
+    )
 
 
-def _repeats_needed(between: float, within: float | None, r: int, m: int,
-                    target_var: float) -> int | None:
+def _repeats_needed(
+    between: float, within: float | None, r: int, m: int, target_var: float
+) -> int | None:
     """Repeats per case so that the variance of the mean reaches ``target_var``."""
     if within is None:
         return None

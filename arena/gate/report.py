@@ -50,8 +50,12 @@ class GateReport(BaseModel):
         return EXIT_PASS if self.passed else EXIT_FAIL
 
 
-def decide(regression: RegressionReport | None, limits: list[LimitCheck],
-           compare: dict[str, Any] | None, fail_on: list[str]) -> list[str]:
+def decide(
+    regression: RegressionReport | None,
+    limits: list[LimitCheck],
+    compare: dict[str, Any] | None,
+    fail_on: list[str],
+) -> list[str]:
     """The reasons the gate fails (empty: it passes)."""
     failures = []
     if regression is not None:
@@ -72,13 +76,26 @@ def _num(value: float | None, digits: int = 3) -> str:
 
 
 def _figures(report: RegressionReport) -> list[list[str]]:
-    interval = ("—" if report.suite_delta_low is None or report.suite_delta_high is None
-                else f"[{report.suite_delta_low:+.3f}, {report.suite_delta_high:+.3f}]")
+    interval = (
+        "—"
+        if report.suite_delta_low is None or report.suite_delta_high is None
+        else f"[{report.suite_delta_low:+.3f}, {report.suite_delta_high:+.3f}]"
+    )
     return [
-        ["Suite score", _num(report.baseline_score), _num(report.candidate_score),
-         _signed(report.suite_delta), interval],
-        ["Pass rate", pct(report.baseline_pass_rate), pct(report.candidate_pass_rate),
-         f"{100 * report.pass_rate_delta:+.1f} pts", "—"],
+        [
+            "Suite score",
+            _num(report.baseline_score),
+            _num(report.candidate_score),
+            _signed(report.suite_delta),
+            interval,
+        ],
+        [
+            "Pass rate",
+            pct(report.baseline_pass_rate),
+            pct(report.candidate_pass_rate),
+            f"{100 * report.pass_rate_delta:+.1f} pts",
+            "—",
+        ],
     ]
 
 
@@ -90,23 +107,33 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
         return ", ".join(f"`{c}`" if code else c for c in cases) or "none"
 
     counted = len(report.compared_cases) - len(report.pending_cases)
-    lines = [f"Compared (same id and content): {len(report.compared_cases)} cases "
-             f"({counted} counted)",
-             f"Broken (pass -> fail): {ids(report.broken_cases)}",
-             f"Fixed (fail -> pass): {ids(report.fixed_cases)}"]
-    for label, cases in (("Flaky in the baseline", report.flaky_cases),
-                         ("Not run (critical: see critical_missing)", report.not_run_cases),
-                         ("Changed since the baseline (not compared)", report.changed_cases),
-                         ("Added since the baseline (not compared)", report.new_cases),
-                         ("Removed from the dataset (not compared)", report.removed_cases)):
+    lines = [
+        f"Compared (same id and content): {len(report.compared_cases)} cases ({counted} counted)",
+        f"Broken (pass -> fail): {ids(report.broken_cases)}",
+        f"Fixed (fail -> pass): {ids(report.fixed_cases)}",
+    ]
+    for label, cases in (
+        ("Flaky in the baseline", report.flaky_cases),
+        ("Not run (critical: see critical_missing)", report.not_run_cases),
+        ("Changed since the baseline (not compared)", report.changed_cases),
+        ("Added since the baseline (not compared)", report.new_cases),
+        ("Removed from the dataset (not compared)", report.removed_cases),
+    ):
         if cases:
             lines.append(f"{label}: {ids(cases)}")
     return lines
 
 
 def _reason_rows(report: RegressionReport, code: bool) -> list[list[str]]:
-    return [[r.rule, (f"`{r.case_id}`" if code else r.case_id) if r.case_id else "—",
-             r.message, SEVERITY_WORDS[r.severity]] for r in report.reasons]
+    return [
+        [
+            r.rule,
+            (f"`{r.case_id}`" if code else r.case_id) if r.case_id else "—",
+            r.message,
+            SEVERITY_WORDS[r.severity],
+        ]
+        for r in report.reasons
+    ]
 
 
 def _why_rows(report: RegressionReport) -> list[list[str]]:
@@ -114,8 +141,15 @@ def _why_rows(report: RegressionReport) -> list[list[str]]:
     for r in report.reasons:
         if r.case_id is None or r.rule == "critical_missing":
             continue
-        rows.append([f"`{r.case_id}`", r.rule, KIND_WORDS.get(r.kind or "", "—"),
-                     r.check or "—", SEVERITY_WORDS[r.severity]])
+        rows.append(
+            [
+                f"`{r.case_id}`",
+                r.rule,
+                KIND_WORDS.get(r.kind or "", "—"),
+                r.check or "—",
+                SEVERITY_WORDS[r.severity],
+            ]
+        )
     return rows
 
 
@@ -133,17 +167,29 @@ def regression_markdown(report: RegressionReport, level: int = 2) -> str:
     """The regression verdict, figures, rules that fired, why cases broke, case sets."""
     h = "#" * level
     icon = "❌" if report.regressed else "✅"
-    parts = [f"{h} {icon} {regression_verdict(report)}", "",
-             f"Candidate `{report.candidate}` against baseline `{report.baseline}`, case by "
-             f"case (max drop {report.max_drop:.3f}).", "",
-             md_table(FIGURE_HEADERS, _figures(report))]
+    parts = [
+        f"{h} {icon} {regression_verdict(report)}",
+        "",
+        f"Candidate `{report.candidate}` against baseline `{report.baseline}`, case by "
+        f"case (max drop {report.max_drop:.3f}).",
+        "",
+        md_table(FIGURE_HEADERS, _figures(report)),
+    ]
     if report.reasons:
-        parts += ["", f"{h}# Rules that fired", "",
-                  md_table(["Rule", "Case", "Message", "Severity"], _reason_rows(report, True))]
+        parts += [
+            "",
+            f"{h}# Rules that fired",
+            "",
+            md_table(["Rule", "Case", "Message", "Severity"], _reason_rows(report, True)),
+        ]
     why = _why_rows(report)
     if why:
-        parts += ["", f"{h}# Why cases broke", "",
-                  md_table(["Case", "Rule", "Kind", "Failing check", "Severity"], why)]
+        parts += [
+            "",
+            f"{h}# Why cases broke",
+            "",
+            md_table(["Case", "Rule", "Kind", "Failing check", "Severity"], why),
+        ]
     parts += ["", *[f"- {line}" for line in _case_sets(report, code=True)]]
     if report.power is not None:
         parts += [f"- Undecided: {report.power.message}"]
@@ -154,13 +200,18 @@ def regression_markdown(report: RegressionReport, level: int = 2) -> str:
 def regression_text(report: RegressionReport) -> str:
     """The regression verdict as plain text, one rule per line."""
     rule = "=" * 60
-    parts = [rule, f"  REGRESSION REPORT — {regression_verdict(report)}",
-             f"  {report.candidate} vs baseline {report.baseline}", rule,
-             text_table(FIGURE_HEADERS, _figures(report))]
+    parts = [
+        rule,
+        f"  REGRESSION REPORT — {regression_verdict(report)}",
+        f"  {report.candidate} vs baseline {report.baseline}",
+        rule,
+        text_table(FIGURE_HEADERS, _figures(report)),
+    ]
     if report.reasons:
         parts += ["", "Rules that fired:"]
-        parts += [f"  [{r.rule}] ({SEVERITY_WORDS[r.severity]}) {r.message}"
-                  for r in report.reasons]
+        parts += [
+            f"  [{r.rule}] ({SEVERITY_WORDS[r.severity]}) {r.message}" for r in report.reasons
+        ]
     parts += ["", *_case_sets(report, code=False)]
     if report.power is not None:
         parts.append(f"Undecided: {report.power.message}")
@@ -194,19 +245,30 @@ def _compare_lines(compare: dict[str, Any]) -> list[str]:
 def gate_markdown(report: GateReport) -> str:
     """The gate as one Markdown page."""
     icon, word = ("✅", "passed") if report.passed else ("❌", "FAILED")
-    parts = [f"## {icon} arena {report.command} {word}: `{report.candidate}` vs "
-             f"`{report.baseline}`", "",
-             _provenance(report), ""]
+    parts = [
+        f"## {icon} arena {report.command} {word}: `{report.candidate}` vs `{report.baseline}`",
+        "",
+        _provenance(report),
+        "",
+    ]
     if report.failures:
         parts += ["**Why it failed:**", "", *[f"- {f}" for f in report.failures], ""]
     if report.regression is not None:
         parts += [regression_markdown(report.regression, level=3)]
     if report.limits:
-        parts += ["### Limits", "", md_table(["Limit", "Scope", "Measured", "Result"],
-                                             _limit_rows(report.limits)), ""]
+        parts += [
+            "### Limits",
+            "",
+            md_table(["Limit", "Scope", "Measured", "Result"], _limit_rows(report.limits)),
+            "",
+        ]
     if report.compare is not None:
-        parts += [f"### Pairwise judge: **{report.compare['verdict']}**", "",
-                  *_compare_lines(report.compare), ""]
+        parts += [
+            f"### Pairwise judge: **{report.compare['verdict']}**",
+            "",
+            *_compare_lines(report.compare),
+            "",
+        ]
     if report.notes:
         parts += ["### Notes", "", *[f"- {n}" for n in report.notes], ""]
     return "\n".join(parts).rstrip() + "\n"
@@ -215,17 +277,25 @@ def gate_markdown(report: GateReport) -> str:
 def gate_text(report: GateReport) -> str:
     """The gate as plain text for the terminal."""
     word = "passed" if report.passed else "FAILED"
-    parts = [f"arena {report.command} {word}: {report.candidate} vs {report.baseline}",
-             _provenance(report).replace("`", "")]
+    parts = [
+        f"arena {report.command} {word}: {report.candidate} vs {report.baseline}",
+        _provenance(report).replace("`", ""),
+    ]
     if report.failures:
         parts += ["", "why it failed:", *[f"  - {f}" for f in report.failures]]
     if report.regression is not None:
         parts += ["", regression_text(report.regression).rstrip()]
     if report.limits:
-        parts += ["", "limits", text_table(["limit", "scope", "measured", "result"],
-                                           _limit_rows(report.limits))]
+        parts += [
+            "",
+            "limits",
+            text_table(["limit", "scope", "measured", "result"], _limit_rows(report.limits)),
+        ]
     if report.compare is not None:
-        parts += ["", f"pairwise judge: {report.compare['verdict']}",
-                  *[f"  {line}" for line in _compare_lines(report.compare) if line]]
+        parts += [
+            "",
+            f"pairwise judge: {report.compare['verdict']}",
+            *[f"  {line}" for line in _compare_lines(report.compare) if line],
+        ]
     parts += [f"note: {n}" for n in report.notes]
     return "\n".join(parts) + "\n"

@@ -7,8 +7,9 @@ is stored, and a rerun (with a higher limit) resumes the rest.
 
 A task's estimate is the mean spend of the same variant's tasks finished in this run, else
 the plan's estimate when it comes from previous runs. With neither (a first run of a priced
-model), tasks of that variant start one at a time until the first one finishes, so the spend
-never runs ahead of what has been measured by more than one task.
+model), tasks of that variant start one at a time, each only while some budget is left, until
+the first one finishes: the spend never runs ahead of what has been measured by more than one
+task.
 """
 
 from __future__ import annotations
@@ -63,8 +64,14 @@ class Budget:
             line = self._line(name)
             while not self.stopped and line.per_unit() is None and line.in_flight:
                 await self._changed.wait()  # unmeasured: one at a time
-            estimate = line.per_unit() or 0.0
-            if self.stopped or self.spent_usd + self.reserved_usd + estimate > self.limit_usd:
+            estimate = line.per_unit()
+            committed = self.spent_usd + self.reserved_usd
+            if estimate is None:  # a probe: admitted while any budget is left
+                over = committed >= self.limit_usd
+                estimate = 0.0
+            else:
+                over = committed + estimate > self.limit_usd
+            if self.stopped or over:
                 self.stopped = True
                 self.refused += 1
                 self._changed.notify_all()

@@ -1,5 +1,6 @@
 """Ratings from pairwise battles: Bradley-Terry MLE, online and order-independent Elo,
-query-bootstrap confidence intervals, style control, rating tables.
+query-bootstrap confidence intervals (expanded percentile, honest in small arenas; memory
+bounded by a byte budget), style control, rating tables.
 
 Pure numpy/scipy over arrays of battles (see :class:`Battles`). Every knob of a rating is
 one :class:`RatingOptions` record; rating methods are looked up by name in a registry
@@ -26,6 +27,7 @@ from arena.ratings.bradley_terry import (
 )
 from arena.ratings.elo import (
     DEFAULT_ELO_ROUNDS,
+    ELO_AUTO_MAX_BATTLES,
     K_FACTOR,
     elo_median_over_orderings,
     online_elo,
@@ -33,6 +35,7 @@ from arena.ratings.elo import (
     rate_online_elo,
 )
 from arena.ratings.fit import Effect, RatingFit
+from arena.ratings.intervals import bootstrap_interval, interval_levels
 from arena.ratings.matrices import (
     ModelStats,
     battle_count_matrix,
@@ -78,6 +81,7 @@ __all__ = [
     "DEFAULT_ELO_ROUNDS",
     "DEFAULT_REG",
     "DEFAULT_ROUNDS",
+    "ELO_AUTO_MAX_BATTLES",
     "INITIAL",
     "K_FACTOR",
     "LENGTH",
@@ -100,6 +104,7 @@ __all__ = [
     "aggregate_pairs",
     "battle_count_matrix",
     "bootstrap_bradley_terry",
+    "bootstrap_interval",
     "bootstrap_style_controlled",
     "bootstrap_win_rate",
     "bradley_terry",
@@ -110,6 +115,7 @@ __all__ = [
     "fit_log_strengths",
     "fit_style_controlled",
     "get_rating_method",
+    "interval_levels",
     "log_strength_to_elo",
     "model_stats",
     "newton_fit_batch",

@@ -27,6 +27,7 @@ from arena.ratings.bradley_terry import (
     newton_fit_batch,
 )
 from arena.ratings.fit import RatingFit
+from arena.ratings.intervals import bootstrap_interval
 from arena.ratings.pair_counts import PairCounts, aggregate_pairs, unique_inverse
 from arena.ratings.resampling import UnitTypes, query_multiplicities, type_multiplicities
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 DEFAULT_ROUNDS = 1000
 #: Above this many models the batched Newton Hessians get costly; use L-BFGS per round.
 _NEWTON_MAX_MODELS = 300
+#: Plain percentile levels (the library's intervals use :mod:`arena.ratings.intervals`).
 CI_PERCENTILES = (2.5, 97.5)
 
 
@@ -136,12 +138,15 @@ def bootstrap_bradley_terry(
     base: float = BASE,
     initial: float = INITIAL,
 ) -> RatingFit:
-    """Bradley-Terry ratings with 95% percentile intervals from a seeded query bootstrap.
+    """Bradley-Terry ratings with 95% intervals from a seeded query bootstrap.
 
     ``rating`` is the point estimate on all battles (the penalised MLE of
     :func:`bradley_terry`). ``solver`` picks how it and the rounds are fitted: batched damped
     Newton (default up to 300 models) or scipy L-BFGS-B per round; rounds are warm-started
-    from the point estimate.
+    from the point estimate. The bounds are the expanded percentile interval for the number
+    of queries (:func:`~arena.ratings.intervals.bootstrap_interval`), which keeps small
+    arenas' intervals honest; memory stays within
+    :data:`~arena.ratings.resampling.RESAMPLE_BUDGET` however many queries there are.
     """
     if rounds < 1:
         raise ValueError("rounds must be >= 1")
@@ -158,10 +163,12 @@ def bootstrap_bradley_terry(
     rng = np.random.default_rng(seed)
     samples = np.empty((rounds, m))
     done = 0
+    n_units = 0
     if len(battles) == 0:
         samples[:] = point
     else:
         types, matrix = _query_pair_matrix(battles, counts)
+        n_units = types.n_units
         halves = matrix.data * 2.0
         exact32 = bool(np.all(halves == np.round(halves)))
         matrix32 = matrix.astype(np.float32) if exact32 else None
@@ -183,7 +190,7 @@ def bootstrap_bradley_terry(
         log_strength_to_elo(s, anchor_index=anchor_index, scale=scale, base=base, initial=initial)
         for s in (point, samples)
     )
-    low, high = np.percentile(sample_ratings, CI_PERCENTILES, axis=0)
+    low, high = bootstrap_interval(sample_ratings, n_units)
     return RatingFit(battles.models, rating, low, high, sample_ratings)
 
 
@@ -209,7 +216,8 @@ def bootstrap_win_rate(
     """``model``'s weighted win rate against ``opponent`` (tie = half) with a 95% CI.
 
     Only battles between the two count (either seat); the queries holding them are
-    resampled with replacement ``rounds`` times (seeded); percentiles 2.5 / 97.5.
+    resampled with replacement ``rounds`` times (seeded); the interval is the expanded
+    percentile interval (:mod:`arena.ratings.intervals`) for that many queries.
     """
     if rounds < 1:
         raise ValueError("rounds must be >= 1")
@@ -235,5 +243,5 @@ def bootstrap_win_rate(
     for mult in query_multiplicities(n_queries, rounds, rng):
         with np.errstate(invalid="ignore", divide="ignore"):
             rates.append((mult @ score_q) / (mult @ weight_q))
-    low, high = np.nanpercentile(np.concatenate(rates), CI_PERCENTILES)
+    low, high = bootstrap_interval(np.concatenate(rates), n_queries)
     return WinRate(model, opponent, float(score.sum() / w.sum()), float(low), float(high), n)

@@ -16,9 +16,10 @@ import numpy as np
 from scipy.special import expit
 
 from arena.ratings.battle_arrays import Battles, FloatArray
-from arena.ratings.bootstrap import CI_PERCENTILES, DEFAULT_ROUNDS
+from arena.ratings.bootstrap import DEFAULT_ROUNDS
 from arena.ratings.bradley_terry import BASE, DEFAULT_REG, INITIAL, SCALE, log_strength_to_elo
 from arena.ratings.fit import Effect, RatingFit
+from arena.ratings.intervals import bootstrap_interval
 from arena.ratings.resampling import query_multiplicities
 from arena.ratings.style_features import LENGTH, style_matrix
 
@@ -130,6 +131,7 @@ def _to_fit(
     samples: FloatArray | None,
     anchor: str | None,
     elo_args: dict[str, float],
+    n_units: int = 0,
 ) -> RatingFit:
     m = battles.n_models
     anchor_index = None if anchor is None else battles.index_of(anchor)
@@ -141,8 +143,8 @@ def _to_fit(
         coef_low = coef_high = np.full(len(names), np.nan)
     else:
         ratings = log_strength_to_elo(samples[:, :m], anchor_index=anchor_index, **elo_args)
-        low, high = np.percentile(ratings, CI_PERCENTILES, axis=0)
-        coef_low, coef_high = np.percentile(samples[:, m:], CI_PERCENTILES, axis=0) * per_nat
+        low, high = bootstrap_interval(ratings, n_units)
+        coef_low, coef_high = (b * per_nat for b in bootstrap_interval(samples[:, m:], n_units))
     effects = tuple(
         Effect(
             name,
@@ -214,7 +216,7 @@ def bootstrap_style_controlled(
                 samples[done] = problem.newton(battles.weight * row[query], point)
             done += 1
     elo_args = {"scale": scale, "base": base, "initial": initial}
-    return _to_fit(battles, features, scales, point, samples, anchor, elo_args)
+    return _to_fit(battles, features, scales, point, samples, anchor, elo_args, n_queries)
 
 
 def rate_style_controlled(battles: Battles, options: RatingOptions) -> RatingFit:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import cached_property
 
 from arena.errors import InputError
 from arena.golden import GoldenCase, GoldenDataset, case_hash, dataset_hash
@@ -19,9 +20,10 @@ class Task:
     case: GoldenCase
     repeat: int
 
-    @property
+    @cached_property
     def key(self) -> tuple[str, str, int]:
-        """(variant hash, case hash, repeat): how finished results are matched on resume."""
+        """(variant hash, case hash, repeat): how finished results are matched on resume
+        (computed once: both hashes serialise the whole variant or case)."""
         return (self.variant.version_hash, case_hash(self.case), self.repeat)
 
 

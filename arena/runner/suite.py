@@ -16,6 +16,7 @@ from arena.models import CachingChatModel, make_chat_model
 from arena.paths import run_sandbox, safe_name
 from arena.provenance import provenance
 from arena.records import RunResult
+from arena.runner.agents import AgentCache
 from arena.runner.execute import execute_task
 from arena.runner.plan import Task, plan_tasks, run_key, select_cases
 from arena.runner.preflight import check_run
@@ -86,6 +87,7 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
     pending = [t for t in tasks if t.key not in done
                or (options.retry_errors and done[t.key].error is not None)]
     models = _models(variants, options.repeats, store)
+    agents = AgentCache()  # each variant's agent is built once per repeat, not per task
     fresh: list[RunResult] = []
     progress = _progress(len(pending), options.progress)
     semaphore = asyncio.Semaphore(max(1, options.concurrency))
@@ -118,7 +120,8 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
                        / f"{safe_name(task.case.id)}-r{task.repeat}")  # never a raw id
             result = await execute_task(task, models[(task.variant.name, task.repeat)],
                                         sandbox, run_id,
-                                        task.case.timeout_s or options.case_timeout_s)
+                                        task.case.timeout_s or options.case_timeout_s,
+                                        agents)
             result.id = store.save_result(result)
             fresh.append(result)
             for callback in options.on_result:

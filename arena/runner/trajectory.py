@@ -26,7 +26,13 @@ def _agent_from_tags(tags: list[str] | None) -> str:
 
 
 class TrajectoryRecorder(BaseCallbackHandler):
-    """Collects tool-call steps, model calls and token usage for one agent run."""
+    """Collects tool-call steps, model calls and token usage for one agent run.
+
+    Its handlers only update counters and lists, so they run inline on the event loop
+    (``run_inline``) instead of being sent to a thread pool for every callback event.
+    """
+
+    run_inline = True
 
     def __init__(self, tool_names: set[str] | None = None) -> None:
         self.tool_names = tool_names

@@ -49,7 +49,8 @@ class CaseRecord(BaseModel):
     passes: int = Field(ge=0)
     scores: list[float] = Field(default_factory=list, description="Score of each repeat.")
     components: dict[str, float] = Field(
-        default_factory=dict, description="Mean of each top-level scoring component.")
+        default_factory=dict, description="Mean of each top-level scoring component."
+    )
     fail_reasons: list[str] = Field(default_factory=list)
     errors: int = 0
     error: str | None = Field(None, description="The first run error, if any.")
@@ -103,9 +104,11 @@ class Baseline(BaseModel):
     tokens_per_query: float | None = None
     latency_p90_s: float | None = None
     variant_config: dict[str, Any] | None = Field(
-        None, description="The variant's resolved configuration, so it can be run again.")
+        None, description="The variant's resolved configuration, so it can be run again."
+    )
     provenance: dict[str, str] = Field(
-        default_factory=dict, description="Git commit, branch and CI run of the source run.")
+        default_factory=dict, description="Git commit, branch and CI run of the source run."
+    )
     created_at: datetime = Field(default_factory=utcnow)
     source_run_id: int | None = None
 
@@ -118,9 +121,18 @@ class Baseline(BaseModel):
         passed = data.pop("case_pass") or {}
         category = data.pop("case_category", None) or {}
         tier = data.pop("case_tier", None) or {}
-        data.setdefault("cases", {
-            case: {"category": category.get(case, ""), "tier": tier.get(case, Tier.STANDARD),
-                   "n": 1, "passes": int(bool(ok))} for case, ok in passed.items()})
+        data.setdefault(
+            "cases",
+            {
+                case: {
+                    "category": category.get(case, ""),
+                    "tier": tier.get(case, Tier.STANDARD),
+                    "n": 1,
+                    "passes": int(bool(ok)),
+                }
+                for case, ok in passed.items()
+            },
+        )
         data["format"] = 1
         return data
 
@@ -195,21 +207,27 @@ class RegressionReport(BaseModel):
     pass_rate_delta: float
     max_drop: float
     compared_cases: list[str] = Field(default_factory=list)
-    pending_cases: list[str] = Field(default_factory=list,
-                                     description="Compared cases of the pending tier.")
+    pending_cases: list[str] = Field(
+        default_factory=list, description="Compared cases of the pending tier."
+    )
     fixed_cases: list[str] = Field(default_factory=list)
     broken_cases: list[str] = Field(default_factory=list)
-    flaky_cases: list[str] = Field(default_factory=list,
-                                   description="Compared cases that were flaky in the baseline.")
-    missing_cases: list[str] = Field(default_factory=list,
-                                     description="In the candidate's dataset, not run.")
+    flaky_cases: list[str] = Field(
+        default_factory=list, description="Compared cases that were flaky in the baseline."
+    )
+    missing_cases: list[str] = Field(
+        default_factory=list, description="In the candidate's dataset, not run."
+    )
     new_cases: list[str] = Field(default_factory=list, description="Added: not in the baseline.")
-    removed_cases: list[str] = Field(default_factory=list,
-                                     description="In the baseline, gone from the dataset.")
-    changed_cases: list[str] = Field(default_factory=list,
-                                     description="Same id, different content: not compared.")
-    not_run_cases: list[str] = Field(default_factory=list,
-                                     description="Baseline cases the candidate did not run.")
+    removed_cases: list[str] = Field(
+        default_factory=list, description="In the baseline, gone from the dataset."
+    )
+    changed_cases: list[str] = Field(
+        default_factory=list, description="Same id, different content: not compared."
+    )
+    not_run_cases: list[str] = Field(
+        default_factory=list, description="Baseline cases the candidate did not run."
+    )
     datasets_differ: bool = False
     notes: list[str] = Field(default_factory=list)
     power: PowerEstimate | None = None
@@ -220,24 +238,33 @@ class RegressionReport(BaseModel):
         return [r for r in self.reasons if r.severity == "block"]
 
 
-def _case_record(scores: Sequence[CaseScore], results: Sequence[RunResult],
-                 digest: str) -> CaseRecord:
+def _case_record(
+    scores: Sequence[CaseScore], results: Sequence[RunResult], digest: str
+) -> CaseRecord:
     first = scores[0]
     names = sorted({name for s in scores for name in s.components if "." not in name})
-    components = {name: mean([s.components[name] for s in scores if name in s.components])
-                  for name in names}
+    components = {
+        name: mean([s.components[name] for s in scores if name in s.components]) for name in names
+    }
     reasons: list[str] = []
     for s in scores:
         reasons.extend(r for r in s.fail_reasons if r not in reasons)
     errors = [s.error for s in scores if s.error is not None]
     return CaseRecord(
-        hash=digest, category=first.category, tier=first.tier, n=len(scores),
-        passes=sum(s.passed for s in scores), scores=[s.score for s in scores],
-        components=components, fail_reasons=reasons, errors=len(errors),
+        hash=digest,
+        category=first.category,
+        tier=first.tier,
+        n=len(scores),
+        passes=sum(s.passed for s in scores),
+        scores=[s.score for s in scores],
+        components=components,
+        fail_reasons=reasons,
+        errors=len(errors),
         error=errors[0] if errors else None,
         latency_s=[r.latency_s for r in results],
         tokens=[r.input_tokens + r.output_tokens for r in results],
-        cost_usd=[r.cost_usd for r in results])
+        cost_usd=[r.cost_usd for r in results],
+    )
 
 
 def _dataset_fields(dataset: str | GoldenDataset) -> tuple[dict[str, Any], dict[str, str]]:
@@ -245,9 +272,14 @@ def _dataset_fields(dataset: str | GoldenDataset) -> tuple[dict[str, Any], dict[
         return {"dataset": dataset}, {}
     from arena.golden import case_hash, dataset_hash
 
-    return ({"dataset": dataset.name, "dataset_version": dataset.version,
-             "dataset_hash": dataset_hash(dataset)},
-            {case.id: case_hash(case) for case in dataset.test_cases})
+    return (
+        {
+            "dataset": dataset.name,
+            "dataset_version": dataset.version,
+            "dataset_hash": dataset_hash(dataset),
+        },
+        {case.id: case_hash(case) for case in dataset.test_cases},
+    )
 
 
 def make_baseline(
@@ -267,10 +299,14 @@ def make_baseline(
     ``dataset`` is the dataset (its version, content hash and per-case hashes are recorded)
     or only its name. Case content hashes come from the dataset, else from ``results``.
     """
-    mine = [s for s in case_scores
-            if s.variant == scores.variant and s.variant_hash == scores.variant_hash]
-    runs = [r for r in results
-            if r.variant == scores.variant and r.variant_hash == scores.variant_hash]
+    mine = [
+        s
+        for s in case_scores
+        if s.variant == scores.variant and s.variant_hash == scores.variant_hash
+    ]
+    runs = [
+        r for r in results if r.variant == scores.variant and r.variant_hash == scores.variant_hash
+    ]
     header, hashes = _dataset_fields(dataset)
     groups: dict[str, list[CaseScore]] = {}
     for score in mine:
@@ -282,14 +318,21 @@ def make_baseline(
         cases[case_id] = _case_record(group, own, digest)
     tokens = [r.input_tokens + r.output_tokens for r in runs]
     return Baseline(
-        **header, name=name, variant=scores.variant, variant_hash=scores.variant_hash,
-        suite_score=scores.mean_score, pass_rate=scores.pass_rate, n_repeats=scores.n_repeats,
+        **header,
+        name=name,
+        variant=scores.variant,
+        variant_hash=scores.variant_hash,
+        suite_score=scores.mean_score,
+        pass_rate=scores.pass_rate,
+        n_repeats=scores.n_repeats,
         cases=cases,
         cost_per_query=mean([r.cost_usd for r in runs]) if runs else None,
         tokens_per_query=mean([float(t) for t in tokens]) if runs else None,
         latency_p90_s=percentile([r.latency_s for r in runs], 90) if runs else None,
-        variant_config=variant_config, provenance=provenance or {},
-        created_at=created_at or utcnow(), source_run_id=source_run_id,
+        variant_config=variant_config,
+        provenance=provenance or {},
+        created_at=created_at or utcnow(),
+        source_run_id=source_run_id,
     )
 
 

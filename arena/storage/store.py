@@ -41,7 +41,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
         self.engine = make_engine(url)
         self._writer = write_engine(self.engine)
         try:
-            create_tables(self.engine)
+            create_tables(self.engine, self._writer)
         except DBAPIError as exc:
             self.engine.dispose()
             problem = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)

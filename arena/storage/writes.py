@@ -57,11 +57,19 @@ def run_write(make_session: Callable[[], Session], work: Callable[[Session], T])
     raise AssertionError("unreachable")
 
 
-def create_tables(engine: Engine) -> None:
-    """Create missing tables; safe when several processes do it at once."""
+def create_tables(engine: Engine, writer: Engine | None = None) -> None:
+    """Create missing tables; safe when several processes do it at once.
+
+    A database that has every table is only read. Otherwise the tables are created in one
+    write transaction (``writer``: BEGIN IMMEDIATE on SQLite; an advisory lock on PostgreSQL).
+    """
     for attempt in range(ATTEMPTS):
         try:
-            with engine.begin() as conn:
+            with engine.connect() as conn:
+                existing = set(inspect(conn).get_table_names())
+            if set(Base.metadata.tables) <= existing:
+                return
+            with (writer or engine).begin() as conn:
                 if conn.dialect.name == "postgresql":
                     conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _ADVISORY_KEY})
                 Base.metadata.create_all(conn, checkfirst=True)

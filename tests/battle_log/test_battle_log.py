@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -160,7 +161,7 @@ def test_markdown_counting_follows_fastchat() -> None:
 
 def test_written_rows_read_back_with_the_same_counts(tmp_path: Path) -> None:
     class Judge:
-        key = "judge-1"
+        key, label, is_human = "judge-1", "fake:judge-1/text", False
 
     class StoredBattle:  # the fields of arena.judging.Battle the writer reads
         def __init__(self, a: str, b: str, winner: str, ra: int, rb: int) -> None:
@@ -168,6 +169,8 @@ def test_written_rows_read_back_with_the_same_counts(tmp_path: Path) -> None:
             self.result_a_id, self.result_b_id = ra, rb
             self.case_id, self.repeat, self.run_id, self.judge = "C-1", 0, 1, Judge()
             self.len_a, self.len_b = len(outputs[ra]), len(outputs[rb])
+            self.strong, self.created_at = False, datetime.now(UTC)
+            self.verdict_ab = self.verdict_ba = None
 
     outputs = {1: "# Plan\n- a\n- b\n**done**", 2: "plain answer", 3: "1. x\n2. y"}
     stored = [

@@ -98,7 +98,8 @@ def _check(f: Files, runs: list[dict[str, Any]], judges: list[dict[str, Any]]) -
         for b in doc["battles"]:
             key = (b["case_id"], b["variant_a"], b["variant_b"])
             if b["winner"] != "error" and key in decided:
-                assert decided[key] == b["winner"]  # a later failure never replaced it
+                stored_battle = [x for x in battles if (x.case_id, x.variant_a, x.variant_b) == key]
+                assert decided[key] == b["winner"], (b, stored_battle)  # never replaced
     for key, winner in decided.items():
         assert winner in ("model_a", "error"), (key, winner)  # strong (A) wins or an error
 

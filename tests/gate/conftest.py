@@ -17,21 +17,54 @@ from langchain_core.messages import BaseMessage
 from arena.models import register_fake
 
 CASES: list[dict[str, Any]] = [
-    {"id": "C-1", "input": "Happy critical #C-1", "category": "happy_path", "tier": "critical",
-     "expected_output_contains": ["alpha"]},
-    {"id": "C-2", "input": "Graceful critical #C-2", "category": "graceful_failure",
-     "tier": "critical", "expected_output_contains": ["cannot"]},
-    {"id": "S-1", "input": "Happy standard #S-1", "category": "happy_path",
-     "expected_output_contains": ["beta"]},
-    {"id": "S-2", "input": "Edge standard #S-2", "category": "edge_case",
-     "expected_output_contains": ["gamma"]},
-    {"id": "S-3", "input": "Multi standard #S-3", "category": "multi_step",
-     "expected_output_contains": ["delta"]},
-    {"id": "P-1", "input": "Pending #P-1", "category": "edge_case", "tier": "pending",
-     "expected_output_contains": ["omega"]},
+    {
+        "id": "C-1",
+        "input": "Happy critical #C-1",
+        "category": "happy_path",
+        "tier": "critical",
+        "expected_output_contains": ["alpha"],
+    },
+    {
+        "id": "C-2",
+        "input": "Graceful critical #C-2",
+        "category": "graceful_failure",
+        "tier": "critical",
+        "expected_output_contains": ["cannot"],
+    },
+    {
+        "id": "S-1",
+        "input": "Happy standard #S-1",
+        "category": "happy_path",
+        "expected_output_contains": ["beta"],
+    },
+    {
+        "id": "S-2",
+        "input": "Edge standard #S-2",
+        "category": "edge_case",
+        "expected_output_contains": ["gamma"],
+    },
+    {
+        "id": "S-3",
+        "input": "Multi standard #S-3",
+        "category": "multi_step",
+        "expected_output_contains": ["delta"],
+    },
+    {
+        "id": "P-1",
+        "input": "Pending #P-1",
+        "category": "edge_case",
+        "tier": "pending",
+        "expected_output_contains": ["omega"],
+    },
 ]
-GOOD = {"C-1": "alpha", "C-2": "I cannot do that.", "S-1": "beta", "S-2": "gamma",
-        "S-3": "delta", "P-1": "nope"}
+GOOD = {
+    "C-1": "alpha",
+    "C-2": "I cannot do that.",
+    "S-1": "beta",
+    "S-2": "gamma",
+    "S-3": "delta",
+    "P-1": "nope",
+}
 
 
 def answers(**changes: str) -> dict[str, str]:
@@ -41,9 +74,11 @@ def answers(**changes: str) -> dict[str, str]:
 
 def scripted(table: dict[str, str]) -> Callable[[list[BaseMessage]], str]:
     """A model step answering each case from ``table`` (by the ``#ID`` in the question)."""
+
     def reply(messages: list[BaseMessage]) -> str:
         case = str(messages[-1].content).rsplit("#", 1)[-1].strip()
         return table.get(case, "no idea")
+
     return reply
 
 
@@ -74,11 +109,20 @@ class Project:
 
     def write_dataset(self, cases: list[dict[str, Any]], version: str = "1.0.0") -> None:
         """(Re)write the golden dataset."""
-        self.dataset.write_text(json.dumps({"name": "gate-golden", "version": version,
-                                            "available_tools": [], "test_cases": cases}))
+        self.dataset.write_text(
+            json.dumps(
+                {
+                    "name": "gate-golden",
+                    "version": version,
+                    "available_tools": [],
+                    "test_cases": cases,
+                }
+            )
+        )
 
-    def variant(self, name: str, table: dict[str, str], model: str | None = None,
-                extra: str = "") -> Path:
+    def variant(
+        self, name: str, table: dict[str, str], model: str | None = None, extra: str = ""
+    ) -> Path:
         """A variant file whose model answers from ``table``."""
         model = model or f"gate-{name}"
         register_fake(model, [scripted(table)], cycle=True)
@@ -89,9 +133,11 @@ class Project:
     def config(self, text: str = "") -> Path:
         """An arena.yaml pointing at this project's dataset and variants."""
         path = self.root / "arena.yaml"
-        path.write_text(f"run:\n  dataset: golden.json\n  variants_dir: variants\n"
-                        f"  tier: all\ncompare:\n  judge: fake:gate-judge/text\n"
-                        f"  bootstrap: 200\nrules:\n  bootstrap: 500\n{text}")
+        path.write_text(
+            f"run:\n  dataset: golden.json\n  variants_dir: variants\n"
+            f"  tier: all\ncompare:\n  judge: fake:gate-judge/text\n"
+            f"  bootstrap: 200\nrules:\n  bootstrap: 500\n{text}"
+        )
         return path
 
 

@@ -34,19 +34,26 @@ def test_an_empty_file_is_the_defaults(tmp_path: Path) -> None:
     assert load_config(path).run.tier == "critical"
 
 
-@pytest.mark.parametrize(("text", "field", "message"), [
-    ("rules:\n  max_drop: 2\n", "rules.max_drop", "less than or equal to 1"),
-    ("rules:\n  block: [suite_drop, nope]\n", "rules.block", "unknown rule(s) nope"),
-    ("run:\n  tier: gold\n", "run.tier", "'critical'"),
-    ("run:\n  repeats: 0\n", "run.repeats", "greater than or equal to 1"),
-    ("absolute:\n  min_tier_pass_rate: {gold: 0.5}\n", "absolute.min_tier_pass_rate",
-     "unknown tier(s) gold"),
-    ("budget:\n  max_cost_per_query: -1\n", "budget.max_cost_per_query", "greater than"),
-    ("compare:\n  fail_on: [maybe]\n", "compare.fail_on.0", "'worse'"),
-    ("surprise: 1\n", "surprise", "Extra inputs"),
-])
-def test_bad_settings_name_the_file_and_the_field(tmp_path: Path, text: str, field: str,
-                                                  message: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "field", "message"),
+    [
+        ("rules:\n  max_drop: 2\n", "rules.max_drop", "less than or equal to 1"),
+        ("rules:\n  block: [suite_drop, nope]\n", "rules.block", "unknown rule(s) nope"),
+        ("run:\n  tier: gold\n", "run.tier", "'critical'"),
+        ("run:\n  repeats: 0\n", "run.repeats", "greater than or equal to 1"),
+        (
+            "absolute:\n  min_tier_pass_rate: {gold: 0.5}\n",
+            "absolute.min_tier_pass_rate",
+            "unknown tier(s) gold",
+        ),
+        ("budget:\n  max_cost_per_query: -1\n", "budget.max_cost_per_query", "greater than"),
+        ("compare:\n  fail_on: [maybe]\n", "compare.fail_on.0", "'worse'"),
+        ("surprise: 1\n", "surprise", "Extra inputs"),
+    ],
+)
+def test_bad_settings_name_the_file_and_the_field(
+    tmp_path: Path, text: str, field: str, message: str
+) -> None:
     path = tmp_path / "arena.yaml"
     path.write_text(text)
     with pytest.raises(InputError) as caught:
@@ -75,42 +82,75 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 def test_flags_override_the_file(tmp_path: Path) -> None:
     path = tmp_path / "arena.yaml"
     path.write_text("run:\n  repeats: 3\n  tier: all\nrules:\n  max_drop: 0.1\n")
-    config = gate_config(_parse([
-        "--config", str(path), "--repeats", "2", "--block", "critical_broken,pass_to_fail",
-        "--min-tier-pass-rate", "critical=0.8", "--max-p90-latency", "30",
-        "--fail-on", "worse,inconclusive", "--judge", "none"]))
+    config = gate_config(
+        _parse(
+            [
+                "--config",
+                str(path),
+                "--repeats",
+                "2",
+                "--block",
+                "critical_broken,pass_to_fail",
+                "--min-tier-pass-rate",
+                "critical=0.8",
+                "--max-p90-latency",
+                "30",
+                "--fail-on",
+                "worse,inconclusive",
+                "--judge",
+                "none",
+            ]
+        )
+    )
     assert config.run.repeats == 2 and config.run.tier == "all"
-    assert config.rules.max_drop == 0.1 and config.rules.block == ["critical_broken",
-                                                                    "pass_to_fail"]
+    assert config.rules.max_drop == 0.1 and config.rules.block == [
+        "critical_broken",
+        "pass_to_fail",
+    ]
     assert config.absolute.min_tier_pass_rate == {"critical": 0.8}
     assert config.budget.max_p90_latency_s == 30
     assert config.compare.fail_on == ["worse", "inconclusive"] and config.judge is None
 
 
-@pytest.mark.parametrize(("argv", "flag"), [
-    (["--max-drop", "3"], "--max-drop"),
-    (["--block", "everything"], "--block"),
-    (["--repeats", "0"], "--repeats"),
-    (["--min-category-pass-rate", "happy_path"], "--min-category-pass-rate"),
-    (["--min-category-pass-rate", "nowhere=0.5"], "--min-category-pass-rate"),
-    (["--max-cost-increase", "-0.5"], "--max-cost-increase"),
-])
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["--max-drop", "3"], "--max-drop"),
+        (["--block", "everything"], "--block"),
+        (["--repeats", "0"], "--repeats"),
+        (["--min-category-pass-rate", "happy_path"], "--min-category-pass-rate"),
+        (["--min-category-pass-rate", "nowhere=0.5"], "--min-category-pass-rate"),
+        (["--max-cost-increase", "-0.5"], "--max-cost-increase"),
+    ],
+)
 def test_a_bad_flag_is_named(argv: list[str], flag: str) -> None:
     with pytest.raises(InputError, match=f"field {flag}"):
         gate_config(_parse(argv))
 
 
 def test_github_actions_provenance() -> None:
-    env = {"GITHUB_ACTIONS": "true", "GITHUB_SHA": "abc123", "GITHUB_HEAD_REF": "feature/x",
-           "GITHUB_REF_NAME": "12/merge", "GITHUB_SERVER_URL": "https://github.com",
-           "GITHUB_REPOSITORY": "me/agent", "GITHUB_RUN_ID": "42"}
-    assert provenance(env) == {"commit": "abc123", "branch": "feature/x",
-                               "ci_url": "https://github.com/me/agent/actions/runs/42"}
+    env = {
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_SHA": "abc123",
+        "GITHUB_HEAD_REF": "feature/x",
+        "GITHUB_REF_NAME": "12/merge",
+        "GITHUB_SERVER_URL": "https://github.com",
+        "GITHUB_REPOSITORY": "me/agent",
+        "GITHUB_RUN_ID": "42",
+    }
+    assert provenance(env) == {
+        "commit": "abc123",
+        "branch": "feature/x",
+        "ci_url": "https://github.com/me/agent/actions/runs/42",
+    }
 
 
 def test_gitlab_provenance_and_overrides() -> None:
-    env = {"CI_COMMIT_SHA": "def", "CI_COMMIT_REF_NAME": "main",
-           "CI_JOB_URL": "https://gitlab.example/job/1"}
+    env = {
+        "CI_COMMIT_SHA": "def",
+        "CI_COMMIT_REF_NAME": "main",
+        "CI_JOB_URL": "https://gitlab.example/job/1",
+    }
     assert provenance(env)["ci_url"] == "https://gitlab.example/job/1"
     assert provenance(env | {"ARENA_BRANCH": "release"})["branch"] == "release"
 

@@ -21,8 +21,7 @@ def gate(project: Project, db: str, *args: str) -> tuple[int, dict[str, Any], st
     if not config.exists():
         project.config()
     reports = project.root / "reports"
-    code = main(["gate", "--config", str(config), "--report-dir", str(reports), "--db", db,
-                 *args])
+    code = main(["gate", "--config", str(config), "--report-dir", str(reports), "--db", db, *args])
     if not (reports / "gate.json").exists():
         return code, {}, ""
     doc = json.loads((reports / "gate.json").read_text())
@@ -33,7 +32,8 @@ def gate(project: Project, db: str, *args: str) -> tuple[int, dict[str, Any], st
 
 
 def test_a_degraded_candidate_fails_naming_the_broken_cases_and_why(
-        project: Project, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     project.variant("base", answers())
     project.variant("cand", answers(C_1="I will not look it up", S_2="no"))
     code, doc, md = gate(project, db_url, "--baseline", "base", "--candidate", "cand")
@@ -60,8 +60,7 @@ def test_an_unchanged_candidate_passes_without_judging(project: Project, db_url:
     assert "## ✅ arena gate passed" in md
 
 
-def test_a_better_candidate_passes_with_the_judge_agreeing(project: Project,
-                                                            db_url: str) -> None:
+def test_a_better_candidate_passes_with_the_judge_agreeing(project: Project, db_url: str) -> None:
     project.variant("base", answers(S_1="hmm", S_3="hmm"))
     project.variant("cand", answers())
     code, doc, _ = gate(project, db_url, "--baseline", "base", "--candidate", "cand")
@@ -70,12 +69,23 @@ def test_a_better_candidate_passes_with_the_judge_agreeing(project: Project,
     assert doc["settings"] == {"tier": "all", "repeats": 1, "judge": "fake:gate-judge/text"}
 
 
-def test_an_inconclusive_comparison_says_what_would_decide_it(project: Project,
-                                                               db_url: str) -> None:
+def test_an_inconclusive_comparison_says_what_would_decide_it(
+    project: Project, db_url: str
+) -> None:
     project.variant("base", answers(S_1="hmm"))
     project.variant("cand", answers(S_2="hmm"))  # one case better, one worse: a coin toss
-    code, doc, md = gate(project, db_url, "--baseline", "base", "--candidate", "cand",
-                         "--block", "critical_broken", "--fail-on", "worse,inconclusive")
+    code, doc, md = gate(
+        project,
+        db_url,
+        "--baseline",
+        "base",
+        "--candidate",
+        "cand",
+        "--block",
+        "critical_broken",
+        "--fail-on",
+        "worse,inconclusive",
+    )
     assert doc["compare"]["verdict"] == "inconclusive" and code == 1
     power = doc["compare"]["power"]
     assert power is not None and "would decide the win rate" in power["message"]
@@ -83,7 +93,8 @@ def test_an_inconclusive_comparison_says_what_would_decide_it(project: Project,
 
 
 def test_the_gate_against_a_baseline_file_judges_the_recorded_version(
-        project: Project, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     project.variant("agent", answers())
     code, _, _ = gate(project, db_url, "--baseline", "agent", "--candidate", "agent")
     assert code == 0
@@ -94,8 +105,9 @@ def test_the_gate_against_a_baseline_file_judges_the_recorded_version(
     assert set(saved["cases"]["C-1"]) >= {"hash", "scores", "latency_s", "tokens"}
     capsys.readouterr()
     # the prompt changes: same name, new version; the recorded one runs again to be judged
-    project.variant("agent", answers(C_2="Sure, done."), model="gate-agent-v2",
-                    extra="system_prompt: be bold\n")
+    project.variant(
+        "agent", answers(C_2="Sure, done."), model="gate-agent-v2", extra="system_prompt: be bold\n"
+    )
     code, doc, _ = gate(project, db_url, "--baseline", str(exported), "--candidate", "agent")
     assert code == 1
     assert doc["regression"]["broken_cases"] == ["C-2"]
@@ -112,11 +124,18 @@ def test_an_edited_dataset_is_reported_not_blamed(project: Project, db_url: str)
 
     edited = [dict(c) for c in CASES if c["id"] != "S-3"]
     edited[0] = edited[0] | {"expected_output_contains": ["zeta"]}  # C-1 now expects zeta
-    edited.append({"id": "N-1", "input": "New #N-1", "category": "ambiguous",
-                   "expected_output_contains": ["x"]})
+    edited.append(
+        {
+            "id": "N-1",
+            "input": "New #N-1",
+            "category": "ambiguous",
+            "expected_output_contains": ["x"],
+        }
+    )
     project.write_dataset(edited, version="1.1.0")
-    code, doc, md = gate(project, db_url, "--baseline", str(exported), "--candidate", "agent",
-                         "--judge", "none")
+    code, doc, md = gate(
+        project, db_url, "--baseline", str(exported), "--candidate", "agent", "--judge", "none"
+    )
     regression = doc["regression"]
     assert regression["changed_cases"] == ["C-1"] and regression["new_cases"] == ["N-1"]
     assert regression["removed_cases"] == ["S-3"] and regression["datasets_differ"]
@@ -124,18 +143,42 @@ def test_an_edited_dataset_is_reported_not_blamed(project: Project, db_url: str)
     assert "Changed since the baseline (not compared): `C-1`" in md
 
 
-def test_check_with_absolute_and_budget_limits(project: Project, db_url: str,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_with_absolute_and_budget_limits(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     base = project.variant("base", answers())
     cand = project.variant("cand", answers(S_1="beta " + "and more words " * 20, C_2="no"))
-    assert main(["run", "--variants", str(base), str(cand), "--dataset", str(project.dataset),
-                 "--db", db_url]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--variants",
+                str(base),
+                str(cand),
+                "--dataset",
+                str(project.dataset),
+                "--db",
+                db_url,
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     # no baseline at all: absolute limits only
     assert main(["check", "--candidate", "cand", "--min-pass-rate", "0.7", "--db", db_url]) == 0
     assert "arena check passed" in capsys.readouterr().out
-    code = main(["check", "--candidate", "cand", "--min-critical-pass-rate", "0.9", "--json",
-                 "--db", db_url])
+    code = main(
+        [
+            "check",
+            "--candidate",
+            "cand",
+            "--min-critical-pass-rate",
+            "0.9",
+            "--json",
+            "--db",
+            db_url,
+        ]
+    )
     doc = json.loads(capsys.readouterr().out)
     assert code == 1 and doc["regression"] is None
     assert doc["failures"] == ["[min_critical_pass_rate] tier critical pass rate 50.0% < 90%"]
@@ -145,49 +188,82 @@ def test_check_with_absolute_and_budget_limits(project: Project, db_url: str,
     # budget against a stored baseline
     assert main(["baseline", "save", "base", "--db", db_url]) == 0
     md = project.root / "check.md"
-    code = main(["check", "--candidate", "cand", "--baseline", "base", "--block",
-                 "happy_path_fail", "--max-tokens-increase", "0.2", "--markdown", str(md),
-                 "--db", db_url])
+    code = main(
+        [
+            "check",
+            "--candidate",
+            "cand",
+            "--baseline",
+            "base",
+            "--block",
+            "happy_path_fail",
+            "--max-tokens-increase",
+            "0.2",
+            "--markdown",
+            str(md),
+            "--db",
+            db_url,
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 1 and "[max_tokens_increase]" in out
     assert "| max_tokens_increase | vs baseline |" in md.read_text()
     assert "cost per query is 0" in md.read_text()  # fake models have no price: said so
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--baseline", "base", "--candidate", "ghost"], "no variant 'ghost'"),
-    (["--baseline", "nothing", "--candidate", "base"], "'nothing' is no variant"),
-    (["--baseline", "missing.json", "--candidate", "base"], "no such file"),
-    (["--candidate", "base"], "field --baseline"),
-    (["--baseline", "base", "--candidate", "base", "--max-drop", "7"], "field --max-drop"),
-])
-def test_bad_gate_input_exits_2(project: Project, db_url: str,
-                                capsys: pytest.CaptureFixture[str], args: list[str],
-                                message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--baseline", "base", "--candidate", "ghost"], "no variant 'ghost'"),
+        (["--baseline", "nothing", "--candidate", "base"], "'nothing' is no variant"),
+        (["--baseline", "missing.json", "--candidate", "base"], "no such file"),
+        (["--candidate", "base"], "field --baseline"),
+        (["--baseline", "base", "--candidate", "base", "--max-drop", "7"], "field --max-drop"),
+    ],
+)
+def test_bad_gate_input_exits_2(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     project.variant("base", answers())
     code, _, _ = gate(project, db_url, *args)
     err = capsys.readouterr().err
     assert code == 2 and message in err and "Traceback" not in err
 
 
-def test_a_bad_arena_yaml_exits_2(project: Project, db_url: str,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_arena_yaml_exits_2(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     project.config("budget:\n  max_p90_latency_s: soon\n")
     code, _, _ = gate(project, db_url, "--baseline", "a", "--candidate", "b")
     err = capsys.readouterr().err
     assert code == 2 and "arena.yaml" in err and "field budget.max_p90_latency_s" in err
 
 
-def test_history_says_when_a_case_started_failing(project: Project, db_url: str,
-                                                  monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    for commit, table in (("c0ffee1", answers()), ("c0ffee2", answers()),
-                          ("badbad3", answers(C_1="no")), ("badbad4", answers(C_1="no"))):
+def test_history_says_when_a_case_started_failing(
+    project: Project,
+    db_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for commit, table in (
+        ("c0ffee1", answers()),
+        ("c0ffee2", answers()),
+        ("badbad3", answers(C_1="no")),
+        ("badbad4", answers(C_1="no")),
+    ):
         monkeypatch.setenv("ARENA_COMMIT", commit)
-        path = project.variant("agent", table, model=f"gate-{commit}",
-                               extra=f"description: {commit}\nsystem_prompt: {commit}\n")
-        assert main(["run", "--variants", str(path), "--dataset", str(project.dataset),
-                     "--db", db_url]) == 0
+        path = project.variant(
+            "agent",
+            table,
+            model=f"gate-{commit}",
+            extra=f"description: {commit}\nsystem_prompt: {commit}\n",
+        )
+        assert (
+            main(
+                ["run", "--variants", str(path), "--dataset", str(project.dataset), "--db", db_url]
+            )
+            == 0
+        )
     capsys.readouterr()
     assert main(["runs", "--db", db_url]) == 0
     assert "badbad4" in capsys.readouterr().out
@@ -204,30 +280,88 @@ def test_history_says_when_a_case_started_failing(project: Project, db_url: str,
 
 
 def test_propose_raises_the_baseline_only_on_a_sustained_gain(
-        project: Project, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     weak = answers(S_1="x", S_2="x", S_3="x", C_2="x")
     cases = [dict(c) for c in __import__("tests.gate.conftest", fromlist=["CASES"]).CASES]
     project.write_dataset(cases)
     old = project.variant("agent", weak, model="gate-weak")
-    assert main(["run", "--variants", str(old), "--dataset", str(project.dataset),
-                 "--repeats", "2", "--db", db_url]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--variants",
+                str(old),
+                "--dataset",
+                str(project.dataset),
+                "--repeats",
+                "2",
+                "--db",
+                db_url,
+            ]
+        )
+        == 0
+    )
     exported = project.root / "baselines" / "baseline.json"
     assert main(["baseline", "save", "agent", "--export", str(exported), "--db", db_url]) == 0
     before = exported.read_text()
     capsys.readouterr()
     # the same version again: no gain, nothing proposed, nothing written
-    assert main(["baseline", "propose", "--candidate", "agent", "--baseline", str(exported),
-                 "--markdown", str(project.root / "propose.md"), "--db", db_url]) == 0
+    assert (
+        main(
+            [
+                "baseline",
+                "propose",
+                "--candidate",
+                "agent",
+                "--baseline",
+                str(exported),
+                "--markdown",
+                str(project.root / "propose.md"),
+                "--db",
+                db_url,
+            ]
+        )
+        == 0
+    )
     assert "no sustained improvement" in capsys.readouterr().out
     assert exported.read_text() == before and not (project.root / "propose.md").exists()
-    better = project.variant("agent", answers(), model="gate-better",
-                             extra="system_prompt: better\n")
-    assert main(["run", "--variants", str(better), "--dataset", str(project.dataset),
-                 "--repeats", "2", "--db", db_url]) == 0
+    better = project.variant(
+        "agent", answers(), model="gate-better", extra="system_prompt: better\n"
+    )
+    assert (
+        main(
+            [
+                "run",
+                "--variants",
+                str(better),
+                "--dataset",
+                str(project.dataset),
+                "--repeats",
+                "2",
+                "--db",
+                db_url,
+            ]
+        )
+        == 0
+    )
     config = project.config(f"baseline: {exported.name}\ncandidate: agent\n")
     exported.rename(project.root / exported.name)
-    assert main(["baseline", "propose", "--config", str(config), "--markdown",
-                 str(project.root / "propose.md"), "--db", db_url]) == 0
+    assert (
+        main(
+            [
+                "baseline",
+                "propose",
+                "--config",
+                str(config),
+                "--markdown",
+                str(project.root / "propose.md"),
+                "--db",
+                db_url,
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "baseline update proposed" in out, out
     raised = json.loads((project.root / exported.name).read_text())
@@ -235,10 +369,10 @@ def test_propose_raises_the_baseline_only_on_a_sustained_gain(
     assert "Raise the golden baseline" in (project.root / "propose.md").read_text()
 
 
-def test_init_ci_writes_the_workflows_once(tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["init-ci", "--dir", str(tmp_path), "--install", "agent-arena[local]==0.1.0"]
-                ) == 0
+def test_init_ci_writes_the_workflows_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["init-ci", "--dir", str(tmp_path), "--install", "agent-arena[local]==0.1.0"]) == 0
     written = capsys.readouterr().out
     assert "written: .github/workflows/arena-gate.yml" in written
     gate_yml = (tmp_path / ".github" / "workflows" / "arena-gate.yml").read_text()

@@ -70,9 +70,18 @@ def test_paired_bootstrap_rejects_unpaired_input() -> None:
         paired_bootstrap([], [])
 
 
-@pytest.mark.parametrize(("b", "nb", "c", "nc"), [
-    (3, 3, 0, 3), (10, 10, 6, 10), (2, 3, 1, 3), (1, 1, 0, 1), (5, 5, 5, 5), (0, 4, 0, 4),
-    (7, 9, 2, 11)])
+@pytest.mark.parametrize(
+    ("b", "nb", "c", "nc"),
+    [
+        (3, 3, 0, 3),
+        (10, 10, 6, 10),
+        (2, 3, 1, 3),
+        (1, 1, 0, 1),
+        (5, 5, 5, 5),
+        (0, 4, 0, 4),
+        (7, 9, 2, 11),
+    ],
+)
 def test_exact_test_matches_scipy(b: int, nb: int, c: int, nc: int) -> None:
     table = [[b, nb - b], [c, nc - c]]
     expected = stats.fisher_exact(table, alternative="greater").pvalue

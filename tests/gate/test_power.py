@@ -64,14 +64,28 @@ def test_an_estimate_on_the_boundary_cannot_be_sized() -> None:
 
 
 def _battle(case: str, a: str, b: str, winner: str, repeat: int = 0) -> Battle:
-    return Battle.model_validate({
-        "run_id": 1, "judge": {"model": {"spec": "fake:j"}}, "case_id": case,
-        "repeat": repeat, "variant_a": a, "variant_b": b, "hash_a": "ha", "hash_b": "hb",
-        "result_a_id": 1, "result_b_id": 2,
-        "winner": winner})
+    return Battle.model_validate(
+        {
+            "run_id": 1,
+            "judge": {"model": {"spec": "fake:j"}},
+            "case_id": case,
+            "repeat": repeat,
+            "variant_a": a,
+            "variant_b": b,
+            "hash_a": "ha",
+            "hash_b": "hb",
+            "result_a_id": 1,
+            "result_b_id": 2,
+            "winner": winner,
+        }
+    )
 
 
 def test_win_rate_groups_score_the_candidate_in_either_seat() -> None:
-    battles = [_battle("x", "cand", "base", "model_a"), _battle("x", "base", "cand", "tie", 1),
-               _battle("y", "base", "cand", "model_a"), _battle("y", "cand", "base", "error")]
+    battles = [
+        _battle("x", "cand", "base", "model_a"),
+        _battle("x", "base", "cand", "tie", 1),
+        _battle("y", "base", "cand", "model_a"),
+        _battle("y", "cand", "base", "error"),
+    ]
     assert win_rate_groups(battles, "cand") == [[1.0, 0.5], [0.0]]

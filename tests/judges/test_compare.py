@@ -68,10 +68,13 @@ def test_a_candidate_that_wins_every_battle_is_better(judged: tuple[Store, int, 
     assert report.battles == 4 and report.judge == spec.label
     assert report.win_rate == 1.0 and report.ci_low == 1.0 and report.ci_high == 1.0
     assert report.pass_rate == (0.0, 1.0)
+    # The judge's accuracy on every decisive pair of the run (good or same vs bad, 4 cases).
     assert report.summary.startswith(
         "good vs bad: BETTER (win rate 1.00 [1.00, 1.00] over 4 "
-        "battles; golden pass rate 100% vs 0%"
+        "battles; judge decisive-pair accuracy 1.00 [1.00, 1.00] on 8 decisive pairs; "
+        "golden pass rate 100% vs 0%"
     )
+    assert report.judge_accuracy is not None and report.judge_accuracy.beats_chance
     markdown = compare_markdown(report)
     assert markdown.startswith("### good vs bad: **better**")
     assert "| golden pass rate | 0.0% | 100.0% |" in markdown

@@ -43,24 +43,37 @@ ALL_PASS: dict[str, float | list[float]] = {case_id: 0.9 for case_id in CASES}
 LEGACY = Path(__file__).parent / "baselines" / "baseline.json"
 
 
-def make_scores(values: Mapping[str, float | list[float]], variant: str = "v",
-                vh: str = "h1", cases: Mapping[str, tuple[str, str]] = CASES
-                ) -> list[CaseScore]:
+def make_scores(
+    values: Mapping[str, float | list[float]],
+    variant: str = "v",
+    vh: str = "h1",
+    cases: Mapping[str, tuple[str, str]] = CASES,
+) -> list[CaseScore]:
     """Case scores (one per repeat) passing when the score is at least 0.7."""
     out = []
     for case_id, value in values.items():
         category, tier = cases[case_id]
         for repeat, score in enumerate(value if isinstance(value, list) else [value]):
-            out.append(CaseScore(variant=variant, variant_hash=vh, case_id=case_id,
-                                 category=category, tier=tier, repeat=repeat,
-                                 counted=tier != "pending", score=score, passed=score >= 0.7,
-                                 components={"output": score}))
+            out.append(
+                CaseScore(
+                    variant=variant,
+                    variant_hash=vh,
+                    case_id=case_id,
+                    category=category,
+                    tier=tier,
+                    repeat=repeat,
+                    counted=tier != "pending",
+                    score=score,
+                    passed=score >= 0.7,
+                    components={"output": score},
+                )
+            )
     return out
 
 
-def candidate(values: Mapping[str, float | list[float]],
-              cases: Mapping[str, tuple[str, str]] = CASES
-              ) -> tuple[VariantScores, list[CaseScore]]:
+def candidate(
+    values: Mapping[str, float | list[float]], cases: Mapping[str, tuple[str, str]] = CASES
+) -> tuple[VariantScores, list[CaseScore]]:
     """A candidate variant's aggregate and case scores."""
     scores = make_scores(values, variant="v", vh="h2", cases=cases)
     [variant] = aggregate(scores, [])
@@ -71,8 +84,9 @@ def snapshot(values: Mapping[str, float | list[float]], **kwargs: object) -> Bas
     """A baseline of these case scores."""
     scores = make_scores(values)
     [variant] = aggregate(scores, [])
-    return make_baseline(variant, scores, name="main", dataset="research-agent-golden@1.0.0",
-                         **kwargs)  # type: ignore[arg-type]
+    return make_baseline(
+        variant, scores, name="main", dataset="research-agent-golden@1.0.0", **kwargs
+    )  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -107,10 +121,17 @@ def test_baseline_json_round_trip(baseline: Baseline) -> None:
 
 
 def test_baseline_records_the_dataset_version_and_content_hashes() -> None:
-    dataset = GoldenDataset.model_validate({
-        "name": "golden", "version": "2.1.0", "available_tools": [],
-        "test_cases": [{"id": case_id, "input": case_id, "category": category, "tier": tier}
-                       for case_id, (category, tier) in CASES.items()]})
+    dataset = GoldenDataset.model_validate(
+        {
+            "name": "golden",
+            "version": "2.1.0",
+            "available_tools": [],
+            "test_cases": [
+                {"id": case_id, "input": case_id, "category": category, "tier": tier}
+                for case_id, (category, tier) in CASES.items()
+            ],
+        }
+    )
     scores = make_scores(ALL_PASS)
     [variant] = aggregate(scores, [])
     saved = make_baseline(variant, scores, name="main", dataset=dataset)
@@ -161,8 +182,13 @@ def test_a_drop_within_noise_is_a_warning_with_a_power_estimate(baseline: Baseli
 
 
 def test_critical_case_broken_fires_alone(baseline: Baseline) -> None:
-    values = ALL_PASS | {"EC-001": 0.6, "AM-002": 0.6, "AM-001": 0.95, "MS-001": 1.0,
-                         "HP-002": 0.95}
+    values = ALL_PASS | {
+        "EC-001": 0.6,
+        "AM-002": 0.6,
+        "AM-001": 0.95,
+        "MS-001": 1.0,
+        "HP-002": 0.95,
+    }
     report = check_regression(baseline, *candidate(values), max_drop=0.05)
     assert rules(report.reasons) == {"critical_broken"}
     [broken] = [r for r in report.reasons if r.rule == "critical_broken"]
@@ -174,8 +200,7 @@ def test_category_fully_broken_fires_alone(baseline: Baseline) -> None:
     values = ALL_PASS | {"AM-001": 0.65, "AM-002": 0.65}
     report = check_regression(baseline, *candidate(values))
     assert rules(report.reasons) == {"category_broken"}
-    assert "ambiguous" in next(r.message for r in report.reasons
-                               if r.rule == "category_broken")
+    assert "ambiguous" in next(r.message for r in report.reasons if r.rule == "category_broken")
     assert warnings(report.reasons) == {"pass_to_fail"}  # AM-001 passed and fails now
 
 
@@ -212,8 +237,9 @@ def test_case_score_drop_warns_by_default(baseline: Baseline) -> None:
     assert not report.regressed
     [drop] = [r for r in report.reasons if r.rule == "case_score_drop"]
     assert drop.case_id == "HP-002" and drop.severity == "warn"
-    report = check_regression(baseline, *candidate(values),
-                              rules=RuleConfig(block=["case_score_drop"]))
+    report = check_regression(
+        baseline, *candidate(values), rules=RuleConfig(block=["case_score_drop"])
+    )
     assert rules(report.reasons) == {"case_score_drop"}
 
 
@@ -268,10 +294,16 @@ def test_identical_results_on_another_tier_are_no_regression() -> None:
 
     The old gate compared suite scores over different cases (0.875 -> 0.750) and failed.
     """
-    cases = {"C-1": ("happy_path", "critical"), "C-2": ("edge_case", "critical"),
-             "C-3": ("graceful_failure", "critical"), "C-4": ("multi_step", "critical"),
-             "S-1": ("happy_path", "standard"), "S-2": ("edge_case", "standard"),
-             "S-3": ("ambiguous", "standard"), "S-4": ("multi_step", "standard")}
+    cases = {
+        "C-1": ("happy_path", "critical"),
+        "C-2": ("edge_case", "critical"),
+        "C-3": ("graceful_failure", "critical"),
+        "C-4": ("multi_step", "critical"),
+        "S-1": ("happy_path", "standard"),
+        "S-2": ("edge_case", "standard"),
+        "S-3": ("ambiguous", "standard"),
+        "S-4": ("multi_step", "standard"),
+    }
     values: dict[str, float | list[float]] = {c: 1.0 for c in cases} | {"C-4": 0.0}
     scores = make_scores(values, cases=cases)
     [variant] = aggregate(scores, [])
@@ -286,29 +318,34 @@ def test_identical_results_on_another_tier_are_no_regression() -> None:
     assert report.reasons == []
 
 
-def _dataset(contains: str = "300", version: str = "1.0.0", extra: bool = False
-             ) -> GoldenDataset:
-    cases = [{"id": "A", "input": "a", "category": "happy_path", "tier": "critical"},
-             {"id": "B", "input": "b", "category": "edge_case",
-              "expected_output_contains": [contains]},
-             {"id": "C", "input": "c", "category": "multi_step"}]
+def _dataset(contains: str = "300", version: str = "1.0.0", extra: bool = False) -> GoldenDataset:
+    cases = [
+        {"id": "A", "input": "a", "category": "happy_path", "tier": "critical"},
+        {"id": "B", "input": "b", "category": "edge_case", "expected_output_contains": [contains]},
+        {"id": "C", "input": "c", "category": "multi_step"},
+    ]
     if extra:
         cases.append({"id": "D", "input": "d", "category": "ambiguous"})
-    return GoldenDataset.model_validate({"name": "golden", "version": version,
-                                         "available_tools": [], "test_cases": cases})
+    return GoldenDataset.model_validate(
+        {"name": "golden", "version": version, "available_tools": [], "test_cases": cases}
+    )
 
 
 def test_an_edited_dataset_is_compared_only_on_unchanged_cases() -> None:
-    cases = {"A": ("happy_path", "critical"), "B": ("edge_case", "standard"),
-             "C": ("multi_step", "standard"), "D": ("ambiguous", "standard")}
+    cases = {
+        "A": ("happy_path", "critical"),
+        "B": ("edge_case", "standard"),
+        "C": ("multi_step", "standard"),
+        "D": ("ambiguous", "standard"),
+    }
     old_scores = make_scores({"A": 0.9, "B": 0.9, "C": 0.9}, cases=cases)
     [old_variant] = aggregate(old_scores, [])
     old = make_baseline(old_variant, old_scores, name="main", dataset=_dataset())
     edited = _dataset(contains="301", version="1.1.0", extra=True).model_copy()
-    edited = edited.model_copy(update={"test_cases": [c for c in edited.test_cases
-                                                      if c.id != "C"]})
-    report = check_regression(old, *candidate({"A": 0.9, "B": 0.1, "D": 0.1}, cases=cases),
-                              dataset=edited)
+    edited = edited.model_copy(update={"test_cases": [c for c in edited.test_cases if c.id != "C"]})
+    report = check_regression(
+        old, *candidate({"A": 0.9, "B": 0.1, "D": 0.1}, cases=cases), dataset=edited
+    )
     assert not report.regressed  # B changed (not compared), D added, C removed
     assert report.changed_cases == ["B"] and report.new_cases == ["D"]
     assert report.removed_cases == ["C"] and report.compared_cases == ["A"]
@@ -322,27 +359,33 @@ def test_a_format_1_baseline_still_loads_and_gates() -> None:
     assert all(not case.hash and case.n == 1 for case in legacy.cases.values())
     cases = {c: (legacy.cases[c].category, legacy.cases[c].tier) for c in legacy.cases}
     values: dict[str, float | list[float]] = {
-        c: 0.9 if ok else 0.3 for c, ok in legacy.case_pass.items()}
+        c: 0.9 if ok else 0.3 for c, ok in legacy.case_pass.items()
+    }
     report = check_regression(legacy, *candidate(values, cases=cases))
     assert not report.regressed
     assert report.baseline_score == legacy.suite_score  # same cases: compared, no interval
     assert any("no case content hashes" in note for note in report.notes)
     broken = values | {"HP-001": 0.3}  # 0.675 -> 0.600 against the recorded 0.66
     assert rules(check_regression(legacy, *candidate(broken, cases=cases)).reasons) == {
-        "critical_broken", "happy_path_fail", "suite_drop"}
+        "critical_broken",
+        "happy_path_fail",
+        "suite_drop",
+    }
 
 
 def _with_score(old: Baseline, score: float) -> Baseline:
-    return old.model_copy(update={"suite_score": score,
-                                  "created_at": datetime(2030, 1, 1, tzinfo=UTC)})
+    return old.model_copy(
+        update={"suite_score": score, "created_at": datetime(2030, 1, 1, tzinfo=UTC)}
+    )
 
 
 @pytest.mark.parametrize(
     ("new_score", "force", "update"),
     [(0.9, False, True), (0.8, False, True), (0.7, False, False), (0.7, True, True)],
 )
-def test_baseline_only_moves_up_unless_forced(baseline: Baseline, new_score: float,
-                                              force: bool, update: bool) -> None:
+def test_baseline_only_moves_up_unless_forced(
+    baseline: Baseline, new_score: float, force: bool, update: bool
+) -> None:
     old = _with_score(baseline, 0.8)
     assert should_update_baseline(old, _with_score(baseline, new_score), force=force) is update
 

@@ -14,8 +14,10 @@ operand and operation (see arena.agents.research.calculator), and write_file wri
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Final
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
@@ -38,6 +40,32 @@ MAX_MODEL_OUTPUT_CHARS = 1200
 
 NO_MODEL = "Error: no model configured"
 NO_SANDBOX = "Error: no sandbox configured, so files cannot be written"
+
+
+class _TaskSandbox:
+    """Marker: write_file writes into the sandbox of the task running it (see use_sandbox)."""
+
+    def __repr__(self) -> str:
+        return "TASK_SANDBOX"
+
+
+TASK_SANDBOX: Final = _TaskSandbox()
+"""Pass as ``build_tools(sandbox=TASK_SANDBOX)`` to build tools once and share them between
+tasks: each call of write_file then writes into the sandbox :func:`use_sandbox` set for the
+task (asyncio task and thread context) that runs it, or answers NO_SANDBOX if none is set."""
+
+_ACTIVE_SANDBOX: ContextVar[Sandbox | None] = ContextVar("arena_task_sandbox", default=None)
+
+
+@contextmanager
+def use_sandbox(sandbox: Sandbox | None) -> Iterator[None]:
+    """Make ``sandbox`` the task's sandbox for tools built with TASK_SANDBOX, in this context
+    (an asyncio task and the tool threads it starts) until the block ends."""
+    token = _ACTIVE_SANDBOX.set(sandbox)
+    try:
+        yield
+    finally:
+        _ACTIVE_SANDBOX.reset(token)
 
 
 class SearchArgs(BaseModel):
@@ -80,13 +108,14 @@ class WriteArgs(BaseModel):
 
 
 def build_tools(
-    *, model: BaseChatModel | None, sandbox: Sandbox | None, corpus: Corpus | None = None,
-    enabled: Sequence[str] | None = None,
+    *, model: BaseChatModel | None, sandbox: Sandbox | _TaskSandbox | None,
+    corpus: Corpus | None = None, enabled: Sequence[str] | None = None,
 ) -> list[BaseTool]:
     """The Research Agent's tools, in the order of ``enabled`` (default: all of TOOL_NAMES).
 
-    ``model`` serves extract_findings and compare_sources, ``sandbox`` write_file, ``corpus``
-    the searches (default: load_corpus()). Unknown names in ``enabled`` raise ValueError.
+    ``model`` serves extract_findings and compare_sources, ``sandbox`` write_file (or
+    TASK_SANDBOX: the running task's, see :func:`use_sandbox`), ``corpus`` the searches
+    (default: load_corpus()). Unknown names in ``enabled`` raise ValueError.
     """
     names = select_tools(enabled)
     if corpus is None and any(name.startswith("search_") for name in names):
@@ -106,8 +135,8 @@ def select_tools(enabled: Sequence[str] | None) -> list[str]:
     return list(dict.fromkeys(requested))
 
 
-def _build_one(name: str, *, model: BaseChatModel | None, sandbox: Sandbox | None,
-               corpus: Corpus | None) -> BaseTool:
+def _build_one(name: str, *, model: BaseChatModel | None,
+               sandbox: Sandbox | _TaskSandbox | None, corpus: Corpus | None) -> BaseTool:
     if name in ("search_web", "search_papers"):
         assert corpus is not None
         return _search_tool(corpus, "web" if name == "search_web" else "papers")
@@ -180,12 +209,13 @@ def _calculate(expression: str) -> str:
     return safe_calculate(expression)
 
 
-def _writer(sandbox: Sandbox | None) -> Callable[..., str]:
+def _writer(sandbox: Sandbox | _TaskSandbox | None) -> Callable[..., str]:
     def write_file(path: str, content: str) -> str:
-        if sandbox is None:
+        target = _ACTIVE_SANDBOX.get() if isinstance(sandbox, _TaskSandbox) else sandbox
+        if target is None:
             return NO_SANDBOX
         try:
-            return sandbox.write(path, content)
+            return target.write(path, content)
         except Exception as exc:  # a tool never raises to the agent
             return f"Error: could not write the file ({type(exc).__name__})"
 

@@ -1,0 +1,22 @@
+"""One real two-node Ray cluster on 127.0.0.1 for every cluster test (it takes a while to
+start), with the fault server's API key and instant retries in its nodes' environment."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.cluster.cluster import Cluster, ray_cluster
+from tests.faults.scenario import API_KEY, KEY_ENV
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """Head and worker node, each with one CPU; stopped after the last cluster test."""
+    pytest.importorskip("ray", reason="the cluster tests need the ray extra (.ci/run has it)")
+    sandboxes = tmp_path_factory.mktemp("ray-sandboxes")
+    env = {KEY_ENV: API_KEY, "ARENA_RETRIES": "2", "ARENA_RETRY_DELAY": "0",
+           "ARENA_SANDBOX_DIR": str(sandboxes)}
+    with ray_cluster(env) as running:
+        yield running
