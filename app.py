@@ -1,7 +1,8 @@
 """Agent Arena leaderboard: ``streamlit run app.py`` (or ``arena app``).
 
 Reads the database named by $ARENA_DB_URL (default ``sqlite:///arena.db``); never calls a
-model. Page layout only: the data, charts and sections live in ``arena.app``.
+model; writes only the votes cast in the Vote tab. Page layout only: the data, charts and
+sections live in ``arena.app``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ import streamlit as st
 
 from arena.app import data, views
 from arena.app.compare_view import compare_section
+from arena.app.health_view import health_section
 from arena.app.text import error_text, guarded, md
+from arena.app.vote_view import vote_section
 from arena.storage import database_problem, resolve_url
 
 st.set_page_config(page_title="Agent Arena", page_icon="🏟️", layout="wide")
@@ -41,8 +44,8 @@ except Exception as exc:  # e.g. a run whose dataset cannot be read
     st.stop()
 views.run_header(ctx)
 
-board, trends, compare, health = st.tabs(
-    ["Leaderboard", "Trends", "Compare two variants", "Judge health"])
+board, trends, compare, health, vote = st.tabs(
+    ["Leaderboard", "Trends", "Compare two variants", "Judge health", "Vote"])
 with board:
     with guarded("the leaderboard"):
         views.leaderboard_section(ctx)
@@ -53,4 +56,6 @@ with trends, guarded("the trends"):
 with compare, guarded("the comparison"):
     compare_section(ctx)
 with health, guarded("the judge health"):
-    views.health_section(ctx)
+    health_section(ctx)
+with vote, guarded("the vote"):
+    vote_section(ctx)

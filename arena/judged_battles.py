@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Battle]:
-    """The run's battles from one judge (default: the judge used most recently).
+    """The run's battles from one judge (default: the model judge used most recently).
 
     Raises:
         InputError: (field ``judge``) when ``judge_key`` judged nothing on the run.
@@ -26,7 +26,9 @@ def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Bat
     keys = store.judge_keys(run_id)
     if not keys:
         return []
-    key = judge_key or keys[0][0]
+    # Default: the latest model judge (people voting in the app come after).
+    key = judge_key or next((k for k, label, _ in keys if not label.startswith("human:")),
+                            keys[0][0])
     known = [k for k, _, _ in keys]
     if key not in known:
         raise InputError(

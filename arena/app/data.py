@@ -115,14 +115,16 @@ def load_leaderboard(url: str, run_id: int, judge_key: str | None,
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def load_health(url: str, run_id: int) -> list[dict[str, Any]]:
-    """Judge health figures of every judge used on the run, with their plain-words warnings."""
-    from arena.judging import health_warnings, judge_health
+def load_health(url: str, run_id: int) -> dict[str, Any]:
+    """Every judge's health with its decisive-pair accuracy and plain-words warnings,
+    judge-judge agreement and the model judges' agreement with the human votes."""
+    from arena.judging import health_warnings, run_health
 
-    store = get_store(url)
-    healths = [judge_health(battles) for key, _label, _count in store.judge_keys(run_id)
-               if (battles := store.battles(run_id, key))]
-    return [{**h.model_dump(mode="json"), "warnings": health_warnings(h)} for h in healths]
+    report = run_health(get_store(url), run_id)
+    doc = report.model_dump(mode="json")
+    doc["health"] = [{**h.model_dump(mode="json"), "warnings": health_warnings(h)}
+                     for h in report.health]
+    return doc
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)

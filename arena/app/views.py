@@ -13,7 +13,9 @@ import streamlit as st
 
 from arena.app import charts, data
 from arena.app.text import code, cost_format, md, missing, plural
+from arena.judging import default_voter
 from arena.storage import DatabaseProblem, masked_url
+from judges.human import is_human_label as is_human
 
 TIER_LABELS = {data.ALL: "all counted tiers", "critical": "critical tier",
                "standard": "standard tier", "pending": "pending tier (never counted)"}
@@ -42,6 +44,7 @@ class Context:
     judge_key: str | None = None
     judge_label: str | None = None
     judges: list[tuple[str, str, int]] = field(default_factory=list)
+    voter: str = ""
 
     @property
     def run_id(self) -> int:
@@ -106,19 +109,41 @@ def sidebar(url: str, runs: list[dict[str, Any]]) -> Context:
     categories = [data.ALL, *sorted(set(scores["category"]))] if not scores.empty else [data.ALL]
     ctx.category = bar.selectbox("Category", categories, key="category",
                                  format_func=lambda c: "all categories" if c == data.ALL else c)
-    ctx.judges = data.load_judges(url, ctx.run_id)
+    # Model judges first (the default), then each person who voted in the Vote tab.
+    ctx.judges = sorted(data.load_judges(url, ctx.run_id), key=lambda j: is_human(j[1]))
     if ctx.judges:
-        labels = {key: f"{label} · {count} battles" for key, label, count in ctx.judges}
+        labels = {key: f"{label} · {count} {'votes' if is_human(label) else 'battles'}"
+                  for key, label, count in ctx.judges}
         ctx.judge_key = bar.selectbox("Judge", list(labels), key="judge",
-                                      format_func=lambda k: labels[k])
+                                      format_func=lambda k: labels[k],
+                                      help="A model judge, or a person (human:NAME) whose "
+                                      "votes from the Vote tab are rated on their own.")
         ctx.judge_label = next(label for key, label, _ in ctx.judges if key == ctx.judge_key)
     else:
-        bar.caption(f"Judge: none yet. Run `arena judge {ctx.run_id}` for ratings.")
+        bar.caption(f"Judge: none yet. Run `arena judge {ctx.run_id}` for ratings, or vote "
+                    "in the Vote tab.")
+    ctx.voter = voter_field(bar)
     bar.divider()
     bar.caption(f"Database: `{code(masked_url(url))}`  \n"
                 f"Cached reads refresh every {data.TTL} s.")
     bar.button("Reload data", on_click=data.clear_caches)
     return ctx
+
+
+def voter_field(bar: Any) -> str:
+    """The voter's name for the Vote tab (``ARENA_USER`` fills it in); '' when unusable."""
+    from arena.errors import InputError
+    from judges.human import voter_name
+
+    typed = bar.text_input("Your name (for voting)", value=default_voter(), key="voter",
+                           max_chars=64, help="Your votes are stored as the judge human:NAME.")
+    if not typed.strip():
+        return ""
+    try:
+        return voter_name(typed)
+    except InputError as exc:
+        bar.warning(md(exc))
+        return ""
 
 
 def run_header(ctx: Context) -> None:
@@ -273,32 +298,3 @@ def _commit(run: dict[str, Any]) -> str:
     commit = found.get("commit", "")[:7]
     branch = f" ({found['branch']})" if found.get("branch") else ""
     return f" {commit}{branch}" if commit else branch
-
-
-def health_section(ctx: Context) -> None:
-    """Position consistency, first-position and longer-answer win rates, ties, errors."""
-    health = data.load_health(ctx.url, ctx.run_id)
-    if not health:
-        st.info(f"No judge has judged run #{ctx.run_id} yet: `arena judge {ctx.run_id}`.")
-        return
-    st.caption("A healthy judge gives the same verdict in both orders (consistency near 100%), "
-               "favours the first-shown answer about half the time, does not simply prefer "
-               "the longer answer (near 50%) and rarely errs.")
-    frame = pd.DataFrame(health)
-    frame["warnings"] = [", ".join(h["warnings"]) or "none" for h in health]
-    percent = ["position_consistency", "first_position_win_rate", "longer_answer_win_rate",
-               "tie_rate", "error_rate"]
-    frame[percent] = frame[percent].astype(float) * 100
-    table = frame[["judge", "judge_key", "battles", *percent, "self_judged",
-                   "warnings"]].rename(columns={
-        "judge": "Judge", "judge_key": "Key", "battles": "Battles",
-        "position_consistency": "Consistency", "first_position_win_rate": "First wins",
-        "longer_answer_win_rate": "Longer wins", "tie_rate": "Ties", "error_rate": "Errors",
-        "self_judged": "Self-judged", "warnings": "Warnings"})
-    helps = ["Same verdict in both orders", "First-shown answer preferred (ideal ~50%)",
-             "Longer answer preferred among decisive battles (ideal ~50%)",
-             "Battles ending in a tie", "Battles whose verdict could not be read"]
-    st.dataframe(table, hide_index=True, width="stretch", column_config={
-        name: st.column_config.NumberColumn(format="%.0f%%", help=text)
-        for name, text in zip(table.columns[3:8], helps, strict=True)})
-

@@ -41,13 +41,18 @@ def _step(text: str) -> None:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo pipeline and print summary, scores, leaderboard and compare verdict."""
-    from arena.cli.judge import print_health
+    from arena.cli.judge import (
+        combination_figures,
+        judge_health_with_accuracy,
+        print_combinations,
+        print_health,
+    )
     from arena.cli.ratings import print_leaderboard
     from arena.cli.run import print_summary
     from arena.compare import compare_variants
     from arena.evaluate import score_run
     from arena.golden import load_dataset
-    from arena.judging import judge_agreement, judge_health, judge_run
+    from arena.judging import judge_agreement, judge_run
     from arena.leaderboard import build_leaderboard
     from arena.ratings import RatingOptions
     from arena.reports import scores_table
@@ -78,15 +83,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
         judged = judge_run(store, report.run_id, spec, concurrency=args.concurrency)
         for warning in judged.warnings:
             print(f"warning: {warning}", file=sys.stderr)
+        margin = "" if judged.tie_margin is None else f", tie margin {judged.tie_margin:.3f}"
         print(f"{spec.label}: {len(judged.battles)} battles, {judged.model_calls} judge calls "
-              "sent")
+              f"sent{margin}")
         battles.insert(0, judged.battles)
     if all(battles):
-        print_health([judge_health(b) for b in battles])
+        print_health([h for b in battles
+                      if (h := judge_health_with_accuracy(store, report.run_id, b))])
     if len(battles) == 2 and all(battles):
         agree = judge_agreement(battles[0], battles[1])
         print(f"the two judges agree on {agree.percent or 0:.0%} of {agree.n} battles "
               f"(Cohen's kappa {agree.kappa if agree.kappa is not None else float('nan'):.2f})")
+    for key, rows in combination_figures(store, report.run_id).items():
+        if key == specs[0].key:
+            print_combinations(key, rows)
     spec = specs[0]
     _step("4/4 leaderboard and compare")
     print_leaderboard(build_leaderboard(store, report.run_id, judge_key=spec.key,

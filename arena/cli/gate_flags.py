@@ -85,6 +85,11 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
     absolute.add_argument(
         "--min-category-pass-rate", action="append", default=None, metavar="CATEGORY=RATE"
     )
+    add_budget_flags(p)
+
+
+def add_budget_flags(p: argparse.ArgumentParser) -> None:
+    """Budget limits: cost, tokens and p90 latency per query, and increases."""
     budget = p.add_argument_group("budget limits")
     budget.add_argument("--max-cost-per-query", type=float, default=None, metavar="USD")
     budget.add_argument("--max-tokens-per-query", type=float, default=None)
@@ -196,3 +201,25 @@ def gate_config(args: argparse.Namespace, *, default_file: bool = False) -> Any:
 def _path(dest: str) -> tuple[str, ...]:
     section, key = _FIELDS[dest]
     return (key,) if section is None else (section, key)
+
+
+def budget_limits(args: argparse.Namespace) -> Any:
+    """The budget flags as :class:`arena.gate.BudgetLimits`, or None when none is given."""
+    from pydantic import ValidationError
+
+    from arena.errors import InputError
+    from arena.gate.limits import BudgetLimits
+
+    given = {
+        dest: getattr(args, dest)
+        for dest, (section, _) in _FIELDS.items()
+        if section == "budget" and getattr(args, dest, None) is not None
+    }
+    if not given:
+        return None
+    try:
+        return BudgetLimits.model_validate({_FIELDS[d][1]: v for d, v in given.items()})
+    except ValidationError as exc:
+        key = str(exc.errors()[0]["loc"][0])
+        dest = next(d for d in given if _FIELDS[d][1] == key)
+        raise InputError(exc.errors()[0]["msg"], field="--" + dest.replace("_", "-")) from None

@@ -10,6 +10,7 @@ from typing import Any
 
 from arena.cli.common import add_db
 from arena.cli.common import write_text as _write
+from arena.cli.gate_flags import add_budget_flags, budget_limits
 from arena.errors import InputError
 from arena.reports.format import text_table
 
@@ -99,6 +100,7 @@ def register(sub: Any) -> None:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--markdown", default=None, metavar="FILE")
     c.add_argument("--json", action="store_true")
+    add_budget_flags(c)  # a budget limit that fails makes the verdict "worse"
     add_db(c)
     c.set_defaults(handler=cmd_compare)
 
@@ -275,6 +277,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         margin=args.margin,
         bootstrap=args.bootstrap,
         seed=args.seed,
+        budget=budget_limits(args),
     )
     if args.markdown:
         _write(args.markdown, compare_markdown(report))

@@ -110,9 +110,8 @@ class RayExecutor:
         self._servers_prefix = f"arena-llama-{ray.get_runtime_context().get_job_id()}"
         count = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         env = {name: os.environ[name] for name in FORWARDED_ENV if name in os.environ}
-        self._actors = [ray_worker.ArenaWorkerActor.options(
-            scheduling_strategy="SPREAD", runtime_env={"env_vars": env},
-        ).remote(self._servers_prefix) for _ in range(count)]
+        self._actors = [ray_worker.ArenaWorkerActor.options(scheduling_strategy="SPREAD").remote(
+            self._servers_prefix, env) for _ in range(count)]
         self._busy = dict.fromkeys(range(count), 0)
 
     async def _limit(self, configs: list[Any]) -> None:

@@ -74,9 +74,12 @@ class NodeLocalProvider(LocalProvider):
 class ArenaWorker:
     """One worker process: runs tasks and pairs concurrently on its event loop."""
 
-    def __init__(self, servers_prefix: str) -> None:
+    def __init__(self, servers_prefix: str, env: dict[str, str]) -> None:
+        import os
+
         from arena.models.providers import register_provider
 
+        os.environ.update(env)  # the driver's settings (retries), before any model is built
         self.node = ray.get_runtime_context().get_node_id()
         self.servers_prefix = servers_prefix
         self.urls: dict[str, str] = {}

@@ -27,29 +27,23 @@ if TYPE_CHECKING:
     from arena.gate.pipeline import check_stored, run_gate
     from arena.gate.power import PowerEstimate, power_estimate
     from arena.gate.report import GateReport, gate_markdown, gate_text
-    from arena.gate.rules import (
-        DEFAULT_BLOCKING,
-        RULES,
-        RuleConfig,
-        check_candidate,
-        compare_snapshots,
-        snapshot,
-    )
+    from arena.gate.rule_config import DEFAULT_BLOCKING, RULES, RuleConfig
+    from arena.gate.rules import check_candidate, compare_snapshots, snapshot
 
 _EXPORTS = {
     "AbsoluteLimits": "arena.gate.limits",
     "Alignment": "arena.gate.alignment",
     "BudgetLimits": "arena.gate.limits",
     "CaseHistory": "arena.gate.history",
-    "DEFAULT_BLOCKING": "arena.gate.rules",
+    "DEFAULT_BLOCKING": "arena.gate.rule_config",
     "GateConfig": "arena.gate.config",
     "GateReport": "arena.gate.report",
     "Interval": "arena.gate.noise",
     "LimitCheck": "arena.gate.limits",
     "PowerEstimate": "arena.gate.power",
     "Proposal": "arena.gate.baselines",
-    "RULES": "arena.gate.rules",
-    "RuleConfig": "arena.gate.rules",
+    "RULES": "arena.gate.rule_config",
+    "RuleConfig": "arena.gate.rule_config",
     "align": "arena.gate.alignment",
     "case_history": "arena.gate.history",
     "check_candidate": "arena.gate.rules",

@@ -15,7 +15,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.errors import InputError
-from arena.gate.rules import RuleConfig, compare_snapshots
+from arena.gate.rule_config import RuleConfig
+from arena.gate.rules import compare_snapshots
 from arena.scoring.regression import (
     Baseline,
     baseline_from_json,

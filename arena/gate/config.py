@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from arena.errors import InputError
 from arena.gate.limits import AbsoluteLimits, BudgetLimits
-from arena.gate.rules import RuleConfig
+from arena.gate.rule_config import RuleConfig
 
 DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
 """The pairwise judge of ``arena gate`` unless configured (``none`` skips judging)."""

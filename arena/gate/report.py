@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arena.gate.classify import KIND_WORDS
 from arena.gate.limits import LimitCheck
+from arena.gate.rule_config import RULES
 from arena.reports.format import pct, text_table
 from arena.reports.markdown import md_table
 from arena.scoring.regression import RegressionReport
@@ -124,6 +125,14 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
     return lines
 
 
+def _rule_line(report: RegressionReport) -> str:
+    warn = [r for r in RULES if r not in report.blocking_rules]
+    return (
+        f"Rules that block: {', '.join(report.blocking_rules) or 'none'}; that warn: "
+        f"{', '.join(warn) or 'none'}"
+    )
+
+
 def _reason_rows(report: RegressionReport, code: bool) -> list[list[str]]:
     return [
         [
@@ -191,6 +200,7 @@ def regression_markdown(report: RegressionReport, level: int = 2) -> str:
             md_table(["Case", "Rule", "Kind", "Failing check", "Severity"], why),
         ]
     parts += ["", *[f"- {line}" for line in _case_sets(report, code=True)]]
+    parts.append(f"- {_rule_line(report)}")
     if report.power is not None:
         parts += [f"- Undecided: {report.power.message}"]
     parts += [f"- Note: {note}" for note in report.notes]
@@ -212,7 +222,7 @@ def regression_text(report: RegressionReport) -> str:
         parts += [
             f"  [{r.rule}] ({SEVERITY_WORDS[r.severity]}) {r.message}" for r in report.reasons
         ]
-    parts += ["", *_case_sets(report, code=False)]
+    parts += ["", *_case_sets(report, code=False), _rule_line(report)]
     if report.power is not None:
         parts.append(f"Undecided: {report.power.message}")
     parts += [f"Note: {note}" for note in report.notes]

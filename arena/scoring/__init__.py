@@ -52,6 +52,7 @@ from arena.scoring.output import (
 from arena.scoring.regression import (
     MAX_DROP,
     Baseline,
+    CaseRecord,
     RegressionReason,
     RegressionReport,
     baseline_from_json,
@@ -87,6 +88,7 @@ __all__ = [
     "Baseline",
     "BehaviorGrade",
     "BehaviorGrader",
+    "CaseRecord",
     "CaseRepeats",
     "CaseScore",
     "Check",

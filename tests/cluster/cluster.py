@@ -48,20 +48,21 @@ class Cluster:
         return doc
 
     def worker_node_processes(self, title: str) -> list[int]:
-        """Pids on the worker node (its process group) whose title starts ``ray::TITLE``."""
-        found = []
+        """Pids of the worker node's Ray workers (children of its raylet, which is in the
+        node's process group) whose title starts ``ray::TITLE``."""
+        table = {}
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             try:
-                if os.getpgid(int(entry.name)) != self.worker.pid:
-                    continue
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
                 command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except (OSError, ProcessLookupError):
+            except OSError:
                 continue
-            if command.startswith(f"ray::{title}"):
-                found.append(int(entry.name))
-        return found
+            table[int(entry.name)] = (int(stat[1]), int(stat[2]), command)  # ppid, pgid
+        node = {pid for pid, (_, pgid, _) in table.items() if pgid == self.worker.pid}
+        return [pid for pid, (ppid, _, command) in table.items()
+                if ppid in node and command.startswith(f"ray::{title}")]
 
 
 def _free_port() -> int:

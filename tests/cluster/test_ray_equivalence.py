@@ -3,6 +3,9 @@ on SQLite and on PostgreSQL, and a second run sends nothing."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,14 +13,14 @@ from typing import Any
 import pytest
 
 from arena.storage import Store
-from tests.cluster.cluster import Cluster
+from tests.cluster.cluster import ROOT, Cluster
 from tests.faults.scenario import API_KEY, KEY_ENV, cli_json, expected_answer, write_files
 from tests.support.fault_server import FaultServer
 from tests.support.postgres import postgres_cluster
 
 pytestmark = pytest.mark.system
 FAULTS = {"rate": 0.25, "kinds": ("429", "500", "503"), "seed": 11}
-"""Transient faults: with two attempts per call, some tasks end in a recorded error."""
+"""Transient faults on agent calls: with two attempts per call, some tasks end in an error."""
 
 
 @pytest.fixture(scope="module")
@@ -27,10 +30,6 @@ def postgres_url() -> Iterator[str]:
         yield urls["arena"]
 
 
-def _ray(cluster: Cluster) -> tuple[str, ...]:
-    return ("--executor", "ray", "--ray-address", cluster.address)
-
-
 def _outcomes(doc: dict[str, Any]) -> dict[tuple[str, str, int], tuple[Any, ...]]:
     """Everything a result says except timings and ids, by (variant, case, repeat)."""
     return {(r["variant"], r["case_id"], r["repeat"]): (
@@ -38,9 +37,9 @@ def _outcomes(doc: dict[str, Any]) -> dict[tuple[str, str, int], tuple[Any, ...]
         r["output_tokens"]) for r in doc["results"]}
 
 
-def _winners(doc: dict[str, Any]) -> dict[tuple[str, str, str, int], str]:
+def _winners(battles: list[dict[str, Any]]) -> dict[tuple[str, str, str, int], str]:
     return {(b["variant_a"], b["variant_b"], b["case_id"], b["repeat"]): b["winner"]
-            for b in doc["battles"]}
+            for b in battles}
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
@@ -56,26 +55,30 @@ def test_ray_results_equal_local_and_the_rerun_sends_nothing(
                             f"sqlite:///{tmp_path / 'local.db'}")
         remote = write_files(tmp_path / "ray", there.base_url, ray_db)
         want, _ = cli_json(local.run_args())
-        got = cluster.arena_json(remote.run_args(*_ray(cluster)))
-        assert _outcomes(got) == _outcomes(want)
-        errors = sum(1 for r in got["results"] if r["error"])
-        assert 0 < errors < len(got["results"])  # the faults did bite, the same way
-        for r in got["results"]:
-            if not r["error"]:
-                assert r["output"] == expected_answer(r["variant"], remote.inputs[r["case_id"]])
-        info = Store(ray_db).run(int(got["run_id"]))
-        assert info.status == "finished" and info.results == len(want["results"])
+        judged, _ = cli_json(local.judge_args("text"))
+        driver = subprocess.run(
+            [sys.executable, "-m", "tests.cluster.driver", cluster.address, ray_db,
+             str(remote.dataset), str(remote.judge("text")), *map(str, remote.variants)],
+            cwd=ROOT, env=cluster.env, capture_output=True, text=True, timeout=300)
+        assert driver.returncode == 0, driver.stderr[-4000:]
+        first, second = json.loads(driver.stdout)["passes"]
 
-        for server in (here, there):  # the judge is not under test here: no faults
-            server.configure(rate=0.0)
-        judged_here, _ = cli_json(local.judge_args("text"))
-        judged_there = cluster.arena_json(remote.judge_args("text", *_ray(cluster)))
-        assert _winners(judged_there) == _winners(judged_here)
-        assert judged_there["model_calls"] == judged_here["model_calls"] > 0
+    got = first["run"]
+    assert _outcomes(got) == _outcomes(want)  # outputs, errors, trajectories, tokens
+    errors = sum(1 for r in got["results"] if r["error"])
+    assert 0 < errors < len(got["results"])  # the faults did bite, the same way on both
+    for r in got["results"]:
+        if not r["error"]:
+            assert r["output"] == expected_answer(r["variant"], remote.inputs[r["case_id"]])
+    assert got["model_calls"] == want["model_calls"]
+    assert _winners(first["judge"]["battles"]) == _winners(judged["battles"])
+    info = Store(ray_db).run(int(got["run_id"]))
+    assert info.status == "finished" and info.results == len(want["results"])
 
-        there.reset()
-        again = cluster.arena_json(remote.run_args(*_ray(cluster)))
-        rejudged = cluster.arena_json(remote.judge_args("text", *_ray(cluster)))
-        assert (again["model_calls"], rejudged["model_calls"]) == (0, 0)
-        assert again["reused_results"] == len(got["results"])
-        assert there.stats()["requests"] == 0  # the second run sent nothing at all
+    again = second["run"]
+    assert again["run_id"] == got["run_id"] and again["reused_results"] == len(got["results"])
+    assert again["model_calls"] == 0  # nothing stored is sent again
+    assert _outcomes(again) == _outcomes(got)
+    # Judge verdicts that failed under the faults are asked again, as locally; none other.
+    failed = sum(b["winner"] == "error" for b in first["judge"]["battles"])
+    assert second["judge"]["model_calls"] <= 2 * failed

@@ -385,3 +385,22 @@ def test_init_ci_writes_the_workflows_once(
     assert main(["init-ci", "--print", "--paths", "prompts/**"]) == 0
     printed = capsys.readouterr().out
     assert '      - "prompts/**"' in printed and "# ---- arena.yaml" in printed
+
+
+def test_compare_fails_a_candidate_over_budget(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.variant("base", answers(S_1="hmm"))
+    project.variant("cand", answers())
+    code, _, _ = gate(project, db_url, "--baseline", "base", "--candidate", "cand")
+    assert code == 0
+    capsys.readouterr()
+    assert main(["compare", "--baseline", "base", "--candidate", "cand", "--db", db_url]) == 0
+    capsys.readouterr()
+    argv = ["compare", "--baseline", "base", "--candidate", "cand", "--json", "--db", db_url]
+    assert main([*argv, "--max-tokens-per-query", "1"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["verdict"] == "worse" and not report["budget"][0]["passed"]
+    assert any(r.startswith("over budget: tokens per query") for r in report["reasons"])
+    assert main([*argv, "--max-cost-increase", "-1"]) == 2
+    assert "field --max-cost-increase" in capsys.readouterr().err

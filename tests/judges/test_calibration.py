@@ -1,0 +1,134 @@
+"""The tie margin calibrated from a judge's own two-order verdicts on the run, and switching
+how the orders combine without asking the model again."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from langchain_core.messages import AIMessage, BaseMessage
+
+from arena.evaluate import load_run_scores, score_run
+from arena.judging import calibrated_margin, compare_combinations, golden_marks, judge_run
+from arena.judging.calibration import MIN_BATTLES
+from arena.models import ModelConfig, register_fake
+from arena.storage import Store
+from judges import DEFAULT_TIE_MARGIN, JudgeSpec
+from judges.orders import logit, sigmoid
+from tests.judges.test_judges import _answers
+
+pytestmark = pytest.mark.unit
+
+
+def _simulated(n: int, bias: float, noise: float, seed: int = 0) -> list[tuple[float, float]]:
+    """Two-order probabilities: log-odds = bias (first slot) +- signal + noise per order."""
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(n):
+        signal = rng.choice([-1.0, 0.0, 1.0])
+        l1 = bias + signal + rng.gauss(0, noise)
+        l2 = bias - signal + rng.gauss(0, noise)
+        pairs.append((sigmoid(l1), sigmoid(l2)))
+    return pairs
+
+
+@pytest.mark.parametrize("noise", [0.5, 1.0, 2.0])
+def test_the_margin_follows_the_judges_order_noise(noise: float) -> None:
+    pairs = _simulated(4000, bias=2.0, noise=noise)
+    margin = calibrated_margin(pairs, "logit")
+    # The offsets (l1 + l2) / 2 vary with sd noise / sqrt(2), as does (l1 - l2) / 2.
+    assert margin == pytest.approx(sigmoid(noise / math.sqrt(2)) - 0.5, rel=0.05)
+    average = calibrated_margin(pairs, "average")
+    assert average is not None and 0 < average < 0.5
+
+
+def test_a_constant_position_preference_alone_gives_no_margin() -> None:
+    pairs = [(sigmoid(3.0 + s), sigmoid(3.0 - s)) for s in (-1, 0, 1) * 5]
+    assert calibrated_margin(pairs, "logit") is None  # offsets all exactly 3
+    assert calibrated_margin(_simulated(MIN_BATTLES - 1, 1.0, 1.0), "logit") is None
+    assert calibrated_margin(_simulated(MIN_BATTLES, 1.0, 1.0), "logit") is not None
+
+
+def _noisy_judge(seed: int) -> object:
+    """P(A) with a first-slot bias of +2 log-odds, +1.5 for the answer saying 300, and
+    answer-independent noise (the same noise for the same prompt)."""
+
+    def reply(messages: list[BaseMessage]) -> AIMessage:
+        a, b = _answers(messages)
+        prompt = str(messages[-1].content)
+        noise = random.Random(f"{seed}:{prompt}").gauss(0, 1.0)
+        signal = 1.5 * (("300" in a) - ("300" in b))
+        p = sigmoid(2.0 + signal + noise)
+        tops = [{"token": "A", "logprob": math.log(p)}, {"token": "B", "logprob": math.log(1 - p)}]
+        return AIMessage("A", response_metadata={
+            "logprobs": {"content": [{"token": "A", "logprob": math.log(p), "top_logprobs": tops}]}
+        })
+
+    return reply
+
+
+def _many_cases_run(store: Store) -> int:
+    from arena.golden import GoldenDataset
+    from arena.runner import RunOptions, run_suite
+    from arena.variants import Variant
+
+    register_fake("cal-good", ["The answer is 300."], cycle=True)
+    register_fake("cal-bad", ["I think it is 250."], cycle=True)
+    register_fake("cal-other", ["Perhaps 260."], cycle=True)
+    cases = [{"id": f"C-{i}", "input": f"What's 25% of 1200? #{i}", "category": "happy_path",
+              "expected_output_contains": ["300"]} for i in range(6)]
+    dataset = GoldenDataset.model_validate(
+        {"name": "t", "available_tools": ["calculate"], "test_cases": cases})
+    variants = [Variant.model_validate({"name": n, "model": {"spec": f"fake:cal-{n}"},
+                                        "tools": ["calculate"]}) for n in ("good", "bad", "other")]
+    return run_suite(store, dataset, variants, RunOptions(progress=False)).run_id
+
+
+def test_judge_run_calibrates_one_margin_for_the_run_and_stores_it(store: Store) -> None:
+    run_id = _many_cases_run(store)
+    register_fake("noisy", [_noisy_judge(0)], cycle=True)
+    spec = JudgeSpec(model=ModelConfig(spec="fake:noisy"), mode="logprobs")
+    report = judge_run(store, run_id, spec, progress=False)
+    battles = store.battles(run_id, spec.key)
+    pairs = [(b.verdict_ab.p_first, b.verdict_ba.p_first) for b in battles
+             if b.verdict_ab and b.verdict_ba]
+    assert len(pairs) == 18
+    expected = calibrated_margin(pairs, "logit")  # type: ignore[arg-type]
+    assert expected is not None and expected != DEFAULT_TIE_MARGIN
+    assert report.tie_margin == pytest.approx(expected)
+    assert {b.tie_margin for b in battles} == {report.tie_margin}
+    for battle in battles:  # every stored outcome uses the calibrated margin
+        assert battle.p_a is not None and battle.verdict_ab and battle.verdict_ba
+        p_a = sigmoid((logit(battle.verdict_ab.p_first or 0) - logit(battle.verdict_ba.p_first
+                                                                      or 0)) / 2)
+        assert battle.p_a == pytest.approx(p_a)
+        assert (battle.winner == "tie") is (abs(p_a - 0.5) < expected)
+    fixed = spec.model_copy(update={"tie_margin": 0.05})
+    assert judge_run(store, run_id, fixed, progress=False).tie_margin == 0.05
+
+
+def test_switching_the_combination_reuses_every_verdict(store: Store) -> None:
+    run_id = _many_cases_run(store)
+    score_run(store, run_id)
+    script = register_fake("noisy", [_noisy_judge(1)], cycle=True)
+    logit_judge = JudgeSpec(model=ModelConfig(spec="fake:noisy"), mode="logprobs")
+    first = judge_run(store, run_id, logit_judge, progress=False)
+    calls = len(script.calls)
+    average = logit_judge.model_copy(update={"combine": "average"})
+    second = judge_run(store, run_id, average, progress=False)
+    assert second.model_calls == 0 and len(script.calls) == calls
+    assert average.key != logit_judge.key and average.label.endswith("/logprobs/average")
+    assert [b.p_a for b in second.battles] != [b.p_a for b in first.battles]
+    marks = golden_marks(load_run_scores(store, run_id).cases)
+    rows = compare_combinations(first.battles, marks, rounds=200)
+    assert [(r.combination, r.margin_rule) for r in rows] == [
+        ("logit", "calibrated"), ("logit", "fixed"), ("average", "calibrated"),
+        ("average", "fixed")]
+    by_rule = {(r.combination, r.margin_rule): r for r in rows}
+    assert by_rule[("logit", "calibrated")].tie_margin == pytest.approx(first.tie_margin)
+    assert by_rule[("average", "calibrated")].tie_margin == pytest.approx(second.tie_margin)
+    # Recombined from the stored verdicts, the average rule gives what judging with it gave.
+    again = [b.winner for b in second.battles]
+    assert by_rule[("average", "calibrated")].tie_rate == pytest.approx(
+        sum(w == "tie" for w in again) / len(again))
