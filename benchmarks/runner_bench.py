@@ -157,6 +157,8 @@ def main() -> None:
     parser.add_argument("--base", default="91200a7", help="the commit measured as 'today'")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--no-base", action="store_true", help="measure this tree only")
+    parser.add_argument("--base-dir", type=Path,
+                        help="compare against this source tree instead of --base")
     parser.add_argument("--profile", help="cProfile output of this tree's 0-latency run")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--base-url", help=argparse.SUPPRESS)
@@ -170,7 +172,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="runner-bench-") as tmp:
         work = Path(tmp)
         trees = {"this tree": ROOT}
-        if not args.no_base:
+        if args.base_dir:
+            trees = {f"base {args.base_dir}": args.base_dir.resolve(), **trees}
+        elif not args.no_base:
             trees = {f"base {args.base}": extract(args.base, work / "base"), **trees}
         with ChatServerProcess() as server:
             capacity = server_capacity(server.base_url, args.concurrency, 3000)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 FORWARDED_ENV = ("ARENA_RETRIES", "ARENA_RETRY_DELAY", "ARENA_LLAMA_THREADS",
                  "ARENA_LLAMA_PARALLEL", "ARENA_LLAMA_START_TIMEOUT")
 """Settings the workers take from the driver (never API keys: each node has its own)."""
+LOG = logging.getLogger(__name__)
 ATTEMPTS = 4
 """How many workers one unit of work is tried on before the run stops with the error."""
 
@@ -108,10 +109,13 @@ class RayExecutor:
             name=ray_worker.LIMITER, namespace=ray_worker.NAMESPACE, get_if_exists=True,
             lifetime="detached", resources={"node:__internal_head__": 0.001}).remote()
         self._servers_prefix = f"arena-llama-{ray.get_runtime_context().get_job_id()}"
-        count = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = float(ray.cluster_resources().get("CPU", 1))
+        count = self.workers or max(1, int(cpus))
+        share = min(1.0, cpus / count)  # the workers take the cluster's CPUs: spread over nodes
         env = {name: os.environ[name] for name in FORWARDED_ENV if name in os.environ}
-        self._actors = [ray_worker.ArenaWorkerActor.options(scheduling_strategy="SPREAD").remote(
-            self._servers_prefix, env) for _ in range(count)]
+        self._actors = [ray_worker.ArenaWorkerActor.options(
+            num_cpus=share, scheduling_strategy="SPREAD").remote(self._servers_prefix, env)
+            for _ in range(count)]
         self._busy = dict.fromkeys(range(count), 0)
 
     async def _limit(self, configs: list[Any]) -> None:
@@ -170,6 +174,8 @@ class RayExecutor:
             except RayActorError as exc:  # the worker died: Ray restarts it; go elsewhere
                 self._failed_at[index] = time.monotonic()
                 error = exc
+                LOG.warning("arena: a Ray worker died (%s); retrying its %s elsewhere",
+                            type(exc).__name__, method.removeprefix("run_").replace("_", " "))
             finally:
                 self._busy[index] -= 1
         raise RuntimeError(f"Ray workers kept failing ({ATTEMPTS} attempts): {error}")

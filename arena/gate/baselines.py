@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arena.errors import InputError
 from arena.gate.rule_config import RuleConfig
 from arena.gate.rules import compare_snapshots
+from arena.scoring.aggregate import VariantScores
 from arena.scoring.regression import (
     Baseline,
     baseline_from_json,
@@ -54,7 +55,7 @@ def load_baseline(store: Store, ref: str) -> Baseline:
 
 def run_snapshot(
     store: Store, variant: str, run_id: int | None = None, name: str | None = None
-) -> tuple[Baseline, object]:
+) -> tuple[Baseline, VariantScores]:
     """The snapshot of a variant in a stored run (newest holding it), and its aggregate."""
     from arena.evaluate import load_run_scores
     from arena.runner import run_with_variant

@@ -291,7 +291,6 @@ def check_stored(
             field="baseline",
         )
     cand, cand_scores = run_snapshot(store, candidate, run_id, name="candidate")
-    assert isinstance(cand_scores, VariantScores)
     run = cand.source_run_id
     dataset = store.run_dataset(run) if run is not None else None
     regression, limits, notes = evaluate(config, baseline, cand, cand_scores, dataset)

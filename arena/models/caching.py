@@ -141,30 +141,50 @@ class CachingChatModel(BaseChatModel):
     def _lookup(self, messages: list[BaseMessage], kwargs: dict[str, Any]
                 ) -> tuple[str, ChatResult | None]:
         key = cache_key(self.identity, self.namespace, messages, kwargs)
-        stored = self.store.get(key)
+        return key, self._replay(key, self.store.get(key))
+
+    async def _alookup(self, messages: list[BaseMessage], kwargs: dict[str, Any]
+                       ) -> tuple[str, ChatResult | None]:
+        key = cache_key(self.identity, self.namespace, messages, kwargs)
+        return key, self._replay(key, await asyncio.to_thread(self.store.get, key))
+
+    def _replay(self, key: str, stored: dict[str, Any] | None) -> ChatResult | None:
+        """The cached reply ``stored`` under ``key``, counted as replayed; None to ask."""
         if stored is None:
-            return key, None
+            return None
         message = messages_from_dict([stored["message"]])[0]
         if is_empty(message):  # cached before empty replies were refused: ask again
-            return key, None
+            return None
         counter = CALLS.get()
         if counter is not None:
             counter.cached += 1
             counter.replayed_s += float(stored.get("latency_s", 0.0))
-        return key, _tagged(message, key)
+        return _tagged(message, key)
 
     def _logprobs_requested(self, kwargs: dict[str, Any]) -> bool:
         return bool(kwargs.get("logprobs") or getattr(self._model(), "logprobs", False))
 
-    def _save(self, key: str, result: ChatResult, latency_s: float,
-              kwargs: dict[str, Any]) -> ChatResult:
+    def _entry(self, result: ChatResult, latency_s: float, kwargs: dict[str, Any]
+               ) -> tuple[BaseMessage, dict[str, Any]]:
+        """The usable reply of ``result`` (MalformedReplyError otherwise, counted as sent
+        when usable) and the cache entry to store for it."""
         message = reply_message(result)
         check_reply(message, logprobs_requested=self._logprobs_requested(kwargs))
         counter = CALLS.get()
         if counter is not None:
             counter.sent += 1
-        self.store.put(key, self.identity, {"message": message_to_dict(message),
-                                            "latency_s": round(latency_s, 4)})
+        return message, {"message": message_to_dict(message), "latency_s": round(latency_s, 4)}
+
+    def _save(self, key: str, result: ChatResult, latency_s: float,
+              kwargs: dict[str, Any]) -> ChatResult:
+        message, entry = self._entry(result, latency_s, kwargs)
+        self.store.put(key, self.identity, entry)
+        return _tagged(message, key)
+
+    async def _asave(self, key: str, result: ChatResult, latency_s: float,
+                     kwargs: dict[str, Any]) -> ChatResult:
+        message, entry = self._entry(result, latency_s, kwargs)
+        await asyncio.to_thread(self.store.put, key, self.identity, entry)
         return _tagged(message, key)
 
     def _backoff(self, exc: Exception, attempt: int) -> float:
@@ -193,14 +213,16 @@ class CachingChatModel(BaseChatModel):
     async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                          run_manager: AsyncCallbackManagerForLLMRun | None = None,
                          **kwargs: Any) -> ChatResult:
-        key, hit = self._lookup(messages, {**kwargs, "stop": stop})
+        # The store's reads and writes (a database round trip each) run on a worker thread,
+        # awaited, so the event loop serves other tasks meanwhile; the order is unchanged.
+        key, hit = await self._alookup(messages, {**kwargs, "stop": stop})
         if hit is not None:
             return hit
         for attempt in range(self.retry.attempts):
             started = time.perf_counter()
             try:
                 result = await self._model()._agenerate(messages, stop=stop, **kwargs)
-                return self._save(key, result, time.perf_counter() - started, kwargs)
+                return await self._asave(key, result, time.perf_counter() - started, kwargs)
             except Exception as exc:
                 await asyncio.sleep(self._backoff(exc, attempt))
         raise AssertionError("unreachable: the last attempt re-raises")

@@ -143,9 +143,9 @@ def bootstrap_bradley_terry(
     ``rating`` is the point estimate on all battles (the penalised MLE of
     :func:`bradley_terry`). ``solver`` picks how it and the rounds are fitted: batched damped
     Newton (default up to 300 models) or scipy L-BFGS-B per round; rounds are warm-started
-    from the point estimate. The bounds are the expanded percentile interval for the number
-    of queries (:func:`~arena.ratings.intervals.bootstrap_interval`), which keeps small
-    arenas' intervals honest; memory stays within
+    from the point estimate. The bounds are corrected for the number of queries
+    (:func:`~arena.ratings.intervals.bootstrap_interval`), which keeps small arenas'
+    intervals honest; memory stays within
     :data:`~arena.ratings.resampling.RESAMPLE_BUDGET` however many queries there are.
     """
     if rounds < 1:
@@ -190,7 +190,7 @@ def bootstrap_bradley_terry(
         log_strength_to_elo(s, anchor_index=anchor_index, scale=scale, base=base, initial=initial)
         for s in (point, samples)
     )
-    low, high = bootstrap_interval(sample_ratings, n_units)
+    low, high = bootstrap_interval(sample_ratings, n_units, point=rating)
     return RatingFit(battles.models, rating, low, high, sample_ratings)
 
 
@@ -216,8 +216,8 @@ def bootstrap_win_rate(
     """``model``'s weighted win rate against ``opponent`` (tie = half) with a 95% CI.
 
     Only battles between the two count (either seat); the queries holding them are
-    resampled with replacement ``rounds`` times (seeded); the interval is the expanded
-    percentile interval (:mod:`arena.ratings.intervals`) for that many queries.
+    resampled with replacement ``rounds`` times (seeded); the interval is
+    :func:`~arena.ratings.intervals.bootstrap_interval` for that many queries.
     """
     if rounds < 1:
         raise ValueError("rounds must be >= 1")
@@ -243,5 +243,6 @@ def bootstrap_win_rate(
     for mult in query_multiplicities(n_queries, rounds, rng):
         with np.errstate(invalid="ignore", divide="ignore"):
             rates.append((mult @ score_q) / (mult @ weight_q))
-    low, high = bootstrap_interval(np.concatenate(rates), n_queries)
-    return WinRate(model, opponent, float(score.sum() / w.sum()), float(low), float(high), n)
+    point = float(score.sum() / w.sum())
+    low, high = bootstrap_interval(np.concatenate(rates), n_queries, point=point, limits=(0, 1))
+    return WinRate(model, opponent, point, float(low), float(high), n)

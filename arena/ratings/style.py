@@ -143,8 +143,9 @@ def _to_fit(
         coef_low = coef_high = np.full(len(names), np.nan)
     else:
         ratings = log_strength_to_elo(samples[:, :m], anchor_index=anchor_index, **elo_args)
-        low, high = bootstrap_interval(ratings, n_units)
-        coef_low, coef_high = (b * per_nat for b in bootstrap_interval(samples[:, m:], n_units))
+        low, high = bootstrap_interval(ratings, n_units, point=rating)
+        coefs = bootstrap_interval(samples[:, m:], n_units, point=point[m:])
+        coef_low, coef_high = (bound * per_nat for bound in coefs)
     effects = tuple(
         Effect(
             name,

@@ -10,16 +10,17 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from arena.gate.report import regression_markdown, regression_text
     from arena.reports.format import pct, text_table
     from arena.reports.markdown import md_table, scores_markdown
-    from arena.reports.regression import regression_markdown, regression_text
     from arena.reports.render import scores_json, scores_table
 
 _EXPORTS = {
     "md_table": "arena.reports.markdown",
     "pct": "arena.reports.format",
-    "regression_markdown": "arena.reports.regression",
-    "regression_text": "arena.reports.regression",
+    # one renderer of regression verdicts, beside the gate's report
+    "regression_markdown": "arena.gate.report",
+    "regression_text": "arena.gate.report",
     "scores_json": "arena.reports.render",
     "scores_markdown": "arena.reports.markdown",
     "scores_table": "arena.reports.render",

@@ -34,7 +34,9 @@ async def execute_task(task: Task, model: CachingChatModel, sandbox_dir: Path, r
     variant, case = task.variant, task.case
     variant_hash, digest, _ = task.key
     agents = agents if agents is not None else AgentCache()
-    sandbox = Sandbox.create(sandbox_dir)  # a fresh folder of its own: never shared or wiped
+    # A fresh folder of its own, never shared or wiped (file system calls run on a worker
+    # thread, so the event loop serves other tasks meanwhile).
+    sandbox = await asyncio.to_thread(Sandbox.create, sandbox_dir)
     tools = agents.tools(variant, model, sandbox)
     recorder = TrajectoryRecorder(tool_names={t.name for t in tools})
     counter = CallCounter()
@@ -67,14 +69,15 @@ async def execute_task(task: Task, model: CachingChatModel, sandbox_dir: Path, r
     finally:
         CALLS.reset(token)
     latency = time.perf_counter() - started + counter.replayed_s
+    steps = recorder.finish(final_messages)
+    files = await asyncio.to_thread(sandbox.release)  # snapshot, then delete (inside the root)
     return RunResult(
         run_id=run_id, variant=variant.name, variant_hash=variant_hash,
         case_id=case.id, case_hash=digest, repeat=task.repeat, output=output,
-        steps=recorder.finish(final_messages), model_calls=recorder.model_calls,
+        steps=steps, model_calls=recorder.model_calls,
         fresh_model_calls=counter.sent, latency_s=round(latency, 4),
         input_tokens=recorder.input_tokens, output_tokens=recorder.output_tokens,
-        cost_usd=run_cost(variant, recorder, latency), error=error,
-        files=sandbox.release(),  # snapshot, then delete the folder (inside the root only)
+        cost_usd=run_cost(variant, recorder, latency), error=error, files=files,
     )
 
 

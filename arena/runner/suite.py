@@ -110,7 +110,8 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
         async with semaphore:
             if options.executor is not None:
                 return await elsewhere(task)
-            finished = store.finished_result(run_id, task.key)
+            # Database calls run on a worker thread, awaited: the loop serves other tasks.
+            finished = await asyncio.to_thread(store.finished_result, run_id, task.key)
             if finished is not None:  # another process finished it meanwhile: reuse it
                 done[task.key] = finished
                 if progress is not None:
@@ -122,7 +123,7 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
                                         sandbox, run_id,
                                         task.case.timeout_s or options.case_timeout_s,
                                         agents)
-            result.id = store.save_result(result)
+            result.id = await asyncio.to_thread(store.save_result, result)
             fresh.append(result)
             for callback in options.on_result:
                 callback(result)

@@ -1,8 +1,10 @@
 """Database URL resolution and engine creation (SQLite by default, any SQLAlchemy URL).
 
 A bad URL is bad input: :func:`check_url` raises :class:`~arena.errors.InputError` naming
-``--db`` before anything is created or written (a missing folder, a path under a file, a file
-that is not an SQLite database, an unknown dialect or driver, something that is not a URL).
+``--db`` before anything is created or written (a missing folder, a path under a file or a
+folder, an unknown dialect or driver, something that is not a URL); a file that is not an SQLite
+database or a server that refuses the connection is reported the same way when the store opens
+(:func:`open_error`; SQLite refuses such a file without writing to it).
 """
 
 from __future__ import annotations
@@ -12,12 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import URL, Engine, create_engine, event, make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from arena.errors import InputError
 
 DEFAULT_URL = "sqlite:///arena.db"
-SQLITE_MAGIC = b"SQLite format 3\x00"
 # How long an SQLite writer waits for another process's write transaction, in seconds.
 SQLITE_BUSY_TIMEOUT_S = 60.0
 # Connections opened through this option write: on SQLite they begin with BEGIN IMMEDIATE.
@@ -78,13 +79,10 @@ def _check_sqlite_file(url: str, origin: str, database: str | None) -> None:
     if path.is_dir():
         raise db_error(url, origin, f"{path} is a folder, not an SQLite database file")
     if path.exists():
-        try:
-            with path.open("rb") as handle:
-                header = handle.read(len(SQLITE_MAGIC))
-        except OSError as exc:
-            raise db_error(url, origin, f"cannot read {path}: {exc.strerror}") from None
-        if header and header != SQLITE_MAGIC:
-            raise db_error(url, origin, f"{path} exists and is not an SQLite database")
+        # Never open() the file here: closing any descriptor of an SQLite file drops every
+        # POSIX lock this process holds on it (another Store may have it open), which lets
+        # another process's writes and ours overwrite each other. A file that is not a
+        # database is reported by SQLite itself when the store opens (see open_error).
         return
     ancestor = path.absolute().parent
     while not ancestor.exists() and ancestor != ancestor.parent:
@@ -95,6 +93,15 @@ def _check_sqlite_file(url: str, origin: str, database: str | None) -> None:
         raise db_error(
             url, origin, f"folder {path.absolute().parent} does not exist (create it first)"
         )
+
+
+def open_error(url: str, origin: str, exc: DBAPIError) -> InputError:
+    """The InputError for a database that could not be opened (first line of the cause)."""
+    problem = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+    parsed = make_url(url)
+    if "file is not a database" in problem and parsed.get_backend_name() == "sqlite":
+        return db_error(url, origin, f"{parsed.database} exists and is not an SQLite database")
+    return db_error(url, origin, f"cannot open the database ({problem})")
 
 
 def make_engine(url: str | None = None) -> Engine:

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records import RunInfo, RunResult, TrajectoryStep, utcnow
 from arena.storage.battles import BattleStoreMixin
-from arena.storage.engine import db_error, make_engine, resolve_url, url_origin, write_engine
+from arena.storage.engine import make_engine, open_error, resolve_url, url_origin, write_engine
 from arena.storage.results import replace_result
 from arena.storage.scores import ScoreStoreMixin
 from arena.storage.tables import (
@@ -44,10 +44,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
             create_tables(self.engine, self._writer)
         except DBAPIError as exc:
             self.engine.dispose()
-            problem = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
-            raise db_error(
-                self.url, url_origin(url), f"cannot open the database ({problem})"
-            ) from None
+            raise open_error(self.url, url_origin(url), exc) from None
 
     def session(self) -> Session:
         """A new ORM session for reading (internal to the storage package and its helpers)."""

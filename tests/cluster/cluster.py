@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,10 +102,8 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(wait)
         except subprocess.TimeoutExpired:
             continue
-    try:
+    with suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 @contextmanager

@@ -15,7 +15,7 @@ import pytest
 
 from arena.storage import Store
 from tests.cluster.cluster import Cluster
-from tests.faults.scenario import Files, expected_answer, write_files
+from tests.faults.scenario import API_KEY, KEY_ENV, Files, cli_json, expected_answer, write_files
 from tests.support.fault_server import FaultServer
 
 pytestmark = pytest.mark.system
@@ -54,7 +54,7 @@ def _wait_for_results(store: Store, count: int, proc: Any, timeout: float = 180)
         if runs and runs[0].results >= count:
             return
         time.sleep(0.05)
-    out, err = proc.communicate() if proc.poll() is not None else ("", "")
+    _out, err = proc.communicate() if proc.poll() is not None else ("", "")
     pytest.fail(f"the run did not reach {count} results while running: {err[-3000:]}")
 
 
@@ -80,15 +80,12 @@ def test_worker_killed_mid_run_loses_nothing(cluster: Cluster, tmp_path: Path) -
         assert victims, "no arena worker on the worker node"
         for pid in victims:  # mid-run: it holds tasks in flight
             os.kill(pid, signal.SIGKILL)
-        out, err = proc.communicate(timeout=240)
+        _out, err = proc.communicate(timeout=240)
         assert proc.returncode == 0, err[-4000:]
+        assert "a Ray worker died" in err and "retrying its task elsewhere" in err
         (run,) = store.runs()
         assert run.status == "finished"
         _all_exact(files, store, run.id, total)
-
-        server.reset()
-        again = cluster.arena_json(_ray_args(files, cluster))
-        assert again["model_calls"] == 0 and server.stats()["requests"] == 0
 
 
 def test_killed_driver_rerun_resumes(cluster: Cluster, tmp_path: Path) -> None:
@@ -115,10 +112,17 @@ def test_killed_driver_rerun_resumes(cluster: Cluster, tmp_path: Path) -> None:
             r.id: r.output for r in store.results(run.id) if r.id in before}
 
 
-def test_endpoint_limit_holds_across_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
+def test_endpoint_limit_holds_across_the_cluster(cluster: Cluster, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KEY_ENV, API_KEY)
     with PeakServer(delay_s=0.3) as server:
-        files = write_files(tmp_path, server.base_url, f"sqlite:///{tmp_path / 'arena.db'}",
-                            cases=8)
+        local = write_files(tmp_path / "local", server.base_url,
+                            f"sqlite:///{tmp_path / 'local.db'}", cases=8)
+        cli_json(local.run_args("--concurrency", "8"))
+        assert server.peak > 2  # unlimited, this workload keeps more requests in flight
+        server.peak = 0
+        files = write_files(tmp_path / "ray", server.base_url,
+                            f"sqlite:///{tmp_path / 'ray.db'}", cases=8)
         report = cluster.arena_json(_ray_args(
             files, cluster, "--ray-workers", "4", "--concurrency", "8",
             "--endpoint-concurrency", "2"))

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.unit
 STRENGTHS = np.array([-0.45, -0.15, 0.15, 0.45])
 M = STRENGTHS.size
 LO, HI = np.triu_indices(M, 1)
-QUERY_SD, TIE_PROB, ROUNDS = 0.8, 0.25, 400
+QUERY_SD, TIE_PROB, ROUNDS = 0.8, 0.25, 300
 
 
 def battle_scores(
@@ -85,9 +85,9 @@ def bootstrap_arenas(scores: np.ndarray, seeds: list[int]) -> tuple[np.ndarray, 
 def coverage(queries: int, arenas: int, seed: int) -> tuple[float, float]:
     """(library interval, plain percentile) coverage of the population ratings."""
     rng = np.random.default_rng(seed)
-    _, samples = bootstrap_arenas(simulate(arenas, queries, rng), list(range(arenas)))
+    point, samples = bootstrap_arenas(simulate(arenas, queries, rng), list(range(arenas)))
     truth = population_elo()
-    low, high = bootstrap_interval(samples, queries, axis=1)
+    low, high = bootstrap_interval(samples, queries, point=point, axis=1)
     old_low, old_high = np.percentile(samples, [2.5, 97.5], axis=1)
     ours = float(((low <= truth) & (truth <= high)).mean())
     old = float(((old_low <= truth) & (truth <= old_high)).mean())
@@ -111,28 +111,28 @@ def test_the_vectorised_harness_is_the_library_bootstrap() -> None:
     point, samples = bootstrap_arenas(scores[None], [7])
     np.testing.assert_allclose(fit.rating, point[0], atol=1e-6)
     np.testing.assert_allclose(fit.samples, samples[0], atol=1e-6)
-    low, high = bootstrap_interval(samples[0], 9)
+    low, high = bootstrap_interval(samples[0], 9, point=point[0])
     np.testing.assert_allclose(fit.ci_low, low, atol=1e-6)
     np.testing.assert_allclose(fit.ci_high, high, atol=1e-6)
 
 
 @pytest.mark.parametrize("queries", [8, 10])
 def test_small_arenas_cover_at_least_93_percent(queries: int) -> None:
-    # 600 arenas x 4 models: the standard error of a coverage near 95% is below 1%
-    ours, old = coverage(queries, 600, seed=queries)
+    # 400 arenas x 4 models: the standard error of a coverage near 95% is about 1.2%
+    ours, old = coverage(queries, 400, seed=queries)
     assert ours >= 0.93, ours
     assert old < 0.92, old  # the plain percentile interval this replaced does not
 
 
 def test_no_loss_at_30_queries() -> None:
-    ours, old = coverage(30, 400, seed=30)
+    ours, old = coverage(30, 200, seed=30)
     assert ours >= max(old, 0.935), (ours, old)
 
 
 def test_compare_false_better_rate_at_8_queries() -> None:
     # two equally strong variants; "better" when the whole win-rate interval is above 0.5
     rng = np.random.default_rng(8)
-    comparisons, queries, rounds = 4000, 8, 1000
+    comparisons, queries, rounds = 3000, 8, 1000
     u = rng.normal(0.0, QUERY_SD, (comparisons, queries, 2))
     scores = battle_scores((comparisons, queries, 2), u[..., 0] - u[..., 1], rng)
     mult = np.stack(
@@ -142,7 +142,8 @@ def test_compare_false_better_rate_at_8_queries() -> None:
         ]
     )
     rates = mult @ scores.mean(axis=-1)[..., None] / queries  # (comparisons, rounds, 1)
-    low = bootstrap_interval(rates[..., 0], queries, axis=1)[0]
+    point = scores.mean(axis=(1, 2))
+    low = bootstrap_interval(rates[..., 0], queries, point=point, axis=1, limits=(0, 1))[0]
     old_low = np.percentile(rates[..., 0], 2.5, axis=1)
     q = np.repeat(np.arange(queries), 2)
     seat_a = np.tile([0, 1], queries)
@@ -151,6 +152,6 @@ def test_compare_false_better_rate_at_8_queries() -> None:
         battles = Battles(seat_a, 1 - seat_a, np.where(seat_a == 0, s, 1.0 - s), q, ("x", "y"))
         rate = bootstrap_win_rate(battles, "x", "y", rounds=rounds, seed=trial)
         assert rate.ci_low == pytest.approx(low[trial], abs=1e-12)
-    # nominal 2.5%; the binomial SE of a 2.5% rate over 4000 trials is 0.25%
+    # nominal 2.5%; the binomial SE of a 2.5% rate over 3000 trials is 0.29%
     assert (low > 0.5).mean() <= 0.025 + 0.005, (low > 0.5).mean()
-    assert (old_low > 0.5).mean() > 0.035, (old_low > 0.5).mean()
+    assert (old_low > 0.5).mean() > 0.033, (old_low > 0.5).mean()  # the old interval: 3.8%

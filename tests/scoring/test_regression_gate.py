@@ -30,7 +30,9 @@ CASES = "HP-001,HP-003,EC-002,GF-001"
 BLOCK = "suite_drop,critical_broken,happy_path_fail,category_broken"
 
 
-def _gate(tmp: Path, candidate: str, db: str, judge: str = "none") -> tuple[int, Any, str]:
+def _gate(tmp: Path, candidate: str, db: str) -> tuple[int, Any, str]:
+    """`arena gate` on the local model; the pairwise judge is left out to save minutes (the
+    judge on the local model is covered by the integration tests)."""
     reports = tmp / "reports"
     code = main(
         [
@@ -48,7 +50,7 @@ def _gate(tmp: Path, candidate: str, db: str, judge: str = "none") -> tuple[int,
             "--block",
             BLOCK,
             "--judge",
-            judge,
+            "none",
             "--concurrency",
             "1",
             "--report-dir",
@@ -79,9 +81,7 @@ def test_the_unchanged_prompt_passes_three_fresh_runs(
 def test_a_prompt_that_forbids_tools_fails_the_gate_and_says_why(
     local_db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, doc, md = _gate(
-        tmp_path, "broken-no-tools", local_db_url, judge="local:qwen2.5-coder-1.5b"
-    )
+    code, doc, md = _gate(tmp_path, "broken-no-tools", local_db_url)
     capsys.readouterr()
     assert code == 1, md
     regression = doc["regression"]
@@ -96,4 +96,3 @@ def test_a_prompt_that_forbids_tools_fails_the_gate_and_says_why(
     for case in broken:
         assert f"`{case}`" in md
     assert "Why cases broke" in md and "**Why it failed:**" in md
-    assert doc["compare"] is not None and doc["compare"]["battles"] > 0
