@@ -73,8 +73,9 @@ def write_log(path: Path, n: int, m: int, n_queries: int | None, seed: int) -> N
             fh.writelines(lines)
 
 
-def run_cli(path: Path, *extra: str) -> tuple[float, float, list[dict[str, object]]]:
-    """Wall seconds, peak RSS (GiB) and the JSON rows of one ``arena ratings --battles`` run."""
+def run_cli(path: Path, *extra: str) -> tuple[float, float, list[dict[str, object]], float]:
+    """Wall seconds, peak RSS (GiB), the JSON rows and the CPU seconds (user + system) of
+    one ``arena ratings --battles`` run."""
     cmd = [sys.executable, "-m", "arena.cli", "ratings", "--battles", str(path), "--json", *extra]
     timer = shutil.which("time") or "/usr/bin/time"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -86,7 +87,10 @@ def run_cli(path: Path, *extra: str) -> tuple[float, float, list[dict[str, objec
     peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
     if peak is None:
         raise SystemExit("no peak RSS from /usr/bin/time -v (apt-get install -y time)")
-    return wall, int(peak.group(1)) / 2**20, json.loads(done.stdout)
+    cpu = sum(
+        float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", done.stderr)
+    )
+    return wall, int(peak.group(1)) / 2**20, json.loads(done.stdout), cpu
 
 
 def speed(args: argparse.Namespace, workdir: Path) -> None:
@@ -104,8 +108,8 @@ def speed(args: argparse.Namespace, workdir: Path) -> None:
     ours = {str(r["model"]): float(r["rating"]) for r in runs[-1][2]}  # type: ignore[arg-type]
     print(
         f"ours: arena ratings --battles (fresh process, wall)    {min(walls):8.2f} s  "
-        f"(best of {len(walls)}: {', '.join(f'{w:.2f}' for w in walls)}; "
-        f"peak RSS {runs[-1][1]:.2f} GiB)"
+        f"(best of {len(walls)}: {', '.join(f'{w:.2f}' for w in walls)}; CPU "
+        f"{min(r[3] for r in runs):.2f} s; peak RSS {runs[-1][1]:.2f} GiB)"
     )
 
     timed = fastchat.time_notebook_pipeline(path, args.ref_rounds, args.seed)
@@ -134,11 +138,12 @@ def memory(args: argparse.Namespace, workdir: Path) -> None:
     for n in args.memory_battles:
         path = workdir / f"battles-noqid-{n}.jsonl"
         write_log(path, n, args.models, None, args.seed + 1)
-        wall, peak, rows = run_cli(path)
+        wall, peak, rows, cpu = run_cli(path)
         verdict = "within" if peak < BUDGET_GIB else "OVER"
         print(
             f"memory: {n:,} battles without question_id ({len(rows)} models): peak RSS "
-            f"{peak:.2f} GiB ({verdict} the {BUDGET_GIB:.0f} GiB budget), {wall:.1f} s"
+            f"{peak:.2f} GiB ({verdict} the {BUDGET_GIB:.0f} GiB budget), {wall:.1f} s wall, "
+            f"{cpu:.1f} s CPU"
         )
         path.unlink()
 

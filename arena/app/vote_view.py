@@ -18,7 +18,6 @@ from arena.app.text import error_text, md
 from arena.app.views import Context
 from arena.errors import InputError
 from arena.judging import VOTE_CHOICES, VotePair, cast_vote, next_pair, vote_counts
-from arena.vocabulary import winner_words
 
 PAIR = "vote_pair"
 LAST = "vote_last"
@@ -59,7 +58,7 @@ def _revealed() -> None:
     if "error" in last:
         st.warning(f"Your vote was not stored: {md(last['error'])}")
         return
-    said = winner_words(last["winner"], "A", "B")
+    said = VOTE_CHOICES.get(last["winner"], last["winner"])
     st.success(f"Vote stored ({md(said)}) on case {md(last['case'])}: A was "
                f"**{md(last['a'])}**, B was **{md(last['b'])}**.")
 

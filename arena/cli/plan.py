@@ -183,10 +183,12 @@ def make_judge_executor(args: argparse.Namespace, plan: JudgePlan | None
 def _base_executor(args: argparse.Namespace) -> Executor | None:
     if args.executor == "local":
         return None
-    from arena.executors import make_executor
+    from arena.executors import RayExecutor
 
-    return make_executor(args.executor, address=args.ray_address, workers=args.ray_workers,
-                         endpoint_concurrency=args.endpoint_concurrency or args.concurrency)
+    executor = RayExecutor(args.ray_address, workers=args.ray_workers,
+                           endpoint_concurrency=args.endpoint_concurrency or args.concurrency)
+    executor.connect()  # no cluster is bad input, found before anything is written
+    return executor
 
 
 def _warn(estimate: float, limit: float, what: str) -> None:

@@ -51,6 +51,25 @@ def shipped_url(url: str) -> str:
         hide_password=False)
 
 
+def check_reachable(address: str | None, timeout_s: float = 5.0) -> None:
+    """Fail fast (InputError naming --ray-address) when nothing listens at a ``HOST:PORT`` or
+    ``ray://HOST:PORT`` address (Ray itself would retry for minutes); ``auto`` and None are
+    Ray's to resolve."""
+    import socket
+
+    if not address or address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s):
+            return
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InputError(f"no Ray cluster answers at {address!r} ({reason}); start one with "
+                         "`ray start --head` or give auto, HOST:PORT or ray://HOST:PORT",
+                         field="--ray-address") from None
+
+
 class RayExecutor:
     """Runs work on a Ray cluster (``address``: ``auto``, ``ray://HOST:PORT`` or
     ``HOST:PORT``; None starts a local one-machine Ray).
@@ -80,6 +99,10 @@ class RayExecutor:
         self._servers_started = False
 
     # -- connecting ----------------------------------------------------------------------------
+    def connect(self) -> None:
+        """Connect to the cluster now (InputError if there is none), not at the first task."""
+        self._connect()
+
     def _connect(self) -> Any:
         if self._ray is not None:
             return self._ray
@@ -89,6 +112,7 @@ class RayExecutor:
             raise InputError("--executor ray needs Ray: pip install 'agent-arena[ray]'",
                              field="--executor") from None
         if not ray.is_initialized():
+            check_reachable(self.address)
             try:
                 ray.init(address=self.address, namespace="agent-arena", log_to_driver=False,
                          logging_level=logging.WARNING, configure_logging=False)

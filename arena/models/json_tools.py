@@ -14,12 +14,11 @@ from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackMana
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.messages.tool import ToolCall
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_openai import ChatOpenAI
-
 from arena.models.json_calls import parse_json_tool_calls
+from arena.models.lean_openai import LeanChatOpenAI
 
 
-class JsonToolChatOpenAI(ChatOpenAI):
+class JsonToolChatOpenAI(LeanChatOpenAI):
     """ChatOpenAI that also reads JSON-object replies as tool calls when tools are bound."""
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
@@ -45,6 +46,19 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
         except DBAPIError as exc:
             self.engine.dispose()
             raise open_error(self.url, url_origin(url), exc) from None
+        # A forgotten Store returns its pooled connections (a long-lived process opening
+        # many stores must not exhaust a server's connection slots).
+        self._finalizer = weakref.finalize(self, self.engine.dispose)
+
+    def close(self) -> None:
+        """Close the pooled connections now (the Store reconnects if used again)."""
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def session(self) -> Session:
         """A new ORM session for reading (internal to the storage package and its helpers)."""

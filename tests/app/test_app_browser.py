@@ -197,3 +197,59 @@ def test_leaderboard_renders_and_outputs_stay_inert(server: str, browser: Any, d
     assert injected == [False, False]
     assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')
     browser.save_screenshot(str(tmp_path / "compare.png"))
+
+
+def _button(driver: Any, label: str) -> Any:
+    """The visible button whose text is ``label`` (None until it is drawn)."""
+    from selenium.webdriver.common.by import By
+
+    return next((b for b in driver.find_elements(By.CSS_SELECTOR, "button")
+                 if b.text.strip() == label and b.is_displayed()), None)
+
+
+def test_votes_are_counted_and_rated_in_the_browser(server: str, browser: Any, db_filled: str,
+                                                    tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from judges import human_judge
+
+    browser.get(server)
+    wait = WebDriverWait(browser, PAGE_TIMEOUT_S)
+    wait.until(lambda d: "prompt-v2" in d.find_element(By.TAG_NAME, "body").text)
+    wait.until(_settled)
+    name = browser.find_element(By.CSS_SELECTOR, 'input[aria-label="Your name (for voting)"]')
+    name.send_keys("ann", Keys.ENTER)
+    next(t for t in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stTab"]')
+         if t.text.strip() == "Vote").click()
+    for count in (1, 2, 3):
+        button = wait.until(lambda d: _button(d, "A is better"))
+        blocks = [c.text for c in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stCode"]')
+                  if c.is_displayed()]
+        assert len(blocks) >= 3  # the question and both answers, shown as text
+        button.click()
+        wait.until(lambda d, n=count: f"Votes on run #2: {n} by you"
+                   in d.find_element(By.TAG_NAME, "body").text)
+        body = browser.find_element(By.TAG_NAME, "body").text
+        assert "Vote stored (A is better)" in body and "A was " in body and "B was " in body
+    assert browser.title != "pwned"
+    assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')
+
+    key = human_judge("ann").key
+    votes = Store(db_filled).battles(2, key)
+    assert len(votes) == 3 and {b.winner for b in votes} == {"model_a"}
+    board = build_leaderboard(Store(db_filled), 2, judge_key=key)  # the fit the page makes
+    ratings = {e.variant: f"{e.rating:.0f}" for e in board.entries if e.rating is not None}
+    assert len(ratings) >= 2
+    _choose(browser, "Judge", "human:ann")
+    next(t for t in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stTab"]')
+         if t.text.strip() == "Leaderboard").click()
+    wait.until(lambda d: "judge **human:ann**" in d.find_element(By.TAG_NAME, "body").text
+               or "judge human:ann" in d.find_element(By.TAG_NAME, "body").text)
+    table = wait.until(lambda d: [t for t in d.find_elements(
+        By.CSS_SELECTOR, '[data-testid="stDataFrame"]') if t.is_displayed()])
+    wait.until(lambda d: all(r in table[0].get_attribute("textContent")
+                             for r in ratings.values()))
+    assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')
+    browser.save_screenshot(str(tmp_path / "vote.png"))

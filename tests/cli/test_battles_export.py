@@ -70,6 +70,7 @@ def test_exported_judge_and_human_votes_meet_in_arena_agree(
                       "model_b")
     llm, people = tmp_path / "llm.jsonl", tmp_path / "ann.jsonl"
     assert main(["battles", "export", "-o", str(llm), "--db", db_url]) == 0
+    capsys.readouterr()
     for voter in ("ann", "bob"):
         assert main(["battles", "export", "--judge", human_judge(voter).key, "--db",
                      db_url]) == 0

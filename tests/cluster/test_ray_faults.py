@@ -128,3 +128,9 @@ def test_endpoint_limit_holds_across_the_cluster(cluster: Cluster, tmp_path: Pat
             "--endpoint-concurrency", "2"))
         assert len(report["results"]) == 24 and not any(r["error"] for r in report["results"])
         assert server.peak == 2  # 8 tasks in flight on 4 workers, 2 requests at a time
+        server.peak = 0
+        judged = cluster.arena_json(files.judge_args(
+            "text", "--executor", "ray", "--ray-address", cluster.address, "--ray-workers", "4",
+            "--concurrency", "8", "--endpoint-concurrency", "2"))
+        assert len(judged["battles"]) == 24 and judged["model_calls"] == 48
+        assert server.peak == 2  # 8 pairs in flight, both orders each: still 2 at a time

@@ -31,7 +31,7 @@ class Files:
     variants: list[Path]
     inputs: dict[str, str]
 
-    def judge(self, mode: str, timeout: float = 2.0) -> Path:
+    def judge(self, mode: str, timeout: float = 3.0) -> Path:
         """A judge YAML for ``mode`` on the fault server."""
         path = self.root / f"judge-{mode}.yaml"
         path.write_text(
@@ -78,7 +78,7 @@ def write_files(
     *,
     cases: int = 8,
     models: tuple[str, ...] = ("strong", "weak", "plain"),
-    timeout: float = 2.0,
+    timeout: float = 3.0,
 ) -> Files:
     """A dataset of ``cases`` questions and one variant per model name."""
     root.mkdir(parents=True, exist_ok=True)

@@ -5,6 +5,7 @@ duplicated."""
 
 from __future__ import annotations
 
+import gc
 import json
 import queue
 from collections.abc import Iterator
@@ -38,6 +39,7 @@ def _worker(env: dict[str, str], files: list[Files], barrier: Any, out: Any) -> 
                 out.put((f.db, step, -2, "", f"barrier: {exc!r}"))
                 return
             code, stdout, stderr = cli(args)
+            gc.collect()  # a real CLI process exits here: release its stores' connections
             out.put((f.db, step, code, stdout, stderr))
 
 
@@ -73,7 +75,13 @@ def _race(files: list[Files]) -> dict[tuple[str, str], list[dict[str, Any]]]:
 
 
 def _check(f: Files, runs: list[dict[str, Any]], judges: list[dict[str, Any]]) -> None:
-    store = Store(f.db)
+    with Store(f.db) as store:
+        _check_store(store, f, runs, judges)
+
+
+def _check_store(
+    store: Store, f: Files, runs: list[dict[str, Any]], judges: list[dict[str, Any]]
+) -> None:
     (info,) = store.runs()
     stored = store.results(info.id)
     assert len(stored) == info.results == len(f.variants) * CASES  # nothing lost or doubled
@@ -98,8 +106,7 @@ def _check(f: Files, runs: list[dict[str, Any]], judges: list[dict[str, Any]]) -
         for b in doc["battles"]:
             key = (b["case_id"], b["variant_a"], b["variant_b"])
             if b["winner"] != "error" and key in decided:
-                stored_battle = [x for x in battles if (x.case_id, x.variant_a, x.variant_b) == key]
-                assert decided[key] == b["winner"], (b, stored_battle)  # never replaced
+                assert decided[key] == b["winner"], b  # a later failure never replaced it
     for key, winner in decided.items():
         assert winner in ("model_a", "error"), (key, winner)  # strong (A) wins or an error
 

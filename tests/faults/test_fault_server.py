@@ -72,7 +72,7 @@ def test_every_fault_kind_reaches_the_client(monkeypatch: pytest.MonkeyPatch) ->
             spec="openai:m",
             base_url=server.base_url,
             api_key_env=KEY_ENV,
-            timeout=0.5,
+            timeout=2.0,
             max_tokens=1,
             extra={"logprobs": True, "top_logprobs": 5},
         )

@@ -26,7 +26,7 @@ def test_sigkilled_run_under_faults_loses_nothing(
     monkeypatch.setenv(KEY_ENV, API_KEY)
     monkeypatch.setenv("ARENA_RETRIES", "2")
     with FaultServer(
-        rate=0.2, kinds=["429", "500", "503", "truncated", "bad_json"], delay_s=0.15, seed=3
+        rate=0.2, kinds=["429", "500", "503", "truncated", "bad_json"], delay_s=0.3, seed=3
     ) as server:
         files = write_files(tmp_path, server.base_url, f"sqlite:///{tmp_path / 'arena.db'}")
         total = len(files.variants) * len(files.inputs)

@@ -44,6 +44,7 @@ def test_evaluate_on_the_local_model_matches_arena_score(
                                                 row["evaluation_results"]["results"]}
            for row in results}
     assert all(not r.error for r in target.results), [r.error for r in target.results]
+    capsys.readouterr()  # evaluate's own progress lines
 
     # the same answers through `arena run` (replayed from the response cache) and `arena score`
     assert main(["run", "--variants", str(variant_file), "--cases", ",".join(CASES),

@@ -74,7 +74,7 @@ def test_factory_builds_fake_and_openai(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("MY_KEY", "sk-test")
     model = make_chat_model(ModelConfig(spec="openai:gpt-4o-mini", api_key_env="MY_KEY",
                                         base_url="http://127.0.0.1:9/v1"))
-    assert type(model).__name__ == "ChatOpenAI"
+    assert type(model).__name__ == "LeanChatOpenAI"  # ChatOpenAI minus the SDK's transform
     assert "sk-test" not in repr(model)
 
 

@@ -58,7 +58,7 @@ def test_builtin_providers_build_their_models(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("PROV_KEY", "sk-prov-0123456789")
     config = ModelConfig(spec="openai:m", api_key_env="PROV_KEY", base_url="http://127.0.0.1:9/v1")
     model = get_provider("openai").build(config)
-    assert type(model).__name__ == "ChatOpenAI" and "sk-prov" not in repr(model)
+    assert type(model).__name__ == "LeanChatOpenAI" and "sk-prov" not in repr(model)
 
 
 def _old_identity(config: ModelConfig) -> str:

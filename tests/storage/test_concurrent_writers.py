@@ -118,6 +118,7 @@ def _writes(url: str, writer: int) -> None:
         )
     )
     store.finish_run(run_id)
+    store.close()
 
 
 def _writer(env: dict[str, str], urls: list[str], writer: int, barrier: Any, errors: Any) -> None:
@@ -138,7 +139,11 @@ def _count(store: Store, model: type[Any]) -> int:
 
 
 def _check(url: str) -> None:
-    store = Store(url)
+    with Store(url) as store:
+        _check_store(store)
+
+
+def _check_store(store: Store) -> None:
     dataset = load_dataset(data_dir() / "golden" / "research_agent.json")
     assert _count(store, DatasetRow) == 1 and _count(store, VariantRow) == 1
     assert _count(store, CaseRow) == len(dataset.test_cases)

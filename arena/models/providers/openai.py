@@ -48,9 +48,9 @@ class OpenAIProvider(Provider):
         return config.api_key_env or ("OPENAI_API_KEY" if config.base_url is None else None)
 
     def build(self, config: ModelConfig) -> BaseChatModel:
-        from langchain_openai import ChatOpenAI
+        from arena.models.lean_openai import LeanChatOpenAI
 
-        return ChatOpenAI(
+        return LeanChatOpenAI(
             model=config.name, base_url=config.base_url,
             api_key=self.api_key(config) or "unused",
             temperature=config.temperature, max_tokens=config.max_tokens,
