@@ -64,9 +64,11 @@ class ChatServer:
     def __init__(self, delay_s: float = 0.0) -> None:
         self.delay_s = delay_s
         self.requests = 0
+        self.connections = 0
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """One keep-alive connection: requests in, replies out, until the client closes."""
+        self.connections += 1
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -85,7 +87,8 @@ class ChatServer:
     async def route(self, method: str, path: str, body: bytes) -> bytes:
         """The full HTTP response for one request."""
         if method == "GET" and path.rstrip("/") == "/_stats":
-            return _response(200, json.dumps({"requests": self.requests}).encode())
+            return _response(200, json.dumps({"requests": self.requests,
+                                              "connections": self.connections}).encode())
         if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
             return _response(404, b'{"error": {"message": "no such route"}}')
         self.requests += 1
@@ -117,13 +120,17 @@ class ChatServerProcess:
             raise RuntimeError(f"chat server exited with {self.proc.returncode}")
         self.base_url: str = json.loads(line)["base_url"]
 
-    def requests(self) -> int:
-        """Chat requests answered so far."""
+    def stats(self) -> dict[str, int]:
+        """``requests`` answered and ``connections`` accepted so far."""
         import urllib.request
 
         with urllib.request.urlopen(self.base_url.removesuffix("/v1") + "/_stats",
                                     timeout=10) as reply:
-            return int(json.loads(reply.read())["requests"])
+            return {k: int(v) for k, v in json.loads(reply.read()).items()}
+
+    def requests(self) -> int:
+        """Chat requests answered so far."""
+        return self.stats()["requests"]
 
     def stop(self) -> None:
         """Terminate the child process."""

@@ -43,17 +43,26 @@ def suite(base_url: str, tasks: int, tag: str) -> tuple[Any, Any]:
 
     shipped = load_dataset(ROOT / "data" / "golden" / "research_agent.json")
     base = shipped.test_cases
-    cases = [base[i % len(base)].model_copy(update={
-        "id": f"bench-{i:05d}", "input": f"{base[i % len(base)].input} ({tag} #{i})"})
-        for i in range(tasks)]
-    variant = Variant.model_validate({
-        "name": "bench", "agent": "react", "system_prompt": "You are a research assistant.",
-        "model": {"spec": "openai:bench", "base_url": base_url, "timeout": 30}})
+    cases = [
+        base[i % len(base)].model_copy(
+            update={"id": f"bench-{i:05d}", "input": f"{base[i % len(base)].input} ({tag} #{i})"}
+        )
+        for i in range(tasks)
+    ]
+    variant = Variant.model_validate(
+        {
+            "name": "bench",
+            "agent": "react",
+            "system_prompt": "You are a research assistant.",
+            "model": {"spec": "openai:bench", "base_url": base_url, "timeout": 30},
+        }
+    )
     return shipped.model_copy(update={"test_cases": cases}), variant
 
 
-def measure(work: Path, label: str, base_url: str, tasks: int, concurrency: int,
-            executor: Any, server: Any) -> dict[str, Any]:
+def measure(
+    work: Path, label: str, base_url: str, tasks: int, concurrency: int, executor: Any, server: Any
+) -> dict[str, Any]:
     """Warm up on a small run, then time a fresh run of ``tasks`` tasks."""
     from arena.runner import RunOptions, run_suite
     from arena.storage import Store
@@ -71,10 +80,16 @@ def measure(work: Path, label: str, base_url: str, tasks: int, concurrency: int,
     if errors:
         raise SystemExit(f"{label}: {len(errors)} task errors, e.g. {errors[0]}")
     if report.model_calls != 2 * tasks or server.requests() - before != report.model_calls:
-        raise SystemExit(f"{label}: {report.model_calls} calls reported, "
-                         f"{server.requests() - before} served, {2 * tasks} expected")
-    return {"label": label, "calls": report.model_calls, "wall_s": wall,
-            "calls_per_s": report.model_calls / wall}
+        raise SystemExit(
+            f"{label}: {report.model_calls} calls reported, "
+            f"{server.requests() - before} served, {2 * tasks} expected"
+        )
+    return {
+        "label": label,
+        "calls": report.model_calls,
+        "wall_s": wall,
+        "calls_per_s": report.model_calls / wall,
+    }
 
 
 def main() -> None:
@@ -92,39 +107,58 @@ def main() -> None:
     from arena.executors import RayExecutor
 
     rows = []
-    with tempfile.TemporaryDirectory(prefix="ray-bench-") as tmp, \
-            ChatServerProcess(delay_s=args.latency) as server:
+    with (
+        tempfile.TemporaryDirectory(prefix="ray-bench-") as tmp,
+        ChatServerProcess(delay_s=args.latency) as server,
+    ):
         work = Path(tmp)
         os.environ.setdefault("ARENA_SANDBOX_DIR", str(work / "sandboxes"))
-        rows.append(measure(work, "local", server.base_url, args.tasks, args.concurrency,
-                            None, server))
+        rows.append(
+            measure(work, "local", server.base_url, args.tasks, args.concurrency, None, server)
+        )
         print(f"local: {rows[-1]['calls_per_s']:.1f} calls/s", flush=True)
-        ray.init(address=args.address, include_dashboard=False, log_to_driver=False,
-                 logging_level="ERROR", configure_logging=False)
+        ray.init(
+            address=args.address,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level="ERROR",
+            configure_logging=False,
+        )
         cpus = int(ray.cluster_resources().get("CPU", 0))
         try:
             for count in (int(w) for w in args.workers.split(",")):
                 executor = RayExecutor(workers=count, endpoint_concurrency=args.concurrency)
                 try:
-                    rows.append(measure(work, f"ray-{count}", server.base_url, args.tasks,
-                                        args.concurrency, executor, server))
+                    rows.append(
+                        measure(
+                            work,
+                            f"ray-{count}",
+                            server.base_url,
+                            args.tasks,
+                            args.concurrency,
+                            executor,
+                            server,
+                        )
+                    )
                 finally:
                     executor.close()
-                print(f"ray, {count} workers: {rows[-1]['calls_per_s']:.1f} calls/s",
-                      flush=True)
+                print(f"ray, {count} workers: {rows[-1]['calls_per_s']:.1f} calls/s", flush=True)
         finally:
             ray.shutdown()
     local = rows[0]["calls_per_s"]
     ideal = args.concurrency / args.latency
-    print(f"\n{args.tasks} tasks x 2 calls, {args.latency:g} s per call, concurrency "
-          f"{args.concurrency} (ideal {ideal:.0f} calls/s); Ray on {cpus} CPUs")
+    print(
+        f"\n{args.tasks} tasks x 2 calls, {args.latency:g} s per call, concurrency "
+        f"{args.concurrency} (ideal {ideal:.0f} calls/s); Ray on {cpus} CPUs"
+    )
     print("| executor | calls | wall | calls/s | vs local |")
     print("|---|---|---|---|---|")
     for row in rows:
-        name = ("local" if row["label"] == "local"
-                else f"ray, {row['label'].split('-')[1]} workers")
-        print(f"| {name} | {row['calls']:,} | {row['wall_s']:.1f} s | "
-              f"{row['calls_per_s']:.1f} | {row['calls_per_s'] / local:.2f}x |")
+        name = "local" if row["label"] == "local" else f"ray, {row['label'].split('-')[1]} workers"
+        print(
+            f"| {name} | {row['calls']:,} | {row['wall_s']:.1f} s | "
+            f"{row['calls_per_s']:.1f} | {row['calls_per_s'] / local:.2f}x |"
+        )
 
 
 if __name__ == "__main__":

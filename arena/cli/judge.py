@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
-from arena.cli.plan import add_executor_flags, judging
+from arena.cli.executing import add_executor_flags, judging
 from arena.reports.format import pct, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 

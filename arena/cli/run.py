@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from arena.cli.common import add_db, default_dataset
-from arena.cli.plan import add_executor_flags
+from arena.cli.executing import add_executor_flags
 from arena.reports.format import text_table
 
 
@@ -54,20 +54,21 @@ def cmd_run(args: argparse.Namespace) -> int:
         repeats=args.repeats, concurrency=args.concurrency, case_timeout_s=args.timeout,
         retry_errors=args.retry_errors, progress=not args.json, dataset_path=args.dataset)
     check_run(variants, options)  # before the database is opened: bad input writes nothing
-    from arena.cli import plan
+    from arena.cli import executing, plan
 
-    plan.check_max_cost(args)
+    executing.check_max_cost(args)
     if args.dry_run:  # the plan only: nothing is written, no model is called
         plan.print_plan(plan.run_plan(args, plan.read_store(args.db)), args.json)
         return 0
+    executor = executing.base_executor(args)  # no Ray cluster: bad input, nothing written
     store = Store(args.db)
-    options.executor, budget = plan.make_run_executor(args, store)
+    options.executor, budget = executing.make_run_executor(args, store, executor)
     try:
         report = run_suite(store, dataset, variants, options)
     finally:
         if options.executor is not None:
             options.executor.close()
-    plan.print_budget(budget, "tasks")
+    executing.print_budget(budget, "tasks")
     pushed = None if client is None else _push(store, report.run_id, client)
     if args.json:
         doc = run_json(report)

@@ -15,8 +15,13 @@ from arena.executors.ray_executor import RayExecutor
 EXECUTORS = ("local", "ray")
 
 
-def make_executor(name: str = "local", *, address: str | None = "auto",
-                  workers: int | None = None, endpoint_concurrency: int = 2) -> Executor:
+def make_executor(
+    name: str = "local",
+    *,
+    address: str | None = "auto",
+    workers: int | None = None,
+    endpoint_concurrency: int = 2,
+) -> Executor:
     """The executor ``name`` (``local`` or ``ray``); the Ray options apply to ``ray`` only."""
     if name == "ray":
         return RayExecutor(address, workers=workers, endpoint_concurrency=endpoint_concurrency)
@@ -24,9 +29,16 @@ def make_executor(name: str = "local", *, address: str | None = "auto",
         return LocalExecutor()
     from arena.errors import InputError
 
-    raise InputError(f"unknown executor {name!r}; use {' or '.join(EXECUTORS)}",
-                     field="--executor")
+    raise InputError(f"unknown executor {name!r}; use {' or '.join(EXECUTORS)}", field="--executor")
 
 
-__all__ = ["EXECUTORS", "BudgetedExecutor", "Executor", "LocalExecutor", "PairOutcome",
-           "RayExecutor", "TaskOutcome", "make_executor"]
+__all__ = [
+    "EXECUTORS",
+    "BudgetedExecutor",
+    "Executor",
+    "LocalExecutor",
+    "PairOutcome",
+    "RayExecutor",
+    "TaskOutcome",
+    "make_executor",
+]

@@ -45,13 +45,15 @@ class Executor(Protocol):
 
     name: str
 
-    async def run_task(self, store: Store, run_id: int, task: Task,
-                       timeout_s: float) -> TaskOutcome | None:
+    async def run_task(
+        self, store: Store, run_id: int, task: Task, timeout_s: float
+    ) -> TaskOutcome | None:
         """Run ``task`` of run ``run_id`` unless it is already stored; store its result."""
         ...
 
-    async def judge_pair(self, store: Store, run_id: int, judge: Judge, pair: Any,
-                         self_judged: set[str]) -> PairOutcome | None:
+    async def judge_pair(
+        self, store: Store, run_id: int, judge: Judge, pair: Any, self_judged: set[str]
+    ) -> PairOutcome | None:
         """Judge ``pair`` (an ``arena.judging.runner`` pair) in both orders; store the battle."""
         ...
 

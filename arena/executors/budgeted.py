@@ -27,8 +27,9 @@ class BudgetedExecutor:
         self.inner, self.budget, self.judge_call_usd = inner, budget, judge_call_usd
         self.name = inner.name
 
-    async def run_task(self, store: Store, run_id: int, task: Task,
-                       timeout_s: float) -> TaskOutcome | None:
+    async def run_task(
+        self, store: Store, run_id: int, task: Task, timeout_s: float
+    ) -> TaskOutcome | None:
         line = task.variant.name
         reservation = await self.budget.admit(line)
         if reservation is None:
@@ -44,8 +45,9 @@ class BudgetedExecutor:
         finally:
             await self.budget.settle(line, reservation, spent, measured)
 
-    async def judge_pair(self, store: Store, run_id: int, judge: Judge, pair: Any,
-                         self_judged: set[str]) -> PairOutcome | None:
+    async def judge_pair(
+        self, store: Store, run_id: int, judge: Judge, pair: Any, self_judged: set[str]
+    ) -> PairOutcome | None:
         reservation = await self.budget.admit(JUDGE_LINE)
         if reservation is None:
             return None

@@ -51,8 +51,11 @@ class WorkerContext:
         if key not in self._models:
             config = variant.model
             self._models[key] = CachingChatModel(
-                factory=lambda c=config: make_chat_model(c), identity=config.cache_identity(),
-                namespace=f"repeat={repeat}", store=store)
+                factory=lambda c=config: make_chat_model(c),
+                identity=config.cache_identity(),
+                namespace=f"repeat={repeat}",
+                store=store,
+            )
         return self._models[key]
 
     def judge(self, store: Store, spec: JudgeSpec) -> Judge:
@@ -70,26 +73,30 @@ def task_sandbox(store: Store, run_id: int, task: Task) -> Any:
     from arena.paths import safe_name
     from arena.runner.suite import sandbox_root
 
-    return (sandbox_root(run_id, store.url) / safe_name(task.variant.name)
-            / f"{safe_name(task.case.id)}-r{task.repeat}")
+    return (
+        sandbox_root(run_id, store.url)
+        / safe_name(task.variant.name)
+        / f"{safe_name(task.case.id)}-r{task.repeat}"
+    )
 
 
-async def run_task(store: Store, model: CachingChatModel, run_id: int, task: Task,
-                   timeout_s: float) -> TaskOutcome:
+async def run_task(
+    store: Store, model: CachingChatModel, run_id: int, task: Task, timeout_s: float
+) -> TaskOutcome:
     """The stored finished result of ``task``, or run it now and store the result."""
     from arena.runner.execute import execute_task
 
     finished = store.finished_result(run_id, task.key)
     if finished is not None:
         return TaskOutcome(finished, reused=True)
-    result = await execute_task(task, model, task_sandbox(store, run_id, task), run_id,
-                                timeout_s)
+    result = await execute_task(task, model, task_sandbox(store, run_id, task), run_id, timeout_s)
     result.id = store.save_result(result)
     return TaskOutcome(result)
 
 
-async def judge_pair(store: Store, judge: Judge, run_id: int, pair: Any,
-                     self_judged: set[str]) -> PairOutcome:
+async def judge_pair(
+    store: Store, judge: Judge, run_id: int, pair: Any, self_judged: set[str]
+) -> PairOutcome:
     """Both orders of ``pair`` through the verdict cache, combined and stored."""
     from arena.judging.runner import judge_pair as judge_both_orders
     from arena.models import CALLS, CallCounter

@@ -81,8 +81,7 @@ class EndpointLimits:
                     await asyncio.wait_for(self._changed.wait(), timeout=max(wait, 0.01))
             lease = next(self._ids)
             self._leases[endpoint][lease] = time.monotonic() + lease_s
-            self._peak[endpoint] = max(self._peak.get(endpoint, 0),
-                                       len(self._leases[endpoint]))
+            self._peak[endpoint] = max(self._peak.get(endpoint, 0), len(self._leases[endpoint]))
             return lease
 
     async def release(self, endpoint: str, lease: int) -> None:
@@ -95,8 +94,14 @@ class EndpointLimits:
         """Per endpoint: ``limit``, leases ``in_use`` now and the ``peak`` seen."""
         async with self._changed:
             names = sorted(set(self._leases) | set(self._limits))
-            return {e: {"limit": self._limits.get(e, 1), "in_use": len(self._live(e)),
-                        "peak": self._peak.get(e, 0)} for e in names}
+            return {
+                e: {
+                    "limit": self._limits.get(e, 1),
+                    "in_use": len(self._live(e)),
+                    "peak": self._peak.get(e, 0),
+                }
+                for e in names
+            }
 
 
 class Slots(Protocol):
@@ -135,18 +140,26 @@ class LimitedChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "arena-limited"
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: CallbackManagerForLLMRun | None = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         async def limited() -> ChatResult:
             async with self.slots.slot(self.endpoint, self.lease_s):
                 return await self.inner._agenerate(messages, stop=stop, **kwargs)
 
         return asyncio.run(limited())
 
-    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                         run_manager: AsyncCallbackManagerForLLMRun | None = None,
-                         **kwargs: Any) -> ChatResult:
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         async with self.slots.slot(self.endpoint, self.lease_s):
             return await self.inner._agenerate(messages, stop=stop, **kwargs)
 
@@ -163,9 +176,13 @@ class LimitedProvider(Provider):
         endpoint = endpoint_key(config, self.node)
         if endpoint is None:
             return model
-        return LimitedChatModel(inner=model, endpoint=endpoint, slots=self.slots,
-                                lease_s=config.timeout + LEASE_MARGIN_S,
-                                logprobs=getattr(model, "logprobs", None))
+        return LimitedChatModel(
+            inner=model,
+            endpoint=endpoint,
+            slots=self.slots,
+            lease_s=config.timeout + LEASE_MARGIN_S,
+            logprobs=getattr(model, "logprobs", None),
+        )
 
     def key_env(self, config: ModelConfig) -> str | None:
         return self.inner.key_env(config)
@@ -182,8 +199,11 @@ class LimitedProvider(Provider):
 
 def limited(inner: Provider, slots: Slots, node: str = "") -> LimitedProvider:
     """``inner`` wrapped, keeping its ``name`` and ``supports_logprobs``."""
-    cls = type(f"Limited{type(inner).__name__}", (LimitedProvider,),
-               {"name": inner.name, "supports_logprobs": inner.supports_logprobs})
+    cls = type(
+        f"Limited{type(inner).__name__}",
+        (LimitedProvider,),
+        {"name": inner.name, "supports_logprobs": inner.supports_logprobs},
+    )
     provider: LimitedProvider = cls(inner, slots, node)
     return provider
 

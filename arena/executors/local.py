@@ -22,14 +22,16 @@ class LocalExecutor:
     def __init__(self) -> None:
         self._context = jobs.WorkerContext()
 
-    async def run_task(self, store: Store, run_id: int, task: Task,
-                       timeout_s: float) -> TaskOutcome | None:
+    async def run_task(
+        self, store: Store, run_id: int, task: Task, timeout_s: float
+    ) -> TaskOutcome | None:
         self._context.adopt(store)
         model = self._context.model(store, task.variant, task.repeat)
         return await jobs.run_task(store, model, run_id, task, timeout_s)
 
-    async def judge_pair(self, store: Store, run_id: int, judge: Judge, pair: Any,
-                         self_judged: set[str]) -> PairOutcome | None:
+    async def judge_pair(
+        self, store: Store, run_id: int, judge: Judge, pair: Any, self_judged: set[str]
+    ) -> PairOutcome | None:
         return await jobs.judge_pair(store, judge, run_id, pair, self_judged)
 
     def close(self) -> None:

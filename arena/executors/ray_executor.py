@@ -25,8 +25,13 @@ if TYPE_CHECKING:
     from arena.storage import Store
     from judges import Judge
 
-FORWARDED_ENV = ("ARENA_RETRIES", "ARENA_RETRY_DELAY", "ARENA_LLAMA_THREADS",
-                 "ARENA_LLAMA_PARALLEL", "ARENA_LLAMA_START_TIMEOUT")
+FORWARDED_ENV = (
+    "ARENA_RETRIES",
+    "ARENA_RETRY_DELAY",
+    "ARENA_LLAMA_THREADS",
+    "ARENA_LLAMA_PARALLEL",
+    "ARENA_LLAMA_START_TIMEOUT",
+)
 """Settings the workers take from the driver (never API keys: each node has its own)."""
 LOG = logging.getLogger(__name__)
 ATTEMPTS = 4
@@ -43,12 +48,14 @@ def shipped_url(url: str) -> str:
         return url
     database = parsed.database or ""
     if database in ("", ":memory:") or "mode=memory" in url:
-        raise InputError("an in-memory SQLite database cannot be shared with Ray workers; "
-                         "use an SQLite file (one machine) or PostgreSQL", field="--db")
+        raise InputError(
+            "an in-memory SQLite database cannot be shared with Ray workers; "
+            "use an SQLite file (one machine) or PostgreSQL",
+            field="--db",
+        )
     if database.startswith("file:") or os.path.isabs(database):
         return url
-    return parsed.set(database=os.path.abspath(database)).render_as_string(
-        hide_password=False)
+    return parsed.set(database=os.path.abspath(database)).render_as_string(hide_password=False)
 
 
 def check_reachable(address: str | None, timeout_s: float = 5.0) -> None:
@@ -65,9 +72,11 @@ def check_reachable(address: str | None, timeout_s: float = 5.0) -> None:
             return
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise InputError(f"no Ray cluster answers at {address!r} ({reason}); start one with "
-                         "`ray start --head` or give auto, HOST:PORT or ray://HOST:PORT",
-                         field="--ray-address") from None
+        raise InputError(
+            f"no Ray cluster answers at {address!r} ({reason}); start one with "
+            "`ray start --head` or give auto, HOST:PORT or ray://HOST:PORT",
+            field="--ray-address",
+        ) from None
 
 
 class RayExecutor:
@@ -81,8 +90,13 @@ class RayExecutor:
 
     name = "ray"
 
-    def __init__(self, address: str | None = "auto", *, workers: int | None = None,
-                 endpoint_concurrency: int = 2) -> None:
+    def __init__(
+        self,
+        address: str | None = "auto",
+        *,
+        workers: int | None = None,
+        endpoint_concurrency: int = 2,
+    ) -> None:
         if workers is not None and workers < 1:
             raise InputError("must be at least 1", field="--ray-workers")
         self.address = address
@@ -109,16 +123,24 @@ class RayExecutor:
         try:
             import ray
         except ImportError:
-            raise InputError("--executor ray needs Ray: pip install 'agent-arena[ray]'",
-                             field="--executor") from None
+            raise InputError(
+                "--executor ray needs Ray: pip install 'agent-arena[ray]'", field="--executor"
+            ) from None
         if not ray.is_initialized():
             check_reachable(self.address)
             try:
-                ray.init(address=self.address, namespace="agent-arena", log_to_driver=False,
-                         logging_level=logging.WARNING, configure_logging=False)
+                ray.init(
+                    address=self.address,
+                    namespace="agent-arena",
+                    log_to_driver=False,
+                    logging_level=logging.WARNING,
+                    configure_logging=False,
+                )
             except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise InputError(f"cannot connect to a Ray cluster at {self.address!r} "
-                                 f"({exc})", field="--ray-address") from None
+                raise InputError(
+                    f"cannot connect to a Ray cluster at {self.address!r} ({exc})",
+                    field="--ray-address",
+                ) from None
             self._owns_ray = True
         self._ray = ray
         return ray
@@ -130,16 +152,23 @@ class RayExecutor:
         from arena.executors import ray_worker
 
         self._limiter = ray_worker.LimiterActor.options(
-            name=ray_worker.LIMITER, namespace=ray_worker.NAMESPACE, get_if_exists=True,
-            lifetime="detached", resources={"node:__internal_head__": 0.001}).remote()
+            name=ray_worker.LIMITER,
+            namespace=ray_worker.NAMESPACE,
+            get_if_exists=True,
+            lifetime="detached",
+            resources={"node:__internal_head__": 0.001},
+        ).remote()
         self._servers_prefix = f"arena-llama-{ray.get_runtime_context().get_job_id()}"
         cpus = float(ray.cluster_resources().get("CPU", 1))
         count = self.workers or max(1, int(cpus))
         share = min(1.0, cpus / count)  # the workers take the cluster's CPUs: spread over nodes
         env = {name: os.environ[name] for name in FORWARDED_ENV if name in os.environ}
-        self._actors = [ray_worker.ArenaWorkerActor.options(
-            num_cpus=share, scheduling_strategy="SPREAD").remote(self._servers_prefix, env)
-            for _ in range(count)]
+        self._actors = [
+            ray_worker.ArenaWorkerActor.options(
+                num_cpus=share, scheduling_strategy="SPREAD"
+            ).remote(self._servers_prefix, env)
+            for _ in range(count)
+        ]
         self._busy = dict.fromkeys(range(count), 0)
 
     async def _limit(self, configs: list[Any]) -> None:
@@ -174,17 +203,20 @@ class RayExecutor:
 
         for node in self._alive_nodes():
             ray_worker.NodeServers.options(
-                name=f"{self._servers_prefix}-{node}", namespace=ray_worker.NAMESPACE,
+                name=f"{self._servers_prefix}-{node}",
+                namespace=ray_worker.NAMESPACE,
                 get_if_exists=True,
-                scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False)).remote()
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False),
+            ).remote()
         self._servers_started = True
 
     # -- dispatching -----------------------------------------------------------------------------
     def _pick(self) -> int:
         """The least busy worker, preferring those that have not failed recently."""
         now = time.monotonic()
-        return min(self._busy, key=lambda i: (now - self._failed_at.get(i, -1e9) < 30,
-                                              self._busy[i]))
+        return min(
+            self._busy, key=lambda i: (now - self._failed_at.get(i, -1e9) < 30, self._busy[i])
+        )
 
     async def _call(self, method: str, *args: Any) -> Any:
         from ray.exceptions import RayActorError
@@ -198,23 +230,29 @@ class RayExecutor:
             except RayActorError as exc:  # the worker died: Ray restarts it; go elsewhere
                 self._failed_at[index] = time.monotonic()
                 error = exc
-                LOG.warning("arena: a Ray worker died (%s); retrying its %s elsewhere",
-                            type(exc).__name__, method.removeprefix("run_").replace("_", " "))
+                LOG.warning(
+                    "arena: a Ray worker died (%s); retrying its %s elsewhere",
+                    type(exc).__name__,
+                    method.removeprefix("run_").replace("_", " "),
+                )
             finally:
                 self._busy[index] -= 1
         raise RuntimeError(f"Ray workers kept failing ({ATTEMPTS} attempts): {error}")
 
-    async def run_task(self, store: Store, run_id: int, task: Task,
-                       timeout_s: float) -> TaskOutcome | None:
+    async def run_task(
+        self, store: Store, run_id: int, task: Task, timeout_s: float
+    ) -> TaskOutcome | None:
         """Run one task on a worker (see :func:`arena.executors.jobs.run_task`)."""
         self._start()
         await self._limit([task.variant.model, *task.variant.roles.values()])
-        outcome: TaskOutcome = await self._call("run_task", shipped_url(store.url), run_id,
-                                                task, timeout_s)
+        outcome: TaskOutcome = await self._call(
+            "run_task", shipped_url(store.url), run_id, task, timeout_s
+        )
         return outcome
 
-    async def judge_pair(self, store: Store, run_id: int, judge: Judge, pair: Any,
-                         self_judged: set[str]) -> PairOutcome | None:
+    async def judge_pair(
+        self, store: Store, run_id: int, judge: Judge, pair: Any, self_judged: set[str]
+    ) -> PairOutcome | None:
         """Judge one pair on a worker (see :func:`arena.executors.jobs.judge_pair`)."""
         from judges import PairwiseJudge
 
@@ -224,8 +262,9 @@ class RayExecutor:
         from judges.pairwise import judge_model_config
 
         await self._limit([judge_model_config(judge.spec)])
-        outcome: PairOutcome = await self._call("judge_pair", shipped_url(store.url), run_id,
-                                                judge.spec, pair, self_judged)
+        outcome: PairOutcome = await self._call(
+            "judge_pair", shipped_url(store.url), run_id, judge.spec, pair, self_judged
+        )
         return outcome
 
     def close(self) -> None:

@@ -65,9 +65,15 @@ class NodeLocalProvider(LocalProvider):
         from arena.models.providers.openai import http_clients
 
         return JsonToolChatOpenAI(
-            base_url=url, api_key="unused", model=config.name,
-            temperature=config.temperature, max_tokens=config.max_tokens,
-            timeout=config.timeout, max_retries=0, **http_clients(config), **config.extra,
+            base_url=url,
+            api_key="unused",
+            model=config.name,
+            temperature=config.temperature,
+            max_tokens=config.max_tokens,
+            timeout=config.timeout,
+            max_retries=0,
+            **http_clients(config),
+            **config.extra,
         )
 
 
@@ -93,27 +99,27 @@ class ArenaWorker:
             if config.provider != "local" or config.name in self.urls:
                 continue
             try:
-                servers = ray.get_actor(f"{self.servers_prefix}-{self.node}",
-                                        namespace=NAMESPACE)
+                servers = ray.get_actor(f"{self.servers_prefix}-{self.node}", namespace=NAMESPACE)
             except ValueError:  # a node that joined after the run started
                 return
             self.urls[config.name] = await servers.base_url.remote(config.name)
 
-    async def run_task(self, url: str, run_id: int, task: Task,
-                       timeout_s: float) -> TaskOutcome:
+    async def run_task(self, url: str, run_id: int, task: Task, timeout_s: float) -> TaskOutcome:
         """:func:`arena.executors.jobs.run_task` on this worker."""
         await self._serve_locally([task.variant.model, *task.variant.roles.values()])
         store = self.context.store(url)
         model = self.context.model(store, task.variant, task.repeat)
         return await jobs.run_task(store, model, run_id, task, timeout_s)
 
-    async def judge_pair(self, url: str, run_id: int, spec: JudgeSpec, pair: Any,
-                         self_judged: set[str]) -> PairOutcome:
+    async def judge_pair(
+        self, url: str, run_id: int, spec: JudgeSpec, pair: Any, self_judged: set[str]
+    ) -> PairOutcome:
         """:func:`arena.executors.jobs.judge_pair` on this worker."""
         await self._serve_locally([spec.model])
         store = self.context.store(url)
-        return await jobs.judge_pair(store, self.context.judge(store, spec), run_id, pair,
-                                     self_judged)
+        return await jobs.judge_pair(
+            store, self.context.judge(store, spec), run_id, pair, self_judged
+        )
 
     def where(self) -> tuple[str, int]:
         """(node id, process id): for tests and diagnostics."""

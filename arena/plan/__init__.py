@@ -4,5 +4,16 @@ from arena.plan.budget import Budget, spend
 from arena.plan.models import Estimate, JudgePlan, Plan, VariantPlan
 from arena.plan.plan import pending_tasks, plan_judge, plan_run, plan_stored_judge, stored_run
 
-__all__ = ["Budget", "Estimate", "JudgePlan", "Plan", "VariantPlan", "pending_tasks",
-           "plan_judge", "plan_run", "plan_stored_judge", "spend", "stored_run"]
+__all__ = [
+    "Budget",
+    "Estimate",
+    "JudgePlan",
+    "Plan",
+    "VariantPlan",
+    "pending_tasks",
+    "plan_judge",
+    "plan_run",
+    "plan_stored_judge",
+    "spend",
+    "stored_run",
+]

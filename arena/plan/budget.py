@@ -80,8 +80,9 @@ class Budget:
             self.reserved_usd += estimate
             return estimate
 
-    async def settle(self, name: str, reservation: float, spent: float | None,
-                     measured: bool = False) -> None:
+    async def settle(
+        self, name: str, reservation: float, spent: float | None, measured: bool = False
+    ) -> None:
         """Replace a reservation by what was spent (None: nothing, the work failed).
         ``measured``: the unit ran fully, so its spend informs the next estimates."""
         async with self._changed:
@@ -97,5 +98,9 @@ class Budget:
 
     def summary(self) -> dict[str, float | int | bool]:
         """Limit, spend, whether the budget stopped the command and how much it refused."""
-        return {"max_cost_usd": self.limit_usd, "spent_usd": round(self.spent_usd, 6),
-                "stopped": self.stopped, "not_started": self.refused}
+        return {
+            "max_cost_usd": self.limit_usd,
+            "spent_usd": round(self.spent_usd, 6),
+            "stopped": self.stopped,
+            "not_started": self.refused,
+        }

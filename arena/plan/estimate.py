@@ -104,8 +104,7 @@ def read_history(store: Store | None, variants: Iterable[Variant]) -> History:
     return history
 
 
-def cost(config: ModelConfig, input_tokens: float, output_tokens: float,
-         latency_s: float) -> float:
+def cost(config: ModelConfig, input_tokens: float, output_tokens: float, latency_s: float) -> float:
     """Dollars of one unit at the model's price."""
     return price_for(config).cost(round(input_tokens), round(output_tokens), latency_s)
 
@@ -122,9 +121,14 @@ def task_estimate(variant: Variant, cases: list[GoldenCase], history: History) -
         source = "dataset"
         calls, tokens_in, tokens_out = _dataset_task(variant, cases)
         latency = calls * CALL_LATENCY_S
-    return Estimate(calls=calls, input_tokens=tokens_in, output_tokens=tokens_out,
-                    latency_s=latency, cost_usd=cost(variant.model, tokens_in, tokens_out,
-                                                     latency), source=source)
+    return Estimate(
+        calls=calls,
+        input_tokens=tokens_in,
+        output_tokens=tokens_out,
+        latency_s=latency,
+        cost_usd=cost(variant.model, tokens_in, tokens_out, latency),
+        source=source,
+    )
 
 
 def _dataset_task(variant: Variant, cases: list[GoldenCase]) -> tuple[float, float, float]:
@@ -148,6 +152,9 @@ def _all_tools() -> int:
 
 def mean_output_chars(variants: Iterable[Variant], history: History) -> float:
     """Mean answer length of these variants in stored results (400 characters if none)."""
-    lengths = [u.output_chars / u.results for v in variants
-               if (found := history.usage(v)) is not None and (u := found[0]).results]
+    lengths = [
+        u.output_chars / u.results
+        for v in variants
+        if (found := history.usage(v)) is not None and (u := found[0]).results
+    ]
     return sum(lengths) / len(lengths) if lengths else 400.0

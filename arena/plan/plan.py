@@ -42,18 +42,29 @@ def stored_run(store: Store | None, key: str) -> int | None:
     return next((info.id for info in store.runs() if info.key == key), None)
 
 
-def pending_tasks(tasks: list[Task], done: dict[tuple[str, str, int], RunResult],
-                  retry_errors: bool) -> list[Task]:
+def pending_tasks(
+    tasks: list[Task], done: dict[tuple[str, str, int], RunResult], retry_errors: bool
+) -> list[Task]:
     """The runner's rule: a task runs unless its result is stored (and, with
     ``--retry-errors``, without error)."""
-    return [t for t in tasks
-            if t.key not in done or (retry_errors and done[t.key].error is not None)]
+    return [
+        t for t in tasks if t.key not in done or (retry_errors and done[t.key].error is not None)
+    ]
 
 
-def plan_run(store: Store | None, dataset: GoldenDataset, variants: list[Variant], *,
-             tier: str = "all", case_ids: list[str] | None = None, repeats: int = 1,
-             retry_errors: bool = False, concurrency: int = 2, judge: JudgeSpec | None = None,
-             pairs: str = "all") -> Plan:
+def plan_run(
+    store: Store | None,
+    dataset: GoldenDataset,
+    variants: list[Variant],
+    *,
+    tier: str = "all",
+    case_ids: list[str] | None = None,
+    repeats: int = 1,
+    retry_errors: bool = False,
+    concurrency: int = 2,
+    judge: JudgeSpec | None = None,
+    pairs: str = "all",
+) -> Plan:
     """What ``arena run`` with these options (then ``arena judge`` with ``judge``) would do.
 
     ``store`` None plans against an empty database.
@@ -70,27 +81,52 @@ def plan_run(store: Store | None, dataset: GoldenDataset, variants: list[Variant
         mine = [t for t in tasks if t.variant.version_hash == variant.version_hash]
         to_run = sum(1 for t in pending if t.variant.version_hash == variant.version_hash)
         each = task_estimate(variant, cases, history)
-        lines.append(VariantPlan(
-            variant=variant.name, model=variant.model.spec, tasks=len(mine),
-            stored=len(mine) - to_run, to_run=to_run, per_task=each,
-            calls=round(to_run * each.calls), input_tokens=round(to_run * each.input_tokens),
-            output_tokens=round(to_run * each.output_tokens),
-            cost_usd=to_run * each.cost_usd, wall_s=to_run * each.latency_s / workers))
+        lines.append(
+            VariantPlan(
+                variant=variant.name,
+                model=variant.model.spec,
+                tasks=len(mine),
+                stored=len(mine) - to_run,
+                to_run=to_run,
+                per_task=each,
+                calls=round(to_run * each.calls),
+                input_tokens=round(to_run * each.input_tokens),
+                output_tokens=round(to_run * each.output_tokens),
+                cost_usd=to_run * each.cost_usd,
+                wall_s=to_run * each.latency_s / workers,
+            )
+        )
     judged = None
     if judge is not None:
         redone = {t.key for t in pending}
         stored = {k: r for k, r in done.items() if k not in redone}
-        judged = plan_judge(store, judge, variants, cases, repeats, stored, history,
-                            pairs=pairs, concurrency=concurrency)
-    return Plan(run_id=run_id, concurrency=workers, tasks=len(tasks),
-                stored=len(tasks) - len(pending), to_run=len(pending), variants=lines,
-                judge=judged,
-                cost_usd=sum(v.cost_usd for v in lines) + (judged.cost_usd if judged else 0),
-                wall_s=sum(v.wall_s for v in lines) + (judged.wall_s if judged else 0))
+        judged = plan_judge(
+            store,
+            judge,
+            variants,
+            cases,
+            repeats,
+            stored,
+            history,
+            pairs=pairs,
+            concurrency=concurrency,
+        )
+    return Plan(
+        run_id=run_id,
+        concurrency=workers,
+        tasks=len(tasks),
+        stored=len(tasks) - len(pending),
+        to_run=len(pending),
+        variants=lines,
+        judge=judged,
+        cost_usd=sum(v.cost_usd for v in lines) + (judged.cost_usd if judged else 0),
+        wall_s=sum(v.wall_s for v in lines) + (judged.wall_s if judged else 0),
+    )
 
 
-def plan_stored_judge(store: Store, run_id: int, judge: JudgeSpec, *, pairs: str = "all",
-                      concurrency: int = 2) -> JudgePlan:
+def plan_stored_judge(
+    store: Store, run_id: int, judge: JudgeSpec, *, pairs: str = "all", concurrency: int = 2
+) -> JudgePlan:
     """What ``arena judge RUN`` would do on a stored run."""
     info = store.run(run_id)
     hashes = set(info.config.get("variants", {}).values())
@@ -99,14 +135,31 @@ def plan_stored_judge(store: Store, run_id: int, judge: JudgeSpec, *, pairs: str
     cases = [c for c in store.run_dataset(run_id).test_cases if c.id in wanted]
     done = store.finished_results(run_id)
     repeats = int(info.config.get("repeats", 1))
-    return plan_judge(store, judge, variants, cases, repeats, done,
-                      read_history(store, variants), pairs=pairs, concurrency=concurrency)
+    return plan_judge(
+        store,
+        judge,
+        variants,
+        cases,
+        repeats,
+        done,
+        read_history(store, variants),
+        pairs=pairs,
+        concurrency=concurrency,
+    )
 
 
-def plan_judge(store: Store | None, spec: JudgeSpec, variants: list[Variant],
-               cases: list[GoldenCase], repeats: int,
-               stored: dict[tuple[str, str, int], RunResult], history: History, *,
-               pairs: str = "all", concurrency: int = 2) -> JudgePlan:
+def plan_judge(
+    store: Store | None,
+    spec: JudgeSpec,
+    variants: list[Variant],
+    cases: list[GoldenCase],
+    repeats: int,
+    stored: dict[tuple[str, str, int], RunResult],
+    history: History,
+    *,
+    pairs: str = "all",
+    concurrency: int = 2,
+) -> JudgePlan:
     """The judge's pairs over the run's grid: exact where both answers are stored, estimated
     (answers of the variants' usual length) where they are still to be produced."""
     from arena.golden import case_hash
@@ -122,18 +175,24 @@ def plan_judge(store: Store | None, spec: JudgeSpec, variants: list[Variant],
     for case in cases:
         for repeat in range(repeats):
             for name_a, name_b in make_pairs(list(names), pairs):
-                a, b = (stored.get((names[n].version_hash, case_hash(case), repeat))
-                        for n in (name_a, name_b))
+                a, b = (
+                    stored.get((names[n].version_hash, case_hash(case), repeat))
+                    for n in (name_a, name_b)
+                )
                 if (a is not None and a.error) or (b is not None and b.error):
                     count["skipped"] += 1
                     continue
                 count["pairs"] += 1
                 if a is None or b is None:
                     count["estimated"] += 1
-                    request = PairRequest(case_id=case.id, query=case.input,
-                                          reference=case.reference_answer,
-                                          expectations=expectations_text(case),
-                                          answer_a=filler, answer_b=filler)
+                    request = PairRequest(
+                        case_id=case.id,
+                        query=case.input,
+                        reference=case.reference_answer,
+                        expectations=expectations_text(case),
+                        answer_a=filler,
+                        answer_b=filler,
+                    )
                     size = _request_tokens(mode.conversations(request))
                     count["calls"] += 2 * len(size)
                     sent_tokens += size * 2
@@ -142,8 +201,9 @@ def plan_judge(store: Store | None, spec: JudgeSpec, variants: list[Variant],
                     count["ties"] += 1
                     continue
                 for first, second in ((a, b), (b, a)):
-                    request = pair_request(case, first, second,
-                                           with_trajectory=spec.with_trajectory)
+                    request = pair_request(
+                        case, first, second, with_trajectory=spec.with_trajectory
+                    )
                     size = _request_tokens(mode.conversations(request))
                     count["calls"] += len(size)
                     key = verdict_key(spec, request)
@@ -156,28 +216,47 @@ def plan_judge(store: Store | None, spec: JudgeSpec, variants: list[Variant],
     out = _judge_output_tokens(store, spec, config.max_tokens, mode.needs_logprobs)
     to_send = len(sent_tokens)
     mean_in = sum(sent_tokens) / to_send if to_send else 0.0
-    per_call = Estimate(calls=1, input_tokens=mean_in, output_tokens=out[0],
-                        latency_s=CALL_LATENCY_S,
-                        cost_usd=cost(config, mean_in, out[0], CALL_LATENCY_S), source=out[1])
+    per_call = Estimate(
+        calls=1,
+        input_tokens=mean_in,
+        output_tokens=out[0],
+        latency_s=CALL_LATENCY_S,
+        cost_usd=cost(config, mean_in, out[0], CALL_LATENCY_S),
+        source=out[1],
+    )
     return JudgePlan(
-        judge=spec.label, judge_key=spec.key, pairs=count["pairs"], skipped=count["skipped"],
-        ties=count["ties"], estimated_pairs=count["estimated"], calls=count["calls"],
-        cached=count["cached"], to_send=to_send, per_call=per_call,
-        input_tokens=sum(sent_tokens), output_tokens=round(to_send * out[0]),
+        judge=spec.label,
+        judge_key=spec.key,
+        pairs=count["pairs"],
+        skipped=count["skipped"],
+        ties=count["ties"],
+        estimated_pairs=count["estimated"],
+        calls=count["calls"],
+        cached=count["cached"],
+        to_send=to_send,
+        per_call=per_call,
+        input_tokens=sum(sent_tokens),
+        output_tokens=round(to_send * out[0]),
         cost_usd=cost(config, sum(sent_tokens), to_send * out[0], to_send * CALL_LATENCY_S),
-        wall_s=to_send * CALL_LATENCY_S / (2 * max(1, concurrency)))
+        wall_s=to_send * CALL_LATENCY_S / (2 * max(1, concurrency)),
+    )
 
 
 def _request_tokens(conversations: list[list[BaseMessage]]) -> list[int]:
     return [sum(tokens(str(m.content)) for m in c) for c in conversations]
 
 
-def _judge_output_tokens(store: Store | None, spec: JudgeSpec, max_tokens: int,
-                         logprobs: bool) -> tuple[float, str]:
+def _judge_output_tokens(
+    store: Store | None, spec: JudgeSpec, max_tokens: int, logprobs: bool
+) -> tuple[float, str]:
     if logprobs:
         return float(max_tokens), "dataset"
-    raws = [len(v.raw) for b in (store.battles(judge_key=spec.key) if store else [])
-            for v in (b.verdict_ab, b.verdict_ba) if v is not None and v.raw]
+    raws = [
+        len(v.raw)
+        for b in (store.battles(judge_key=spec.key) if store else [])
+        for v in (b.verdict_ab, b.verdict_ba)
+        if v is not None and v.raw
+    ]
     if raws:
         return sum(raws) / len(raws) / 4, f"history: {len(raws)} verdicts of this judge"
     return float(min(OUTPUT_TOKENS, max_tokens)), "dataset"

@@ -199,12 +199,33 @@ def test_leaderboard_renders_and_outputs_stay_inert(server: str, browser: Any, d
     browser.save_screenshot(str(tmp_path / "compare.png"))
 
 
-def _button(driver: Any, label: str) -> Any:
-    """The visible button whose text is ``label`` (None until it is drawn)."""
+def _click(driver: Any, label: str) -> bool:
+    """Click the visible button whose text is ``label``; False until it is drawn (or while
+    the page redraws it), so it can be waited for."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
-    return next((b for b in driver.find_elements(By.CSS_SELECTOR, "button")
-                 if b.text.strip() == label and b.is_displayed()), None)
+    try:
+        button = next((b for b in driver.find_elements(By.CSS_SELECTOR, "button")
+                       if b.text.strip() == label and b.is_displayed()), None)
+        if button is None:
+            return False
+        button.click()
+    except StaleElementReferenceException:
+        return False
+    return True
+
+
+def _shown_code(driver: Any) -> list[str]:
+    """The texts of the visible code blocks (empty while the page redraws)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    try:
+        return [c.text for c in driver.find_elements(By.CSS_SELECTOR, '[data-testid="stCode"]')
+                if c.is_displayed()]
+    except StaleElementReferenceException:
+        return []
 
 
 def test_votes_are_counted_and_rated_in_the_browser(server: str, browser: Any, db_filled: str,
@@ -224,11 +245,9 @@ def test_votes_are_counted_and_rated_in_the_browser(server: str, browser: Any, d
     next(t for t in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stTab"]')
          if t.text.strip() == "Vote").click()
     for count in (1, 2, 3):
-        button = wait.until(lambda d: _button(d, "A is better"))
-        blocks = [c.text for c in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stCode"]')
-                  if c.is_displayed()]
-        assert len(blocks) >= 3  # the question and both answers, shown as text
-        button.click()
+        # The question and both answers are drawn, as text (code blocks).
+        wait.until(lambda d: len(_shown_code(d)) >= 3)
+        wait.until(lambda d: _click(d, "A is better"))
         wait.until(lambda d, n=count: f"Votes on run #2: {n} by you"
                    in d.find_element(By.TAG_NAME, "body").text)
         body = browser.find_element(By.TAG_NAME, "body").text

@@ -19,8 +19,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).with_name("ray_node.py")
-LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0",
-            "RAY_AUTH_MODE": "disabled"}  # loopback only; no token file written or read
+LOOPBACK = {
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+    "RAY_USAGE_STATS_ENABLED": "0",
+    "RAY_AUTH_MODE": "disabled",
+}  # loopback only; no token file written or read
 START_TIMEOUT_S = 90
 
 
@@ -36,9 +39,14 @@ class Cluster:
 
     def arena(self, args: list[str], **env: str) -> subprocess.Popen[str]:
         """``arena ARGS`` as a driver process of this cluster."""
-        return subprocess.Popen([sys.executable, "-m", "arena.cli", *args], cwd=ROOT,
-                                env={**self.env, **env}, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            [sys.executable, "-m", "arena.cli", *args],
+            cwd=ROOT,
+            env={**self.env, **env},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
     def arena_json(self, args: list[str], timeout: float = 120) -> dict[str, object]:
         """``arena ARGS --json`` to completion; fails on a non-zero exit."""
@@ -62,8 +70,11 @@ class Cluster:
                 continue
             table[int(entry.name)] = (int(stat[1]), int(stat[2]), command)  # ppid, pgid
         node = {pid for pid, (_, pgid, _) in table.items() if pgid == self.worker.pid}
-        return [pid for pid, (ppid, _, command) in table.items()
-                if ppid in node and command.startswith(f"ray::{title}")]
+        return [
+            pid
+            for pid, (ppid, _, command) in table.items()
+            if ppid in node and command.startswith(f"ray::{title}")
+        ]
 
 
 def _free_port() -> int:
@@ -74,9 +85,14 @@ def _free_port() -> int:
 
 def _start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
-        return subprocess.Popen([sys.executable, str(LAUNCHER), "start", *args, "--block"],
-                                env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
-                                start_new_session=True)  # its own process group
+        return subprocess.Popen(
+            [sys.executable, str(LAUNCHER), "start", *args, "--block"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            start_new_session=True,
+        )  # its own process group
 
 
 def _wait_started(proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -114,10 +130,23 @@ def ray_cluster(extra_env: dict[str, str]) -> Iterator[Cluster]:
     port = _free_port()
     env = {**os.environ, **LOOPBACK, **extra_env, "PYTHONPATH": str(ROOT)}
     env.pop("RAY_ADDRESS", None)
-    common = [f"--temp-dir={root}", "--num-cpus=1", "--object-store-memory=80000000",
-              "--disable-usage-stats"]
-    head = _start(["--head", "--node-ip-address=127.0.0.1", f"--port={port}",
-                   "--include-dashboard=false", *common], env, root / "head.log")
+    common = [
+        f"--temp-dir={root}",
+        "--num-cpus=1",
+        "--object-store-memory=80000000",
+        "--disable-usage-stats",
+    ]
+    head = _start(
+        [
+            "--head",
+            "--node-ip-address=127.0.0.1",
+            f"--port={port}",
+            "--include-dashboard=false",
+            *common,
+        ],
+        env,
+        root / "head.log",
+    )
     worker = None
     try:
         _wait_started(head, root / "head.log")

@@ -33,11 +33,18 @@ def main(argv: list[str]) -> dict[str, Any]:
         for _ in range(2):
             options = RunOptions(concurrency=4, progress=False, executor=executor)
             ran = run_json(run_suite(store, dataset, variants, options))
-            judged = judge_run(store, ran["run_id"], spec, concurrency=4, progress=False,
-                               executor=executor)
-            passes.append({"run": ran, "judge": {
-                "model_calls": judged.model_calls,
-                "battles": [b.model_dump(mode="json") for b in judged.battles]}})
+            judged = judge_run(
+                store, ran["run_id"], spec, concurrency=4, progress=False, executor=executor
+            )
+            passes.append(
+                {
+                    "run": ran,
+                    "judge": {
+                        "model_calls": judged.model_calls,
+                        "battles": [b.model_dump(mode="json") for b in judged.battles],
+                    },
+                }
+            )
     finally:
         executor.close()
     return {"passes": passes}

@@ -4,6 +4,7 @@ gives, the endpoint limiter and the limited providers, and the Ray executor's in
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 
 import pytest
@@ -17,23 +18,39 @@ from arena.executors.limits import (
     endpoint_key,
     limited,
 )
-from arena.executors.ray_executor import shipped_url
+from arena.executors.ray_executor import check_reachable, shipped_url
 from arena.judging import judge_run
 from arena.models import ModelConfig, get_provider, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from judges import JudgeSpec
-from tests.plan.helpers import NAMES, dataset, register_models, variant
+from tests.faults.scenario import cli
+from tests.plan.helpers import NAMES, dataset, register_models, variant, write_inputs
 
 pytestmark = pytest.mark.unit
 
 
 def _results(store: Store, executor: object) -> tuple[dict[tuple[str, str, int], tuple], int]:
-    report = run_suite(store, dataset(), [variant(n) for n in NAMES],
-                       RunOptions(progress=False, repeats=2, executor=executor))
-    return ({(r.variant, r.case_id, r.repeat): (r.output, r.error, r.model_calls,
-                                                 r.input_tokens, r.output_tokens, r.cost_usd)
-             for r in report.results}, report.model_calls)
+    report = run_suite(
+        store,
+        dataset(),
+        [variant(n) for n in NAMES],
+        RunOptions(progress=False, repeats=2, executor=executor),
+    )
+    return (
+        {
+            (r.variant, r.case_id, r.repeat): (
+                r.output,
+                r.error,
+                r.model_calls,
+                r.input_tokens,
+                r.output_tokens,
+                r.cost_usd,
+            )
+            for r in report.results
+        },
+        report.model_calls,
+    )
 
 
 def test_local_executor_equals_the_inline_runner(tmp_path: Path) -> None:
@@ -47,16 +64,22 @@ def test_local_executor_equals_the_inline_runner(tmp_path: Path) -> None:
     assert got == want and got_calls == want_calls == len(want)
     assert _results(through, LocalExecutor())[1] == 0  # resumed: nothing sent again
     # One pair at a time: identical requests of two pairs are then sent once, in both.
-    judged = [judge_run(store, store.run().id, spec, progress=False, executor=executor,
-                        concurrency=1)
-              for store, executor in ((inline, None), (through, LocalExecutor()))]
+    judged = [
+        judge_run(store, store.run().id, spec, progress=False, executor=executor, concurrency=1)
+        for store, executor in ((inline, None), (through, LocalExecutor()))
+    ]
     want_battles, got_battles = (
         sorted((b.variant_a, b.variant_b, b.case_id, b.repeat, b.winner) for b in j.battles)
-        for j in judged)
+        for j in judged
+    )
     assert got_battles == want_battles
     assert judged[0].model_calls == judged[1].model_calls > 0
-    assert judge_run(through, through.run().id, spec, progress=False,
-                     executor=LocalExecutor()).model_calls == 0
+    assert (
+        judge_run(
+            through, through.run().id, spec, progress=False, executor=LocalExecutor()
+        ).model_calls
+        == 0
+    )
 
 
 def test_endpoint_limits_cap_concurrent_leases_and_take_back_expired_ones() -> None:
@@ -88,8 +111,9 @@ def test_endpoint_limits_cap_concurrent_leases_and_take_back_expired_ones() -> N
 
 
 def test_endpoint_keys_name_the_endpoint_and_key_variable_never_the_key() -> None:
-    api = ModelConfig(spec="openai:gpt-4o", base_url="http://127.0.0.1:1/v1",
-                      api_key_env="ARENA_TEST_KEY_VAR")
+    api = ModelConfig(
+        spec="openai:gpt-4o", base_url="http://127.0.0.1:1/v1", api_key_env="ARENA_TEST_KEY_VAR"
+    )
     assert endpoint_key(api) == "openai|http://127.0.0.1:1/v1|ARENA_TEST_KEY_VAR"
     assert endpoint_key(ModelConfig(spec="openai:gpt-4o")) == "openai|default|"
     assert endpoint_key(ModelConfig(spec="local:qwen"), "node1") == "local:qwen@node1"
@@ -105,13 +129,17 @@ def test_limited_provider_keeps_name_checks_and_cache_identity() -> None:
     model = wrapped.build(config)
     assert isinstance(model, LimitedChatModel) and model.lease_s == 8.0
     assert model.endpoint == endpoint_key(config)
-    assert not isinstance(limited(get_provider("fake"), LocalSlots(EndpointLimits()))
-                          .build(ModelConfig(spec="fake:echo")), LimitedChatModel)
+    assert not isinstance(
+        limited(get_provider("fake"), LocalSlots(EndpointLimits())).build(
+            ModelConfig(spec="fake:echo")
+        ),
+        LimitedChatModel,
+    )
 
 
-def test_shipped_url_makes_sqlite_absolute_and_refuses_memory(tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch
-                                                              ) -> None:
+def test_shipped_url_makes_sqlite_absolute_and_refuses_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert shipped_url("sqlite:///arena.db") == f"sqlite:///{tmp_path / 'arena.db'}"
     assert shipped_url("sqlite:////abs/arena.db") == "sqlite:////abs/arena.db"
@@ -122,6 +150,33 @@ def test_shipped_url_makes_sqlite_absolute_and_refuses_memory(tmp_path: Path,
             shipped_url(memory)
 
 
+def test_no_cluster_at_the_address_is_bad_input_before_anything_is_written(tmp_path: Path) -> None:
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(InputError, match="--ray-address"):
+        check_reachable(f"ray://127.0.0.1:{port}", timeout_s=2)
+    register_models()
+    data, variants = write_inputs(tmp_path)
+    db = tmp_path / "arena.db"
+    code, _, err = cli(
+        [
+            "run",
+            "--variants",
+            *map(str, variants),
+            "--dataset",
+            str(data),
+            "--executor",
+            "ray",
+            "--ray-address",
+            f"127.0.0.1:{port}",
+            "--db",
+            f"sqlite:///{db}",
+        ]
+    )
+    assert code == 2 and "no Ray cluster answers" in err and not db.exists()
+
+
 def test_unknown_executor_and_bad_worker_count_are_bad_input() -> None:
     with pytest.raises(InputError, match="--executor"):
         make_executor("dask")
@@ -130,7 +185,6 @@ def test_unknown_executor_and_bad_worker_count_are_bad_input() -> None:
 
 
 def test_node_local_provider_serves_the_nodes_server_with_the_local_identity() -> None:
-    pytest.importorskip("ray")
     from arena.executors.ray_worker import NodeLocalProvider
 
     config = ModelConfig(spec="local:qwen2.5-coder-1.5b")

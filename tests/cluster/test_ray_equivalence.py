@@ -32,34 +32,62 @@ def postgres_url() -> Iterator[str]:
 
 def _outcomes(doc: dict[str, Any]) -> dict[tuple[str, str, int], tuple[Any, ...]]:
     """Everything a result says except timings and ids, by (variant, case, repeat)."""
-    return {(r["variant"], r["case_id"], r["repeat"]): (
-        r["output"], bool(r["error"]), r["tool_calls"], r["model_calls"], r["input_tokens"],
-        r["output_tokens"]) for r in doc["results"]}
+    return {
+        (r["variant"], r["case_id"], r["repeat"]): (
+            r["output"],
+            bool(r["error"]),
+            r["tool_calls"],
+            r["model_calls"],
+            r["input_tokens"],
+            r["output_tokens"],
+        )
+        for r in doc["results"]
+    }
 
 
 def _winners(battles: list[dict[str, Any]]) -> dict[tuple[str, str, str, int], str]:
-    return {(b["variant_a"], b["variant_b"], b["case_id"], b["repeat"]): b["winner"]
-            for b in battles}
+    return {
+        (b["variant_a"], b["variant_b"], b["case_id"], b["repeat"]): b["winner"] for b in battles
+    }
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_ray_results_equal_local_and_the_rerun_sends_nothing(
-        backend: str, cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        request: pytest.FixtureRequest) -> None:
+    backend: str,
+    cluster: Cluster,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+) -> None:
     monkeypatch.setenv(KEY_ENV, API_KEY)
     monkeypatch.setenv("ARENA_RETRIES", "2")
-    ray_db = (request.getfixturevalue("postgres_url") if backend == "postgres"
-              else f"sqlite:///{tmp_path / 'ray.db'}")
+    ray_db = (
+        request.getfixturevalue("postgres_url")
+        if backend == "postgres"
+        else f"sqlite:///{tmp_path / 'ray.db'}"
+    )
     with FaultServer(**FAULTS) as here, FaultServer(**FAULTS) as there:
-        local = write_files(tmp_path / "local", here.base_url,
-                            f"sqlite:///{tmp_path / 'local.db'}")
+        local = write_files(tmp_path / "local", here.base_url, f"sqlite:///{tmp_path / 'local.db'}")
         remote = write_files(tmp_path / "ray", there.base_url, ray_db)
         want, _ = cli_json(local.run_args())
         judged, _ = cli_json(local.judge_args("text"))
         driver = subprocess.run(
-            [sys.executable, "-m", "tests.cluster.driver", cluster.address, ray_db,
-             str(remote.dataset), str(remote.judge("text")), *map(str, remote.variants)],
-            cwd=ROOT, env=cluster.env, capture_output=True, text=True, timeout=300)
+            [
+                sys.executable,
+                "-m",
+                "tests.cluster.driver",
+                cluster.address,
+                ray_db,
+                str(remote.dataset),
+                str(remote.judge("text")),
+                *map(str, remote.variants),
+            ],
+            cwd=ROOT,
+            env=cluster.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert driver.returncode == 0, driver.stderr[-4000:]
         first, second = json.loads(driver.stdout)["passes"]
 

@@ -69,11 +69,11 @@ def _all_exact(files: Files, store: Store, run_id: int, total: int) -> None:
 
 def test_worker_killed_mid_run_loses_nothing(cluster: Cluster, tmp_path: Path) -> None:
     with FaultServer(delay_s=0.5) as server:
-        files = write_files(tmp_path, server.base_url, f"sqlite:///{tmp_path / 'arena.db'}",
-                            cases=12)
+        files = write_files(
+            tmp_path, server.base_url, f"sqlite:///{tmp_path / 'arena.db'}", cases=12
+        )
         total = len(files.variants) * len(files.inputs)
-        proc = cluster.arena(_ray_args(files, cluster, "--ray-workers", "2",
-                                       "--concurrency", "6"))
+        proc = cluster.arena(_ray_args(files, cluster, "--ray-workers", "2", "--concurrency", "6"))
         store = Store(files.db)
         _wait_for_results(store, 4, proc)
         victims = cluster.worker_node_processes("ArenaWorker")
@@ -90,8 +90,9 @@ def test_worker_killed_mid_run_loses_nothing(cluster: Cluster, tmp_path: Path) -
 
 def test_killed_driver_rerun_resumes(cluster: Cluster, tmp_path: Path) -> None:
     with FaultServer(delay_s=0.4) as server:
-        files = write_files(tmp_path, server.base_url, f"sqlite:///{tmp_path / 'arena.db'}",
-                            cases=12)
+        files = write_files(
+            tmp_path, server.base_url, f"sqlite:///{tmp_path / 'arena.db'}", cases=12
+        )
         total = len(files.variants) * len(files.inputs)
         proc = cluster.arena(_ray_args(files, cluster, "--concurrency", "4"))
         store = Store(files.db)
@@ -109,28 +110,53 @@ def test_killed_driver_rerun_resumes(cluster: Cluster, tmp_path: Path) -> None:
         assert report["model_calls"] == server.stats()["requests"] <= total - len(before)
         _all_exact(files, store, run.id, total)
         assert {rid: out for rid, out in before.items()} == {
-            r.id: r.output for r in store.results(run.id) if r.id in before}
+            r.id: r.output for r in store.results(run.id) if r.id in before
+        }
 
 
-def test_endpoint_limit_holds_across_the_cluster(cluster: Cluster, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_endpoint_limit_holds_across_the_cluster(
+    cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(KEY_ENV, API_KEY)
     with PeakServer(delay_s=0.3) as server:
-        local = write_files(tmp_path / "local", server.base_url,
-                            f"sqlite:///{tmp_path / 'local.db'}", cases=8)
+        local = write_files(
+            tmp_path / "local", server.base_url, f"sqlite:///{tmp_path / 'local.db'}", cases=8
+        )
         cli_json(local.run_args("--concurrency", "8"))
         assert server.peak > 2  # unlimited, this workload keeps more requests in flight
         server.peak = 0
-        files = write_files(tmp_path / "ray", server.base_url,
-                            f"sqlite:///{tmp_path / 'ray.db'}", cases=8)
-        report = cluster.arena_json(_ray_args(
-            files, cluster, "--ray-workers", "4", "--concurrency", "8",
-            "--endpoint-concurrency", "2"))
+        files = write_files(
+            tmp_path / "ray", server.base_url, f"sqlite:///{tmp_path / 'ray.db'}", cases=8
+        )
+        report = cluster.arena_json(
+            _ray_args(
+                files,
+                cluster,
+                "--ray-workers",
+                "4",
+                "--concurrency",
+                "8",
+                "--endpoint-concurrency",
+                "2",
+            )
+        )
         assert len(report["results"]) == 24 and not any(r["error"] for r in report["results"])
         assert server.peak == 2  # 8 tasks in flight on 4 workers, 2 requests at a time
         server.peak = 0
-        judged = cluster.arena_json(files.judge_args(
-            "text", "--executor", "ray", "--ray-address", cluster.address, "--ray-workers", "4",
-            "--concurrency", "8", "--endpoint-concurrency", "2"))
+        judged = cluster.arena_json(
+            files.judge_args(
+                "text",
+                "--executor",
+                "ray",
+                "--ray-address",
+                cluster.address,
+                "--ray-workers",
+                "4",
+                "--concurrency",
+                "8",
+                "--endpoint-concurrency",
+                "2",
+            )
+        )
         assert len(judged["battles"]) == 24 and judged["model_calls"] == 48
         assert server.peak == 2  # 8 pairs in flight, both orders each: still 2 at a time

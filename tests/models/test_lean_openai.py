@@ -66,7 +66,8 @@ def test_lean_requests_are_byte_identical(server: FaultServer) -> None:
 
 
 def test_lean_requests_without_tools_and_with_extra_body(server: FaultServer) -> None:
-    extra = {"extra_body": {"seed_note": "kept", "tools": "overridden"}}
+    extra = {"extra_body": {"seed_note": "kept",
+                            "messages": [{"role": "user", "content": "the caller's own"}]}}
     digests = _bodies(server, _client(ChatOpenAI, server, **extra),
                       _client(LeanChatOpenAI, server, **extra))
     assert digests[0] == digests[1] and digests[2] == digests[3]

@@ -19,10 +19,21 @@ NAMES = ("good", "bad", "same")
 
 def dataset(cases: int = CASES) -> GoldenDataset:
     """``cases`` questions of the same length (so every task costs the same)."""
-    return GoldenDataset.model_validate({
-        "name": "plan", "available_tools": ["calculate"],
-        "test_cases": [{"id": f"P-{i}", "input": f"What is 25% of 1200? case {i}",
-                        "category": "happy_path", "tier": "critical"} for i in range(cases)]})
+    return GoldenDataset.model_validate(
+        {
+            "name": "plan",
+            "available_tools": ["calculate"],
+            "test_cases": [
+                {
+                    "id": f"P-{i}",
+                    "input": f"What is 25% of 1200? case {i}",
+                    "category": "happy_path",
+                    "tier": "critical",
+                }
+                for i in range(cases)
+            ],
+        }
+    )
 
 
 def register_models() -> None:
@@ -34,9 +45,17 @@ def register_models() -> None:
 
 def variant(name: str) -> Variant:
     """A priced variant on ``fake:NAME``, answering at once (no tools)."""
-    return Variant.model_validate({
-        "name": name, "model": {"spec": f"fake:{name}", "price_input_per_mtok": PRICE_IN,
-                                "price_output_per_mtok": PRICE_OUT}, "tools": []})
+    return Variant.model_validate(
+        {
+            "name": name,
+            "model": {
+                "spec": f"fake:{name}",
+                "price_input_per_mtok": PRICE_IN,
+                "price_output_per_mtok": PRICE_OUT,
+            },
+            "tools": [],
+        }
+    )
 
 
 def write_inputs(root: Path) -> tuple[Path, list[Path]]:
@@ -47,9 +66,11 @@ def write_inputs(root: Path) -> tuple[Path, list[Path]]:
     files = []
     for name in NAMES:
         path = root / f"{name}.yaml"
-        path.write_text(f"name: {name}\nagent: react\ntools: []\nmodel: {{spec: 'fake:{name}', "
-                        f"price_input_per_mtok: {PRICE_IN}, "
-                        f"price_output_per_mtok: {PRICE_OUT}}}\n")
+        path.write_text(
+            f"name: {name}\nagent: react\ntools: []\nmodel: {{spec: 'fake:{name}', "
+            f"price_input_per_mtok: {PRICE_IN}, "
+            f"price_output_per_mtok: {PRICE_OUT}}}\n"
+        )
         files.append(path)
     return data, files
 
@@ -65,8 +86,9 @@ class OnlySome:
 
         self.inner, self.allow = LocalExecutor(), allow
 
-    async def run_task(self, store: Store, run_id: int, task: Task,
-                       timeout_s: float) -> TaskOutcome | None:
+    async def run_task(
+        self, store: Store, run_id: int, task: Task, timeout_s: float
+    ) -> TaskOutcome | None:
         if not self.allow(task):
             return None
         return await self.inner.run_task(store, run_id, task, timeout_s)

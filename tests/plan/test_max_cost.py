@@ -18,8 +18,21 @@ pytestmark = pytest.mark.unit
 
 
 def _run_args(data: Path, variants: list[Path], db: str, *extra: str) -> list[str]:
-    return ["run", "--variants", *map(str, variants), "--dataset", str(data), "--repeats",
-            "2", "--concurrency", "4", "--db", db, "--json", *extra]
+    return [
+        "run",
+        "--variants",
+        *map(str, variants),
+        "--dataset",
+        str(data),
+        "--repeats",
+        "2",
+        "--concurrency",
+        "4",
+        "--db",
+        db,
+        "--json",
+        *extra,
+    ]
 
 
 def _judge_file(root: Path) -> Path:
@@ -27,8 +40,10 @@ def _judge_file(root: Path) -> Path:
 
     register_fake("judge", ["A is better. [[A>B]]"], cycle=True)
     path = root / "judge.yaml"
-    path.write_text("model: {spec: 'fake:judge', price_input_per_mtok: 1000, "
-                    "price_output_per_mtok: 1000}\nmode: text\n")
+    path.write_text(
+        "model: {spec: 'fake:judge', price_input_per_mtok: 1000, "
+        "price_output_per_mtok: 1000}\nmode: text\n"
+    )
     return path
 
 
@@ -36,8 +51,7 @@ def test_max_cost_stops_within_one_task_and_the_rerun_resumes(tmp_path: Path) ->
     register_models()
     data, variants = write_inputs(tmp_path)
     reference, _ = cli_json(_run_args(data, variants, f"sqlite:///{tmp_path / 'ref.db'}"))
-    costs = {(r["variant"], r["case_id"], r["repeat"]): r["cost_usd"]
-             for r in reference["results"]}
+    costs = {(r["variant"], r["case_id"], r["repeat"]): r["cost_usd"] for r in reference["results"]}
     total, biggest = sum(costs.values()), max(costs.values())
     limit = total * 0.4
     db = f"sqlite:///{tmp_path / 'arena.db'}"
@@ -61,8 +75,7 @@ def test_max_cost_stops_within_one_task_and_the_rerun_resumes(tmp_path: Path) ->
     assert store.run(run.id).status == "finished"
 
 
-def test_max_cost_zero_runs_nothing_and_a_generous_limit_runs_everything(
-        tmp_path: Path) -> None:
+def test_max_cost_zero_runs_nothing_and_a_generous_limit_runs_everything(tmp_path: Path) -> None:
     register_models()
     data, variants = write_inputs(tmp_path)
     db = f"sqlite:///{tmp_path / 'arena.db'}"
@@ -107,8 +120,19 @@ def test_dry_run_writes_nothing_and_calls_nothing(tmp_path: Path) -> None:
     assert (plan["tasks"], plan["stored"], plan["to_run"]) == (24, 0, 24)
     assert not db_file.exists()
     assert all(fake_script(name).calls == [] for name in NAMES)  # no model was asked
-    code, out, _ = cli(["plan", "--variants", *map(str, variants), "--dataset", str(data),
-                        "--repeats", "2", "--db", f"sqlite:///{db_file}"])
+    code, out, _ = cli(
+        [
+            "plan",
+            "--variants",
+            *map(str, variants),
+            "--dataset",
+            str(data),
+            "--repeats",
+            "2",
+            "--db",
+            f"sqlite:///{db_file}",
+        ]
+    )
     assert code == 0 and "24 agent tasks: 0 stored, 24 to run" in out
     assert not db_file.exists()
 
@@ -137,5 +161,9 @@ def test_unmeasured_work_is_admitted_one_at_a_time() -> None:
         events.append(f"closed: {await budget.admit('new') is None}")
         return events
 
-    assert asyncio.run(scenario()) == ["second waits: True", "then admitted at 0.25",
-                                       "refused: True, True", "closed: True"]
+    assert asyncio.run(scenario()) == [
+        "second waits: True",
+        "then admitted at 0.25",
+        "refused: True, True",
+        "closed: True",
+    ]

@@ -20,21 +20,24 @@ TASKS = len(NAMES) * CASES * REPEATS
 
 def _judge() -> JudgeSpec:
     register_fake("judge", ["Both fine, A is better. [[A>B]]"], cycle=True)
-    return JudgeSpec(model=ModelConfig(spec="fake:judge", price_input_per_mtok=1000.0,
-                                       price_output_per_mtok=1000.0))
+    return JudgeSpec(
+        model=ModelConfig(
+            spec="fake:judge", price_input_per_mtok=1000.0, price_output_per_mtok=1000.0
+        )
+    )
 
 
 def _run(store: Store, **options: object) -> tuple[int, int, int]:
     """(run id, fresh results, model calls sent)."""
     variants = [variant(n) for n in NAMES]
-    report = run_suite(store, dataset(), variants,
-                       RunOptions(progress=False, repeats=REPEATS, **options))  # type: ignore[arg-type]
+    report = run_suite(
+        store, dataset(), variants, RunOptions(progress=False, repeats=REPEATS, **options)
+    )  # type: ignore[arg-type]
     return report.run_id, len(report.results) - report.reused, report.model_calls
 
 
 def _plan(store: Store | None, **kwargs: object):  # type: ignore[no-untyped-def]
-    return plan_run(store, dataset(), [variant(n) for n in NAMES], repeats=REPEATS,
-                    **kwargs)  # type: ignore[arg-type]
+    return plan_run(store, dataset(), [variant(n) for n in NAMES], repeats=REPEATS, **kwargs)  # type: ignore[arg-type]
 
 
 def test_fresh_plan_counts_every_task_and_estimates_from_the_dataset(store: Store) -> None:
@@ -42,16 +45,20 @@ def test_fresh_plan_counts_every_task_and_estimates_from_the_dataset(store: Stor
     plan = _plan(store, judge=_judge())
     assert (plan.run_id, plan.tasks, plan.stored, plan.to_run) == (None, TASKS, 0, TASKS)
     assert [(v.variant, v.tasks, v.to_run) for v in plan.variants] == [
-        (n, CASES * REPEATS, CASES * REPEATS) for n in NAMES]
+        (n, CASES * REPEATS, CASES * REPEATS) for n in NAMES
+    ]
     assert all(v.per_task.source == "dataset" and v.cost_usd > 0 for v in plan.variants)
     judge = plan.judge
     assert judge is not None
     pairs = 3 * CASES * REPEATS  # three variant pairs per case and repeat
     assert (judge.pairs, judge.estimated_pairs, judge.calls, judge.cached) == (
-        pairs, pairs, 2 * pairs, 0)
+        pairs,
+        pairs,
+        2 * pairs,
+        0,
+    )
     assert judge.to_send == 2 * pairs and judge.cost_usd > 0
-    assert plan.cost_usd == pytest.approx(sum(v.cost_usd for v in plan.variants)
-                                          + judge.cost_usd)
+    assert plan.cost_usd == pytest.approx(sum(v.cost_usd for v in plan.variants) + judge.cost_usd)
 
 
 def test_partly_cached_plan_matches_what_the_rerun_does(store: Store) -> None:
@@ -69,8 +76,7 @@ def test_partly_cached_plan_matches_what_the_rerun_does(store: Store) -> None:
     results = [r for r in store.results(run_id) if r.case_id not in done]
     assert sum(r.input_tokens for r in results) == sum(v.input_tokens for v in plan.variants)
     assert sum(r.output_tokens for r in results) == sum(v.output_tokens for v in plan.variants)
-    assert sum(r.cost_usd for r in results) == pytest.approx(
-        sum(v.cost_usd for v in plan.variants))
+    assert sum(r.cost_usd for r in results) == pytest.approx(sum(v.cost_usd for v in plan.variants))
 
 
 def test_fully_cached_plan_is_empty_and_the_rerun_sends_nothing(store: Store) -> None:
@@ -100,13 +106,11 @@ def test_judge_plan_counts_ties_cache_and_skipped_pairs(store: Store) -> None:
     spec = _judge()
     plan = plan_stored_judge(store, run_id, spec)
     slots = CASES * REPEATS
-    assert (plan.pairs, plan.ties, plan.skipped, plan.estimated_pairs) == (3 * slots, slots,
-                                                                             0, 0)
+    assert (plan.pairs, plan.ties, plan.skipped, plan.estimated_pairs) == (3 * slots, slots, 0, 0)
     # good and same answer alike, and every repeat answers alike: per case, the pairs with
     # bad are the same two ordered requests, sent once (then found in the verdict cache).
     assert (plan.calls, plan.cached, plan.to_send) == (4 * slots, 0, 2 * CASES)
-    partial = judge_run(store, run_id, spec, pairs="anchor:bad", progress=False,
-                        concurrency=1)
+    partial = judge_run(store, run_id, spec, pairs="anchor:bad", progress=False, concurrency=1)
     assert partial.model_calls == plan.to_send
     plan = plan_stored_judge(store, run_id, spec)
     assert (plan.cached, plan.to_send) == (4 * slots, 0)
