@@ -132,3 +132,35 @@ def test_switching_the_combination_reuses_every_verdict(store: Store) -> None:
     again = [b.winner for b in second.battles]
     assert by_rule[("average", "calibrated")].tie_rate == pytest.approx(
         sum(w == "tie" for w in again) / len(again))
+
+
+def test_arena_health_measures_every_combination(
+    store: Store, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from arena.cli import main
+
+    run_id = _many_cases_run(store)
+    score_run(store, run_id)
+    register_fake("noisy", [_noisy_judge(2)], cycle=True)
+    spec = JudgeSpec(model=ModelConfig(spec="fake:noisy"), mode="logprobs")
+    judge_run(store, run_id, spec, progress=False)
+    register_fake("fair", [_prefers_300_text], cycle=True)
+    fair = JudgeSpec(model=ModelConfig(spec="fake:fair"))
+    judge_run(store, run_id, fair, progress=False)
+    assert main(["health", str(run_id), "--combinations", "--json", "--db", db_url]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert list(doc["combinations"]) == [spec.key]  # text judges have nothing to combine
+    rows = doc["combinations"][spec.key]
+    assert len(rows) == 4 and all(r["agreement"]["n"] == 18 for r in rows)
+    assert all(r["accuracy"]["pairs"] == 12 for r in rows)  # good vs bad, good vs other
+    assert main(["health", str(run_id), "--combinations", "--db", db_url]) == 0
+    out = capsys.readouterr().out
+    assert f"how judge {spec.key} combines its two orders" in out
+    assert "logit        calibrated" in out and "average      fixed 0.020" in out
+
+
+def _prefers_300_text(messages: list[BaseMessage]) -> str:
+    a, b = _answers(messages)
+    return "[[A>B]]" if "300" in a else "[[B>A]]" if "300" in b else "[[A=B]]"

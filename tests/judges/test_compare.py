@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from langchain_core.messages import BaseMessage
 
 from arena.compare import _decide, _saving, compare_markdown, compare_variants
 from arena.errors import InputError
@@ -11,7 +12,7 @@ from arena.judging import judge_run
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec
-from tests.judges.test_judges import _prefers_300, _run
+from tests.judges.test_judges import _answers, _prefers_300, _run
 
 pytestmark = pytest.mark.unit
 
@@ -109,3 +110,25 @@ def test_an_unknown_judge_is_an_input_error(judged: tuple[Store, int, JudgeSpec]
     store, run_id, _ = judged
     with pytest.raises(InputError, match="judge 'nope' has no battles"):
         compare_variants(store, "bad", "good", run_id=run_id, judge_key="nope")
+
+
+def _coin_flip(messages: list[BaseMessage]) -> str:
+    """Prefers the answer saying 300 on cases #0 and #1, the other one on #2 and #3."""
+    a, b = _answers(messages)
+    flip = any(f"#{i}" in str(messages[-1].content) for i in (2, 3))
+    good_a, good_b = ("300" in a) != flip, ("300" in b) != flip
+    return "[[A>B]]" if good_a and not good_b else "[[B>A]]" if good_b and not good_a else "[[A=B]]"
+
+
+def test_a_verdict_from_a_judge_that_cannot_beat_chance_says_so(store: Store) -> None:
+    run_id = _run(store)
+    score_run(store, run_id)
+    register_fake("coin", [_coin_flip], cycle=True)
+    judge_run(store, run_id, JudgeSpec(model=ModelConfig(spec="fake:coin")), progress=False)
+    report = compare_variants(store, "same", "good", run_id=run_id, bootstrap=200)
+    assert report.judge_accuracy is not None and report.judge_accuracy.accuracy == 0.5
+    assert report.judge_accuracy.beats_chance is False
+    assert "judge decisive-pair accuracy 0.50 [" in report.summary
+    assert "cannot beat chance" in report.summary
+    assert any("its win rate is no evidence either way" in r for r in report.reasons)
+    assert "cannot beat chance" in compare_markdown(report)
