@@ -74,6 +74,11 @@ def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, lis
     return todo, skipped, variants
 
 
+#: Judgements being asked right now, by event loop and verdict key: a battle that needs the
+#: same ordered judgement (e.g. two variants with the same answer) waits for it.
+_INFLIGHT: dict[tuple[int, str], asyncio.Future[Verdict]] = {}
+
+
 async def _verdict(
     judge: Judge, store: Store, case: GoldenCase, first: RunResult, second: RunResult
 ) -> Verdict:
@@ -82,9 +87,23 @@ async def _verdict(
     cached = store.get_verdict(key)
     if cached is not None:  # the same reading; this judge may combine the orders differently
         return cached.model_copy(update={"judge": judge.spec})
-    verdict = await judge.judge(request)
-    if verdict.ok:  # an unreadable verdict is never cached: the next run asks again
-        store.put_verdict(key, verdict)
+    loop = asyncio.get_running_loop()
+    slot = (id(loop), key)
+    running = _INFLIGHT.get(slot)
+    if running is not None:
+        shared = await asyncio.shield(running)
+        return shared.model_copy(update={"judge": judge.spec})
+    future: asyncio.Future[Verdict] = loop.create_future()
+    _INFLIGHT[slot] = future
+    try:
+        verdict = await judge.judge(request)
+        if verdict.ok:  # an unreadable verdict is never cached: the next run asks again
+            store.put_verdict(key, verdict)
+        future.set_result(verdict)
+    finally:
+        _INFLIGHT.pop(slot, None)
+        if not future.done():
+            future.cancel()
     return verdict
 
 

@@ -18,6 +18,7 @@ from arena.provenance import provenance
 from arena.records import RunResult
 from arena.runner.agents import AgentCache
 from arena.runner.execute import execute_task
+from arena.runner.heap import frozen_heap
 from arena.runner.plan import Task, plan_tasks, run_key, select_cases
 from arena.runner.preflight import check_run
 from arena.storage import Store
@@ -133,7 +134,8 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
                 progress.update(1)
 
     try:
-        await asyncio.gather(*(worker(t) for t in pending))
+        with frozen_heap():  # the collector skips the long-lived heap while tasks run
+            await asyncio.gather(*(worker(t) for t in pending))
     except BaseException:
         store.finish_run(run_id, "interrupted")
         raise

@@ -29,10 +29,15 @@ class TrajectoryRecorder(BaseCallbackHandler):
     """Collects tool-call steps, model calls and token usage for one agent run.
 
     Its handlers only update counters and lists, so they run inline on the event loop
-    (``run_inline``) instead of being sent to a thread pool for every callback event.
+    (``run_inline``) instead of being sent to a thread pool for every callback event, and
+    the chain, retriever and custom events it has no use for are not sent to it (tool events
+    go with the agent events, so those stay on).
     """
 
     run_inline = True
+    ignore_chain = True
+    ignore_retriever = True
+    ignore_custom_event = True
 
     def __init__(self, tool_names: set[str] | None = None) -> None:
         self.tool_names = tool_names

@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -216,6 +217,13 @@ def _click(driver: Any, label: str) -> bool:
     return True
 
 
+def _shows(driver: Any, text: str) -> bool:
+    """The page's text holds ``text``."""
+    from selenium.webdriver.common.by import By
+
+    return text in driver.find_element(By.TAG_NAME, "body").text
+
+
 def _shown_code(driver: Any) -> list[str]:
     """The texts of the visible code blocks (empty while the page redraws)."""
     from selenium.common.exceptions import StaleElementReferenceException
@@ -248,8 +256,7 @@ def test_votes_are_counted_and_rated_in_the_browser(server: str, browser: Any, d
         # The question and both answers are drawn, as text (code blocks).
         wait.until(lambda d: len(_shown_code(d)) >= 3)
         wait.until(lambda d: _click(d, "A is better"))
-        wait.until(lambda d, n=count: f"Votes on run #2: {n} by you"
-                   in d.find_element(By.TAG_NAME, "body").text)
+        wait.until(partial(_shows, text=f"Votes on run #2: {count} by you"))
         body = browser.find_element(By.TAG_NAME, "body").text
         assert "Vote stored (A is better)" in body and "A was " in body and "B was " in body
     assert browser.title != "pwned"

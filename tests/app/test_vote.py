@@ -52,8 +52,8 @@ def test_votes_are_blind_counted_rated_and_compared(demo_url: str,
             VOTE_CHOICES.values())
         at.button(key=f"vote_{winner}").click().run()
         assert not at.exception, [e.value for e in at.exception]
-        (revealed,) = [s.value for s in at.success if s.value.startswith("Vote stored")]
-        names = re.findall(r"[AB] was \*\*(.+?)\*\*", revealed.replace("\\", ""))
+        (stored,) = [s.value for s in at.success if s.value.startswith("Vote stored")]
+        names = re.findall(r"[AB] was \*\*(.+?)\*\*", stored.replace("\\", ""))
         assert len(names) == 2 and set(names) <= set(VARIANT_NAMES) and names[0] != names[1]
         assert f"**{step + 1}** by you" in _texts(at)
     store = Store(demo_url)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
@@ -50,7 +51,7 @@ def test_a_constant_position_preference_alone_gives_no_margin() -> None:
     assert calibrated_margin(_simulated(MIN_BATTLES, 1.0, 1.0), "logit") is not None
 
 
-def _noisy_judge(seed: int) -> object:
+def _noisy_judge(seed: int) -> Callable[[list[BaseMessage]], AIMessage]:
     """P(A) with a first-slot bias of +2 log-odds, +1.5 for the answer saying 300, and
     answer-independent noise (the same noise for the same prompt)."""
 

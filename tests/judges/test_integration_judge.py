@@ -54,7 +54,10 @@ def test_local_model_judges_battles(
     )
     rated = [e for e in board.entries if e.rating is not None]
     assert {e.variant for e in rated} == {"baseline", "small-model"}
-    assert all(e.ci_low is not None and e.ci_low <= e.rating <= (e.ci_high or 0) for e in rated)
+    assert all(
+        e.ci_low is not None and e.rating is not None and e.ci_low <= e.rating <= (e.ci_high or 0)
+        for e in rated
+    )
     again = judge_run(store, run_id, spec, progress=False)
     assert again.model_calls == 0
 

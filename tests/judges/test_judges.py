@@ -85,8 +85,10 @@ def test_combine_logit_cancels_a_constant_log_odds_offset_exactly() -> None:
     assert logit_rule(ab, ba) == outcome
     assert outcome.p_a == pytest.approx(sig(signal)) and outcome.winner == "model_a"
     # Averaging the probabilities squashes the same signal towards a tie.
-    assert averaging_rule(ab, ba).p_a == pytest.approx((sig(3.8) + 1 - sig(2.2)) / 2)
-    assert abs(averaging_rule(ab, ba).p_a - 0.5) < abs(outcome.p_a - 0.5) / 3
+    averaged = averaging_rule(ab, ba).p_a
+    assert averaged is not None and outcome.p_a is not None
+    assert averaged == pytest.approx((sig(3.8) + 1 - sig(2.2)) / 2)
+    assert abs(averaged - 0.5) < abs(outcome.p_a - 0.5) / 3
     # 0.99 and 0.99: the logit rule still reads the gap, a calibrated margin decides a tie.
     strong = _v("A>>B", 0.99), _v("A>>B", 0.98)
     assert logit_rule(*strong).winner == "model_a"

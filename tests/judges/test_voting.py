@@ -76,7 +76,8 @@ def test_human_votes_are_rated_on_their_own_and_never_the_default_judge(store: S
     board = build_leaderboard(store, run_id, judge_key=key,
                               options=RatingOptions(bootstrap_rounds=50))
     assert board.judge == "human:ann"
-    ratings = {e.variant: e.rating for e in board.entries}
+    ratings = {e.variant: e.rating or 0.0 for e in board.entries}
+    assert None not in {e.rating for e in board.entries}
     assert ratings["good"] > ratings["bad"] and ratings["same"] > ratings["bad"]
     assert {e.variant: e.battles for e in board.entries} == {"good": 4, "bad": 8, "same": 4}
     # The newest battles are the votes, but the default judge stays the model judge.
