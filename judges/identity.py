@@ -19,6 +19,7 @@ from langchain_core.messages import BaseMessage
 
 from judges import prompts
 from judges.modes import get_mode
+from judges.parsing import reading_margin
 from judges.types import JudgeSpec, PairRequest
 
 # Bumped whenever what a verdict key covers changes.
@@ -42,11 +43,14 @@ def prompt_templates() -> dict[str, str]:
 def judge_identity(spec: JudgeSpec) -> str:
     """Hash of the judge spec, its model's cache identity and the prompt templates."""
     model = get_mode(spec.mode).model_config(spec.model)
+    # How the two orders combine changes no single verdict, and a margin calibrated on the
+    # run applies to the combined outcome only: each order is read with reading_margin.
+    fields = spec.model_dump(mode="json", exclude={"combine"})
+    fields["tie_margin"] = reading_margin(spec)
     return _sha(
         {
             "format": KEY_FORMAT,
-            # How the two orders combine changes no single verdict: switching it reuses them.
-            "spec": spec.model_dump(mode="json", exclude={"combine"}),
+            "spec": fields,
             "model": model.cache_identity(),
             "templates": prompt_templates(),
         }

@@ -94,9 +94,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         agree = judge_agreement(battles[0], battles[1])
         print(f"the two judges agree on {agree.percent or 0:.0%} of {agree.n} battles "
               f"(Cohen's kappa {agree.kappa if agree.kappa is not None else float('nan'):.2f})")
-    for key, rows in combination_figures(store, report.run_id).items():
-        if key == specs[0].key:
-            print_combinations(key, rows)
+    other = specs[1].key if len(specs) > 1 else None
+    for key, rows in combination_figures(store, report.run_id, only=specs[0].key,
+                                         reference=other).items():
+        print_combinations(key, rows)
     spec = specs[0]
     _step("4/4 leaderboard and compare")
     print_leaderboard(build_leaderboard(store, report.run_id, judge_key=spec.key,

@@ -256,9 +256,12 @@ def print_agreements(report: RunHealth) -> None:
               f"{report.human_human.n} (kappa {_kappa(report.human_human)})")
 
 
-def combination_figures(store: Store, run_id: int) -> dict[str, list[Any]]:
-    """Judge key -> every combination measured, for the run's positional probability judges;
-    agreement is with the run's other model judge that judged the most battles."""
+def combination_figures(
+    store: Store, run_id: int, *, only: str | None = None, reference: str | None = None
+) -> dict[str, list[Any]]:
+    """Judge key -> every combination measured, for the run's positional probability judges
+    (or just ``only``); agreement is with the ``reference`` judge, else the run's other model
+    judge that judged the most battles."""
     from arena.evaluate import load_run_scores
     from arena.judging import compare_combinations, golden_marks, judges_of_run
     from judges.modes import get_mode
@@ -269,10 +272,11 @@ def combination_figures(store: Store, run_id: int) -> dict[str, list[Any]]:
     found: dict[str, list[Any]] = {}
     for key, battles in models.items():
         mode = get_mode(battles[0].judge.mode)
-        if not (mode.needs_logprobs and mode.positional):
+        if not (mode.needs_logprobs and mode.positional) or only not in (None, key):
             continue
         others = sorted((b for k, b in models.items() if k != key), key=len, reverse=True)
-        found[key] = compare_combinations(battles, marks, others[0] if others else None)
+        chosen = models.get(reference or "") or (others[0] if others else None)
+        found[key] = compare_combinations(battles, marks, chosen)
     return found
 
 

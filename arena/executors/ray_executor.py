@@ -79,6 +79,25 @@ def check_reachable(address: str | None, timeout_s: float = 5.0) -> None:
         ) from None
 
 
+def placement(nodes: list[dict[str, Any]]) -> list[str]:
+    """Node ids to place workers on in turn: every alive node, once per CPU, interleaved
+    (a node with more CPUs gets more workers; the first workers go to different nodes)."""
+    alive = [
+        (n["NodeID"], max(1, int(n.get("Resources", {}).get("CPU", 1))))
+        for n in nodes
+        if n.get("Alive")
+    ]
+    slots = [
+        node
+        for turn in range(max((c for _, c in alive), default=0))
+        for node, cpus in alive
+        if turn < cpus
+    ]
+    if not slots:
+        raise RuntimeError("the Ray cluster has no alive node")
+    return slots
+
+
 class RayExecutor:
     """Runs work on a Ray cluster (``address``: ``auto``, ``ray://HOST:PORT`` or
     ``HOST:PORT``; None starts a local one-machine Ray).
@@ -159,15 +178,18 @@ class RayExecutor:
             resources={"node:__internal_head__": 0.001},
         ).remote()
         self._servers_prefix = f"arena-llama-{ray.get_runtime_context().get_job_id()}"
-        cpus = float(ray.cluster_resources().get("CPU", 1))
-        count = self.workers or max(1, int(cpus))
-        share = min(1.0, cpus / count)  # the workers take the cluster's CPUs: spread over nodes
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        slots = placement(ray.nodes())
+        count = self.workers or len(slots)
         env = {name: os.environ[name] for name in FORWARDED_ENV if name in os.environ}
+        # Each worker is placed on a node in turn, one per CPU; "soft", so a worker whose node
+        # died is restarted on another. Workers wait on I/O: they reserve no CPU.
         self._actors = [
             ray_worker.ArenaWorkerActor.options(
-                num_cpus=share, scheduling_strategy="SPREAD"
+                scheduling_strategy=NodeAffinitySchedulingStrategy(slots[i % len(slots)], soft=True)
             ).remote(self._servers_prefix, env)
-            for _ in range(count)
+            for i in range(count)
         ]
         self._busy = dict.fromkeys(range(count), 0)
 

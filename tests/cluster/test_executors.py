@@ -18,7 +18,7 @@ from arena.executors.limits import (
     endpoint_key,
     limited,
 )
-from arena.executors.ray_executor import check_reachable, shipped_url
+from arena.executors.ray_executor import check_reachable, placement, shipped_url
 from arena.judging import judge_run
 from arena.models import ModelConfig, get_provider, register_fake
 from arena.runner import RunOptions, run_suite
@@ -192,3 +192,15 @@ def test_node_local_provider_serves_the_nodes_server_with_the_local_identity() -
     model = provider.build(config)
     assert str(model.openai_api_base) == "http://127.0.0.1:9/v1"  # type: ignore[attr-defined]
     assert provider.identity(config) == get_provider("local").identity(config)
+
+
+def test_workers_are_placed_on_alive_nodes_once_per_cpu_interleaved() -> None:
+    nodes = [
+        {"NodeID": "a", "Alive": True, "Resources": {"CPU": 2.0}},
+        {"NodeID": "dead", "Alive": False, "Resources": {"CPU": 8.0}},
+        {"NodeID": "b", "Alive": True, "Resources": {"CPU": 1.0}},
+        {"NodeID": "gpu", "Alive": True, "Resources": {"GPU": 1.0}},
+    ]
+    assert placement(nodes) == ["a", "b", "gpu", "a"]
+    with pytest.raises(RuntimeError, match="no alive node"):
+        placement([{"NodeID": "dead", "Alive": False}])
