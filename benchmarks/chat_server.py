@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import subprocess
@@ -156,10 +157,8 @@ def main() -> None:
     parser.add_argument("--delay-s", type=float, default=0.0)
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(ChatServer(args.delay_s).serve(args.port))
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

@@ -1,24 +1,29 @@
 """Runner throughput: this tree against a base commit, side by side, in one run.
 
     .venv/bin/python benchmarks/runner_bench.py [--tasks 1520] [--zero-tasks 760]
-        [--concurrency 32] [--latency 0.2] [--base 91200a7] [--rounds 2] [--no-base]
+        [--concurrency 32] [--latency 0.2] [--base 91200a7 | --base-dir DIR] [--rounds 2]
+        [--no-base] [--profile FILE]
 
 The script starts an OpenAI-compatible server on 127.0.0.1 in a process of its own
 (benchmarks/chat_server.py, plain asyncio: every agent request is answered first with a
 ``calculate`` tool call, then with an answer, so each task makes exactly two model calls), and
-extracts the base commit with ``git archive`` into a temporary folder. Each measurement is a
-fresh child process running ``arena.runner.run_suite`` of one tree (PYTHONPATH points at it)
-on a fresh SQLite database, so nothing is cached: a react variant on copies of the shipped
-golden cases. Base and this tree alternate, ``--rounds`` times, and the best round of each is
-reported:
+extracts the base commit with ``git archive`` into a temporary folder (this checkout is not
+touched). Each measurement is a fresh child process running ``arena.runner.run_suite`` of one
+tree (PYTHONPATH points at it) on a fresh SQLite database, so nothing is cached: a react
+variant on copies of the shipped golden cases. The child first runs a 64-task warm-up on a
+database of its own (imports and first-use set-up are not throughput); the measured run still
+builds its own models, clients and agents, as every run does. The server must have answered
+exactly the calls the runs report. Base and this tree alternate, ``--rounds`` times, and the
+best round of each is reported:
 
-- zero latency: calls per second (the runner's own overhead; target at least 3x the base);
+- zero latency: calls per second, and the runner process's CPU time per call (steadier than
+  wall time on a shared machine); target at least 3x the base;
 - ``--latency`` s per call at ``--concurrency``: wall time against the ideal
   calls x latency / concurrency (target within 1.2x).
 
-The server's own capacity (a bare asyncio client at the same concurrency) is printed too, to
-show it is not the bottleneck. ``--profile FILE`` writes a cProfile of this tree's zero-latency
-run.
+The server's own capacity (a bare asyncio client at the same concurrency) is printed first,
+to show it is not the bottleneck. ``--profile FILE`` writes a cProfile of this tree's
+zero-latency run.
 """
 
 from __future__ import annotations
@@ -93,23 +98,31 @@ def worker(args: argparse.Namespace) -> None:
 # -- the server and its bare capacity ----------------------------------------------------------
 
 def server_capacity(base_url: str, concurrency: int, requests: int) -> float:
-    """Requests per second a bare httpx client gets from the server at ``concurrency``."""
-    import httpx
-
-    body = {"model": "probe", "messages": [{"role": "user", "content": "capacity probe"}]}
+    """Requests per second the server answers at ``concurrency`` keep-alive connections, to a
+    bare asyncio client (no HTTP library, so the figure is the server's, not a client's)."""
+    host, port = base_url.removeprefix("http://").split("/")[0].split(":")
+    body = json.dumps({"model": "probe",
+                       "messages": [{"role": "user", "content": "capacity probe"}]}).encode()
+    request = (f"POST /v1/chat/completions HTTP/1.1\r\nHost: {host}\r\n"
+               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+               ).encode() + body
 
     async def run() -> float:
         queue = iter(range(requests))
-        async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(
-                max_connections=concurrency)) as client:
-            async def loop() -> None:
-                for _ in queue:
-                    reply = await client.post(f"{base_url}/chat/completions", json=body)
-                    reply.raise_for_status()
 
-            started = time.perf_counter()
-            await asyncio.gather(*(loop() for _ in range(concurrency)))
-            return requests / (time.perf_counter() - started)
+        async def loop() -> None:
+            reader, writer = await asyncio.open_connection(host, int(port))
+            for _ in queue:
+                writer.write(request)
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length"))
+                await reader.readexactly(length)
+            writer.close()
+
+        started = time.perf_counter()
+        await asyncio.gather(*(loop() for _ in range(concurrency)))
+        return requests / (time.perf_counter() - started)
 
     return asyncio.run(run())
 
@@ -178,7 +191,7 @@ def main() -> None:
             trees = {f"base {args.base}": extract(args.base, work / "base"), **trees}
         with ChatServerProcess() as server:
             capacity = server_capacity(server.base_url, args.concurrency, 3000)
-        print(f"server alone (bare httpx client, concurrency {args.concurrency}): "
+        print(f"server alone (bare asyncio client, concurrency {args.concurrency}): "
               f"{capacity:,.0f} requests/s", flush=True)
         scenarios = [("zero latency", 0.0, args.zero_tasks),
                      (f"{args.latency:g} s latency", args.latency, args.tasks)]

@@ -1,12 +1,69 @@
-"""Shared fixtures: an isolated cache and database per test, scripted fake models."""
+"""Shared fixtures: an isolated cache and database per test, scripted fake models.
+
+Also two rules that keep ``pytest -m unit`` fast: a test marked ``system`` itself is a system
+test even in a module marked ``unit`` (the closest of the two markers wins), and unit tests
+that use more than UNIT_CPU_BUDGET_S of CPU are listed at the end of the run, to be made
+faster or marked ``system``.
+"""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from arena.paths import data_dir
+
+UNIT_CPU_BUDGET_S = 0.5
+_SPEED = ("unit", "system")
+_slow_units: dict[str, float] = {}
+
+
+def _closest_speed_wins(item: pytest.Item) -> None:
+    """Hide inherited ``unit``/``system`` markers from ``item`` when it carries the other one
+    itself, so ``-m unit`` and ``-m system`` see only the closest."""
+    own = {mark.name for mark in item.own_markers if mark.name in _SPEED}
+    if len(own) != 1:
+        return
+    (keep,) = own
+    inherited = item.iter_markers_with_node
+
+    def iter_markers_with_node(name: str | None = None) -> Iterator[tuple[Any, pytest.Mark]]:
+        for node, mark in inherited(name):
+            if node is item or mark.name not in _SPEED or mark.name == keep:
+                yield node, mark
+
+    item.iter_markers_with_node = iter_markers_with_node  # type: ignore[method-assign]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Before ``-m`` selects: the closest of ``unit``/``system`` decides (see above)."""
+    for item in items:
+        _closest_speed_wins(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Note unit tests over the CPU budget (CPU, not wall time: a busy machine is no excuse)."""
+    started = time.process_time()
+    yield
+    used = time.process_time() - started
+    if used > UNIT_CPU_BUDGET_S and item.get_closest_marker("unit") is not None:
+        _slow_units[item.nodeid] = used
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """List the unit tests over the CPU budget."""
+    if not _slow_units:
+        return
+    terminalreporter.section(f"unit tests over {UNIT_CPU_BUDGET_S:g} s of CPU: make them "
+                             "faster or mark them system")
+    for nodeid, used in sorted(_slow_units.items(), key=lambda kv: -kv[1]):
+        terminalreporter.write_line(f"{used:6.2f} s  {nodeid}")
 
 
 @pytest.fixture(autouse=True)

@@ -14,6 +14,7 @@ from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackMana
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.messages.tool import ToolCall
 from langchain_core.outputs import ChatGeneration, ChatResult
+
 from arena.models.json_calls import parse_json_tool_calls
 from arena.models.lean_openai import LeanChatOpenAI
 

@@ -27,7 +27,7 @@ def lean_payload(payload: dict[str, Any]) -> dict[str, Any]:
     moved = {key: payload[key] for key in PASSED_AS_IS if key in payload}
     if not moved:
         return payload
-    lean = {**payload, **dict.fromkeys(moved, [])}
+    lean = {**payload, **{key: [] for key in moved}}
     lean["extra_body"] = {**moved, **(payload.get("extra_body") or {})}
     return lean
 

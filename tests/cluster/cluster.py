@@ -56,9 +56,18 @@ class Cluster:
         doc: dict[str, object] = json.loads(out)
         return doc
 
-    def worker_node_processes(self, title: str) -> list[int]:
-        """Pids of the worker node's Ray workers (children of its raylet, which is in the
-        node's process group) whose title starts ``ray::TITLE``."""
+    def diagnose(self, problem: str) -> str:
+        """``problem``, whether the nodes still run, and the end of their logs."""
+        logs = "\n".join(
+            f"--- {name} (exit {proc.poll()}):\n"
+            + (self.root / f"{name}.log").read_text(errors="replace")[-1500:]
+            for name, proc in (("head", self.head), ("worker", self.worker))
+        )
+        return f"{problem}\n{logs}"
+
+    def ray_workers(self, title: str) -> dict[str, list[int]]:
+        """Pids of this cluster's Ray workers whose title starts ``ray::TITLE``, by node
+        (``head``, ``worker``): children of the node's raylet, in the node's process group."""
         table = {}
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
@@ -69,12 +78,15 @@ class Cluster:
             except OSError:
                 continue
             table[int(entry.name)] = (int(stat[1]), int(stat[2]), command)  # ppid, pgid
-        node = {pid for pid, (_, pgid, _) in table.items() if pgid == self.worker.pid}
-        return [
-            pid
-            for pid, (ppid, _, command) in table.items()
-            if ppid in node and command.startswith(f"ray::{title}")
-        ]
+        found: dict[str, list[int]] = {}
+        for name, leader in (("head", self.head.pid), ("worker", self.worker.pid)):
+            node = {pid for pid, (_, pgid, _) in table.items() if pgid == leader}
+            found[name] = [
+                pid
+                for pid, (ppid, _, command) in table.items()
+                if ppid in node and command.startswith(f"ray::{title}")
+            ]
+        return found
 
 
 def _free_port() -> int:

@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.regression, pytest.mark.integration]
 
 REPO = Path(__file__).resolve().parents[2]
 BASELINE = REPO / "baselines" / "baseline.json"
-CASES = "HP-001,HP-003,EC-002,GF-001"
+CASES = "HP-001,HP-003,GF-001,GF-003"
 BLOCK = "suite_drop,critical_broken,happy_path_fail,category_broken"
 
 
