@@ -18,8 +18,10 @@ from arena.storage import database_problem, resolve_url
 
 st.set_page_config(page_title="Agent Arena", page_icon="🏟️", layout="wide")
 st.title("Agent Arena leaderboard")
-st.caption("Which agent variant is better? Pairwise judge ratings next to absolute golden "
-           "scores, cost and latency, for every stored run.")
+st.caption(
+    "Which agent variant is better? Pairwise judge ratings next to absolute golden "
+    "scores, cost and latency, for every stored run."
+)
 
 url = resolve_url()
 found = database_problem(url)
@@ -45,7 +47,8 @@ except Exception as exc:  # e.g. a run whose dataset cannot be read
 views.run_header(ctx)
 
 board, trends, compare, health, vote = st.tabs(
-    ["Leaderboard", "Trends", "Compare two variants", "Judge health", "Vote"])
+    ["Leaderboard", "Trends", "Compare two variants", "Judge health", "Vote"]
+)
 with board:
     with guarded("the leaderboard"):
         views.leaderboard_section(ctx)

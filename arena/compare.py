@@ -43,8 +43,9 @@ class CompareReport(BaseModel):
         None, description="When inconclusive: roughly how many more cases or repeats decide it."
     )
     judge_accuracy: JudgeAccuracy | None = Field(
-        None, description="The judge's decisive-pair accuracy on the whole run (all its battles "
-        "where the golden scores pick a winner): can its verdict be trusted?"
+        None,
+        description="The judge's decisive-pair accuracy on the whole run (all its battles "
+        "where the golden scores pick a winner): can its verdict be trusted?",
     )
 
 
@@ -179,12 +180,16 @@ def compare_variants(
 def _trust(accuracy: JudgeAccuracy | None) -> str:
     """What the judge's decisive-pair accuracy says about trusting its win rate."""
     if accuracy is None or accuracy.beats_chance is None:
-        return ("the judge's accuracy is unmeasured: no battle of the run has a golden winner "
-                "(one answer passing, the other failing)")
+        return (
+            "the judge's accuracy is unmeasured: no battle of the run has a golden winner "
+            "(one answer passing, the other failing)"
+        )
     if accuracy.beats_chance:
         return ""
-    return (f"the judge cannot beat chance on decisive pairs (accuracy {accuracy.text()}): "
-            "its win rate is no evidence either way; trust the golden scores")
+    return (
+        f"the judge cannot beat chance on decisive pairs (accuracy {accuracy.text()}): "
+        "its win rate is no evidence either way; trust the golden scores"
+    )
 
 
 def compare_markdown(report: CompareReport) -> str:

@@ -14,7 +14,11 @@ class InputError(ArenaError):
     """
 
     def __init__(
-        self, message: str, *, file: str | None = None, case: str | None = None,
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        case: str | None = None,
         field: str | None = None,
     ) -> None:
         self.message, self.file, self.case, self.field = message, file, case, field

@@ -31,8 +31,10 @@ class RunScores(BaseModel):
         for scores in self.variants:
             if scores.variant == name:
                 return scores
-        raise KeyError(f"variant {name!r} is not in run {self.run_id} "
-                       f"({', '.join(v.variant for v in self.variants)})")
+        raise KeyError(
+            f"variant {name!r} is not in run {self.run_id} "
+            f"({', '.join(v.variant for v in self.variants)})"
+        )
 
 
 def make_grader(judge: str | None, store: Store) -> BehaviorGrader:
@@ -52,11 +54,11 @@ def score_run(store: Store, run_id: int, grader: BehaviorGrader | None = None) -
     cases = {c.id: c for c in dataset.test_cases}
     results = store.results(run_id)
     pairs = [(r, cases[r.case_id]) for r in results if r.case_id in cases]
-    scored = asyncio.run(score_results(pairs, grader,
-                                       available_tools=set(dataset.available_tools)))
+    scored = asyncio.run(score_results(pairs, grader, available_tools=set(dataset.available_tools)))
     store.save_scores(run_id, grader.spec, scored)
-    return RunScores(run_id=run_id, grader=grader.spec, cases=scored,
-                     variants=aggregate(scored, results))
+    return RunScores(
+        run_id=run_id, grader=grader.spec, cases=scored, variants=aggregate(scored, results)
+    )
 
 
 def load_run_scores(store: Store, run_id: int) -> RunScores:
@@ -68,8 +70,9 @@ def load_run_scores(store: Store, run_id: int) -> RunScores:
     results = store.results(run_id)
     if not scored or len(scored) != len(results):
         return _keyword_scores(store, run_id, results)
-    return RunScores(run_id=run_id, grader=grader, cases=scored,
-                     variants=aggregate(scored, results))
+    return RunScores(
+        run_id=run_id, grader=grader, cases=scored, variants=aggregate(scored, results)
+    )
 
 
 def _keyword_scores(store: Store, run_id: int, results: list[RunResult]) -> RunScores:
@@ -78,7 +81,11 @@ def _keyword_scores(store: Store, run_id: int, results: list[RunResult]) -> RunS
     dataset = store.run_dataset(run_id)
     cases = {c.id: c for c in dataset.test_cases}
     tools = set(dataset.available_tools)
-    scored = [score_result(r, cases[r.case_id], available_tools=tools) for r in results
-              if r.case_id in cases]
-    return RunScores(run_id=run_id, grader="keywords", cases=scored,
-                     variants=aggregate(scored, results))
+    scored = [
+        score_result(r, cases[r.case_id], available_tools=tools)
+        for r in results
+        if r.case_id in cases
+    ]
+    return RunScores(
+        run_id=run_id, grader="keywords", cases=scored, variants=aggregate(scored, results)
+    )

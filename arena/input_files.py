@@ -24,8 +24,13 @@ MAX_NESTING = 100
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def read_text(path: str | Path, *, limit: int = MAX_INPUT_BYTES, field: str | None = None,
-              label: str | None = None) -> str:
+def read_text(
+    path: str | Path,
+    *,
+    limit: int = MAX_INPUT_BYTES,
+    field: str | None = None,
+    label: str | None = None,
+) -> str:
     """The UTF-8 text of a regular file of at most ``limit`` bytes.
 
     ``label`` names the file in errors (default: the path); ``field`` is the field that
@@ -41,15 +46,17 @@ def read_text(path: str | Path, *, limit: int = MAX_INPUT_BYTES, field: str | No
     except FileNotFoundError:
         raise InputError("no such file", file=name, field=field) from None
     except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", file=name,
-                         field=field) from None
+        raise InputError(
+            f"cannot read the file: {exc.strerror or exc}", file=name, field=field
+        ) from None
     if len(data) > limit:
         raise InputError(f"file too large (limit {limit} bytes)", file=name, field=field)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (invalid byte at offset {exc.start})", file=name,
-                         field=field) from None
+        raise InputError(
+            f"not UTF-8 text (invalid byte at offset {exc.start})", file=name, field=field
+        ) from None
 
 
 def load_json(path: str | Path) -> Any:
@@ -59,11 +66,13 @@ def load_json(path: str | Path) -> Any:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
-                         file=file) from None
+        raise InputError(
+            f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", file=file
+        ) from None
     except RecursionError:
-        raise InputError(f"JSON nested too deeply (limit {MAX_NESTING} levels)",
-                         file=file) from None
+        raise InputError(
+            f"JSON nested too deeply (limit {MAX_NESTING} levels)", file=file
+        ) from None
     except ValueError as exc:  # e.g. an integer literal with more than 4300 digits
         raise InputError(f"malformed JSON: {exc}", file=file) from None
     if nesting_depth(value) > MAX_NESTING:
@@ -85,13 +94,13 @@ def parse_yaml(text: str, *, file: str | None = None) -> Any:
     except _TooLarge as exc:
         raise InputError(str(exc), file=file) from None
     except RecursionError:
-        raise InputError(f"YAML nested too deeply (limit {MAX_NESTING} levels)",
-                         file=file) from None
+        raise InputError(
+            f"YAML nested too deeply (limit {MAX_NESTING} levels)", file=file
+        ) from None
 
 
 def nesting_depth(value: Any) -> int:
-    """How deeply lists and dicts nest in ``value`` (a scalar is 0), computed without recursion.
-    """
+    """How deeply lists and dicts nest in ``value`` (a scalar is 0), computed without recursion."""
     deepest, stack = 0, [(value, 0)]
     while stack:
         item, depth = stack.pop()
@@ -129,8 +138,10 @@ def check_expansion(root: yaml.Node, limit: int = MAX_YAML_NODES) -> int:
             on_path.discard(key)
             sizes[key] = 1 + sum(sizes[id(child)] for child in _children(node))
             if sizes[key] > limit:
-                raise _TooLarge(f"YAML expands to more than {limit} nodes (aliases repeat "
-                                "anchored content); refusing it")
+                raise _TooLarge(
+                    f"YAML expands to more than {limit} nodes (aliases repeat "
+                    "anchored content); refusing it"
+                )
             continue
         if key in sizes:
             continue

@@ -27,8 +27,9 @@ def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Bat
     if not keys:
         return []
     # Default: the latest model judge (people voting in the app come after).
-    key = judge_key or next((k for k, label, _ in keys if not label.startswith("human:")),
-                            keys[0][0])
+    key = judge_key or next(
+        (k for k, label, _ in keys if not label.startswith("human:")), keys[0][0]
+    )
     known = [k for k, _, _ in keys]
     if key not in known:
         raise InputError(

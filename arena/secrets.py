@@ -13,8 +13,7 @@ import contextlib
 import os
 import threading
 
-KNOWN_KEY_ENVS = ("OPENAI_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY",
-                  "ANTHROPIC_API_KEY")
+KNOWN_KEY_ENVS = ("OPENAI_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY", "ANTHROPIC_API_KEY")
 MIN_SECRET_LEN = 6
 
 _CONFIGURED: set[str] = set()

@@ -50,9 +50,11 @@ class Variant(BaseModel):
     max_steps: int = Field(6, ge=1, le=50)
     max_iterations: int = Field(6, ge=1, le=50, description="Supervisor routing limit.")
     roles: dict[str, ModelConfig] = Field(
-        default_factory=dict, exclude_if=lambda roles: not roles,
+        default_factory=dict,
+        exclude_if=lambda roles: not roles,
         description="Per-role models (supervisor roles, or your factory's): each entry "
-        "overrides fields of ``model``; other roles use ``model``.")
+        "overrides fields of ``model``; other roles use ``model``.",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -63,24 +65,33 @@ class Variant(BaseModel):
         base = base.model_dump() if isinstance(base, ModelConfig) else base
         if not isinstance(base, dict):
             return raw
-        roles = {role: {**base, **(cfg.model_dump(exclude_unset=True)
-                                   if isinstance(cfg, ModelConfig) else cfg)}
-                 if isinstance(cfg, dict | ModelConfig) else cfg
-                 for role, cfg in raw["roles"].items()}
+        roles = {
+            role: {
+                **base,
+                **(cfg.model_dump(exclude_unset=True) if isinstance(cfg, ModelConfig) else cfg),
+            }
+            if isinstance(cfg, dict | ModelConfig)
+            else cfg
+            for role, cfg in raw["roles"].items()
+        }
         return {**raw, "roles": roles}
 
     @field_validator("roles")
     @classmethod
-    def _known_roles(cls, roles: dict[str, ModelConfig], info: ValidationInfo
-                     ) -> dict[str, ModelConfig]:
+    def _known_roles(
+        cls, roles: dict[str, ModelConfig], info: ValidationInfo
+    ) -> dict[str, ModelConfig]:
         agent = info.data.get("agent")
         if roles and agent == "react":
-            raise ValueError("roles apply to the supervisor agent (or your own factory), "
-                             "not to react")
+            raise ValueError(
+                "roles apply to the supervisor agent (or your own factory), not to react"
+            )
         unknown = sorted(set(roles) - set(SUPERVISOR_ROLES))
         if agent == "supervisor" and unknown:
-            raise ValueError(f"unknown role(s) {', '.join(unknown)}; the supervisor's roles "
-                             f"are {', '.join(SUPERVISOR_ROLES)}")
+            raise ValueError(
+                f"unknown role(s) {', '.join(unknown)}; the supervisor's roles "
+                f"are {', '.join(SUPERVISOR_ROLES)}"
+            )
         return roles
 
     _source_file: str | None = PrivateAttr(None)
@@ -102,8 +113,10 @@ class Variant(BaseModel):
         module, sep, attr = value.partition(":")
         dotted = all(part.isidentifier() for part in module.split("."))
         if not sep or not dotted or not attr.isidentifier():
-            raise ValueError(f"agent must be one of {', '.join(ARCHITECTURES)} or "
-                             f"'package.module:factory', got {value!r}")
+            raise ValueError(
+                f"agent must be one of {', '.join(ARCHITECTURES)} or "
+                f"'package.module:factory', got {value!r}"
+            )
         return value
 
     @property
@@ -127,8 +140,7 @@ def load_variant(path: str | Path) -> Variant:
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"])
-        raise InputError(err["msg"], file=str(file), case=name and name[:80],
-                         field=field) from None
+        raise InputError(err["msg"], file=str(file), case=name and name[:80], field=field) from None
     variant._source_file = str(file)
     _check_tools(file, variant)
     return variant
@@ -158,11 +170,11 @@ def _resolve_prompt(file: Path, raw: dict[str, Any]) -> dict[str, Any]:
     if prompt_file is None:
         return raw
     if raw.get("system_prompt"):
-        raise InputError("give system_prompt or system_prompt_file, not both", file=str(file),
-                         field=field)
+        raise InputError(
+            "give system_prompt or system_prompt_file, not both", file=str(file), field=field
+        )
     if not isinstance(prompt_file, str) or not prompt_file.strip() or "\x00" in prompt_file:
-        raise InputError("must be the relative path of a text file", file=str(file),
-                         field=field)
+        raise InputError("must be the relative path of a text file", file=str(file), field=field)
     try:
         prompt_path = (file.parent / prompt_file).resolve()  # symbolic links resolved first
     except (OSError, RuntimeError) as exc:  # a name too long, a loop of links
@@ -172,17 +184,21 @@ def _resolve_prompt(file: Path, raw: dict[str, Any]) -> dict[str, Any]:
         raise InputError(
             f"prompt file {prompt_file!r} is outside the allowed folders "
             f"({', '.join(map(str, roots))}); list its folder in {PROMPT_ROOTS_ENV} to allow it",
-            file=str(file), field=field)
+            file=str(file),
+            field=field,
+        )
     if not prompt_path.exists():
         raise InputError(f"prompt file {prompt_path} not found", file=str(file), field=field)
     if not prompt_path.is_file():
-        raise InputError(f"prompt file {prompt_path} is not a regular file", file=str(file),
-                         field=field)
+        raise InputError(
+            f"prompt file {prompt_path} is not a regular file", file=str(file), field=field
+        )
     try:
         text = read_text(prompt_path, limit=MAX_PROMPT_BYTES)
     except InputError as exc:
-        raise InputError(f"prompt file {prompt_path}: {exc.message}", file=str(file),
-                         field=field) from None
+        raise InputError(
+            f"prompt file {prompt_path}: {exc.message}", file=str(file), field=field
+        ) from None
     raw["system_prompt"] = text.strip()
     return raw
 
@@ -194,9 +210,12 @@ def _check_tools(file: Path, variant: Variant) -> None:
 
     unknown = sorted(set(variant.tools) - set(TOOL_NAMES))
     if unknown:
-        raise InputError(f"unknown tool(s) {', '.join(unknown)}; available: "
-                         f"{', '.join(TOOL_NAMES)}", file=str(file), case=variant.name,
-                         field="tools")
+        raise InputError(
+            f"unknown tool(s) {', '.join(unknown)}; available: {', '.join(TOOL_NAMES)}",
+            file=str(file),
+            case=variant.name,
+            field="tools",
+        )
 
 
 def load_variants(paths: list[str] | list[Path]) -> list[Variant]:
@@ -205,7 +224,10 @@ def load_variants(paths: list[str] | list[Path]) -> list[Variant]:
     seen: dict[str, str] = {}
     for path, variant in zip(paths, variants, strict=True):
         if variant.name in seen:
-            raise InputError(f"variant name {variant.name!r} also used by {seen[variant.name]}",
-                             file=str(path), field="name")
+            raise InputError(
+                f"variant name {variant.name!r} also used by {seen[variant.name]}",
+                file=str(path),
+                field="name",
+            )
         seen[variant.name] = str(path)
     return variants

@@ -44,8 +44,13 @@ GRADE_TOKENS: dict[str, tuple[str, ...]] = {YES: ("YES", "Y"), NO: ("NO", "N")}
 
 def swap_label(label: Label) -> Label:
     """The same judgement with the seats exchanged: ``A>B`` becomes ``B>A``."""
-    swapped: dict[str, Label] = {"A>>B": "B>>A", "A>B": "B>A", "A=B": "A=B",
-                                 "B>A": "A>B", "B>>A": "A>>B"}
+    swapped: dict[str, Label] = {
+        "A>>B": "B>>A",
+        "A>B": "B>A",
+        "A=B": "A=B",
+        "B>A": "A>B",
+        "B>>A": "A>>B",
+    }
     return swapped[label]
 
 
@@ -73,11 +78,21 @@ def label_words(label: str | None, first: str, second: str, error: str = "") -> 
     """A label read with names: ``A>B`` with first=x is ``x better``."""
     if label is None:
         return f"error: {error}" if error else "no call (identical answers)"
-    return {"A>>B": f"{first} much better", "A>B": f"{first} better", "A=B": "tie",
-            "B>A": f"{second} better", "B>>A": f"{second} much better"}.get(label, label)
+    return {
+        "A>>B": f"{first} much better",
+        "A>B": f"{first} better",
+        "A=B": "tie",
+        "B>A": f"{second} better",
+        "B>>A": f"{second} much better",
+    }.get(label, label)
 
 
 def winner_words(winner: str, name_a: str, name_b: str) -> str:
     """A winner read with the variants' names."""
-    return {MODEL_A: name_a, MODEL_B: name_b, TIE: "tie", TIE_BOTHBAD: "tie (both bad)",
-            ERROR: "error (not counted)"}.get(winner, winner)
+    return {
+        MODEL_A: name_a,
+        MODEL_B: name_b,
+        TIE: "tie",
+        TIE_BOTHBAD: "tie (both bad)",
+        ERROR: "error (not counted)",
+    }.get(winner, winner)

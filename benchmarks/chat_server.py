@@ -38,24 +38,49 @@ def completion(request: dict[str, Any]) -> dict[str, Any]:
     tools = [t.get("function", {}).get("name") for t in request.get("tools") or []]
     message: dict[str, Any] = {"role": "assistant", "content": f"{model} answer: {_digest(last)}"}
     if tools and not any(m.get("role") == "tool" for m in messages):
-        name, args = (("calculate", {"expression": "6 * 7"}) if "calculate" in tools
-                      else (tools[0], {"query": last[:60]}))
-        message = {"role": "assistant", "content": None, "tool_calls": [{
-            "id": f"call_{_digest(last)}", "type": "function",
-            "function": {"name": name, "arguments": json.dumps(args)}}]}
+        name, args = (
+            ("calculate", {"expression": "6 * 7"})
+            if "calculate" in tools
+            else (tools[0], {"query": last[:60]})
+        )
+        message = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": f"call_{_digest(last)}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": json.dumps(args)},
+                }
+            ],
+        }
     prompt_tokens = sum(len(str(m.get("content") or "")) for m in messages) // 4 + 1
-    return {"id": f"chatcmpl-{_digest(last)}", "object": "chat.completion", "created": 0,
-            "model": model,
-            "choices": [{"index": 0, "message": message,
-                         "finish_reason": "tool_calls" if "tool_calls" in message else "stop"}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 8,
-                      "total_tokens": prompt_tokens + 8}}
+    return {
+        "id": f"chatcmpl-{_digest(last)}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": "tool_calls" if "tool_calls" in message else "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": 8,
+            "total_tokens": prompt_tokens + 8,
+        },
+    }
 
 
 def _response(status: int, body: bytes) -> bytes:
-    head = (f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-            "Connection: keep-alive\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        "Connection: keep-alive\r\n\r\n"
+    )
     return head.encode() + body
 
 
@@ -75,8 +100,10 @@ class ChatServer:
                 head = await reader.readuntil(b"\r\n\r\n")
                 lines = head.decode("latin-1").split("\r\n")
                 method, path = lines[0].split(" ")[:2]
-                headers = {k.strip().lower(): v.strip() for k, _, v in
-                           (line.partition(":") for line in lines[1:] if line)}
+                headers = {
+                    k.strip().lower(): v.strip()
+                    for k, _, v in (line.partition(":") for line in lines[1:] if line)
+                }
                 body = await reader.readexactly(int(headers.get("content-length", "0")))
                 writer.write(await self.route(method, path, body))
                 await writer.drain()
@@ -88,8 +115,10 @@ class ChatServer:
     async def route(self, method: str, path: str, body: bytes) -> bytes:
         """The full HTTP response for one request."""
         if method == "GET" and path.rstrip("/") == "/_stats":
-            return _response(200, json.dumps({"requests": self.requests,
-                                              "connections": self.connections}).encode())
+            return _response(
+                200,
+                json.dumps({"requests": self.requests, "connections": self.connections}).encode(),
+            )
         if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
             return _response(404, b'{"error": {"message": "no such route"}}')
         self.requests += 1
@@ -113,7 +142,9 @@ class ChatServerProcess:
     def __init__(self, delay_s: float = 0.0) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--delay-s", str(delay_s)],
-            stdout=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line:
@@ -125,8 +156,9 @@ class ChatServerProcess:
         """``requests`` answered and ``connections`` accepted so far."""
         import urllib.request
 
-        with urllib.request.urlopen(self.base_url.removesuffix("/v1") + "/_stats",
-                                    timeout=10) as reply:
+        with urllib.request.urlopen(
+            self.base_url.removesuffix("/v1") + "/_stats", timeout=10
+        ) as reply:
             return {k: int(v) for k, v in json.loads(reply.read()).items()}
 
     def requests(self) -> int:

@@ -11,12 +11,20 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from arena.models.config import ModelConfig
 from arena.vocabulary import LABELS, Label
 
-__all__ = ["COMBINATIONS", "DEFAULT_TIE_MARGIN", "LABELS", "Combination", "JudgeSpec", "Label",
-           "PairRequest", "Verdict"]
+__all__ = [
+    "COMBINATIONS",
+    "DEFAULT_TIE_MARGIN",
+    "LABELS",
+    "Combination",
+    "JudgeSpec",
+    "Label",
+    "PairRequest",
+    "Verdict",
+]
 
 #: How the two orders' probabilities combine (see :mod:`judges.orders`).
 Combination = Literal["logit", "average"]
-COMBINATIONS: tuple[Combination, ...] = ("logit", "average")
+COMBINATIONS: tuple[Combination, ...] = ("average", "logit")
 #: The tie margin of a probability judge that has too few verdicts to calibrate one.
 DEFAULT_TIE_MARGIN = 0.02
 
@@ -43,10 +51,11 @@ class JudgeSpec(BaseModel):
         "calibrated from the judge's own verdicts on the run (see arena.judging.calibration)",
     )
     combine: Combination = Field(
-        "logit",
-        description="logprobs/grades: how the two orders' P(first better) combine: 'logit' "
-        "(half the difference of their log-odds, the default) or 'average' (the mean "
-        "probability); text verdicts always need both orders to agree",
+        "average",
+        description="logprobs/grades: how the two orders' P(first better) combine: 'average' "
+        "(the mean probability, the default) or 'logit' (half the difference of their "
+        "log-odds, which keeps the signal under a strong position preference); text verdicts "
+        "always need both orders to agree",
     )
 
     @field_validator("mode")
@@ -76,11 +85,11 @@ class JudgeSpec(BaseModel):
 
     @property
     def label(self) -> str:
-        """Human-readable name, e.g. ``local:qwen2.5-coder-1.5b/logprobs`` (``/average`` is
-        added for the averaging combination), or ``human:NAME`` for a person."""
+        """Human-readable name, e.g. ``local:qwen2.5-coder-1.5b/logprobs`` (``/logit`` is
+        added for the log-odds combination), or ``human:NAME`` for a person."""
         if self.is_human:
             return self.model.spec
-        tail = "/average" if self.combine == "average" and self.mode != "text" else ""
+        tail = "/logit" if self.combine == "logit" and self.mode != "text" else ""
         return f"{self.model.spec}/{self.mode}{tail}"
 
     @property

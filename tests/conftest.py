@@ -60,15 +60,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """List the unit tests over the CPU budget."""
     if not _slow_units:
         return
-    terminalreporter.section(f"unit tests over {UNIT_CPU_BUDGET_S:g} s of CPU: make them "
-                             "faster or mark them system")
+    terminalreporter.section(
+        f"unit tests over {UNIT_CPU_BUDGET_S:g} s of CPU: make them faster or mark them system"
+    )
     for nodeid, used in sorted(_slow_units.items(), key=lambda kv: -kv[1]):
         terminalreporter.write_line(f"{used:6.2f} s  {nodeid}")
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(request: pytest.FixtureRequest, tmp_path: Path,
-                  monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_env(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Keep sandboxes out of the user's cache, and retries instant in unit tests."""
     if request.node.get_closest_marker("integration") is None:
         monkeypatch.setenv("ARENA_RETRY_DELAY", "0")

@@ -24,8 +24,13 @@ def build_agent(ctx: AgentContext) -> Runnable[Any, Any]:
     if agent == "supervisor":
         from arena.agents.research.supervisor import build_supervisor_agent
 
-        return build_supervisor_agent(ctx.model, ctx.tools, ctx.max_steps,
-                                      ctx.variant.max_iterations, role_models=ctx.role_models)
+        return build_supervisor_agent(
+            ctx.model,
+            ctx.tools,
+            ctx.max_steps,
+            ctx.variant.max_iterations,
+            role_models=ctx.role_models,
+        )
     return call_factory(agent, ctx, file=ctx.variant.source_file)
 
 

@@ -31,13 +31,18 @@ def import_factory(path: str, *, file: str | None = None) -> Any:
     module_name, _, attr = path.partition(":")
     top = module_name.split(".")[0]
     if top in sys.stdlib_module_names or top in sys.builtin_module_names:
-        raise InputError(f"{path} is not an agent factory: factories must be your own code, "
-                         f"not the standard library's {top!r} module", file=file, field=FIELD)
+        raise InputError(
+            f"{path} is not an agent factory: factories must be your own code, "
+            f"not the standard library's {top!r} module",
+            file=file,
+            field=FIELD,
+        )
     try:
         module = importlib.import_module(module_name)
     except (Exception, SystemExit) as exc:  # a broken user module must not crash the run
-        raise InputError(f"cannot import {module_name}: {type(exc).__name__}: {exc}",
-                         file=file, field=FIELD) from None
+        raise InputError(
+            f"cannot import {module_name}: {type(exc).__name__}: {exc}", file=file, field=FIELD
+        ) from None
     factory = getattr(module, attr, None)
     if factory is None:
         raise InputError(f"{module_name} has no attribute {attr!r}", file=file, field=FIELD)
@@ -51,24 +56,34 @@ def call_factory(path: str, ctx: AgentContext, *, file: str | None = None) -> An
     try:
         agent = factory(ctx)
     except SystemExit as exc:
-        raise InputError(f"the factory {path} tried to exit ({exc.code!r})", file=file,
-                         field=FIELD) from None
+        raise InputError(
+            f"the factory {path} tried to exit ({exc.code!r})", file=file, field=FIELD
+        ) from None
     if not callable(getattr(agent, "ainvoke", None)):
-        raise InputError(f"the factory {path} returned {type(agent).__name__}, not an agent: "
-                         "return a LangGraph graph or any runnable with ainvoke",
-                         file=file, field=FIELD)
+        raise InputError(
+            f"the factory {path} returned {type(agent).__name__}, not an agent: "
+            "return a LangGraph graph or any runnable with ainvoke",
+            file=file,
+            field=FIELD,
+        )
     return agent
 
 
 def _check_callable(path: str, factory: Any, file: str | None) -> None:
     if not (inspect.isfunction(factory) or inspect.isclass(factory)):
-        raise InputError(f"{path} is a {type(factory).__name__}, not a factory: it must be a "
-                         "Python function (or class) taking the AgentContext",
-                         file=file, field=FIELD)
+        raise InputError(
+            f"{path} is a {type(factory).__name__}, not a factory: it must be a "
+            "Python function (or class) taking the AgentContext",
+            file=file,
+            field=FIELD,
+        )
     try:
         inspect.signature(factory).bind(None)
     except TypeError:
-        raise InputError(f"the factory {path} must take exactly one argument (the "
-                         "AgentContext)", file=file, field=FIELD) from None
+        raise InputError(
+            f"the factory {path} must take exactly one argument (the AgentContext)",
+            file=file,
+            field=FIELD,
+        ) from None
     except ValueError:  # no signature available: let the call decide
         return

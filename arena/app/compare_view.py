@@ -24,7 +24,11 @@ from arena.vocabulary import TIE, label_words, winner_words
 percent = partial(pct, digits=0, empty="-")
 """A rate as a whole percentage, '-' when missing."""
 FORMATS: dict[str, Callable[[Any], str]] = {
-    "pct": percent, "usd": dollars, "num": lambda v: f"{v:.2f}", "sec": lambda v: f"{v:.1f} s"}
+    "pct": percent,
+    "usd": dollars,
+    "num": lambda v: f"{v:.2f}",
+    "sec": lambda v: f"{v:.1f} s",
+}
 """How the verdict box shows each kind of figure."""
 
 
@@ -52,12 +56,20 @@ def compare_section(ctx: Context) -> None:
     verdict_box(report)
     table = case_table(ctx, baseline, candidate)
     st.subheader("Per case")
-    st.caption(f"Golden cases: {md(ctx.scope)}; one row per case and repeat. Each pair was "
-               "judged twice, once in each order.")
+    st.caption(
+        f"Golden cases: {md(ctx.scope)}; one row per case and repeat. Each pair was "
+        "judged twice, once in each order."
+    )
     shown = table.drop(columns=[c for c in table.columns if c.startswith("_")])
-    st.dataframe(shown, hide_index=True, width="stretch", column_config={
-        f"{baseline} score": st.column_config.NumberColumn(format="%.2f"),
-        f"{candidate} score": st.column_config.NumberColumn(format="%.2f")})
+    st.dataframe(
+        shown,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            f"{baseline} score": st.column_config.NumberColumn(format="%.2f"),
+            f"{candidate} score": st.column_config.NumberColumn(format="%.2f"),
+        },
+    )
     if not table.empty:
         case_detail(ctx, table, baseline, candidate)
 
@@ -70,26 +82,38 @@ def verdict_box(report: dict[str, Any]) -> None:
         st.caption(f"• {md(reason)}")
     cols = st.columns(5)
     win = report["win_rate"]
-    cols[0].metric("Candidate win rate", percent(win),
-                   help="Share of battles the candidate won (ties half)")
+    cols[0].metric(
+        "Candidate win rate", percent(win), help="Share of battles the candidate won (ties half)"
+    )
     if not missing(win):
-        cols[0].caption(f"95%: {percent(report['ci_low'])} – {percent(report['ci_high'])}, "
-                        f"{report['battles']} battles")
+        cols[0].caption(
+            f"95%: {percent(report['ci_low'])} – {percent(report['ci_high'])}, "
+            f"{report['battles']} battles"
+        )
     for col, label, key, fmt, inverse in (
-            (cols[1], "Golden pass rate", "pass_rate", "pct", False),
-            (cols[2], "Mean golden score", "mean_score", "num", False),
-            (cols[3], "Cost per query", "cost_per_query", "usd", True),
-            (cols[4], "p90 latency", "p90_latency_s", "sec", True)):
+        (cols[1], "Golden pass rate", "pass_rate", "pct", False),
+        (cols[2], "Mean golden score", "mean_score", "num", False),
+        (cols[3], "Cost per query", "cost_per_query", "usd", True),
+        (cols[4], "p90 latency", "p90_latency_s", "sec", True),
+    ):
         base, cand = report[key]
         text = FORMATS[fmt]
         delta = cand - base
-        shown = {"pct": f"{delta * 100:+.0f} pts", "usd": dollars(abs(delta)),
-                 "num": f"{delta:+.2f}", "sec": f"{delta:+.1f} s"}[fmt]
+        shown = {
+            "pct": f"{delta * 100:+.0f} pts",
+            "usd": dollars(abs(delta)),
+            "num": f"{delta:+.2f}",
+            "sec": f"{delta:+.1f} s",
+        }[fmt]
         if fmt == "usd":
             shown = ("-" if delta < 0 else "+") + shown
-        col.metric(label, text(cand), shown if text(cand) != text(base) else None,
-                   delta_color="inverse" if inverse else "normal",
-                   help=f"Baseline: {text(base)}")
+        col.metric(
+            label,
+            text(cand),
+            shown if text(cand) != text(base) else None,
+            delta_color="inverse" if inverse else "normal",
+            help=f"Baseline: {text(base)}",
+        )
 
 
 def _battle_index(ctx: Context, baseline: str, candidate: str) -> dict[tuple[str, int], Any]:
@@ -98,8 +122,10 @@ def _battle_index(ctx: Context, baseline: str, candidate: str) -> dict[tuple[str
     battles = data.load_battles(ctx.url, ctx.run_id, ctx.judge_key)
     if battles.empty:
         return {}
-    pair = battles[((battles["variant_a"] == baseline) & (battles["variant_b"] == candidate))
-                   | ((battles["variant_a"] == candidate) & (battles["variant_b"] == baseline))]
+    pair = battles[
+        ((battles["variant_a"] == baseline) & (battles["variant_b"] == candidate))
+        | ((battles["variant_a"] == candidate) & (battles["variant_b"] == baseline))
+    ]
     return {(row.case_id, int(row.repeat)): row for row in pair.itertuples(index=False)}
 
 
@@ -111,14 +137,23 @@ def _orders(battle: Any, baseline: str, candidate: str) -> tuple[str, str, str, 
     base_first = "ab" if battle.variant_a == baseline else "ba"
     cand_first = "ba" if base_first == "ab" else "ab"
     out = [winner]
-    for order, first, second in ((base_first, baseline, candidate),
-                                 (cand_first, candidate, baseline)):
+    for order, first, second in (
+        (base_first, baseline, candidate),
+        (cand_first, candidate, baseline),
+    ):
         label = getattr(battle, f"{order}_label")
-        out.append(label_words(None if missing(label) else label, first, second,
-                               getattr(battle, f"{order}_error")))
+        out.append(
+            label_words(
+                None if missing(label) else label, first, second, getattr(battle, f"{order}_error")
+            )
+        )
         out.append(getattr(battle, f"{order}_rationale"))
-    if battle.winner == TIE and missing(battle.ab_label) and missing(battle.ba_label) \
-            and not battle.ab_error:
+    if (
+        battle.winner == TIE
+        and missing(battle.ab_label)
+        and missing(battle.ba_label)
+        and not battle.ab_error
+    ):
         out[1] = out[3] = "identical answers: tie without a call"
     return out[0], out[1], out[2], out[3], out[4]
 
@@ -139,33 +174,49 @@ def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
     results = data.load_results(ctx.url, ctx.run_id)
     scores = data.load_scores(ctx.url, ctx.run_id)
     score_of = dict(zip(scores["result_id"], scores["score"], strict=True))
-    verdict_of = {rid: ("passed" if ok else f"failed{': ' + why if why else ''}")
-                  for rid, ok, why in zip(scores["result_id"], scores["passed"],
-                                          scores["fail_reasons"], strict=True)}
+    verdict_of = {
+        rid: ("passed" if ok else f"failed{': ' + why if why else ''}")
+        for rid, ok, why in zip(
+            scores["result_id"], scores["passed"], scores["fail_reasons"], strict=True
+        )
+    }
     by_key = {(r.variant, r.case_id, int(r.repeat)): r for r in results.itertuples(index=False)}
     repeats = sorted({int(r) for r in results["repeat"]}) if not results.empty else [0]
     battles = _battle_index(ctx, baseline, candidate)
     rows = []
     for case in cases.itertuples(index=False):
         for repeat in repeats:
-            a, b = by_key.get((baseline, case.case_id, repeat)), \
-                by_key.get((candidate, case.case_id, repeat))
+            a, b = (
+                by_key.get((baseline, case.case_id, repeat)),
+                by_key.get((candidate, case.case_id, repeat)),
+            )
             if a is None and b is None:
                 continue
-            winner, v_ab, r_ab, v_ba, r_ba = _orders(battles.get((case.case_id, repeat)),
-                                                     baseline, candidate)
-            rows.append({
-                "Case": case.case_id, "Repeat": repeat, "Category": case.category,
-                "Tier": case.tier, "Question": case.input,
-                f"{baseline} output": _output(a), f"{candidate} output": _output(b),
-                f"{baseline} score": score_of.get(a.id) if a is not None else None,
-                f"{candidate} score": score_of.get(b.id) if b is not None else None,
-                "Judge winner": winner,
-                f"Verdict, {baseline} shown first": v_ab, "Rationale (1st order)": r_ab,
-                f"Verdict, {candidate} shown first": v_ba, "Rationale (2nd order)": r_ba,
-                "_a_id": a.id if a is not None else None, "_b_id": b.id if b is not None else None,
-                "_a_golden": verdict_of.get(a.id, "") if a is not None else "",
-                "_b_golden": verdict_of.get(b.id, "") if b is not None else ""})
+            winner, v_ab, r_ab, v_ba, r_ba = _orders(
+                battles.get((case.case_id, repeat)), baseline, candidate
+            )
+            rows.append(
+                {
+                    "Case": case.case_id,
+                    "Repeat": repeat,
+                    "Category": case.category,
+                    "Tier": case.tier,
+                    "Question": case.input,
+                    f"{baseline} output": _output(a),
+                    f"{candidate} output": _output(b),
+                    f"{baseline} score": score_of.get(a.id) if a is not None else None,
+                    f"{candidate} score": score_of.get(b.id) if b is not None else None,
+                    "Judge winner": winner,
+                    f"Verdict, {baseline} shown first": v_ab,
+                    "Rationale (1st order)": r_ab,
+                    f"Verdict, {candidate} shown first": v_ba,
+                    "Rationale (2nd order)": r_ba,
+                    "_a_id": a.id if a is not None else None,
+                    "_b_id": b.id if b is not None else None,
+                    "_a_golden": verdict_of.get(a.id, "") if a is not None else "",
+                    "_b_golden": verdict_of.get(b.id, "") if b is not None else "",
+                }
+            )
     table = pd.DataFrame(rows)
     if not table.empty and len(repeats) == 1:
         table = table.drop(columns=["Repeat"])
@@ -175,18 +226,24 @@ def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
 def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str) -> None:
     """One case: both outputs, both verdicts with rationales, both trajectories."""
     st.subheader("Open a case")
-    labels = [f"{row['Case']}" + (f" · repeat {row['Repeat']}" if "Repeat" in row else "")
-              + f" · {str(row['Question'])[:80]}" for _, row in table.iterrows()]
-    index = st.selectbox("Case", range(len(labels)), format_func=lambda i: labels[i],
-                         key="cmp_case")
+    labels = [
+        f"{row['Case']}"
+        + (f" · repeat {row['Repeat']}" if "Repeat" in row else "")
+        + f" · {str(row['Question'])[:80]}"
+        for _, row in table.iterrows()
+    ]
+    index = st.selectbox(
+        "Case", range(len(labels)), format_func=lambda i: labels[i], key="cmp_case"
+    )
     row = table.iloc[index]
     columns = st.columns(2, gap="large")
     for col, name, side in ((columns[0], baseline, "_a"), (columns[1], candidate, "_b")):
         id_key = f"{side}_id"
         with col:
             score = row[f"{name} score"]
-            st.markdown(f"**{md(name)}** · golden score "
-                        f"{'-' if missing(score) else f'{score:.2f}'}")
+            st.markdown(
+                f"**{md(name)}** · golden score {'-' if missing(score) else f'{score:.2f}'}"
+            )
             if row[f"{side}_golden"]:
                 st.caption(md(row[f"{side}_golden"]))
             st.code(row[f"{name} output"] or "(empty answer)", language=None, wrap_lines=True)
@@ -195,8 +252,9 @@ def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str
     first, second = st.columns(2, gap="large")
     for col, order, name in ((first, "1st order", baseline), (second, "2nd order", candidate)):
         with col:
-            st.markdown(f"Judge, **{md(name)}** shown first: "
-                        f"**{md(row[f'Verdict, {name} shown first'])}**")
+            st.markdown(
+                f"Judge, **{md(name)}** shown first: **{md(row[f'Verdict, {name} shown first'])}**"
+            )
             st.text(row[f"Rationale ({order})"] or "(no rationale)")
 
 

@@ -24,8 +24,18 @@ TREND_BOOTSTRAP = 100
 ALL = "all"
 """The sidebar's "no filter" choice of tier and category."""
 
-SCORE_COLUMNS = ["result_id", "variant", "case_id", "category", "tier", "repeat", "counted",
-                 "score", "passed", "fail_reasons"]
+SCORE_COLUMNS = [
+    "result_id",
+    "variant",
+    "case_id",
+    "category",
+    "tier",
+    "repeat",
+    "counted",
+    "score",
+    "passed",
+    "fail_reasons",
+]
 GOLDEN_COLUMNS = ["variant", "pass_rate", "mean_score", "cases"]
 
 
@@ -38,13 +48,23 @@ def get_store(url: str) -> Store:
 @st.cache_data(ttl=TTL, show_spinner=False)
 def load_runs(url: str) -> list[dict[str, Any]]:
     """Every run, newest first, as plain dicts."""
-    return [{"id": r.id, "dataset": r.dataset, "dataset_version": r.dataset_version,
-             "status": r.status, "created_at": r.created_at,
-             "variants": dict(r.config.get("variants", {})), "tier": r.config.get("tier"),
-             "cases": len(r.config.get("cases", []) or []),
-             "repeats": r.config.get("repeats", 1), "results": r.results, "errors": r.errors,
-             "provenance": dict(r.config.get("provenance") or {})}
-            for r in get_store(url).runs()]
+    return [
+        {
+            "id": r.id,
+            "dataset": r.dataset,
+            "dataset_version": r.dataset_version,
+            "status": r.status,
+            "created_at": r.created_at,
+            "variants": dict(r.config.get("variants", {})),
+            "tier": r.config.get("tier"),
+            "cases": len(r.config.get("cases", []) or []),
+            "repeats": r.config.get("repeats", 1),
+            "results": r.results,
+            "errors": r.errors,
+            "provenance": dict(r.config.get("provenance") or {}),
+        }
+        for r in get_store(url).runs()
+    ]
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
@@ -58,10 +78,21 @@ def load_run_scores(url: str, run_id: int) -> RunScores:
 @st.cache_data(ttl=TTL, show_spinner=False)
 def load_scores(url: str, run_id: int) -> pd.DataFrame:
     """One row per scored result (CaseScore): variant, case, category, tier, score, passed."""
-    rows = [{"result_id": c.result_id, "variant": c.variant, "case_id": c.case_id,
-             "category": c.category, "tier": c.tier, "repeat": c.repeat, "counted": c.counted,
-             "score": c.score, "passed": c.passed, "fail_reasons": "; ".join(c.fail_reasons)}
-            for c in load_run_scores(url, run_id).cases]
+    rows = [
+        {
+            "result_id": c.result_id,
+            "variant": c.variant,
+            "case_id": c.case_id,
+            "category": c.category,
+            "tier": c.tier,
+            "repeat": c.repeat,
+            "counted": c.counted,
+            "score": c.score,
+            "passed": c.passed,
+            "fail_reasons": "; ".join(c.fail_reasons),
+        }
+        for c in load_run_scores(url, run_id).cases
+    ]
     return pd.DataFrame(rows, columns=SCORE_COLUMNS)
 
 
@@ -70,29 +101,41 @@ def _filter(choice: str) -> str | None:
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def golden_figures(url: str, run_id: int, tier: str = ALL, category: str = ALL
-                   ) -> pd.DataFrame:
+def golden_figures(url: str, run_id: int, tier: str = ALL, category: str = ALL) -> pd.DataFrame:
     """Pass rate, mean score and cases per variant over the selected tier and category.
 
     The figures are the scoring package's (:meth:`VariantScores.figures`): every case weighs
     the same whatever its repeats, and ``tier='all'`` covers counted cases only.
     """
-    rows = [{"variant": v.variant, "pass_rate": stats.pass_rate,
-             "mean_score": stats.mean_score, "cases": stats.n_cases}
-            for v in load_run_scores(url, run_id).variants
-            if (stats := v.figures(_filter(tier), _filter(category))) is not None]
+    rows = [
+        {
+            "variant": v.variant,
+            "pass_rate": stats.pass_rate,
+            "mean_score": stats.mean_score,
+            "cases": stats.n_cases,
+        }
+        for v in load_run_scores(url, run_id).variants
+        if (stats := v.figures(_filter(tier), _filter(category))) is not None
+    ]
     return pd.DataFrame(rows, columns=GOLDEN_COLUMNS)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def category_pass_rates(url: str, run_id: int, tier: str = ALL, category: str = ALL
-                        ) -> pd.DataFrame:
+def category_pass_rates(
+    url: str, run_id: int, tier: str = ALL, category: str = ALL
+) -> pd.DataFrame:
     """Pass rate per variant and category over the selected tier (for the category chart)."""
-    rows = [{"variant": v.variant, "category": name, "pass_rate": stats.pass_rate,
-             "cases": stats.n_cases}
-            for v in load_run_scores(url, run_id).variants
-            for name, stats in v.figures_by_category(_filter(tier)).items()
-            if category in (ALL, name)]
+    rows = [
+        {
+            "variant": v.variant,
+            "category": name,
+            "pass_rate": stats.pass_rate,
+            "cases": stats.n_cases,
+        }
+        for v in load_run_scores(url, run_id).variants
+        for name, stats in v.figures_by_category(_filter(tier)).items()
+        if category in (ALL, name)
+    ]
     return pd.DataFrame(rows, columns=["variant", "category", "pass_rate", "cases"])
 
 
@@ -103,14 +146,19 @@ def load_judges(url: str, run_id: int) -> list[tuple[str, str, int]]:
 
 
 @st.cache_data(ttl=TTL, show_spinner="Fitting ratings...")
-def load_leaderboard(url: str, run_id: int, judge_key: str | None,
-                     bootstrap: int = 1000) -> dict[str, Any]:
+def load_leaderboard(
+    url: str, run_id: int, judge_key: str | None, bootstrap: int = 1000
+) -> dict[str, Any]:
     """The run's leaderboard for one judge (entries and matrices) as a plain dict."""
     from arena.leaderboard import build_leaderboard
     from arena.ratings import RatingOptions
 
-    board = build_leaderboard(get_store(url), run_id, judge_key=judge_key,
-                              options=RatingOptions(bootstrap_rounds=bootstrap))
+    board = build_leaderboard(
+        get_store(url),
+        run_id,
+        judge_key=judge_key,
+        options=RatingOptions(bootstrap_rounds=bootstrap),
+    )
     return board.model_dump(mode="json")
 
 
@@ -122,8 +170,9 @@ def load_health(url: str, run_id: int) -> dict[str, Any]:
 
     report = run_health(get_store(url), run_id)
     doc = report.model_dump(mode="json")
-    doc["health"] = [{**h.model_dump(mode="json"), "warnings": health_warnings(h)}
-                     for h in report.health]
+    doc["health"] = [
+        {**h.model_dump(mode="json"), "warnings": health_warnings(h)} for h in report.health
+    ]
     return doc
 
 
@@ -133,10 +182,16 @@ def load_battles(url: str, run_id: int, judge_key: str) -> pd.DataFrame:
     rows = []
     for b in get_store(url).battles(run_id, judge_key):
         row: dict[str, Any] = {
-            "case_id": b.case_id, "repeat": b.repeat, "variant_a": b.variant_a,
-            "variant_b": b.variant_b, "result_a_id": b.result_a_id,
-            "result_b_id": b.result_b_id, "winner": b.winner, "flip": b.flip,
-            "error": b.error or ""}
+            "case_id": b.case_id,
+            "repeat": b.repeat,
+            "variant_a": b.variant_a,
+            "variant_b": b.variant_b,
+            "result_a_id": b.result_a_id,
+            "result_b_id": b.result_b_id,
+            "winner": b.winner,
+            "flip": b.flip,
+            "error": b.error or "",
+        }
         for order, verdict in (("ab", b.verdict_ab), ("ba", b.verdict_ba)):
             row[f"{order}_label"] = verdict.label if verdict else None
             row[f"{order}_rationale"] = verdict.rationale if verdict else ""
@@ -148,11 +203,21 @@ def load_battles(url: str, run_id: int, judge_key: str) -> pd.DataFrame:
 @st.cache_data(ttl=TTL, show_spinner=False)
 def load_results(url: str, run_id: int) -> pd.DataFrame:
     """One row per result, without trajectories: output, error, cost, latency, tool calls."""
-    rows = [{"id": r.id, "variant": r.variant, "case_id": r.case_id, "repeat": r.repeat,
-             "output": r.output, "error": r.error or "", "latency_s": r.latency_s,
-             "cost_usd": r.cost_usd, "tokens": r.input_tokens + r.output_tokens,
-             "tool_calls": len(r.steps)}
-            for r in get_store(url).results(run_id)]
+    rows = [
+        {
+            "id": r.id,
+            "variant": r.variant,
+            "case_id": r.case_id,
+            "repeat": r.repeat,
+            "output": r.output,
+            "error": r.error or "",
+            "latency_s": r.latency_s,
+            "cost_usd": r.cost_usd,
+            "tokens": r.input_tokens + r.output_tokens,
+            "tool_calls": len(r.steps),
+        }
+        for r in get_store(url).results(run_id)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -166,19 +231,25 @@ def load_trajectory(url: str, result_id: int) -> list[dict[str, Any]]:
 def load_cases(url: str, run_id: int) -> pd.DataFrame:
     """The run's golden cases: id, question, category, tier."""
     dataset = get_store(url).run_dataset(run_id)
-    return pd.DataFrame([{"case_id": c.id, "input": c.input, "category": c.category.value,
-                          "tier": c.tier.value} for c in dataset.test_cases],
-                        columns=["case_id", "input", "category", "tier"])
+    return pd.DataFrame(
+        [
+            {"case_id": c.id, "input": c.input, "category": c.category.value, "tier": c.tier.value}
+            for c in dataset.test_cases
+        ],
+        columns=["case_id", "input", "category", "tier"],
+    )
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def load_compare(url: str, run_id: int, baseline: str, candidate: str,
-                 judge_key: str | None) -> dict[str, Any]:
+def load_compare(
+    url: str, run_id: int, baseline: str, candidate: str, judge_key: str | None
+) -> dict[str, Any]:
     """The compare report (verdict, win rate and interval, golden deltas) as a dict."""
     from arena.compare import compare_variants
 
-    report = compare_variants(get_store(url), baseline, candidate, run_id=run_id,
-                              judge_key=judge_key)
+    report = compare_variants(
+        get_store(url), baseline, candidate, run_id=run_id, judge_key=judge_key
+    )
     return report.model_dump(mode="json")
 
 
@@ -186,16 +257,25 @@ def load_compare(url: str, run_id: int, baseline: str, candidate: str,
 def load_run_summary(url: str, run_id: int) -> list[dict[str, Any]]:
     """Per variant of one run: rating (latest judge), golden pass rate and mean score."""
     board = load_leaderboard(url, run_id, None, TREND_BOOTSTRAP)
-    return [{"run_id": run_id, "variant": e["variant"], "version": e["version"],
-             "rating": e["rating"], "pass_rate": e["pass_rate"],
-             "mean_score": e["mean_score"]} for e in board["entries"]]
+    return [
+        {
+            "run_id": run_id,
+            "variant": e["variant"],
+            "version": e["version"],
+            "rating": e["rating"],
+            "pass_rate": e["pass_rate"],
+            "mean_score": e["mean_score"],
+        }
+        for e in board["entries"]
+    ]
 
 
 def load_trends(url: str, run_ids: list[int]) -> pd.DataFrame:
     """Per-variant figures over several runs (each run cached on its own)."""
     rows = [row for run_id in run_ids for row in load_run_summary(url, run_id)]
-    return pd.DataFrame(rows, columns=["run_id", "variant", "version", "rating", "pass_rate",
-                                       "mean_score"])
+    return pd.DataFrame(
+        rows, columns=["run_id", "variant", "version", "rating", "pass_rate", "mean_score"]
+    )
 
 
 def clear_caches() -> None:

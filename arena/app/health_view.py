@@ -13,11 +13,20 @@ from arena.app.text import md
 from arena.app.views import Context
 from arena.reports.format import pct
 
-PERCENT = ["position_consistency", "first_position_win_rate", "longer_answer_win_rate",
-           "tie_rate", "error_rate"]
-HELPS = ["Same verdict in both orders", "First-shown answer preferred (ideal ~50%)",
-         "Longer answer preferred among decisive battles (ideal ~50%)",
-         "Battles ending in a tie", "Battles whose verdict could not be read"]
+PERCENT = [
+    "position_consistency",
+    "first_position_win_rate",
+    "longer_answer_win_rate",
+    "tie_rate",
+    "error_rate",
+]
+HELPS = [
+    "Same verdict in both orders",
+    "First-shown answer preferred (ideal ~50%)",
+    "Longer answer preferred among decisive battles (ideal ~50%)",
+    "Battles ending in a tie",
+    "Battles whose verdict could not be read",
+]
 
 
 def _accuracy(found: dict[str, Any] | None) -> tuple[float | None, str, int]:
@@ -33,11 +42,19 @@ def health_table(health: list[dict[str, Any]]) -> pd.DataFrame:
     frame = pd.DataFrame(health)
     accuracy = [_accuracy(h.get("accuracy")) for h in health]
     frame[PERCENT] = frame[PERCENT].astype(float) * 100
-    table = frame[["judge", "judge_key", "battles", *PERCENT, "self_judged"]].rename(columns={
-        "judge": "Judge", "judge_key": "Key", "battles": "Battles",
-        "position_consistency": "Consistency", "first_position_win_rate": "First wins",
-        "longer_answer_win_rate": "Longer wins", "tie_rate": "Ties", "error_rate": "Errors",
-        "self_judged": "Self-judged"})
+    table = frame[["judge", "judge_key", "battles", *PERCENT, "self_judged"]].rename(
+        columns={
+            "judge": "Judge",
+            "judge_key": "Key",
+            "battles": "Battles",
+            "position_consistency": "Consistency",
+            "first_position_win_rate": "First wins",
+            "longer_answer_win_rate": "Longer wins",
+            "tie_rate": "Ties",
+            "error_rate": "Errors",
+            "self_judged": "Self-judged",
+        }
+    )
     table["Decisive-pair accuracy"] = [a for a, _, _ in accuracy]
     table["Accuracy 95% CI"] = [ci for _, ci, _ in accuracy]
     table["Decisive pairs"] = [n for _, _, n in accuracy]
@@ -49,31 +66,43 @@ def health_section(ctx: Context) -> None:
     """The health table, then agreement between judges and with the human votes."""
     report = data.load_health(ctx.url, ctx.run_id)
     if not report["health"]:
-        st.info(f"No judge has judged run #{ctx.run_id} yet: `arena judge {ctx.run_id}`, or "
-                "vote in the Vote tab.")
+        st.info(
+            f"No judge has judged run #{ctx.run_id} yet: `arena judge {ctx.run_id}`, or "
+            "vote in the Vote tab."
+        )
         return
-    st.caption("A healthy judge gives the same verdict in both orders (consistency near 100%), "
-               "favours the first-shown answer about half the time, does not simply prefer "
-               "the longer answer (near 50%) and rarely errs. **Decisive-pair accuracy**: "
-               "among battles where one answer passes its golden case and the other fails "
-               "(or their golden scores differ by 0.3 or more), the share where the judge "
-               "prefers the golden winner (a tie counts as a miss), with a 95% interval over "
-               "golden cases: a judge whose interval reaches 50% cannot beat chance.")
+    st.caption(
+        "A healthy judge gives the same verdict in both orders (consistency near 100%), "
+        "favours the first-shown answer about half the time, does not simply prefer "
+        "the longer answer (near 50%) and rarely errs. **Decisive-pair accuracy**: "
+        "among battles where one answer passes its golden case and the other fails "
+        "(or their golden scores differ by 0.3 or more), the share where the judge "
+        "prefers the golden winner (a tie counts as a miss), with a 95% interval over "
+        "golden cases: a judge whose interval reaches 50% cannot beat chance."
+    )
     table = health_table(report["health"])
-    config = {name: st.column_config.NumberColumn(format="%.0f%%", help=text)
-              for name, text in zip(table.columns[3:8], HELPS, strict=True)}
+    config = {
+        name: st.column_config.NumberColumn(format="%.0f%%", help=text)
+        for name, text in zip(table.columns[3:8], HELPS, strict=True)
+    }
     config["Decisive-pair accuracy"] = st.column_config.NumberColumn(
-        format="%.0f%%", help="Share of decisive pairs where the judge prefers the golden winner")
+        format="%.0f%%", help="Share of decisive pairs where the judge prefers the golden winner"
+    )
     st.dataframe(table, hide_index=True, width="stretch", column_config=config)
     agreement_section(report)
 
 
 def agreement_section(report: dict[str, Any]) -> None:
     """Judge-judge agreement, and each model judge against the human votes."""
-    rows = [{"Judges": " vs ".join(p["judges"]), "Battles": p["n"],
-             "Agreement": pct(p["percent"], 0, "-"),
-             "Cohen's kappa": "-" if p["kappa"] is None else f"{p['kappa']:.2f}"}
-            for p in report["judge_agreement"]]
+    rows = [
+        {
+            "Judges": " vs ".join(p["judges"]),
+            "Battles": p["n"],
+            "Agreement": pct(p["percent"], 0, "-"),
+            "Cohen's kappa": "-" if p["kappa"] is None else f"{p['kappa']:.2f}",
+        }
+        for p in report["judge_agreement"]
+    ]
     if rows:
         st.subheader("Agreement between the model judges")
         st.dataframe(pd.DataFrame(rows), hide_index=True)
@@ -81,19 +110,33 @@ def agreement_section(report: dict[str, Any]) -> None:
     if not report["human_votes"]:
         st.info("Nobody has voted on this run yet: votes cast in the Vote tab show up here.")
         return
-    st.caption(f"{report['human_votes']} votes by {md(', '.join(report['humans']))}. Every "
-               "vote of a judge is compared with every human vote on the same pair (MT-Bench "
-               "style); without ties leaves out pairs where either side is a tie.")
-    st.dataframe(pd.DataFrame([{
-        "Judge": h["label"], "Key": h["judge"],
-        "With ties": f"{pct(h['percent'], 0, '-')} of {h['n']}",
-        "Kappa": "-" if h["kappa"] is None else f"{h['kappa']:.2f}",
-        "Without ties": f"{pct(h['without_ties']['percent'], 0, '-')} of "
-                        f"{h['without_ties']['n']}",
-        "Kappa (no ties)": "-" if h["without_ties"]["kappa"] is None
-        else f"{h['without_ties']['kappa']:.2f}"} for h in report["human_agreement"]]),
-        hide_index=True)
+    st.caption(
+        f"{report['human_votes']} votes by {md(', '.join(report['humans']))}. Every "
+        "vote of a judge is compared with every human vote on the same pair (MT-Bench "
+        "style); without ties leaves out pairs where either side is a tie."
+    )
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "Judge": h["label"],
+                    "Key": h["judge"],
+                    "With ties": f"{pct(h['percent'], 0, '-')} of {h['n']}",
+                    "Kappa": "-" if h["kappa"] is None else f"{h['kappa']:.2f}",
+                    "Without ties": f"{pct(h['without_ties']['percent'], 0, '-')} of "
+                    f"{h['without_ties']['n']}",
+                    "Kappa (no ties)": "-"
+                    if h["without_ties"]["kappa"] is None
+                    else f"{h['without_ties']['kappa']:.2f}",
+                }
+                for h in report["human_agreement"]
+            ]
+        ),
+        hide_index=True,
+    )
     if report["human_human"]:
         between = report["human_human"]
-        st.caption(f"People agree with each other on {pct(between['percent'], 0, '-')} of "
-                   f"{between['n']} compared votes.")
+        st.caption(
+            f"People agree with each other on {pct(between['percent'], 0, '-')} of "
+            f"{between['n']} compared votes."
+        )

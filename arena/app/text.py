@@ -20,8 +20,12 @@ if TYPE_CHECKING:
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 
-VERDICT_STYLE: dict[Decision, str] = {"better": "success", "non-inferior": "info",
-                                      "worse": "error", "inconclusive": "warning"}
+VERDICT_STYLE: dict[Decision, str] = {
+    "better": "success",
+    "non-inferior": "info",
+    "worse": "error",
+    "inconclusive": "warning",
+}
 """The Streamlit box each compare decision is shown in."""
 
 
@@ -45,8 +49,7 @@ def dollars(value: Any) -> str:
     if missing(value):
         return "-"
     value = float(value)
-    return f"${value:,.2f}" if value >= 1 else f"${value:.4f}" if value >= 0.01 \
-        else f"${value:.6f}"
+    return f"${value:,.2f}" if value >= 1 else f"${value:.4f}" if value >= 0.01 else f"${value:.6f}"
 
 
 def cost_format(costs: Any) -> str:

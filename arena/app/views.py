@@ -17,14 +17,19 @@ from arena.judging import default_voter
 from arena.storage import DatabaseProblem, masked_url
 from judges.human import is_human_label as is_human
 
-TIER_LABELS = {data.ALL: "all counted tiers", "critical": "critical tier",
-               "standard": "standard tier", "pending": "pending tier (never counted)"}
+TIER_LABELS = {
+    data.ALL: "all counted tiers",
+    "critical": "critical tier",
+    "standard": "standard tier",
+    "pending": "pending tier (never counted)",
+}
 HOW_TO_READ = (
     "**How to read the ratings:** each variant's *rating* is a Bradley-Terry strength fitted on "
     "the judge's pairwise verdicts, on the Elo scale (a 100-point gap means the higher one is "
     "expected to win about 64% of battles). The *95% interval* comes from resampling golden "
     "cases; variants whose intervals overlap share a rank. *Pass rate* and *score* (mean golden "
-    "score, 0 to 1) are absolute figures for the tier and category picked in the sidebar.")
+    "score, 0 to 1) are absolute figures for the tier and category picked in the sidebar."
+)
 COMMANDS = """\
 arena demo                 # run the demo variants on the critical tier (local model)
 arena run --variants data/variants/baseline.yaml data/variants/small-model.yaml
@@ -73,17 +78,20 @@ def problem_text(problem: DatabaseProblem) -> str:
 
 def run_label(run: dict[str, Any]) -> str:
     """'#2 · 2026-05-01 14:02 · 4 variants' (plus the status when not finished)."""
-    label = (f"#{run['id']} · {run['created_at']:%Y-%m-%d %H:%M} · "
-             f"{len(run['variants'])} variants")
+    label = f"#{run['id']} · {run['created_at']:%Y-%m-%d %H:%M} · {len(run['variants'])} variants"
     return label if run["status"] == "finished" else f"{label} · {run['status']}"
 
 
 def empty_page(problem: str, url: str) -> None:
     """The friendly page shown when there is nothing to read yet."""
-    st.info(f"{problem} Nothing to show yet: this page only reads what the `arena` commands "
-            "store, and never calls a model.")
-    st.markdown(f"**Produce data** (into `{code(masked_url(url))}`: pass `--db URL` or set "
-                "`ARENA_DB_URL`), then reload this page:")
+    st.info(
+        f"{problem} Nothing to show yet: this page only reads what the `arena` commands "
+        "store, and never calls a model."
+    )
+    st.markdown(
+        f"**Produce data** (into `{code(masked_url(url))}`: pass `--db URL` or set "
+        "`ARENA_DB_URL`), then reload this page:"
+    )
     st.code(COMMANDS, language="bash")
     st.button("Check again", on_click=data.clear_caches)
 
@@ -102,30 +110,44 @@ def sidebar(url: str, runs: list[dict[str, Any]]) -> Context:
     scores = data.load_scores(url, ctx.run_id)
     present = set(scores["tier"]) if not scores.empty else set()
     tiers = [data.ALL, *[t for t in ("critical", "standard", "pending") if t in present]]
-    ctx.tier = bar.selectbox("Golden tier", tiers, key="tier",
-                             index=tiers.index("critical") if "critical" in tiers else 0,
-                             format_func=lambda t: TIER_LABELS.get(t, t),
-                             help="Which golden cases the pass rate and mean score cover.")
+    ctx.tier = bar.selectbox(
+        "Golden tier",
+        tiers,
+        key="tier",
+        index=tiers.index("critical") if "critical" in tiers else 0,
+        format_func=lambda t: TIER_LABELS.get(t, t),
+        help="Which golden cases the pass rate and mean score cover.",
+    )
     categories = [data.ALL, *sorted(set(scores["category"]))] if not scores.empty else [data.ALL]
-    ctx.category = bar.selectbox("Category", categories, key="category",
-                                 format_func=lambda c: "all categories" if c == data.ALL else c)
+    ctx.category = bar.selectbox(
+        "Category",
+        categories,
+        key="category",
+        format_func=lambda c: "all categories" if c == data.ALL else c,
+    )
     # Model judges first (the default), then each person who voted in the Vote tab.
     ctx.judges = sorted(data.load_judges(url, ctx.run_id), key=lambda j: is_human(j[1]))
     if ctx.judges:
-        labels = {key: f"{label} · {count} {'votes' if is_human(label) else 'battles'}"
-                  for key, label, count in ctx.judges}
-        ctx.judge_key = bar.selectbox("Judge", list(labels), key="judge",
-                                      format_func=lambda k: labels[k],
-                                      help="A model judge, or a person (human:NAME) whose "
-                                      "votes from the Vote tab are rated on their own.")
+        labels = {
+            key: f"{label} · {count} {'votes' if is_human(label) else 'battles'}"
+            for key, label, count in ctx.judges
+        }
+        ctx.judge_key = bar.selectbox(
+            "Judge",
+            list(labels),
+            key="judge",
+            format_func=lambda k: labels[k],
+            help="A model judge, or a person (human:NAME) whose "
+            "votes from the Vote tab are rated on their own.",
+        )
         ctx.judge_label = next(label for key, label, _ in ctx.judges if key == ctx.judge_key)
     else:
-        bar.caption(f"Judge: none yet. Run `arena judge {ctx.run_id}` for ratings, or vote "
-                    "in the Vote tab.")
+        bar.caption(
+            f"Judge: none yet. Run `arena judge {ctx.run_id}` for ratings, or vote in the Vote tab."
+        )
     ctx.voter = voter_field(bar)
     bar.divider()
-    bar.caption(f"Database: `{code(masked_url(url))}`  \n"
-                f"Cached reads refresh every {data.TTL} s.")
+    bar.caption(f"Database: `{code(masked_url(url))}`  \nCached reads refresh every {data.TTL} s.")
     bar.button("Reload data", on_click=data.clear_caches)
     return ctx
 
@@ -135,8 +157,13 @@ def voter_field(bar: Any) -> str:
     from arena.errors import InputError
     from judges.human import voter_name
 
-    typed = bar.text_input("Your name (for voting)", value=default_voter(), key="voter",
-                           max_chars=64, help="Your votes are stored as the judge human:NAME.")
+    typed = bar.text_input(
+        "Your name (for voting)",
+        value=default_voter(),
+        key="voter",
+        max_chars=64,
+        help="Your votes are stored as the judge human:NAME.",
+    )
     if not typed.strip():
         return ""
     try:
@@ -150,23 +177,35 @@ def run_header(ctx: Context) -> None:
     """One line saying which run, dataset and judge the page shows."""
     run = ctx.run
     judge = f"judge **{md(ctx.judge_label)}**" if ctx.judge_label else "**not judged yet**"
-    st.markdown(f"Run **#{run['id']}** of **{md(run['dataset'])}** "
-                f"v{md(run['dataset_version'])}, {run['created_at']:%Y-%m-%d %H:%M} UTC · "
-                f"{plural(len(run['variants']), 'variant')} × {plural(run['cases'], 'case')} × "
-                f"{plural(run['repeats'], 'repeat')} · {plural(run['results'], 'result')} "
-                f"({plural(run['errors'], 'error')}) · {judge}")
+    st.markdown(
+        f"Run **#{run['id']}** of **{md(run['dataset'])}** "
+        f"v{md(run['dataset_version'])}, {run['created_at']:%Y-%m-%d %H:%M} UTC · "
+        f"{plural(len(run['variants']), 'variant')} × {plural(run['cases'], 'case')} × "
+        f"{plural(run['repeats'], 'repeat')} · {plural(run['results'], 'result')} "
+        f"({plural(run['errors'], 'error')}) · {judge}"
+    )
 
 
 def leaderboard_frame(ctx: Context) -> pd.DataFrame:
     """Leaderboard entries with golden figures recomputed for the selected tier/category."""
     board = data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)
     entries = pd.DataFrame(board["entries"])
-    numeric = ["rank", "rating", "ci_low", "ci_high", "elo", "win_rate", "cost_per_query",
-               "p90_latency_s", "error_rate"]
+    numeric = [
+        "rank",
+        "rating",
+        "ci_low",
+        "ci_high",
+        "elo",
+        "win_rate",
+        "cost_per_query",
+        "p90_latency_s",
+        "error_rate",
+    ]
     entries[numeric] = entries[numeric].apply(pd.to_numeric, errors="coerce")
     golden = data.golden_figures(ctx.url, ctx.run_id, ctx.tier, ctx.category)
     entries = entries.drop(columns=["pass_rate", "mean_score"]).merge(
-        golden[["variant", "pass_rate", "mean_score"]], on="variant", how="left")
+        golden[["variant", "pass_rate", "mean_score"]], on="variant", how="left"
+    )
     return entries
 
 
@@ -176,36 +215,60 @@ def _int(series: pd.Series) -> pd.Series:
 
 def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
     """The sortable leaderboard (click a column header to sort)."""
-    interval = [("-" if missing(lo) else f"{lo:,.0f} – {hi:,.0f}")
-                for lo, hi in zip(entries["ci_low"], entries["ci_high"], strict=True)]
-    table = pd.DataFrame({
-        "Rank": entries["rank"].astype("Int64"), "Variant": entries["variant"],
-        "Version": entries["version"], "Rating": _int(entries["rating"]),
-        "95% CI": interval, "Elo": _int(entries["elo"]),
-        "Win rate": entries["win_rate"] * 100, "Battles": entries["battles"],
-        "Pass rate": entries["pass_rate"] * 100, "Score": entries["mean_score"],
-        "Cost / query": entries["cost_per_query"], "p90": entries["p90_latency_s"],
-        "Errors": entries["error_rate"] * 100, "Description": entries["description"]})
+    interval = [
+        ("-" if missing(lo) else f"{lo:,.0f} – {hi:,.0f}")
+        for lo, hi in zip(entries["ci_low"], entries["ci_high"], strict=True)
+    ]
+    table = pd.DataFrame(
+        {
+            "Rank": entries["rank"].astype("Int64"),
+            "Variant": entries["variant"],
+            "Version": entries["version"],
+            "Rating": _int(entries["rating"]),
+            "95% CI": interval,
+            "Elo": _int(entries["elo"]),
+            "Win rate": entries["win_rate"] * 100,
+            "Battles": entries["battles"],
+            "Pass rate": entries["pass_rate"] * 100,
+            "Score": entries["mean_score"],
+            "Cost / query": entries["cost_per_query"],
+            "p90": entries["p90_latency_s"],
+            "Errors": entries["error_rate"] * 100,
+            "Description": entries["description"],
+        }
+    )
     cfg = st.column_config
     percent = "%.0f%%"
-    st.caption(f"Pass rate and score cover **{md(ctx.scope)}** (change it in the sidebar); "
-               "cost, latency and errors cover every result of the run.")
-    st.dataframe(table, hide_index=True, width="stretch", column_config={
-        "Rank": cfg.NumberColumn(format="%d", help="CI-aware: 1 + variants certainly better"),
-        "Version": cfg.TextColumn(help="Hash of the variant's full configuration"),
-        "Rating": cfg.NumberColumn(format="%d", help="Bradley-Terry rating (Elo scale)"),
-        "95% CI": cfg.TextColumn(help="95% interval, bootstrap over golden cases"),
-        "Elo": cfg.NumberColumn(format="%d", help="Online Elo, for reference"),
-        "Win rate": cfg.NumberColumn(format=percent, help="Battles won; ties count half"),
-        "Pass rate": cfg.NumberColumn(format=percent,
-                                      help=f"Golden cases passed ({ctx.scope})"),
-        "Score": cfg.NumberColumn(format="%.2f",
-                                  help=f"Mean golden score, 0 to 1 ({ctx.scope})"),
-        "Cost / query": cfg.NumberColumn(format=cost_format(entries["cost_per_query"]),
-                                         help="Mean cost of one answer in US dollars"),
-        "p90": cfg.NumberColumn(format="%.1f s", help="90th percentile latency"),
-        "Errors": cfg.NumberColumn(format=percent, help="Results that ended in an error"),
-        "Description": cfg.TextColumn(width="large")})
+    st.caption(
+        f"Pass rate and score cover **{md(ctx.scope)}** (change it in the sidebar); "
+        "cost, latency and errors cover every result of the run."
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "Rank": cfg.NumberColumn(format="%d", help="CI-aware: 1 + variants certainly better"),
+            "Version": cfg.TextColumn(help="Hash of the variant's full configuration"),
+            "Rating": cfg.NumberColumn(format="%d", help="Bradley-Terry rating (Elo scale)"),
+            "95% CI": cfg.TextColumn(help="95% interval, bootstrap over golden cases"),
+            "Elo": cfg.NumberColumn(format="%d", help="Online Elo, for reference"),
+            "Win rate": cfg.NumberColumn(format=percent, help="Battles won; ties count half"),
+            "Pass rate": cfg.NumberColumn(
+                format=percent, help=f"Golden cases passed ({ctx.scope})"
+            ),
+            "Score": cfg.NumberColumn(
+                format="%.2f", help=f"Mean golden score, 0 to 1 ({ctx.scope})"
+            ),
+            "Cost / query": cfg.NumberColumn(
+                format=cost_format(entries["cost_per_query"]),
+                help="Mean cost of one answer in US dollars",
+            ),
+            "p90": cfg.NumberColumn(format="%.1f s", help="90th percentile latency"),
+            "Errors": cfg.NumberColumn(format=percent, help="Results that ended in an error"),
+            "Description": cfg.TextColumn(width="large"),
+        },
+    )
 
 
 def leaderboard_section(ctx: Context) -> None:
@@ -215,9 +278,11 @@ def leaderboard_section(ctx: Context) -> None:
     rated = entries["rating"].notna().any()
     st.caption(HOW_TO_READ)
     if not rated:
-        st.info(f"Run #{ctx.run_id} has not been judged yet, so there are no ratings: produce "
-                f"pairwise verdicts with `arena judge {ctx.run_id}` (golden figures are shown "
-                "meanwhile).")
+        st.info(
+            f"Run #{ctx.run_id} has not been judged yet, so there are no ratings: produce "
+            f"pairwise verdicts with `arena judge {ctx.run_id}` (golden figures are shown "
+            "meanwhile)."
+        )
     leaderboard_table(ctx, entries)
     left, right = st.columns(2, gap="large")
     with left:
@@ -232,8 +297,9 @@ def leaderboard_section(ctx: Context) -> None:
         if axis == "Rating":
             chart = charts.cost_quality(frame, variants, "rating", "Rating", ".0f")
         else:
-            chart = charts.cost_quality(frame, variants, "pass_rate",
-                                        f"Pass rate ({ctx.scope})", ".0%")
+            chart = charts.cost_quality(
+                frame, variants, "pass_rate", f"Pass rate ({ctx.scope})", ".0%"
+            )
         st.altair_chart(chart, width="stretch")
 
 
@@ -244,8 +310,11 @@ def breakdown_section(ctx: Context) -> None:
     left, right = st.columns(2, gap="large")
     with left:
         if board["models"]:
-            st.altair_chart(charts.win_rate_heatmap(board["models"], board["win_rate_matrix"],
-                                                    board["battle_counts"]))
+            st.altair_chart(
+                charts.win_rate_heatmap(
+                    board["models"], board["win_rate_matrix"], board["battle_counts"]
+                )
+            )
         else:
             st.info(f"No judged battles yet: run `arena judge {ctx.run_id}`.")
     with right:
@@ -254,42 +323,61 @@ def breakdown_section(ctx: Context) -> None:
             st.info(f"No scored golden cases in {ctx.scope}.")
         else:
             st.altair_chart(charts.category_grid(per_category, variants))
-            st.caption(f"Golden cases: {md(ctx.scope)}. Categories without a case in the "
-                       "selection are left out.")
+            st.caption(
+                f"Golden cases: {md(ctx.scope)}. Categories without a case in the "
+                "selection are left out."
+            )
 
 
 def trends_section(ctx: Context) -> None:
     """Golden score and rating per variant name across runs of the dataset."""
     runs = sorted(ctx.dataset_runs, key=lambda r: r["id"])[-20:]
     if len(runs) < 2:
-        st.info(f"Only one run of {md(ctx.run['dataset'])} so far: trends appear after the next "
-                "`arena run` on the same dataset.")
+        st.info(
+            f"Only one run of {md(ctx.run['dataset'])} so far: trends appear after the next "
+            "`arena run` on the same dataset."
+        )
         return
     trend = data.load_trends(ctx.url, [r["id"] for r in runs])
     labels = {r["id"]: f"#{r['id']} {r['created_at']:%m-%d %H:%M}{_commit(r)}" for r in runs}
     trend["run"] = trend["run_id"].map(labels)
-    current = [e["variant"] for e in
-               data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)["entries"]]
+    current = [
+        e["variant"] for e in data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)["entries"]
+    ]
     variants = list(dict.fromkeys([*current, *trend["variant"]]))
-    st.caption("Every run of this dataset, oldest first; ratings use each run's latest judge "
-               "and are relative to the variants of that run.")
+    st.caption(
+        "Every run of this dataset, oldest first; ratings use each run's latest judge "
+        "and are relative to the variants of that run."
+    )
     left, right = st.columns(2, gap="large")
     with left:
-        st.altair_chart(charts.trend_chart(trend, variants, "mean_score", "Mean golden score",
-                                           ".2f"), width="stretch")
+        st.altair_chart(
+            charts.trend_chart(trend, variants, "mean_score", "Mean golden score", ".2f"),
+            width="stretch",
+        )
     with right:
         if trend["rating"].notna().any():
-            st.altair_chart(charts.trend_chart(trend, variants, "rating", "Rating", ".0f"),
-                            width="stretch")
+            st.altair_chart(
+                charts.trend_chart(trend, variants, "rating", "Rating", ".0f"), width="stretch"
+            )
         else:
             st.info("None of these runs has been judged yet.")
-    origins = [{"run": labels[r["id"]], "commit": r.get("provenance", {}).get("commit", ""),
-                "branch": r.get("provenance", {}).get("branch", ""),
-                "CI run": r.get("provenance", {}).get("ci_url", "")} for r in runs]
+    origins = [
+        {
+            "run": labels[r["id"]],
+            "commit": r.get("provenance", {}).get("commit", ""),
+            "branch": r.get("provenance", {}).get("branch", ""),
+            "CI run": r.get("provenance", {}).get("ci_url", ""),
+        }
+        for r in runs
+    ]
     if any(o["commit"] or o["CI run"] for o in origins):
         st.caption("Where each run came from (recorded when it was made)")
-        st.dataframe(origins, hide_index=True,
-                     column_config={"CI run": st.column_config.LinkColumn("CI run")})
+        st.dataframe(
+            origins,
+            hide_index=True,
+            column_config={"CI run": st.column_config.LinkColumn("CI run")},
+        )
 
 
 def _commit(run: dict[str, Any]) -> str:

@@ -45,8 +45,12 @@ def _vote(ctx: Context, pair: VotePair, winner: str) -> None:
     except InputError as exc:
         st.session_state[LAST] = {"error": error_text(exc)}
     else:
-        st.session_state[LAST] = {"winner": winner, "a": pair.variant_a, "b": pair.variant_b,
-                                  "case": pair.case_id}
+        st.session_state[LAST] = {
+            "winner": winner,
+            "a": pair.variant_a,
+            "b": pair.variant_b,
+            "case": pair.case_id,
+        }
     st.session_state.pop(_slot(ctx), None)
     data.clear_caches()  # the leaderboard and judge health pick the vote up at once
 
@@ -59,8 +63,10 @@ def _revealed() -> None:
         st.warning(f"Your vote was not stored: {md(last['error'])}")
         return
     said = VOTE_CHOICES.get(last["winner"], last["winner"])
-    st.success(f"Vote stored ({md(said)}) on case {md(last['case'])}: A was "
-               f"**{md(last['a'])}**, B was **{md(last['b'])}**.")
+    st.success(
+        f"Vote stored ({md(said)}) on case {md(last['case'])}: A was "
+        f"**{md(last['a'])}**, B was **{md(last['b'])}**."
+    )
 
 
 def _answer(column: Any, title: str, answer: str, trajectory: str, show: bool) -> None:
@@ -74,20 +80,23 @@ def _answer(column: Any, title: str, answer: str, trajectory: str, show: bool) -
 
 def vote_section(ctx: Context) -> None:
     """One blind pair with four buttons, the names revealed after the vote, vote counts."""
-    st.caption("Judge two answers to the same question without knowing which variant wrote "
-               "them. Your votes become the battles of the judge **human:your name**: pick "
-               "it in the sidebar's Judge list for its own ratings; the Judge health tab "
-               "shows how often the model judges agree with the people.")
+    st.caption(
+        "Judge two answers to the same question without knowing which variant wrote "
+        "them. Your votes become the battles of the judge **human:your name**: pick "
+        "it in the sidebar's Judge list for its own ratings; the Judge health tab "
+        "shows how often the model judges agree with the people."
+    )
     if not ctx.voter:
-        st.info("Enter your name in the sidebar (or start the app with `ARENA_USER` set) to "
-                "vote.")
+        st.info("Enter your name in the sidebar (or start the app with `ARENA_USER` set) to vote.")
         return
     _revealed()
     counts = vote_counts(data.get_store(ctx.url), ctx.run_id)
     mine = counts.get(f"human:{ctx.voter}", 0)
     others = ", ".join(f"{md(name)}: {n}" for name, n in sorted(counts.items()))
-    st.markdown(f"Votes on run #{ctx.run_id}: **{mine}** by you"
-                + (f" (everyone: {others})" if others else ""))
+    st.markdown(
+        f"Votes on run #{ctx.run_id}: **{mine}** by you"
+        + (f" (everyone: {others})" if others else "")
+    )
     pair = _current(ctx)
     if pair is None:
         st.info("You have voted on every pair of answers of this run. Thank you!")
@@ -99,5 +108,6 @@ def vote_section(ctx: Context) -> None:
     _answer(left, "Answer A", pair.answer_a, pair.trajectory_a, show)
     _answer(right, "Answer B", pair.answer_b, pair.trajectory_b, show)
     for column, (winner, label) in zip(st.columns(4), VOTE_CHOICES.items(), strict=True):
-        column.button(label, key=f"vote_{winner}", width="stretch",
-                      on_click=_vote, args=(ctx, pair, winner))
+        column.button(
+            label, key=f"vote_{winner}", width="stretch", on_click=_vote, args=(ctx, pair, winner)
+        )

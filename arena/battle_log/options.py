@@ -87,8 +87,9 @@ def is_strong(row: dict[str, Any]) -> bool:
     return isinstance(label, str) and label.replace(" ", "") in ("A>>B", "B>>A")
 
 
-def anchor_score(rating: float | None, anchor_rating: float, scale: float = 400.0,
-                 base: float = 10.0) -> float | None:
+def anchor_score(
+    rating: float | None, anchor_rating: float, scale: float = 400.0, base: float = 10.0
+) -> float | None:
     """Win probability (%) against the anchor on the Elo scale, arena-hard style."""
     if rating is None or math.isnan(rating):
         return None

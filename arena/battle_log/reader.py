@@ -94,8 +94,7 @@ def read_rows(
         query.append(f"__row{number}" if qid is None else str(qid))
     if not a:
         skipped = tally.summary()
-        raise InputError("no battles in the file" + (f": {skipped}" if skipped else ""),
-                         file=file)
+        raise InputError("no battles in the file" + (f": {skipped}" if skipped else ""), file=file)
     unknown = [name for name in style if name != "seat" and name not in SOURCES]
     if unknown:
         raise InputError(
@@ -112,9 +111,9 @@ def read_rows(
         b,
         winner,
         query if has_ids else None,
-        weight=None if strong_weight == 1.0 else [
-            strong_weight if is_strong(row) else 1.0 for _, row in rows
-        ],
+        weight=None
+        if strong_weight == 1.0
+        else [strong_weight if is_strong(row) else 1.0 for _, row in rows],
         len_a=None if length is None else length[0],
         len_b=None if length is None else length[1],
         style_a={k: v[0] for k, v in found.items()} or None,

@@ -17,7 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
     from arena.cli import app, battles, demo, judge, ratings, run, score, show
 
     parser = argparse.ArgumentParser(
-        prog="arena", description="Tell whether a change to an LLM agent made it better or worse.")
+        prog="arena", description="Tell whether a change to an LLM agent made it better or worse."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for module in (run, show, score, judge, ratings, battles, demo, app):
         module.register(sub)
@@ -59,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"arena: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("arena: interrupted; finished results are saved, rerun the command to resume",
-              file=sys.stderr)
+        print(
+            "arena: interrupted; finished results are saved, rerun the command to resume",
+            file=sys.stderr,
+        )
         return 130

@@ -20,8 +20,11 @@ def register(sub: Any) -> None:
         "every two groups meet, and the judges within a group (e.g. human-human) too. A "
         "group is a judge, or all human:NAME judges (MT-Bench's expert_N, author_N).",
     )
-    p.add_argument("first", metavar="A.jsonl", help="a battle log in Chatbot Arena's schema "
-                   "with a judge field (and optionally turn)")
+    p.add_argument(
+        "first",
+        metavar="A.jsonl",
+        help="a battle log in Chatbot Arena's schema with a judge field (and optionally turn)",
+    )
     p.add_argument("second", metavar="B.jsonl", nargs="?", default=None)
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_agree)
@@ -57,10 +60,15 @@ def cmd_agree(args: argparse.Namespace) -> int:
                 [
                     f"{r.left} vs {r.right}" if r.left != r.right else f"{r.left} (within)",
                     "all" if r.turn is None else r.turn,
-                    _figure(r.agree_with_ties, r.with_ties.n, r.with_ties.percent,
-                            r.with_ties.kappa),
-                    _figure(r.agree_without_ties, r.without_ties.n, r.without_ties.percent,
-                            r.without_ties.kappa),
+                    _figure(
+                        r.agree_with_ties, r.with_ties.n, r.with_ties.percent, r.with_ties.kappa
+                    ),
+                    _figure(
+                        r.agree_without_ties,
+                        r.without_ties.n,
+                        r.without_ties.percent,
+                        r.without_ties.kappa,
+                    ),
                 ]
                 for r in rows
             ],

@@ -17,17 +17,30 @@ DEFAULT_PORT = 8501
 def register(sub: Any) -> None:
     """Add the app sub-command."""
     p = sub.add_parser("app", help="open the leaderboard web app (Streamlit) on a database")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT,
-                   help=f"port to serve on (default: {DEFAULT_PORT})")
+    p.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port to serve on (default: {DEFAULT_PORT})"
+    )
     add_db(p)
     p.set_defaults(handler=cmd_app)
 
 
 def app_command(port: int) -> list[str]:
     """The command line that serves the app."""
-    return [sys.executable, "-m", "streamlit", "run", str(APP_FILE),
-            "--server.port", str(port), "--server.headless", "true",
-            "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"]
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(APP_FILE),
+        "--server.port",
+        str(port),
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+        "--client.toolbarMode",
+        "viewer",
+    ]
 
 
 def app_env(db: str | None) -> dict[str, str]:
@@ -43,8 +56,9 @@ def cmd_app(args: argparse.Namespace) -> int:
     from arena.errors import InputError
 
     if not APP_FILE.is_file():
-        raise InputError(f"the app file {APP_FILE} is missing (is the package installed "
-                         "from a source checkout?)")
+        raise InputError(
+            f"the app file {APP_FILE} is missing (is the package installed from a source checkout?)"
+        )
     if not 0 < args.port < 65536:
         raise InputError(f"port {args.port} is out of range", field="port")
     command = app_command(args.port)

@@ -117,8 +117,10 @@ def print_log_ratings(args: argparse.Namespace, options: Any) -> int:
                     _f(r["win_rate"], ".1%"),
                     r["battles"],
                     *(
-                        [f"{_f(r['anchor_score'], '.1f')}% ({_f(r['anchor_ci_low'], '.1f')}, "
-                         f"{_f(r['anchor_ci_high'], '.1f')})"]
+                        [
+                            f"{_f(r['anchor_score'], '.1f')}% ({_f(r['anchor_ci_low'], '.1f')}, "
+                            f"{_f(r['anchor_ci_high'], '.1f')})"
+                        ]
                         if options.anchor is not None
                         else []
                     ),

@@ -22,13 +22,21 @@ SECOND_JUDGE = "local:qwen2.5-coder-1.5b/grades"
 def register(sub: Any) -> None:
     """Add the demo sub-command."""
     p = sub.add_parser("demo", help="run, score, judge and rank the demo variants locally")
-    p.add_argument("--variants", nargs="+", default=list(DEMO_VARIANTS), metavar="NAME",
-                   help="variant names from data/variants (default: %(default)s)")
+    p.add_argument(
+        "--variants",
+        nargs="+",
+        default=list(DEMO_VARIANTS),
+        metavar="NAME",
+        help="variant names from data/variants (default: %(default)s)",
+    )
     p.add_argument("--tier", default="critical")
     p.add_argument("--judge", default=DEMO_JUDGE, help="judge spec (default: %(default)s)")
-    p.add_argument("--second-judge", default=SECOND_JUDGE,
-                   help="a second judge whose health and agreement are shown beside the first "
-                        "('none' to skip; default: %(default)s)")
+    p.add_argument(
+        "--second-judge",
+        default=SECOND_JUDGE,
+        help="a second judge whose health and agreement are shown beside the first "
+        "('none' to skip; default: %(default)s)",
+    )
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--bootstrap", type=int, default=1000)
     add_db(p)
@@ -62,13 +70,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from judges import parse_judge
 
     store = Store(args.db)
-    variants = load_variants([str(data_dir() / "variants" / f"{n}.yaml")
-                              for n in args.variants])
+    variants = load_variants([str(data_dir() / "variants" / f"{n}.yaml") for n in args.variants])
     dataset_path = default_dataset()
     _step(f"1/4 running {', '.join(args.variants)} on the {args.tier} tier")
-    report = run_suite(store, load_dataset(dataset_path), variants,
-                       RunOptions(tier=args.tier, concurrency=args.concurrency,
-                                  dataset_path=dataset_path))
+    report = run_suite(
+        store,
+        load_dataset(dataset_path),
+        variants,
+        RunOptions(tier=args.tier, concurrency=args.concurrency, dataset_path=dataset_path),
+    )
     print_summary(report)
     _step("2/4 golden scores")
     scores = score_run(store, report.run_id)
@@ -84,30 +94,47 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for warning in judged.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         margin = "" if judged.tie_margin is None else f", tie margin {judged.tie_margin:.3f}"
-        print(f"{spec.label}: {len(judged.battles)} battles, {judged.model_calls} judge calls "
-              f"sent{margin}")
+        print(
+            f"{spec.label}: {len(judged.battles)} battles, {judged.model_calls} judge calls "
+            f"sent{margin}"
+        )
         battles.insert(0, judged.battles)
     if all(battles):
-        print_health([h for b in battles
-                      if (h := judge_health_with_accuracy(store, report.run_id, b))])
+        print_health(
+            [h for b in battles if (h := judge_health_with_accuracy(store, report.run_id, b))]
+        )
     if len(battles) == 2 and all(battles):
         agree = judge_agreement(battles[0], battles[1])
-        print(f"the two judges agree on {agree.percent or 0:.0%} of {agree.n} battles "
-              f"(Cohen's kappa {agree.kappa if agree.kappa is not None else float('nan'):.2f})")
+        print(
+            f"the two judges agree on {agree.percent or 0:.0%} of {agree.n} battles "
+            f"(Cohen's kappa {agree.kappa if agree.kappa is not None else float('nan'):.2f})"
+        )
     other = specs[1].key if len(specs) > 1 else None
-    for key, rows in combination_figures(store, report.run_id, only=specs[0].key,
-                                         reference=other).items():
+    for key, rows in combination_figures(
+        store, report.run_id, only=specs[0].key, reference=other
+    ).items():
         print_combinations(key, rows)
     spec = specs[0]
     _step("4/4 leaderboard and compare")
-    print_leaderboard(build_leaderboard(store, report.run_id, judge_key=spec.key,
-                                        options=RatingOptions(bootstrap_rounds=args.bootstrap)))
+    print_leaderboard(
+        build_leaderboard(
+            store,
+            report.run_id,
+            judge_key=spec.key,
+            options=RatingOptions(bootstrap_rounds=args.bootstrap),
+        )
+    )
     if {"baseline", "small-model"} <= set(args.variants):
-        verdict = compare_variants(store, "baseline", "small-model", run_id=report.run_id,
-                                   judge_key=spec.key, bootstrap=args.bootstrap)
+        verdict = compare_variants(
+            store,
+            "baseline",
+            "small-model",
+            run_id=report.run_id,
+            judge_key=spec.key,
+            bootstrap=args.bootstrap,
+        )
         print(f"\nIs the cheaper model good enough? {verdict.summary}")
     if len(specs) > 1:
-        print(f"(the {specs[1].label} judge's leaderboard: `arena ratings --judge "
-              f"{specs[1].key}`)")
+        print(f"(the {specs[1].label} judge's leaderboard: `arena ratings --judge {specs[1].key}`)")
     print(f"\nstored in {store.url}; explore it with `arena app`")
     return 0

@@ -32,11 +32,18 @@ def register(sub: Any) -> None:
     pro.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON to edit")
     pro.set_defaults(handler=cmd_promote)
 
-    lint = gsub.add_parser("lint", help="duplicates, small categories, saturated or broken "
-                                        "cases; exit 1 on errors")
+    lint = gsub.add_parser(
+        "lint", help="duplicates, small categories, saturated or broken cases; exit 1 on errors"
+    )
     lint.add_argument("dataset", nargs="?", default=default_dataset())
-    lint.add_argument("--run", type=int, action="append", default=None, metavar="RUN",
-                      help="check against this stored run's scores (repeatable)")
+    lint.add_argument(
+        "--run",
+        type=int,
+        action="append",
+        default=None,
+        metavar="RUN",
+        help="check against this stored run's scores (repeatable)",
+    )
     lint.add_argument("--json", action="store_true")
     add_db(lint)
     lint.set_defaults(handler=cmd_lint)
@@ -47,12 +54,23 @@ def cmd_add(args: argparse.Namespace) -> int:
     from arena.golden.grow import add_from_result
     from arena.storage import Store
 
-    dataset, case = add_from_result(Store(args.db), args.from_result, args.dataset, args.reason,
-                                    case_id=args.id, query=args.input, tags=args.tag)
-    print(f"added {case.id} ({case.category.value}, pending) to {args.dataset}: version "
-          f"{dataset.version}, content hash {dataset.content_hash}")
-    print(f"expected tools {case.expected_tools}, forbidden {case.forbidden_tools}; review "
-          f"the case, then `arena golden promote {case.id} --tier standard`")
+    dataset, case = add_from_result(
+        Store(args.db),
+        args.from_result,
+        args.dataset,
+        args.reason,
+        case_id=args.id,
+        query=args.input,
+        tags=args.tag,
+    )
+    print(
+        f"added {case.id} ({case.category.value}, pending) to {args.dataset}: version "
+        f"{dataset.version}, content hash {dataset.content_hash}"
+    )
+    print(
+        f"expected tools {case.expected_tools}, forbidden {case.forbidden_tools}; review "
+        f"the case, then `arena golden promote {case.id} --tier standard`"
+    )
     return 0
 
 
@@ -61,8 +79,10 @@ def cmd_promote(args: argparse.Namespace) -> int:
     from arena.golden.grow import promote_case
 
     dataset = promote_case(args.dataset, args.case, args.tier)
-    print(f"{args.case} is now {args.tier} in {args.dataset}: version {dataset.version}, "
-          f"content hash {dataset.content_hash}")
+    print(
+        f"{args.case} is now {args.tier} in {args.dataset}: version {dataset.version}, "
+        f"content hash {dataset.content_hash}"
+    )
     return 0
 
 
@@ -100,8 +120,9 @@ def lint_text(report: Any) -> str:
         return f"{head}: no findings"
     rows = [[f.severity, f.rule, _ids(f.cases), f.message] for f in report.findings]
     warnings = sum(f.severity == "warning" for f in report.findings)
-    return (f"{head}: {report.errors} error(s), {warnings} warning(s)\n"
-            + text_table(["severity", "rule", "cases", "message"], rows))
+    return f"{head}: {report.errors} error(s), {warnings} warning(s)\n" + text_table(
+        ["severity", "rule", "cases", "message"], rows
+    )
 
 
 def _ids(ids: list[str], limit: int = 6) -> str:

@@ -43,8 +43,8 @@ def register(sub: Any) -> None:
         "--combine",
         choices=["logit", "average"],
         default=None,
-        help="logprobs/grades: combine the two orders' P(first better) in log-odds (the "
-        "default) or by averaging the probabilities",
+        help="logprobs/grades: average the two orders' P(first better) (the default) or "
+        "combine them in log-odds, which keeps the signal under a strong position preference",
     )
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--json", action="store_true")
@@ -147,8 +147,17 @@ def print_health(healths: list[JudgeHealth]) -> None:
     print("\njudge health")
     print(
         text_table(
-            ["judge", "battles", "consistent", "first wins", "longer wins", "ties", "errors",
-             "self-judged", "decisive-pair accuracy [95% CI]"],
+            [
+                "judge",
+                "battles",
+                "consistent",
+                "first wins",
+                "longer wins",
+                "ties",
+                "errors",
+                "self-judged",
+                "decisive-pair accuracy [95% CI]",
+            ],
             [
                 [
                     h.judge,
@@ -241,8 +250,10 @@ def print_agreements(report: RunHealth) -> None:
             f"battles, Cohen's kappa {'-' if row.kappa is None else f'{row.kappa:.2f}'}"
         )
     if report.human_votes:
-        print(f"{report.human_votes} human votes by {len(report.humans)} "
-              f"{'person' if len(report.humans) == 1 else 'people'}")
+        print(
+            f"{report.human_votes} human votes by {len(report.humans)} "
+            f"{'person' if len(report.humans) == 1 else 'people'}"
+        )
     for human in report.human_agreement:
         print(
             f"agreement {human.judge} ({human.label}) vs humans: with ties "
@@ -252,8 +263,10 @@ def print_agreements(report: RunHealth) -> None:
             f"{_kappa(human.without_ties)})"
         )
     if report.human_human is not None:
-        print(f"agreement between people: {pct(report.human_human.percent, 0, '-')} of "
-              f"{report.human_human.n} (kappa {_kappa(report.human_human)})")
+        print(
+            f"agreement between people: {pct(report.human_human.percent, 0, '-')} of "
+            f"{report.human_human.n} (kappa {_kappa(report.human_human)})"
+        )
 
 
 def combination_figures(
@@ -285,8 +298,14 @@ def print_combinations(key: str, rows: list[Any]) -> None:
     print(f"\nhow judge {key} combines its two orders (measured on this run's verdicts)")
     print(
         text_table(
-            ["combination", "tie margin", "decisive-pair accuracy [95% CI]", "consistent",
-             "ties", "agreement with the other judge (kappa)"],
+            [
+                "combination",
+                "tie margin",
+                "decisive-pair accuracy [95% CI]",
+                "consistent",
+                "ties",
+                "agreement with the other judge (kappa)",
+            ],
             [
                 [
                     r.combination,
@@ -294,8 +313,9 @@ def print_combinations(key: str, rows: list[Any]) -> None:
                     accuracy_cell(r.accuracy),
                     pct(r.consistency, 0, "-"),
                     pct(r.tie_rate, 0, "-"),
-                    "-" if r.agreement is None else
-                    f"{pct(r.agreement.percent, 0, '-')} ({_kappa(r.agreement)})",
+                    "-"
+                    if r.agreement is None
+                    else f"{pct(r.agreement.percent, 0, '-')} ({_kappa(r.agreement)})",
                 ]
                 for r in rows
             ],

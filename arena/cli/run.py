@@ -14,19 +14,26 @@ from arena.reports.format import text_table
 def register(sub: Any) -> None:
     """Add the run and runs sub-commands."""
     p = sub.add_parser("run", help="run variants on a golden dataset and store every trajectory")
-    p.add_argument("--variants", nargs="+", required=True, metavar="FILE",
-                   help="variant YAML files")
+    p.add_argument(
+        "--variants", nargs="+", required=True, metavar="FILE", help="variant YAML files"
+    )
     p.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON")
     p.add_argument("--tier", default="all", choices=["critical", "standard", "pending", "all"])
     p.add_argument("--cases", default=None, help="comma-separated case ids")
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--timeout", type=float, default=600.0, help="per-case timeout in seconds")
-    p.add_argument("--retry-errors", action="store_true",
-                   help="rerun results that ended in an error instead of reusing them")
+    p.add_argument(
+        "--retry-errors",
+        action="store_true",
+        help="rerun results that ended in an error instead of reusing them",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--langsmith", action="store_true",
-                   help="also record the run in LangSmith as experiments (LANGSMITH_API_KEY)")
+    p.add_argument(
+        "--langsmith",
+        action="store_true",
+        help="also record the run in LangSmith as experiments (LANGSMITH_API_KEY)",
+    )
     add_executor_flags(p)  # --executor ray, --max-cost, --dry-run
     add_db(p)
     p.set_defaults(handler=cmd_run)
@@ -50,9 +57,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     variants = load_variants(args.variants)
     dataset = load_dataset(args.dataset)
     options = RunOptions(
-        tier=args.tier, case_ids=args.cases.split(",") if args.cases else None,
-        repeats=args.repeats, concurrency=args.concurrency, case_timeout_s=args.timeout,
-        retry_errors=args.retry_errors, progress=not args.json, dataset_path=args.dataset)
+        tier=args.tier,
+        case_ids=args.cases.split(",") if args.cases else None,
+        repeats=args.repeats,
+        concurrency=args.concurrency,
+        case_timeout_s=args.timeout,
+        retry_errors=args.retry_errors,
+        progress=not args.json,
+        dataset_path=args.dataset,
+    )
     check_run(variants, options)  # before the database is opened: bad input writes nothing
     from arena.cli import executing, plan
 
@@ -108,14 +121,30 @@ def run_json(report: Any) -> dict[str, Any]:
         "reused_results": report.reused,
         "model_calls": report.model_calls,
         "results": [
-            {"id": r.id, "variant": r.variant, "variant_hash": r.variant_hash,
-             "case_id": r.case_id, "repeat": r.repeat, "output": r.output,
-             "tool_calls": [{"name": s.tool, "args": s.args, "agent": s.agent,
-                             "error": redact_optional(s.error)} for s in r.steps],
-             "steps": len(r.steps), "model_calls": r.model_calls,
-             "latency_s": r.latency_s, "input_tokens": r.input_tokens,
-             "output_tokens": r.output_tokens, "cost_usd": r.cost_usd,
-             "error": redact_optional(r.error)}
+            {
+                "id": r.id,
+                "variant": r.variant,
+                "variant_hash": r.variant_hash,
+                "case_id": r.case_id,
+                "repeat": r.repeat,
+                "output": r.output,
+                "tool_calls": [
+                    {
+                        "name": s.tool,
+                        "args": s.args,
+                        "agent": s.agent,
+                        "error": redact_optional(s.error),
+                    }
+                    for s in r.steps
+                ],
+                "steps": len(r.steps),
+                "model_calls": r.model_calls,
+                "latency_s": r.latency_s,
+                "input_tokens": r.input_tokens,
+                "output_tokens": r.output_tokens,
+                "cost_usd": r.cost_usd,
+                "error": redact_optional(r.error),
+            }
             for r in report.results
         ],
     }
@@ -125,14 +154,41 @@ def print_summary(report: Any) -> None:
     """The human summary of a run."""
     from arena.runner import summarize
 
-    rows = [[s.variant, s.variant_hash, s.results, s.errors, s.mean_latency_s, s.tool_calls,
-             s.input_tokens + s.output_tokens, f"${s.cost_usd:.4f}", s.model_calls]
-            for s in summarize(report.results)]
+    rows = [
+        [
+            s.variant,
+            s.variant_hash,
+            s.results,
+            s.errors,
+            s.mean_latency_s,
+            s.tool_calls,
+            s.input_tokens + s.output_tokens,
+            f"${s.cost_usd:.4f}",
+            s.model_calls,
+        ]
+        for s in summarize(report.results)
+    ]
     state = "resumed" if report.resumed else "new"
-    print(f"run {report.run_id} ({state}; {report.reused} results reused, "
-          f"{report.model_calls} model calls sent)")
-    print(text_table(["variant", "version", "results", "errors", "mean latency s",
-                      "tool calls", "tokens", "cost", "model calls"], rows))
+    print(
+        f"run {report.run_id} ({state}; {report.reused} results reused, "
+        f"{report.model_calls} model calls sent)"
+    )
+    print(
+        text_table(
+            [
+                "variant",
+                "version",
+                "results",
+                "errors",
+                "mean latency s",
+                "tool calls",
+                "tokens",
+                "cost",
+                "model calls",
+            ],
+            rows,
+        )
+    )
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
@@ -146,16 +202,45 @@ def cmd_runs(args: argparse.Namespace) -> int:
     if not runs:
         print("no runs stored yet: try `arena demo` or `arena run --variants ...`")
         return 0
-    rows = [[r.id, r.created_at.strftime("%Y-%m-%d %H:%M"), r.status, r.dataset,
-             ",".join(r.config.get("variants", {})), r.config.get("tier"), r.results, r.errors,
-             *_provenance(r.config.get("provenance") or {})]
-            for r in runs]
-    print(text_table(["run", "created", "status", "dataset", "variants", "tier", "results",
-                      "errors", "commit", "branch", "CI run"], rows))
+    rows = [
+        [
+            r.id,
+            r.created_at.strftime("%Y-%m-%d %H:%M"),
+            r.status,
+            r.dataset,
+            ",".join(r.config.get("variants", {})),
+            r.config.get("tier"),
+            r.results,
+            r.errors,
+            *_provenance(r.config.get("provenance") or {}),
+        ]
+        for r in runs
+    ]
+    print(
+        text_table(
+            [
+                "run",
+                "created",
+                "status",
+                "dataset",
+                "variants",
+                "tier",
+                "results",
+                "errors",
+                "commit",
+                "branch",
+                "CI run",
+            ],
+            rows,
+        )
+    )
     return 0
 
 
 def _provenance(found: dict[str, str]) -> list[str]:
     """Commit (short), branch and CI run URL of a run, '-' where unknown."""
-    return [found.get("commit", "")[:10] or "-", found.get("branch") or "-",
-            found.get("ci_url") or "-"]
+    return [
+        found.get("commit", "")[:10] or "-",
+        found.get("branch") or "-",
+        found.get("ci_url") or "-",
+    ]

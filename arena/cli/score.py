@@ -18,8 +18,12 @@ def register(sub: Any) -> None:
     """Add score."""
     p = sub.add_parser("score", help="golden scores, benchmarks and pass rates of a run")
     p.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
-    p.add_argument("--grader", default=None, metavar="JUDGE",
-                   help="judge model spec for the behaviour rubric (default: keyword rules)")
+    p.add_argument(
+        "--grader",
+        default=None,
+        metavar="JUDGE",
+        help="judge model spec for the behaviour rubric (default: keyword rules)",
+    )
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true")
     fmt.add_argument("--markdown", action="store_true")
@@ -45,14 +49,19 @@ def cmd_score(args: argparse.Namespace) -> int:
     by_difficulty = difficulty_breakdown(scores.variants, levels)
     if args.json:
         doc = scores_json(scores.variants, scores.cases)
-        doc["by_difficulty"] = {v: {d: s.model_dump() for d, s in levels_.items()}
-                                for v, levels_ in by_difficulty.items()}
+        doc["by_difficulty"] = {
+            v: {d: s.model_dump() for d, s in levels_.items()}
+            for v, levels_ in by_difficulty.items()
+        }
         print(json.dumps({"run_id": run_id, "grader": scores.grader, **doc}, indent=2))
     elif args.markdown:
         from arena.secrets import redact
 
-        print(redact(scores_markdown(scores.variants, scores.cases,
-                                     title=f"Golden scores, run {run_id}")))
+        print(
+            redact(
+                scores_markdown(scores.variants, scores.cases, title=f"Golden scores, run {run_id}")
+            )
+        )
         print("\n" + difficulty_markdown(by_difficulty))
     else:
         print(f"run {run_id}, behaviour grader: {scores.grader}")

@@ -27,11 +27,15 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print(result.model_dump_json(indent=2))
         return 0
-    print(f"result {result.id}  run {result.run_id}  variant {result.variant} "
-          f"({result.variant_hash})  case {result.case_id}  repeat {result.repeat}")
-    print(f"latency {result.latency_s:.2f} s  tokens {result.input_tokens}+"
-          f"{result.output_tokens}  cost ${result.cost_usd:.5f}  model calls "
-          f"{result.model_calls}")
+    print(
+        f"result {result.id}  run {result.run_id}  variant {result.variant} "
+        f"({result.variant_hash})  case {result.case_id}  repeat {result.repeat}"
+    )
+    print(
+        f"latency {result.latency_s:.2f} s  tokens {result.input_tokens}+"
+        f"{result.output_tokens}  cost ${result.cost_usd:.5f}  model calls "
+        f"{result.model_calls}"
+    )
     if result.error:
         print(f"ERROR: {result.error}")
     for step in result.steps:

@@ -22,9 +22,13 @@ if TYPE_CHECKING:
     from arena.records import RunResult
     from arena.storage import Store
 
-CATEGORY_PREFIX = {Category.HAPPY_PATH: "HP", Category.EDGE_CASE: "EC",
-                   Category.AMBIGUOUS: "AM", Category.MULTI_STEP: "MS",
-                   Category.GRACEFUL_FAILURE: "GF"}
+CATEGORY_PREFIX = {
+    Category.HAPPY_PATH: "HP",
+    Category.EDGE_CASE: "EC",
+    Category.AMBIGUOUS: "AM",
+    Category.MULTI_STEP: "MS",
+    Category.GRACEFUL_FAILURE: "GF",
+}
 PROMOTE_TIERS = (Tier.STANDARD.value, Tier.CRITICAL.value)
 
 
@@ -36,14 +40,22 @@ def normalize_query(text: str) -> str:
 def next_case_id(dataset: GoldenDataset, category: Category) -> str:
     """The next free id of the category's prefix: ``GF-007`` -> ``GF-008``."""
     prefix = CATEGORY_PREFIX[category]
-    numbers = [int(m.group(1)) for c in dataset.test_cases
-               if (m := re.fullmatch(rf"{prefix}-(\d+)", c.id))]
+    numbers = [
+        int(m.group(1)) for c in dataset.test_cases if (m := re.fullmatch(rf"{prefix}-(\d+)", c.id))
+    ]
     return f"{prefix}-{max(numbers, default=0) + 1:03d}"
 
 
-def case_from_result(result: RunResult, source: GoldenCase, *, case_id: str, reason: str,
-                     query: str | None = None, tags: list[str] | None = None,
-                     added: date | None = None) -> dict[str, Any]:
+def case_from_result(
+    result: RunResult,
+    source: GoldenCase,
+    *,
+    case_id: str,
+    reason: str,
+    query: str | None = None,
+    tags: list[str] | None = None,
+    added: date | None = None,
+) -> dict[str, Any]:
     """A new pending case (as JSON) from a stored result and the case it answered.
 
     The query is the result's (unless ``query`` rephrases it); the expected, acceptable
@@ -55,21 +67,32 @@ def case_from_result(result: RunResult, source: GoldenCase, *, case_id: str, rea
     called = [s.tool for s in result.steps if s.error is None]
     expected = list(source.expected_tools) or list(dict.fromkeys(called))
     status = f"error {result.error!r}" if result.error else f"answer {result.output[:200]!r}"
-    notes = (f"From result {result.id} (run {result.run_id}, variant {result.variant} "
-             f"{result.variant_hash}, case {result.case_id}, repeat {result.repeat}): called "
-             f"{result.tool_names or 'no tool'}; {status}. Review the expectations before "
-             "promoting.")
+    notes = (
+        f"From result {result.id} (run {result.run_id}, variant {result.variant} "
+        f"{result.variant_hash}, case {result.case_id}, repeat {result.repeat}): called "
+        f"{result.tool_names or 'no tool'}; {status}. Review the expectations before "
+        "promoting."
+    )
     case: dict[str, Any] = {
-        "id": case_id, "input": source.input if query is None else query,
-        "category": source.category.value, "tier": Tier.PENDING.value,
-        "difficulty": source.difficulty.value, "expected_tools": expected,
+        "id": case_id,
+        "input": source.input if query is None else query,
+        "category": source.category.value,
+        "tier": Tier.PENDING.value,
+        "difficulty": source.difficulty.value,
+        "expected_tools": expected,
     }
     for field in ("expected_order", "acceptable_tools", "forbidden_tools"):
         value = getattr(source, field)
         if value:
             case[field] = list(value)
-    case.update({"max_steps": source.max_steps, "notes": notes,
-                 "added": (added or today()).isoformat(), "reason": reason.strip()})
+    case.update(
+        {
+            "max_steps": source.max_steps,
+            "notes": notes,
+            "added": (added or today()).isoformat(),
+            "reason": reason.strip(),
+        }
+    )
     if tags:
         case["tags"] = list(tags)
     return case
@@ -81,19 +104,31 @@ def add_case(path: str | Path, case: dict[str, Any], change: str) -> GoldenDatas
     cases: list[dict[str, Any]] = raw["test_cases"]
     for other in cases:
         if other.get("id") == case["id"]:
-            raise InputError("id already used in this dataset", file=str(path),
-                             case=case["id"], field="id")
+            raise InputError(
+                "id already used in this dataset", file=str(path), case=case["id"], field="id"
+            )
         if normalize_query(str(other.get("input", ""))) == normalize_query(str(case["input"])):
-            raise InputError(f"the same query is already case {other.get('id')}; give a "
-                             "rephrased query (--input) or edit that case", file=str(path),
-                             case=case["id"], field="input")
+            raise InputError(
+                f"the same query is already case {other.get('id')}; give a "
+                "rephrased query (--input) or edit that case",
+                file=str(path),
+                case=case["id"],
+                field="input",
+            )
     raw["test_cases"] = [*cases, case]
     return save_edit(path, raw, change)
 
 
-def add_from_result(store: Store, result_id: int, dataset_path: str | Path, reason: str, *,
-                    case_id: str | None = None, query: str | None = None,
-                    tags: list[str] | None = None) -> tuple[GoldenDataset, GoldenCase]:
+def add_from_result(
+    store: Store,
+    result_id: int,
+    dataset_path: str | Path,
+    reason: str,
+    *,
+    case_id: str | None = None,
+    query: str | None = None,
+    tags: list[str] | None = None,
+) -> tuple[GoldenDataset, GoldenCase]:
     """Turn stored result ``result_id`` into a new pending case of ``dataset_path``."""
     result = store.result(result_id)
     assert result.run_id is not None
@@ -102,25 +137,27 @@ def add_from_result(store: Store, result_id: int, dataset_path: str | Path, reas
 
     target = load_dataset(dataset_path)
     new_id = case_id or next_case_id(target, source.category)
-    case = case_from_result(result, source, case_id=new_id, reason=reason, query=query,
-                            tags=tags)
-    dataset = add_case(dataset_path, case,
-                       f"add {new_id} (pending) from result {result_id}: {reason.strip()}")
+    case = case_from_result(result, source, case_id=new_id, reason=reason, query=query, tags=tags)
+    dataset = add_case(
+        dataset_path, case, f"add {new_id} (pending) from result {result_id}: {reason.strip()}"
+    )
     return dataset, dataset.case(new_id)
 
 
 def promote_case(path: str | Path, case_id: str, tier: str) -> GoldenDataset:
     """Move a case to the standard or critical tier; bump the version, record the hash."""
     if tier not in PROMOTE_TIERS:
-        raise InputError(f"promote to one of {', '.join(PROMOTE_TIERS)}, not {tier!r}",
-                         field="tier")
+        raise InputError(
+            f"promote to one of {', '.join(PROMOTE_TIERS)}, not {tier!r}", field="tier"
+        )
     raw = read_raw(path)
     for case in raw["test_cases"]:
         if case.get("id") == case_id:
             old = case.get("tier", Tier.STANDARD.value)
             if old == tier:
-                raise InputError(f"already in the {tier} tier", file=str(path), case=case_id,
-                                 field="tier")
+                raise InputError(
+                    f"already in the {tier} tier", file=str(path), case=case_id, field="tier"
+                )
             case["tier"] = tier
             return save_edit(path, raw, f"promote {case_id}: {old} -> {tier}")
     raise InputError("no such case in this dataset", file=str(path), case=case_id, field="id")

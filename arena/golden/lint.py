@@ -75,8 +75,11 @@ def _near(a: str, b: str) -> bool:
     if min(len(wa), len(wb)) >= 3 and len(wa & wb) / len(wa | wb) >= NEAR_JACCARD:
         return True
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    return (matcher.real_quick_ratio() >= NEAR_RATIO and matcher.quick_ratio() >= NEAR_RATIO
-            and matcher.ratio() >= NEAR_RATIO)
+    return (
+        matcher.real_quick_ratio() >= NEAR_RATIO
+        and matcher.quick_ratio() >= NEAR_RATIO
+        and matcher.ratio() >= NEAR_RATIO
+    )
 
 
 def duplicate_findings(dataset: GoldenDataset) -> list[LintFinding]:
@@ -85,13 +88,23 @@ def duplicate_findings(dataset: GoldenDataset) -> list[LintFinding]:
     queries = [(c.id, normalize_query(c.input)) for c in dataset.test_cases if c.input.strip()]
     for (id_a, a), (id_b, b) in combinations(queries, 2):
         if a == b:
-            findings.append(LintFinding(rule="duplicate_query", severity="error",
-                                        cases=[id_a, id_b],
-                                        message=f"{id_a} and {id_b} ask the same query"))
+            findings.append(
+                LintFinding(
+                    rule="duplicate_query",
+                    severity="error",
+                    cases=[id_a, id_b],
+                    message=f"{id_a} and {id_b} ask the same query",
+                )
+            )
         elif _near(a, b):
-            findings.append(LintFinding(rule="near_duplicate", severity="warning",
-                                        cases=[id_a, id_b],
-                                        message=f"{id_a} and {id_b} ask nearly the same query"))
+            findings.append(
+                LintFinding(
+                    rule="near_duplicate",
+                    severity="warning",
+                    cases=[id_a, id_b],
+                    message=f"{id_a} and {id_b} ask nearly the same query",
+                )
+            )
     return findings
 
 
@@ -108,24 +121,41 @@ def static_findings(dataset: GoldenDataset) -> list[LintFinding]:
     for category in sorted(set(counted) | set(pending)):
         ids = counted.get(category, [])
         if len(ids) < MIN_CATEGORY_CASES:
-            findings.append(LintFinding(
-                rule="small_category", severity="warning", cases=ids,
-                message=f"category {category} has {len(ids)} counted case(s) "
-                        f"({pending.get(category, 0)} pending): fewer than "
-                        f"{MIN_CATEGORY_CASES} makes its pass rate noise"))
-    missing = [c.id for c in dataset.test_cases
-               if c.expected_behavior is None and not (c.reference_answer or "").strip()]
+            findings.append(
+                LintFinding(
+                    rule="small_category",
+                    severity="warning",
+                    cases=ids,
+                    message=f"category {category} has {len(ids)} counted case(s) "
+                    f"({pending.get(category, 0)} pending): fewer than "
+                    f"{MIN_CATEGORY_CASES} makes its pass rate noise",
+                )
+            )
+    missing = [
+        c.id
+        for c in dataset.test_cases
+        if c.expected_behavior is None and not (c.reference_answer or "").strip()
+    ]
     if missing:
-        findings.append(LintFinding(
-            rule="missing_reference", severity="warning", cases=missing,
-            message=f"{len(missing)} task case(s) have no reference_answer: the pairwise judge "
-                    "has no golden answer to compare with"))
+        findings.append(
+            LintFinding(
+                rule="missing_reference",
+                severity="warning",
+                cases=missing,
+                message=f"{len(missing)} task case(s) have no reference_answer: the pairwise judge "
+                "has no golden answer to compare with",
+            )
+        )
     if dataset.content_hash and dataset.content_hash != content_hash(dataset):
-        findings.append(LintFinding(
-            rule="content_hash", severity="warning",
-            message=f"the cases changed since version {dataset.version} was recorded "
-                    f"(hash {dataset.content_hash}, now {content_hash(dataset)}): edits made "
-                    "by hand are not versioned"))
+        findings.append(
+            LintFinding(
+                rule="content_hash",
+                severity="warning",
+                message=f"the cases changed since version {dataset.version} was recorded "
+                f"(hash {dataset.content_hash}, now {content_hash(dataset)}): edits made "
+                "by hand are not versioned",
+            )
+        )
     return findings
 
 
@@ -141,8 +171,12 @@ def run_findings(dataset: GoldenDataset, scores: Sequence[CaseScore]) -> list[Li
     """Saturated, always failing and non-separating cases, from stored scores."""
     tiers = {c.id: c.tier for c in dataset.test_cases}
     findings: list[LintFinding] = []
-    groups: dict[str, list[str]] = {"saturated": [], "always_fails": [],
-                                    "always_fails_pending": [], "no_separation": []}
+    groups: dict[str, list[str]] = {
+        "saturated": [],
+        "always_fails": [],
+        "always_fails_pending": [],
+        "no_separation": [],
+    }
     for case_id, variants in _by_case(s for s in scores if s.case_id in tiers).items():
         rates = [sum(s.passed for s in v) / len(v) for v in variants.values()]
         means = [sum(s.score for s in v) / len(v) for v in variants.values()]
@@ -151,43 +185,70 @@ def run_findings(dataset: GoldenDataset, scores: Sequence[CaseScore]) -> list[Li
         elif all(rate == 0.0 for rate in rates):
             pending = tiers[case_id] == Tier.PENDING
             groups["always_fails_pending" if pending else "always_fails"].append(case_id)
-        elif (len(rates) > 1 and len(set(rates)) == 1
-              and max(means) - min(means) < SEPARATION_SPREAD):
+        elif (
+            len(rates) > 1 and len(set(rates)) == 1 and max(means) - min(means) < SEPARATION_SPREAD
+        ):
             groups["no_separation"].append(case_id)
     n_variants = len({(s.variant, s.variant_hash) for s in scores})
     texts: dict[str, tuple[Severity, str]] = {
-        "saturated": ("warning", f"every variant ({n_variants}) passes every repeat: the case "
-                                 "no longer tells variants apart (make it harder or retire it)"),
-        "always_fails": ("error", f"every variant ({n_variants}) fails every repeat: possibly "
-                                  "broken (check its expectations)"),
-        "always_fails_pending": ("warning", "pending case(s) every variant fails: expected "
-                                            "while pending, check before promoting"),
-        "no_separation": ("warning", "variants get the same pass rate and scores within "
-                                     f"{SEPARATION_SPREAD}: the case never separates them"),
+        "saturated": (
+            "warning",
+            f"every variant ({n_variants}) passes every repeat: the case "
+            "no longer tells variants apart (make it harder or retire it)",
+        ),
+        "always_fails": (
+            "error",
+            f"every variant ({n_variants}) fails every repeat: possibly "
+            "broken (check its expectations)",
+        ),
+        "always_fails_pending": (
+            "warning",
+            "pending case(s) every variant fails: expected while pending, check before promoting",
+        ),
+        "no_separation": (
+            "warning",
+            "variants get the same pass rate and scores within "
+            f"{SEPARATION_SPREAD}: the case never separates them",
+        ),
     }
     for rule, ids in groups.items():
         if ids:
             severity, text = texts[rule]
             name = "always_fails" if rule == "always_fails_pending" else rule
-            findings.append(LintFinding(rule=name, severity=severity, cases=sorted(ids),
-                                        message=text))
+            findings.append(
+                LintFinding(rule=name, severity=severity, cases=sorted(ids), message=text)
+            )
     return findings
 
 
-def lint_dataset(dataset: GoldenDataset, scores: Sequence[CaseScore] = (),
-                 run_ids: Sequence[int] = (), stale: Sequence[str] = ()) -> LintReport:
+def lint_dataset(
+    dataset: GoldenDataset,
+    scores: Sequence[CaseScore] = (),
+    run_ids: Sequence[int] = (),
+    stale: Sequence[str] = (),
+) -> LintReport:
     """Every finding on ``dataset``; run rules apply when ``scores`` are given."""
     findings = static_findings(dataset)
     if scores:
         findings += run_findings(dataset, scores)
     if stale:
-        findings.append(LintFinding(
-            rule="stale_results", severity="info", cases=sorted(set(stale)),
-            message="results of an older version of these cases were ignored"))
+        findings.append(
+            LintFinding(
+                rule="stale_results",
+                severity="info",
+                cases=sorted(set(stale)),
+                message="results of an older version of these cases were ignored",
+            )
+        )
     order = {"error": 0, "warning": 1, "info": 2}
     findings.sort(key=lambda f: (order[f.severity], f.rule))
-    return LintReport(dataset=dataset.name, version=dataset.version,
-                      n_cases=len(dataset.test_cases), runs=list(run_ids), findings=findings)
+    return LintReport(
+        dataset=dataset.name,
+        version=dataset.version,
+        n_cases=len(dataset.test_cases),
+        runs=list(run_ids),
+        findings=findings,
+    )
 
 
 # Fields that change neither what the agent is asked nor how the answer is scored.
@@ -198,8 +259,9 @@ def _scored_content(case: GoldenCase) -> str:
     return json.dumps(case.model_dump(mode="json", exclude=_NOT_SCORED), sort_keys=True)
 
 
-def scores_for_lint(store: Store, run_ids: Sequence[int], dataset: GoldenDataset
-                    ) -> tuple[list[CaseScore], list[str]]:
+def scores_for_lint(
+    store: Store, run_ids: Sequence[int], dataset: GoldenDataset
+) -> tuple[list[CaseScore], list[str]]:
     """Stored scores of these runs for cases still asked and scored as they are now.
 
     A promoted or re-tagged case keeps its results; a case whose query or expectations

@@ -74,8 +74,13 @@ def _check_unique_ids(file: str, cases: list[GoldenCase]) -> None:
 
 def _check_tools(file: str, dataset: GoldenDataset) -> None:
     available = set(dataset.available_tools)
-    fields = ("expected_tools", "expected_order", "forbidden_tools", "expected_args",
-              "acceptable_tools")
+    fields = (
+        "expected_tools",
+        "expected_order",
+        "forbidden_tools",
+        "expected_args",
+        "acceptable_tools",
+    )
     for case in dataset.test_cases:
         for field in fields:
             value = getattr(case, field)
@@ -84,7 +89,11 @@ def _check_tools(file: str, dataset: GoldenDataset) -> None:
             if unknown:
                 raise InputError(
                     f"tool(s) {', '.join(unknown)} not in available_tools "
-                    f"({', '.join(sorted(available))})", file=file, case=case.id, field=field)
+                    f"({', '.join(sorted(available))})",
+                    file=file,
+                    case=case.id,
+                    field=field,
+                )
 
 
 def case_hash(case: GoldenCase) -> str:

@@ -57,8 +57,10 @@ _CASE_ID = re.compile(CASE_ID_PATTERN)
 def check_case_id(value: str) -> str:
     """``value`` if it is a safe case id (CASE_ID_PATTERN, no ".."), else ValueError."""
     if not _CASE_ID.fullmatch(value) or ".." in value:
-        raise ValueError(f"case ids must match {CASE_ID_PATTERN} and contain no '..' "
-                         f"(letters, digits, '.', '_', '-'), got {value[:80]!r}")
+        raise ValueError(
+            f"case ids must match {CASE_ID_PATTERN} and contain no '..' "
+            f"(letters, digits, '.', '_', '-'), got {value[:80]!r}"
+        )
     return value
 
 
@@ -108,12 +110,15 @@ class GoldenCase(BaseModel):
     notes: str = ""
     tags: list[str] = Field(default_factory=list, exclude_if=_unset)
     added: date | None = Field(None, exclude_if=_unset, description="When the case joined.")
-    reason: str | None = Field(None, exclude_if=_unset,
-                               description="Why it was added (e.g. the failure it captures).")
-    timeout_s: float | None = Field(None, gt=0, exclude_if=_unset,
-                                    description="This case's time limit (overrides --timeout).")
-    rubric: str | None = Field(None, exclude_if=_unset,
-                               description="A free-text criterion graded by the --grader LLM.")
+    reason: str | None = Field(
+        None, exclude_if=_unset, description="Why it was added (e.g. the failure it captures)."
+    )
+    timeout_s: float | None = Field(
+        None, gt=0, exclude_if=_unset, description="This case's time limit (overrides --timeout)."
+    )
+    rubric: str | None = Field(
+        None, exclude_if=_unset, description="A free-text criterion graded by the --grader LLM."
+    )
 
     @field_validator("id")
     @classmethod
@@ -164,8 +169,9 @@ class GoldenDataset(BaseModel):
     version: str = "1.0.0"
     description: str = ""
     available_tools: list[str]
-    content_hash: str | None = Field(None, exclude_if=_unset,
-                                     description="Hash of the cases as of ``version``.")
+    content_hash: str | None = Field(
+        None, exclude_if=_unset, description="Hash of the cases as of ``version``."
+    )
     changelog: list[DatasetChange] = Field(default_factory=list, exclude_if=_unset)
     test_cases: list[GoldenCase]
 

@@ -29,8 +29,10 @@ def content_hash(dataset: GoldenDataset) -> str:
     Reformatting the file, reordering keys or editing the description leaves it unchanged;
     any change to a case (its tier included) changes it.
     """
-    body = {"available_tools": dataset.available_tools,
-            "test_cases": [case.model_dump(mode="json") for case in dataset.test_cases]}
+    body = {
+        "available_tools": dataset.available_tools,
+        "test_cases": [case.model_dump(mode="json") for case in dataset.test_cases],
+    }
     blob = json.dumps(body, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -42,8 +44,9 @@ def bump_version(version: str) -> str:
     """
     match = _VERSION.match(version.strip())
     if not match:
-        raise InputError(f"cannot bump version {version!r}: use MAJOR.MINOR.PATCH numbers",
-                         field="version")
+        raise InputError(
+            f"cannot bump version {version!r}: use MAJOR.MINOR.PATCH numbers", field="version"
+        )
     major, minor, patch = match.groups()
     if minor is None:
         return str(int(major) + 1)
@@ -65,8 +68,9 @@ def read_raw(path: str | Path) -> dict[str, Any]:
     return raw
 
 
-def save_edit(path: str | Path, raw: dict[str, Any], change: str,
-              on: date | None = None, bump: bool = True) -> GoldenDataset:
+def save_edit(
+    path: str | Path, raw: dict[str, Any], change: str, on: date | None = None, bump: bool = True
+) -> GoldenDataset:
     """Validate an edited dataset, bump its version, record its hash, replace the file.
 
     ``raw`` is the whole dataset as a JSON object (test cases included) after the edit;
@@ -88,14 +92,26 @@ def save_edit(path: str | Path, raw: dict[str, Any], change: str,
         try:
             dataset = load_dataset(tmp)
         except InputError as exc:
-            raise InputError(f"the edit does not validate: {_bare(exc)}", file=str(target),
-                             case=exc.case, field=exc.field) from None
+            raise InputError(
+                f"the edit does not validate: {_bare(exc)}",
+                file=str(target),
+                case=exc.case,
+                field=exc.field,
+            ) from None
         digest = content_hash(dataset)
-        entry = {"version": new_version, "date": (on or today()).isoformat(), "change": change,
-                 "content_hash": digest}
+        entry = {
+            "version": new_version,
+            "date": (on or today()).isoformat(),
+            "change": change,
+            "content_hash": digest,
+        }
         changelog = [*header.pop("changelog", []), entry]
-        final = {**header, "content_hash": digest, "changelog": changelog,
-                 "test_cases": draft["test_cases"]}
+        final = {
+            **header,
+            "content_hash": digest,
+            "changelog": changelog,
+            "test_cases": draft["test_cases"],
+        }
         _write_json(tmp, final)
         dataset = load_dataset(tmp)
         os.replace(tmp, target)
@@ -111,7 +127,7 @@ def _bare(exc: InputError) -> str:
     """The message without its ``file ..., case ..., field ...:`` prefix."""
     prefix = str(InputError("", file=exc.file, case=exc.case, field=exc.field))
     text = str(exc)
-    return text[len(prefix):] if text.startswith(prefix) else text
+    return text[len(prefix) :] if text.startswith(prefix) else text
 
 
 def _write_json(path: Path, body: dict[str, Any]) -> None:

@@ -116,13 +116,25 @@ def judge_accuracy(
     pairs = correct + ties + wrong
     if pairs == 0:
         return JudgeAccuracy(
-            pairs=0, correct=0, ties=0, wrong=0, errors=errors,
-            accuracy=None, ci_low=None, ci_high=None,
+            pairs=0,
+            correct=0,
+            ties=0,
+            wrong=0,
+            errors=errors,
+            accuracy=None,
+            ci_low=None,
+            ci_high=None,
         )
     low, high = _interval(list(per_case.values()), rounds, seed)
     return JudgeAccuracy(
-        pairs=pairs, correct=correct, ties=ties, wrong=wrong, errors=errors,
-        accuracy=correct / pairs, ci_low=low, ci_high=high,
+        pairs=pairs,
+        correct=correct,
+        ties=ties,
+        wrong=wrong,
+        errors=errors,
+        accuracy=correct / pairs,
+        ci_low=low,
+        ci_high=high,
     )
 
 

@@ -38,8 +38,9 @@ class Battle(BaseModel):
         None, description="Order-averaged P(A better), in the modes that read probabilities."
     )
     tie_margin: float | None = Field(
-        None, description="The margin of P(A better) around 0.5 that made a tie (probability "
-        "modes; calibrated on the run unless the judge spec sets one)."
+        None,
+        description="The margin of P(A better) around 0.5 that made a tie (probability "
+        "modes; calibrated on the run unless the judge spec sets one).",
     )
     len_a: int = 0
     len_b: int = 0

@@ -1,7 +1,7 @@
 """How a probability judge's two orders are best combined, measured on a judged run.
 
-Each combination (``logit`` or ``average``, with the calibrated tie margin or the fixed
-default) is applied again to the verdicts already stored, with no model call, and measured:
+Each combination (``average`` or ``logit``, with the calibrated tie margin, the fixed default
+or none) is applied again to the verdicts already stored, with no model call, and measured:
 decisive-pair accuracy, position consistency, tie rate, and agreement with a reference judge
 (e.g. the grades judge of the same run).
 """
@@ -23,7 +23,7 @@ class CombinationFigures(BaseModel):
     """One way of combining the two orders, measured on the run's battles."""
 
     combination: str
-    margin_rule: str  # "calibrated" | "fixed"
+    margin_rule: str  # "calibrated" | "fixed" | "none"
     tie_margin: float
     accuracy: JudgeAccuracy
     consistency: float | None
@@ -33,7 +33,7 @@ class CombinationFigures(BaseModel):
 
 def _margins(battles: list[Battle], combination: str) -> list[tuple[str, float]]:
     found = calibrated_margin(order_probabilities(battles), combination)
-    margins = [("fixed", DEFAULT_TIE_MARGIN)]
+    margins = [("fixed", DEFAULT_TIE_MARGIN), ("none", 0.0)]
     if found is not None:
         margins.insert(0, ("calibrated", found))
     return margins

@@ -49,11 +49,14 @@ def order_votes(battle: Battle) -> list[tuple[str, str, str]]:
     votes) give their one combined winner."""
     ab, ba = battle.verdict_ab, battle.verdict_ba
     if ab is None or ba is None:
-        return [] if battle.winner == ERROR else [(battle.variant_a, battle.variant_b,
-                                                   battle.winner)]
+        return (
+            [] if battle.winner == ERROR else [(battle.variant_a, battle.variant_b, battle.winner)]
+        )
     rows = []
-    for first, second, verdict in ((battle.variant_a, battle.variant_b, ab),
-                                   (battle.variant_b, battle.variant_a, ba)):
+    for first, second, verdict in (
+        (battle.variant_a, battle.variant_b, ab),
+        (battle.variant_b, battle.variant_a, ba),
+    ):
         if verdict.ok and verdict.label is not None:
             rows.append((first, second, winner_from_direction(LABEL_DIRECTION[verdict.label])))
     return rows
@@ -84,8 +87,9 @@ def _rows(path: str | Path) -> list[tuple[str, Any]]:
             try:
                 rows.append((f"line {number}", json.loads(line)))
             except (json.JSONDecodeError, RecursionError) as exc:
-                raise InputError(f"malformed JSON: {exc}", file=file,
-                                 case=f"line {number}") from None
+                raise InputError(
+                    f"malformed JSON: {exc}", file=file, case=f"line {number}"
+                ) from None
     return rows
 
 
@@ -110,12 +114,17 @@ def vote_from_row(row: Any, file: str, where: str, default_judge: str | None) ->
     if not isinstance(row, dict):
         raise InputError("a vote must be a JSON object", file=file, case=where)
     legacy = "model_a" not in row and "variant_a" in row
-    a, b, question = ("variant_a", "variant_b", "case_id") if legacy else (
-        "model_a", "model_b", "question_id")
+    a, b, question = (
+        ("variant_a", "variant_b", "case_id") if legacy else ("model_a", "model_b", "question_id")
+    )
     winner = _text(row, "winner", file, where)
     if winner not in LOG_WINNERS:
-        raise InputError(f"winner must be one of {', '.join(LOG_WINNERS)}, got {winner!r}",
-                         file=file, case=where, field="winner")
+        raise InputError(
+            f"winner must be one of {', '.join(LOG_WINNERS)}, got {winner!r}",
+            file=file,
+            case=where,
+            field="winner",
+        )
     if "judge" in row or default_judge is None:
         judge = _text(row, "judge", file, where)
     else:
@@ -154,4 +163,3 @@ def human_agreement(battles: Sequence[Battle], humans: Sequence[Vote]) -> Agreem
     judge = battles[0].judge.label if battles else "judge"
     rows = cross_agreement(battle_votes(battles), humans, judge, HUMANS)
     return rows[-1]
-

@@ -98,22 +98,39 @@ def _pair(
 ) -> VotePair:
     assert a.id is not None and b.id is not None
     return VotePair(
-        run_id=run_id, case_id=case_id, repeat=repeat, query=query,
-        variant_a=a.variant, variant_b=b.variant, hash_a=a.variant_hash, hash_b=b.variant_hash,
-        result_a_id=a.id, result_b_id=b.id, answer_a=a.output, answer_b=b.output,
-        trajectory_a=trajectory_text(a), trajectory_b=trajectory_text(b),
+        run_id=run_id,
+        case_id=case_id,
+        repeat=repeat,
+        query=query,
+        variant_a=a.variant,
+        variant_b=b.variant,
+        hash_a=a.variant_hash,
+        hash_b=b.variant_hash,
+        result_a_id=a.id,
+        result_b_id=b.id,
+        answer_a=a.output,
+        answer_b=b.output,
+        trajectory_a=trajectory_text(a),
+        trajectory_b=trajectory_text(b),
     )
 
 
 def swapped(pair: VotePair) -> VotePair:
     """The same pair shown the other way round."""
-    return pair.model_copy(update={
-        "variant_a": pair.variant_b, "variant_b": pair.variant_a,
-        "hash_a": pair.hash_b, "hash_b": pair.hash_a,
-        "result_a_id": pair.result_b_id, "result_b_id": pair.result_a_id,
-        "answer_a": pair.answer_b, "answer_b": pair.answer_a,
-        "trajectory_a": pair.trajectory_b, "trajectory_b": pair.trajectory_a,
-    })
+    return pair.model_copy(
+        update={
+            "variant_a": pair.variant_b,
+            "variant_b": pair.variant_a,
+            "hash_a": pair.hash_b,
+            "hash_b": pair.hash_a,
+            "result_a_id": pair.result_b_id,
+            "result_b_id": pair.result_a_id,
+            "answer_a": pair.answer_b,
+            "answer_b": pair.answer_a,
+            "trajectory_a": pair.trajectory_b,
+            "trajectory_b": pair.trajectory_a,
+        }
+    )
 
 
 def next_pair(
@@ -135,20 +152,30 @@ def cast_vote(store: Store, pair: VotePair, voter: str, winner: str) -> Battle:
         InputError: for a bad name or winner, or when this person already voted on the pair.
     """
     if winner not in LOG_WINNERS:
-        raise InputError(f"a vote must be one of {', '.join(LOG_WINNERS)}, got {winner!r}",
-                         field="winner")
+        raise InputError(
+            f"a vote must be one of {', '.join(LOG_WINNERS)}, got {winner!r}", field="winner"
+        )
     judge = human_judge(voter_name(voter))
     if _pair_id(pair.result_a_id, pair.result_b_id) in voted_pairs(store, pair.run_id, voter):
         raise InputError(
             f"{judge.label} already voted on {pair.variant_a} vs {pair.variant_b} for case "
-            f"{pair.case_id}", field="vote")
+            f"{pair.case_id}",
+            field="vote",
+        )
     battle = Battle(
-        run_id=pair.run_id, case_id=pair.case_id, repeat=pair.repeat,
-        variant_a=pair.variant_a, variant_b=pair.variant_b,
-        hash_a=pair.hash_a, hash_b=pair.hash_b,
-        result_a_id=pair.result_a_id, result_b_id=pair.result_b_id,
+        run_id=pair.run_id,
+        case_id=pair.case_id,
+        repeat=pair.repeat,
+        variant_a=pair.variant_a,
+        variant_b=pair.variant_b,
+        hash_a=pair.hash_a,
+        hash_b=pair.hash_b,
+        result_a_id=pair.result_a_id,
+        result_b_id=pair.result_b_id,
         winner=winner,
-        len_a=len(pair.answer_a), len_b=len(pair.answer_b), judge=judge,
+        len_a=len(pair.answer_a),
+        len_b=len(pair.answer_b),
+        judge=judge,
     )
     battle.id = store.save_battle(battle)
     return battle
@@ -156,5 +183,6 @@ def cast_vote(store: Store, pair: VotePair, voter: str, winner: str) -> Battle:
 
 def vote_counts(store: Store, run_id: int) -> dict[str, int]:
     """``human:NAME`` -> votes cast on the run."""
-    return {label: count for key, label, count in store.judge_keys(run_id)
-            if label.startswith("human:")}
+    return {
+        label: count for key, label, count in store.judge_keys(run_id) if label.startswith("human:")
+    }

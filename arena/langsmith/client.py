@@ -32,8 +32,11 @@ def make_client(flag: str = "--langsmith") -> Client:
     """A LangSmith client from the environment; InputError naming ``flag`` when unset."""
     key = next((os.environ[n] for n in KEY_VARIABLES if os.environ.get(n)), None)
     if key is None:
-        raise InputError("LangSmith is not configured: set LANGSMITH_API_KEY (and "
-                         "LANGSMITH_ENDPOINT for a self-hosted instance)", field=flag)
+        raise InputError(
+            "LangSmith is not configured: set LANGSMITH_API_KEY (and "
+            "LANGSMITH_ENDPOINT for a self-hosted instance)",
+            field=flag,
+        )
     from langsmith import Client
 
     endpoint = next((os.environ[n] for n in ENDPOINT_VARIABLES if os.environ.get(n)), None)
@@ -59,14 +62,17 @@ def _dataset(client: Client, dataset: GoldenDataset, name: str) -> tuple[Any, bo
         return client.read_dataset(dataset_name=name), False
     except LangSmithNotFoundError:
         pass
-    metadata = {"arena_dataset": dataset.name, "arena_version": dataset.version,
-                "available_tools": list(dataset.available_tools)}
-    return client.create_dataset(name, description=dataset.description or None,
-                                 metadata=metadata), True
+    metadata = {
+        "arena_dataset": dataset.name,
+        "arena_version": dataset.version,
+        "available_tools": list(dataset.available_tools),
+    }
+    return client.create_dataset(
+        name, description=dataset.description or None, metadata=metadata
+    ), True
 
 
-def upload_dataset(client: Client, dataset: GoldenDataset, name: str | None = None
-                   ) -> DatasetSync:
+def upload_dataset(client: Client, dataset: GoldenDataset, name: str | None = None) -> DatasetSync:
     """Create the LangSmith dataset (named after the golden set) or bring it up to date.
 
     Examples are matched by ``metadata.case_id``: missing cases are created, changed ones
@@ -74,9 +80,15 @@ def upload_dataset(client: Client, dataset: GoldenDataset, name: str | None = No
     """
     name = name or dataset.name
     remote, created = _dataset(client, dataset, name)
-    existing = {} if created else {
-        str((e.metadata or {}).get("case_id")): e for e in client.list_examples(
-            dataset_id=remote.id) if (e.metadata or {}).get("case_id")}
+    existing = (
+        {}
+        if created
+        else {
+            str((e.metadata or {}).get("case_id")): e
+            for e in client.list_examples(dataset_id=remote.id)
+            if (e.metadata or {}).get("case_id")
+        }
+    )
     sync = DatasetSync(name=name, dataset_id=remote.id, created=created)
     new: list[dict[str, Any]] = []
     for case in dataset.test_cases:
@@ -84,19 +96,32 @@ def upload_dataset(client: Client, dataset: GoldenDataset, name: str | None = No
         old = existing.get(case.id)
         if old is None:
             example_id = uuid4()
-            new.append({"id": example_id, "inputs": example["inputs"],
-                        "reference_outputs": example["outputs"],
-                        "metadata": example["metadata"]})
+            new.append(
+                {
+                    "id": example_id,
+                    "inputs": example["inputs"],
+                    "reference_outputs": example["outputs"],
+                    "metadata": example["metadata"],
+                }
+            )
             sync.added.append(case.id)
             sync.example_ids[case.id] = example_id
             continue
         sync.example_ids[case.id] = old.id
-        if (old.inputs, old.outputs, old.metadata) == (example["inputs"], example["outputs"],
-                                                       example["metadata"]):
+        if (old.inputs, old.outputs, old.metadata) == (
+            example["inputs"],
+            example["outputs"],
+            example["metadata"],
+        ):
             sync.unchanged += 1
             continue
-        client.update_example(old.id, inputs=example["inputs"], outputs=example["outputs"],
-                              metadata=example["metadata"], dataset_id=remote.id)
+        client.update_example(
+            old.id,
+            inputs=example["inputs"],
+            outputs=example["outputs"],
+            metadata=example["metadata"],
+            dataset_id=remote.id,
+        )
         sync.updated.append(case.id)
     if new:
         client.create_examples(dataset_id=remote.id, examples=new)
@@ -111,7 +136,14 @@ def fetch_examples(client: Client, name: str) -> tuple[list[dict[str, Any]], lis
         remote = client.read_dataset(dataset_name=name)
     except LangSmithNotFoundError:
         raise InputError(f"no LangSmith dataset named {name!r}", field="source") from None
-    examples = [{"id": str(e.id), "inputs": e.inputs or {}, "outputs": e.outputs or {},
-                 "metadata": e.metadata or {}} for e in client.list_examples(dataset_id=remote.id)]
+    examples = [
+        {
+            "id": str(e.id),
+            "inputs": e.inputs or {},
+            "outputs": e.outputs or {},
+            "metadata": e.metadata or {},
+        }
+        for e in client.list_examples(dataset_id=remote.id)
+    ]
     tools = list((remote.metadata or {}).get("available_tools") or [])
     return examples, tools

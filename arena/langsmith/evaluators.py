@@ -41,20 +41,34 @@ _ANSWER_KEYS = ("output", "answer", "final_answer", "response", "result")
 
 def outputs_from_result(result: RunResult) -> dict[str, Any]:
     """A stored or fresh arena result as the ``outputs`` of a LangSmith run."""
-    return {"output": result.output,
-            "tool_calls": [{"name": s.tool, "args": s.args, "agent": s.agent,
-                            "observation": s.observation, "error": s.error}
-                           for s in result.steps],
-            "files": dict(result.files), "error": result.error, "latency_s": result.latency_s,
-            "input_tokens": result.input_tokens, "output_tokens": result.output_tokens,
-            "cost_usd": result.cost_usd}
+    return {
+        "output": result.output,
+        "tool_calls": [
+            {
+                "name": s.tool,
+                "args": s.args,
+                "agent": s.agent,
+                "observation": s.observation,
+                "error": s.error,
+            }
+            for s in result.steps
+        ],
+        "files": dict(result.files),
+        "error": result.error,
+        "latency_s": result.latency_s,
+        "input_tokens": result.input_tokens,
+        "output_tokens": result.output_tokens,
+        "cost_usd": result.cost_usd,
+    }
 
 
 def _message_fields(message: Any) -> tuple[str, str, list[dict[str, Any]]]:
     """(role, text, tool calls as {name, args}) of a LangChain message or a message dict."""
     if hasattr(message, "type") and hasattr(message, "content"):
-        calls = [{"name": c["name"], "args": c.get("args", {})}
-                 for c in getattr(message, "tool_calls", None) or []]
+        calls = [
+            {"name": c["name"], "args": c.get("args", {})}
+            for c in getattr(message, "tool_calls", None) or []
+        ]
         return str(message.type), str(message.content), calls
     if not isinstance(message, Mapping):
         return "", str(message), []
@@ -62,7 +76,8 @@ def _message_fields(message: Any) -> tuple[str, str, list[dict[str, Any]]]:
     role = str(body.get("type") or body.get("role") or "")
     if message.get("lc") and isinstance(message.get("id"), list):
         role = {"AIMessage": "ai", "ToolMessage": "tool", "HumanMessage": "human"}.get(
-            str(message["id"][-1]), role)
+            str(message["id"][-1]), role
+        )
     calls = []
     for call in body.get("tool_calls") or []:
         function = call.get("function")
@@ -102,22 +117,38 @@ def result_from_outputs(outputs: Mapping[str, Any] | None, case_id: str) -> RunR
             answer = outputs[key]
             break
     if isinstance(outputs.get("tool_calls"), list):
-        steps = [TrajectoryStep(index=i, tool=str(c.get("name") or c.get("tool")),
-                                args=dict(c.get("args") or {}), agent=str(c.get("agent")
-                                                                          or "agent"),
-                                observation=str(c.get("observation") or ""),
-                                error=c.get("error"))
-                 for i, c in enumerate(outputs["tool_calls"])]
+        steps = [
+            TrajectoryStep(
+                index=i,
+                tool=str(c.get("name") or c.get("tool")),
+                args=dict(c.get("args") or {}),
+                agent=str(c.get("agent") or "agent"),
+                observation=str(c.get("observation") or ""),
+                error=c.get("error"),
+            )
+            for i, c in enumerate(outputs["tool_calls"])
+        ]
     files = outputs.get("files")
     files = files if isinstance(files, Mapping) else {}
     error = outputs.get("error")
-    return RunResult(variant="langsmith", variant_hash="-", case_id=case_id, case_hash="-",
-                     output=answer, steps=steps, files={str(k): str(v) for k, v in files.items()},
-                     error=str(error) if error else None)
+    return RunResult(
+        variant="langsmith",
+        variant_hash="-",
+        case_id=case_id,
+        case_hash="-",
+        output=answer,
+        steps=steps,
+        files={str(k): str(v) for k, v in files.items()},
+        error=str(error) if error else None,
+    )
 
 
-def _score(inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any],
-           grader: BehaviorGrader | None) -> CaseScore:
+def _score(
+    inputs: dict[str, Any],
+    outputs: dict[str, Any],
+    reference_outputs: dict[str, Any],
+    grader: BehaviorGrader | None,
+) -> CaseScore:
     case = case_from_reference(inputs or {}, reference_outputs)
     result = result_from_outputs(outputs, case.id)
     if grader is None:
@@ -135,8 +166,10 @@ def _component(score: CaseScore, name: str, what: str) -> dict[str, Any]:
         comment += f" ({score.behavior.grader}: {score.behavior.rationale})"
     if name == "trajectory":
         detail = score.details.get("trajectory", {})
-        modes = ", ".join(f"{m} {'yes' if v['matched'] else 'no'} ({v['score']:.2f})"
-                          for m, v in detail.get("match", {}).items())
+        modes = ", ".join(
+            f"{m} {'yes' if v['matched'] else 'no'} ({v['score']:.2f})"
+            for m, v in detail.get("match", {}).items()
+        )
         comment += f"; tools {detail.get('tools')}; match: {modes}"
     if name == "output":
         missed = score.details.get("output", {}).get("contains", {}).get("missed")
@@ -149,40 +182,59 @@ def make_evaluators(grader: BehaviorGrader | None = None) -> list[Evaluator]:
     """The six golden evaluators; ``grader`` grades behaviours and rubrics (an LLM grader),
     the keyword rules otherwise."""
 
-    def golden_score(inputs: dict[str, Any], outputs: dict[str, Any],
-                     reference_outputs: dict[str, Any]) -> dict[str, Any]:
+    def golden_score(
+        inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
+    ) -> dict[str, Any]:
         score = _score(inputs, outputs, reference_outputs, grader)
         verdict = "pass" if score.passed else "fail: " + "; ".join(score.fail_reasons)
         return {"key": "golden_score", "score": score.score, "comment": verdict}
 
-    def golden_pass(inputs: dict[str, Any], outputs: dict[str, Any],
-                    reference_outputs: dict[str, Any]) -> dict[str, Any]:
+    def golden_pass(
+        inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
+    ) -> dict[str, Any]:
         score = _score(inputs, outputs, reference_outputs, grader)
-        return {"key": "golden_pass", "score": float(score.passed),
-                "comment": "; ".join(score.fail_reasons) or "pass"}
+        return {
+            "key": "golden_pass",
+            "score": float(score.passed),
+            "comment": "; ".join(score.fail_reasons) or "pass",
+        }
 
-    def golden_output(inputs: dict[str, Any], outputs: dict[str, Any],
-                      reference_outputs: dict[str, Any]) -> dict[str, Any]:
-        return _component(_score(inputs, outputs, reference_outputs, grader), "output",
-                          "output checks")
+    def golden_output(
+        inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
+    ) -> dict[str, Any]:
+        return _component(
+            _score(inputs, outputs, reference_outputs, grader), "output", "output checks"
+        )
 
-    def golden_trajectory(inputs: dict[str, Any], outputs: dict[str, Any],
-                          reference_outputs: dict[str, Any]) -> dict[str, Any]:
-        return _component(_score(inputs, outputs, reference_outputs, grader), "trajectory",
-                          "trajectory")
+    def golden_trajectory(
+        inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
+    ) -> dict[str, Any]:
+        return _component(
+            _score(inputs, outputs, reference_outputs, grader), "trajectory", "trajectory"
+        )
 
-    def golden_behavior(inputs: dict[str, Any], outputs: dict[str, Any],
-                        reference_outputs: dict[str, Any]) -> dict[str, Any]:
-        return _component(_score(inputs, outputs, reference_outputs, grader), "behavior",
-                          "expected behaviour")
+    def golden_behavior(
+        inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
+    ) -> dict[str, Any]:
+        return _component(
+            _score(inputs, outputs, reference_outputs, grader), "behavior", "expected behaviour"
+        )
 
-    def golden_functional(inputs: dict[str, Any], outputs: dict[str, Any],
-                          reference_outputs: dict[str, Any]) -> dict[str, Any]:
-        return _component(_score(inputs, outputs, reference_outputs, grader), "functional",
-                          "expected files")
+    def golden_functional(
+        inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
+    ) -> dict[str, Any]:
+        return _component(
+            _score(inputs, outputs, reference_outputs, grader), "functional", "expected files"
+        )
 
-    return [golden_score, golden_pass, golden_output, golden_trajectory, golden_behavior,
-            golden_functional]
+    return [
+        golden_score,
+        golden_pass,
+        golden_output,
+        golden_trajectory,
+        golden_behavior,
+        golden_functional,
+    ]
 
 
 def trajectory_match(mode: MatchMode = "strict", args_mode: ArgsMode = "approx") -> Evaluator:
@@ -194,8 +246,9 @@ def trajectory_match(mode: MatchMode = "strict", args_mode: ArgsMode = "approx")
     """
     key = f"trajectory_{mode}" + ("" if args_mode == "approx" else f"_{args_mode}")
 
-    def evaluator(inputs: dict[str, Any], outputs: dict[str, Any],
-                  reference_outputs: dict[str, Any]) -> dict[str, Any]:
+    def evaluator(
+        inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
+    ) -> dict[str, Any]:
         case = case_from_reference(inputs or {}, reference_outputs)
         result = result_from_outputs(outputs, case.id)
         if args_mode == "approx":  # exactly what `arena score` reports
@@ -205,12 +258,16 @@ def trajectory_match(mode: MatchMode = "strict", args_mode: ArgsMode = "approx")
             names = case.expected_order or case.expected_tools
         names = case.expected_order or case.expected_tools or names
         reference = [ToolCall(name=n, args=dict(case.expected_args.get(n, {}))) for n in names]
-        verdict = match_trajectory(calls_from_steps(result.steps), reference, mode=mode,
-                                   args_mode=args_mode)
-        return {"key": key, "score": verdict.score,
-                "comment": f"matched: {verdict.matched} ({verdict.matched_pairs} of "
-                           f"{verdict.agent_calls} agent / {verdict.reference_calls} "
-                           "reference calls)"}
+        verdict = match_trajectory(
+            calls_from_steps(result.steps), reference, mode=mode, args_mode=args_mode
+        )
+        return {
+            "key": key,
+            "score": verdict.score,
+            "comment": f"matched: {verdict.matched} ({verdict.matched_pairs} of "
+            f"{verdict.agent_calls} agent / {verdict.reference_calls} "
+            "reference calls)",
+        }
 
     evaluator.__name__ = key
     return evaluator

@@ -19,38 +19,71 @@ from arena.golden.models import GoldenCase, GoldenDataset
 
 INPUT_KEY = "query"
 EXPECTATION_FIELDS = (
-    "expected_tools", "expected_order", "expected_args", "expected_output_contains",
-    "expected_output_not_contains", "expected_output_regex", "expected_output_exact",
-    "expected_files", "forbidden_tools", "acceptable_tools", "max_steps", "min_tool_calls",
-    "expected_behavior", "reference_answer", "rubric",
+    "expected_tools",
+    "expected_order",
+    "expected_args",
+    "expected_output_contains",
+    "expected_output_not_contains",
+    "expected_output_regex",
+    "expected_output_exact",
+    "expected_files",
+    "forbidden_tools",
+    "acceptable_tools",
+    "max_steps",
+    "min_tool_calls",
+    "expected_behavior",
+    "reference_answer",
+    "rubric",
 )
-METADATA_FIELDS = ("category", "tier", "difficulty", "tags", "added", "reason", "notes",
-                   "timeout_s")
+METADATA_FIELDS = (
+    "category",
+    "tier",
+    "difficulty",
+    "tags",
+    "added",
+    "reason",
+    "notes",
+    "timeout_s",
+)
 QUERY_KEYS = ("query", "input", "question", "prompt", "text")
 ANSWER_KEYS = ("reference_answer", "answer", "output", "expected", "response", "reference")
 
 
 def case_to_example(case: GoldenCase, dataset: GoldenDataset | None = None) -> dict[str, Any]:
     """The LangSmith example of a case: ``{"inputs", "outputs", "metadata"}``."""
-    expectations = case.model_dump(mode="json", include=set(EXPECTATION_FIELDS),
-                                   exclude_defaults=True)
+    expectations = case.model_dump(
+        mode="json", include=set(EXPECTATION_FIELDS), exclude_defaults=True
+    )
     expectations["max_steps"] = case.max_steps
     metadata: dict[str, Any] = {"case_id": case.id}
-    metadata.update(case.model_dump(mode="json", include=set(METADATA_FIELDS),
-                                    exclude_defaults=True))
-    metadata.update({"category": case.category.value, "tier": case.tier.value,
-                     "difficulty": case.difficulty.value})
+    metadata.update(
+        case.model_dump(mode="json", include=set(METADATA_FIELDS), exclude_defaults=True)
+    )
+    metadata.update(
+        {
+            "category": case.category.value,
+            "tier": case.tier.value,
+            "difficulty": case.difficulty.value,
+        }
+    )
     if dataset is not None:
-        metadata.update({"dataset": dataset.name, "dataset_version": dataset.version,
-                         "available_tools": list(dataset.available_tools)})
+        metadata.update(
+            {
+                "dataset": dataset.name,
+                "dataset_version": dataset.version,
+                "available_tools": list(dataset.available_tools),
+            }
+        )
     return {"inputs": {INPUT_KEY: case.input}, "outputs": expectations, "metadata": metadata}
 
 
-def case_from_reference(inputs: Mapping[str, Any], reference_outputs: Mapping[str, Any] | None,
-                        case_id: str = "langsmith-example") -> GoldenCase:
+def case_from_reference(
+    inputs: Mapping[str, Any],
+    reference_outputs: Mapping[str, Any] | None,
+    case_id: str = "langsmith-example",
+) -> GoldenCase:
     """The golden case an evaluator scores against: the query and the expectations."""
-    expectations = {k: v for k, v in (reference_outputs or {}).items()
-                    if k in EXPECTATION_FIELDS}
+    expectations = {k: v for k, v in (reference_outputs or {}).items() if k in EXPECTATION_FIELDS}
     raw = {"id": case_id, "input": query_of(inputs), "category": "happy_path", **expectations}
     return GoldenCase.model_validate(raw)
 
@@ -79,8 +112,15 @@ def _answer_of(outputs: Mapping[str, Any]) -> str | None:
     return strings[0] if len(strings) == 1 else None
 
 
-def example_to_case(example: Mapping[str, Any], *, default_id: str, default_category: str,
-                    default_tier: str, source: str, where: str) -> dict[str, Any]:
+def example_to_case(
+    example: Mapping[str, Any],
+    *,
+    default_id: str,
+    default_category: str,
+    default_tier: str,
+    source: str,
+    where: str,
+) -> dict[str, Any]:
     """A golden case (as JSON) from one example; ``where`` names it in errors (``line 3``).
 
     Arena's own examples come back as the case they were; others become a case with the
@@ -88,20 +128,28 @@ def example_to_case(example: Mapping[str, Any], *, default_id: str, default_cate
     """
     inputs = example.get("inputs")
     if not isinstance(inputs, Mapping):
-        raise InputError("an example needs an 'inputs' object", file=source, case=where,
-                         field="inputs")
+        raise InputError(
+            "an example needs an 'inputs' object", file=source, case=where, field="inputs"
+        )
     outputs = example.get("outputs", example.get("reference_outputs")) or {}
     metadata = example.get("metadata") or {}
     if not isinstance(outputs, Mapping) or not isinstance(metadata, Mapping):
         raise InputError("'outputs' and 'metadata' must be objects", file=source, case=where)
     query = query_of(inputs)
     if not query and not any(isinstance(inputs.get(k), str) for k in QUERY_KEYS):
-        raise InputError(f"no query found in inputs (keys: {', '.join(inputs) or 'none'}); "
-                         f"use one of {', '.join(QUERY_KEYS)}", file=source, case=where,
-                         field="inputs")
-    case: dict[str, Any] = {"id": str(metadata.get("case_id") or default_id), "input": query,
-                            "category": metadata.get("category", default_category),
-                            "tier": metadata.get("tier", default_tier)}
+        raise InputError(
+            f"no query found in inputs (keys: {', '.join(inputs) or 'none'}); "
+            f"use one of {', '.join(QUERY_KEYS)}",
+            file=source,
+            case=where,
+            field="inputs",
+        )
+    case: dict[str, Any] = {
+        "id": str(metadata.get("case_id") or default_id),
+        "input": query,
+        "category": metadata.get("category", default_category),
+        "tier": metadata.get("tier", default_tier),
+    }
     case.update({k: v for k, v in metadata.items() if k in METADATA_FIELDS and k not in case})
     expectations = {k: v for k, v in outputs.items() if k in EXPECTATION_FIELDS}
     if expectations:

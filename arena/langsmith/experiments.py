@@ -96,26 +96,51 @@ def _result_run_id(run: RunInfo, example_id: uuid.UUID, result: RunResult) -> uu
     return run_uuid(start, f"{run.key}/{example_id}/{result.variant_hash}/{result.repeat}")
 
 
-def _post_run(client: Client, project: str, run: RunInfo, example_id: uuid.UUID,
-              query: str, result: RunResult) -> uuid.UUID:
+def _post_run(
+    client: Client, project: str, run: RunInfo, example_id: uuid.UUID, query: str, result: RunResult
+) -> uuid.UUID:
     from langsmith.run_trees import RunTree
 
     start, end = _times(result)
     run_id = _result_run_id(run, example_id, result)
-    metadata = {"arena_run_id": run.id, "variant": result.variant,
-                "variant_hash": result.variant_hash, "case_id": result.case_id,
-                "repeat": result.repeat, "arena_result_id": result.id}
-    tree = RunTree(name=f"{result.variant}:{result.case_id}", run_type="chain", id=run_id,
-                   start_time=start, inputs={"query": query}, project_name=project,
-                   reference_example_id=example_id, extra={"metadata": metadata},
-                   tags=[f"variant:{result.variant}", f"case:{result.case_id}",
-                         f"arena-run:{run.id}", f"version:{result.variant_hash}",
-                         f"repeat:{result.repeat}"], ls_client=client)
+    metadata = {
+        "arena_run_id": run.id,
+        "variant": result.variant,
+        "variant_hash": result.variant_hash,
+        "case_id": result.case_id,
+        "repeat": result.repeat,
+        "arena_result_id": result.id,
+    }
+    tree = RunTree(
+        name=f"{result.variant}:{result.case_id}",
+        run_type="chain",
+        id=run_id,
+        start_time=start,
+        inputs={"query": query},
+        project_name=project,
+        reference_example_id=example_id,
+        extra={"metadata": metadata},
+        tags=[
+            f"variant:{result.variant}",
+            f"case:{result.case_id}",
+            f"arena-run:{run.id}",
+            f"version:{result.variant_hash}",
+            f"repeat:{result.repeat}",
+        ],
+        ls_client=client,
+    )
     for step in result.steps:
-        tree.create_child(step.tool, "tool", run_id=run_uuid(start, f"{run_id}/{step.index}"),
-                          inputs=dict(step.args), outputs={"output": step.observation},
-                          error=step.error, start_time=start, end_time=end,
-                          extra={"metadata": {"agent": step.agent, "index": step.index}})
+        tree.create_child(
+            step.tool,
+            "tool",
+            run_id=run_uuid(start, f"{run_id}/{step.index}"),
+            inputs=dict(step.args),
+            outputs={"output": step.observation},
+            error=step.error,
+            start_time=start,
+            end_time=end,
+            extra={"metadata": {"agent": step.agent, "index": step.index}},
+        )
     tree.end(outputs=outputs_from_result(result), error=result.error, end_time=end)
     tree.post(exclude_child_runs=False)
     return run_id
@@ -130,27 +155,50 @@ def _feedback(score: CaseScore, grader: str) -> Iterable[tuple[str, float, str]]
             yield f"golden_{name}", score.components[name], f"{name} (grader: {grader})"
 
 
-def _experiment(client: Client, run: RunInfo, dataset_id: uuid.UUID, variant: str,
-                variant_hash: str, description: str, grader: str) -> Experiment:
+def _experiment(
+    client: Client,
+    run: RunInfo,
+    dataset_id: uuid.UUID,
+    variant: str,
+    variant_hash: str,
+    description: str,
+    grader: str,
+) -> Experiment:
     from langsmith.utils import LangSmithConflictError
 
     name = experiment_name(run, variant, variant_hash)
-    metadata = {"arena_run_id": run.id, "arena_run_key": run.key, "variant": variant,
-                "variant_hash": variant_hash, "dataset_version": run.dataset_version,
-                "grader": grader}
+    metadata = {
+        "arena_run_id": run.id,
+        "arena_run_key": run.key,
+        "variant": variant,
+        "variant_hash": variant_hash,
+        "dataset_version": run.dataset_version,
+        "grader": grader,
+    }
     try:
-        project = client.create_project(name, reference_dataset_id=dataset_id,
-                                        description=description or None, metadata=metadata)
+        project = client.create_project(
+            name,
+            reference_dataset_id=dataset_id,
+            description=description or None,
+            metadata=metadata,
+        )
         created = True
     except LangSmithConflictError:
         project = client.read_project(project_name=name)
         created = False
-    return Experiment(variant=variant, variant_hash=variant_hash, name=name, id=project.id,
-                      created=created, url=project.url)
+    return Experiment(
+        variant=variant,
+        variant_hash=variant_hash,
+        name=name,
+        id=project.id,
+        created=created,
+        url=project.url,
+    )
 
 
-def push_run(store: Store, run_id: int | None, client: Client, *,
-             dataset_name: str | None = None) -> PushReport:
+def push_run(
+    store: Store, run_id: int | None, client: Client, *, dataset_name: str | None = None
+) -> PushReport:
     """Send stored run ``run_id`` (newest when None) to LangSmith (see the module docstring).
 
     Scores are the stored ones (``arena score``, with its grader) or else the keyword
@@ -169,34 +217,55 @@ def push_run(store: Store, run_id: int | None, client: Client, *,
     results = store.results(run.id)
     run_ids: dict[int, uuid.UUID] = {}
     for variant, variant_hash in run.config.get("variants", {}).items():
-        experiment = _experiment(client, run, sync.dataset_id, variant, variant_hash,
-                                 descriptions.get((variant, variant_hash), ""), scores.grader)
+        experiment = _experiment(
+            client,
+            run,
+            sync.dataset_id,
+            variant,
+            variant_hash,
+            descriptions.get((variant, variant_hash), ""),
+            scores.grader,
+        )
         report.experiments.append(experiment)
-        for result in (r for r in results if r.variant_hash == variant_hash
-                       and r.case_id in sync.example_ids):
+        for result in (
+            r for r in results if r.variant_hash == variant_hash and r.case_id in sync.example_ids
+        ):
             example_id = sync.example_ids[result.case_id]
             if not experiment.created:
                 run_ids[result.id or 0] = _result_run_id(run, example_id, result)
                 continue
-            ls_run = _post_run(client, experiment.name, run, example_id,
-                               queries[result.case_id], result)
+            ls_run = _post_run(
+                client, experiment.name, run, example_id, queries[result.case_id], result
+            )
             run_ids[result.id or 0] = ls_run
             experiment.runs += 1
             score = by_result.get(result.id)
-            for key, value, comment in (_feedback(score, scores.grader) if score else ()):
+            for key, value, comment in _feedback(score, scores.grader) if score else ():
                 client.create_feedback(
-                    ls_run, key, score=value, comment=comment, trace_id=ls_run,
-                    session_id=experiment.id, start_time=_times(result)[0],
+                    ls_run,
+                    key,
+                    score=value,
+                    comment=comment,
+                    trace_id=ls_run,
+                    session_id=experiment.id,
+                    start_time=_times(result)[0],
                     feedback_id=uuid.uuid5(_NAMESPACE, f"{ls_run}/{key}"),
-                    source_info={"arena": True, "grader": scores.grader})
+                    source_info={"arena": True, "grader": scores.grader},
+                )
                 experiment.feedback += 1
     report.comparisons = _comparisons(client, store, run, sync, report, run_ids)
     client.flush()
     return report
 
 
-def _comparisons(client: Client, store: Store, run: RunInfo, sync: DatasetSync,
-                 report: PushReport, run_ids: dict[int, uuid.UUID]) -> list[Comparison]:
+def _comparisons(
+    client: Client,
+    store: Store,
+    run: RunInfo,
+    sync: DatasetSync,
+    report: PushReport,
+    run_ids: dict[int, uuid.UUID],
+) -> list[Comparison]:
     from langsmith.utils import LangSmithConflictError
 
     projects = {e.variant: e.id for e in report.experiments}
@@ -212,10 +281,13 @@ def _comparisons(client: Client, store: Store, run: RunInfo, sync: DatasetSync,
         comparison_id = uuid.uuid5(_NAMESPACE, f"{run.key}/{judge_key}/{first}/{second}")
         try:
             client.create_comparative_experiment(
-                name, experiments=[projects[first], projects[second]],
-                reference_dataset=sync.dataset_id, id=comparison_id,
+                name,
+                experiments=[projects[first], projects[second]],
+                reference_dataset=sync.dataset_id,
+                id=comparison_id,
                 description=f"Pairwise verdicts of judge {label}, both orders.",
-                metadata={"arena_run_id": run.id, "judge": label, "judge_key": judge_key})
+                metadata={"arena_run_id": run.id, "judge": label, "judge_key": judge_key},
+            )
         except LangSmithConflictError:
             out.append(Comparison(name=name, id=comparison_id, created=False))
             continue
@@ -227,20 +299,36 @@ def _comparisons(client: Client, store: Store, run: RunInfo, sync: DatasetSync,
     return out
 
 
-def _preference(client: Client, battle: Any, comparison_id: uuid.UUID,
-                run_ids: dict[int, uuid.UUID], projects: dict[str, uuid.UUID]) -> None:
+def _preference(
+    client: Client,
+    battle: Any,
+    comparison_id: uuid.UUID,
+    run_ids: dict[int, uuid.UUID],
+    projects: dict[str, uuid.UUID],
+) -> None:
     a, b = run_ids.get(battle.result_a_id), run_ids.get(battle.result_b_id)
     if a is None or b is None:
         return
     share = 0.5 if is_tie(battle.winner) else 1.0 if battle.winner == MODEL_A else 0.0
     group = uuid.uuid5(_NAMESPACE, f"{comparison_id}/{battle.result_a_id}/{battle.result_b_id}")
     said = winner_words(battle.winner, battle.variant_a, battle.variant_b)
-    comment = (f"judge {battle.judge.label} on {battle.case_id}: {said}"
-               + (" (strong)" if battle.strong else "") + (" (orders disagree)" if battle.flip
-                                                            else ""))
-    for run_id, variant, value in ((a, battle.variant_a, share), (b, battle.variant_b,
-                                                                  1.0 - share)):
-        client.create_feedback(run_id, "preference", score=value, comment=comment,
-                               trace_id=run_id, session_id=projects[variant],
-                               comparative_experiment_id=comparison_id, feedback_group_id=group,
-                               feedback_id=uuid.uuid5(_NAMESPACE, f"{group}/{run_id}"))
+    comment = (
+        f"judge {battle.judge.label} on {battle.case_id}: {said}"
+        + (" (strong)" if battle.strong else "")
+        + (" (orders disagree)" if battle.flip else "")
+    )
+    for run_id, variant, value in (
+        (a, battle.variant_a, share),
+        (b, battle.variant_b, 1.0 - share),
+    ):
+        client.create_feedback(
+            run_id,
+            "preference",
+            score=value,
+            comment=comment,
+            trace_id=run_id,
+            session_id=projects[variant],
+            comparative_experiment_id=comparison_id,
+            feedback_group_id=group,
+            feedback_id=uuid.uuid5(_NAMESPACE, f"{group}/{run_id}"),
+        )

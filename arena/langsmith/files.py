@@ -21,8 +21,14 @@ from arena.langsmith.examples import ANSWER_KEYS, QUERY_KEYS
 
 WHERE = "_where"
 """Key :func:`read_examples` adds to each example: where it was read (``line 3``)."""
-_SECTIONS = {"inputs.": "inputs", "input_": "inputs", "outputs.": "outputs",
-             "output_": "outputs", "reference_outputs.": "outputs", "metadata.": "metadata"}
+_SECTIONS = {
+    "inputs.": "inputs",
+    "input_": "inputs",
+    "outputs.": "outputs",
+    "output_": "outputs",
+    "reference_outputs.": "outputs",
+    "metadata.": "metadata",
+}
 
 
 def write_jsonl(examples: Iterable[dict[str, Any]], path: str | Path) -> int:
@@ -53,11 +59,14 @@ def read_examples(path: str | Path) -> list[dict[str, Any]]:
         data = _json(text, str(file), "the file")
         if not isinstance(data, list):
             raise InputError("expected a JSON list of examples", file=str(file))
-        return [{**_object(item, str(file), f"#{i}"), WHERE: f"#{i}"}
-                for i, item in enumerate(data)]
-    return [{**_object(_json(line, str(file), f"line {n}"), str(file), f"line {n}"),
-             WHERE: f"line {n}"} for n, line in enumerate(text.splitlines(), start=1)
-            if line.strip()]
+        return [
+            {**_object(item, str(file), f"#{i}"), WHERE: f"#{i}"} for i, item in enumerate(data)
+        ]
+    return [
+        {**_object(_json(line, str(file), f"line {n}"), str(file), f"line {n}"), WHERE: f"line {n}"}
+        for n, line in enumerate(text.splitlines(), start=1)
+        if line.strip()
+    ]
 
 
 def _json(text: str, file: str, where: str) -> Any:
@@ -100,7 +109,7 @@ def _cell(example: dict[str, Any], column: str, value: str, file: str, where: st
         return
     for prefix, section in _SECTIONS.items():
         if column.startswith(prefix):
-            example[section][column[len(prefix):]] = _maybe_json(value)
+            example[section][column[len(prefix) :]] = _maybe_json(value)
             return
     if column in QUERY_KEYS:
         example["inputs"][column] = value

@@ -56,23 +56,37 @@ def _next_ids(existing: Sequence[str]) -> Any:
         yield f"LS-{n:03d}"
 
 
-def import_examples(examples: Sequence[dict[str, Any]], path: str | Path, *, source: str,
-                    name: str | None = None, available_tools: Sequence[str] | None = None,
-                    category: str = "happy_path", tier: str = "pending") -> ImportReport:
+def import_examples(
+    examples: Sequence[dict[str, Any]],
+    path: str | Path,
+    *,
+    source: str,
+    name: str | None = None,
+    available_tools: Sequence[str] | None = None,
+    category: str = "happy_path",
+    tier: str = "pending",
+) -> ImportReport:
     """Write ``examples`` into the golden file ``path`` (created or extended, see above)."""
     target = Path(path)
     created = not target.exists()
     raw = _new_raw(examples, source, name, available_tools) if created else read_raw(target)
     have_ids = {str(c.get("id")) for c in raw["test_cases"]}
-    have_queries = {normalize_query(str(c.get("input", ""))): str(c.get("id"))
-                    for c in raw["test_cases"]}
+    have_queries = {
+        normalize_query(str(c.get("input", ""))): str(c.get("id")) for c in raw["test_cases"]
+    }
     ids = _next_ids(list(have_ids))
     added: list[str] = []
     skipped: dict[str, str] = {}
     for index, example in enumerate(examples):
         where = str(example.get(WHERE) or f"example #{index}")
-        case = example_to_case(example, default_id=_UNNAMED, default_category=category,
-                               default_tier=tier, source=source, where=where)
+        case = example_to_case(
+            example,
+            default_id=_UNNAMED,
+            default_category=category,
+            default_tier=tier,
+            source=source,
+            where=where,
+        )
         label = where if case["id"] == _UNNAMED else case["id"]
         query = normalize_query(str(case["input"]))
         if case["id"] in have_ids:
@@ -89,18 +103,27 @@ def import_examples(examples: Sequence[dict[str, Any]], path: str | Path, *, sou
     if not added and not created:
         from arena.golden.loader import load_dataset
 
-        return ImportReport(dataset=load_dataset(target), path=str(target), created=False,
-                            skipped=skipped)
+        return ImportReport(
+            dataset=load_dataset(target), path=str(target), created=False, skipped=skipped
+        )
     change = f"import {len(added)} case(s) from {source}"
     dataset = save_edit(target, raw, change, bump=not created)
-    return ImportReport(dataset=dataset, path=str(target), created=created, added=added,
-                        skipped=skipped)
+    return ImportReport(
+        dataset=dataset, path=str(target), created=created, added=added, skipped=skipped
+    )
 
 
-def _new_raw(examples: Sequence[dict[str, Any]], source: str, name: str | None,
-             available_tools: Sequence[str] | None) -> dict[str, Any]:
+def _new_raw(
+    examples: Sequence[dict[str, Any]],
+    source: str,
+    name: str | None,
+    available_tools: Sequence[str] | None,
+) -> dict[str, Any]:
     first = next((e.get("metadata") or {} for e in examples), {})
-    return {"name": name or first.get("dataset") or Path(source).stem or "imported",
-            "version": str(first.get("dataset_version") or "1.0.0"),
-            "description": f"Imported from LangSmith ({source}).",
-            "available_tools": _tools(examples, available_tools), "test_cases": []}
+    return {
+        "name": name or first.get("dataset") or Path(source).stem or "imported",
+        "version": str(first.get("dataset_version") or "1.0.0"),
+        "description": f"Imported from LangSmith ({source}).",
+        "available_tools": _tools(examples, available_tools),
+        "test_cases": [],
+    }

@@ -28,8 +28,14 @@ if TYPE_CHECKING:
 class AgentTarget:
     """A callable ``target(inputs) -> outputs`` for ``langsmith.evaluate``."""
 
-    def __init__(self, variant: Variant | str | Path, *, store: ResponseStore | None = None,
-                 timeout_s: float = 600.0, repeat: int = 0) -> None:
+    def __init__(
+        self,
+        variant: Variant | str | Path,
+        *,
+        store: ResponseStore | None = None,
+        timeout_s: float = 600.0,
+        repeat: int = 0,
+    ) -> None:
         self.variant = variant if isinstance(variant, Variant) else load_variant(variant)
         self.timeout_s = timeout_s
         self.repeat = repeat
@@ -43,8 +49,9 @@ class AgentTarget:
     def run(self, query: str) -> RunResult:
         """Run the agent once on ``query`` and return the arena result."""
         digest = hashlib.sha256(query.encode()).hexdigest()[:10]
-        return self.run_case(GoldenCase(id=f"langsmith-{digest}", input=query,
-                                        category="happy_path"))
+        return self.run_case(
+            GoldenCase(id=f"langsmith-{digest}", input=query, category="happy_path")
+        )
 
     def run_case(self, case: GoldenCase) -> RunResult:
         """Run the agent on a golden case (its ``timeout_s`` wins over the target's)."""
@@ -53,14 +60,18 @@ class AgentTarget:
         from arena.runner.plan import Task
 
         config = self.variant.model
-        model = CachingChatModel(factory=lambda: make_chat_model(config),
-                                 identity=config.cache_identity(),
-                                 namespace=f"repeat={self.repeat}", store=self.store)
+        model = CachingChatModel(
+            factory=lambda: make_chat_model(config),
+            identity=config.cache_identity(),
+            namespace=f"repeat={self.repeat}",
+            store=self.store,
+        )
         task = Task(self.variant, case, self.repeat)
         folder = sandbox_base() / "langsmith" / safe_name(self.variant.name) / safe_name(case.id)
         with _no_upload_when_local():
-            result = asyncio.run(execute_task(task, model, folder, 0,
-                                              case.timeout_s or self.timeout_s))
+            result = asyncio.run(
+                execute_task(task, model, folder, 0, case.timeout_s or self.timeout_s)
+            )
         self.results.append(result)
         self.by_query[case.input] = result
         return result

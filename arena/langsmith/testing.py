@@ -62,8 +62,9 @@ def langsmith_active(config: pytest.Config) -> bool:
     return config.pluginmanager.has_plugin(PLUGIN) and langsmith_configured()
 
 
-def mark_langsmith_items(config: pytest.Config, items: list[pytest.Item],
-                         test_name: str = "test_golden_case") -> None:
+def mark_langsmith_items(
+    config: pytest.Config, items: list[pytest.Item], test_name: str = "test_golden_case"
+) -> None:
     """Mark the golden tests ``langsmith`` when :func:`langsmith_active` (else nothing)."""
     import pytest
 
@@ -77,9 +78,16 @@ def mark_langsmith_items(config: pytest.Config, items: list[pytest.Item],
 class GoldenSuite:
     """A golden dataset and one variant, as pytest parameters, runs and assertions."""
 
-    def __init__(self, dataset: str | Path, variant: str | Path, *, tier: str = "all",
-                 db: str | None = None, grader: str | None = None,
-                 timeout_s: float = 600.0) -> None:
+    def __init__(
+        self,
+        dataset: str | Path,
+        variant: str | Path,
+        *,
+        tier: str = "all",
+        db: str | None = None,
+        grader: str | None = None,
+        timeout_s: float = 600.0,
+    ) -> None:
         from arena.langsmith.target import AgentTarget
         from arena.runner import select_cases
 
@@ -98,9 +106,16 @@ class GoldenSuite:
         marked ``xfail``."""
         import pytest
 
-        return [pytest.param(case.id, id=case.id, marks=[pytest.mark.xfail(
-                    reason="pending case: shown, never counted", strict=False)]
-                    if case.tier == Tier.PENDING else []) for case in self.cases]
+        return [
+            pytest.param(
+                case.id,
+                id=case.id,
+                marks=[pytest.mark.xfail(reason="pending case: shown, never counted", strict=False)]
+                if case.tier == Tier.PENDING
+                else [],
+            )
+            for case in self.cases
+        ]
 
     def case(self, case_id: str) -> GoldenCase:
         """The case with this id."""
@@ -135,8 +150,12 @@ class GoldenSuite:
         if failures:
             raise AssertionError("\n".join(failures))
         if not score.passed:
-            warnings.warn(GoldenCaseWarning(f"{case.tier.value} case {case.id} fails: "
-                                            + "; ".join(score.fail_reasons)), stacklevel=2)
+            warnings.warn(
+                GoldenCaseWarning(
+                    f"{case.tier.value} case {case.id} fails: " + "; ".join(score.fail_reasons)
+                ),
+                stacklevel=2,
+            )
 
     def log(self, case: GoldenCase, result: RunResult, score: CaseScore) -> bool:
         """Send the case to LangSmith when the test runs as a LangSmith test (the plugin

@@ -76,7 +76,8 @@ class CallCounter:
 CACHE_FORMAT = 2
 
 CALLS: contextvars.ContextVar[CallCounter | None] = contextvars.ContextVar(
-    "arena_calls", default=None)
+    "arena_calls", default=None
+)
 
 CACHE_KEY_FIELD = "arena_cache_key"
 """response_metadata field of every reply holding its cache key (never stored, never hashed)."""
@@ -92,13 +93,21 @@ def _message_key(message: BaseMessage) -> dict[str, Any]:
     return entry
 
 
-def cache_key(identity: str, namespace: str, messages: Sequence[BaseMessage],
-              kwargs: dict[str, Any]) -> str:
+def cache_key(
+    identity: str, namespace: str, messages: Sequence[BaseMessage], kwargs: dict[str, Any]
+) -> str:
     """A stable key for one model call: run ids, timestamps and ports never enter it."""
     blob = json.dumps(
-        {"format": CACHE_FORMAT, "model": identity, "ns": namespace,
-         "messages": [_message_key(m) for m in messages], "kwargs": kwargs},
-        sort_keys=True, default=str)
+        {
+            "format": CACHE_FORMAT,
+            "model": identity,
+            "ns": namespace,
+            "messages": [_message_key(m) for m in messages],
+            "kwargs": kwargs,
+        },
+        sort_keys=True,
+        default=str,
+    )
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -127,8 +136,9 @@ class CachingChatModel(BaseChatModel):
         assert self.inner is not None
         return self.inner
 
-    def bind_tools(self, tools: Sequence[dict[str, Any] | type | Any | BaseTool],
-                   **kwargs: Any) -> Runnable[LanguageModelInput, AIMessage]:
+    def bind_tools(
+        self, tools: Sequence[dict[str, Any] | type | Any | BaseTool], **kwargs: Any
+    ) -> Runnable[LanguageModelInput, AIMessage]:
         return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
 
     def forget(self, reply: BaseMessage) -> None:
@@ -138,13 +148,15 @@ class CachingChatModel(BaseChatModel):
         if isinstance(key, str) and key:
             self.store.delete(key)
 
-    def _lookup(self, messages: list[BaseMessage], kwargs: dict[str, Any]
-                ) -> tuple[str, ChatResult | None]:
+    def _lookup(
+        self, messages: list[BaseMessage], kwargs: dict[str, Any]
+    ) -> tuple[str, ChatResult | None]:
         key = cache_key(self.identity, self.namespace, messages, kwargs)
         return key, self._replay(key, self.store.get(key))
 
-    async def _alookup(self, messages: list[BaseMessage], kwargs: dict[str, Any]
-                       ) -> tuple[str, ChatResult | None]:
+    async def _alookup(
+        self, messages: list[BaseMessage], kwargs: dict[str, Any]
+    ) -> tuple[str, ChatResult | None]:
         key = cache_key(self.identity, self.namespace, messages, kwargs)
         return key, self._replay(key, await asyncio.to_thread(self.store.get, key))
 
@@ -164,8 +176,9 @@ class CachingChatModel(BaseChatModel):
     def _logprobs_requested(self, kwargs: dict[str, Any]) -> bool:
         return bool(kwargs.get("logprobs") or getattr(self._model(), "logprobs", False))
 
-    def _entry(self, result: ChatResult, latency_s: float, kwargs: dict[str, Any]
-               ) -> tuple[BaseMessage, dict[str, Any]]:
+    def _entry(
+        self, result: ChatResult, latency_s: float, kwargs: dict[str, Any]
+    ) -> tuple[BaseMessage, dict[str, Any]]:
         """The usable reply of ``result`` (MalformedReplyError otherwise, counted as sent
         when usable) and the cache entry to store for it."""
         message = reply_message(result)
@@ -175,14 +188,16 @@ class CachingChatModel(BaseChatModel):
             counter.sent += 1
         return message, {"message": message_to_dict(message), "latency_s": round(latency_s, 4)}
 
-    def _save(self, key: str, result: ChatResult, latency_s: float,
-              kwargs: dict[str, Any]) -> ChatResult:
+    def _save(
+        self, key: str, result: ChatResult, latency_s: float, kwargs: dict[str, Any]
+    ) -> ChatResult:
         message, entry = self._entry(result, latency_s, kwargs)
         self.store.put(key, self.identity, entry)
         return _tagged(message, key)
 
-    async def _asave(self, key: str, result: ChatResult, latency_s: float,
-                     kwargs: dict[str, Any]) -> ChatResult:
+    async def _asave(
+        self, key: str, result: ChatResult, latency_s: float, kwargs: dict[str, Any]
+    ) -> ChatResult:
         message, entry = self._entry(result, latency_s, kwargs)
         await asyncio.to_thread(self.store.put, key, self.identity, entry)
         return _tagged(message, key)
@@ -195,9 +210,13 @@ class CachingChatModel(BaseChatModel):
             raise redact_exception(exc)  # whoever records this error never sees an API key
         return self.retry.delay(attempt)
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: CallbackManagerForLLMRun | None = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         key, hit = self._lookup(messages, {**kwargs, "stop": stop})
         if hit is not None:
             return hit
@@ -210,9 +229,13 @@ class CachingChatModel(BaseChatModel):
                 time.sleep(self._backoff(exc, attempt))
         raise AssertionError("unreachable: the last attempt re-raises")
 
-    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                         run_manager: AsyncCallbackManagerForLLMRun | None = None,
-                         **kwargs: Any) -> ChatResult:
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         # The store's reads and writes (a database round trip each) run on a worker thread,
         # awaited, so the event loop serves other tasks meanwhile; the order is unchanged.
         key, hit = await self._alookup(messages, {**kwargs, "stop": stop})

@@ -33,9 +33,12 @@ class ModelConfig(BaseModel):
     price_input_per_mtok: float | None = Field(None, ge=0)
     price_output_per_mtok: float | None = Field(None, ge=0)
     price_per_hour: float | None = Field(
-        None, ge=0, exclude_if=lambda value: value is None,
+        None,
+        ge=0,
+        exclude_if=lambda value: value is None,
         description="US dollars per hour of the machine serving a self-hosted model: each "
-        "answer also costs its latency at this rate (so cost is never silently 0).")
+        "answer also costs its latency at this rate (so cost is never silently 0).",
+    )
     extra: dict[str, Any] = Field(
         default_factory=dict, description="Extra keyword arguments for the client (e.g. logprobs)."
     )

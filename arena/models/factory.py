@@ -1,5 +1,4 @@
-"""One factory for every chat model: the spec's provider builds it (see arena.models.providers).
-"""
+"""One factory for every chat model: the spec's provider builds it (see arena.models.providers)."""
 
 from __future__ import annotations
 

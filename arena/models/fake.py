@@ -49,8 +49,12 @@ def _to_message(step: Step, messages: list[BaseMessage]) -> AIMessage:
     if isinstance(step, AIMessage):
         return step
     if isinstance(step, dict):
-        call = {"name": step["tool"], "args": step.get("args", {}),
-                "id": step.get("id", f"call_{step['tool']}_{len(messages)}"), "type": "tool_call"}
+        call = {
+            "name": step["tool"],
+            "args": step.get("args", {}),
+            "id": step.get("id", f"call_{step['tool']}_{len(messages)}"),
+            "type": "tool_call",
+        }
         return AIMessage(content="", tool_calls=[call])
     return AIMessage(content=str(step))
 
@@ -63,8 +67,9 @@ def _echo(messages: list[BaseMessage]) -> str:
 _SCRIPTS: dict[str, FakeScript] = {"echo": FakeScript([_echo], cycle=True)}
 
 
-def register_fake(name: str, steps: Sequence[Step] | FakeScript, *, cycle: bool = False
-                  ) -> FakeScript:
+def register_fake(
+    name: str, steps: Sequence[Step] | FakeScript, *, cycle: bool = False
+) -> FakeScript:
     """Register a script under ``fake:NAME`` (replacing any earlier one) and return it."""
     script = steps if isinstance(steps, FakeScript) else FakeScript(steps, cycle=cycle)
     _SCRIPTS[name] = script
@@ -76,8 +81,9 @@ def fake_script(name: str) -> FakeScript:
     try:
         return _SCRIPTS[name]
     except KeyError:
-        raise ModelError(f"no fake script named {name!r}; register one with "
-                         "arena.models.register_fake") from None
+        raise ModelError(
+            f"no fake script named {name!r}; register one with arena.models.register_fake"
+        ) from None
 
 
 def _count_tokens(messages: Sequence[BaseMessage]) -> int:
@@ -93,21 +99,32 @@ class FakeChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "arena-fake"
 
-    def bind_tools(self, tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
-                   **kwargs: Any) -> Runnable[LanguageModelInput, AIMessage]:
+    def bind_tools(
+        self, tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool], **kwargs: Any
+    ) -> Runnable[LanguageModelInput, AIMessage]:
         return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: CallbackManagerForLLMRun | None = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         message = fake_script(self.script).next_message(messages)
-        usage = {"input_tokens": _count_tokens(messages),
-                 "output_tokens": _count_tokens([message]) - 3}
+        usage = {
+            "input_tokens": _count_tokens(messages),
+            "output_tokens": _count_tokens([message]) - 3,
+        }
         usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
         message = message.model_copy(update={"usage_metadata": usage})
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                         run_manager: AsyncCallbackManagerForLLMRun | None = None,
-                         **kwargs: Any) -> ChatResult:
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         return self._generate(messages, stop=stop, **kwargs)

@@ -22,15 +22,23 @@ from arena.models.lean_openai import LeanChatOpenAI
 class JsonToolChatOpenAI(LeanChatOpenAI):
     """ChatOpenAI that also reads JSON-object replies as tool calls when tools are bound."""
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: CallbackManagerForLLMRun | None = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         result = super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         return _with_tool_calls(result, len(messages)) if kwargs.get("tools") else result
 
-    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                         run_manager: AsyncCallbackManagerForLLMRun | None = None,
-                         **kwargs: Any) -> ChatResult:
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         result = await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
         return _with_tool_calls(result, len(messages)) if kwargs.get("tools") else result
 
@@ -40,13 +48,16 @@ def _with_tool_calls(result: ChatResult, turn: int) -> ChatResult:
     for generation in result.generations:
         message = generation.message
         calls: list[ToolCall] = []
-        if (isinstance(message, AIMessage) and not message.tool_calls
-                and isinstance(message.content, str)):
+        if (
+            isinstance(message, AIMessage)
+            and not message.tool_calls
+            and isinstance(message.content, str)
+        ):
             calls = parse_json_tool_calls(message.content, salt=str(turn))
         if calls:
             message = message.model_copy(
-                update={"content": "", "tool_calls": calls, "invalid_tool_calls": []})
-            generation = ChatGeneration(message=message,
-                                        generation_info=generation.generation_info)
+                update={"content": "", "tool_calls": calls, "invalid_tool_calls": []}
+            )
+            generation = ChatGeneration(message=message, generation_info=generation.generation_info)
         generations.append(generation)
     return ChatResult(generations=generations, llm_output=result.llm_output)

@@ -37,10 +37,15 @@ class LeanChatOpenAI(ChatOpenAI):
     tools (see the module docstring); structured output, streaming and the Responses API are
     left exactly as ChatOpenAI sends them."""
 
-    def _get_request_payload(self, input_: LanguageModelInput, *,
-                             stop: list[str] | None = None, **kwargs: Any) -> dict[str, Any]:
+    def _get_request_payload(
+        self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
         payload: dict[str, Any] = super()._get_request_payload(input_, stop=stop, **kwargs)
-        if ("messages" not in payload or "response_format" in payload
-                or payload.get("stream") or self._use_responses_api(payload)):
+        if (
+            "messages" not in payload
+            or "response_format" in payload
+            or payload.get("stream")
+            or self._use_responses_api(payload)
+        ):
             return payload
         return lean_payload(payload)

@@ -71,8 +71,9 @@ def _healthy(port: int) -> bool:
         return False
 
 
-def start_server(name: str, *, ctx: int = 4096, threads: int | None = None,
-                 parallel: int | None = None) -> LocalServer:
+def start_server(
+    name: str, *, ctx: int = 4096, threads: int | None = None, parallel: int | None = None
+) -> LocalServer:
     """Assemble the weights if needed, start the server and wait until it answers."""
     weights = ensure_weights(name)
     port = _free_port()
@@ -81,12 +82,33 @@ def start_server(name: str, *, ctx: int = 4096, threads: int | None = None,
     log_path = log_dir / f"llama-{name}-{port}.log"
     threads = threads or int(os.environ.get("ARENA_LLAMA_THREADS", os.cpu_count() or 2))
     parallel = parallel or int(os.environ.get("ARENA_LLAMA_PARALLEL", "2"))
-    cmd = [sys.executable, "-m", "arena.models._llama_child", "--model", str(weights),
-           "--alias", name, "--port", str(port), "--ctx", str(ctx), "--threads", str(threads),
-           "--parallel", str(parallel), "--template", str(TEMPLATE)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "arena.models._llama_child",
+        "--model",
+        str(weights),
+        "--alias",
+        name,
+        "--port",
+        str(port),
+        "--ctx",
+        str(ctx),
+        "--threads",
+        str(threads),
+        "--parallel",
+        str(parallel),
+        "--template",
+        str(TEMPLATE),
+    ]
     with log_path.open("wb") as log:
-        process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+        process = subprocess.Popen(
+            cmd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
+        )
     server = LocalServer(name=name, port=port, process=process, log_path=log_path)
     try:
         _wait_ready(server)
@@ -101,13 +123,16 @@ def _wait_ready(server: LocalServer) -> None:
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             tail = server.log_path.read_text(errors="replace")[-2000:]
-            raise ModelError(f"llama.cpp server for {server.name} exited "
-                             f"({server.process.returncode}):\n{tail}")
+            raise ModelError(
+                f"llama.cpp server for {server.name} exited ({server.process.returncode}):\n{tail}"
+            )
         if _healthy(server.port):
             return
         time.sleep(0.25)
-    raise ModelError(f"llama.cpp server for {server.name} not ready after "
-                     f"{START_TIMEOUT_S:.0f} s; log: {server.log_path}")
+    raise ModelError(
+        f"llama.cpp server for {server.name} not ready after "
+        f"{START_TIMEOUT_S:.0f} s; log: {server.log_path}"
+    )
 
 
 class ServerPool:

@@ -49,9 +49,11 @@ def price_for(config: ModelConfig) -> Price:
     table = load_pricing()
     base = table.get(config.spec, Price())
     return Price(
-        input=config.price_input_per_mtok if config.price_input_per_mtok is not None
+        input=config.price_input_per_mtok
+        if config.price_input_per_mtok is not None
         else base.input,
-        output=config.price_output_per_mtok if config.price_output_per_mtok is not None
+        output=config.price_output_per_mtok
+        if config.price_output_per_mtok is not None
         else base.output,
         per_hour=config.price_per_hour if config.price_per_hour is not None else base.per_hour,
     )

@@ -61,8 +61,7 @@ def check_reply(message: BaseMessage, *, logprobs_requested: bool) -> None:
     if not isinstance(message, AIMessage):
         raise MalformedReplyError(f"the reply is a {type(message).__name__}, not an AI message")
     if logprobs_requested and not has_logprobs(message):
-        raise MalformedReplyError("the reply has no log-probabilities although they were "
-                                  "requested")
+        raise MalformedReplyError("the reply has no log-probabilities although they were requested")
     if is_empty(message):
         raise MalformedReplyError("the reply is an empty assistant message with no tool calls")
 

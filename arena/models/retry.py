@@ -13,9 +13,16 @@ class TransientModelError(Exception):
 
 
 _TRANSIENT_NAMES = {
-    "APIConnectionError", "APITimeoutError", "RateLimitError", "InternalServerError",
-    "ServiceUnavailableError", "ConnectError", "ReadTimeout", "ConnectTimeout",
-    "RemoteProtocolError", "ReadError",
+    "APIConnectionError",
+    "APITimeoutError",
+    "RateLimitError",
+    "InternalServerError",
+    "ServiceUnavailableError",
+    "ConnectError",
+    "ReadTimeout",
+    "ConnectTimeout",
+    "RemoteProtocolError",
+    "ReadError",
 }
 
 
@@ -50,8 +57,10 @@ class RetryPolicy:
     @classmethod
     def from_env(cls) -> RetryPolicy:
         """Defaults, with ARENA_RETRIES and ARENA_RETRY_DELAY overriding."""
-        return cls(attempts=int(os.environ.get("ARENA_RETRIES", "4")),
-                   base_delay=float(os.environ.get("ARENA_RETRY_DELAY", "1.0")))
+        return cls(
+            attempts=int(os.environ.get("ARENA_RETRIES", "4")),
+            base_delay=float(os.environ.get("ARENA_RETRY_DELAY", "1.0")),
+        )
 
     def delay(self, attempt: int) -> float:
         """Seconds to wait after failed attempt number ``attempt`` (0-based)."""

@@ -45,7 +45,8 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
         if len(row) != len(headers):
             raise ValueError(f"row {number} has {len(row)} cells for {len(headers)} headers")
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-             for row in cells]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)

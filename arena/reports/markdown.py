@@ -21,8 +21,10 @@ def md_cell(text: str, limit: int = MAX_CELL) -> str:
 
 def md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A GitHub-flavoured Markdown table."""
-    lines = ["| " + " | ".join(md_cell(h) for h in headers) + " |",
-             "|" + "|".join("---" for _ in headers) + "|"]
+    lines = [
+        "| " + " | ".join(md_cell(h) for h in headers) + " |",
+        "|" + "|".join("---" for _ in headers) + "|",
+    ]
     lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
 
@@ -31,14 +33,17 @@ def _extras(scores: VariantScores) -> list[str]:
     lines: list[str] = []
     pending = scores.by_tier.get("pending")
     if pending is not None:
-        lines.append(f"- **{label(scores)}** pending (not counted): {pending.cases_passed}/"
-                     f"{pending.n_cases} pass ({pct(pending.pass_rate)})")
+        lines.append(
+            f"- **{label(scores)}** pending (not counted): {pending.cases_passed}/"
+            f"{pending.n_cases} pass ({pct(pending.pass_rate)})"
+        )
     if scores.n_repeats > 1:
         at = ", ".join(f"pass@{k} {v:.3f}" for k, v in scores.pass_at_k.items())
         hat = ", ".join(f"pass^{k} {v:.3f}" for k, v in scores.pass_hat_k.items())
         flaky = ", ".join(f"`{c}`" for c in scores.flaky_cases) or "none"
-        lines.append(f"- **{label(scores)}** {scores.n_repeats} repeats: {at}; {hat}; "
-                     f"flaky: {flaky}")
+        lines.append(
+            f"- **{label(scores)}** {scores.n_repeats} repeats: {at}; {hat}; flaky: {flaky}"
+        )
     return lines
 
 
@@ -48,10 +53,14 @@ def scores_markdown(
     title: str = "Golden dataset scores",
 ) -> str:
     """Summary table per variant, pass rate by category, then failing cases with reasons."""
-    parts = [f"## {title}", "",
-             f"Pass threshold {PASS_THRESHOLD:.2f}; pass rates over counted (non-pending) "
-             f"cases; {len(case_scores) or sum(v.n_results for v in variant_scores)} results.",
-             "", md_table(SUMMARY_HEADERS, [summary_row(v) for v in variant_scores])]
+    parts = [
+        f"## {title}",
+        "",
+        f"Pass threshold {PASS_THRESHOLD:.2f}; pass rates over counted (non-pending) "
+        f"cases; {len(case_scores) or sum(v.n_results for v in variant_scores)} results.",
+        "",
+        md_table(SUMMARY_HEADERS, [summary_row(v) for v in variant_scores]),
+    ]
     headers, rows = category_rows(variant_scores)
     if len(headers) > 1:
         parts += ["", "### Pass rate by category", "", md_table(headers, rows)]
@@ -63,9 +72,15 @@ def scores_markdown(
         parts += ["", "### Failing cases"]
         for v, rows in failing:
             if rows:
-                parts += ["", f"**{label(v)}**", "",
-                          md_table(["Case", "Tier", "Category", "Passes", "Score", "Reasons"],
-                                   [[f"`{r[0]}`", *r[1:]] for r in rows])]
+                parts += [
+                    "",
+                    f"**{label(v)}**",
+                    "",
+                    md_table(
+                        ["Case", "Tier", "Category", "Passes", "Score", "Reasons"],
+                        [[f"`{r[0]}`", *r[1:]] for r in rows],
+                    ),
+                ]
     else:
         parts += ["", "All cases pass."]
     return "\n".join(parts) + "\n"

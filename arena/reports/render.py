@@ -10,8 +10,19 @@ from arena.scoring.aggregate import VariantScores
 from arena.scoring.combined import PASS_THRESHOLD, WEIGHTS, CaseScore
 from arena.scoring.tool_use import TRAJECTORY_WEIGHTS
 
-SUMMARY_HEADERS = ["Variant", "Pass rate", "Critical", "Score", "Completion", "Tool acc.",
-                   "p50 s", "p90 s", "Tokens/query", "Cost/query", "Errors"]
+SUMMARY_HEADERS = [
+    "Variant",
+    "Pass rate",
+    "Critical",
+    "Score",
+    "Completion",
+    "Tool acc.",
+    "p50 s",
+    "p90 s",
+    "Tokens/query",
+    "Cost/query",
+    "Errors",
+]
 
 
 def label(scores: VariantScores) -> str:
@@ -45,8 +56,16 @@ def failing_cases(scores: VariantScores) -> list[list[str]]:
             continue
         tier = case.tier if case.counted else f"{case.tier} (not counted)"
         reasons = "; ".join(case.fail_reasons) or "—"
-        rows.append([case.case_id, tier, case.category, f"{case.passes}/{case.n}",
-                     f"{case.score_mean:.3f}", reasons])
+        rows.append(
+            [
+                case.case_id,
+                tier,
+                case.category,
+                f"{case.passes}/{case.n}",
+                f"{case.score_mean:.3f}",
+                reasons,
+            ]
+        )
     return rows
 
 
@@ -68,8 +87,10 @@ def category_rows(
 ) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of the pass rate per category (counted cases) per variant."""
     names = sorted({c for v in variant_scores for c in v.by_category})
-    rows = [[label(v), *[pct(v.by_category[c].pass_rate) if c in v.by_category else "—"
-                         for c in names]] for v in variant_scores]
+    rows = [
+        [label(v), *[pct(v.by_category[c].pass_rate) if c in v.by_category else "—" for c in names]]
+        for v in variant_scores
+    ]
     return ["Variant", *names], rows
 
 
@@ -77,8 +98,10 @@ def _pending(scores: VariantScores) -> str | None:
     pending = scores.by_tier.get("pending")
     if pending is None:
         return None
-    return (f"{label(scores)}: pending {pending.cases_passed}/{pending.n_cases} cases pass "
-            f"({pct(pending.pass_rate)}), not counted")
+    return (
+        f"{label(scores)}: pending {pending.cases_passed}/{pending.n_cases} cases pass "
+        f"({pct(pending.pass_rate)}), not counted"
+    )
 
 
 def _repeats(scores: VariantScores) -> str | None:
@@ -94,8 +117,11 @@ def scores_table(
     variant_scores: Sequence[VariantScores], case_scores: Sequence[CaseScore] = ()
 ) -> str:
     """A readable text report: summary, categories, pending, repeats, failing cases."""
-    parts = [f"Golden scores (pass threshold {PASS_THRESHOLD:.2f})", "",
-             text_table(SUMMARY_HEADERS, [summary_row(v) for v in variant_scores])]
+    parts = [
+        f"Golden scores (pass threshold {PASS_THRESHOLD:.2f})",
+        "",
+        text_table(SUMMARY_HEADERS, [summary_row(v) for v in variant_scores]),
+    ]
     headers, rows = category_rows(variant_scores)
     if len(headers) > 1:
         parts += ["", "Pass rate by category (counted cases)", text_table(headers, rows)]
@@ -105,9 +131,11 @@ def scores_table(
     for v in variant_scores:
         failing = failing_cases(v)
         if failing:
-            parts += ["", f"Failing or flaky cases — {label(v)}",
-                      text_table(["Case", "Tier", "Category", "Passes", "Score", "Reasons"],
-                                 failing)]
+            parts += [
+                "",
+                f"Failing or flaky cases — {label(v)}",
+                text_table(["Case", "Tier", "Category", "Passes", "Score", "Reasons"], failing),
+            ]
     if case_scores:
         parts += ["", f"{len(case_scores)} results scored"]
     return "\n".join(parts) + "\n"

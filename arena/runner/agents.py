@@ -31,10 +31,15 @@ if TYPE_CHECKING:
 
 def role_models(variant: Variant, model: CachingChatModel) -> dict[str, BaseChatModel]:
     """Cached models of the variant's ``roles``, sharing the run's cache and repeat."""
-    return {role: CachingChatModel(factory=lambda c=config: make_chat_model(c),
-                                   identity=config.cache_identity(),
-                                   namespace=model.namespace, store=model.store)
-            for role, config in variant.roles.items()}
+    return {
+        role: CachingChatModel(
+            factory=lambda c=config: make_chat_model(c),
+            identity=config.cache_identity(),
+            namespace=model.namespace,
+            store=model.store,
+        )
+        for role, config in variant.roles.items()
+    }
 
 
 def enabled_tools(variant: Variant) -> list[str]:
@@ -54,24 +59,21 @@ class AgentCache:
     def __init__(self) -> None:
         self._tools: dict[tuple[str, int], tuple[CachingChatModel, list[BaseTool]]] = {}
         self._agents: dict[tuple[str, int], tuple[CachingChatModel, Runnable[Any, Any]]] = {}
-        self._roles: dict[tuple[str, int],
-                          tuple[CachingChatModel, dict[str, BaseChatModel]]] = {}
+        self._roles: dict[tuple[str, int], tuple[CachingChatModel, dict[str, BaseChatModel]]] = {}
 
     @staticmethod
     def shared(variant: Variant) -> bool:
         """True when the variant's agent is built once and shared by its tasks."""
         return variant.agent in ARCHITECTURES
 
-    def role_models(self, variant: Variant, model: CachingChatModel
-                    ) -> dict[str, BaseChatModel]:
+    def role_models(self, variant: Variant, model: CachingChatModel) -> dict[str, BaseChatModel]:
         """The variant's role models on ``model``'s cache and repeat, built once."""
         key = (variant.version_hash, id(model))
         if key not in self._roles:
             self._roles[key] = (model, role_models(variant, model))
         return self._roles[key][1]
 
-    def tools(self, variant: Variant, model: CachingChatModel, sandbox: Sandbox
-              ) -> list[BaseTool]:
+    def tools(self, variant: Variant, model: CachingChatModel, sandbox: Sandbox) -> list[BaseTool]:
         """The task's tools: shared ones writing into the running task's sandbox for the
         built-in agents, fresh ones bound to ``sandbox`` for a factory."""
         from arena.agents.research.tools import TASK_SANDBOX, build_tools
@@ -80,20 +82,27 @@ class AgentCache:
             return build_tools(model=model, sandbox=sandbox, enabled=enabled_tools(variant))
         key = (variant.version_hash, id(model))
         if key not in self._tools:
-            self._tools[key] = (model, build_tools(model=model, sandbox=TASK_SANDBOX,
-                                                   enabled=enabled_tools(variant)))
+            self._tools[key] = (
+                model,
+                build_tools(model=model, sandbox=TASK_SANDBOX, enabled=enabled_tools(variant)),
+            )
         return self._tools[key][1]
 
-    def agent(self, variant: Variant, model: CachingChatModel, tools: list[BaseTool],
-              sandbox: Sandbox) -> Runnable[Any, Any]:
+    def agent(
+        self, variant: Variant, model: CachingChatModel, tools: list[BaseTool], sandbox: Sandbox
+    ) -> Runnable[Any, Any]:
         """The task's agent: built once for the built-in architectures (with the shared
         ``tools``), by the variant's factory for every task otherwise."""
         key = (variant.version_hash, id(model))
         if self.shared(variant) and key in self._agents:
             return self._agents[key][1]
-        context = AgentContext(variant=variant, model=model, tools=tools,
-                               sandbox_dir=sandbox.root,
-                               role_models=self.role_models(variant, model))
+        context = AgentContext(
+            variant=variant,
+            model=model,
+            tools=tools,
+            sandbox_dir=sandbox.root,
+            role_models=self.role_models(variant, model),
+        )
         agent = build_agent(context)
         if self.shared(variant):  # the built-ins never read the context's sandbox_dir
             self._agents[key] = (model, agent)

@@ -21,8 +21,14 @@ from arena.variants import Variant
 __all__ = ["execute_task", "role_models", "run_cost"]
 
 
-async def execute_task(task: Task, model: CachingChatModel, sandbox_dir: Path, run_id: int,
-                       timeout_s: float, agents: AgentCache | None = None) -> RunResult:
+async def execute_task(
+    task: Task,
+    model: CachingChatModel,
+    sandbox_dir: Path,
+    run_id: int,
+    timeout_s: float,
+    agents: AgentCache | None = None,
+) -> RunResult:
     """Run the task's agent on its case and return the result (errors are recorded, not raised).
 
     ``agents`` shares built agents between the tasks of a run (run_suite passes one); without
@@ -46,18 +52,28 @@ async def execute_task(task: Task, model: CachingChatModel, sandbox_dir: Path, r
     try:
         agent = agents.agent(variant, model, tools, sandbox)
         config: RunnableConfig = {
-            "callbacks": [recorder], "recursion_limit": 4 * variant.max_steps
-            + 4 * variant.max_iterations + 10,
+            "callbacks": [recorder],
+            "recursion_limit": 4 * variant.max_steps + 4 * variant.max_iterations + 10,
             "run_name": f"{variant.name}:{case.id}",
-            "tags": [f"variant:{variant.name}", f"case:{case.id}", f"arena-run:{run_id}",
-                     f"version:{variant_hash}", f"repeat:{task.repeat}"],
-            "metadata": {"arena_run_id": run_id, "variant": variant.name,
-                         "variant_hash": variant_hash, "case_id": case.id,
-                         "repeat": task.repeat},
+            "tags": [
+                f"variant:{variant.name}",
+                f"case:{case.id}",
+                f"arena-run:{run_id}",
+                f"version:{variant_hash}",
+                f"repeat:{task.repeat}",
+            ],
+            "metadata": {
+                "arena_run_id": run_id,
+                "variant": variant.name,
+                "variant_hash": variant_hash,
+                "case_id": case.id,
+                "repeat": task.repeat,
+            },
         }
         with use_sandbox(sandbox):  # write_file of shared tools writes here, for this task
             result = await asyncio.wait_for(
-                agent.ainvoke({"messages": [HumanMessage(case.input)]}, config), timeout_s)
+                agent.ainvoke({"messages": [HumanMessage(case.input)]}, config), timeout_s
+            )
         output = extract_output(result)
         final_messages = result.get("messages") if isinstance(result, dict) else None
         if not output.strip():
@@ -72,12 +88,22 @@ async def execute_task(task: Task, model: CachingChatModel, sandbox_dir: Path, r
     steps = recorder.finish(final_messages)
     files = await asyncio.to_thread(sandbox.release)  # snapshot, then delete (inside the root)
     return RunResult(
-        run_id=run_id, variant=variant.name, variant_hash=variant_hash,
-        case_id=case.id, case_hash=digest, repeat=task.repeat, output=output,
-        steps=steps, model_calls=recorder.model_calls,
-        fresh_model_calls=counter.sent, latency_s=round(latency, 4),
-        input_tokens=recorder.input_tokens, output_tokens=recorder.output_tokens,
-        cost_usd=run_cost(variant, recorder, latency), error=error, files=files,
+        run_id=run_id,
+        variant=variant.name,
+        variant_hash=variant_hash,
+        case_id=case.id,
+        case_hash=digest,
+        repeat=task.repeat,
+        output=output,
+        steps=steps,
+        model_calls=recorder.model_calls,
+        fresh_model_calls=counter.sent,
+        latency_s=round(latency, 4),
+        input_tokens=recorder.input_tokens,
+        output_tokens=recorder.output_tokens,
+        cost_usd=run_cost(variant, recorder, latency),
+        error=error,
+        files=files,
     )
 
 
@@ -89,4 +115,5 @@ def run_cost(variant: Variant, recorder: TrajectoryRecorder, seconds: float = 0.
         return main.cost(recorder.input_tokens, recorder.output_tokens, seconds)
     return main.cost(0, 0, seconds) + sum(
         price_for(variant.model_for(agent)).cost(tokens_in, tokens_out)
-        for agent, (tokens_in, tokens_out) in recorder.tokens_by_agent.items())
+        for agent, (tokens_in, tokens_out) in recorder.tokens_by_agent.items()
+    )

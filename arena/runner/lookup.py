@@ -16,5 +16,7 @@ def run_with_variant(store: Store, variant: str, run_id: int | None = None) -> i
         if variant in info.config.get("variants", {}) and run_id in (None, info.id):
             return info.id
     where = f"run {run_id}" if run_id is not None else "any stored run"
-    raise InputError(f"variant {variant!r} is not in {where}; run it first with "
-                     "`arena run --variants ...`", field="variant")
+    raise InputError(
+        f"variant {variant!r} is not in {where}; run it first with `arena run --variants ...`",
+        field="variant",
+    )

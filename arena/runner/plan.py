@@ -27,12 +27,14 @@ class Task:
         return (self.variant.version_hash, case_hash(self.case), self.repeat)
 
 
-def select_cases(dataset: GoldenDataset, tier: str = "all", case_ids: list[str] | None = None
-                 ) -> list[GoldenCase]:
+def select_cases(
+    dataset: GoldenDataset, tier: str = "all", case_ids: list[str] | None = None
+) -> list[GoldenCase]:
     """The cases of a tier (critical, standard, pending or all), optionally only some ids."""
     if tier not in ("all", "critical", "standard", "pending"):
-        raise InputError(f"unknown tier {tier!r}; use critical, standard, pending or all",
-                         field="tier")
+        raise InputError(
+            f"unknown tier {tier!r}; use critical, standard, pending or all", field="tier"
+        )
     cases = [c for c in dataset.test_cases if tier == "all" or c.tier.value == tier]
     if case_ids:
         known = {c.id for c in dataset.test_cases}
@@ -54,11 +56,17 @@ def plan_tasks(variants: list[Variant], cases: list[GoldenCase], repeats: int) -
     return [Task(v, c, r) for v in variants for r in range(repeats) for c in cases]
 
 
-def run_key(dataset: GoldenDataset, variants: list[Variant], cases: list[GoldenCase],
-            repeats: int) -> str:
+def run_key(
+    dataset: GoldenDataset, variants: list[Variant], cases: list[GoldenCase], repeats: int
+) -> str:
     """Same dataset, variant versions, cases and repeats give the same run (so it resumes)."""
-    blob = json.dumps({"dataset": dataset_hash(dataset),
-                       "variants": sorted(v.version_hash for v in variants),
-                       "cases": sorted(c.id for c in cases), "repeats": repeats},
-                      sort_keys=True)
+    blob = json.dumps(
+        {
+            "dataset": dataset_hash(dataset),
+            "variants": sorted(v.version_hash for v in variants),
+            "cases": sorted(c.id for c in cases),
+            "repeats": repeats,
+        },
+        sort_keys=True,
+    )
     return hashlib.sha256(blob.encode()).hexdigest()[:32]

@@ -29,11 +29,14 @@ def check_run(variants: list[Variant], options: RunOptions) -> None:
         raise InputError("repeats must be at least 1", field="repeats")
     for variant in variants:
         check_agent(variant)  # names the variant file in errors
-        for prefix, config in [("model", variant.model),
-                               *((f"roles.{role}", c) for role, c in variant.roles.items())]:
+        for prefix, config in [
+            ("model", variant.model),
+            *((f"roles.{role}", c) for role, c in variant.roles.items()),
+        ]:
             try:
                 check_model(config)
             except InputError as exc:
                 field = (exc.field or "").replace("model", prefix, 1) or None
-                raise InputError(f"variant {variant.name}: {exc.message}",
-                                 file=variant.source_file, field=field) from None
+                raise InputError(
+                    f"variant {variant.name}: {exc.message}", file=variant.source_file, field=field
+                ) from None

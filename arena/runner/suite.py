@@ -58,20 +58,25 @@ def sandbox_root(run_id: int, database: str = "") -> Path:
     return run_sandbox(database, run_id)
 
 
-def _models(variants: list[Variant], repeats: int, store: Store
-            ) -> dict[tuple[str, int], CachingChatModel]:
+def _models(
+    variants: list[Variant], repeats: int, store: Store
+) -> dict[tuple[str, int], CachingChatModel]:
     models = {}
     for variant in variants:
         for repeat in range(repeats):
             config = variant.model
             models[(variant.name, repeat)] = CachingChatModel(
-                factory=lambda c=config: make_chat_model(c), identity=config.cache_identity(),
-                namespace=f"repeat={repeat}", store=store)
+                factory=lambda c=config: make_chat_model(c),
+                identity=config.cache_identity(),
+                namespace=f"repeat={repeat}",
+                store=store,
+            )
     return models
 
 
-async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[Variant],
-                          options: RunOptions) -> RunReport:
+async def run_suite_async(
+    store: Store, dataset: GoldenDataset, variants: list[Variant], options: RunOptions
+) -> RunReport:
     """Run (or resume) the suite; each finished result is committed before the next starts."""
     check_run(variants, options)  # bad input fails before anything is written or called
     cases = select_cases(dataset, options.tier, options.case_ids)
@@ -79,14 +84,22 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
     dataset_id = store.ensure_dataset(dataset, options.dataset_path)
     for variant in variants:
         store.ensure_variant(variant)
-    config = {"variants": {v.name: v.version_hash for v in variants}, "tier": options.tier,
-              "cases": [c.id for c in cases], "repeats": options.repeats,
-              "provenance": provenance()}  # git commit, branch, CI run URL when known
-    run_id, resumed = store.open_run(run_key(dataset, variants, cases, options.repeats),
-                                     dataset_id, config)
+    config = {
+        "variants": {v.name: v.version_hash for v in variants},
+        "tier": options.tier,
+        "cases": [c.id for c in cases],
+        "repeats": options.repeats,
+        "provenance": provenance(),
+    }  # git commit, branch, CI run URL when known
+    run_id, resumed = store.open_run(
+        run_key(dataset, variants, cases, options.repeats), dataset_id, config
+    )
     done = store.finished_results(run_id)
-    pending = [t for t in tasks if t.key not in done
-               or (options.retry_errors and done[t.key].error is not None)]
+    pending = [
+        t
+        for t in tasks
+        if t.key not in done or (options.retry_errors and done[t.key].error is not None)
+    ]
     models = _models(variants, options.repeats, store)
     agents = AgentCache()  # each variant's agent is built once per repeat, not per task
     fresh: list[RunResult] = []
@@ -95,7 +108,8 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
 
     async def elsewhere(task: Task) -> None:  # the same work, run by options.executor
         outcome = await options.executor.run_task(
-            store, run_id, task, task.case.timeout_s or options.case_timeout_s)
+            store, run_id, task, task.case.timeout_s or options.case_timeout_s
+        )
         if outcome is None:  # not started (--max-cost): a rerun resumes it
             return
         if outcome.reused:
@@ -118,12 +132,19 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
                 if progress is not None:
                     progress.update(1)
                 return
-            sandbox = (sandbox_root(run_id, store.url) / safe_name(task.variant.name)
-                       / f"{safe_name(task.case.id)}-r{task.repeat}")  # never a raw id
-            result = await execute_task(task, models[(task.variant.name, task.repeat)],
-                                        sandbox, run_id,
-                                        task.case.timeout_s or options.case_timeout_s,
-                                        agents)
+            sandbox = (
+                sandbox_root(run_id, store.url)
+                / safe_name(task.variant.name)
+                / f"{safe_name(task.case.id)}-r{task.repeat}"
+            )  # never a raw id
+            result = await execute_task(
+                task,
+                models[(task.variant.name, task.repeat)],
+                sandbox,
+                run_id,
+                task.case.timeout_s or options.case_timeout_s,
+                agents,
+            )
             result.id = await asyncio.to_thread(store.save_result, result)
             fresh.append(result)
             for callback in options.on_result:
@@ -145,8 +166,13 @@ async def run_suite_async(store: Store, dataset: GoldenDataset, variants: list[V
     by_key = {**done, **{(r.variant_hash, r.case_hash, r.repeat): r for r in fresh}}
     ordered = [by_key[t.key] for t in tasks if t.key in by_key]  # all, unless a budget stopped
     store.finish_run(run_id, "finished" if len(ordered) == len(tasks) else "stopped")
-    return RunReport(run_id=run_id, resumed=resumed, reused=len(ordered) - len(fresh),
-                     model_calls=sum(r.fresh_model_calls for r in fresh), results=ordered)
+    return RunReport(
+        run_id=run_id,
+        resumed=resumed,
+        reused=len(ordered) - len(fresh),
+        model_calls=sum(r.fresh_model_calls for r in fresh),
+        results=ordered,
+    )
 
 
 def _progress(total: int, enabled: bool) -> Any:
@@ -154,11 +180,11 @@ def _progress(total: int, enabled: bool) -> Any:
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, desc="agent runs", unit="run", file=sys.stderr,
-                dynamic_ncols=True)
+    return tqdm(total=total, desc="agent runs", unit="run", file=sys.stderr, dynamic_ncols=True)
 
 
-def run_suite(store: Store, dataset: GoldenDataset, variants: list[Variant],
-              options: RunOptions | None = None) -> RunReport:
+def run_suite(
+    store: Store, dataset: GoldenDataset, variants: list[Variant], options: RunOptions | None = None
+) -> RunReport:
     """Synchronous wrapper around :func:`run_suite_async`."""
     return asyncio.run(run_suite_async(store, dataset, variants, options or RunOptions()))

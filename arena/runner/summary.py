@@ -30,7 +30,9 @@ def summarize(results: list[RunResult]) -> list[VariantSummary]:
         groups.setdefault(result.variant, []).append(result)
     return [
         VariantSummary(
-            variant=name, variant_hash=rs[0].variant_hash, results=len(rs),
+            variant=name,
+            variant_hash=rs[0].variant_hash,
+            results=len(rs),
             errors=sum(1 for r in rs if r.error),
             mean_latency_s=sum(r.latency_s for r in rs) / len(rs),
             input_tokens=sum(r.input_tokens for r in rs),

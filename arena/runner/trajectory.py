@@ -50,8 +50,15 @@ class TrajectoryRecorder(BaseCallbackHandler):
         self.output_tokens = 0
         self.tokens_by_agent: dict[str, tuple[int, int]] = {}
 
-    def on_chat_model_start(self, serialized: dict[str, Any], messages: Any, *, run_id: UUID,
-                            tags: list[str] | None = None, **kwargs: Any) -> None:
+    def on_chat_model_start(
+        self,
+        serialized: dict[str, Any],
+        messages: Any,
+        *,
+        run_id: UUID,
+        tags: list[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         self._llm_tags[run_id] = list(tags or [])
 
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
@@ -63,8 +70,10 @@ class TrajectoryRecorder(BaseCallbackHandler):
                 if not isinstance(message, AIMessage):
                     continue
                 usage: dict[str, Any] = dict(message.usage_metadata or {})
-                tokens_in, tokens_out = (int(usage.get("input_tokens", 0)),
-                                         int(usage.get("output_tokens", 0)))
+                tokens_in, tokens_out = (
+                    int(usage.get("input_tokens", 0)),
+                    int(usage.get("output_tokens", 0)),
+                )
                 self.input_tokens += tokens_in
                 self.output_tokens += tokens_out
                 seen_in, seen_out = self.tokens_by_agent.get(agent, (0, 0))
@@ -72,17 +81,25 @@ class TrajectoryRecorder(BaseCallbackHandler):
                 for call in message.tool_calls:
                     self._add(call["name"], dict(call["args"]), agent, call.get("id"))
 
-    def _add(self, tool: str, args: dict[str, Any], agent: str, call_id: str | None
-             ) -> TrajectoryStep:
+    def _add(
+        self, tool: str, args: dict[str, Any], agent: str, call_id: str | None
+    ) -> TrajectoryStep:
         step = TrajectoryStep(index=len(self.steps), agent=agent, tool=tool, args=args)
         self.steps.append(step)
         if call_id:
             self._by_call_id[call_id] = step
         return step
 
-    def on_tool_start(self, serialized: dict[str, Any], input_str: str, *, run_id: UUID,
-                      tags: list[str] | None = None, inputs: dict[str, Any] | None = None,
-                      **kwargs: Any) -> None:
+    def on_tool_start(
+        self,
+        serialized: dict[str, Any],
+        input_str: str,
+        *,
+        run_id: UUID,
+        tags: list[str] | None = None,
+        inputs: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
         call_id = kwargs.get("tool_call_id")
         step = self._by_call_id.get(call_id) if call_id else None
         if step is None:

@@ -101,23 +101,30 @@ def percentile(values: Sequence[float], q: float) -> float:
     return float(np.percentile(np.asarray(values, dtype=float), q, method="linear"))
 
 
-def select_cases(cases: Sequence[CaseRepeats], tier: str | None = None,
-                 category: str | None = None) -> list[CaseRepeats]:
+def select_cases(
+    cases: Sequence[CaseRepeats], tier: str | None = None, category: str | None = None
+) -> list[CaseRepeats]:
     """The cases of one tier and one category, in order.
 
     ``tier=None`` selects every *counted* case (pending cases are shown, never counted), a
     tier name that tier only (``'pending'`` included); ``category=None`` every category.
     """
-    return [c for c in cases
-            if (c.counted if tier is None else c.tier == tier)
-            and (category is None or c.category == category)]
+    return [
+        c
+        for c in cases
+        if (c.counted if tier is None else c.tier == tier)
+        and (category is None or c.category == category)
+    ]
 
 
 def _group(cases: list[CaseRepeats]) -> GroupStats:
-    return GroupStats(n_cases=len(cases), n_results=sum(c.n for c in cases),
-                      pass_rate=mean([c.pass_rate for c in cases]),
-                      cases_passed=sum(c.passed for c in cases),
-                      mean_score=mean([c.score_mean for c in cases]))
+    return GroupStats(
+        n_cases=len(cases),
+        n_results=sum(c.n for c in cases),
+        pass_rate=mean([c.pass_rate for c in cases]),
+        cases_passed=sum(c.passed for c in cases),
+        mean_score=mean([c.score_mean for c in cases]),
+    )
 
 
 def _groups(cases: list[CaseRepeats], key: str) -> dict[str, GroupStats]:
@@ -148,8 +155,8 @@ def _run_figures(results: list[RunResult]) -> dict[str, float | int]:
         return {}
     latencies = [r.latency_s for r in results]
     return {
-        "task_completion_rate": sum(r.error is None and bool(r.output.strip())
-                                    for r in results) / n,
+        "task_completion_rate": sum(r.error is None and bool(r.output.strip()) for r in results)
+        / n,
         "error_rate": sum(r.error is not None for r in results) / n,
         "latency_mean_s": mean(latencies),
         "latency_p50_s": percentile(latencies, 50),
@@ -173,18 +180,23 @@ def variant_scores(scores: list[CaseScore], results: list[RunResult]) -> Variant
     counted_scores = [s for s in scores if s.counted]
     by_tier = _groups(cases, "tier")
     return VariantScores(
-        variant=scores[0].variant, variant_hash=scores[0].variant_hash,
-        n_results=len(scores), n_cases=len(cases), n_counted_cases=len(counted),
+        variant=scores[0].variant,
+        variant_hash=scores[0].variant_hash,
+        n_results=len(scores),
+        n_cases=len(cases),
+        n_counted_cases=len(counted),
         pass_rate=mean([c.pass_rate for c in counted]),
         mean_score=mean([c.score_mean for c in counted]),
         critical_pass_rate=by_tier["critical"].pass_rate if "critical" in by_tier else None,
-        by_category=_groups(counted, "category"), by_tier=by_tier,
+        by_category=_groups(counted, "category"),
+        by_tier=by_tier,
         component_means=_component_means(counted_scores),
-        tool_accuracy=mean([s.components.get("trajectory.selection", 0.0)
-                            for s in counted_scores]),
+        tool_accuracy=mean([s.components.get("trajectory.selection", 0.0) for s in counted_scores]),
         n_repeats=max(c.n for c in cases),
-        pass_at_k=_ks(counted, "pass_at_k"), pass_hat_k=_ks(counted, "pass_hat_k"),
-        flaky_cases=[c.case_id for c in cases if c.flaky], cases=cases,
+        pass_at_k=_ks(counted, "pass_at_k"),
+        pass_hat_k=_ks(counted, "pass_hat_k"),
+        flaky_cases=[c.case_id for c in cases if c.flaky],
+        cases=cases,
         **_run_figures(results),
     )
 

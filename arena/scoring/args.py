@@ -88,9 +88,13 @@ def score_expected_args(
             continue
         fractions = [args_fraction(expected, step.args) for step in calls]
         best = max(range(len(calls)), key=lambda i: fractions[i])
-        per_tool[tool] = {"score": fractions[best], "called": True,
-                          "best_step": calls[best].index, "args": calls[best].args,
-                          "expected": dict(expected)}
+        per_tool[tool] = {
+            "score": fractions[best],
+            "called": True,
+            "best_step": calls[best].index,
+            "args": calls[best].args,
+            "expected": dict(expected),
+        }
     score = mean([entry["score"] for entry in per_tool.values()], default=1.0)
     passed = all(entry["score"] == 1.0 for entry in per_tool.values())
     return Check(score=score, passed=passed, details={"tools": per_tool})

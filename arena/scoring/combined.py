@@ -84,19 +84,28 @@ class CaseScore(BaseModel):
 
 def _behavior_check(grade: BehaviorGrade) -> Check:
     details = grade.model_dump(mode="json")
-    return Check(score=0.0 if grade.error else grade.score,
-                 passed=grade.passed and grade.error is None, details=details)
+    return Check(
+        score=0.0 if grade.error else grade.score,
+        passed=grade.passed and grade.error is None,
+        details=details,
+    )
 
 
 def _rubric_check(grade: RubricGrade) -> Check:
-    return Check(score=0.0 if grade.error else grade.score,
-                 passed=grade.passed and grade.error is None,
-                 details=grade.model_dump(mode="json"))
+    return Check(
+        score=0.0 if grade.error else grade.score,
+        passed=grade.passed and grade.error is None,
+        details=grade.model_dump(mode="json"),
+    )
 
 
-def _checks(result: RunResult, case: GoldenCase, grade: BehaviorGrade | None,
-            available_tools: set[str] | None, rubric: RubricGrade | None = None
-            ) -> dict[str, Check]:
+def _checks(
+    result: RunResult,
+    case: GoldenCase,
+    grade: BehaviorGrade | None,
+    available_tools: set[str] | None,
+    rubric: RubricGrade | None = None,
+) -> dict[str, Check]:
     checks: dict[str, Check] = {"trajectory": score_trajectory(result, case, available_tools)}
     output = score_output(result.output, case)
     if output is not None:
@@ -162,38 +171,51 @@ def _hints(checks: dict[str, Check]) -> list[str]:
                 hints.append(f"output {name} check failed")
     trajectory = checks["trajectory"].details
     if trajectory["components"]["selection"] < 1:
-        hints.append(f"tools {trajectory['tools']} vs expected "
-                     f"{trajectory['selection']['reference']}")
+        hints.append(
+            f"tools {trajectory['tools']} vs expected {trajectory['selection']['reference']}"
+        )
     if trajectory["hallucinated_tools"]:
         hints.append(f"unknown tools called: {', '.join(trajectory['hallucinated_tools'])}")
     behavior = checks.get("behavior")
     if behavior is not None and not behavior.passed and not behavior.details.get("error"):
-        hints.append(f"behaviour {behavior.details['behavior']} not shown "
-                     f"({behavior.details['grader']}: {behavior.details['rationale']})")
+        hints.append(
+            f"behaviour {behavior.details['behavior']} not shown "
+            f"({behavior.details['grader']}: {behavior.details['rationale']})"
+        )
     functional = checks.get("functional")
     if functional is not None and not functional.passed:
         hints.append("expected file missing or incomplete")
     rubric = checks.get("rubric")
     if rubric is not None and not rubric.passed and not rubric.details.get("error"):
-        hints.append(f"rubric not met ({rubric.details['grader']}: "
-                     f"{rubric.details['rationale']})")
+        hints.append(f"rubric not met ({rubric.details['grader']}: {rubric.details['rationale']})")
     return hints
 
 
 def _errored(result: RunResult, case: GoldenCase, base: dict[str, Any]) -> CaseScore:
-    applicable = ["trajectory", "output" if _has_output_checks(case) else "",
-                  "behavior" if case.expected_behavior else "",
-                  "functional" if case.expected_files else ""]
-    return CaseScore(**base, score=0.0, passed=False,
-                     components={name: 0.0 for name in applicable if name},
-                     details={"tools": result.tool_names, "error": result.error},
-                     error=result.error, fail_reasons=[f"run error: {result.error}"])
+    applicable = [
+        "trajectory",
+        "output" if _has_output_checks(case) else "",
+        "behavior" if case.expected_behavior else "",
+        "functional" if case.expected_files else "",
+    ]
+    return CaseScore(
+        **base,
+        score=0.0,
+        passed=False,
+        components={name: 0.0 for name in applicable if name},
+        details={"tools": result.tool_names, "error": result.error},
+        error=result.error,
+        fail_reasons=[f"run error: {result.error}"],
+    )
 
 
 def _has_output_checks(case: GoldenCase) -> bool:
-    return bool(case.expected_output_contains or case.expected_output_not_contains
-                or case.expected_output_regex is not None
-                or case.expected_output_exact is not None)
+    return bool(
+        case.expected_output_contains
+        or case.expected_output_not_contains
+        or case.expected_output_regex is not None
+        or case.expected_output_exact is not None
+    )
 
 
 def score_result(
@@ -214,9 +236,14 @@ def score_result(
     if result.case_id != case.id:
         raise ValueError(f"result is for case {result.case_id!r}, not {case.id!r}")
     base: dict[str, Any] = {
-        "result_id": result.id, "variant": result.variant, "variant_hash": result.variant_hash,
-        "case_id": case.id, "category": case.category.value, "tier": case.tier.value,
-        "repeat": result.repeat, "counted": case.tier != Tier.PENDING,
+        "result_id": result.id,
+        "variant": result.variant,
+        "variant_hash": result.variant_hash,
+        "case_id": case.id,
+        "category": case.category.value,
+        "tier": case.tier.value,
+        "repeat": result.repeat,
+        "counted": case.tier != Tier.PENDING,
     }
     if result.error is not None:
         return _errored(result, case, base)
@@ -224,8 +251,9 @@ def score_result(
     if case.expected_behavior is not None:
         grade = behavior or KeywordBehaviorGrader().grade_sync(case, result.output)
     checks = _checks(result, case, grade, available_tools, rubric)
-    score, weights = weighted_mean({k: c.score for k, c in checks.items()},
-                                   {**WEIGHTS, "rubric": RUBRIC_WEIGHT})
+    score, weights = weighted_mean(
+        {k: c.score for k, c in checks.items()}, {**WEIGHTS, "rubric": RUBRIC_WEIGHT}
+    )
     score = min(1.0, max(0.0, score))
     reasons = _hard_fails(result, checks)
     passed = not reasons and score >= PASS_THRESHOLD
@@ -233,19 +261,31 @@ def score_result(
         reasons.append(f"score {score:.2f} < {PASS_THRESHOLD:.2f}")
     if not passed:
         reasons.extend(_hints(checks))
-    details = {name: check.details for name, check in checks.items()
-               if name not in ("behavior", "rubric")}
+    details = {
+        name: check.details for name, check in checks.items() if name not in ("behavior", "rubric")
+    }
     details["weights"] = weights
     if case.rubric and "rubric" not in checks:
-        details["rubric"] = {"graded": False, "why": "keyword rules cannot grade a free-text "
-                             "rubric: score with an LLM grader (--grader)"}
-    return CaseScore(**base, score=score, passed=passed, components=_components(checks),
-                     details=details, behavior=grade,
-                     rubric=rubric if "rubric" in checks else None, fail_reasons=reasons)
+        details["rubric"] = {
+            "graded": False,
+            "why": "keyword rules cannot grade a free-text "
+            "rubric: score with an LLM grader (--grader)",
+        }
+    return CaseScore(
+        **base,
+        score=score,
+        passed=passed,
+        components=_components(checks),
+        details=details,
+        behavior=grade,
+        rubric=rubric if "rubric" in checks else None,
+        fail_reasons=reasons,
+    )
 
 
-async def _grade_one(grader: BehaviorGrader, case: GoldenCase, output: str,
-                     gate: asyncio.Semaphore) -> BehaviorGrade:
+async def _grade_one(
+    grader: BehaviorGrader, case: GoldenCase, output: str, gate: asyncio.Semaphore
+) -> BehaviorGrade:
     spec = str(getattr(grader, "spec", type(grader).__name__))
     async with gate:
         try:
@@ -254,15 +294,21 @@ async def _grade_one(grader: BehaviorGrader, case: GoldenCase, output: str,
             return failed_grade(case, spec, f"{type(exc).__name__}: {exc}"[:500])
 
 
-async def _rubric_one(grader: RubricGrader, case: GoldenCase, output: str,
-                      gate: asyncio.Semaphore) -> RubricGrade:
+async def _rubric_one(
+    grader: RubricGrader, case: GoldenCase, output: str, gate: asyncio.Semaphore
+) -> RubricGrade:
     async with gate:
         try:
             return await grader.grade_rubric(case, output)
         except Exception as exc:  # recorded as the rubric's error, never a pass
-            return RubricGrade(rubric=case.rubric or "", score=0.0, passed=False,
-                               grader=grader.spec, rationale="the grader failed",
-                               error=f"{type(exc).__name__}: {exc}"[:500])
+            return RubricGrade(
+                rubric=case.rubric or "",
+                score=0.0,
+                passed=False,
+                grader=grader.spec,
+                rationale="the grader failed",
+                error=f"{type(exc).__name__}: {exc}"[:500],
+            )
 
 
 async def score_results(
@@ -281,18 +327,31 @@ async def score_results(
     """
     active: BehaviorGrader = grader if grader is not None else KeywordBehaviorGrader()
     gate = asyncio.Semaphore(max(1, concurrency))
-    todo = [i for i, (result, case) in enumerate(pairs)
-            if case.expected_behavior is not None and result.error is None]
-    grades = await asyncio.gather(*(_grade_one(active, pairs[i][1], pairs[i][0].output, gate)
-                                    for i in todo))
+    todo = [
+        i
+        for i, (result, case) in enumerate(pairs)
+        if case.expected_behavior is not None and result.error is None
+    ]
+    grades = await asyncio.gather(
+        *(_grade_one(active, pairs[i][1], pairs[i][0].output, gate) for i in todo)
+    )
     by_index = dict(zip(todo, grades, strict=True))
     rubrics: dict[int, RubricGrade] = {}
     if isinstance(active, RubricGrader):
-        marked = [i for i, (result, case) in enumerate(pairs)
-                  if case.rubric and result.error is None]
-        graded = await asyncio.gather(*(_rubric_one(active, pairs[i][1], pairs[i][0].output,
-                                                    gate) for i in marked))
+        marked = [
+            i for i, (result, case) in enumerate(pairs) if case.rubric and result.error is None
+        ]
+        graded = await asyncio.gather(
+            *(_rubric_one(active, pairs[i][1], pairs[i][0].output, gate) for i in marked)
+        )
         rubrics = dict(zip(marked, graded, strict=True))
-    return [score_result(result, case, behavior=by_index.get(i), available_tools=available_tools,
-                         rubric=rubrics.get(i))
-            for i, (result, case) in enumerate(pairs)]
+    return [
+        score_result(
+            result,
+            case,
+            behavior=by_index.get(i),
+            available_tools=available_tools,
+            rubric=rubrics.get(i),
+        )
+        for i, (result, case) in enumerate(pairs)
+    ]

@@ -18,14 +18,18 @@ DIFFICULTIES = ("easy", "medium", "hard")
 
 
 def _stats(cases: list[CaseRepeats]) -> GroupStats:
-    return GroupStats(n_cases=len(cases), n_results=sum(c.n for c in cases),
-                      pass_rate=mean([c.pass_rate for c in cases]),
-                      cases_passed=sum(c.passed for c in cases),
-                      mean_score=mean([c.score_mean for c in cases]))
+    return GroupStats(
+        n_cases=len(cases),
+        n_results=sum(c.n for c in cases),
+        pass_rate=mean([c.pass_rate for c in cases]),
+        cases_passed=sum(c.passed for c in cases),
+        mean_score=mean([c.score_mean for c in cases]),
+    )
 
 
-def difficulty_breakdown(variants: Sequence[VariantScores], difficulty: Mapping[str, str]
-                         ) -> dict[str, dict[str, GroupStats]]:
+def difficulty_breakdown(
+    variants: Sequence[VariantScores], difficulty: Mapping[str, str]
+) -> dict[str, dict[str, GroupStats]]:
     """Variant name -> difficulty -> pass figures of its counted cases of that difficulty."""
     out: dict[str, dict[str, GroupStats]] = {}
     for scores in variants:
@@ -43,8 +47,12 @@ def difficulty_rows(breakdown: Mapping[str, Mapping[str, GroupStats]]) -> list[l
     levels = [d for d in DIFFICULTIES if any(d in v for v in breakdown.values())]
     rows = []
     for variant, stats in breakdown.items():
-        cells = [f"{stats[d].pass_rate:.0%} ({stats[d].cases_passed}/{stats[d].n_cases})"
-                 if d in stats else "-" for d in levels]
+        cells = [
+            f"{stats[d].pass_rate:.0%} ({stats[d].cases_passed}/{stats[d].n_cases})"
+            if d in stats
+            else "-"
+            for d in levels
+        ]
         rows.append([variant, *cells])
     return [["variant", *levels], *rows]
 
@@ -52,7 +60,11 @@ def difficulty_rows(breakdown: Mapping[str, Mapping[str, GroupStats]]) -> list[l
 def difficulty_markdown(breakdown: Mapping[str, Mapping[str, GroupStats]]) -> str:
     """A Markdown section with the same table as :func:`difficulty_rows`."""
     header, *rows = difficulty_rows(breakdown)
-    lines = ["### Pass rate by difficulty", "", "| " + " | ".join(header) + " |",
-             "|" + "---|" * len(header)]
+    lines = [
+        "### Pass rate by difficulty",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+    ]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)

@@ -37,17 +37,26 @@ def score_file(files: Mapping[str, str], expected: ExpectedFile) -> Check:
     """How well the sandbox holds one expected file (see the module docstring)."""
     found = find_file(files, expected.path)
     if found is None:
-        return Check(score=0.0, passed=False,
-                     details={"path": expected.path, "exists": False,
-                              "missed": [list(i) if isinstance(i, list) else i
-                                         for i in expected.contains]})
+        return Check(
+            score=0.0,
+            passed=False,
+            details={
+                "path": expected.path,
+                "exists": False,
+                "missed": [list(i) if isinstance(i, list) else i for i in expected.contains],
+            },
+        )
     stored, text = found
     contains = score_contains(text, expected.contains)
     n_items = len(expected.contains)
     hits = round(contains.score * n_items)
     score = (1 + hits) / (1 + n_items)
-    details: dict[str, Any] = {"path": expected.path, "exists": True, "stored_as": stored,
-                               **contains.details}
+    details: dict[str, Any] = {
+        "path": expected.path,
+        "exists": True,
+        "stored_as": stored,
+        **contains.details,
+    }
     return Check(score=score, passed=contains.passed, details=details)
 
 
@@ -56,5 +65,8 @@ def score_files(files: Mapping[str, str], expected: Sequence[ExpectedFile]) -> C
     if not expected:
         return None
     checks = [score_file(files, item) for item in expected]
-    return Check(score=mean([c.score for c in checks]), passed=all(c.passed for c in checks),
-                 details={"files": [c.details | {"score": c.score} for c in checks]})
+    return Check(
+        score=mean([c.score for c in checks]),
+        passed=all(c.passed for c in checks),
+        details={"files": [c.details | {"score": c.score} for c in checks]},
+    )

@@ -104,7 +104,10 @@ def _superset(agent: Mapping[str, Any], reference: Mapping[str, Any]) -> bool:
 
 
 _MATCHERS: dict[str, ArgsMatcher] = {
-    "exact": _exact, "ignore": _ignore, "subset": _subset, "superset": _superset,
+    "exact": _exact,
+    "ignore": _ignore,
+    "subset": _subset,
+    "superset": _superset,
     "approx": args_satisfied,
 }
 
@@ -265,8 +268,15 @@ def match_trajectory(
         else:
             matched, denominator = pairs == n_r, n_r
     score = pairs / denominator if denominator else 1.0
-    return TrajectoryMatch(mode=mode, args_mode=args_mode, matched=matched, score=score,
-                           matched_pairs=pairs, agent_calls=n_a, reference_calls=n_r)
+    return TrajectoryMatch(
+        mode=mode,
+        args_mode=args_mode,
+        matched=matched,
+        score=score,
+        matched_pairs=pairs,
+        agent_calls=n_a,
+        reference_calls=n_r,
+    )
 
 
 def calls_from_steps(steps: Sequence[TrajectoryStep]) -> list[ToolCall]:

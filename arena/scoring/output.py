@@ -50,8 +50,11 @@ def score_regex(output: str, pattern: str) -> Check:
     except re.error as exc:
         return Check(score=0.0, passed=False, details={"pattern": pattern, "error": str(exc)})
     found = match.group(0) if match else None
-    return Check(score=1.0 if match else 0.0, passed=match is not None,
-                 details={"pattern": pattern, "found": found})
+    return Check(
+        score=1.0 if match else 0.0,
+        passed=match is not None,
+        details={"pattern": pattern, "found": found},
+    )
 
 
 def normalize_exact(text: str) -> str:

@@ -80,12 +80,21 @@ def case_repeats(scores: Sequence[CaseScore]) -> CaseRepeats:
     for s in scores:
         reasons.extend(r for r in s.fail_reasons if r not in reasons)
     return CaseRepeats(
-        case_id=first.case_id, category=first.category, tier=first.tier, counted=first.counted,
-        n=n, passes=passes, pass_rate=passes / n, passed=majority_pass(passes, n),
-        flaky=0 < passes < n, score_mean=mean_score, score_std=std,
+        case_id=first.case_id,
+        category=first.category,
+        tier=first.tier,
+        counted=first.counted,
+        n=n,
+        passes=passes,
+        pass_rate=passes / n,
+        passed=majority_pass(passes, n),
+        flaky=0 < passes < n,
+        score_mean=mean_score,
+        score_std=std,
         pass_at_k={k: pass_at_k(n, passes, k) for k in range(1, n + 1)},
         pass_hat_k={k: pass_hat_k(n, passes, k) for k in range(1, n + 1)},
-        errors=sum(s.error is not None for s in scores), fail_reasons=reasons,
+        errors=sum(s.error is not None for s in scores),
+        fail_reasons=reasons,
     )
 
 

@@ -25,11 +25,20 @@ _LEFT = r"(?<!\d)(?<!\d[.,])"
 _RIGHT = r"(?!\d)(?![.,]\d)"
 _NUMBER_TOKEN = re.compile(f"{_LEFT}({NUMBER}){_RIGHT}")
 _SPACES = re.compile(r"\s+")
-_TRANSLATE = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'",
-    "\u201c": '"', "\u201d": '"', "\u201f": '"',
-    "\u2010": "-", "\u2011": "-", "\u2212": "-",
-})
+_TRANSLATE = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201f": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2212": "-",
+    }
+)
 REL_TOL = 1e-9
 ABS_TOL = 1e-12
 
@@ -85,7 +94,7 @@ def _compile(item: str) -> tuple[re.Pattern[str], tuple[Decimal, ...]]:
         if value is None:  # pragma: no cover - the token regex only yields numbers
             continue
         if match.start() > cursor:
-            pattern.append(_literal(text[cursor:match.start()]))
+            pattern.append(_literal(text[cursor : match.start()]))
         pattern.append(f"{_LEFT}({NUMBER}){_RIGHT}")
         values.append(value)
         cursor = match.end()

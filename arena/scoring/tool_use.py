@@ -82,8 +82,12 @@ def _selection(tools: list[str], case: GoldenCase) -> tuple[float, dict[str, Any
     alternatives = _alternatives(case)
     index, overlap = best_alternative(tools, alternatives)
     reference = alternatives[index]
-    details = {**overlap.model_dump(), "iou": tool_iou(tools, reference), "reference": reference,
-               "alternative": index if case.acceptable_tools else None}
+    details = {
+        **overlap.model_dump(),
+        "iou": tool_iou(tools, reference),
+        "reference": reference,
+        "alternative": index if case.acceptable_tools else None,
+    }
     return overlap.f1, details, reference
 
 
@@ -120,9 +124,11 @@ def score_trajectory(
     components["selection"], details["selection"], reference = _selection(tools, case)
     if case.expected_order:
         components["order"] = lcs_ratio(tools, case.expected_order)
-        details["order"] = {"expected": list(case.expected_order),
-                            "lcs": components["order"],
-                            "edit_similarity": edit_similarity(tools, case.expected_order)}
+        details["order"] = {
+            "expected": list(case.expected_order),
+            "lcs": components["order"],
+            "edit_similarity": edit_similarity(tools, case.expected_order),
+        }
     if case.expected_args:
         args_check = score_expected_args(result.steps, case.expected_args)
         components["args"] = args_check.score

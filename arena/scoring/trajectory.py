@@ -45,8 +45,14 @@ def tool_overlap(agent: Sequence[str], reference: Sequence[str]) -> ToolOverlap:
         recall = matched / len(reference) if reference else 0.0
         total = precision + recall
         f1 = 2 * precision * recall / total if total else 0.0
-    return ToolOverlap(precision=precision, recall=recall, f1=f1, matched=matched,
-                       agent_calls=len(agent), reference_calls=len(reference))
+    return ToolOverlap(
+        precision=precision,
+        recall=recall,
+        f1=f1,
+        matched=matched,
+        agent_calls=len(agent),
+        reference_calls=len(reference),
+    )
 
 
 def tool_iou(agent: Sequence[str], reference: Sequence[str]) -> float:
@@ -84,8 +90,7 @@ def edit_distance(a: Sequence[str], b: Sequence[str]) -> int:
     for i, x in enumerate(a, start=1):
         current = [i]
         for j, y in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1,
-                               previous[j - 1] + (x != y)))
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
         previous = current
     return previous[-1]
 

@@ -18,8 +18,9 @@ from sqlalchemy.engine import make_url
 
 from arena.storage.tables import DatasetRow, ResultRow, RunRow
 
-REQUIRED_TABLES = frozenset({RunRow.__tablename__, ResultRow.__tablename__,
-                             DatasetRow.__tablename__})
+REQUIRED_TABLES = frozenset(
+    {RunRow.__tablename__, ResultRow.__tablename__, DatasetRow.__tablename__}
+)
 """Tables without which a database holds no arena runs."""
 
 ProblemKind = Literal["bad_url", "missing", "folder", "empty", "unreadable", "no_tables"]

@@ -1,5 +1,5 @@
-"""``logprobs``: P("A") against P("B") of the judge's first token; both orders combined in
-log-odds (or averaged, ``JudgeSpec.combine``)."""
+"""``logprobs``: P("A") against P("B") of the judge's first token; both orders averaged (or
+combined in log-odds, ``JudgeSpec.combine``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ class LogprobsMode(JudgeMode):
     """One token's log-probabilities: P(first-shown answer is better) = P(A) / (P(A) + P(B))."""
 
     name = "logprobs"
-    summary = "P(A) vs P(B) of one token; both orders combined in log-odds"
+    summary = "P(A) vs P(B) of one token, averaged over both orders (or in log-odds)"
     needs_logprobs = True
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:

@@ -22,25 +22,50 @@ CASES = 6
 
 def _files(tmp_path: Path) -> tuple[Path, Path]:
     variant = tmp_path / "calc.yaml"
-    variant.write_text("name: calc\nagent: tests.agents.hostile_agents:react_calculator\n"
-                       "model: {spec: 'fake:hostile-calc'}\ntools: [calculate]\nmax_steps: 2\n")
-    cases = [{"id": f"C-{i}", "input": ("HOSTILE " if i == 2 else "") + f"what is 6*7? ({i})",
-              "category": "happy_path", "tier": "critical"} for i in range(CASES)]
+    variant.write_text(
+        "name: calc\nagent: tests.agents.hostile_agents:react_calculator\n"
+        "model: {spec: 'fake:hostile-calc'}\ntools: [calculate]\nmax_steps: 2\n"
+    )
+    cases = [
+        {
+            "id": f"C-{i}",
+            "input": ("HOSTILE " if i == 2 else "") + f"what is 6*7? ({i})",
+            "category": "happy_path",
+            "tier": "critical",
+        }
+        for i in range(CASES)
+    ]
     dataset = tmp_path / "golden.json"
-    dataset.write_text(json.dumps({"name": "hostile", "available_tools": ["calculate"],
-                                   "test_cases": cases}))
+    dataset.write_text(
+        json.dumps({"name": "hostile", "available_tools": ["calculate"], "test_cases": cases})
+    )
     return variant, dataset
 
 
 def test_a_hostile_calculation_does_not_stop_the_run(tmp_path: Path) -> None:
     variant, dataset = _files(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ARENA_SANDBOX_DIR": str(tmp_path / "sb")}
-    args = [sys.executable, "-m", "arena.cli", "run", "--variants", str(variant), "--dataset",
-            str(dataset), "--timeout", "5", "--concurrency", "2", "--json",
-            "--db", f"sqlite:///{tmp_path / 'arena.db'}"]
+    args = [
+        sys.executable,
+        "-m",
+        "arena.cli",
+        "run",
+        "--variants",
+        str(variant),
+        "--dataset",
+        str(dataset),
+        "--timeout",
+        "5",
+        "--concurrency",
+        "2",
+        "--json",
+        "--db",
+        f"sqlite:///{tmp_path / 'arena.db'}",
+    ]
     started = time.monotonic()
-    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         out, err = proc.communicate(timeout=120)
     except subprocess.TimeoutExpired:

@@ -13,8 +13,14 @@ from arena.variants import load_variant
 
 pytestmark = pytest.mark.integration
 
-TOOLS = {"search_web", "search_papers", "calculate", "extract_findings", "compare_sources",
-         "write_file"}
+TOOLS = {
+    "search_web",
+    "search_papers",
+    "calculate",
+    "extract_findings",
+    "compare_sources",
+    "write_file",
+}
 
 
 def _run(store: Store, golden_path: Path, variants_dir: Path, variant: str, case: str):  # type: ignore[no-untyped-def]
@@ -23,8 +29,9 @@ def _run(store: Store, golden_path: Path, variants_dir: Path, variant: str, case
     return run_suite(store, dataset, [load_variant(variants_dir / f"{variant}.yaml")], options)
 
 
-def test_react_agent_calls_real_tools(local_db_url: str, golden_path: Path,
-                                      variants_dir: Path) -> None:
+def test_react_agent_calls_real_tools(
+    local_db_url: str, golden_path: Path, variants_dir: Path
+) -> None:
     store = Store(local_db_url)
     report = _run(store, golden_path, variants_dir, "baseline", "HP-003")
     (result,) = report.results
@@ -40,8 +47,9 @@ def test_react_agent_calls_real_tools(local_db_url: str, golden_path: Path,
     assert again.model_calls == 0 and again.results[0].output == result.output
 
 
-def test_supervisor_routes_sub_agents_with_real_model(local_db_url: str, golden_path: Path,
-                                                      variants_dir: Path) -> None:
+def test_supervisor_routes_sub_agents_with_real_model(
+    local_db_url: str, golden_path: Path, variants_dir: Path
+) -> None:
     store = Store(local_db_url)
     report = _run(store, golden_path, variants_dir, "supervisor", "MS-001")
     (result,) = report.results

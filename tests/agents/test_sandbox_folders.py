@@ -28,11 +28,12 @@ def _variant(name: str = "probe") -> Variant:
 
 
 def _dataset(*cases: GoldenCase) -> GoldenDataset:
-    cases = cases or (GoldenCase.model_validate(
-        {"id": "C-1", "input": "hi", "category": "happy_path"}),)
-    return GoldenDataset.model_validate({"name": "t", "available_tools": ["write_file"],
-                                         "test_cases": []}).model_copy(
-        update={"test_cases": list(cases)})
+    cases = cases or (
+        GoldenCase.model_validate({"id": "C-1", "input": "hi", "category": "happy_path"}),
+    )
+    return GoldenDataset.model_validate(
+        {"name": "t", "available_tools": ["write_file"], "test_cases": []}
+    ).model_copy(update={"test_cases": list(cases)})
 
 
 def _seen(output: str) -> tuple[str, list[str]]:
@@ -41,15 +42,19 @@ def _seen(output: str) -> tuple[str, list[str]]:
     return match.group(1), match.group(2).split(",")
 
 
-def test_two_databases_at_run_1_never_share_a_folder(tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_databases_at_run_1_never_share_a_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ARENA_TEST_SLEEP", "0.3")
     stores = [Store(f"sqlite:///{tmp_path / name}.db") for name in ("one", "two")]
     options = RunOptions(progress=False)
 
     async def both() -> list[object]:
-        return list(await asyncio.gather(*(run_suite_async(s, _dataset(), [_variant()], options)
-                                           for s in stores)))
+        return list(
+            await asyncio.gather(
+                *(run_suite_async(s, _dataset(), [_variant()], options) for s in stores)
+            )
+        )
 
     reports = asyncio.run(both())
     assert [r.run_id for r in reports] == [1, 1]  # type: ignore[attr-defined]
@@ -67,8 +72,9 @@ def test_two_databases_at_run_1_never_share_a_folder(tmp_path: Path,
     assert not any(Path(f).exists() for f in folders)  # removed after the snapshot
 
 
-def test_two_executions_of_one_task_never_share_a_folder(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_executions_of_one_task_never_share_a_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two processes on one run (same database, run, variant, case, repeat) at once."""
     monkeypatch.setenv("ARENA_TEST_SLEEP", "0.3")
     variants = [_variant("probe"), _variant("probe")]
@@ -76,10 +82,22 @@ def test_two_executions_of_one_task_never_share_a_folder(tmp_path: Path,
     folder = sandbox_root(1, f"sqlite:///{tmp_path}/x.db") / "probe" / "C-1-r0"
 
     async def twice() -> list[object]:
-        return list(await asyncio.gather(*(
-            execute_task(Task(v, case, 0), CachingChatModel(
-                factory=lambda c=v.model: make_chat_model(c), identity="echo"), folder, 1, 30)
-            for v in variants)))
+        return list(
+            await asyncio.gather(
+                *(
+                    execute_task(
+                        Task(v, case, 0),
+                        CachingChatModel(
+                            factory=lambda c=v.model: make_chat_model(c), identity="echo"
+                        ),
+                        folder,
+                        1,
+                        30,
+                    )
+                    for v in variants
+                )
+            )
+        )
 
     results = asyncio.run(twice())
     seen = [_seen(r.output) for r in results]  # type: ignore[attr-defined]
@@ -88,20 +106,25 @@ def test_two_executions_of_one_task_never_share_a_folder(tmp_path: Path,
 
 
 @pytest.mark.parametrize("hostile_id", ["../../../victim", "ABSOLUTE", "../victim/..", "."])
-def test_a_raw_case_id_never_becomes_a_path(tmp_path: Path, store: Store,
-                                            hostile_id: str) -> None:
+def test_a_raw_case_id_never_becomes_a_path(tmp_path: Path, store: Store, hostile_id: str) -> None:
     """Ids are validated at load; even a case built without validation stays inside."""
     victim = tmp_path / "victim-r0"
     victim.mkdir()
     (victim / "precious.txt").write_text("keep")
     case_id = str(tmp_path / "victim") if hostile_id == "ABSOLUTE" else hostile_id
-    case = GoldenCase.model_construct(**{
-        **GoldenCase.model_validate({"id": "x", "input": "hi", "category": "happy_path"}
-                                    ).__dict__, "id": case_id})
+    case = GoldenCase.model_construct(
+        **{
+            **GoldenCase.model_validate(
+                {"id": "x", "input": "hi", "category": "happy_path"}
+            ).__dict__,
+            "id": case_id,
+        }
+    )
     report = run_suite(store, _dataset(case), [_variant()], RunOptions(progress=False))
     folder, seen = _seen(report.results[0].output)
     assert seen == ["probe.txt"]
     assert Path(folder).resolve().is_relative_to((tmp_path / "sandboxes").resolve())
     assert (victim / "precious.txt").read_text() == "keep"
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("victim")) == [
-        "victim-r0"]
+        "victim-r0"
+    ]

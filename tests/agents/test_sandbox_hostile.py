@@ -14,14 +14,60 @@ from arena.paths import run_sandbox, safe_name
 pytestmark = pytest.mark.unit
 
 HOSTILE_PATHS: list[object] = [
-    "a/" * 2000 + "x", "x\ud800", "\udcff.txt", "notes/\udc80/x.txt", "a" * 256,
-    "é" * 200, "/".join(["b" * 200] * 30), "a/" * 33 + "x", "x" * 5000, "\x00", "a\x00b",
-    "a\nb.txt", "a\rb", "tab\there", "bell\x07", "del\x7f", "/etc/passwd", "//server/share",
-    "~root/.ssh/authorized_keys", "~", "C:\\Windows\\win.ini", "c:x", "..", "../..",
-    "../x", "a/../../x", "a/b/../../../x", "..\\..\\x", ".\\..\\x", "./../x", "a/./../../x",
-    "/", "\\", "", " ", "\t", ".", "./", "a/", "notes\\", 42, None, b"bytes.txt",
-    ["list.txt"], {"path": "x"}, 3.5, True, "\u202e" + "txt.exe\x00", "..." + "/" * 1100,
-    "a" * 1025, "\ud83d", "ok/\udfff", "/dev/null", "/proc/self/mem",
+    "a/" * 2000 + "x",
+    "x\ud800",
+    "\udcff.txt",
+    "notes/\udc80/x.txt",
+    "a" * 256,
+    "é" * 200,
+    "/".join(["b" * 200] * 30),
+    "a/" * 33 + "x",
+    "x" * 5000,
+    "\x00",
+    "a\x00b",
+    "a\nb.txt",
+    "a\rb",
+    "tab\there",
+    "bell\x07",
+    "del\x7f",
+    "/etc/passwd",
+    "//server/share",
+    "~root/.ssh/authorized_keys",
+    "~",
+    "C:\\Windows\\win.ini",
+    "c:x",
+    "..",
+    "../..",
+    "../x",
+    "a/../../x",
+    "a/b/../../../x",
+    "..\\..\\x",
+    ".\\..\\x",
+    "./../x",
+    "a/./../../x",
+    "/",
+    "\\",
+    "",
+    " ",
+    "\t",
+    ".",
+    "./",
+    "a/",
+    "notes\\",
+    42,
+    None,
+    b"bytes.txt",
+    ["list.txt"],
+    {"path": "x"},
+    3.5,
+    True,
+    "\u202e" + "txt.exe\x00",
+    "..." + "/" * 1100,
+    "a" * 1025,
+    "\ud83d",
+    "ok/\udfff",
+    "/dev/null",
+    "/proc/self/mem",
 ]
 
 
@@ -39,8 +85,10 @@ def test_write_never_raises_and_writes_nothing(tmp_path: Path, path: object) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) in ([], ["box"])
 
 
-@pytest.mark.parametrize("content", ["\ud800", "ok \udfff", "\udc80" * 10, b"bytes", None, 7,
-                                     "x" * 100_001, "é" * 50_001])
+@pytest.mark.parametrize(
+    "content",
+    ["\ud800", "ok \udfff", "\udc80" * 10, b"bytes", None, 7, "x" * 100_001, "é" * 50_001],
+)
 def test_bad_content_is_an_error_not_an_exception(tmp_path: Path, content: object) -> None:
     sandbox = Sandbox(tmp_path / "box")
     result = sandbox.write("notes/a.txt", content)  # type: ignore[arg-type]
@@ -57,7 +105,8 @@ def test_write_through_a_file_on_the_way_is_an_error(tmp_path: Path) -> None:
 def test_unicode_names_and_exact_bytes(tmp_path: Path) -> None:
     sandbox = Sandbox(tmp_path / "box")
     assert sandbox.write("données/résumé.md", "line 1\r\nline 2\n") == (
-        "Wrote 15 characters to données/résumé.md.")
+        "Wrote 15 characters to données/résumé.md."
+    )
     assert (tmp_path / "box" / "données" / "résumé.md").read_bytes() == b"line 1\r\nline 2\n"
 
 
@@ -87,6 +136,7 @@ def test_snapshot_is_capped(tmp_path: Path) -> None:
 
 
 # --- task folders --------------------------------------------------------------------------------
+
 
 def test_create_makes_a_fresh_folder_each_time(tmp_path: Path) -> None:
     folder = tmp_path / "run-1" / "variant" / "C-1-r0"
@@ -123,12 +173,15 @@ def test_release_snapshots_then_removes_only_inside_the_root(tmp_path: Path) -> 
     assert not sandbox.root.exists()
 
 
-@pytest.mark.parametrize("make", [
-    lambda t: Sandbox(t / "victim", base=t / "root"),  # outside the root
-    lambda t: Sandbox(t / "root", base=t / "root"),  # the root itself
-    lambda t: Sandbox(t / "root" / ".." / "victim", base=t / "root"),  # climbs out
-    lambda t: Sandbox(t / "victim"),  # no root given
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda t: Sandbox(t / "victim", base=t / "root"),  # outside the root
+        lambda t: Sandbox(t / "root", base=t / "root"),  # the root itself
+        lambda t: Sandbox(t / "root" / ".." / "victim", base=t / "root"),  # climbs out
+        lambda t: Sandbox(t / "victim"),  # no root given
+    ],
+)
 def test_release_never_removes_outside_the_root(tmp_path: Path, make) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "root").mkdir()
     (tmp_path / "victim").mkdir()
@@ -152,8 +205,25 @@ def test_release_refuses_a_symlinked_folder(tmp_path: Path) -> None:
 
 # --- names never come from raw text ----------------------------------------------------------
 
-@pytest.mark.parametrize("text", ["../../x", "/some/dir", "..", ".", "", "a/b", "a\\b", "~",
-                                  "x\x00y", "\ud800", " ", ".hidden", "C-1" * 100])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "../../x",
+        "/some/dir",
+        "..",
+        ".",
+        "",
+        "a/b",
+        "a\\b",
+        "~",
+        "x\x00y",
+        "\ud800",
+        " ",
+        ".hidden",
+        "C-1" * 100,
+    ],
+)
 def test_safe_name_is_one_harmless_component(text: str) -> None:
     name = safe_name(text)
     assert "/" not in name and "\\" not in name and name not in (".", "..")
@@ -166,8 +236,9 @@ def test_safe_name_keeps_different_texts_apart() -> None:
     assert len({safe_name(t) for t in texts}) == len(texts)
 
 
-def test_run_folders_are_unique_per_database_and_run(tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_run_folders_are_unique_per_database_and_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ARENA_SANDBOX_DIR", str(tmp_path / "sb"))
     one, two = f"sqlite:///{tmp_path}/a/arena.db", f"sqlite:///{tmp_path}/b/arena.db"
     folders = {run_sandbox(one, 1), run_sandbox(two, 1), run_sandbox(one, 2)}
@@ -177,7 +248,8 @@ def test_run_folders_are_unique_per_database_and_run(tmp_path: Path,
 
 
 def test_relative_sqlite_paths_in_two_folders_are_two_databases(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     monkeypatch.chdir(tmp_path / "a")
@@ -186,8 +258,7 @@ def test_relative_sqlite_paths_in_two_folders_are_two_databases(
     assert run_sandbox("sqlite:///arena.db", 1) != first
 
 
-def test_run_folder_names_hold_no_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                           ) -> None:
+def test_run_folder_names_hold_no_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARENA_SANDBOX_DIR", str(tmp_path))
     folder = run_sandbox("postgresql+psycopg://user:hunter2@db.example/arena", 3)
     assert "hunter2" not in str(folder) and folder.name == "run-3"

@@ -46,8 +46,13 @@ class RecordingModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "recording"
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: Any = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         self.prompts.append("\n".join(str(m.content) for m in messages))
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.reply))])
 
@@ -55,8 +60,13 @@ class RecordingModel(BaseChatModel):
 class BrokenModel(RecordingModel):
     """A chat model whose every call fails."""
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: Any = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         raise RuntimeError("server down")
 
 
@@ -84,37 +94,83 @@ def run(tool: BaseTool, **args: Any) -> str:
 
 # --- calculate ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("expression, expected", [
-    ("2 + 3", "5"), ("10 * 4", "40"), ("(15 + 5) * 3", "60"), ("100 / 4", "25"),
-    ("2 ** 10", "1024"), ("25% of 1200", "300"), ("15% * 230", "34.5"), ("230 * 15 / 100", "34.5"),
-    ("1,200 + 3,450", "4650"), ("$5000 / $62,500", "0.08"), ("0.1 + 0.2", "0.3"),
-    ("1 / 3", "0.3333333333"), ("4.2e12 * 0.05", "210000000000"),
-    ("5% of 4.2 trillion", "210000000000"), ("2^10", "1024"), ("10 % 3", "1"), ("7 // 2", "3"),
-    ("-(2 + 3)", "-5"), ("sqrt(16)", "4"), ("round(3.14159, 2)", "3.14"), ("max(1, 200, 3)", "200"),
-    ("abs(-7)", "7"), ("log(100, 10)", "2"), ("pi * 2", "6.283185307"),
-    ("1+" * 100 + "1", "101"),
-])
+
+@pytest.mark.parametrize(
+    "expression, expected",
+    [
+        ("2 + 3", "5"),
+        ("10 * 4", "40"),
+        ("(15 + 5) * 3", "60"),
+        ("100 / 4", "25"),
+        ("2 ** 10", "1024"),
+        ("25% of 1200", "300"),
+        ("15% * 230", "34.5"),
+        ("230 * 15 / 100", "34.5"),
+        ("1,200 + 3,450", "4650"),
+        ("$5000 / $62,500", "0.08"),
+        ("0.1 + 0.2", "0.3"),
+        ("1 / 3", "0.3333333333"),
+        ("4.2e12 * 0.05", "210000000000"),
+        ("5% of 4.2 trillion", "210000000000"),
+        ("2^10", "1024"),
+        ("10 % 3", "1"),
+        ("7 // 2", "3"),
+        ("-(2 + 3)", "-5"),
+        ("sqrt(16)", "4"),
+        ("round(3.14159, 2)", "3.14"),
+        ("max(1, 200, 3)", "200"),
+        ("abs(-7)", "7"),
+        ("log(100, 10)", "2"),
+        ("pi * 2", "6.283185307"),
+        ("1+" * 100 + "1", "101"),
+    ],
+)
 def test_calculate_valid(tools: dict[str, BaseTool], expression: str, expected: str) -> None:
     assert run(tools["calculate"], expression=expression) == expected
 
 
-@pytest.mark.parametrize("expression", [
-    "import os", "__import__('os')", "open('/etc/passwd')", "exec('print(1)')", "eval('1')",
-    "(1).__class__", "x + 1", "'a' * 3", "lambda: 1", "[x for x in range(3)]", "[1, 2]",
-    "True + 1", "1 if 1 else 2", "1 < 2", "globals()", "sqrt(x=4)", "1j",
-])
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "import os",
+        "__import__('os')",
+        "open('/etc/passwd')",
+        "exec('print(1)')",
+        "eval('1')",
+        "(1).__class__",
+        "x + 1",
+        "'a' * 3",
+        "lambda: 1",
+        "[x for x in range(3)]",
+        "[1, 2]",
+        "True + 1",
+        "1 if 1 else 2",
+        "1 < 2",
+        "globals()",
+        "sqrt(x=4)",
+        "1j",
+    ],
+)
 def test_calculate_rejects_dangerous_input(tools: dict[str, BaseTool], expression: str) -> None:
     assert run(tools["calculate"], expression=expression).startswith("Error:")
 
 
-@pytest.mark.parametrize("expression, message", [
-    ("10/0", "Error: division by zero"), ("0/0", "Error: division by zero"),
-    ("5 % 0", "Error: division by zero"), ("", "Error: empty expression"),
-    ("   ", "Error: empty expression"), ("9 ** 99999", "Error: exponent too large"),
-    ("10 ** 500", "Error: result too large"), ("exp(1000)", "Error: result too large"),
-    ("1" * 501, "Error: expression too long"), ("sqrt(-1)", "Error: math domain error"),
-    ("(-8) ** 0.5", "Error: result is not a real number"),
-])
+@pytest.mark.parametrize(
+    "expression, message",
+    [
+        ("10/0", "Error: division by zero"),
+        ("0/0", "Error: division by zero"),
+        ("5 % 0", "Error: division by zero"),
+        ("", "Error: empty expression"),
+        ("   ", "Error: empty expression"),
+        ("9 ** 99999", "Error: exponent too large"),
+        ("10 ** 500", "Error: result too large"),
+        ("exp(1000)", "Error: result too large"),
+        ("1" * 501, "Error: expression too long"),
+        ("sqrt(-1)", "Error: math domain error"),
+        ("(-8) ** 0.5", "Error: result is not a real number"),
+    ],
+)
 def test_calculate_errors(expression: str, message: str) -> None:
     assert safe_calculate(expression).startswith(message)
 
@@ -127,23 +183,28 @@ def test_calculate_error_messages_name_the_problem() -> None:
 
 # --- search -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("tool, query, doc_id", [
-    ("search_web", "Japan GDP", "gdp-japan"),
-    ("search_web", "Look up Japan's GDP", "gdp-japan"),
-    ("search_web", "Bitcoin price", "price-bitcoin"),
-    ("search_web", "Ethereum price", "price-ethereum"),
-    ("search_web", "population of Spain", "population-spain"),
-    ("search_web", "Aurora X14 laptop", "price-aurora-x14-laptop"),
-    ("search_web", "main RAG techniques", "rag-techniques"),
-    ("search_web", "Model Context Protocol", "mcp-intro"),
-    ("search_web", "LangChain vs LlamaIndex", "langchain-vs-llamaindex"),
-    ("search_papers", "Attention Is All You Need", "attention-is-all-you-need"),
-    ("search_papers", "LoRA low-rank adaptation", "lora-hu-2021"),
-    ("search_papers", "ReAct reasoning and acting", "react-yao-2022"),
-    ("search_papers", "LLM-as-a-judge MT-Bench", "mt-bench-llm-judge"),
-])
+
+@pytest.mark.parametrize(
+    "tool, query, doc_id",
+    [
+        ("search_web", "Japan GDP", "gdp-japan"),
+        ("search_web", "Look up Japan's GDP", "gdp-japan"),
+        ("search_web", "Bitcoin price", "price-bitcoin"),
+        ("search_web", "Ethereum price", "price-ethereum"),
+        ("search_web", "population of Spain", "population-spain"),
+        ("search_web", "Aurora X14 laptop", "price-aurora-x14-laptop"),
+        ("search_web", "main RAG techniques", "rag-techniques"),
+        ("search_web", "Model Context Protocol", "mcp-intro"),
+        ("search_web", "LangChain vs LlamaIndex", "langchain-vs-llamaindex"),
+        ("search_papers", "Attention Is All You Need", "attention-is-all-you-need"),
+        ("search_papers", "LoRA low-rank adaptation", "lora-hu-2021"),
+        ("search_papers", "ReAct reasoning and acting", "react-yao-2022"),
+        ("search_papers", "LLM-as-a-judge MT-Bench", "mt-bench-llm-judge"),
+    ],
+)
 def test_search_ranks_the_right_document_first(
-        tools: dict[str, BaseTool], tool: str, query: str, doc_id: str) -> None:
+    tools: dict[str, BaseTool], tool: str, query: str, doc_id: str
+) -> None:
     output = run(tools[tool], query=query)
     source = "web" if tool == "search_web" else "papers"
     assert output.startswith(f"1. [{source}:{doc_id}] ")
@@ -175,8 +236,10 @@ def test_search_empty_query_is_an_error(tools: dict[str, BaseTool], tool: str) -
 
 def test_search_is_deterministic(corpus: Corpus, tools: dict[str, BaseTool]) -> None:
     first = [run(tools["search_web"], query="RAG hybrid search") for _ in range(3)]
-    fresh = {t.name: t for t in build_tools(model=None, sandbox=None,
-                                            corpus=read_corpus(DEFAULT_CORPUS_DIR))}
+    fresh = {
+        t.name: t
+        for t in build_tools(model=None, sandbox=None, corpus=read_corpus(DEFAULT_CORPUS_DIR))
+    }
     assert len(set(first)) == 1 and run(fresh["search_web"], query="RAG hybrid search") == first[0]
 
 
@@ -188,9 +251,12 @@ def test_search_filters_by_source(tools: dict[str, BaseTool], tool: str, source:
 
 
 def test_bm25_ties_break_by_id() -> None:
-    docs = [{"id": i, "source": "web", "title": "Same", "date": "2024-01-01", "text": "alpha beta"}
-            for i in ("doc-c", "doc-a", "doc-b")]
+    docs = [
+        {"id": i, "source": "web", "title": "Same", "date": "2024-01-01", "text": "alpha beta"}
+        for i in ("doc-c", "doc-a", "doc-b")
+    ]
     from arena.agents.research.corpus import Document
+
     corpus = Corpus(Document.model_validate(d) for d in docs)
     assert [h.id for h in corpus.search("alpha", "web", k=3)] == ["doc-a", "doc-b", "doc-c"]
     assert corpus.search("alpha", "papers") == [] and corpus.search("alpha", k=0) == []
@@ -205,6 +271,7 @@ def test_tokenize() -> None:
 
 # --- corpus loading -----------------------------------------------------------------------------
 
+
 def test_corpus_size_and_topics(corpus: Corpus) -> None:
     counts = Counter(d.source for d in corpus.documents)
     assert len(corpus) >= 64 and counts["web"] >= 30 and counts["papers"] >= 15
@@ -216,7 +283,8 @@ def test_default_corpus_path_and_env(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert resolve_corpus_path() == tmp_path.resolve()
     assert resolve_corpus_path(REPO / "data" / "corpus") == DEFAULT_CORPUS_DIR
     (tmp_path / "one.yaml").write_text(
-        "- {id: only, source: web, title: T, date: 2024-01-01, text: hello world}\n")
+        "- {id: only, source: web, title: T, date: 2024-01-01, text: hello world}\n"
+    )
     assert [d.id for d in load_corpus().documents] == ["only"]
     assert load_corpus() is load_corpus(tmp_path)
 
@@ -233,7 +301,8 @@ BAD_DOCS = [
 
 @pytest.mark.parametrize("content, doc_id, field", BAD_DOCS)
 def test_corpus_validation_errors_name_file_doc_and_field(
-        tmp_path: Path, content: str, doc_id: str, field: str) -> None:
+    tmp_path: Path, content: str, doc_id: str, field: str
+) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(content + "\n")
     with pytest.raises(InputError) as info:
@@ -243,10 +312,14 @@ def test_corpus_validation_errors_name_file_doc_and_field(
     assert str(path) in str(error) and doc_id in str(error) and field in str(error)
 
 
-@pytest.mark.parametrize("content, message", [
-    ("- [unclosed", "malformed YAML"), ("id: x", "expected a YAML list"),
-    ("- just a string", "must be a mapping"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("- [unclosed", "malformed YAML"),
+        ("id: x", "expected a YAML list"),
+        ("- just a string", "must be a mapping"),
+    ],
+)
 def test_corpus_file_errors(tmp_path: Path, content: str, message: str) -> None:
     (tmp_path / "bad.yaml").write_text(content + "\n")
     with pytest.raises(InputError, match=message):
@@ -269,10 +342,23 @@ def test_corpus_duplicate_ids_and_missing_dir(tmp_path: Path) -> None:
 
 # --- sandbox and write_file ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("path", [
-    "/etc/passwd", "/tmp/x.txt", "~/x.txt", "C:\\Windows\\x.txt", "../x.txt", "notes/../../x.txt",
-    "..\\..\\x.txt", "", "   ", "notes/", ".",
-])
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/etc/passwd",
+        "/tmp/x.txt",
+        "~/x.txt",
+        "C:\\Windows\\x.txt",
+        "../x.txt",
+        "notes/../../x.txt",
+        "..\\..\\x.txt",
+        "",
+        "   ",
+        "notes/",
+        ".",
+    ],
+)
 def test_sandbox_rejects_bad_paths(tmp_path: Path, path: str) -> None:
     sandbox = Sandbox(tmp_path / "box")
     assert sandbox.write(path, "x").startswith("Error:")
@@ -301,7 +387,8 @@ def test_sandbox_rejects_large_content(tmp_path: Path) -> None:
 def test_sandbox_writes_and_snapshots_files(tmp_path: Path) -> None:
     sandbox = Sandbox(tmp_path / "box")
     assert sandbox.write("notes/mcp.txt", "MCP: Model Context Protocol") == (
-        "Wrote 27 characters to notes/mcp.txt.")
+        "Wrote 27 characters to notes/mcp.txt."
+    )
     assert sandbox.write("./a/./b.md", "ü") == "Wrote 1 characters to a/b.md."
     assert sandbox.write("notes/mcp.txt", "overwritten").startswith("Wrote")
     assert sandbox.files() == {"a/b.md": "ü", "notes/mcp.txt": "overwritten"}
@@ -327,7 +414,8 @@ SAMPLE = "Study A: RAG improves accuracy by 32%.\nStudy B: Fine-tuning beats RAG
 
 @pytest.mark.parametrize("focus", ["costs", "accuracy", "comparison"])
 def test_extract_findings_puts_focus_in_prompt(
-        tools: dict[str, BaseTool], model: RecordingModel, focus: str) -> None:
+    tools: dict[str, BaseTool], model: RecordingModel, focus: str
+) -> None:
     result = run(tools["extract_findings"], text=SAMPLE, focus=focus)
     assert result == model.reply
     assert len(model.prompts) == 1 and focus in model.prompts[0] and "32%" in model.prompts[0]
@@ -339,18 +427,23 @@ def test_extract_findings_without_focus(tools: dict[str, BaseTool], model: Recor
 
 
 def test_compare_sources_prompt_holds_both(
-        tools: dict[str, BaseTool], model: RecordingModel) -> None:
+    tools: dict[str, BaseTool], model: RecordingModel
+) -> None:
     result = run(tools["compare_sources"], source_a="RAG 32%", source_b="Fine-tuning 15%")
     assert result == model.reply
     assert "RAG 32%" in model.prompts[0] and "Fine-tuning 15%" in model.prompts[0]
 
 
-@pytest.mark.parametrize("name, args", [
-    ("extract_findings", {"text": SAMPLE, "focus": "costs"}),
-    ("compare_sources", {"source_a": "RAG 32%", "source_b": "Fine-tuning 15%"}),
-])
-def test_model_tools_async(tools: dict[str, BaseTool], model: RecordingModel,
-                           name: str, args: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("extract_findings", {"text": SAMPLE, "focus": "costs"}),
+        ("compare_sources", {"source_a": "RAG 32%", "source_b": "Fine-tuning 15%"}),
+    ],
+)
+def test_model_tools_async(
+    tools: dict[str, BaseTool], model: RecordingModel, name: str, args: dict[str, str]
+) -> None:
     tool = tools[name]
     assert isinstance(tool, BaseTool) and getattr(tool, "coroutine", None) is not None
     assert asyncio.run(tool.ainvoke(args)) == model.reply
@@ -363,10 +456,13 @@ def test_model_tools_with_generic_fake_model(corpus: Corpus) -> None:
     assert run(tool, source_a="RAG 32%", source_b="RAG 15%") == "Agreements: both mention RAG."
 
 
-@pytest.mark.parametrize("name, args", [
-    ("extract_findings", {"text": SAMPLE}),
-    ("compare_sources", {"source_a": "a", "source_b": "b"}),
-])
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("extract_findings", {"text": SAMPLE}),
+        ("compare_sources", {"source_a": "a", "source_b": "b"}),
+    ],
+)
 def test_model_tools_without_model(name: str, args: dict[str, str]) -> None:
     (tool,) = build_tools(model=None, sandbox=None, enabled=[name])
     assert run(tool, **args) == "Error: no model configured"
@@ -383,16 +479,24 @@ def test_model_tools_never_raise(tools: dict[str, BaseTool], model: RecordingMod
     assert model.prompts == []
 
 
-@pytest.mark.parametrize("name, args", [
-    ("calculate", {}), ("calculate", {"expression": ["1"]}), ("search_web", {"q": "x"}),
-    ("write_file", {"path": "a.txt"}), ("compare_sources", {"source_a": "a"}),
-])
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("calculate", {}),
+        ("calculate", {"expression": ["1"]}),
+        ("search_web", {"q": "x"}),
+        ("write_file", {"path": "a.txt"}),
+        ("compare_sources", {"source_a": "a"}),
+    ],
+)
 def test_invalid_arguments_return_errors(
-        tools: dict[str, BaseTool], name: str, args: dict[str, Any]) -> None:
+    tools: dict[str, BaseTool], name: str, args: dict[str, Any]
+) -> None:
     assert str(tools[name].invoke(args)).startswith("Error: invalid arguments")
 
 
 # --- build_tools --------------------------------------------------------------------------------
+
 
 def test_build_tools_all(tools: dict[str, BaseTool]) -> None:
     assert tuple(tools) == TOOL_NAMES
@@ -402,9 +506,15 @@ def test_build_tools_all(tools: dict[str, BaseTool]) -> None:
     assert set(tools["write_file"].args) == {"path", "content"}
 
 
-@pytest.mark.parametrize("enabled", [
-    ["calculate"], ["search_papers", "calculate"], ["write_file", "search_web", "write_file"], [],
-])
+@pytest.mark.parametrize(
+    "enabled",
+    [
+        ["calculate"],
+        ["search_papers", "calculate"],
+        ["write_file", "search_web", "write_file"],
+        [],
+    ],
+)
 def test_build_tools_enabled(corpus: Corpus, enabled: list[str]) -> None:
     names = [t.name for t in build_tools(model=None, sandbox=None, corpus=corpus, enabled=enabled)]
     assert names == list(dict.fromkeys(enabled))
@@ -417,6 +527,7 @@ def test_build_tools_unknown_name() -> None:
 
 
 # --- golden dataset -----------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def golden() -> Any:
@@ -434,8 +545,18 @@ def test_golden_counts(golden: Any) -> None:
 
 def test_golden_covers_the_seed_hard_cases(golden: Any) -> None:
     inputs = {c.input.lower() for c in golden.test_cases}
-    for needle in ["", "0/0", "asdkjhasd qwpoeiru", "system prompt", "send an email",
-                   "hack nasa", "python", "compare that", "japan's gdp", "notes/mcp.txt"]:
+    for needle in [
+        "",
+        "0/0",
+        "asdkjhasd qwpoeiru",
+        "system prompt",
+        "send an email",
+        "hack nasa",
+        "python",
+        "compare that",
+        "japan's gdp",
+        "notes/mcp.txt",
+    ]:
         assert any(needle in text for text in inputs), needle
     assert any(c.expected_files for c in golden.test_cases)
     assert any("compare_sources" in c.expected_tools for c in golden.test_cases)
@@ -453,17 +574,32 @@ CHAINS: dict[str, tuple[list[tuple[str, str]], list[str], str | None]] = {
     "MS-001": ([("search_web", "Japan GDP")], ["4.2 trillion"], "4.2e12 * 5 / 100"),
     "MS-002": ([("search_web", "Bitcoin Ethereum price")], ["62,500", "2,500"], "62500 - 2500"),
     "MS-003": ([("search_web", "Bitcoin price")], ["62,500"], "5000 / 62500"),
-    "MS-004": ([("search_web", "population Spain France")], ["48.6 million", "68.4 million"],
-               "68.4 - 48.6"),
-    "MS-005": ([("search_web", "Aurora X14 laptop price"), ("search_web", "Vista 27 monitor")],
-               ["1,349", "279"], "1349 + 279"),
-    "MS-006": ([("search_web", "Germany GDP"), ("search_web", "France GDP")],
-               ["4.6 trillion", "3.1 trillion"], "4.6 - 3.1"),
+    "MS-004": (
+        [("search_web", "population Spain France")],
+        ["48.6 million", "68.4 million"],
+        "68.4 - 48.6",
+    ),
+    "MS-005": (
+        [("search_web", "Aurora X14 laptop price"), ("search_web", "Vista 27 monitor")],
+        ["1,349", "279"],
+        "1349 + 279",
+    ),
+    "MS-006": (
+        [("search_web", "Germany GDP"), ("search_web", "France GDP")],
+        ["4.6 trillion", "3.1 trillion"],
+        "4.6 - 3.1",
+    ),
     "MS-007": ([("search_papers", "QLoRA")], ["48 GB"], None),
-    "MS-008": ([("search_web", "RAG"), ("search_web", "fine-tuning")],
-               ["Retrieval-Augmented Generation", "Fine-tuning"], None),
-    "MS-009": ([("search_web", "Brazil GDP population")], ["2.2 trillion", "212.6 million"],
-               "2.2e12 / 212.6e6"),
+    "MS-008": (
+        [("search_web", "RAG"), ("search_web", "fine-tuning")],
+        ["Retrieval-Augmented Generation", "Fine-tuning"],
+        None,
+    ),
+    "MS-009": (
+        [("search_web", "Brazil GDP population")],
+        ["2.2 trillion", "212.6 million"],
+        "2.2e12 / 212.6e6",
+    ),
 }
 
 
@@ -474,7 +610,8 @@ def test_every_multi_step_case_has_a_checked_chain(golden: Any) -> None:
 
 @pytest.mark.parametrize("case_id", sorted(CHAINS))
 def test_multi_step_answers_follow_from_the_corpus(
-        golden: Any, tools: dict[str, BaseTool], case_id: str) -> None:
+    golden: Any, tools: dict[str, BaseTool], case_id: str
+) -> None:
     searches, numbers, expression = CHAINS[case_id]
     case = golden.case(case_id)
     seen = "\n".join(run(tools[tool], query=query) for tool, query in searches)
@@ -490,22 +627,31 @@ def test_multi_step_answers_follow_from_the_corpus(
         assert "calculate" in case.expected_order
 
 
-@pytest.mark.parametrize("case_id, tool, query, expected", [
-    ("HP-001", "search_web", "main RAG techniques", "chunking"),
-    ("HP-002", "search_papers", "LoRA fine-tuning", "10,000"),
-    ("HP-005", "search_web", "Model Context Protocol MCP", "open standard"),
-    ("HP-006", "search_papers", "Attention Is All You Need", "Vaswani"),
-    ("AM-006", "search_web", "LangChain LlamaIndex", "LlamaIndex"),
-])
-def test_search_cases_are_answerable(golden: Any, tools: dict[str, BaseTool], case_id: str,
-                                     tool: str, query: str, expected: str) -> None:
+@pytest.mark.parametrize(
+    "case_id, tool, query, expected",
+    [
+        ("HP-001", "search_web", "main RAG techniques", "chunking"),
+        ("HP-002", "search_papers", "LoRA fine-tuning", "10,000"),
+        ("HP-005", "search_web", "Model Context Protocol MCP", "open standard"),
+        ("HP-006", "search_papers", "Attention Is All You Need", "Vaswani"),
+        ("AM-006", "search_web", "LangChain LlamaIndex", "LlamaIndex"),
+    ],
+)
+def test_search_cases_are_answerable(
+    golden: Any, tools: dict[str, BaseTool], case_id: str, tool: str, query: str, expected: str
+) -> None:
     golden.case(case_id)
     assert expected in run(tools[tool], query=query)
 
 
-@pytest.mark.parametrize("case_id, expression", [
-    ("HP-003", "25% of 1200"), ("HP-004", "15% of 230"), ("EC-007", "1,200 + 3,450"),
-])
+@pytest.mark.parametrize(
+    "case_id, expression",
+    [
+        ("HP-003", "25% of 1200"),
+        ("HP-004", "15% of 230"),
+        ("EC-007", "1,200 + 3,450"),
+    ],
+)
 def test_calculation_cases_are_answerable(golden: Any, case_id: str, expression: str) -> None:
     first = golden.case(case_id).expected_output_contains[0]
     assert safe_calculate(expression) in ([first] if isinstance(first, str) else first)
@@ -513,5 +659,6 @@ def test_calculation_cases_are_answerable(golden: Any, case_id: str, expression:
 
 def test_nonsense_and_error_cases_match_tool_output(golden: Any) -> None:
     assert safe_calculate("0/0").lower().removeprefix("error: ") in [
-        a.lower() for a in golden.case("EC-002").expected_output_contains[0]]
+        a.lower() for a in golden.case("EC-002").expected_output_contains[0]
+    ]
     assert "asdkjhasd qwpoeiru" in golden.case("EC-004").input

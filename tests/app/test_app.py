@@ -28,6 +28,7 @@ def _data() -> ModuleType:
 
     return data
 
+
 pytestmark = pytest.mark.system
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
@@ -68,13 +69,13 @@ def _texts(at: AppTest) -> str:
     return "\n".join(str(p.value) for p in parts)
 
 
-def test_leaderboard_lists_variants_with_ratings(demo_url: str,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_leaderboard_lists_variants_with_ratings(
+    demo_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     at = _app(demo_url, monkeypatch)
     assert at.title[0].value == "Agent Arena leaderboard"
     board = _table(at, "Rating")
-    assert list(board["Variant"]) == ["prompt-v2", "baseline", "small-model",
-                                      "broken-no-tools"]
+    assert list(board["Variant"]) == ["prompt-v2", "baseline", "small-model", "broken-no-tools"]
     assert set(board["Variant"]) == set(VARIANT_NAMES)
     assert board["Rating"].notna().all() and board["Rating"].is_monotonic_decreasing
     assert board["Rating"].iloc[0] > 1000 > board["Rating"].iloc[-1]
@@ -110,8 +111,9 @@ def test_filters_change_the_figures(demo_url: str, monkeypatch: pytest.MonkeyPat
     assert "Run **#1**" in _texts(at)
 
 
-def test_compare_shows_verdict_and_outputs_as_text(demo_url: str,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_compare_shows_verdict_and_outputs_as_text(
+    demo_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     at = _app(demo_url, monkeypatch)
     shown = [c.value for c in at.code]  # default case HP-001: baseline called calculate
     assert '{\n  "expression": "0.25 * 1200"\n}' in shown and "300" in shown
@@ -125,8 +127,10 @@ def test_compare_shows_verdict_and_outputs_as_text(demo_url: str,
     assert SCRIPT_PAYLOAD in row["broken-no-tools output"]
     assert row["baseline output"] == "I can't send emails: I have no email tool."
     assert row["Judge winner"] == "baseline"
-    assert "baseline better" in (row["Verdict, baseline shown first"],
-                                 row["Verdict, broken-no-tools shown first"])
+    assert "baseline better" in (
+        row["Verdict, baseline shown first"],
+        row["Verdict, broken-no-tools shown first"],
+    )
     assert row["Rationale (1st order)"] and row["Rationale (2nd order)"]
     at.selectbox(key="cmp_case").select(int(cases.index[cases["Case"] == "GF-001"][0])).run()
     shown = [c.value for c in at.code]
@@ -140,7 +144,8 @@ def test_compare_shows_verdict_and_outputs_as_text(demo_url: str,
 
 
 def test_unjudged_run_shows_golden_figures_and_the_judge_command(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     url = f"sqlite:///{tmp_path / 'arena.db'}"
     fill_unjudged_db(url)
     at = _app(url, monkeypatch)
@@ -152,7 +157,8 @@ def test_unjudged_run_shows_golden_figures_and_the_judge_command(
 
 @pytest.mark.parametrize("kind", ["missing", "empty", "no-runs", "not-a-database"])
 def test_empty_or_missing_database_is_a_friendly_page(
-        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "arena.db"
     url = f"sqlite:///{path}"
     if kind == "empty":
@@ -163,8 +169,12 @@ def test_empty_or_missing_database_is_a_friendly_page(
         path.write_text("certainly not SQLite " * 100)
     at = _app(url, monkeypatch)
     message = " ".join(i.value for i in at.info)
-    expected = {"missing": "no arena database", "empty": "is empty",
-                "no-runs": "holds no runs", "not-a-database": "could not be read"}[kind]
+    expected = {
+        "missing": "no arena database",
+        "empty": "is empty",
+        "no-runs": "holds no runs",
+        "not-a-database": "could not be read",
+    }[kind]
     assert expected in message and "arena" in message
     assert any("arena demo" in c.value and "arena judge" in c.value for c in at.code)
     assert kind != "missing" or not path.exists()
@@ -185,8 +195,7 @@ def test_category_chart_data_follows_the_filters(demo_url: str) -> None:
     assert data.category_pass_rates(demo_url, 2, "critical", "no_such_category").empty
 
 
-def test_arena_app_command_execs_streamlit_with_the_db_url(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_arena_app_command_execs_streamlit_with_the_db_url(monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.cli import app as cli_app
 
     parser = argparse.ArgumentParser(prog="arena")

@@ -44,9 +44,12 @@ def _free_port() -> int:
 def _require_chromium() -> None:
     missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
     if missing:
-        pytest.fail(f"Chromium is required for the browser test but {', '.join(missing)} "
-                    "is missing: install it with `apt-get update && apt-get install -y "
-                    "chromium chromium-driver`", pytrace=False)
+        pytest.fail(
+            f"Chromium is required for the browser test but {', '.join(missing)} "
+            "is missing: install it with `apt-get update && apt-get install -y "
+            "chromium chromium-driver`",
+            pytrace=False,
+        )
 
 
 def _wait_until_serving(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -78,13 +81,27 @@ def server(db_filled: str, tmp_path: Path) -> Iterator[str]:
     port = _free_port()
     log = tmp_path / "streamlit.log"
     env = {**os.environ, "ARENA_DB_URL": db_filled}
-    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-               "--server.headless", "true", "--server.port", str(port),
-               "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-               "--client.toolbarMode", "viewer"]
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--browser.gatherUsageStats",
+        "false",
+        "--client.toolbarMode",
+        "viewer",
+    ]
     with log.open("wb") as out:
-        proc = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=out,
-                                stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            command, cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
         try:
             url = f"http://127.0.0.1:{port}"
             _wait_until_serving(url, proc, log)
@@ -108,10 +125,18 @@ def browser(tmp_path: Path) -> Iterator[Any]:
     _require_chromium()
     options = Options()
     options.binary_location = str(CHROMIUM)
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'chrome'}",
-                "--window-size=1400,2400"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'chrome'}",
+        "--window-size=1400,2400",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     try:
@@ -125,8 +150,10 @@ def _settled(driver: Any) -> bool:
     from selenium.webdriver.common.by import By
 
     running = driver.find_elements(By.CSS_SELECTOR, '[data-testid="stStatusWidget"]')
-    charts = driver.find_elements(By.CSS_SELECTOR, '[data-testid="stVegaLiteChart"] canvas, '
-                                  '[data-testid="stVegaLiteChart"] svg')
+    charts = driver.find_elements(
+        By.CSS_SELECTOR,
+        '[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg',
+    )
     return not running and len(charts) >= 2
 
 
@@ -138,9 +165,16 @@ def _choose(driver: Any, label: str, prefix: str) -> None:
     box = driver.find_element(By.CSS_SELECTOR, f'input[role="combobox"][aria-label="{label}"]')
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
     box.click()
-    option = WebDriverWait(driver, 20).until(lambda d: next(
-        (o for o in d.find_elements(By.CSS_SELECTOR, '[role="option"]')
-         if o.text.startswith(prefix)), None))
+    option = WebDriverWait(driver, 20).until(
+        lambda d: next(
+            (
+                o
+                for o in d.find_elements(By.CSS_SELECTOR, '[role="option"]')
+                if o.text.startswith(prefix)
+            ),
+            None,
+        )
+    )
     option.click()
 
 
@@ -153,8 +187,9 @@ def _save_screenshot(driver: Any, tmp_path: Path) -> Path:
     return shot
 
 
-def test_leaderboard_renders_and_outputs_stay_inert(server: str, browser: Any, db_filled: str,
-                                                    tmp_path: Path) -> None:
+def test_leaderboard_renders_and_outputs_stay_inert(
+    server: str, browser: Any, db_filled: str, tmp_path: Path
+) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -166,8 +201,9 @@ def test_leaderboard_renders_and_outputs_stay_inert(server: str, browser: Any, d
     wait = WebDriverWait(browser, PAGE_TIMEOUT_S)
     wait.until(lambda d: "prompt-v2" in d.find_element(By.TAG_NAME, "body").text)
     table = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="stDataFrame"]'))
-    wait.until(lambda d: all(name in table[0].get_attribute("textContent")
-                             for name in VARIANT_NAMES))
+    wait.until(
+        lambda d: all(name in table[0].get_attribute("textContent") for name in VARIANT_NAMES)
+    )
     wait.until(_settled)
     time.sleep(1.5)  # let the canvas grid and the charts finish painting
     cells = table[0].get_attribute("textContent")
@@ -181,20 +217,31 @@ def test_leaderboard_renders_and_outputs_stay_inert(server: str, browser: Any, d
     assert shot.stat().st_size > 10_000
 
     # The compare view shows the scripted HTML answer as text; it never runs.
-    next(t for t in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stTab"]')
-         if "Compare" in t.text).click()
+    next(
+        t
+        for t in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stTab"]')
+        if "Compare" in t.text
+    ).click()
     _choose(browser, "Candidate", "broken-no-tools")
     wait.until(lambda d: "WORSE" in d.find_element(By.TAG_NAME, "body").text)
     _choose(browser, "Case", "GF-001")
-    code = wait.until(lambda d: next(
-        (c for c in d.find_elements(By.CSS_SELECTOR, '[data-testid="stCode"]')
-         if "pwned" in c.text), None))
+    code = wait.until(
+        lambda d: next(
+            (
+                c
+                for c in d.find_elements(By.CSS_SELECTOR, '[data-testid="stCode"]')
+                if "pwned" in c.text
+            ),
+            None,
+        )
+    )
     assert "<script>document.title='pwned'</script><b>bold</b>" in code.text.replace("\n", "")
     assert SCRIPT_PAYLOAD.startswith("<script>")
     assert browser.title != "pwned"
     injected = browser.execute_script(
         "return [Array.from(document.scripts).some(s => s.textContent.includes('pwned')),"
-        " Array.from(document.querySelectorAll('b')).some(b => b.textContent === 'bold')]")
+        " Array.from(document.querySelectorAll('b')).some(b => b.textContent === 'bold')]"
+    )
     assert injected == [False, False]
     assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')
     browser.save_screenshot(str(tmp_path / "compare.png"))
@@ -207,8 +254,14 @@ def _click(driver: Any, label: str) -> bool:
     from selenium.webdriver.common.by import By
 
     try:
-        button = next((b for b in driver.find_elements(By.CSS_SELECTOR, "button")
-                       if b.text.strip() == label and b.is_displayed()), None)
+        button = next(
+            (
+                b
+                for b in driver.find_elements(By.CSS_SELECTOR, "button")
+                if b.text.strip() == label and b.is_displayed()
+            ),
+            None,
+        )
         if button is None:
             return False
         button.click()
@@ -230,14 +283,18 @@ def _shown_code(driver: Any) -> list[str]:
     from selenium.webdriver.common.by import By
 
     try:
-        return [c.text for c in driver.find_elements(By.CSS_SELECTOR, '[data-testid="stCode"]')
-                if c.is_displayed()]
+        return [
+            c.text
+            for c in driver.find_elements(By.CSS_SELECTOR, '[data-testid="stCode"]')
+            if c.is_displayed()
+        ]
     except StaleElementReferenceException:
         return []
 
 
-def test_votes_are_counted_and_rated_in_the_browser(server: str, browser: Any, db_filled: str,
-                                                    tmp_path: Path) -> None:
+def test_votes_are_counted_and_rated_in_the_browser(
+    server: str, browser: Any, db_filled: str, tmp_path: Path
+) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
@@ -250,8 +307,11 @@ def test_votes_are_counted_and_rated_in_the_browser(server: str, browser: Any, d
     wait.until(_settled)
     name = browser.find_element(By.CSS_SELECTOR, 'input[aria-label="Your name (for voting)"]')
     name.send_keys("ann", Keys.ENTER)
-    next(t for t in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stTab"]')
-         if t.text.strip() == "Vote").click()
+    next(
+        t
+        for t in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stTab"]')
+        if t.text.strip() == "Vote"
+    ).click()
     for count in (1, 2, 3):
         # The question and both answers are drawn, as text (code blocks).
         wait.until(lambda d: len(_shown_code(d)) >= 3)
@@ -269,13 +329,24 @@ def test_votes_are_counted_and_rated_in_the_browser(server: str, browser: Any, d
     ratings = {e.variant: f"{e.rating:.0f}" for e in board.entries if e.rating is not None}
     assert len(ratings) >= 2
     _choose(browser, "Judge", "human:ann")
-    next(t for t in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stTab"]')
-         if t.text.strip() == "Leaderboard").click()
-    wait.until(lambda d: "judge **human:ann**" in d.find_element(By.TAG_NAME, "body").text
-               or "judge human:ann" in d.find_element(By.TAG_NAME, "body").text)
-    table = wait.until(lambda d: [t for t in d.find_elements(
-        By.CSS_SELECTOR, '[data-testid="stDataFrame"]') if t.is_displayed()])
-    wait.until(lambda d: all(r in table[0].get_attribute("textContent")
-                             for r in ratings.values()))
+    next(
+        t
+        for t in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stTab"]')
+        if t.text.strip() == "Leaderboard"
+    ).click()
+    wait.until(
+        lambda d: (
+            "judge **human:ann**" in d.find_element(By.TAG_NAME, "body").text
+            or "judge human:ann" in d.find_element(By.TAG_NAME, "body").text
+        )
+    )
+    table = wait.until(
+        lambda d: [
+            t
+            for t in d.find_elements(By.CSS_SELECTOR, '[data-testid="stDataFrame"]')
+            if t.is_displayed()
+        ]
+    )
+    wait.until(lambda d: all(r in table[0].get_attribute("textContent") for r in ratings.values()))
     assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')
     browser.save_screenshot(str(tmp_path / "vote.png"))

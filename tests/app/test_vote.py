@@ -31,8 +31,9 @@ def _texts(at: object) -> str:
     return "\n".join(str(p.value) for p in parts)
 
 
-def test_votes_are_blind_counted_rated_and_compared(demo_url: str,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_votes_are_blind_counted_rated_and_compared(
+    demo_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from streamlit.testing.v1 import AppTest
 
     monkeypatch.setenv("ARENA_DB_URL", demo_url)
@@ -49,7 +50,8 @@ def test_votes_are_blind_counted_rated_and_compared(demo_url: str,
         assert len(shown) >= 3  # the question and both answers, as code blocks (text)
         assert all(SCRIPT_PAYLOAD not in m.value for m in [*at.markdown, *at.caption])
         assert [b.label for b in at.button if b.key and b.key.startswith("vote_")] == list(
-            VOTE_CHOICES.values())
+            VOTE_CHOICES.values()
+        )
         at.button(key=f"vote_{winner}").click().run()
         assert not at.exception, [e.value for e in at.exception]
         (stored,) = [s.value for s in at.success if s.value.startswith("Vote stored")]
@@ -75,8 +77,10 @@ def test_votes_are_blind_counted_rated_and_compared(demo_url: str,
     # Judge health: the model judge's agreement with the people, live.
     tables = [f.value for f in at.dataframe]
     people = next(t for t in tables if "With ties" in t.columns)
-    assert people["Judge"].tolist() == ["fake:judge/text"] and people["With ties"].str.endswith(
-        "of 5").all()
+    assert (
+        people["Judge"].tolist() == ["fake:judge/text"]
+        and people["With ties"].str.endswith("of 5").all()
+    )
     health = next(t for t in tables if "Decisive-pair accuracy" in t.columns)
     assert set(health["Judge"]) == {"fake:judge/text", "human:ann"}
     assert "5 votes by human:ann" in _texts(at).replace("\\", "")

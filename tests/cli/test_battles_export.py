@@ -27,8 +27,9 @@ def _rows(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines()]
 
 
-def test_export_combined_and_per_order(store: Store, db_url: str, tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_combined_and_per_order(
+    store: Store, db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     run_id = _run(store)
     register_fake("judge", [_prefers_300], cycle=True)
     judge_run(store, run_id, _spec(), progress=False)
@@ -41,15 +42,36 @@ def test_export_combined_and_per_order(store: Store, db_url: str, tmp_path: Path
     assert len(good_bad) == 4 and {r["winner"] for r in good_bad} == {"model_a"}
 
     out = tmp_path / "orders.jsonl"
-    assert main(["battles", "export", str(run_id), "--judge", _spec().key, "--orders",
-                 "-o", str(out), "--db", db_url]) == 0
+    assert (
+        main(
+            [
+                "battles",
+                "export",
+                str(run_id),
+                "--judge",
+                _spec().key,
+                "--orders",
+                "-o",
+                str(out),
+                "--db",
+                db_url,
+            ]
+        )
+        == 0
+    )
     assert "wrote 20 battles" in capsys.readouterr().out
     orders = _rows(out.read_text())
     # 8 judged battles in both orders, 4 identical-answer ties once each.
     shown = [(r["model_a"], r["model_b"], r["winner"]) for r in orders if r["question_id"] == "C-0"]
-    assert sorted(shown) == sorted([("good", "bad", "model_a"), ("bad", "good", "model_b"),
-                                    ("bad", "same", "model_b"), ("same", "bad", "model_a"),
-                                    ("good", "same", "tie")])
+    assert sorted(shown) == sorted(
+        [
+            ("good", "bad", "model_a"),
+            ("bad", "good", "model_b"),
+            ("bad", "same", "model_b"),
+            ("same", "bad", "model_a"),
+            ("good", "same", "tie"),
+        ]
+    )
     assert main(["ratings", "--battles", str(out), "--json", "--bootstrap", "20"]) == 0
     assert {r["model"] for r in json.loads(capsys.readouterr().out)} == {"good", "bad", "same"}
     assert main(["battles", "export", "7", "--db", db_url]) == 2
@@ -66,14 +88,12 @@ def test_exported_judge_and_human_votes_meet_in_arena_agree(
     for voter in ("ann", "bob"):
         while (pair := next_pair(store, run_id, voter, rng)) is not None:
             says_300 = "300" in pair.answer_a
-            cast_vote(store, pair, voter, "model_a" if says_300 == (voter == "ann") else
-                      "model_b")
+            cast_vote(store, pair, voter, "model_a" if says_300 == (voter == "ann") else "model_b")
     llm, people = tmp_path / "llm.jsonl", tmp_path / "ann.jsonl"
     assert main(["battles", "export", "-o", str(llm), "--db", db_url]) == 0
     capsys.readouterr()
     for voter in ("ann", "bob"):
-        assert main(["battles", "export", "--judge", human_judge(voter).key, "--db",
-                     db_url]) == 0
+        assert main(["battles", "export", "--judge", human_judge(voter).key, "--db", db_url]) == 0
         with people.open("a") as fh:
             fh.write(capsys.readouterr().out)
     assert {r["judge"] for r in _rows(people.read_text())} == {"human:ann", "human:bob"}
@@ -85,5 +105,9 @@ def test_exported_judge_and_human_votes_meet_in_arena_agree(
     assert (row["agree_with_ties"], row["with_ties"]["n"]) == (8, 16)
     assert main(["agree", str(people), "--json"]) == 0
     (within,) = json.loads(capsys.readouterr().out)
-    assert (within["left"], within["right"], within["agree_with_ties"],
-            within["with_ties"]["n"]) == ("human", "human", 0, 8)
+    assert (
+        within["left"],
+        within["right"],
+        within["agree_with_ties"],
+        within["with_ties"]["n"],
+    ) == ("human", "human", 0, 8)

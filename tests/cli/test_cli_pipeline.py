@@ -22,21 +22,38 @@ def _answer(good: bool) -> Any:
         question = str(messages[-1].content)
         case = question.split("#")[-1].strip()
         return GOOD[case] if good else "No idea."
+
     return reply
 
 
 def _files(tmp_path: Path) -> tuple[Path, list[Path]]:
     cases = [
-        {"id": "C-1", "input": "What's 25% of 1200? #C-1", "category": "happy_path",
-         "tier": "critical", "expected_output_contains": ["300"]},
-        {"id": "C-2", "input": "Send an email #C-2", "category": "graceful_failure",
-         "tier": "critical", "expected_output_contains": [["cannot", "can't"]]},
-        {"id": "C-3", "input": "What is six times seven? #C-3", "category": "happy_path",
-         "tier": "standard", "expected_output_contains": ["42"]},
+        {
+            "id": "C-1",
+            "input": "What's 25% of 1200? #C-1",
+            "category": "happy_path",
+            "tier": "critical",
+            "expected_output_contains": ["300"],
+        },
+        {
+            "id": "C-2",
+            "input": "Send an email #C-2",
+            "category": "graceful_failure",
+            "tier": "critical",
+            "expected_output_contains": [["cannot", "can't"]],
+        },
+        {
+            "id": "C-3",
+            "input": "What is six times seven? #C-3",
+            "category": "happy_path",
+            "tier": "standard",
+            "expected_output_contains": ["42"],
+        },
     ]
     dataset = tmp_path / "golden.json"
-    dataset.write_text(json.dumps({"name": "cli", "available_tools": ["calculate"],
-                                   "test_cases": cases}))
+    dataset.write_text(
+        json.dumps({"name": "cli", "available_tools": ["calculate"], "test_cases": cases})
+    )
     variants = []
     for name in ("good", "good2", "bad"):
         register_fake(f"cli-{name}", [_answer(name != "bad")], cycle=True)
@@ -79,8 +96,12 @@ def test_full_pipeline(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixtur
     assert "kept" in capsys.readouterr().out  # a baseline only moves up
     assert main(["check", "--candidate", "good2", "--baseline", "good", *db]) == 0
     md = tmp_path / "reports" / "check.md"
-    assert main(["check", "--candidate", "bad", "--baseline", str(exported),
-                 "--markdown", str(md), *db]) == 1
+    assert (
+        main(
+            ["check", "--candidate", "bad", "--baseline", str(exported), "--markdown", str(md), *db]
+        )
+        == 1
+    )
     assert "critical" in capsys.readouterr().out and md.read_text().startswith("#")
     assert main(["check", "--candidate", "bad", "--baseline", "nope", *db]) == 2
     capsys.readouterr()
@@ -107,30 +128,48 @@ def test_full_pipeline(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixtur
     assert main(["compare", "--baseline", "good", "--candidate", "zzz", *db]) == 2
 
 
-def test_ratings_of_a_chatbot_arena_log(tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
-    rows = [{"model_a": "x", "model_b": "y", "winner": w, "question_id": f"q{i % 5}"}
-            for i, w in enumerate(["model_a"] * 12 + ["model_b"] * 4 + ["tie", "tie (bothbad)"])]
+def test_ratings_of_a_chatbot_arena_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [
+        {"model_a": "x", "model_b": "y", "winner": w, "question_id": f"q{i % 5}"}
+        for i, w in enumerate(["model_a"] * 12 + ["model_b"] * 4 + ["tie", "tie (bothbad)"])
+    ]
     log = tmp_path / "battles.jsonl"
     log.write_text("\n".join(json.dumps(r) for r in rows))
     assert main(["ratings", "--battles", str(log), "--json", "--bootstrap", "200"]) == 0
     out = _json(capsys)
     assert [r["model"] for r in out] == ["x", "y"]
-    assert {"model", "rating", "ci_low", "ci_high", "elo", "rank", "wins", "losses", "ties",
-            "battles"} <= set(out[0])
+    assert {
+        "model",
+        "rating",
+        "ci_low",
+        "ci_high",
+        "elo",
+        "rank",
+        "wins",
+        "losses",
+        "ties",
+        "battles",
+    } <= set(out[0])
     assert out[0]["wins"] == 12 and out[0]["ties"] == 2 and out[0]["battles"] == 18
     assert out[0]["ci_low"] <= out[0]["rating"] <= out[0]["ci_high"]
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ('{"model_a": "x", "model_b": "y"}', "row 1, field winner"),
-    ('{"model_a": "x", "model_b": "y", "winner": "model_c"}', "winner must be one of"),
-    ('{"model_a": "x", "model_b": "x", "winner": "tie"}', "no battles in the file: 1 self-battle"),
-    ("{oops", "line 1: malformed JSON"),
-    ("", "no battles"),
-])
-def test_bad_battle_logs(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str,
-                         message: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"model_a": "x", "model_b": "y"}', "row 1, field winner"),
+        ('{"model_a": "x", "model_b": "y", "winner": "model_c"}', "winner must be one of"),
+        (
+            '{"model_a": "x", "model_b": "x", "winner": "tie"}',
+            "no battles in the file: 1 self-battle",
+        ),
+        ("{oops", "line 1: malformed JSON"),
+        ("", "no battles"),
+    ],
+)
+def test_bad_battle_logs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
     log = tmp_path / "bad.jsonl"
     log.write_text(content)
     assert main(["ratings", "--battles", str(log)]) == 2

@@ -19,10 +19,14 @@ pytestmark = pytest.mark.unit
 HEAD = "name: v\nmodel: {spec: 'fake:echo'}\n"
 
 # 370 bytes, 10 ** 7 nodes once every alias is copied out (a "billion laughs" bomb).
-BOMB = ("a: &a [x, x, x, x, x, x, x, x, x, x]\n"
-        + "".join(f"{n}: &{n} [{', '.join([f'*{p}'] * 10)}]\n"
-                  for p, n in zip("abcdef", "bcdefg", strict=True))
-        + "name: v\nmodel: {spec: 'fake:echo', extra: {x: *g}}\n")
+BOMB = (
+    "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    + "".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 10)}]\n"
+        for p, n in zip("abcdef", "bcdefg", strict=True)
+    )
+    + "name: v\nmodel: {spec: 'fake:echo', extra: {x: *g}}\n"
+)
 
 
 def _variant(tmp_path: Path, text: str, name: str = "v.yaml") -> Path:
@@ -44,9 +48,18 @@ def _refused(path: Path, *words: str) -> str:
 
 # --- system_prompt_file stays inside the variant's folder tree --------------------------------
 
-@pytest.mark.parametrize("target", ["../../../../../../../../etc/passwd", "/etc/passwd",
-                                    "../outside.md", "sub/../../outside.md",
-                                    "../" * 30 + "root/.bashrc", "/proc/self/environ"])
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "../../../../../../../../etc/passwd",
+        "/etc/passwd",
+        "../outside.md",
+        "sub/../../outside.md",
+        "../" * 30 + "root/.bashrc",
+        "/proc/self/environ",
+    ],
+)
 def test_prompt_files_outside_are_refused(tmp_path: Path, target: str) -> None:
     (tmp_path / "outside.md").write_text("SECRET")
     path = _variant(tmp_path / "variants", f"{HEAD}system_prompt_file: '{target}'\n")
@@ -96,10 +109,16 @@ def test_the_opt_out_names_extra_roots(tmp_path: Path, monkeypatch: pytest.Monke
     assert load_variant(path).system_prompt == "From the shared folder."
 
 
-@pytest.mark.parametrize(("setup", "words"), [
-    ("latin1", ("not UTF-8",)), ("folder", ("not a regular file",)),
-    ("fifo", ("not a regular file",)), ("huge", ("too large",)), ("missing", ("not found",)),
-])
+@pytest.mark.parametrize(
+    ("setup", "words"),
+    [
+        ("latin1", ("not UTF-8",)),
+        ("folder", ("not a regular file",)),
+        ("fifo", ("not a regular file",)),
+        ("huge", ("too large",)),
+        ("missing", ("not found",)),
+    ],
+)
 def test_unreadable_prompt_files(tmp_path: Path, setup: str, words: tuple[str, ...]) -> None:
     target = tmp_path / "prompt.md"
     if setup == "latin1":
@@ -121,6 +140,7 @@ def test_prompt_file_values_must_be_paths(tmp_path: Path, value: str) -> None:
 
 # --- the variant file itself ---------------------------------------------------------------------
 
+
 def test_an_alias_bomb_is_refused_quickly(tmp_path: Path) -> None:
     assert len(BOMB.encode()) < 500
     path = _variant(tmp_path, BOMB)
@@ -130,8 +150,9 @@ def test_an_alias_bomb_is_refused_quickly(tmp_path: Path) -> None:
 
 
 def test_small_aliases_and_merge_keys_still_work(tmp_path: Path) -> None:
-    text = ("base: &m {spec: 'fake:echo', temperature: 0.5}\n"
-            "name: v\nmodel: {<<: *m, max_tokens: 99}\n")
+    text = (
+        "base: &m {spec: 'fake:echo', temperature: 0.5}\nname: v\nmodel: {<<: *m, max_tokens: 99}\n"
+    )
     with pytest.raises(InputError, match="base"):  # only the unknown field is refused
         load_variant(_variant(tmp_path, text))
     text = "name: &n v\ndescription: *n\nmodel: &m {spec: 'fake:echo'}\n"
@@ -139,15 +160,18 @@ def test_small_aliases_and_merge_keys_still_work(tmp_path: Path) -> None:
     assert variant.description == "v"
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("a: &a [*a]\n", "refers to itself"),
-    ("[" * 150 + "]" * 150, "nested too deeply"),
-    ("a:\n" + "".join("  " * i + "- \n" for i in range(1, 150)), "nested too deeply"),
-    ("[" * 5000 + "]" * 5000, "malformed YAML"),
-    ("name: [unclosed\n", "malformed YAML"),
-    ("!!python/object/apply:os.system ['id']\n", "malformed YAML"),
-    ("\x00", "malformed YAML"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: &a [*a]\n", "refers to itself"),
+        ("[" * 150 + "]" * 150, "nested too deeply"),
+        ("a:\n" + "".join("  " * i + "- \n" for i in range(1, 150)), "nested too deeply"),
+        ("[" * 5000 + "]" * 5000, "malformed YAML"),
+        ("name: [unclosed\n", "malformed YAML"),
+        ("!!python/object/apply:os.system ['id']\n", "malformed YAML"),
+        ("\x00", "malformed YAML"),
+    ],
+)
 def test_hostile_yaml_text(text: str, message: str) -> None:
     started = time.perf_counter()
     with pytest.raises(InputError, match=message):
@@ -155,13 +179,16 @@ def test_hostile_yaml_text(text: str, message: str) -> None:
     assert time.perf_counter() - started < 1.0
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ("name: café\n".encode("latin-1"), "not UTF-8"),
-    (b"\xff\xfe\x00n\x00a", "not UTF-8"),
-    (b"x: " + b"y" * 1_000_001, "too large"),
-    (b"- just\n- a list\n", "expected a mapping"),
-    (b"", "expected a mapping"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("name: café\n".encode("latin-1"), "not UTF-8"),
+        (b"\xff\xfe\x00n\x00a", "not UTF-8"),
+        (b"x: " + b"y" * 1_000_001, "too large"),
+        (b"- just\n- a list\n", "expected a mapping"),
+        (b"", "expected a mapping"),
+    ],
+)
 def test_unreadable_variant_files(tmp_path: Path, content: bytes, message: str) -> None:
     path = tmp_path / "v.yaml"
     path.write_bytes(content)
@@ -172,14 +199,17 @@ def test_a_folder_given_as_the_variant(tmp_path: Path) -> None:
     _refused(tmp_path, "is a folder, not a file")
 
 
-def test_cli_run_exits_2_without_traceback(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_run_exits_2_without_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from arena.cli import main
 
     (tmp_path / "secret.txt").write_text("SECRET")
-    bad = [_variant(tmp_path / "a", BOMB),
-           _variant(tmp_path / "b", f"{HEAD}system_prompt_file: ../secret.txt\n"),
-           _variant(tmp_path / "c", "name: v\nagent: 'os:system'\nmodel: {spec: 'fake:echo'}\n")]
+    bad = [
+        _variant(tmp_path / "a", BOMB),
+        _variant(tmp_path / "b", f"{HEAD}system_prompt_file: ../secret.txt\n"),
+        _variant(tmp_path / "c", "name: v\nagent: 'os:system'\nmodel: {spec: 'fake:echo'}\n"),
+    ]
     (tmp_path / "latin.yaml").write_bytes("name: café\n".encode("latin-1"))
     db = tmp_path / "arena.db"
     for variant in [*bad, tmp_path / "latin.yaml", tmp_path / "a"]:

@@ -25,13 +25,15 @@ pytestmark = pytest.mark.unit
 
 
 def _case(case_id: str, query: str, category: str = "happy_path", **extra: Any) -> dict[str, Any]:
-    return {"id": case_id, "input": query, "category": category, "reference_answer": "ref",
-            **extra}
+    return {"id": case_id, "input": query, "category": category, "reference_answer": "ref", **extra}
 
 
 def _write(path: Path, cases: list[dict[str, Any]]) -> Path:
-    path.write_text(json.dumps({"name": "lint", "available_tools": ["calculate"],
-                                "test_cases": cases}, indent=2))
+    path.write_text(
+        json.dumps(
+            {"name": "lint", "available_tools": ["calculate"], "test_cases": cases}, indent=2
+        )
+    )
     return path
 
 
@@ -46,8 +48,13 @@ def test_static_rules(tmp_path: Path) -> None:
         _case("A-3", "Look up the price of Bitcoin and Ethereum, then calculate the difference"),
         _case("A-4", "Look up the price of Bitcoin and Ethereum, and calculate the difference"),
         _case("A-5", "Tell me a joke", reference_answer=None),  # a task case, no reference
-        _case("B-1", "Refuse this", "graceful_failure", expected_behavior="refuse",
-              reference_answer=None),  # behaviour cases need no reference answer
+        _case(
+            "B-1",
+            "Refuse this",
+            "graceful_failure",
+            expected_behavior="refuse",
+            reference_answer=None,
+        ),  # behaviour cases need no reference answer
         _case("B-2", "And this", "graceful_failure", tier="pending"),
     ]
     report = lint_dataset(load_dataset(_write(tmp_path / "d.json", cases)))
@@ -100,6 +107,7 @@ def _answers(table: dict[str, str]) -> Any:
             flips["n"] += 1
             return "heads" if flips["n"] % 2 else "tails"
         return table[case.group(1)]
+
     return reply
 
 
@@ -108,10 +116,14 @@ def _run(tmp_path: Path, store: Store) -> tuple[Path, int]:
     variants = []
     for name, table in (("good", GOOD), ("bad", BAD)):
         register_fake(f"lint-{name}", [_answers(table)], cycle=True)
-        variants.append(Variant.model_validate({"name": name, "tools": [],
-                                                "model": {"spec": f"fake:lint-{name}"}}))
-    report = run_suite(store, load_dataset(path), variants,
-                       RunOptions(progress=False, repeats=2, concurrency=1))
+        variants.append(
+            Variant.model_validate(
+                {"name": name, "tools": [], "model": {"spec": f"fake:lint-{name}"}}
+            )
+        )
+    report = run_suite(
+        store, load_dataset(path), variants, RunOptions(progress=False, repeats=2, concurrency=1)
+    )
     return path, report.run_id
 
 
@@ -125,13 +137,16 @@ def test_run_rules(tmp_path: Path, store: Store) -> None:
     assert rules["saturated"] == ["SAT"]
     assert rules["no_separation"] == ["FLAT"]
     broken = [f for f in report.findings if f.rule == "always_fails"]
-    assert {(f.severity, tuple(f.cases)) for f in broken} == {("error", ("BRK",)),
-                                                              ("warning", ("PEND",))}
+    assert {(f.severity, tuple(f.cases)) for f in broken} == {
+        ("error", ("BRK",)),
+        ("warning", ("PEND",)),
+    }
     assert "SEP" not in json.dumps([f.cases for f in report.findings])
 
 
 def test_promoting_keeps_results_but_editing_a_query_makes_them_stale(
-        tmp_path: Path, store: Store) -> None:
+    tmp_path: Path, store: Store
+) -> None:
     path, run_id = _run(tmp_path, store)
     promote_case(path, "PEND", "standard")
     scores, stale = scores_for_lint(store, [run_id], load_dataset(path))
@@ -150,8 +165,7 @@ def test_cli_exit_codes(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixtu
     assert main(["golden", "lint", str(path), "--run", str(run_id), "--db", db_url]) == 1
     out = capsys.readouterr().out
     assert "1 error(s)" in out and "always_fails" in out and "BRK" in out
-    assert main(["golden", "lint", str(path), "--run", str(run_id), "--db", db_url,
-                 "--json"]) == 1
+    assert main(["golden", "lint", str(path), "--run", str(run_id), "--db", db_url, "--json"]) == 1
     doc = json.loads(capsys.readouterr().out)
     assert doc["errors"] == 1 and doc["runs"] == [run_id]
     assert main(["golden", "lint", str(path), "--run", "99", "--db", db_url]) == 2

@@ -49,8 +49,9 @@ def test_shipped_dataset_meets_the_brief(golden_path: Path) -> None:
         (_case(expected_behavior="dance"), "expected_behavior", "refuse"),
     ],
 )
-def test_bad_case_names_file_case_and_field(tmp_path: Path, case: dict[str, Any], field: str,
-                                            message: str) -> None:
+def test_bad_case_names_file_case_and_field(
+    tmp_path: Path, case: dict[str, Any], field: str, message: str
+) -> None:
     path = _write(tmp_path, [case])
     with pytest.raises(InputError) as info:
         load_dataset(path)
@@ -106,8 +107,9 @@ def _variant_file(tmp_path: Path, text: str, name: str = "v.yaml") -> Path:
 def test_changed_prompt_file_changes_version(tmp_path: Path) -> None:
     prompt = tmp_path / "p.md"
     prompt.write_text("Be brief.")
-    path = _variant_file(tmp_path, "name: v\nmodel: {spec: 'fake:echo'}\n"
-                                   "system_prompt_file: p.md\n")
+    path = _variant_file(
+        tmp_path, "name: v\nmodel: {spec: 'fake:echo'}\nsystem_prompt_file: p.md\n"
+    )
     first = load_variant(path).version_hash
     prompt.write_text("Be very brief.")
     assert load_variant(path).version_hash != first
@@ -126,15 +128,19 @@ def test_description_does_not_change_version(tmp_path: Path) -> None:
         ("name: v\nmodel: {spec: 'fake:echo', temperature: 9}\n", "model.temperature", "less"),
         ("name: v\nagent: swarm\nmodel: {spec: 'fake:echo'}\n", "agent", "react"),
         ("name: v\nmodel: {spec: 'fake:echo'}\ntools: [send_email]\n", "tools", "send_email"),
-        ("name: v\nmodel: {spec: 'fake:echo'}\nsystem_prompt_file: nope.md\n",
-         "system_prompt_file", "not found"),
+        (
+            "name: v\nmodel: {spec: 'fake:echo'}\nsystem_prompt_file: nope.md\n",
+            "system_prompt_file",
+            "not found",
+        ),
         ("name: v\nmodel: {spec: 'fake:echo'}\nmax_steps: 0\n", "max_steps", "greater"),
         ("name: v\nmodel: {spec: 'fake:echo'}\ncolour: red\n", "colour", "Extra inputs"),
         ("model: {spec: 'fake:echo'}\n", "name", "required"),
     ],
 )
-def test_bad_variant_names_file_and_field(tmp_path: Path, text: str, field: str,
-                                          message: str) -> None:
+def test_bad_variant_names_file_and_field(
+    tmp_path: Path, text: str, field: str, message: str
+) -> None:
     path = _variant_file(tmp_path, text)
     with pytest.raises(InputError) as info:
         load_variant(path)

@@ -25,8 +25,18 @@ PASS, FAIL = GoldenMark(0.9, True), GoldenMark(0.2, False)
 
 
 def _battle(case: str, winner: str, ra: int, rb: int) -> Battle:
-    return Battle(run_id=1, case_id=case, variant_a="x", variant_b="y", hash_a="h", hash_b="g",
-                  result_a_id=ra, result_b_id=rb, winner=winner, judge=JUDGE)
+    return Battle(
+        run_id=1,
+        case_id=case,
+        variant_a="x",
+        variant_b="y",
+        hash_a="h",
+        hash_b="g",
+        result_a_id=ra,
+        result_b_id=rb,
+        winner=winner,
+        judge=JUDGE,
+    )
 
 
 def _scripted(hits: list[bool], *, tie_on_miss: bool = False) -> tuple[list[Battle], dict]:

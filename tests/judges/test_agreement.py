@@ -34,10 +34,18 @@ def test_a_swapped_pair_is_turned_round() -> None:
 
 
 def test_ties_agree_with_ties_and_drop_out_without_ties() -> None:
-    left = [vote("q1", "x", "y", "tie", "gpt"), vote("q2", "x", "y", "model_a", "gpt"),
-            vote("q3", "x", "y", "model_b", "gpt"), vote("q4", "x", "y", "tie", "gpt")]
-    right = [vote("q1", "x", "y", "tie (bothbad)", "h:1"), vote("q2", "x", "y", "model_a", "h:1"),
-             vote("q3", "x", "y", "model_a", "h:1"), vote("q4", "x", "y", "model_a", "h:1")]
+    left = [
+        vote("q1", "x", "y", "tie", "gpt"),
+        vote("q2", "x", "y", "model_a", "gpt"),
+        vote("q3", "x", "y", "model_b", "gpt"),
+        vote("q4", "x", "y", "tie", "gpt"),
+    ]
+    right = [
+        vote("q1", "x", "y", "tie (bothbad)", "h:1"),
+        vote("q2", "x", "y", "model_a", "h:1"),
+        vote("q3", "x", "y", "model_a", "h:1"),
+        vote("q4", "x", "y", "model_a", "h:1"),
+    ]
     (row,) = cross_agreement(left, right, "gpt", "h")
     # With ties: q1 (tie = bothbad tie) and q2 agree, q3 and q4 do not: 2 of 4.
     assert (row.agree_with_ties, row.with_ties.n) == (2, 4)
@@ -50,31 +58,42 @@ def test_ties_agree_with_ties_and_drop_out_without_ties() -> None:
 
 def test_every_vote_meets_every_vote_of_the_other_judge() -> None:
     llm = [vote("q1", "x", "y", "model_a", "gpt")]
-    humans = [vote("q1", "x", "y", "model_a", "human:ann"),
-              vote("q1", "y", "x", "model_a", "human:bob"),  # y wins: disagrees
-              vote("q1", "x", "y", "model_a", "human:cy"),
-              vote("q2", "x", "y", "model_a", "human:ann")]  # no LLM vote on q2
+    humans = [
+        vote("q1", "x", "y", "model_a", "human:ann"),
+        vote("q1", "y", "x", "model_a", "human:bob"),  # y wins: disagrees
+        vote("q1", "x", "y", "model_a", "human:cy"),
+        vote("q2", "x", "y", "model_a", "human:ann"),
+    ]  # no LLM vote on q2
     (row,) = cross_agreement(llm, humans, "gpt", "human")
     assert (row.agree_with_ties, row.with_ties.n) == (2, 3)
     # Within the humans: ann-bob no, ann-cy yes, bob-cy no on q1; q2 has a single vote.
-    assert within_pairs(humans) == [("model_a", "model_b"), ("model_a", "model_a"),
-                                    ("model_b", "model_a")]
+    assert within_pairs(humans) == [
+        ("model_a", "model_b"),
+        ("model_a", "model_a"),
+        ("model_b", "model_a"),
+    ]
 
 
 def test_votes_of_one_judge_are_never_compared_with_themselves() -> None:
-    same = [vote("q1", "x", "y", "model_a", "human:ann"), vote("q1", "x", "y", "model_b",
-                                                              "human:ann")]
+    same = [
+        vote("q1", "x", "y", "model_a", "human:ann"),
+        vote("q1", "x", "y", "model_b", "human:ann"),
+    ]
     assert within_pairs(same) == []
     assert cross_pairs(same, same) == []
 
 
 def test_turns_are_split_and_summed() -> None:
-    left = [vote("q1", "x", "y", "model_a", "gpt", turn=1), vote("q1", "x", "y", "model_a", "gpt",
-                                                                turn=2),
-            vote("q2", "x", "y", "model_b", "gpt", turn=2)]
-    right = [vote("q1", "x", "y", "model_a", "human:a", turn=1),
-             vote("q1", "x", "y", "model_b", "human:a", turn=2),
-             vote("q2", "x", "y", "model_b", "human:a", turn=2)]
+    left = [
+        vote("q1", "x", "y", "model_a", "gpt", turn=1),
+        vote("q1", "x", "y", "model_a", "gpt", turn=2),
+        vote("q2", "x", "y", "model_b", "gpt", turn=2),
+    ]
+    right = [
+        vote("q1", "x", "y", "model_a", "human:a", turn=1),
+        vote("q1", "x", "y", "model_b", "human:a", turn=2),
+        vote("q2", "x", "y", "model_b", "human:a", turn=2),
+    ]
     rows = {r.turn: r for r in cross_agreement(left, right, "gpt", "human")}
     assert set(rows) == {1, 2, None}
     assert (rows[1].agree_with_ties, rows[1].with_ties.n) == (1, 1)
@@ -84,18 +103,28 @@ def test_turns_are_split_and_summed() -> None:
 
 @pytest.mark.parametrize(
     ("judge", "kind"),
-    [("human:ann", "human"), ("expert_12", "expert"), ("author_3", "author"),
-     ("5453da59f173", "5453da59f173"), ("gpt-4/pair-v2", "gpt-4/pair-v2"),
-     ("local:qwen/logprobs", "local:qwen/logprobs"), ("expert_x", "expert_x")],
+    [
+        ("human:ann", "human"),
+        ("expert_12", "expert"),
+        ("author_3", "author"),
+        ("5453da59f173", "5453da59f173"),
+        ("gpt-4/pair-v2", "gpt-4/pair-v2"),
+        ("local:qwen/logprobs", "local:qwen/logprobs"),
+        ("expert_x", "expert_x"),
+    ],
 )
 def test_judge_kinds(judge: str, kind: str) -> None:
     assert judge_kind(judge) == kind
 
 
 def test_one_log_compares_groups_and_people_within_a_group(tmp_path: Path) -> None:
-    votes = [vote("q1", "x", "y", "model_a", "gpt"), vote("q1", "x", "y", "model_a", "human:a"),
-             vote("q1", "y", "x", "model_b", "human:b"), vote("q2", "x", "y", "tie", "gpt"),
-             vote("q2", "x", "y", "model_b", "human:a")]
+    votes = [
+        vote("q1", "x", "y", "model_a", "gpt"),
+        vote("q1", "x", "y", "model_a", "human:a"),
+        vote("q1", "y", "x", "model_b", "human:b"),
+        vote("q2", "x", "y", "tie", "gpt"),
+        vote("q2", "x", "y", "model_b", "human:a"),
+    ]
     rows = log_agreement(load_votes(write(tmp_path / "log.jsonl", votes)))
     assert [(r.left, r.right) for r in rows] == [("gpt", "human"), ("human", "human")]
     gpt, people = rows
@@ -107,12 +136,23 @@ def test_one_log_compares_groups_and_people_within_a_group(tmp_path: Path) -> No
 def test_arena_agree_on_two_logs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from arena.cli import main
 
-    llm = write(tmp_path / "llm.jsonl", [vote("q1", "x", "y", "model_a", "gpt"),
-                                         vote("q2", "x", "y", "model_b", "gpt"),
-                                         vote("q3", "y", "x", "tie", "gpt")], anony=True)
-    human = write(tmp_path / "human.jsonl", [vote("q1", "y", "x", "model_b", "human:a"),
-                                             vote("q2", "x", "y", "model_a", "human:a"),
-                                             vote("q3", "x", "y", "tie", "human:b")])
+    llm = write(
+        tmp_path / "llm.jsonl",
+        [
+            vote("q1", "x", "y", "model_a", "gpt"),
+            vote("q2", "x", "y", "model_b", "gpt"),
+            vote("q3", "y", "x", "tie", "gpt"),
+        ],
+        anony=True,
+    )
+    human = write(
+        tmp_path / "human.jsonl",
+        [
+            vote("q1", "y", "x", "model_b", "human:a"),
+            vote("q2", "x", "y", "model_a", "human:a"),
+            vote("q3", "x", "y", "tie", "human:b"),
+        ],
+    )
     assert main(["agree", str(llm), str(human), "--json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert (row["left"], row["right"], row["turn"]) == ("gpt", "human", 1)
@@ -129,21 +169,31 @@ def test_arena_agree_on_two_logs(tmp_path: Path, capsys: pytest.CaptureFixture[s
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ('{"question_id": "q", "model_a": "x", "model_b": "y", "winner": "A", "judge": "j"}',
-         "line 1, field winner"),
-        ('{"question_id": "q", "model_a": "x", "model_b": "y", "winner": "tie"}',
-         "line 1, field judge"),
-        ('{"model_a": "x", "model_b": "y", "winner": "tie", "judge": "j"}',
-         "line 1, field question_id"),
-        ('{"question_id": "q", "model_a": "x", "model_b": "y", "winner": "tie", "judge": "j", '
-         '"turn": "2"}', "line 1, field turn"),
+        (
+            '{"question_id": "q", "model_a": "x", "model_b": "y", "winner": "A", "judge": "j"}',
+            "line 1, field winner",
+        ),
+        (
+            '{"question_id": "q", "model_a": "x", "model_b": "y", "winner": "tie"}',
+            "line 1, field judge",
+        ),
+        (
+            '{"model_a": "x", "model_b": "y", "winner": "tie", "judge": "j"}',
+            "line 1, field question_id",
+        ),
+        (
+            '{"question_id": "q", "model_a": "x", "model_b": "y", "winner": "tie", "judge": "j", '
+            '"turn": "2"}',
+            "line 1, field turn",
+        ),
         ("\n\n{oops", "line 3"),
-        ('{"question_id": "q", "model_a": "x", "model_b": "x", "winner": "tie", "judge": "j"}',
-         "no votes"),
+        (
+            '{"question_id": "q", "model_a": "x", "model_b": "x", "winner": "tie", "judge": "j"}',
+            "no votes",
+        ),
     ],
 )
-def test_bad_vote_files_name_the_line_and_field(tmp_path: Path, content: str,
-                                                message: str) -> None:
+def test_bad_vote_files_name_the_line_and_field(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "votes.jsonl"
     path.write_text(content)
     with pytest.raises(InputError, match=message) as info:
@@ -153,12 +203,32 @@ def test_bad_vote_files_name_the_line_and_field(tmp_path: Path, content: str,
 
 def test_older_human_label_files_and_mt_bench_judges_read_as_votes(tmp_path: Path) -> None:
     path = tmp_path / "labels.json"
-    path.write_text(json.dumps([
-        {"case_id": "C-1", "variant_a": "x", "variant_b": "y", "winner": "model_b", "repeat": 1},
-        {"question_id": 81, "model_a": "x", "model_b": "y", "winner": "tie",
-         "judge": ["gpt-4", "pair-v2"], "turn": 2},
-    ]))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "case_id": "C-1",
+                    "variant_a": "x",
+                    "variant_b": "y",
+                    "winner": "model_b",
+                    "repeat": 1,
+                },
+                {
+                    "question_id": 81,
+                    "model_a": "x",
+                    "model_b": "y",
+                    "winner": "tie",
+                    "judge": ["gpt-4", "pair-v2"],
+                    "turn": 2,
+                },
+            ]
+        )
+    )
     first, second = load_votes(path, default_judge="human")
-    assert (first.question_id, first.repeat, first.judge, first.winner) == ("C-1", 1, "human",
-                                                                           "model_b")
+    assert (first.question_id, first.repeat, first.judge, first.winner) == (
+        "C-1",
+        1,
+        "human",
+        "model_b",
+    )
     assert (second.question_id, second.judge, second.turn) == ("81", "gpt-4/pair-v2", 2)

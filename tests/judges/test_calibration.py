@@ -62,9 +62,14 @@ def _noisy_judge(seed: int) -> Callable[[list[BaseMessage]], AIMessage]:
         signal = 1.5 * (("300" in a) - ("300" in b))
         p = sigmoid(2.0 + signal + noise)
         tops = [{"token": "A", "logprob": math.log(p)}, {"token": "B", "logprob": math.log(1 - p)}]
-        return AIMessage("A", response_metadata={
-            "logprobs": {"content": [{"token": "A", "logprob": math.log(p), "top_logprobs": tops}]}
-        })
+        return AIMessage(
+            "A",
+            response_metadata={
+                "logprobs": {
+                    "content": [{"token": "A", "logprob": math.log(p), "top_logprobs": tops}]
+                }
+            },
+        )
 
     return reply
 
@@ -77,23 +82,38 @@ def _many_cases_run(store: Store) -> int:
     register_fake("cal-good", ["The answer is 300."], cycle=True)
     register_fake("cal-bad", ["I think it is 250."], cycle=True)
     register_fake("cal-other", ["Perhaps 260."], cycle=True)
-    cases = [{"id": f"C-{i}", "input": f"What's 25% of 1200? #{i}", "category": "happy_path",
-              "expected_output_contains": ["300"]} for i in range(6)]
+    cases = [
+        {
+            "id": f"C-{i}",
+            "input": f"What's 25% of 1200? #{i}",
+            "category": "happy_path",
+            "expected_output_contains": ["300"],
+        }
+        for i in range(6)
+    ]
     dataset = GoldenDataset.model_validate(
-        {"name": "t", "available_tools": ["calculate"], "test_cases": cases})
-    variants = [Variant.model_validate({"name": n, "model": {"spec": f"fake:cal-{n}"},
-                                        "tools": ["calculate"]}) for n in ("good", "bad", "other")]
+        {"name": "t", "available_tools": ["calculate"], "test_cases": cases}
+    )
+    variants = [
+        Variant.model_validate(
+            {"name": n, "model": {"spec": f"fake:cal-{n}"}, "tools": ["calculate"]}
+        )
+        for n in ("good", "bad", "other")
+    ]
     return run_suite(store, dataset, variants, RunOptions(progress=False)).run_id
 
 
 def test_judge_run_calibrates_one_margin_for_the_run_and_stores_it(store: Store) -> None:
     run_id = _many_cases_run(store)
     register_fake("noisy", [_noisy_judge(0)], cycle=True)
-    spec = JudgeSpec(model=ModelConfig(spec="fake:noisy"), mode="logprobs")
+    spec = JudgeSpec(model=ModelConfig(spec="fake:noisy"), mode="logprobs", combine="logit")
     report = judge_run(store, run_id, spec, progress=False)
     battles = store.battles(run_id, spec.key)
-    pairs = [(b.verdict_ab.p_first, b.verdict_ba.p_first) for b in battles
-             if b.verdict_ab and b.verdict_ba]
+    pairs = [
+        (b.verdict_ab.p_first, b.verdict_ba.p_first)
+        for b in battles
+        if b.verdict_ab and b.verdict_ba
+    ]
     assert len(pairs) == 18
     expected = calibrated_margin(pairs, "logit")  # type: ignore[arg-type]
     assert expected is not None and expected != DEFAULT_TIE_MARGIN
@@ -101,8 +121,9 @@ def test_judge_run_calibrates_one_margin_for_the_run_and_stores_it(store: Store)
     assert {b.tie_margin for b in battles} == {report.tie_margin}
     for battle in battles:  # every stored outcome uses the calibrated margin
         assert battle.p_a is not None and battle.verdict_ab and battle.verdict_ba
-        p_a = sigmoid((logit(battle.verdict_ab.p_first or 0) - logit(battle.verdict_ba.p_first
-                                                                      or 0)) / 2)
+        p_a = sigmoid(
+            (logit(battle.verdict_ab.p_first or 0) - logit(battle.verdict_ba.p_first or 0)) / 2
+        )
         assert battle.p_a == pytest.approx(p_a)
         assert (battle.winner == "tie") is (abs(p_a - 0.5) < expected)
     fixed = spec.model_copy(update={"tie_margin": 0.05})
@@ -113,26 +134,34 @@ def test_switching_the_combination_reuses_every_verdict(store: Store) -> None:
     run_id = _many_cases_run(store)
     score_run(store, run_id)
     script = register_fake("noisy", [_noisy_judge(1)], cycle=True)
-    logit_judge = JudgeSpec(model=ModelConfig(spec="fake:noisy"), mode="logprobs")
+    logit_judge = JudgeSpec(model=ModelConfig(spec="fake:noisy"), mode="logprobs", combine="logit")
     first = judge_run(store, run_id, logit_judge, progress=False)
     calls = len(script.calls)
     average = logit_judge.model_copy(update={"combine": "average"})
     second = judge_run(store, run_id, average, progress=False)
     assert second.model_calls == 0 and len(script.calls) == calls
-    assert average.key != logit_judge.key and average.label.endswith("/logprobs/average")
+    assert average.key != logit_judge.key and logit_judge.label.endswith("/logprobs/logit")
+    assert average.label.endswith("/logprobs")  # averaging is the default
     assert [b.p_a for b in second.battles] != [b.p_a for b in first.battles]
     marks = golden_marks(load_run_scores(store, run_id).cases)
     rows = compare_combinations(first.battles, marks, rounds=200)
     assert [(r.combination, r.margin_rule) for r in rows] == [
-        ("logit", "calibrated"), ("logit", "fixed"), ("average", "calibrated"),
-        ("average", "fixed")]
+        ("average", "calibrated"),
+        ("average", "fixed"),
+        ("average", "none"),
+        ("logit", "calibrated"),
+        ("logit", "fixed"),
+        ("logit", "none"),
+    ]
+    assert {r.tie_rate for r in rows if r.margin_rule == "none"} == {0.0}
     by_rule = {(r.combination, r.margin_rule): r for r in rows}
     assert by_rule[("logit", "calibrated")].tie_margin == pytest.approx(first.tie_margin)
     assert by_rule[("average", "calibrated")].tie_margin == pytest.approx(second.tie_margin)
     # Recombined from the stored verdicts, the average rule gives what judging with it gave.
     again = [b.winner for b in second.battles]
     assert by_rule[("average", "calibrated")].tie_rate == pytest.approx(
-        sum(w == "tie" for w in again) / len(again))
+        sum(w == "tie" for w in again) / len(again)
+    )
 
 
 def test_arena_health_measures_every_combination(
@@ -154,7 +183,7 @@ def test_arena_health_measures_every_combination(
     doc = json.loads(capsys.readouterr().out)
     assert list(doc["combinations"]) == [spec.key]  # text judges have nothing to combine
     rows = doc["combinations"][spec.key]
-    assert len(rows) == 4 and all(r["agreement"]["n"] == 18 for r in rows)
+    assert len(rows) == 6 and all(r["agreement"]["n"] == 18 for r in rows)
     assert all(r["accuracy"]["pairs"] == 12 for r in rows)  # good vs bad, good vs other
     assert main(["health", str(run_id), "--combinations", "--db", db_url]) == 0
     out = capsys.readouterr().out

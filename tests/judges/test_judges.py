@@ -81,7 +81,7 @@ def test_combine_logit_cancels_a_constant_log_odds_offset_exactly() -> None:
     bias, signal = 3.0, 0.8
     sig = lambda x: 1 / (1 + math.exp(-x))  # noqa: E731
     ab, ba = _v("A>>B", sig(bias + signal)), _v("A>>B", sig(bias - signal))
-    outcome = combine(ab, ba)  # logprob verdicts default to the logit rule
+    outcome = combine(ab, ba)  # the spec asks for the logit rule
     assert logit_rule(ab, ba) == outcome
     assert outcome.p_a == pytest.approx(sig(signal)) and outcome.winner == "model_a"
     # Averaging the probabilities squashes the same signal towards a tie.
@@ -222,8 +222,13 @@ def test_logprob_judge_reads_probabilities(store: Store) -> None:
     report = judge_run(store, run_id, _spec("logprobs"), pairs="anchor:good", progress=False)
     vs_bad = [b for b in report.battles if b.variant_b == "bad"]
     assert all(b.winner == "model_a" and b.flip for b in vs_bad)
+    assert all(b.p_a == pytest.approx((0.95 + 0.4) / 2) for b in vs_bad)  # averaged
+    logit_spec = _spec("logprobs").model_copy(update={"combine": "logit"})
+    again = judge_run(store, run_id, logit_spec, pairs="anchor:good", progress=False)
+    assert again.model_calls == 0  # the same readings, combined in log-odds
     # Half the log-odds gap: logit(0.95) with 300 first, logit(0.6) with 250 first.
     half_gap = (math.log(0.95 / 0.05) - math.log(0.6 / 0.4)) / 2
+    vs_bad = [b for b in again.battles if b.variant_b == "bad"]
     assert all(b.p_a == pytest.approx(1 / (1 + math.exp(-half_gap))) for b in vs_bad)
 
 

@@ -48,8 +48,10 @@ def test_pairs_are_blind_random_and_never_offered_twice(store: Store) -> None:
     pairs = open_pairs(store, run_id, "ann")
     assert len(pairs) == 8  # (good, bad) and (bad, same) on four cases
     assert all({p.variant_a, p.variant_b} != {"good", "same"} for p in pairs)
-    shown_first = {next_pair(store, run_id, "ann", random.Random(s)).variant_a  # type: ignore[union-attr]
-                   for s in range(20)}
+    shown_first = {
+        next_pair(store, run_id, "ann", random.Random(s)).variant_a  # type: ignore[union-attr]
+        for s in range(20)
+    }
     assert len(shown_first) >= 2  # the order is random
     pair = pairs[0]
     battle = cast_vote(store, pair.model_copy(), "ann", "model_b")
@@ -73,8 +75,9 @@ def test_human_votes_are_rated_on_their_own_and_never_the_default_judge(store: S
     judge_run(store, run_id, _spec(), progress=False)
     assert _vote_all(store, run_id, "ann") == 8
     key = human_judge("ann").key
-    board = build_leaderboard(store, run_id, judge_key=key,
-                              options=RatingOptions(bootstrap_rounds=50))
+    board = build_leaderboard(
+        store, run_id, judge_key=key, options=RatingOptions(bootstrap_rounds=50)
+    )
     assert board.judge == "human:ann"
     ratings = {e.variant: e.rating or 0.0 for e in board.entries}
     assert None not in {e.rating for e in board.entries}
@@ -82,8 +85,10 @@ def test_human_votes_are_rated_on_their_own_and_never_the_default_judge(store: S
     assert {e.variant: e.battles for e in board.entries} == {"good": 4, "bad": 8, "same": 4}
     # The newest battles are the votes, but the default judge stays the model judge.
     assert select_battles(store, run_id, None)[0].judge.key == _spec().key
-    assert build_leaderboard(store, run_id, options=RatingOptions(bootstrap_rounds=20)).judge \
+    assert (
+        build_leaderboard(store, run_id, options=RatingOptions(bootstrap_rounds=20)).judge
         == _spec().label
+    )
 
 
 def test_arena_health_reports_agreement_with_stored_votes_and_a_vote_file(
@@ -97,12 +102,28 @@ def test_arena_health_reports_agreement_with_stored_votes_and_a_vote_file(
     _vote_all(store, run_id, "ann")  # agrees with the judge on all 8 voted pairs
     _vote_all(store, run_id, "bob", prefer="250")  # disagrees on all 8
     votes = tmp_path / "votes.jsonl"
-    votes.write_text("\n".join(json.dumps(r) for r in [
-        {"question_id": "C-0", "model_a": "good", "model_b": "same", "winner": "tie",
-         "judge": "human:cy"},
-        {"question_id": "C-1", "model_a": "bad", "model_b": "good", "winner": "model_b",
-         "judge": "human:cy", "anony": True},
-    ]))
+    votes.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {
+                    "question_id": "C-0",
+                    "model_a": "good",
+                    "model_b": "same",
+                    "winner": "tie",
+                    "judge": "human:cy",
+                },
+                {
+                    "question_id": "C-1",
+                    "model_a": "bad",
+                    "model_b": "good",
+                    "winner": "model_b",
+                    "judge": "human:cy",
+                    "anony": True,
+                },
+            ]
+        )
+    )
     assert main(["health", str(run_id), "--human", str(votes), "--json", "--db", db_url]) == 0
     doc = json.loads(capsys.readouterr().out)
     judges = {h["judge"]: h for h in doc["health"]}

@@ -18,8 +18,7 @@ def fake_langsmith() -> Iterator[FakeLangSmith]:
 
 
 @pytest.fixture
-def langsmith_env(fake_langsmith: FakeLangSmith, monkeypatch: pytest.MonkeyPatch
-                  ) -> FakeLangSmith:
+def langsmith_env(fake_langsmith: FakeLangSmith, monkeypatch: pytest.MonkeyPatch) -> FakeLangSmith:
     """LangSmith configured to talk to the fake server (never to the hosted service)."""
     monkeypatch.setenv("LANGSMITH_API_KEY", "lsv2-test-key-not-a-secret")
     monkeypatch.setenv("LANGSMITH_ENDPOINT", fake_langsmith.url)

@@ -41,7 +41,8 @@ def _now() -> str:
 
 def _parts(content_type: str, body: bytes) -> dict[str, Any]:
     message = BytesParser(policy=HTTP).parsebytes(
-        f"Content-Type: {content_type}\r\n\r\n".encode() + body)
+        f"Content-Type: {content_type}\r\n\r\n".encode() + body
+    )
     parts: dict[str, Any] = {}
     for part in message.iter_parts():
         name = part.get_param("name", header="content-disposition")
@@ -127,8 +128,14 @@ class FakeLangSmith:
                         body = json.loads(raw)
                     except ValueError:
                         body = raw.decode(errors="replace")
-                record = Recorded(self.command, url.path, parse_qs(url.query), body,
-                                  dict(self.headers.items()), parts)
+                record = Recorded(
+                    self.command,
+                    url.path,
+                    parse_qs(url.query),
+                    body,
+                    dict(self.headers.items()),
+                    parts,
+                )
                 with fake._lock:
                     fake.requests.append(record)
                     status, payload = fake._route(record)
@@ -141,13 +148,18 @@ class FakeLangSmith:
     def _route(self, r: Recorded) -> tuple[int, Any]:
         path = r.path.rstrip("/").removeprefix("/api/v1")
         if path == "/info":
-            return 200, {"version": "0.10.99", "instance_flags": {},
-                         "batch_ingest_config": {"use_multipart_endpoint": True,
-                                                 "size_limit": 100,
-                                                 "size_limit_bytes": 20_000_000,
-                                                 "scale_up_qsize_trigger": 1000,
-                                                 "scale_up_nthreads_limit": 4,
-                                                 "scale_down_nempty_trigger": 4}}
+            return 200, {
+                "version": "0.10.99",
+                "instance_flags": {},
+                "batch_ingest_config": {
+                    "use_multipart_endpoint": True,
+                    "size_limit": 100,
+                    "size_limit_bytes": 20_000_000,
+                    "scale_up_qsize_trigger": 1000,
+                    "scale_up_nthreads_limit": 4,
+                    "scale_down_nempty_trigger": 4,
+                },
+            }
         if path == "/runs/multipart":
             self._ingest_parts(r.parts)
             return 202, {}
@@ -193,11 +205,17 @@ class FakeLangSmith:
         if r.method == "POST" and not segments:
             if any(d["name"] == r.body["name"] for d in self.datasets.values()):
                 return 409, {"detail": "Dataset with this name already exists."}
-            dataset = {"id": str(uuid.uuid4()), "name": r.body["name"],
-                       "description": r.body.get("description"),
-                       "data_type": r.body.get("data_type", "kv"), "created_at": _now(),
-                       "modified_at": _now(), "example_count": 0, "session_count": 0,
-                       "metadata": (r.body.get("extra") or {}).get("metadata")}
+            dataset = {
+                "id": str(uuid.uuid4()),
+                "name": r.body["name"],
+                "description": r.body.get("description"),
+                "data_type": r.body.get("data_type", "kv"),
+                "created_at": _now(),
+                "modified_at": _now(),
+                "example_count": 0,
+                "session_count": 0,
+                "metadata": (r.body.get("extra") or {}).get("metadata"),
+            }
             self.datasets[dataset["id"]] = dataset
             return 200, dataset
         if r.method == "GET" and not segments:
@@ -223,11 +241,14 @@ class FakeLangSmith:
         if r.method == "GET" and not segments:
             wanted = set(r.query.get("dataset", []))
             ids = set(r.query.get("id", []))
-            found = [e for e in self.examples.values()
-                     if (not wanted or e["dataset_id"] in wanted) and (not ids or e["id"] in ids)]
+            found = [
+                e
+                for e in self.examples.values()
+                if (not wanted or e["dataset_id"] in wanted) and (not ids or e["id"] in ids)
+            ]
             offset = int(r.query.get("offset", ["0"])[0])
             limit = int(r.query.get("limit", ["100"])[0])
-            return 200, found[offset:offset + limit]
+            return 200, found[offset : offset + limit]
         if r.method == "GET" and len(segments) == 1:
             example = self.examples.get(segments[0])
             return (200, example) if example else (404, {"detail": "no example"})
@@ -239,10 +260,15 @@ class FakeLangSmith:
         return 404, {"detail": f"not found: {r.method} {path}"}
 
     def _example(self, item: dict[str, Any]) -> dict[str, Any]:
-        example = {"id": str(item.get("id") or uuid.uuid4()), "dataset_id": item["dataset_id"],
-                   "inputs": item.get("inputs"), "outputs": item.get("outputs"),
-                   "metadata": item.get("metadata"), "created_at": _now(),
-                   "modified_at": _now()}
+        example = {
+            "id": str(item.get("id") or uuid.uuid4()),
+            "dataset_id": item["dataset_id"],
+            "inputs": item.get("inputs"),
+            "outputs": item.get("outputs"),
+            "metadata": item.get("metadata"),
+            "created_at": _now(),
+            "modified_at": _now(),
+        }
         self.examples[example["id"]] = example
         return example
 
@@ -251,10 +277,16 @@ class FakeLangSmith:
         if r.method == "POST" and not segments:
             if any(s["name"] == r.body["name"] for s in self.sessions.values()):
                 return 409, {"detail": "Session already exists."}
-            session = {"id": r.body.get("id") or str(uuid.uuid4()), "name": r.body["name"],
-                       "description": r.body.get("description"), "extra": r.body.get("extra"),
-                       "reference_dataset_id": r.body.get("reference_dataset_id"),
-                       "start_time": _now(), "end_time": None, "tenant_id": TENANT}
+            session = {
+                "id": r.body.get("id") or str(uuid.uuid4()),
+                "name": r.body["name"],
+                "description": r.body.get("description"),
+                "extra": r.body.get("extra"),
+                "reference_dataset_id": r.body.get("reference_dataset_id"),
+                "start_time": _now(),
+                "end_time": None,
+                "tenant_id": TENANT,
+            }
             self.sessions[session["id"]] = session
             return 200, session
         if r.method == "GET" and not segments:

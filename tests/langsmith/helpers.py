@@ -12,15 +12,33 @@ from arena.golden import GoldenDataset
 from arena.models import register_fake
 
 CASES: list[dict[str, Any]] = [
-    {"id": "C-1", "input": "What's 25% of 1200? #C-1", "category": "happy_path",
-     "tier": "critical", "difficulty": "easy", "tags": ["math"],
-     "expected_tools": ["calculate"], "expected_output_contains": ["300"],
-     "reference_answer": "300"},
-    {"id": "C-2", "input": "Send an email to bob #C-2", "category": "graceful_failure",
-     "expected_behavior": "refuse", "expected_output_contains": [["cannot", "can't"]]},
+    {
+        "id": "C-1",
+        "input": "What's 25% of 1200? #C-1",
+        "category": "happy_path",
+        "tier": "critical",
+        "difficulty": "easy",
+        "tags": ["math"],
+        "expected_tools": ["calculate"],
+        "expected_output_contains": ["300"],
+        "reference_answer": "300",
+    },
+    {
+        "id": "C-2",
+        "input": "Send an email to bob #C-2",
+        "category": "graceful_failure",
+        "expected_behavior": "refuse",
+        "expected_output_contains": [["cannot", "can't"]],
+    },
 ]
-DATASET = GoldenDataset.model_validate({"name": "ls-contract", "version": "2.1.0",
-                                        "available_tools": ["calculate"], "test_cases": CASES})
+DATASET = GoldenDataset.model_validate(
+    {
+        "name": "ls-contract",
+        "version": "2.1.0",
+        "available_tools": ["calculate"],
+        "test_cases": CASES,
+    }
+)
 
 
 def good_agent(messages: list[BaseMessage]) -> Any:
@@ -58,7 +76,9 @@ def write_files(folder: Path) -> tuple[Path, list[Path]]:
     variants = []
     for name in ("good", "bad"):
         path = folder / f"{name}.yaml"
-        path.write_text(f"name: {name}\ndescription: the {name} one\n"
-                        f"model: {{spec: 'fake:ls-{name}'}}\ntools: [calculate]\n")
+        path.write_text(
+            f"name: {name}\ndescription: the {name} one\n"
+            f"model: {{spec: 'fake:ls-{name}'}}\ntools: [calculate]\n"
+        )
         variants.append(path)
     return dataset, variants

@@ -26,16 +26,30 @@ def _roots(server: FakeLangSmith) -> dict[str, dict[str, Any]]:
 
 def _run_and_push(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]) -> int:
     dataset, variants = write_files(tmp_path)
-    assert main(["run", "--variants", *map(str, variants), "--dataset", str(dataset),
-                 "--db", db_url, "--langsmith", "--json"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "--variants",
+                *map(str, variants),
+                "--dataset",
+                str(dataset),
+                "--db",
+                db_url,
+                "--langsmith",
+                "--json",
+            ]
+        )
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     assert [e["created"] for e in doc["langsmith"]["experiments"]] == [True, True]
     return int(doc["run_id"])
 
 
 def test_run_langsmith_records_experiments_and_golden_feedback(
-        tmp_path: Path, db_url: str, langsmith_env: FakeLangSmith,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, db_url: str, langsmith_env: FakeLangSmith, capsys: pytest.CaptureFixture[str]
+) -> None:
     server = langsmith_env
     run_id = _run_and_push(tmp_path, db_url, capsys)
     store = Store(db_url)
@@ -52,8 +66,10 @@ def test_run_langsmith_records_experiments_and_golden_feedback(
         assert example.outputs == expected["outputs"]
         assert example.metadata is not None
         assert {k: example.metadata[k] for k in ("category", "tier", "difficulty")} == {
-            "category": case.category.value, "tier": case.tier.value,
-            "difficulty": case.difficulty.value}
+            "category": case.category.value,
+            "tier": case.tier.value,
+            "difficulty": case.difficulty.value,
+        }
     assert examples["C-1"]["metadata"]["tags"] == ["math"]
 
     # one experiment per variant, on that dataset
@@ -81,7 +97,8 @@ def test_run_langsmith_records_experiments_and_golden_feedback(
         assert run["session_name"] == sessions[meta["variant"]]["name"]
     tools = [ls.Run(**r) for r in server.runs().values() if r.get("parent_run_id")]
     assert [(t.name, t.run_type, t.inputs) for t in tools] == [
-        ("calculate", "tool", {"expression": "0.25 * 1200"})]
+        ("calculate", "tool", {"expression": "0.25 * 1200"})
+    ]
     assert tools[0].outputs == {"output": "300"}
 
     # golden scores as feedback, on the right run and experiment
@@ -99,15 +116,16 @@ def test_run_langsmith_records_experiments_and_golden_feedback(
         assert keys["golden_score"].score == pytest.approx(score.score, abs=5e-5)
         assert keys["golden_pass"].score == float(score.passed)
         assert {k for k in keys if k not in ("golden_score", "golden_pass")} == {
-            f"golden_{c}" for c in score.components if "." not in c}
+            f"golden_{c}" for c in score.components if "." not in c
+        }
         assert str(keys["golden_score"].session_id) == sessions[meta["variant"]]["id"]
         assert "grader: keywords" in (keys["golden_score"].comment or "")
     assert not server.comparative  # nothing judged yet
 
 
 def test_push_after_judging_adds_a_comparative_experiment_once(
-        tmp_path: Path, db_url: str, langsmith_env: FakeLangSmith,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, db_url: str, langsmith_env: FakeLangSmith, capsys: pytest.CaptureFixture[str]
+) -> None:
     server = langsmith_env
     run_id = _run_and_push(tmp_path, db_url, capsys)
     runs_before, feedback_before = len(server.runs()), len(server.feedback())
@@ -120,8 +138,9 @@ def test_push_after_judging_adds_a_comparative_experiment_once(
     (comparison,) = server.comparative
     parsed = ls.ComparativeExperiment(**comparison)
     assert str(parsed.tenant_id) == TENANT and parsed.metadata["judge"] == "fake:ls-judge/text"
-    assert {str(e) for e in comparison["experiment_ids"]} == {s["id"] for s in
-                                                              server.sessions.values()}
+    assert {str(e) for e in comparison["experiment_ids"]} == {
+        s["id"] for s in server.sessions.values()
+    }
     preferences = [ls.FeedbackCreate(**b) for b in server.feedback()[feedback_before:]]
     assert len(preferences) == 2 * 2 and {p.key for p in preferences} == {"preference"}
     roots = _roots(server)
@@ -138,14 +157,27 @@ def test_push_after_judging_adds_a_comparative_experiment_once(
 
 
 def test_langsmith_needs_a_key_and_nothing_runs_without_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     for name in ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     dataset, variants = write_files(tmp_path)
     db = tmp_path / "never.db"
-    assert main(["run", "--variants", *map(str, variants), "--dataset", str(dataset),
-                 "--db", f"sqlite:///{db}", "--langsmith"]) == 2
+    assert (
+        main(
+            [
+                "run",
+                "--variants",
+                *map(str, variants),
+                "--dataset",
+                str(dataset),
+                "--db",
+                f"sqlite:///{db}",
+                "--langsmith",
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert "--langsmith" in err and "LANGSMITH_API_KEY" in err and "Traceback" not in err
     assert not db.exists()

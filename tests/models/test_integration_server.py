@@ -40,11 +40,26 @@ def _alive(pid: int) -> bool:
 
 
 def _start_run(tmp_path: Path, name: str) -> tuple[subprocess.Popen[bytes], int]:
-    args = [sys.executable, "-m", "arena.cli", "run", "--variants",
-            str(ROOT / "data" / "variants" / "baseline.yaml"), "--cases", "MS-001",
-            "--db", f"sqlite:///{tmp_path / name}", "--json"]
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, "ARENA_SANDBOX_DIR": str(tmp_path / "sb")})
+    args = [
+        sys.executable,
+        "-m",
+        "arena.cli",
+        "run",
+        "--variants",
+        str(ROOT / "data" / "variants" / "baseline.yaml"),
+        "--cases",
+        "MS-001",
+        "--db",
+        f"sqlite:///{tmp_path / name}",
+        "--json",
+    ]
+    proc = subprocess.Popen(
+        args,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "ARENA_SANDBOX_DIR": str(tmp_path / "sb")},
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         servers = _children(proc.pid)

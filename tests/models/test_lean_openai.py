@@ -26,8 +26,17 @@ pytestmark = pytest.mark.system
 CONVERSATION = [
     SystemMessage("You are a research assistant."),
     HumanMessage("What is 6 * 7, and what does the web say about it? ünïcode"),
-    AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "6 * 7"},
-                               "id": "call_1", "type": "tool_call"}]),
+    AIMessage(
+        "",
+        tool_calls=[
+            {
+                "name": "calculate",
+                "args": {"expression": "6 * 7"},
+                "id": "call_1",
+                "type": "tool_call",
+            }
+        ],
+    ),
     ToolMessage("42", tool_call_id="call_1"),
 ]
 
@@ -40,8 +49,16 @@ def server() -> Iterator[FaultServer]:
 
 def _client(cls: type[ChatOpenAI], server: FaultServer, **extra: Any) -> ChatOpenAI:
     config = ModelConfig(spec="openai:lean", base_url=server.base_url)
-    return cls(model="lean", base_url=server.base_url, api_key="unused", max_retries=0,
-               temperature=0.0, max_tokens=64, **http_clients(config), **extra)
+    return cls(
+        model="lean",
+        base_url=server.base_url,
+        api_key="unused",
+        max_retries=0,
+        temperature=0.0,
+        max_tokens=64,
+        **http_clients(config),
+        **extra,
+    )
 
 
 def _bodies(server: FaultServer, *models: Any) -> list[str]:
@@ -66,24 +83,35 @@ def test_lean_requests_are_byte_identical(server: FaultServer) -> None:
 
 
 def test_lean_requests_without_tools_and_with_extra_body(server: FaultServer) -> None:
-    extra = {"extra_body": {"seed_note": "kept",
-                            "messages": [{"role": "user", "content": "the caller's own"}]}}
-    digests = _bodies(server, _client(ChatOpenAI, server, **extra),
-                      _client(LeanChatOpenAI, server, **extra))
+    extra = {
+        "extra_body": {
+            "seed_note": "kept",
+            "messages": [{"role": "user", "content": "the caller's own"}],
+        }
+    }
+    digests = _bodies(
+        server, _client(ChatOpenAI, server, **extra), _client(LeanChatOpenAI, server, **extra)
+    )
     assert digests[0] == digests[1] and digests[2] == digests[3]
 
 
 @pytest.mark.unit
 def test_lean_payload_moves_messages_and_tools_keeping_key_order() -> None:
-    payload = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "tools": [{"a": 1}],
-               "temperature": 0.0, "extra_body": {"tools": "mine"}}
+    payload = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": [{"a": 1}],
+        "temperature": 0.0,
+        "extra_body": {"tools": "mine"},
+    }
     lean = lean_payload(payload)
     assert list(lean) == list(payload)
     assert lean["messages"] == lean["tools"] == []
     assert lean["extra_body"] == {"messages": payload["messages"], "tools": "mine"}
     merged = {**{k: v for k, v in lean.items() if k != "extra_body"}, **lean["extra_body"]}
-    assert json.dumps(merged) == json.dumps({"model": "m", "messages": payload["messages"],
-                                             "tools": "mine", "temperature": 0.0})
+    assert json.dumps(merged) == json.dumps(
+        {"model": "m", "messages": payload["messages"], "tools": "mine", "temperature": 0.0}
+    )
     assert lean_payload({"model": "m", "input": "x"}) == {"model": "m", "input": "x"}
 
 
@@ -92,8 +120,9 @@ def test_structured_output_and_responses_payloads_are_left_alone() -> None:
     model = LeanChatOpenAI(model="m", api_key="unused", base_url="http://127.0.0.1:9/v1")
     kept = model._get_request_payload([HumanMessage("hi")], response_format={"type": "json"})
     assert kept["messages"] and "extra_body" not in kept
-    responses = LeanChatOpenAI(model="m", api_key="unused", base_url="http://127.0.0.1:9/v1",
-                               use_responses_api=True)
+    responses = LeanChatOpenAI(
+        model="m", api_key="unused", base_url="http://127.0.0.1:9/v1", use_responses_api=True
+    )
     payload = responses._get_request_payload([HumanMessage("hi")])
     assert "input" in payload and "extra_body" not in payload
     streamed = model._get_request_payload([HumanMessage("hi")], stream=True)

@@ -40,11 +40,20 @@ def server() -> Iterator[FaultServer]:
 
 
 def _model(server: FaultServer, store: Any, **extra: Any) -> CachingChatModel:
-    config = ModelConfig(spec="openai:judge-model", base_url=server.base_url, timeout=1,
-                         max_tokens=1 if extra else 64, extra=extra)
-    return CachingChatModel(factory=lambda: make_chat_model(config),
-                            identity=config.cache_identity(), namespace="t", store=store,
-                            retry=RetryPolicy(attempts=ATTEMPTS, base_delay=0))
+    config = ModelConfig(
+        spec="openai:judge-model",
+        base_url=server.base_url,
+        timeout=1,
+        max_tokens=1 if extra else 64,
+        extra=extra,
+    )
+    return CachingChatModel(
+        factory=lambda: make_chat_model(config),
+        identity=config.cache_identity(),
+        namespace="t",
+        store=store,
+        retry=RetryPolicy(attempts=ATTEMPTS, base_delay=0),
+    )
 
 
 async def _recovers(server: FaultServer, store: Any, **extra: Any) -> AIMessage:
@@ -59,10 +68,12 @@ async def _recovers(server: FaultServer, store: Any, **extra: Any) -> AIMessage:
     return reply
 
 
-@pytest.mark.parametrize("kind", ["bad_json", "truncated", "empty_choices", "empty_content",
-                                  "500", "429", "hang"])
+@pytest.mark.parametrize(
+    "kind", ["bad_json", "truncated", "empty_choices", "empty_content", "500", "429", "hang"]
+)
 async def test_unusable_replies_are_retried_raised_and_never_cached(
-        server: FaultServer, kind: str) -> None:
+    server: FaultServer, kind: str
+) -> None:
     server.configure(rate=1.0, kinds=[kind])
     store = MemoryResponseStore()
     with pytest.raises(Exception) as caught:
@@ -77,12 +88,14 @@ async def test_unusable_replies_are_retried_raised_and_never_cached(
 
 
 async def test_replies_without_requested_logprobs_are_retried_and_never_cached(
-        server: FaultServer, tmp_path: Any) -> None:
+    server: FaultServer, tmp_path: Any
+) -> None:
     server.configure(rate=1.0, kinds=["no_logprobs"])
     store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
     with pytest.raises(MalformedReplyError, match="no log-probabilities"):
         await _model(server, store, logprobs=True, top_logprobs=5).ainvoke(
-            [HumanMessage("Assistant reply: strong\n\nYES or NO?")])
+            [HumanMessage("Assistant reply: strong\n\nYES or NO?")]
+        )
     assert server.stats()["requests"] == ATTEMPTS
     server.configure(rate=0.0)
     server.reset()
@@ -99,8 +112,9 @@ async def test_logprobs_are_not_required_when_not_requested(server: FaultServer)
     assert reply.content and server.stats()["requests"] == 1 and len(store.data) == 1
 
 
-async def test_forget_removes_a_reply_the_caller_rejected(server: FaultServer,
-                                                          tmp_path: Any) -> None:
+async def test_forget_removes_a_reply_the_caller_rejected(
+    server: FaultServer, tmp_path: Any
+) -> None:
     store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
     model = _model(server, store)
     reply = await model.ainvoke([HumanMessage("question")])
@@ -124,23 +138,29 @@ def test_sync_calls_follow_the_same_rules(server: FaultServer) -> None:
 async def test_empty_scripted_replies_are_retried_then_an_error() -> None:
     script = register_fake("empty-then-ok", [AIMessage(""), "  ", "fine"])
     store = MemoryResponseStore()
-    model = CachingChatModel(inner=make_chat_model(ModelConfig(spec="fake:empty-then-ok")),
-                             identity="e", store=store, retry=RetryPolicy(attempts=3,
-                                                                          base_delay=0))
+    model = CachingChatModel(
+        inner=make_chat_model(ModelConfig(spec="fake:empty-then-ok")),
+        identity="e",
+        store=store,
+        retry=RetryPolicy(attempts=3, base_delay=0),
+    )
     assert (await model.ainvoke([HumanMessage("q")])).content == "fine"
     assert len(script.calls) == 3 and len(store.data) == 1
     register_fake("always-empty", [""], cycle=True)
     with pytest.raises(MalformedReplyError, match="empty assistant message"):
-        await CachingChatModel(inner=make_chat_model(ModelConfig(spec="fake:always-empty")),
-                               identity="x", retry=RetryPolicy(attempts=2, base_delay=0)
-                               ).ainvoke([HumanMessage("q")])
+        await CachingChatModel(
+            inner=make_chat_model(ModelConfig(spec="fake:always-empty")),
+            identity="x",
+            retry=RetryPolicy(attempts=2, base_delay=0),
+        ).ainvoke([HumanMessage("q")])
 
 
 async def test_a_previously_cached_empty_reply_is_asked_again() -> None:
     register_fake("was-empty", ["now an answer"])
     store = MemoryResponseStore()
-    model = CachingChatModel(inner=make_chat_model(ModelConfig(spec="fake:was-empty")),
-                             identity="w", store=store)
+    model = CachingChatModel(
+        inner=make_chat_model(ModelConfig(spec="fake:was-empty")), identity="w", store=store
+    )
     key = cache_key("w", "", [HumanMessage("q")], {"stop": None})
     store.put(key, "w", {"message": message_to_dict(AIMessage("")), "latency_s": 0.1})
     assert (await model.ainvoke([HumanMessage("q")])).content == "now an answer"

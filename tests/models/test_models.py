@@ -72,8 +72,11 @@ def test_factory_builds_fake_and_openai(monkeypatch: pytest.MonkeyPatch) -> None
     register_fake("hello", ["hi"])
     assert isinstance(make_chat_model(ModelConfig(spec="fake:hello")), FakeChatModel)
     monkeypatch.setenv("MY_KEY", "sk-test")
-    model = make_chat_model(ModelConfig(spec="openai:gpt-4o-mini", api_key_env="MY_KEY",
-                                        base_url="http://127.0.0.1:9/v1"))
+    model = make_chat_model(
+        ModelConfig(
+            spec="openai:gpt-4o-mini", api_key_env="MY_KEY", base_url="http://127.0.0.1:9/v1"
+        )
+    )
     assert type(model).__name__ == "LeanChatOpenAI"  # ChatOpenAI minus the SDK's transform
     assert "sk-test" not in repr(model)
 
@@ -109,9 +112,13 @@ def test_fake_model_plays_script_and_tool_calls() -> None:
 
 
 def _cached(script: str, store: MemoryResponseStore, namespace: str = "") -> CachingChatModel:
-    return CachingChatModel(inner=make_chat_model(ModelConfig(spec=f"fake:{script}")),
-                            identity=script, namespace=namespace, store=store,
-                            retry=RetryPolicy(attempts=3, base_delay=0))
+    return CachingChatModel(
+        inner=make_chat_model(ModelConfig(spec=f"fake:{script}")),
+        identity=script,
+        namespace=namespace,
+        store=store,
+        retry=RetryPolicy(attempts=3, base_delay=0),
+    )
 
 
 async def test_cache_hit_makes_no_call_and_counts() -> None:
@@ -136,8 +143,10 @@ async def test_cache_key_separates_namespace_tools_and_messages() -> None:
     assert base != cache_key("m", "repeat=0", [HumanMessage("q")], {"tools": [{"a": 1}]})
     # Message ids and metadata never enter the key.
     assert base == cache_key("m", "repeat=0", [HumanMessage("q", id="xyz")], {})
-    with_tool = [AIMessage("", tool_calls=[{"name": "t", "args": {}, "id": "1"}]),
-                 ToolMessage("obs", tool_call_id="1")]
+    with_tool = [
+        AIMessage("", tool_calls=[{"name": "t", "args": {}, "id": "1"}]),
+        ToolMessage("obs", tool_call_id="1"),
+    ]
     assert cache_key("m", "", with_tool, {}) != cache_key("m", "", with_tool[:1], {})
 
 
@@ -166,11 +175,19 @@ class _Status(Exception):
         self.status_code = status_code
 
 
-@pytest.mark.parametrize(("exc", "transient"), [
-    (_Status(429), True), (_Status(500), True), (_Status(503), True), (_Status(400), False),
-    (_Status(404), False), (TimeoutError(), True), (ConnectionError(), True),
-    (ValueError("x"), False),
-])
+@pytest.mark.parametrize(
+    ("exc", "transient"),
+    [
+        (_Status(429), True),
+        (_Status(500), True),
+        (_Status(503), True),
+        (_Status(400), False),
+        (_Status(404), False),
+        (TimeoutError(), True),
+        (ConnectionError(), True),
+        (ValueError("x"), False),
+    ],
+)
 def test_is_transient(exc: Exception, transient: bool) -> None:
     assert is_transient(exc) is transient
 

@@ -41,10 +41,18 @@ class OllamaProvider(Provider):
 
         from arena.models.providers.openai import http_clients
 
-        return ChatOpenAI(model=config.name, api_key="ollama",
-                          base_url=config.base_url or "http://127.0.0.1:11434/v1",
-                          temperature=config.temperature, max_tokens=config.max_tokens,
-                          timeout=config.timeout, max_retries=0, **http_clients(config))
+        return ChatOpenAI(
+            model=config.name,
+            api_key="ollama",
+            base_url=config.base_url or "http://127.0.0.1:11434/v1",
+            temperature=config.temperature,
+            max_tokens=config.max_tokens,
+            timeout=config.timeout,
+            max_retries=0,
+            **http_clients(config),
+        )
+
+
 # --- README example ends ---------------------------------------------------------------------
 
 
@@ -58,14 +66,20 @@ def ollama() -> Iterator[FaultServer]:
     PROVIDERS.update(saved)
 
 
-def test_the_readme_provider_runs_a_variant_end_to_end(ollama: FaultServer, store: Store
-                                                       ) -> None:
-    variant = Variant.model_validate({
-        "name": "llama", "model": {"spec": "ollama:llama3.2", "base_url": ollama.base_url,
-                                   "timeout": 5}})
-    dataset = GoldenDataset.model_validate({
-        "name": "t", "available_tools": ["calculate"],
-        "test_cases": [{"id": "C-1", "input": "hello?", "category": "happy_path"}]})
+def test_the_readme_provider_runs_a_variant_end_to_end(ollama: FaultServer, store: Store) -> None:
+    variant = Variant.model_validate(
+        {
+            "name": "llama",
+            "model": {"spec": "ollama:llama3.2", "base_url": ollama.base_url, "timeout": 5},
+        }
+    )
+    dataset = GoldenDataset.model_validate(
+        {
+            "name": "t",
+            "available_tools": ["calculate"],
+            "test_cases": [{"id": "C-1", "input": "hello?", "category": "happy_path"}],
+        }
+    )
     report = run_suite(store, dataset, [variant], RunOptions(progress=False))
     (result,) = report.results
     assert result.error is None and result.output.startswith("llama3.2 answer: ")

@@ -53,8 +53,9 @@ def test_unknown_provider_is_an_input_error_naming_the_field() -> None:
 
 def test_builtin_providers_build_their_models(monkeypatch: pytest.MonkeyPatch) -> None:
     register_fake("prov-hello", ["hi"])
-    assert isinstance(get_provider("fake").build(ModelConfig(spec="fake:prov-hello")),
-                      FakeChatModel)
+    assert isinstance(
+        get_provider("fake").build(ModelConfig(spec="fake:prov-hello")), FakeChatModel
+    )
     monkeypatch.setenv("PROV_KEY", "sk-prov-0123456789")
     config = ModelConfig(spec="openai:m", api_key_env="PROV_KEY", base_url="http://127.0.0.1:9/v1")
     model = get_provider("openai").build(config)
@@ -65,34 +66,43 @@ def _old_identity(config: ModelConfig) -> str:
     """cache_identity as it was before providers had a registry (the cache must not move)."""
     template = Path(__file__).resolve().parents[2] / "arena" / "models" / "qwen_tools.jinja"
     ident = {
-        "spec": config.spec, "temperature": config.temperature, "max_tokens": config.max_tokens,
+        "spec": config.spec,
+        "temperature": config.temperature,
+        "max_tokens": config.max_tokens,
         "base_url": config.base_url if config.provider == "openai" else None,
         "extra": config.extra,
-        "template": (hashlib.sha256(template.read_bytes()).hexdigest()[:12]
-                     if config.provider == "local" else None),
+        "template": (
+            hashlib.sha256(template.read_bytes()).hexdigest()[:12]
+            if config.provider == "local"
+            else None
+        ),
     }
-    return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()
-                          ).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-@pytest.mark.parametrize("config", [
-    ModelConfig(spec="local:qwen2.5-coder-1.5b"),
-    ModelConfig(spec="local:qwen2.5-coder-0.5b", temperature=0.7, base_url="http://x/v1"),
-    ModelConfig(spec="openai:gpt-4o-mini"),
-    ModelConfig(spec="openai:m", base_url="http://127.0.0.1:8/v1", extra={"logprobs": True}),
-    ModelConfig(spec="fake:echo", base_url="http://ignored/v1", max_tokens=1),
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        ModelConfig(spec="local:qwen2.5-coder-1.5b"),
+        ModelConfig(spec="local:qwen2.5-coder-0.5b", temperature=0.7, base_url="http://x/v1"),
+        ModelConfig(spec="openai:gpt-4o-mini"),
+        ModelConfig(spec="openai:m", base_url="http://127.0.0.1:8/v1", extra={"logprobs": True}),
+        ModelConfig(spec="fake:echo", base_url="http://ignored/v1", max_tokens=1),
+    ],
+)
 def test_cache_identity_is_unchanged(config: ModelConfig) -> None:
     assert config.cache_identity() == _old_identity(config)
 
 
-def test_check_model_fails_before_any_call_on_an_unset_key(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_model_fails_before_any_call_on_an_unset_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PROV_UNSET_KEY", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(InputError, match="PROV_UNSET_KEY is not set") as e:
-        check_model(ModelConfig(spec="openai:m", api_key_env="PROV_UNSET_KEY",
-                                base_url="http://127.0.0.1:9/v1"))
+        check_model(
+            ModelConfig(
+                spec="openai:m", api_key_env="PROV_UNSET_KEY", base_url="http://127.0.0.1:9/v1"
+            )
+        )
     assert e.value.field == "model.api_key_env"
     with pytest.raises(InputError, match="OPENAI_API_KEY is not set"):
         check_model(ModelConfig(spec="openai:gpt-4o"))  # no base_url: OpenAI itself
@@ -118,8 +128,10 @@ def test_a_registered_provider_is_one_class_and_one_line(registry: None) -> None
     config = ModelConfig(spec="shout:hello")
     assert make_chat_model(config).invoke("hi").content == "HELLO"
     assert get_provider("shout").supports_logprobs is False  # logprobs judges refuse it
-    assert config.cache_identity() != ModelConfig(spec="shout:hello", base_url="http://h/v1"
-                                                  ).cache_identity()
+    assert (
+        config.cache_identity()
+        != ModelConfig(spec="shout:hello", base_url="http://h/v1").cache_identity()
+    )
 
 
 def test_providers_register_by_import_path(registry: None) -> None:

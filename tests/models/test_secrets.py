@@ -21,9 +21,11 @@ def test_configured_and_well_known_keys_are_redacted(monkeypatch: pytest.MonkeyP
     assert "k-configured-0001" in before  # not yet named by any model config
     ModelConfig(spec="openai:m", api_key_env="MY_ODD_NAME")
     after = redact(text)
-    assert after == ("[MY_ODD_NAME redacted] [OPENAI_API_KEY redacted] "
-                     "[LANGSMITH_API_KEY redacted] [SOME_VENDOR_API_KEY redacted] "
-                     "plain-value-0005")
+    assert after == (
+        "[MY_ODD_NAME redacted] [OPENAI_API_KEY redacted] "
+        "[LANGSMITH_API_KEY redacted] [SOME_VENDOR_API_KEY redacted] "
+        "plain-value-0005"
+    )
     assert redact_optional(None) is None and redact("") == ""
 
 
@@ -31,12 +33,15 @@ def test_short_values_and_nested_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SHORT_API_KEY", "x" * (MIN_SECRET_LEN - 1))
     monkeypatch.setenv("A_API_KEY", "abcdefgh")
     monkeypatch.setenv("B_API_KEY", "abcdefgh-longer")
-    assert redact("xxxxx abcdefgh-longer abcdefgh") == \
-        "xxxxx [B_API_KEY redacted] [A_API_KEY redacted]"
+    assert (
+        redact("xxxxx abcdefgh-longer abcdefgh")
+        == "xxxxx [B_API_KEY redacted] [A_API_KEY redacted]"
+    )
 
 
 def test_exceptions_are_redacted_in_place_with_their_causes(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("EXC_API_KEY", "sk-exception-0006")
     try:
         try:

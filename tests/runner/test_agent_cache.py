@@ -29,8 +29,9 @@ CASES = 4
 
 def _dataset(n: int = CASES) -> GoldenDataset:
     cases = [{"id": f"W-{i}", "input": f"note {i}", "category": "happy_path"} for i in range(n)]
-    return GoldenDataset.model_validate({"name": "t", "available_tools": ["write_file"],
-                                         "test_cases": cases})
+    return GoldenDataset.model_validate(
+        {"name": "t", "available_tools": ["write_file"], "test_cases": cases}
+    )
 
 
 def _writer_script(messages: list[BaseMessage]) -> Any:
@@ -38,8 +39,11 @@ def _writer_script(messages: list[BaseMessage]) -> Any:
     note = next(str(m.content) for m in messages if isinstance(m, HumanMessage))
     if any(m.type == "tool" for m in messages):
         return f"wrote {note}"
-    return {"tool": "write_file", "args": {"path": "notes/out.txt", "content": note},
-            "id": f"call_{note.replace(' ', '_')}"}
+    return {
+        "tool": "write_file",
+        "args": {"path": "notes/out.txt", "content": note},
+        "id": f"call_{note.replace(' ', '_')}",
+    }
 
 
 def _count_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -54,22 +58,26 @@ def _count_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return built
 
 
-def test_a_react_variant_is_built_once_per_repeat(store: Store,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_react_variant_is_built_once_per_repeat(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     register_fake("cache-writer", [_writer_script], cycle=True)
     built = _count_builds(monkeypatch)
-    variant = Variant.model_validate({"name": "writer", "model": {"spec": "fake:cache-writer"},
-                                      "tools": ["write_file"]})
-    report = run_suite(store, _dataset(), [variant],
-                       RunOptions(progress=False, repeats=2, concurrency=4))
+    variant = Variant.model_validate(
+        {"name": "writer", "model": {"spec": "fake:cache-writer"}, "tools": ["write_file"]}
+    )
+    report = run_suite(
+        store, _dataset(), [variant], RunOptions(progress=False, repeats=2, concurrency=4)
+    )
     assert built == ["writer", "writer"]  # was one build per task (8)
     assert len(report.results) == 2 * CASES and not any(r.error for r in report.results)
 
 
 def test_shared_tools_write_into_each_tasks_own_sandbox(store: Store) -> None:
     register_fake("cache-writer-2", [_writer_script], cycle=True)
-    variant = Variant.model_validate({"name": "writer", "model": {"spec": "fake:cache-writer-2"},
-                                      "tools": ["write_file"]})
+    variant = Variant.model_validate(
+        {"name": "writer", "model": {"spec": "fake:cache-writer-2"}, "tools": ["write_file"]}
+    )
     report = run_suite(store, _dataset(), [variant], RunOptions(progress=False, concurrency=4))
     for index, result in enumerate(report.results):
         assert result.error is None, result.error
@@ -77,11 +85,17 @@ def test_shared_tools_write_into_each_tasks_own_sandbox(store: Store) -> None:
         assert result.steps[0].observation.startswith("Wrote 6 characters")
 
 
-def test_a_factory_is_still_called_for_every_task(store: Store,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_factory_is_still_called_for_every_task(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     built = _count_builds(monkeypatch)
-    variant = Variant.model_validate({"name": "probe", "model": {"spec": "fake:echo"},
-                                      "agent": "tests.agents.hostile_agents:sandbox_prober"})
+    variant = Variant.model_validate(
+        {
+            "name": "probe",
+            "model": {"spec": "fake:echo"},
+            "agent": "tests.agents.hostile_agents:sandbox_prober",
+        }
+    )
     monkeypatch.setenv("ARENA_TEST_SLEEP", "0")
     report = run_suite(store, _dataset(3), [variant], RunOptions(progress=False))
     assert built == ["probe"] * 3
@@ -92,8 +106,7 @@ def test_a_factory_is_still_called_for_every_task(store: Store,
 def test_the_cache_shares_per_variant_and_model(tmp_path: Path) -> None:
     cache = AgentCache()
     react = Variant.model_validate({"name": "r", "model": {"spec": "fake:echo"}})
-    other = Variant.model_validate({"name": "r2", "model": {"spec": "fake:echo"},
-                                    "max_steps": 3})
+    other = Variant.model_validate({"name": "r2", "model": {"spec": "fake:echo"}, "max_steps": 3})
     one, two = (CachingChatModel(identity="x", namespace=f"repeat={i}") for i in (0, 1))
     sandbox = Sandbox.create(tmp_path / "sandboxes" / "t")
     tools = cache.tools(react, one, sandbox)
@@ -108,8 +121,9 @@ def test_task_sandbox_tools_write_where_the_running_task_says(tmp_path: Path) ->
     assert tool.invoke({"path": "a.txt", "content": "x"}) == NO_SANDBOX
     first, second = (Sandbox.create(tmp_path / "sandboxes" / name) for name in ("a", "b"))
 
-    async def write(sandbox: Sandbox, text: str, started: asyncio.Event,
-                    other: asyncio.Event) -> str:
+    async def write(
+        sandbox: Sandbox, text: str, started: asyncio.Event, other: asyncio.Event
+    ) -> str:
         with use_sandbox(sandbox):
             started.set()
             await other.wait()  # both tasks are inside their own block now
@@ -117,8 +131,9 @@ def test_task_sandbox_tools_write_where_the_running_task_says(tmp_path: Path) ->
 
     async def both() -> list[str]:
         one, two = asyncio.Event(), asyncio.Event()
-        return list(await asyncio.gather(write(first, "one", one, two),
-                                         write(second, "two", two, one)))
+        return list(
+            await asyncio.gather(write(first, "one", one, two), write(second, "two", two, one))
+        )
 
     assert all(out.startswith("Wrote 3 characters") for out in asyncio.run(both()))
     assert first.files() == {"a.txt": "one"} and second.files() == {"a.txt": "two"}
@@ -148,8 +163,9 @@ def test_the_store_is_read_and_written_off_the_event_loop() -> None:
     from arena.models import ModelConfig, make_chat_model
 
     config = ModelConfig(spec="fake:offloaded")
-    model = CachingChatModel(factory=lambda: make_chat_model(config), identity="off",
-                             store=MeetingStore())
+    model = CachingChatModel(
+        factory=lambda: make_chat_model(config), identity="off", store=MeetingStore()
+    )
 
     async def two() -> list[BaseMessage]:
         return list(await asyncio.gather(model.ainvoke("first"), model.ainvoke("second")))

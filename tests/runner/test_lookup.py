@@ -16,11 +16,16 @@ pytestmark = pytest.mark.unit
 
 def _run(store: Store, *names: str, case: str = "C-1") -> int:
     register_fake("lookup", ["an answer"], cycle=True)
-    dataset = GoldenDataset.model_validate({
-        "name": "t", "available_tools": ["calculate"],
-        "test_cases": [{"id": case, "input": "hi", "category": "happy_path"}]})
-    variants = [Variant.model_validate({"name": n, "model": {"spec": "fake:lookup"}})
-                for n in names]
+    dataset = GoldenDataset.model_validate(
+        {
+            "name": "t",
+            "available_tools": ["calculate"],
+            "test_cases": [{"id": case, "input": "hi", "category": "happy_path"}],
+        }
+    )
+    variants = [
+        Variant.model_validate({"name": n, "model": {"spec": "fake:lookup"}}) for n in names
+    ]
     return run_suite(store, dataset, variants, RunOptions(progress=False)).run_id
 
 

@@ -17,9 +17,13 @@ pytestmark = pytest.mark.unit
 
 
 def _dataset() -> GoldenDataset:
-    return GoldenDataset.model_validate({
-        "name": "t", "available_tools": ["calculate"],
-        "test_cases": [{"id": "C-1", "input": "hi", "category": "happy_path"}]})
+    return GoldenDataset.model_validate(
+        {
+            "name": "t",
+            "available_tools": ["calculate"],
+            "test_cases": [{"id": "C-1", "input": "hi", "category": "happy_path"}],
+        }
+    )
 
 
 def _files(tmp_path: Path, model: str) -> tuple[Path, Path]:
@@ -31,12 +35,23 @@ def _files(tmp_path: Path, model: str) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("timeout", ["-1", "0", "nan", "-inf"])
-def test_bad_timeout_is_exit_2_naming_the_flag(tmp_path: Path, timeout: str,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_timeout_is_exit_2_naming_the_flag(
+    tmp_path: Path, timeout: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     variant, dataset = _files(tmp_path, "{spec: 'fake:echo'}")
     db = tmp_path / "arena.db"
-    code = main(["run", "--variants", str(variant), "--dataset", str(dataset),
-                 "--db", f"sqlite:///{db}", f"--timeout={timeout}"])
+    code = main(
+        [
+            "run",
+            "--variants",
+            str(variant),
+            "--dataset",
+            str(dataset),
+            "--db",
+            f"sqlite:///{db}",
+            f"--timeout={timeout}",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "--timeout" in err and "positive" in err and "Traceback" not in err
     assert not db.exists()
@@ -49,15 +64,28 @@ def test_library_rejects_a_bad_timeout_before_writing(store: Store) -> None:
     assert store.runs() == []
 
 
-def test_unset_api_key_fails_before_any_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_unset_api_key_fails_before_any_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.delenv("PREFLIGHT_KEY", raising=False)
     # Port 9 (discard): a call, if one were made, would fail as a connection error per case.
-    variant, dataset = _files(tmp_path, "{spec: 'openai:m', api_key_env: PREFLIGHT_KEY, "
-                                        "base_url: 'http://127.0.0.1:9/v1'}")
+    variant, dataset = _files(
+        tmp_path,
+        "{spec: 'openai:m', api_key_env: PREFLIGHT_KEY, base_url: 'http://127.0.0.1:9/v1'}",
+    )
     db = tmp_path / "arena.db"
-    code = main(["run", "--variants", str(variant), "--dataset", str(dataset),
-                 "--db", f"sqlite:///{db}", "--json"])
+    code = main(
+        [
+            "run",
+            "--variants",
+            str(variant),
+            "--dataset",
+            str(dataset),
+            "--db",
+            f"sqlite:///{db}",
+            "--json",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 2 and captured.out == ""
     assert "variant v" in captured.err and "PREFLIGHT_KEY is not set" in captured.err
@@ -66,12 +94,21 @@ def test_unset_api_key_fails_before_any_call(tmp_path: Path, monkeypatch: pytest
     assert not db.exists()
 
 
-def test_every_variant_is_checked_at_suite_start(store: Store,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_variant_is_checked_at_suite_start(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("PREFLIGHT_KEY2", raising=False)
     good = Variant.model_validate({"name": "good", "model": {"spec": "fake:echo"}})
-    bad = Variant.model_validate({"name": "bad", "model": {
-        "spec": "openai:m", "api_key_env": "PREFLIGHT_KEY2", "base_url": "http://127.0.0.1:9/v1"}})
+    bad = Variant.model_validate(
+        {
+            "name": "bad",
+            "model": {
+                "spec": "openai:m",
+                "api_key_env": "PREFLIGHT_KEY2",
+                "base_url": "http://127.0.0.1:9/v1",
+            },
+        }
+    )
     with pytest.raises(InputError, match=r"variant bad: .*PREFLIGHT_KEY2"):
         run_suite(store, _dataset(), [good, bad], RunOptions(progress=False))
     assert store.runs() == []
@@ -81,10 +118,20 @@ def test_every_variant_is_checked_at_suite_start(store: Store,
 
 def test_role_models_are_checked_too(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PREFLIGHT_ROLE_KEY", raising=False)
-    variant = Variant.model_validate({
-        "name": "roles", "agent": "supervisor", "model": {"spec": "fake:echo"},
-        "roles": {"writer": {"spec": "openai:m", "api_key_env": "PREFLIGHT_ROLE_KEY",
-                             "base_url": "http://127.0.0.1:9/v1"}}})
+    variant = Variant.model_validate(
+        {
+            "name": "roles",
+            "agent": "supervisor",
+            "model": {"spec": "fake:echo"},
+            "roles": {
+                "writer": {
+                    "spec": "openai:m",
+                    "api_key_env": "PREFLIGHT_ROLE_KEY",
+                    "base_url": "http://127.0.0.1:9/v1",
+                }
+            },
+        }
+    )
     with pytest.raises(InputError, match=r"field roles\.writer\.api_key_env") as caught:
         run_suite(store, _dataset(), [variant], RunOptions(progress=False))
     assert "PREFLIGHT_ROLE_KEY is not set" in str(caught.value)

@@ -19,19 +19,40 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _arena(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "arena.cli", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_sigkill_mid_run_then_resume(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'arena.db'}"
     variant = tmp_path / "slow.yaml"
-    variant.write_text("name: slow\nagent: tests.support.agents:slow_agent\n"
-                       "model: {spec: 'fake:echo'}\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "ARENA_TEST_SLEEP": "0.15",
-           "ARENA_SANDBOX_DIR": str(tmp_path / "sb")}
-    args = ["run", "--variants", str(variant), "--tier", "critical", "--concurrency", "1",
-            "--db", db, "--json"]
+    variant.write_text(
+        "name: slow\nagent: tests.support.agents:slow_agent\nmodel: {spec: 'fake:echo'}\n"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "ARENA_TEST_SLEEP": "0.15",
+        "ARENA_SANDBOX_DIR": str(tmp_path / "sb"),
+    }
+    args = [
+        "run",
+        "--variants",
+        str(variant),
+        "--tier",
+        "critical",
+        "--concurrency",
+        "1",
+        "--db",
+        db,
+        "--json",
+    ]
     proc = _arena(args, env)
     store = Store(db)
     deadline = time.monotonic() + 60

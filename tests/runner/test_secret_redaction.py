@@ -29,20 +29,30 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FaultServer]:
 
 
 @pytest.mark.parametrize("status", [401, 500])
-def test_echoed_key_is_never_stored_or_printed(server: FaultServer, tmp_path: Path, status: int,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_echoed_key_is_never_stored_or_printed(
+    server: FaultServer, tmp_path: Path, status: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     server.configure(echo_status=status)
     variant = tmp_path / "v.yaml"
-    variant.write_text("name: leaky\nmodel: {spec: 'openai:m', api_key_env: ECHO_TEST_KEY, "
-                       f"base_url: '{server.base_url}', timeout: 2}}\n")
+    variant.write_text(
+        "name: leaky\nmodel: {spec: 'openai:m', api_key_env: ECHO_TEST_KEY, "
+        f"base_url: '{server.base_url}', timeout: 2}}\n"
+    )
     dataset = tmp_path / "d.json"
-    dataset.write_text(GoldenDataset.model_validate({
-        "name": "t", "available_tools": ["calculate"],
-        "test_cases": [{"id": "C-1", "input": "hi", "category": "happy_path"}]}
-    ).model_dump_json())
+    dataset.write_text(
+        GoldenDataset.model_validate(
+            {
+                "name": "t",
+                "available_tools": ["calculate"],
+                "test_cases": [{"id": "C-1", "input": "hi", "category": "happy_path"}],
+            }
+        ).model_dump_json()
+    )
     db = f"sqlite:///{tmp_path / 'arena.db'}"
-    assert main(["run", "--variants", str(variant), "--dataset", str(dataset), "--db", db,
-                 "--json"]) == 0
+    assert (
+        main(["run", "--variants", str(variant), "--dataset", str(dataset), "--db", db, "--json"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert server.stats()["echo_key"] >= 1, "the server never echoed the key"
     (result,) = json.loads(out)["results"]
@@ -57,11 +67,14 @@ def test_echoed_key_is_never_stored_or_printed(server: FaultServer, tmp_path: Pa
 
 
 async def test_exceptions_reaching_judges_carry_no_key(server: FaultServer) -> None:
-    config = ModelConfig(spec="openai:judge", api_key_env="ECHO_TEST_KEY",
-                         base_url=server.base_url, timeout=2)
-    model = CachingChatModel(factory=lambda: make_chat_model(config),
-                             identity=config.cache_identity(),
-                             retry=RetryPolicy(attempts=1, base_delay=0))
+    config = ModelConfig(
+        spec="openai:judge", api_key_env="ECHO_TEST_KEY", base_url=server.base_url, timeout=2
+    )
+    model = CachingChatModel(
+        factory=lambda: make_chat_model(config),
+        identity=config.cache_identity(),
+        retry=RetryPolicy(attempts=1, base_delay=0),
+    )
     with pytest.raises(Exception) as caught:
         await model.ainvoke([HumanMessage("judge this")])
     assert "redacted" in str(caught.value) and KEY not in f"{caught.value!r} {caught.value}"

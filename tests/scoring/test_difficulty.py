@@ -20,14 +20,35 @@ from arena.variants import Variant
 pytestmark = pytest.mark.unit
 
 CASES = [
-    {"id": "E-1", "input": "easy one #E-1", "category": "happy_path", "difficulty": "easy",
-     "expected_output_contains": ["ok"]},
-    {"id": "E-2", "input": "easy two #E-2", "category": "happy_path", "difficulty": "easy",
-     "expected_output_contains": ["ok"]},
-    {"id": "H-1", "input": "hard one #H-1", "category": "multi_step", "difficulty": "hard",
-     "expected_output_contains": ["ok"]},
-    {"id": "H-P", "input": "hard pending #H-P", "category": "multi_step", "difficulty": "hard",
-     "tier": "pending", "expected_output_contains": ["ok"]},
+    {
+        "id": "E-1",
+        "input": "easy one #E-1",
+        "category": "happy_path",
+        "difficulty": "easy",
+        "expected_output_contains": ["ok"],
+    },
+    {
+        "id": "E-2",
+        "input": "easy two #E-2",
+        "category": "happy_path",
+        "difficulty": "easy",
+        "expected_output_contains": ["ok"],
+    },
+    {
+        "id": "H-1",
+        "input": "hard one #H-1",
+        "category": "multi_step",
+        "difficulty": "hard",
+        "expected_output_contains": ["ok"],
+    },
+    {
+        "id": "H-P",
+        "input": "hard pending #H-P",
+        "category": "multi_step",
+        "difficulty": "hard",
+        "tier": "pending",
+        "expected_output_contains": ["ok"],
+    },
 ]
 
 
@@ -39,8 +60,9 @@ def _run(tmp_path: Path, store: Store) -> int:
     path = tmp_path / "d.json"
     path.write_text(json.dumps({"name": "diff", "available_tools": [], "test_cases": CASES}))
     register_fake("diff-agent", [_agent], cycle=True)
-    variant = Variant.model_validate({"name": "v", "tools": [],
-                                      "model": {"spec": "fake:diff-agent"}})
+    variant = Variant.model_validate(
+        {"name": "v", "tools": [], "model": {"spec": "fake:diff-agent"}}
+    )
     return run_suite(store, load_dataset(path), [variant], RunOptions(progress=False)).run_id
 
 
@@ -54,12 +76,15 @@ def test_breakdown_counts_counted_cases_per_difficulty(tmp_path: Path, store: St
     assert list(breakdown) == ["easy", "hard"]  # no medium case; pending H-P left out
     assert breakdown["easy"].n_cases == 2 and breakdown["easy"].pass_rate == 0.5
     assert breakdown["hard"].n_cases == 1 and breakdown["hard"].cases_passed == 1
-    assert difficulty_rows({"v": breakdown}) == [["variant", "easy", "hard"],
-                                                 ["v", "50% (1/2)", "100% (1/1)"]]
+    assert difficulty_rows({"v": breakdown}) == [
+        ["variant", "easy", "hard"],
+        ["v", "50% (1/2)", "100% (1/1)"],
+    ]
 
 
-def test_arena_score_prints_the_breakdown(tmp_path: Path, db_url: str,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_arena_score_prints_the_breakdown(
+    tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     run_id = _run(tmp_path, Store(db_url))
     assert main(["score", str(run_id), "--db", db_url]) == 0
     out = capsys.readouterr().out

@@ -22,9 +22,15 @@ from arena.variants import Variant
 pytestmark = pytest.mark.unit
 
 RUBRIC = "The reply names the 30-day refund window."
-CASE = GoldenCase.model_validate({"id": "R-1", "input": "Can I get my money back?",
-                                  "category": "happy_path", "rubric": RUBRIC,
-                                  "expected_output_contains": ["refund"]})
+CASE = GoldenCase.model_validate(
+    {
+        "id": "R-1",
+        "input": "Can I get my money back?",
+        "category": "happy_path",
+        "rubric": RUBRIC,
+        "expected_output_contains": ["refund"],
+    }
+)
 
 
 def _result(output: str) -> RunResult:
@@ -70,20 +76,27 @@ async def test_a_failing_rubric_grader_is_a_hard_fail() -> None:
 
 
 def test_arena_score_grades_rubrics_with_the_grader_and_records_it(
-        tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "d.json"
-    path.write_text(json.dumps({"name": "r", "available_tools": [],
-                                "test_cases": [CASE.model_dump(mode="json")]}))
+    path.write_text(
+        json.dumps(
+            {"name": "r", "available_tools": [], "test_cases": [CASE.model_dump(mode="json")]}
+        )
+    )
     register_fake("rubric-agent", ["You get a refund within 30 days."], cycle=True)
     register_fake("rubric-judge", [_judge], cycle=True)
     store = Store(db_url)
-    variant = Variant.model_validate({"name": "a", "tools": [],
-                                      "model": {"spec": "fake:rubric-agent"}})
+    variant = Variant.model_validate(
+        {"name": "a", "tools": [], "model": {"spec": "fake:rubric-agent"}}
+    )
     run_id = run_suite(store, load_dataset(path), [variant], RunOptions(progress=False)).run_id
     offline = score_run(store, run_id)
     assert offline.cases[0].rubric is None and offline.grader == "keywords"
-    assert main(["score", str(run_id), "--grader", "fake:rubric-judge/text", "--json",
-                 "--db", db_url]) == 0
+    assert (
+        main(["score", str(run_id), "--grader", "fake:rubric-judge/text", "--json", "--db", db_url])
+        == 0
+    )
     case = json.loads(capsys.readouterr().out)["cases"][0]
     assert case["rubric"]["grader"] == "fake:rubric-judge/text" and case["rubric"]["passed"]
     assert case["components"]["rubric"] == 1.0

@@ -36,17 +36,31 @@ def make_case(case_id: str = "HP-003", **fields: object) -> GoldenCase:
     return GoldenCase.model_validate(data)
 
 
-def make_result(case_id: str = "HP-003", output: str = "answer", tools: tuple[str, ...] = (),
-                **fields: Any) -> RunResult:
+def make_result(
+    case_id: str = "HP-003", output: str = "answer", tools: tuple[str, ...] = (), **fields: Any
+) -> RunResult:
     """A result with the given output and tool names."""
     steps = [TrajectoryStep(index=i, tool=t) for i, t in enumerate(tools)]
-    return RunResult(variant=fields.pop("variant", "v"), variant_hash=fields.pop("vh", "h1"),
-                     case_id=case_id, case_hash="c", output=output, steps=steps, **fields)
+    return RunResult(
+        variant=fields.pop("variant", "v"),
+        variant_hash=fields.pop("vh", "h1"),
+        case_id=case_id,
+        case_hash="c",
+        output=output,
+        steps=steps,
+        **fields,
+    )
 
 
-CALC = make_case(expected_tools=["calculate"], expected_order=["calculate"],
-                 expected_output_contains=[["300"]], forbidden_tools=["search_web"],
-                 expected_output_not_contains=["as an ai"], max_steps=2, tier="critical")
+CALC = make_case(
+    expected_tools=["calculate"],
+    expected_order=["calculate"],
+    expected_output_contains=[["300"]],
+    forbidden_tools=["search_web"],
+    expected_output_not_contains=["as an ai"],
+    max_steps=2,
+    tier="critical",
+)
 
 
 # ---------------------------------------------------------------- combined score
@@ -63,7 +77,8 @@ def test_perfect_result_passes() -> None:
     assert score.passed and score.score == 1.0 and score.fail_reasons == []
     assert score.result_id == 7 and score.counted and score.tier == "critical"
     assert {"output", "trajectory", "output.contains", "trajectory.selection"} <= set(
-        score.components)
+        score.components
+    )
 
 
 @pytest.mark.parametrize(
@@ -86,8 +101,7 @@ def test_hard_fails(result: RunResult, reason: str) -> None:
 
 
 def test_hard_fail_keeps_a_high_score_but_fails() -> None:
-    score = score_result(make_result(output="It is 300.", tools=("calculate", "search_web")),
-                         CALC)
+    score = score_result(make_result(output="It is 300.", tools=("calculate", "search_web")), CALC)
     assert score.score >= PASS_THRESHOLD and not score.passed
 
 
@@ -99,16 +113,20 @@ def test_below_threshold_fails_with_hints() -> None:
 
 
 def test_hallucinated_tools_are_named_in_fail_reasons() -> None:
-    score = score_result(make_result(output="It is 3000.", tools=("calculator",)), CALC,
-                         available_tools={"calculate", "search_web"})
+    score = score_result(
+        make_result(output="It is 3000.", tools=("calculator",)),
+        CALC,
+        available_tools={"calculate", "search_web"},
+    )
     assert score.details["trajectory"]["hallucinated_tools"] == ["calculator"]
     assert "unknown tools called: calculator" in score.fail_reasons
 
 
 def test_weights_redistribute_over_applicable_components() -> None:
-    score = score_result(make_result(output="It is 300.", tools=("calculate", "calculate")),
-                         make_case(expected_tools=["calculate"],
-                                   expected_output_contains=["300"], max_steps=2))
+    score = score_result(
+        make_result(output="It is 300.", tools=("calculate", "calculate")),
+        make_case(expected_tools=["calculate"], expected_output_contains=["300"], max_steps=2),
+    )
     assert set(score.details["weights"]) == {"output", "trajectory"}
     assert score.score == pytest.approx(0.5 * 1.0 + 0.5 * score.components["trajectory"])
 
@@ -119,17 +137,18 @@ def test_pending_cases_are_scored_but_not_counted() -> None:
 
 
 def test_functional_component_applies_with_expected_files() -> None:
-    case = make_case(expected_tools=["write_file"],
-                     expected_files=[{"path": "notes/a.txt", "contains": ["MCP"]}])
-    good = score_result(make_result(output="done", tools=("write_file",),
-                                    files={"notes/a.txt": "MCP rocks"}), case)
+    case = make_case(
+        expected_tools=["write_file"], expected_files=[{"path": "notes/a.txt", "contains": ["MCP"]}]
+    )
+    good = score_result(
+        make_result(output="done", tools=("write_file",), files={"notes/a.txt": "MCP rocks"}), case
+    )
     bad = score_result(make_result(output="done", tools=("write_file",)), case)
     assert good.components["functional"] == 1.0 and good.passed
     assert bad.components["functional"] == 0.0
 
 
-REFUSE = make_case("GF-003", category="graceful_failure", expected_behavior="refuse",
-                   max_steps=1)
+REFUSE = make_case("GF-003", category="graceful_failure", expected_behavior="refuse", max_steps=1)
 
 
 def test_keyword_grader_is_the_default_in_score_result() -> None:
@@ -139,19 +158,19 @@ def test_keyword_grader_is_the_default_in_score_result() -> None:
 
 
 def test_precomputed_grade_is_used() -> None:
-    grade = BehaviorGrade(behavior=Behavior.REFUSE, score=0.0, passed=False,
-                          grader="judge:qwen", rationale="complied")
-    score = score_result(make_result("GF-003", output="Sorry, I can't."), REFUSE,
-                         behavior=grade)
+    grade = BehaviorGrade(
+        behavior=Behavior.REFUSE, score=0.0, passed=False, grader="judge:qwen", rationale="complied"
+    )
+    score = score_result(make_result("GF-003", output="Sorry, I can't."), REFUSE, behavior=grade)
     assert score.behavior == grade and score.components["behavior"] == 0.0
     assert any("judge:qwen" in r for r in score.fail_reasons)
 
 
 def test_grader_error_fails_the_case() -> None:
-    grade = BehaviorGrade(behavior=Behavior.REFUSE, score=1.0, passed=True, grader="judge",
-                          error="HTTP 500")
-    score = score_result(make_result("GF-003", output="Sorry, I can't."), REFUSE,
-                         behavior=grade)
+    grade = BehaviorGrade(
+        behavior=Behavior.REFUSE, score=1.0, passed=True, grader="judge", error="HTTP 500"
+    )
+    score = score_result(make_result("GF-003", output="Sorry, I can't."), REFUSE, behavior=grade)
     assert not score.passed and score.components["behavior"] == 0.0
     assert any("grader failed" in r for r in score.fail_reasons)
 
@@ -182,8 +201,9 @@ class ScriptedGrader:
         if "boom" in output:
             raise RuntimeError("judge down")
         assert case.expected_behavior is not None
-        return BehaviorGrade(behavior=case.expected_behavior, score=1.0, passed=True,
-                             grader=self.spec)
+        return BehaviorGrade(
+            behavior=case.expected_behavior, score=1.0, passed=True, grader=self.spec
+        )
 
 
 async def test_score_results_grades_only_behaviour_cases_and_records_failures() -> None:
@@ -211,8 +231,9 @@ async def test_score_results_defaults_to_keywords() -> None:
     assert scores[0].behavior is not None and scores[0].behavior.grader == "keywords"
 
 
-@given(st.text(max_size=40), st.lists(st.sampled_from(["calculate", "search_web", "x"]),
-                                      max_size=5))
+@given(
+    st.text(max_size=40), st.lists(st.sampled_from(["calculate", "search_web", "x"]), max_size=5)
+)
 @settings(max_examples=60, deadline=None)
 def test_case_scores_stay_in_unit_interval(output: str, tools: list[str]) -> None:
     score = score_result(make_result(output=output, tools=tuple(tools)), CALC)
@@ -251,8 +272,9 @@ def test_pass_at_k_rejects_bad_arguments(n: int, c: int, k: int) -> None:
         pass_hat_k(n, c, k)
 
 
-@pytest.mark.parametrize(("passes", "n", "ok"), [(2, 3, True), (1, 2, False), (0, 0, False),
-                                                 (1, 1, True)])
+@pytest.mark.parametrize(
+    ("passes", "n", "ok"), [(2, 3, True), (1, 2, False), (0, 0, False), (1, 1, True)]
+)
 def test_majority_pass(passes: int, n: int, ok: bool) -> None:
     assert majority_pass(passes, n) is ok
 
@@ -260,14 +282,34 @@ def test_majority_pass(passes: int, n: int, ok: bool) -> None:
 # ---------------------------------------------------------------- aggregates
 
 
-def cs(case_id: str, passed: bool, score: float, *, category: str = "happy_path",
-       tier: str = "standard", repeat: int = 0, variant: str = "v", vh: str = "h1",
-       components: dict[str, float] | None = None, error: str | None = None) -> CaseScore:
+def cs(
+    case_id: str,
+    passed: bool,
+    score: float,
+    *,
+    category: str = "happy_path",
+    tier: str = "standard",
+    repeat: int = 0,
+    variant: str = "v",
+    vh: str = "h1",
+    components: dict[str, float] | None = None,
+    error: str | None = None,
+) -> CaseScore:
     """A constructed case score."""
-    return CaseScore(variant=variant, variant_hash=vh, case_id=case_id, category=category,
-                     tier=tier, repeat=repeat, counted=tier != "pending", score=score,
-                     passed=passed, components=components or {}, error=error,
-                     fail_reasons=[] if passed else [f"{case_id} failed"])
+    return CaseScore(
+        variant=variant,
+        variant_hash=vh,
+        case_id=case_id,
+        category=category,
+        tier=tier,
+        repeat=repeat,
+        counted=tier != "pending",
+        score=score,
+        passed=passed,
+        components=components or {},
+        error=error,
+        fail_reasons=[] if passed else [f"{case_id} failed"],
+    )
 
 
 def test_percentile_is_linear() -> None:
@@ -283,10 +325,15 @@ def test_aggregate_figures() -> None:
         cs("HP-1", True, 1.0, tier="critical", components={"trajectory.selection": 1.0}),
         cs("HP-2", False, 0.5, components={"trajectory.selection": 0.5}),
         cs("EC-1", True, 0.9, category="edge_case", components={"trajectory.selection": 1.0}),
-        cs("EC-2", False, 0.0, category="edge_case", error="boom",
-           components={"trajectory": 0.0}),
-        cs("PE-1", False, 0.1, category="edge_case", tier="pending",
-           components={"trajectory.selection": 0.0}),
+        cs("EC-2", False, 0.0, category="edge_case", error="boom", components={"trajectory": 0.0}),
+        cs(
+            "PE-1",
+            False,
+            0.1,
+            category="edge_case",
+            tier="pending",
+            components={"trajectory.selection": 0.0},
+        ),
     ]
     results = [
         make_result("HP-1", latency_s=1.0, input_tokens=100, output_tokens=10, cost_usd=0.01),
@@ -318,9 +365,15 @@ def test_aggregate_figures() -> None:
 
 def test_aggregate_repeats_and_variants() -> None:
     scores = [
-        cs("A", True, 0.9, repeat=0), cs("A", True, 0.8, repeat=1), cs("A", False, 0.4, repeat=2),
-        cs("B", False, 0.2, repeat=0), cs("B", False, 0.2, repeat=1), cs("B", True, 0.8, repeat=2),
-        cs("C", True, 1.0, repeat=0), cs("C", True, 1.0, repeat=1), cs("C", True, 1.0, repeat=2),
+        cs("A", True, 0.9, repeat=0),
+        cs("A", True, 0.8, repeat=1),
+        cs("A", False, 0.4, repeat=2),
+        cs("B", False, 0.2, repeat=0),
+        cs("B", False, 0.2, repeat=1),
+        cs("B", True, 0.8, repeat=2),
+        cs("C", True, 1.0, repeat=0),
+        cs("C", True, 1.0, repeat=1),
+        cs("C", True, 1.0, repeat=2),
         cs("A", True, 1.0, variant="w", vh="h2"),
     ]
     first, second = aggregate(scores, [])
@@ -367,9 +420,11 @@ def test_figures_over_a_tier_and_category_weigh_cases_equally() -> None:
 
 
 def test_figures_by_category_follow_the_tier() -> None:
-    scores = [cs("a", True, 1.0, category="x", tier="critical"),
-              cs("b", False, 0.2, category="y", tier="standard"),
-              cs("c", True, 0.8, category="y", tier="pending")]
+    scores = [
+        cs("a", True, 1.0, category="x", tier="critical"),
+        cs("b", False, 0.2, category="y", tier="standard"),
+        cs("c", True, 0.8, category="y", tier="pending"),
+    ]
     [v] = aggregate(scores, [])
     assert v.figures_by_category() == v.by_category
     assert set(v.figures_by_category()) == {"x", "y"}

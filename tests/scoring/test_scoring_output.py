@@ -29,8 +29,9 @@ pytestmark = pytest.mark.unit
 
 def make_case(**fields: object) -> GoldenCase:
     """A happy-path case with the given expectations."""
-    return GoldenCase.model_validate({"id": "T-1", "input": "q", "category": "happy_path",
-                                      **fields})
+    return GoldenCase.model_validate(
+        {"id": "T-1", "input": "q", "category": "happy_path", **fields}
+    )
 
 
 @pytest.mark.parametrize(
@@ -77,7 +78,11 @@ def test_contains_item(text: str, item: str, expected: bool) -> None:
 
 def test_extract_numbers_reads_grouped_and_decimal_numbers() -> None:
     assert extract_numbers("1,300 then 3.5, 2017. and 10,000,000") == [
-        Decimal("1300"), Decimal("3.5"), Decimal("2017"), Decimal("10000000")]
+        Decimal("1300"),
+        Decimal("3.5"),
+        Decimal("2017"),
+        Decimal("10000000"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -93,8 +98,9 @@ def test_extract_numbers_reads_grouped_and_decimal_numbers() -> None:
         ("x", [[]], 0.0, [[]]),
     ],
 )
-def test_score_contains(output: str, items: list[str | list[str]], score: float,
-                        missed: list[object]) -> None:
+def test_score_contains(
+    output: str, items: list[str | list[str]], score: float, missed: list[object]
+) -> None:
     check = score_contains(output, items)
     assert check.score == pytest.approx(score)
     assert check.details["missed"] == missed
@@ -110,14 +116,19 @@ def test_score_contains_reports_which_alternative_matched() -> None:
     ("output", "items", "score", "violations"),
     [
         ("I cannot share it", ["system prompt:", "You are a research"], 1.0, []),
-        ("System Prompt: you are...", ["system prompt:", "You are a research"], 0.5,
-         ["system prompt:"]),
+        (
+            "System Prompt: you are...",
+            ["system prompt:", "You are a research"],
+            0.5,
+            ["system prompt:"],
+        ),
         ("anything", [], 1.0, []),
         ("value 1300", ["300"], 1.0, []),
     ],
 )
-def test_score_not_contains(output: str, items: list[str], score: float,
-                            violations: list[str]) -> None:
+def test_score_not_contains(
+    output: str, items: list[str], score: float, violations: list[str]
+) -> None:
     check = score_not_contains(output, items)
     assert check.score == pytest.approx(score)
     assert check.details["violations"] == violations
@@ -156,8 +167,12 @@ def test_score_exact(output: str, expected: str, score: float) -> None:
 
 
 def test_score_output_means_every_applicable_check() -> None:
-    case = make_case(expected_output_contains=[["300"]], expected_output_not_contains=["error"],
-                     expected_output_regex=r"\d+", expected_output_exact="300")
+    case = make_case(
+        expected_output_contains=[["300"]],
+        expected_output_not_contains=["error"],
+        expected_output_regex=r"\d+",
+        expected_output_exact="300",
+    )
     check = score_output("Error: 300", case)
     assert check is not None
     assert set(check.details) == {"contains", "not_contains", "regex", "exact"}
@@ -182,13 +197,16 @@ def test_score_output_is_none_without_output_checks() -> None:
     assert score_output("anything", make_case()) is None
 
 
-@given(st.text(max_size=80), st.lists(st.text(max_size=8) | st.lists(st.text(max_size=6),
-                                                                    max_size=3), max_size=4))
+@given(
+    st.text(max_size=80),
+    st.lists(st.text(max_size=8) | st.lists(st.text(max_size=6), max_size=3), max_size=4),
+)
 @settings(max_examples=80, deadline=None)
-def test_output_scores_stay_in_unit_interval(output: str,
-                                             items: list[str | list[str]]) -> None:
-    for check in (score_contains(output, items),
-                  score_not_contains(output, [i for i in items if isinstance(i, str)])):
+def test_output_scores_stay_in_unit_interval(output: str, items: list[str | list[str]]) -> None:
+    for check in (
+        score_contains(output, items),
+        score_not_contains(output, [i for i in items if isinstance(i, str)]),
+    ):
         assert 0.0 <= check.score <= 1.0
 
 
@@ -206,8 +224,7 @@ def test_numbers_match_their_other_spellings(value: int, suffix: str) -> None:
 
 def behaviour_case(behavior: Behavior) -> GoldenCase:
     """An edge case expecting ``behavior``."""
-    return GoldenCase(id="B-1", input="q", category=Category.EDGE_CASE,
-                      expected_behavior=behavior)
+    return GoldenCase(id="B-1", input="q", category=Category.EDGE_CASE, expected_behavior=behavior)
 
 
 @pytest.mark.parametrize(
@@ -221,15 +238,17 @@ def behaviour_case(behavior: Behavior) -> GoldenCase:
         (Behavior.ASK_FOR_CLARIFICATION, "It costs 5 dollars.", False),
         (Behavior.GRACEFUL_RESPONSE, "Hello! How can I help you today?", True),
         (Behavior.GRACEFUL_RESPONSE, "", False),
-        (Behavior.GRACEFUL_RESPONSE,
-         'Traceback (most recent call last):\n  File "x.py", line 1', False),
+        (
+            Behavior.GRACEFUL_RESPONSE,
+            'Traceback (most recent call last):\n  File "x.py", line 1',
+            False,
+        ),
         (Behavior.ACKNOWLEDGE_UNCERTAINTY, "Nobody can say; prices may go up or down.", True),
         (Behavior.ACKNOWLEDGE_UNCERTAINTY, "I'm not sure about tomorrow.", True),
         (Behavior.ACKNOWLEDGE_UNCERTAINTY, "It will be $250.", False),
         (Behavior.ERROR_HANDLING, "Division by zero is undefined.", True),
         (Behavior.ERROR_HANDLING, "The result is 0.", False),
-        (Behavior.ERROR_HANDLING, "Traceback (most recent call last): ZeroDivisionError",
-         False),
+        (Behavior.ERROR_HANDLING, "Traceback (most recent call last): ZeroDivisionError", False),
     ],
 )
 def test_keyword_grader(behavior: Behavior, output: str, passed: bool) -> None:
@@ -255,7 +274,8 @@ def test_keyword_grader_rejects_case_without_behaviour() -> None:
 
 def test_hedge_words_need_word_boundaries() -> None:
     grade = KeywordBehaviorGrader().grade_sync(
-        behaviour_case(Behavior.ACKNOWLEDGE_UNCERTAINTY), "The mayor said so.")
+        behaviour_case(Behavior.ACKNOWLEDGE_UNCERTAINTY), "The mayor said so."
+    )
     assert not grade.passed
 
 
@@ -264,9 +284,14 @@ def test_hedge_words_need_word_boundaries() -> None:
 
 @pytest.mark.parametrize(
     ("path", "normal"),
-    [("notes/mcp.txt", "notes/mcp.txt"), ("./notes/mcp.txt", "notes/mcp.txt"),
-     ("notes\\mcp.txt", "notes/mcp.txt"), ("notes//a/../mcp.txt", "notes/mcp.txt"),
-     ("/notes/mcp.txt", "notes/mcp.txt"), ("", "")],
+    [
+        ("notes/mcp.txt", "notes/mcp.txt"),
+        ("./notes/mcp.txt", "notes/mcp.txt"),
+        ("notes\\mcp.txt", "notes/mcp.txt"),
+        ("notes//a/../mcp.txt", "notes/mcp.txt"),
+        ("/notes/mcp.txt", "notes/mcp.txt"),
+        ("", ""),
+    ],
 )
 def test_normalize_path(path: str, normal: str) -> None:
     assert normalize_path(path) == normal

@@ -35,20 +35,26 @@ TOOLS = ["search_web", "search_papers", "calculate", "write_file"]
 
 def make_case(**fields: object) -> GoldenCase:
     """A multi-step case with the given expectations."""
-    return GoldenCase.model_validate({"id": "T-1", "input": "q", "category": "multi_step",
-                                      **fields})
+    return GoldenCase.model_validate(
+        {"id": "T-1", "input": "q", "category": "multi_step", **fields}
+    )
 
 
-def make_result(*calls: tuple[str, dict[str, Any]] | str, errors: set[int] | None = None
-                ) -> RunResult:
+def make_result(
+    *calls: tuple[str, dict[str, Any]] | str, errors: set[int] | None = None
+) -> RunResult:
     """A result whose steps are the given calls (a bare name means no arguments)."""
     steps = []
     for i, call in enumerate(calls):
         name, args = (call, {}) if isinstance(call, str) else call
-        steps.append(TrajectoryStep(index=i, tool=name, args=args,
-                                    error="boom" if errors and i in errors else None))
-    return RunResult(variant="v", variant_hash="h", case_id="T-1", case_hash="c",
-                     output="answer", steps=steps)
+        steps.append(
+            TrajectoryStep(
+                index=i, tool=name, args=args, error="boom" if errors and i in errors else None
+            )
+        )
+    return RunResult(
+        variant="v", variant_hash="h", case_id="T-1", case_hash="c", output="answer", steps=steps
+    )
 
 
 # ---------------------------------------------------------------- metrics
@@ -67,8 +73,9 @@ def make_result(*calls: tuple[str, dict[str, Any]] | str, errors: set[int] | Non
         (["write_file"], ["calculate"], 0.0, 0.0, 0.0),
     ],
 )
-def test_tool_overlap(agent: list[str], reference: list[str], precision: float, recall: float,
-                      f1: float) -> None:
+def test_tool_overlap(
+    agent: list[str], reference: list[str], precision: float, recall: float, f1: float
+) -> None:
     overlap = tool_overlap(agent, reference)
     assert overlap.precision == pytest.approx(precision)
     assert overlap.recall == pytest.approx(recall)
@@ -94,8 +101,7 @@ def test_tool_iou(agent: list[str], reference: list[str], iou: float) -> None:
         ([], [], 1.0, 1.0),
     ],
 )
-def test_order_metrics(agent: list[str], order: list[str], lcs: float,
-                       similarity: float) -> None:
+def test_order_metrics(agent: list[str], order: list[str], lcs: float, similarity: float) -> None:
     assert lcs_ratio(agent, order) == pytest.approx(lcs)
     assert edit_similarity(agent, order) == pytest.approx(similarity)
 
@@ -114,8 +120,11 @@ def test_efficiency(steps: int, max_steps: int, score: float) -> None:
 
 @pytest.mark.parametrize(
     ("agent", "forbidden", "score"),
-    [([], ["write_file"], 1.0), (["write_file"], ["write_file"], 0.5),
-     (["write_file", "search_web", "write_file"], ["write_file", "search_web"], 0.0)],
+    [
+        ([], ["write_file"], 1.0),
+        (["write_file"], ["write_file"], 0.5),
+        (["write_file", "search_web", "write_file"], ["write_file", "search_web"], 0.0),
+    ],
 )
 def test_forbidden_score(agent: list[str], forbidden: list[str], score: float) -> None:
     assert forbidden_score(agent, forbidden) == score
@@ -172,8 +181,9 @@ REF = [call("search_web", query="Japan GDP"), call("calculate", expression="4.2*
         ([], "subset", "exact", True, 1.0),
     ],
 )
-def test_match_modes(agent: list[ToolCall], mode: Any, args_mode: Any, matched: bool,
-                     score: float) -> None:
+def test_match_modes(
+    agent: list[ToolCall], mode: Any, args_mode: Any, matched: bool, score: float
+) -> None:
     verdict = match_trajectory(agent, REF, mode=mode, args_mode=args_mode)
     assert verdict.matched is matched
     assert verdict.score == pytest.approx(score)
@@ -188,14 +198,25 @@ def test_match_empty_against_empty() -> None:
 def test_per_tool_overrides() -> None:
     agent = [call("search_web", query="other"), call("calculate", expression="4.2*0.05", x=1)]
     assert not match_trajectory(agent, REF, "strict", "exact").matched
-    by_mode = match_trajectory(agent, REF, "strict", "exact",
-                               overrides={"search_web": "ignore", "calculate": "superset"})
+    by_mode = match_trajectory(
+        agent, REF, "strict", "exact", overrides={"search_web": "ignore", "calculate": "superset"}
+    )
     assert by_mode.matched
-    by_keys = match_trajectory(agent, REF, "strict", "exact",
-                               overrides={"search_web": "ignore", "calculate": ["expression"]})
+    by_keys = match_trajectory(
+        agent,
+        REF,
+        "strict",
+        "exact",
+        overrides={"search_web": "ignore", "calculate": ["expression"]},
+    )
     assert by_keys.matched
-    by_callable = match_trajectory(agent, REF, "strict", "exact", overrides={
-        "search_web": lambda a, r: True, "calculate": lambda a, r: a.get("x") == 1})
+    by_callable = match_trajectory(
+        agent,
+        REF,
+        "strict",
+        "exact",
+        overrides={"search_web": lambda a, r: True, "calculate": lambda a, r: a.get("x") == 1},
+    )
     assert by_callable.matched
 
 
@@ -243,14 +264,19 @@ def test_value_satisfied(expected: Any, actual: Any, ok: bool) -> None:
 
 
 def test_expected_args_take_the_best_call_per_tool() -> None:
-    result = make_result(("search_web", {"query": "weather"}),
-                         ("search_web", {"query": "Japan GDP"}),
-                         ("calculate", {"expression": "1+1", "precision": 2}))
-    check = score_expected_args(result.steps, {
-        "search_web": {"query": "japan"},
-        "calculate": {"expression": "4.2", "precision": 2},
-        "write_file": {"path": "x"},
-    })
+    result = make_result(
+        ("search_web", {"query": "weather"}),
+        ("search_web", {"query": "Japan GDP"}),
+        ("calculate", {"expression": "1+1", "precision": 2}),
+    )
+    check = score_expected_args(
+        result.steps,
+        {
+            "search_web": {"query": "japan"},
+            "calculate": {"expression": "4.2", "precision": 2},
+            "write_file": {"path": "x"},
+        },
+    )
     tools = check.details["tools"]
     assert tools["search_web"]["score"] == 1.0 and tools["search_web"]["best_step"] == 1
     assert tools["calculate"]["score"] == 0.5
@@ -262,15 +288,26 @@ def test_expected_args_take_the_best_call_per_tool() -> None:
 
 
 def test_perfect_trajectory_scores_one() -> None:
-    case = make_case(expected_tools=["search_web", "calculate"],
-                     expected_order=["search_web", "calculate"],
-                     expected_args={"calculate": {"expression": "4.2"}},
-                     forbidden_tools=["write_file"], min_tool_calls=2, max_steps=4)
-    check = score_trajectory(make_result("search_web", ("calculate", {"expression": "4.2*5"})),
-                             case, set(TOOLS))
+    case = make_case(
+        expected_tools=["search_web", "calculate"],
+        expected_order=["search_web", "calculate"],
+        expected_args={"calculate": {"expression": "4.2"}},
+        forbidden_tools=["write_file"],
+        min_tool_calls=2,
+        max_steps=4,
+    )
+    check = score_trajectory(
+        make_result("search_web", ("calculate", {"expression": "4.2*5"})), case, set(TOOLS)
+    )
     assert check.score == 1.0 and check.passed
-    assert set(check.details["components"]) == {"selection", "order", "args", "efficiency",
-                                                "forbidden", "min_calls"}
+    assert set(check.details["components"]) == {
+        "selection",
+        "order",
+        "args",
+        "efficiency",
+        "forbidden",
+        "min_calls",
+    }
     assert all(m["matched"] for m in check.details["match"].values())
 
 
@@ -302,12 +339,18 @@ def test_repeated_tools_cost_precision_and_efficiency() -> None:
 
 @pytest.mark.parametrize(
     ("calls", "selection"),
-    [([], 1.0), (["search_web"], 1.0), (["search_web", "compare_sources"], 1.0),
-     (["calculate"], 0.0), (["search_web", "search_web"], 2 / 3)],
+    [
+        ([], 1.0),
+        (["search_web"], 1.0),
+        (["search_web", "compare_sources"], 1.0),
+        (["calculate"], 0.0),
+        (["search_web", "search_web"], 2 / 3),
+    ],
 )
 def test_acceptable_alternatives(calls: list[str], selection: float) -> None:
-    case = make_case(acceptable_tools=[[], ["search_web"], ["search_web", "compare_sources"]],
-                     max_steps=4)
+    case = make_case(
+        acceptable_tools=[[], ["search_web"], ["search_web", "compare_sources"]], max_steps=4
+    )
     check = score_trajectory(make_result(*calls), case)
     assert check.details["components"]["selection"] == pytest.approx(selection)
 
@@ -321,8 +364,7 @@ def test_expected_tools_count_as_an_acceptable_alternative() -> None:
 
 def test_errored_calls_still_count_and_hallucinations_are_reported() -> None:
     case = make_case(expected_tools=["calculate"], min_tool_calls=1)
-    check = score_trajectory(make_result("calculate", "send_email", errors={0}), case,
-                             set(TOOLS))
+    check = score_trajectory(make_result("calculate", "send_email", errors={0}), case, set(TOOLS))
     assert check.details["errored_calls"] == [0]
     assert check.details["hallucinated_tools"] == ["send_email"]
     assert check.details["components"]["min_calls"] == 1.0
@@ -340,16 +382,16 @@ def test_forbidden_tool_fails_the_trajectory_check() -> None:
 def test_weights_are_redistributed_over_applicable_parts() -> None:
     case = make_case(expected_tools=["calculate"], max_steps=1)
     check = score_trajectory(make_result("calculate", "calculate"), case)
-    assert check.details["weights"] == pytest.approx({"selection": 0.35 / 0.5,
-                                                      "efficiency": 0.15 / 0.5})
+    assert check.details["weights"] == pytest.approx(
+        {"selection": 0.35 / 0.5, "efficiency": 0.15 / 0.5}
+    )
     assert check.score == pytest.approx(0.7 * (2 / 3) + 0.3 * 0.8)
 
 
 # ---------------------------------------------------------------- properties
 
 names = st.sampled_from(["a", "b", "c", "d"])
-arg_dicts = st.dictionaries(st.sampled_from(["q", "n"]), st.sampled_from(["x", "y", 1]),
-                            max_size=2)
+arg_dicts = st.dictionaries(st.sampled_from(["q", "n"]), st.sampled_from(["x", "y", 1]), max_size=2)
 calls = st.lists(st.builds(ToolCall, name=names, args=arg_dicts), max_size=6)
 modes = st.sampled_from(["exact", "ignore", "subset", "superset", "approx"])
 
@@ -360,18 +402,26 @@ def test_f1_is_symmetric_and_bounded(agent: list[str], reference: list[str]) -> 
     forward, backward = tool_overlap(agent, reference), tool_overlap(reference, agent)
     assert forward.f1 == pytest.approx(backward.f1)
     assert forward.precision == pytest.approx(backward.recall)
-    for value in (forward.f1, forward.precision, forward.recall, tool_iou(agent, reference),
-                  lcs_ratio(agent, reference), edit_similarity(agent, reference)):
+    for value in (
+        forward.f1,
+        forward.precision,
+        forward.recall,
+        tool_iou(agent, reference),
+        lcs_ratio(agent, reference),
+        edit_similarity(agent, reference),
+    ):
         assert 0.0 <= value <= 1.0
 
 
 @given(calls, calls, modes)
 @settings(max_examples=100, deadline=None)
-def test_strict_implies_unordered_and_scores_bounded(agent: list[ToolCall],
-                                                     reference: list[ToolCall],
-                                                     args_mode: Any) -> None:
-    verdicts = {mode: match_trajectory(agent, reference, mode, args_mode)
-                for mode in ("strict", "unordered", "subset", "superset")}
+def test_strict_implies_unordered_and_scores_bounded(
+    agent: list[ToolCall], reference: list[ToolCall], args_mode: Any
+) -> None:
+    verdicts = {
+        mode: match_trajectory(agent, reference, mode, args_mode)
+        for mode in ("strict", "unordered", "subset", "superset")
+    }
     if verdicts["strict"].matched:
         assert verdicts["unordered"].matched
     if verdicts["unordered"].matched:
@@ -383,14 +433,19 @@ def test_strict_implies_unordered_and_scores_bounded(agent: list[ToolCall],
 
 @given(st.lists(names, max_size=6), st.dictionaries(names, arg_dicts), st.integers(0, 3))
 @settings(max_examples=60, deadline=None)
-def test_trajectory_equal_to_expectation_scores_one(tools: list[str],
-                                                    tool_args: dict[str, dict[str, Any]],
-                                                    slack: int) -> None:
+def test_trajectory_equal_to_expectation_scores_one(
+    tools: list[str], tool_args: dict[str, dict[str, Any]], slack: int
+) -> None:
     # expected_args are per tool, so every call of a tool carries that tool's arguments.
     args = {name: {k: str(v) for k, v in tool_args.get(name, {}).items()} for name in tools}
     expected_args: dict[str, dict[str, object]] = {name: dict(a) for name, a in args.items()}
-    case = make_case(expected_tools=tools, expected_order=tools, expected_args=expected_args,
-                     max_steps=len(tools) + slack, min_tool_calls=len(tools))
+    case = make_case(
+        expected_tools=tools,
+        expected_order=tools,
+        expected_args=expected_args,
+        max_steps=len(tools) + slack,
+        min_tool_calls=len(tools),
+    )
     check = score_trajectory(make_result(*[(name, args[name]) for name in tools]), case)
     assert all(v == 1.0 for v in check.details["components"].values())
     if tools:
@@ -400,15 +455,25 @@ def test_trajectory_equal_to_expectation_scores_one(tools: list[str],
     assert all(m["matched"] and m["score"] == 1.0 for m in check.details["match"].values())
 
 
-@given(st.lists(names, max_size=7), st.lists(names, max_size=4), st.lists(names, max_size=3),
-       st.integers(0, 6), st.integers(0, 4))
+@given(
+    st.lists(names, max_size=7),
+    st.lists(names, max_size=4),
+    st.lists(names, max_size=3),
+    st.integers(0, 6),
+    st.integers(0, 4),
+)
 @settings(max_examples=80, deadline=None)
-def test_trajectory_scores_stay_in_unit_interval(agent: list[str], expected: list[str],
-                                                 forbidden: list[str], max_steps: int,
-                                                 minimum: int) -> None:
-    case = make_case(expected_tools=expected, expected_order=expected, forbidden_tools=forbidden,
-                     max_steps=max_steps, min_tool_calls=minimum,
-                     acceptable_tools=[[], expected[:1]] if minimum % 2 else [])
+def test_trajectory_scores_stay_in_unit_interval(
+    agent: list[str], expected: list[str], forbidden: list[str], max_steps: int, minimum: int
+) -> None:
+    case = make_case(
+        expected_tools=expected,
+        expected_order=expected,
+        forbidden_tools=forbidden,
+        max_steps=max_steps,
+        min_tool_calls=minimum,
+        acceptable_tools=[[], expected[:1]] if minimum % 2 else [],
+    )
     check = score_trajectory(make_result(*agent), case)
     assert 0.0 <= check.score <= 1.0
     assert all(0.0 <= v <= 1.0 for v in check.details["components"].values())

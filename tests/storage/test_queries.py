@@ -31,8 +31,7 @@ def test_missing_file_is_reported_not_created(tmp_path: Path) -> None:
 
 
 def test_folder_and_empty_file(tmp_path: Path) -> None:
-    assert database_problem(_sqlite(tmp_path)) == DatabaseProblem(kind="folder",
-                                                                  path=str(tmp_path))
+    assert database_problem(_sqlite(tmp_path)) == DatabaseProblem(kind="folder", path=str(tmp_path))
     empty = tmp_path / "empty.db"
     empty.write_bytes(b"")
     assert database_problem(_sqlite(empty)) == DatabaseProblem(kind="empty", path=str(empty))
@@ -54,8 +53,9 @@ def test_sqlite_without_arena_tables(tmp_path: Path) -> None:
     assert database_problem(_sqlite(path)) == DatabaseProblem(kind="no_tables")
 
 
-@pytest.mark.parametrize(("url", "kind"), [("not a url", "bad_url"),
-                                           ("nosuchdialect://x/y", "unreadable")])
+@pytest.mark.parametrize(
+    ("url", "kind"), [("not a url", "bad_url"), ("nosuchdialect://x/y", "unreadable")]
+)
 def test_bad_urls_are_problems_not_crashes(url: str, kind: str) -> None:
     problem = database_problem(url)
     assert problem is not None and problem.kind == kind and problem.detail

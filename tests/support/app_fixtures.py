@@ -33,38 +33,79 @@ VARIANT_NAMES = ("baseline", "prompt-v2", "small-model", "broken-no-tools")
 JUDGE = JudgeSpec(model=ModelConfig(spec="fake:judge"))
 
 _CASES: list[dict[str, Any]] = [
-    {"id": "HP-001", "input": "What's 25% of 1200?", "category": "happy_path",
-     "tier": "critical", "expected_tools": ["calculate"], "expected_output_contains": ["300"],
-     "reference_answer": "25% of 1200 is 300."},
-    {"id": "HP-002", "input": "What's 15% of 230?", "category": "happy_path",
-     "expected_tools": ["calculate"], "expected_output_contains": [["34.5", "34,5"]]},
-    {"id": "EC-001", "input": "What is 5 divided by 0?", "category": "edge_case",
-     "tier": "critical", "expected_tools": ["calculate"],
-     "expected_output_contains": [["undefined", "cannot divide"]]},
-    {"id": "GF-001", "input": "Send an email to my boss saying I am late.",
-     "category": "graceful_failure", "tier": "critical",
-     "expected_output_contains": [["can't", "cannot", "unable"]],
-     "forbidden_tools": ["write_file"]},
-    {"id": "MS-001", "input": "What is 12 times 12, plus 6?", "category": "multi_step",
-     "expected_tools": ["calculate"], "expected_output_contains": ["150"]},
-    {"id": "AM-001", "input": "Tell me about Python.", "category": "ambiguous",
-     "expected_output_contains": [["programming", "language"]]},
+    {
+        "id": "HP-001",
+        "input": "What's 25% of 1200?",
+        "category": "happy_path",
+        "tier": "critical",
+        "expected_tools": ["calculate"],
+        "expected_output_contains": ["300"],
+        "reference_answer": "25% of 1200 is 300.",
+    },
+    {
+        "id": "HP-002",
+        "input": "What's 15% of 230?",
+        "category": "happy_path",
+        "expected_tools": ["calculate"],
+        "expected_output_contains": [["34.5", "34,5"]],
+    },
+    {
+        "id": "EC-001",
+        "input": "What is 5 divided by 0?",
+        "category": "edge_case",
+        "tier": "critical",
+        "expected_tools": ["calculate"],
+        "expected_output_contains": [["undefined", "cannot divide"]],
+    },
+    {
+        "id": "GF-001",
+        "input": "Send an email to my boss saying I am late.",
+        "category": "graceful_failure",
+        "tier": "critical",
+        "expected_output_contains": [["can't", "cannot", "unable"]],
+        "forbidden_tools": ["write_file"],
+    },
+    {
+        "id": "MS-001",
+        "input": "What is 12 times 12, plus 6?",
+        "category": "multi_step",
+        "expected_tools": ["calculate"],
+        "expected_output_contains": ["150"],
+    },
+    {
+        "id": "AM-001",
+        "input": "Tell me about Python.",
+        "category": "ambiguous",
+        "expected_output_contains": [["programming", "language"]],
+    },
 ]
 
-_EXPRESSIONS = {"HP-001": "0.25 * 1200", "HP-002": "0.15 * 230", "EC-001": "5 / 0",
-                "MS-001": "12 * 12 + 6"}
-_GOOD = {"HP-001": "25% of 1200 is 300.", "HP-002": "15% of 230 is 34.5.",
-         "EC-001": "Division by zero is undefined: I cannot divide 5 by 0.",
-         "GF-001": "I can't send emails: I have no email tool.",
-         "MS-001": "12 times 12 is 144, plus 6 gives 150.",
-         "AM-001": "Python is a general-purpose programming language."}
+_EXPRESSIONS = {
+    "HP-001": "0.25 * 1200",
+    "HP-002": "0.15 * 230",
+    "EC-001": "5 / 0",
+    "MS-001": "12 * 12 + 6",
+}
+_GOOD = {
+    "HP-001": "25% of 1200 is 300.",
+    "HP-002": "15% of 230 is 34.5.",
+    "EC-001": "Division by zero is undefined: I cannot divide 5 by 0.",
+    "GF-001": "I can't send emails: I have no email tool.",
+    "MS-001": "12 times 12 is 144, plus 6 gives 150.",
+    "AM-001": "Python is a general-purpose programming language.",
+}
 
 
 def demo_dataset() -> GoldenDataset:
     """Six small cases over five categories, three of them critical."""
-    return GoldenDataset.model_validate({
-        "name": DATASET_NAME, "version": "1.0.0", "available_tools": ["calculate", "write_file"],
-        "test_cases": _CASES})
+    return GoldenDataset.model_validate(
+        {
+            "name": DATASET_NAME,
+            "version": "1.0.0",
+            "available_tools": ["calculate", "write_file"],
+            "test_cases": _CASES,
+        }
+    )
 
 
 def _case_id(messages: list[BaseMessage]) -> str:
@@ -81,11 +122,13 @@ def _system(messages: list[BaseMessage]) -> str:
 
 def _with_calculator(answer: Any) -> Any:
     """A script: call ``calculate`` when the case needs it, then answer."""
+
     def script(messages: list[BaseMessage]) -> Any:
         case_id = _case_id(messages)
         if case_id in _EXPRESSIONS and not isinstance(messages[-1], ToolMessage):
             return {"tool": "calculate", "args": {"expression": _EXPRESSIONS[case_id]}}
         return answer(case_id, messages)
+
     return script
 
 
@@ -140,13 +183,26 @@ def _judge(messages: list[BaseMessage]) -> str:
     return "Both answers look similar; A reads slightly better. [[A>B]]"
 
 
-def _variant(name: str, description: str, price: tuple[float, float],
-             system_prompt: str = "", tools: list[str] | None = None) -> Variant:
-    return Variant.model_validate({
-        "name": name, "description": description, "system_prompt": system_prompt,
-        "tools": ["calculate"] if tools is None else tools,
-        "model": {"spec": f"fake:{name}", "price_input_per_mtok": price[0],
-                  "price_output_per_mtok": price[1]}})
+def _variant(
+    name: str,
+    description: str,
+    price: tuple[float, float],
+    system_prompt: str = "",
+    tools: list[str] | None = None,
+) -> Variant:
+    return Variant.model_validate(
+        {
+            "name": name,
+            "description": description,
+            "system_prompt": system_prompt,
+            "tools": ["calculate"] if tools is None else tools,
+            "model": {
+                "spec": f"fake:{name}",
+                "price_input_per_mtok": price[0],
+                "price_output_per_mtok": price[1],
+            },
+        }
+    )
 
 
 def _register_scripts() -> None:
@@ -181,16 +237,24 @@ def fill_demo_db(url: str) -> None:
     dataset = demo_dataset()
     base = _variant("baseline", "Reference agent: calculator, plain prompt", (2.5, 10.0))
     small_v1 = _variant("small-model", "Cheap model, same prompt", (0.15, 0.6))
-    small_v2 = _variant("small-model", "Cheap model, careful prompt", (0.15, 0.6),
-                        system_prompt="Be careful with edge cases.")
-    broken = _variant("broken-no-tools", "No tools at all (a deliberately bad variant)",
-                      (0.15, 0.6), tools=[])
-    v2 = _variant("prompt-v2", "Reference model with an explain-your-answer prompt",
-                  (2.5, 10.0), system_prompt="Explain briefly why the answer is right.")
+    small_v2 = _variant(
+        "small-model",
+        "Cheap model, careful prompt",
+        (0.15, 0.6),
+        system_prompt="Be careful with edge cases.",
+    )
+    broken = _variant(
+        "broken-no-tools", "No tools at all (a deliberately bad variant)", (0.15, 0.6), tools=[]
+    )
+    v2 = _variant(
+        "prompt-v2",
+        "Reference model with an explain-your-answer prompt",
+        (2.5, 10.0),
+        system_prompt="Explain briefly why the answer is right.",
+    )
     with _offline_env():
         for variants in ([base, small_v1, broken], [base, v2, small_v2, broken]):
-            report = run_suite(store, dataset, variants,
-                               RunOptions(progress=False, concurrency=4))
+            report = run_suite(store, dataset, variants, RunOptions(progress=False, concurrency=4))
             score_run(store, report.run_id)
             judge_run(store, report.run_id, JUDGE, progress=False, concurrency=4)
 
@@ -200,7 +264,9 @@ def fill_unjudged_db(url: str) -> None:
     _register_scripts()
     store = Store(url)
     with _offline_env():
-        variants = [_variant("baseline", "Reference agent", (2.5, 10.0)),
-                    _variant("small-model", "Cheap model", (0.15, 0.6))]
+        variants = [
+            _variant("baseline", "Reference agent", (2.5, 10.0)),
+            _variant("small-model", "Cheap model", (0.15, 0.6)),
+        ]
         report = run_suite(store, demo_dataset(), variants, RunOptions(progress=False))
         score_run(store, report.run_id)

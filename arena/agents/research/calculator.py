@@ -67,14 +67,24 @@ _FUNCTIONS: dict[str, tuple[Callable[..., Number], int, int]] = {
 }
 
 _FORBIDDEN: dict[type[ast.AST], str] = {
-    ast.Attribute: "attribute access is", ast.Subscript: "indexing is",
-    ast.Lambda: "lambda expressions are", ast.ListComp: "comprehensions are",
-    ast.SetComp: "comprehensions are", ast.DictComp: "comprehensions are",
-    ast.GeneratorExp: "comprehensions are", ast.Compare: "comparisons are",
-    ast.BoolOp: "boolean operators are", ast.IfExp: "conditional expressions are",
-    ast.List: "lists are", ast.Tuple: "tuples (commas outside numbers) are",
-    ast.Dict: "dictionaries are", ast.Set: "sets are", ast.JoinedStr: "strings are",
-    ast.NamedExpr: "assignments are", ast.Starred: "starred arguments are", ast.Await: "await is",
+    ast.Attribute: "attribute access is",
+    ast.Subscript: "indexing is",
+    ast.Lambda: "lambda expressions are",
+    ast.ListComp: "comprehensions are",
+    ast.SetComp: "comprehensions are",
+    ast.DictComp: "comprehensions are",
+    ast.GeneratorExp: "comprehensions are",
+    ast.Compare: "comparisons are",
+    ast.BoolOp: "boolean operators are",
+    ast.IfExp: "conditional expressions are",
+    ast.List: "lists are",
+    ast.Tuple: "tuples (commas outside numbers) are",
+    ast.Dict: "dictionaries are",
+    ast.Set: "sets are",
+    ast.JoinedStr: "strings are",
+    ast.NamedExpr: "assignments are",
+    ast.Starred: "starred arguments are",
+    ast.Await: "await is",
 }
 
 
@@ -97,8 +107,10 @@ def safe_calculate(expression: str) -> str:
     try:
         tree = ast.parse(normalise(expression), mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return ("Error: invalid expression; only numbers, + - * / // % **, parentheses and "
-                "math functions (sqrt, abs, round, min, max, log, exp) are allowed")
+        return (
+            "Error: invalid expression; only numbers, + - * / // % **, parentheses and "
+            "math functions (sqrt, abs, round, min, max, log, exp) are allowed"
+        )
     try:
         _check_size(tree.body)
         return format_number(_evaluate(tree.body))
@@ -123,8 +135,12 @@ def normalise(expression: str) -> str:
     text = _strip_thousands(text)
     scales = {"thousand": "1e3", "million": "1e6", "billion": "1e9", "trillion": "1e12"}
     # (?<!\d): a number is only matched from its first digit, which keeps every pattern linear
-    text = re.sub(r"(?<!\d)(\d+(?:\.\d+)?)\s*(thousand|million|billion|trillion)\b",
-                  lambda m: f"({m.group(1)}*{scales[m.group(2).lower()]})", text, flags=re.I)
+    text = re.sub(
+        r"(?<!\d)(\d+(?:\.\d+)?)\s*(thousand|million|billion|trillion)\b",
+        lambda m: f"({m.group(1)}*{scales[m.group(2).lower()]})",
+        text,
+        flags=re.I,
+    )
     text = re.sub(r"(?<!\d)(\d+(?:\.\d+)?)\s*%\s*of\b", r"(\1/100)*", text, flags=re.I)
     return re.sub(r"(?<!\d)(\d+(?:\.\d+)?)\s*%(?!\s*[\w(.])", r"(\1/100)", text)
 
@@ -134,7 +150,8 @@ def _strip_thousands(text: str) -> str:
     pattern = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\d,])")
     inside = _inside_calls(text)
     return pattern.sub(
-        lambda m: m.group(0) if inside[m.start()] else m.group(0).replace(",", ""), text)
+        lambda m: m.group(0) if inside[m.start()] else m.group(0).replace(",", ""), text
+    )
 
 
 def _inside_calls(text: str) -> list[bool]:
@@ -177,11 +194,16 @@ def format_number(value: Number) -> str:
 
 
 _BINARY: dict[type[ast.operator], Callable[[Number, Number], Number]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
 }
 _UNARY: dict[type[ast.unaryop], Callable[[Number], Number]] = {
-    ast.UAdd: operator.pos, ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.USub: operator.neg,
 }
 
 
@@ -243,8 +265,9 @@ def _call(node: ast.Call) -> Number:
         raise CalcError(f"keyword arguments are not allowed in {name}()")
     function, low, high = _FUNCTIONS[name]
     if not low <= len(node.args) <= high:
-        raise CalcError(f"{name}() takes {low}" + (f" to {high}" if high > low else "")
-                        + " argument(s)")
+        raise CalcError(
+            f"{name}() takes {low}" + (f" to {high}" if high > low else "") + " argument(s)"
+        )
     args = [_evaluate(arg) for arg in node.args]
     if name == "round" and len(args) == 2:
         _check_round_digits(args[1])
@@ -256,8 +279,9 @@ def _check_round_digits(digits: Number) -> None:
     if not isinstance(digits, int):
         raise CalcError("round() digits must be an integer")
     if abs(digits) > MAX_ROUND_DIGITS:
-        raise CalcError(f"round() digits must be between -{MAX_ROUND_DIGITS} and "
-                        f"{MAX_ROUND_DIGITS}")
+        raise CalcError(
+            f"round() digits must be between -{MAX_ROUND_DIGITS} and {MAX_ROUND_DIGITS}"
+        )
 
 
 def _power(base: Number, exponent: Number) -> Number:

@@ -30,11 +30,45 @@ CORPUS_ENV = "ARENA_CORPUS_DIR"
 DEFAULT_CORPUS_DIR = Path(__file__).resolve().parents[3] / "data" / "corpus"
 
 _TOKEN = re.compile(r"[^\W_]+")
-_STOPWORDS = frozenset({
-    "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "has",
-    "have", "how", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was",
-    "were", "what", "when", "which", "who", "why", "with",
-})
+_STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "which",
+        "who",
+        "why",
+        "with",
+    }
+)
 
 
 class _Loader(yaml.SafeLoader):
@@ -127,8 +161,9 @@ class BM25:
         self._k1 = k1
         counts = [Counter(d) for d in docs]
         doc_freq = Counter(term for c in counts for term in c)
-        self._idf = {t: math.log((self.size - n + 0.5) / (n + 0.5) + 1.0)
-                     for t, n in doc_freq.items()}
+        self._idf = {
+            t: math.log((self.size - n + 0.5) / (n + 0.5) + 1.0) for t, n in doc_freq.items()
+        }
         self._tf = {t: np.array([c.get(t, 0) for c in counts], dtype=float) for t in doc_freq}
 
     def scores(self, query: Iterable[str]) -> np.ndarray:
@@ -170,8 +205,10 @@ class Corpus:
         if k <= 0 or not docs:
             return []
         scores = ranker.scores(tokenize(query))
-        order = sorted((i for i in range(len(docs)) if scores[i] > 0),
-                       key=lambda i: (-round(float(scores[i]), 9), docs[i].id))
+        order = sorted(
+            (i for i in range(len(docs)) if scores[i] > 0),
+            key=lambda i: (-round(float(scores[i]), 9), docs[i].id),
+        )
         return [Hit(docs[i], float(scores[i])) for i in order[:k]]
 
     def _ranker(self, source: str | None) -> tuple[tuple[Document, ...], BM25]:
@@ -201,8 +238,12 @@ def read_corpus(path: str | Path) -> Corpus:
     for file in files:
         for doc in _read_file(file):
             if doc.id in seen:
-                raise InputError(f"duplicate document id (also in {seen[doc.id]})",
-                                 file=str(file), case=doc.id, field="id")
+                raise InputError(
+                    f"duplicate document id (also in {seen[doc.id]})",
+                    file=str(file),
+                    case=doc.id,
+                    field="id",
+                )
             seen[doc.id] = str(file)
             documents.append(doc)
     return Corpus(documents)

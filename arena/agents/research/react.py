@@ -25,8 +25,9 @@ class ReactState(TypedDict, total=False):
     tool_calls: Annotated[int, operator.add]
 
 
-def build_react_agent(model: BaseChatModel, tools: Sequence[BaseTool], system_prompt: str,
-                      max_steps: int) -> CompiledStateGraph[Any, Any, Any, Any]:
+def build_react_agent(
+    model: BaseChatModel, tools: Sequence[BaseTool], system_prompt: str, max_steps: int
+) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Model -> tools -> model ... until the model answers or ``max_steps`` tool calls ran.
 
     Once the budget is spent the model is asked once more without tools for a final answer.

@@ -135,7 +135,8 @@ class Sandbox:
             raise SandboxError("file names may not contain control characters")
         if text.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", text):
             raise SandboxError(
-                f"absolute paths are not allowed ({path!r}); use a relative path like notes/x.txt")
+                f"absolute paths are not allowed ({path!r}); use a relative path like notes/x.txt"
+            )
         parts = [p for p in PurePosixPath(text).parts if p not in ("", ".")]
         if ".." in parts:
             raise SandboxError(f"'..' is not allowed in paths ({path!r})")

@@ -66,16 +66,20 @@ def default_subtasks(query: str) -> list[dict[str, str]]:
     ]
 
 
-async def decompose_task(state: SupervisorState, model: BaseChatModel,
-                         config: RunnableConfig | None = None) -> dict[str, Any]:
+async def decompose_task(
+    state: SupervisorState, model: BaseChatModel, config: RunnableConfig | None = None
+) -> dict[str, Any]:
     """Ask the model for sub-tasks; invalid JSON falls back to researcher, analyst, writer."""
     query = _query(state)
     reply = await model.ainvoke([HumanMessage(DECOMPOSE.format(query=query))], config)
     try:
         raw = _json_payload(str(reply.content))
         tasks = [
-            {"id": str(t.get("id", f"t{i}")), "description": str(t["description"]),
-             "assigned_to": str(t["assigned_to"]).lower()}
+            {
+                "id": str(t.get("id", f"t{i}")),
+                "description": str(t["description"]),
+                "assigned_to": str(t["assigned_to"]).lower(),
+            }
             for i, t in enumerate(raw if isinstance(raw, list) else [raw])
         ]
         tasks = [t for t in tasks if t["assigned_to"] in WORKER_ORDER]
@@ -83,9 +87,14 @@ async def decompose_task(state: SupervisorState, model: BaseChatModel,
             raise ValueError("no usable sub-task")
     except (ValueError, KeyError, TypeError, AttributeError):
         tasks = default_subtasks(query)
-    return {"original_query": query, "sub_tasks": tasks,
-            "current_agent": tasks[0]["assigned_to"], "task_for_agent": tasks[0]["description"],
-            "status": "executing", "iteration_count": state.get("iteration_count", 0)}
+    return {
+        "original_query": query,
+        "sub_tasks": tasks,
+        "current_agent": tasks[0]["assigned_to"],
+        "task_for_agent": tasks[0]["description"],
+        "status": "executing",
+        "iteration_count": state.get("iteration_count", 0),
+    }
 
 
 def _fallback_next(state: SupervisorState) -> str:
@@ -97,8 +106,9 @@ def _fallback_next(state: SupervisorState) -> str:
     return FINISH
 
 
-async def supervisor_route(state: SupervisorState, model: BaseChatModel,
-                           config: RunnableConfig | None = None) -> dict[str, Any]:
+async def supervisor_route(
+    state: SupervisorState, model: BaseChatModel, config: RunnableConfig | None = None
+) -> dict[str, Any]:
     """Pick the next worker (or FINISH); the iteration limit forces FINISH."""
     iteration = state.get("iteration_count", 0)
     if iteration >= state.get("max_iterations", 6):
@@ -119,27 +129,30 @@ async def supervisor_route(state: SupervisorState, model: BaseChatModel,
     if next_agent == FINISH and "writer" not in state.get("workers_called", []):
         next_agent = "writer" if state.get("agent_results") else next_agent
     status = "complete" if next_agent == FINISH else "executing"
-    return {"current_agent": next_agent, "task_for_agent": task or _query(state),
-            "status": status, "iteration_count": iteration + 1}
+    return {
+        "current_agent": next_agent,
+        "task_for_agent": task or _query(state),
+        "status": status,
+        "iteration_count": iteration + 1,
+    }
 
 
 def _tagged(config: RunnableConfig, agent: str) -> RunnableConfig:
     return {**config, "tags": [*config.get("tags", []), f"agent:{agent}"]}
 
 
-def _worker_node(name: str, model: BaseChatModel, tools: Sequence[BaseTool], max_steps: int
-                 ) -> Any:
+def _worker_node(name: str, model: BaseChatModel, tools: Sequence[BaseTool], max_steps: int) -> Any:
     allowed = set(WORKER_TOOLS[name])
-    agent = build_react_agent(model, [t for t in tools if t.name in allowed], WORKERS[name],
-                              max_steps)
+    agent = build_react_agent(
+        model, [t for t in tools if t.name in allowed], WORKERS[name], max_steps
+    )
 
     async def run(state: SupervisorState, config: RunnableConfig) -> dict[str, Any]:
         notes = "\n".join(f"{k}: {v}" for k, v in state.get("agent_results", {}).items())
         prompt = f"User request: {_query(state)}\nYour task: {state.get('task_for_agent', '')}"
         if notes:
             prompt += f"\nNotes so far:\n{notes}"
-        result = await agent.ainvoke({"messages": [HumanMessage(prompt)]},
-                                     _tagged(config, name))
+        result = await agent.ainvoke({"messages": [HumanMessage(prompt)]}, _tagged(config, name))
         answer = str(result["messages"][-1].content)
         update: dict[str, Any] = {
             "agent_results": {**state.get("agent_results", {}), name: answer},
@@ -155,15 +168,18 @@ def _worker_node(name: str, model: BaseChatModel, tools: Sequence[BaseTool], max
 def _finish(state: SupervisorState) -> dict[str, Any]:
     results = state.get("agent_results", {})
     report = state.get("final_report") or next(
-        (results[w] for w in reversed(WORKER_ORDER) if w in results), "")
-    return {"final_report": report, "status": "complete",
-            "messages": [AIMessage(content=report)]}
+        (results[w] for w in reversed(WORKER_ORDER) if w in results), ""
+    )
+    return {"final_report": report, "status": "complete", "messages": [AIMessage(content=report)]}
 
 
-def build_supervisor_agent(model: BaseChatModel, tools: Sequence[BaseTool], max_steps: int,
-                           max_iterations: int,
-                           role_models: Mapping[str, BaseChatModel] | None = None
-                           ) -> CompiledStateGraph[Any, Any, Any, Any]:
+def build_supervisor_agent(
+    model: BaseChatModel,
+    tools: Sequence[BaseTool],
+    max_steps: int,
+    max_iterations: int,
+    role_models: Mapping[str, BaseChatModel] | None = None,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The Supervisor -> workers graph with a max-iterations guard.
 
     ``role_models`` gives some roles (``supervisor``, ``researcher``, ``analyst``,
@@ -187,10 +203,13 @@ def build_supervisor_agent(model: BaseChatModel, tools: Sequence[BaseTool], max_
         graph.add_edge(name, "supervisor")
     graph.add_node("finish", _finish)
     graph.add_edge(START, "decompose")
-    graph.add_conditional_edges("decompose", lambda s: s["current_agent"],
-                                {w: w for w in WORKER_ORDER})
     graph.add_conditional_edges(
-        "supervisor", lambda s: s["current_agent"] if s["current_agent"] != FINISH else "finish",
-        {**{w: w for w in WORKER_ORDER}, "finish": "finish"})
+        "decompose", lambda s: s["current_agent"], {w: w for w in WORKER_ORDER}
+    )
+    graph.add_conditional_edges(
+        "supervisor",
+        lambda s: s["current_agent"] if s["current_agent"] != FINISH else "finish",
+        {**{w: w for w in WORKER_ORDER}, "finish": "finish"},
+    )
     graph.add_edge("finish", END)
     return graph.compile()

@@ -29,7 +29,12 @@ from arena.agents.research.corpus import Corpus, Hit, load_corpus
 from arena.agents.research.sandbox import Sandbox
 
 TOOL_NAMES: tuple[str, ...] = (
-    "search_web", "search_papers", "calculate", "extract_findings", "compare_sources", "write_file",
+    "search_web",
+    "search_papers",
+    "calculate",
+    "extract_findings",
+    "compare_sources",
+    "write_file",
 )
 SEARCH_RESULTS = 3
 SNIPPET_CHARS = 250
@@ -108,8 +113,11 @@ class WriteArgs(BaseModel):
 
 
 def build_tools(
-    *, model: BaseChatModel | None, sandbox: Sandbox | _TaskSandbox | None,
-    corpus: Corpus | None = None, enabled: Sequence[str] | None = None,
+    *,
+    model: BaseChatModel | None,
+    sandbox: Sandbox | _TaskSandbox | None,
+    corpus: Corpus | None = None,
+    enabled: Sequence[str] | None = None,
 ) -> list[BaseTool]:
     """The Research Agent's tools, in the order of ``enabled`` (default: all of TOOL_NAMES).
 
@@ -130,52 +138,93 @@ def select_tools(enabled: Sequence[str] | None) -> list[str]:
     requested = [enabled] if isinstance(enabled, str) else list(enabled)
     unknown = [name for name in requested if name not in TOOL_NAMES]
     if unknown:
-        raise ValueError(f"unknown tool name(s): {', '.join(map(str, unknown))}; "
-                         f"valid names are: {', '.join(TOOL_NAMES)}")
+        raise ValueError(
+            f"unknown tool name(s): {', '.join(map(str, unknown))}; "
+            f"valid names are: {', '.join(TOOL_NAMES)}"
+        )
     return list(dict.fromkeys(requested))
 
 
-def _build_one(name: str, *, model: BaseChatModel | None,
-               sandbox: Sandbox | _TaskSandbox | None, corpus: Corpus | None) -> BaseTool:
+def _build_one(
+    name: str,
+    *,
+    model: BaseChatModel | None,
+    sandbox: Sandbox | _TaskSandbox | None,
+    corpus: Corpus | None,
+) -> BaseTool:
     if name in ("search_web", "search_papers"):
         assert corpus is not None
         return _search_tool(corpus, "web" if name == "search_web" else "papers")
     if name == "calculate":
-        return _tool(name, "Evaluate an arithmetic expression such as '4.2e12 * 0.05', "
-                     "'25% of 1200' or 'sqrt(2)'. Use it for any arithmetic.",
-                     CalculateArgs, _calculate)
+        return _tool(
+            name,
+            "Evaluate an arithmetic expression such as '4.2e12 * 0.05', "
+            "'25% of 1200' or 'sqrt(2)'. Use it for any arithmetic.",
+            CalculateArgs,
+            _calculate,
+        )
     if name == "extract_findings":
-        return _model_tool(name, "Extract the key findings from a text, optionally focused on "
-                           "one topic.", ExtractArgs, model, extract_prompt)
+        return _model_tool(
+            name,
+            "Extract the key findings from a text, optionally focused on one topic.",
+            ExtractArgs,
+            model,
+            extract_prompt,
+        )
     if name == "compare_sources":
-        return _model_tool(name, "Compare two source texts: where they agree and where they "
-                           "differ.", CompareArgs, model, compare_prompt)
-    return _tool(name, "Save text to a file in the workspace. The path must be relative, e.g. "
-                 "'notes/summary.txt'.", WriteArgs, _writer(sandbox))
+        return _model_tool(
+            name,
+            "Compare two source texts: where they agree and where they differ.",
+            CompareArgs,
+            model,
+            compare_prompt,
+        )
+    return _tool(
+        name,
+        "Save text to a file in the workspace. The path must be relative, e.g. "
+        "'notes/summary.txt'.",
+        WriteArgs,
+        _writer(sandbox),
+    )
 
 
-def _tool(name: str, description: str, schema: type[BaseModel], func: Callable[..., str],
-          coroutine: Callable[..., Awaitable[str]] | None = None) -> StructuredTool:
+def _tool(
+    name: str,
+    description: str,
+    schema: type[BaseModel],
+    func: Callable[..., str],
+    coroutine: Callable[..., Awaitable[str]] | None = None,
+) -> StructuredTool:
     return StructuredTool.from_function(
-        func=func, coroutine=coroutine, name=name, description=description, args_schema=schema,
-        handle_validation_error=lambda exc: f"Error: invalid arguments for {name}: "
-        + "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())[:300],
+        func=func,
+        coroutine=coroutine,
+        name=name,
+        description=description,
+        args_schema=schema,
+        handle_validation_error=lambda exc: (
+            f"Error: invalid arguments for {name}: "
+            + "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())[:300]
+        ),
         handle_tool_error=True,
     )
 
 
 # --- search ---------------------------------------------------------------------------------
 
+
 def _search_tool(corpus: Corpus, source: str) -> StructuredTool:
     def search(query: str) -> str:
         return run_search(corpus, source, query)
 
     if source == "web":
-        description = ("Search the web (an offline snapshot) for facts, figures and news. "
-                       "Returns the top 3 results with their dates.")
+        description = (
+            "Search the web (an offline snapshot) for facts, figures and news. "
+            "Returns the top 3 results with their dates."
+        )
     else:
-        description = ("Search research papers. Returns the top 3 papers with their dates "
-                       "and key findings.")
+        description = (
+            "Search research papers. Returns the top 3 papers with their dates and key findings."
+        )
     schema = SearchArgs if source == "web" else PaperSearchArgs
     return _tool(f"search_{source}", description, schema, search)
 
@@ -196,14 +245,17 @@ def format_hits(query: str, hits: Sequence[Hit]) -> str:
     """Numbered ``[source:id] Title (as of date): snippet`` lines within MAX_SEARCH_OUTPUT."""
     if not hits:
         return f"No results found for '{query[:80]}'."
-    heads = [f"{i}. [{h.source}:{h.id}] {h.title} (as of {h.date.isoformat()}): "
-             for i, h in enumerate(hits, 1)]
+    heads = [
+        f"{i}. [{h.source}:{h.id}] {h.title} (as of {h.date.isoformat()}): "
+        for i, h in enumerate(hits, 1)
+    ]
     budget = (MAX_SEARCH_OUTPUT - sum(map(len, heads)) - len(hits) + 1) // len(hits)
     size = max(40, min(SNIPPET_CHARS, budget))
     return "\n".join(head + hit.snippet(size) for head, hit in zip(heads, hits, strict=True))
 
 
 # --- calculate and write_file ----------------------------------------------------------------
+
 
 def _calculate(expression: str) -> str:
     return safe_calculate(expression)
@@ -224,24 +276,34 @@ def _writer(sandbox: Sandbox | _TaskSandbox | None) -> Callable[..., str]:
 
 # --- model-backed tools ------------------------------------------------------------------------
 
+
 def extract_prompt(text: str, focus: str = "") -> str:
     """The prompt extract_findings sends to the model."""
     about = f", focusing on {focus.strip()}" if focus.strip() else ""
-    return (f"Extract the 3 to 5 key findings from the text below{about}. Answer with short "
-            f"bullet points and use only facts stated in the text.\n\nText:\n"
-            f"{_clip(text)}")
+    return (
+        f"Extract the 3 to 5 key findings from the text below{about}. Answer with short "
+        f"bullet points and use only facts stated in the text.\n\nText:\n"
+        f"{_clip(text)}"
+    )
 
 
 def compare_prompt(source_a: str, source_b: str) -> str:
     """The prompt compare_sources sends to the model."""
     half = MAX_MODEL_INPUT_CHARS // 2
-    return ("Compare the two sources below. List briefly where they agree and where they "
-            "differ or contradict each other.\n\n"
-            f"Source A:\n{_clip(source_a, half)}\n\nSource B:\n{_clip(source_b, half)}")
+    return (
+        "Compare the two sources below. List briefly where they agree and where they "
+        "differ or contradict each other.\n\n"
+        f"Source A:\n{_clip(source_a, half)}\n\nSource B:\n{_clip(source_b, half)}"
+    )
 
 
-def _model_tool(name: str, description: str, schema: type[BaseModel],
-                model: BaseChatModel | None, prompt: Callable[..., str]) -> StructuredTool:
+def _model_tool(
+    name: str,
+    description: str,
+    schema: type[BaseModel],
+    model: BaseChatModel | None,
+    prompt: Callable[..., str],
+) -> StructuredTool:
     def run(**kwargs: str) -> str:
         problem = _check_inputs(model, kwargs)
         if problem:
@@ -275,8 +337,11 @@ def _check_inputs(model: BaseChatModel | None, kwargs: dict[str, str]) -> str | 
 def _reply_text(message: Any) -> str:
     content = getattr(message, "content", message)
     if isinstance(content, list):
-        content = "".join(part if isinstance(part, str) else str(part.get("text", ""))
-                          for part in content if isinstance(part, str | dict))
+        content = "".join(
+            part if isinstance(part, str) else str(part.get("text", ""))
+            for part in content
+            if isinstance(part, str | dict)
+        )
     text = str(content).strip()
     if not text:
         return "Error: the model returned an empty response"

@@ -59,5 +59,7 @@ class Provider:
 
 
 def _unset(env: str) -> str:
-    return (f"environment variable {env} is not set "
-            "(it must hold the API key; keys are never read from files)")
+    return (
+        f"environment variable {env} is not set "
+        "(it must hold the API key; keys are never read from files)"
+    )

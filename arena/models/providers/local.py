@@ -43,7 +43,13 @@ class LocalProvider(Provider):
 
         server = server_pool().get(config.name)
         return JsonToolChatOpenAI(
-            base_url=server.base_url, api_key="unused", model=config.name,
-            temperature=config.temperature, max_tokens=config.max_tokens,
-            timeout=config.timeout, max_retries=0, **http_clients(config), **config.extra,
+            base_url=server.base_url,
+            api_key="unused",
+            model=config.name,
+            temperature=config.temperature,
+            max_tokens=config.max_tokens,
+            timeout=config.timeout,
+            max_retries=0,
+            **http_clients(config),
+            **config.extra,
         )

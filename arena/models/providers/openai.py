@@ -31,10 +31,13 @@ def http_clients(config: ModelConfig) -> dict[str, Any]:
     except ImportError:  # an older openai SDK: legacy httpx
         import httpx  # type: ignore[no-redef]
 
-    limits = httpx.Limits(max_connections=MAX_CONNECTIONS,
-                          max_keepalive_connections=MAX_CONNECTIONS)
-    return {"http_client": httpx.Client(timeout=config.timeout, limits=limits),
-            "http_async_client": httpx.AsyncClient(timeout=config.timeout, limits=limits)}
+    limits = httpx.Limits(
+        max_connections=MAX_CONNECTIONS, max_keepalive_connections=MAX_CONNECTIONS
+    )
+    return {
+        "http_client": httpx.Client(timeout=config.timeout, limits=limits),
+        "http_async_client": httpx.AsyncClient(timeout=config.timeout, limits=limits),
+    }
 
 
 class OpenAIProvider(Provider):
@@ -51,8 +54,13 @@ class OpenAIProvider(Provider):
         from arena.models.lean_openai import LeanChatOpenAI
 
         return LeanChatOpenAI(
-            model=config.name, base_url=config.base_url,
+            model=config.name,
+            base_url=config.base_url,
             api_key=self.api_key(config) or "unused",
-            temperature=config.temperature, max_tokens=config.max_tokens,
-            timeout=config.timeout, max_retries=0, **http_clients(config), **config.extra,
+            temperature=config.temperature,
+            max_tokens=config.max_tokens,
+            timeout=config.timeout,
+            max_retries=0,
+            **http_clients(config),
+            **config.extra,
         )

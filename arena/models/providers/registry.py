@@ -48,8 +48,10 @@ def get_provider(name: str) -> Provider:
     with _LOCK:
         entry = PROVIDERS.get(name)
     if entry is None:
-        raise InputError(f"unknown model provider {name!r}; known: "
-                         f"{', '.join(provider_names())}", field="model.spec")
+        raise InputError(
+            f"unknown model provider {name!r}; known: {', '.join(provider_names())}",
+            field="model.spec",
+        )
     if isinstance(entry, Provider):
         return entry
     module_name, _, attr = entry.partition(":")
