@@ -8,6 +8,7 @@ faster or marked ``system``.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,6 +77,9 @@ def _isolated_env(
         monkeypatch.setenv("ARENA_RETRY_DELAY", "0")
     monkeypatch.delenv("ARENA_DB_URL", raising=False)
     monkeypatch.setenv("ARENA_SANDBOX_DIR", str(tmp_path / "sandboxes"))
+    # streamlit.testing runs app.py as ``__main__`` and leaves it there; worker processes
+    # started later would run the app again to rebuild their ``__main__``.
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
 
 
 @pytest.fixture

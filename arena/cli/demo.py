@@ -49,12 +49,8 @@ def _step(text: str) -> None:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo pipeline and print summary, scores, leaderboard and compare verdict."""
-    from arena.cli.judge import (
-        combination_figures,
-        judge_health_with_accuracy,
-        print_combinations,
-        print_health,
-    )
+    from arena.cli.combinations import combination_figures, print_combinations
+    from arena.cli.judge import judge_health_with_accuracy, print_health
     from arena.cli.ratings import print_leaderboard
     from arena.cli.run import print_summary
     from arena.compare import compare_variants

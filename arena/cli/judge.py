@@ -211,6 +211,7 @@ def register_health(sub: Any) -> None:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Print every judge's health on a run, and agreements."""
+    from arena.cli.combinations import combination_figures, print_combinations
     from arena.errors import InputError
     from arena.judging import load_votes, run_health
     from arena.storage import Store
@@ -238,7 +239,8 @@ def cmd_health(args: argparse.Namespace) -> int:
     return 0
 
 
-def _kappa(agreement: Agreement) -> str:
+def kappa_text(agreement: Agreement) -> str:
+    """Cohen's kappa with two decimals, ``-`` when undefined."""
     return "-" if agreement.kappa is None else f"{agreement.kappa:.2f}"
 
 
@@ -260,64 +262,10 @@ def print_agreements(report: RunHealth) -> None:
             f"{pct(human.percent, 0, '-')} of {human.n} (kappa "
             f"{'-' if human.kappa is None else f'{human.kappa:.2f}'}); without ties "
             f"{pct(human.without_ties.percent, 0, '-')} of {human.without_ties.n} (kappa "
-            f"{_kappa(human.without_ties)})"
+            f"{kappa_text(human.without_ties)})"
         )
     if report.human_human is not None:
         print(
             f"agreement between people: {pct(report.human_human.percent, 0, '-')} of "
-            f"{report.human_human.n} (kappa {_kappa(report.human_human)})"
+            f"{report.human_human.n} (kappa {kappa_text(report.human_human)})"
         )
-
-
-def combination_figures(
-    store: Store, run_id: int, *, only: str | None = None, reference: str | None = None
-) -> dict[str, list[Any]]:
-    """Judge key -> every combination measured, for the run's positional probability judges
-    (or just ``only``); agreement is with the ``reference`` judge, else the run's other model
-    judge that judged the most battles."""
-    from arena.evaluate import load_run_scores
-    from arena.judging import compare_combinations, golden_marks, judges_of_run
-    from judges.modes import get_mode
-
-    by_judge = judges_of_run(store, run_id)
-    models = {k: b for k, b in by_judge.items() if b and not b[0].judge.is_human}
-    marks = golden_marks(load_run_scores(store, run_id).cases)
-    found: dict[str, list[Any]] = {}
-    for key, battles in models.items():
-        mode = get_mode(battles[0].judge.mode)
-        if not (mode.needs_logprobs and mode.positional) or only not in (None, key):
-            continue
-        others = sorted((b for k, b in models.items() if k != key), key=len, reverse=True)
-        chosen = models.get(reference or "") or (others[0] if others else None)
-        found[key] = compare_combinations(battles, marks, chosen)
-    return found
-
-
-def print_combinations(key: str, rows: list[Any]) -> None:
-    """One table per judge: each combination's accuracy, consistency, ties, agreement."""
-    print(f"\nhow judge {key} combines its two orders (measured on this run's verdicts)")
-    print(
-        text_table(
-            [
-                "combination",
-                "tie margin",
-                "decisive-pair accuracy [95% CI]",
-                "consistent",
-                "ties",
-                "agreement with the other judge (kappa)",
-            ],
-            [
-                [
-                    r.combination,
-                    f"{r.margin_rule} {r.tie_margin:.3f}",
-                    accuracy_cell(r.accuracy),
-                    pct(r.consistency, 0, "-"),
-                    pct(r.tie_rate, 0, "-"),
-                    "-"
-                    if r.agreement is None
-                    else f"{pct(r.agreement.percent, 0, '-')} ({_kappa(r.agreement)})",
-                ]
-                for r in rows
-            ],
-        )
-    )

@@ -28,6 +28,8 @@ KIND_WORDS: dict[str, str] = {
     "error": "error",
 }
 """How each failure kind reads in reports."""
+ALSO_DROP = 0.2
+"""A component that fell this much besides the main one is named too."""
 
 # Failure-reason prefixes (arena.scoring.combined) and the kind each names; hard fails first.
 _HARD: tuple[tuple[str, FailureKind], ...] = (
@@ -72,22 +74,37 @@ def _fallen_component(baseline: CaseRecord, candidate: CaseRecord) -> str | None
     return None
 
 
+def _also(baseline: CaseRecord, candidate: CaseRecord, kind: FailureKind) -> str:
+    """Other components that fell by at least :data:`ALSO_DROP`, with their reasons."""
+    notes = []
+    for name, now in candidate.components.items():
+        was = baseline.components.get(name)
+        other = COMPONENT_KIND.get(name, "output")
+        if other == kind or was is None or was - now < ALSO_DROP:
+            continue
+        reason = next((r for r in candidate.fail_reasons if reason_kind(r) == other), None)
+        notes.append(f"{KIND_WORDS[other]}: {reason or f'{name} score {was:.2f} -> {now:.2f}'}")
+    return f" (also {'; '.join(notes)})" if notes else ""
+
+
 def classify(baseline: CaseRecord, candidate: CaseRecord) -> tuple[FailureKind | None, str]:
-    """The failure kind of a case that got worse, and its failing check in words."""
+    """The failure kind of a case that got worse, and its failing check in words (with the
+    other components that fell, e.g. the missing tool call behind a missing answer)."""
     if candidate.errors:
         return "error", f"run error: {candidate.error}" if candidate.error else "run error"
     for reason in candidate.fail_reasons:
         for prefix, kind in _HARD:
             if reason.startswith(prefix):
-                return kind, reason
+                return kind, reason + _also(baseline, candidate, kind)
     component = _fallen_component(baseline, candidate)
     if component is None:
         return None, "; ".join(candidate.fail_reasons) or "score fell"
     kind = COMPONENT_KIND.get(component, "output")
+    also = _also(baseline, candidate, kind)
     for reason in candidate.fail_reasons:
         if reason_kind(reason) == kind:
-            return kind, reason
+            return kind, reason + also
     was = baseline.components.get(component)
     now = candidate.components.get(component, 0.0)
     change = f"{was:.2f} -> {now:.2f}" if was is not None else f"{now:.2f}"
-    return kind, f"{component} score {change}"
+    return kind, f"{component} score {change}{also}"

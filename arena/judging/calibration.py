@@ -1,33 +1,51 @@
-"""The tie margin of a probability judge, calibrated from its own verdicts on the run.
+"""The tie margin of a probability judge, calibrated on the run instead of a fixed 0.02.
 
-Both orders of a battle tell the answer's effect apart from the slot's: under the ``logit``
-combination, with ``l1`` and ``l2`` the two orders' log-odds that the first-shown answer is
-better, ``(l1 - l2) / 2`` follows the answers and ``(l1 + l2) / 2`` (the position offset)
-follows the slot. A constant position preference makes the offset constant; how much the
-offset *varies* from battle to battle is the judge's own noise, and under independent
-per-order noise it is also the noise of the combined verdict. So a battle is a tie when its
-combined verdict is within one standard deviation of the offsets from "no preference":
+A battle's combined P(A better) is a tie when it is within the margin of 0.5. Two ways to
+learn the margin from the run itself:
 
-``margin = sigmoid(sd(offsets)) - 0.5`` (``logit``), ``sd(offsets)`` (``average``).
+- **golden** (the default): every run has golden scores beside its verdicts. Each battle has a
+  golden outcome (the golden winner of a decisive pair, else a tie); the margin is the one of
+  :data:`MARGIN_GRID` whose ties and wins agree best with the golden outcomes (Cohen's kappa;
+  the smaller margin on equal kappa). It needs :data:`MIN_BATTLES` battles with golden scores
+  and both orders' probabilities. One parameter is fitted on the run, so the decisive-pair
+  accuracy reported beside it is measured on the same battles.
+- **noise**: both orders tell the answer's effect apart from the slot's. Under the ``logit``
+  combination, ``(l1 - l2) / 2`` follows the answers and ``(l1 + l2) / 2`` (the position
+  offset) follows the slot; how much the offset varies between battles bounds the judge's own
+  noise, so a battle within one standard deviation of it is a tie (``sigmoid(sd) - 0.5``;
+  ``sd`` of ``(p1 + p2 - 1) / 2`` for ``average``). It needs no golden scores but overstates
+  the noise when the position preference itself varies with the answers. It is the fallback
+  without golden scores; judges that ignore the order (``grades``) have no offsets.
 
-Judges whose verdicts do not depend on the order (``grades``) have no offsets to learn from;
-like a run with fewer than :data:`MIN_BATTLES` readable battles, they keep
-:data:`judges.types.DEFAULT_TIE_MARGIN`.
+Without either, the margin is :data:`judges.types.DEFAULT_TIE_MARGIN`.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Mapping
 
+from arena.judging.accuracy import GoldenMark, golden_winner
 from arena.judging.battle import Battle
-from judges.orders import Outcome, combine, position_offset, probability_rule, sigmoid
+from arena.judging.health import cohen_kappa
+from arena.vocabulary import TIE
+from judges.orders import (
+    Outcome,
+    combine,
+    combined_probability,
+    position_offset,
+    probability_rule,
+    sigmoid,
+)
 from judges.types import DEFAULT_TIE_MARGIN, JudgeSpec
 
-#: Fewer battles with both probabilities than this: keep the default margin.
+#: Fewer battles with both probabilities than this: no calibration.
 MIN_BATTLES = 8
 #: The margin never reaches 0.5 (that would make every battle a tie).
 MAX_MARGIN = 0.45
+#: The margins the golden calibration chooses from.
+MARGIN_GRID = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2)
 
 
 def order_probabilities(battles: list[Battle]) -> list[tuple[float, float]]:
@@ -43,8 +61,8 @@ def order_probabilities(battles: list[Battle]) -> list[tuple[float, float]]:
 
 
 def calibrated_margin(pairs: list[tuple[float, float]], combination: str) -> float | None:
-    """The tie margin (in P(A better) - 0.5) from two-order probabilities, or None when there
-    are too few, or when the offsets do not vary (a judge that ignores the order)."""
+    """The **noise** margin (in P(A better) - 0.5) from two-order probabilities, or None when
+    there are too few, or when the offsets do not vary (a judge that ignores the order)."""
     if len(pairs) < MIN_BATTLES:
         return None
     offsets = [position_offset(p_ab, p_ba, combination) for p_ab, p_ba in pairs]
@@ -55,10 +73,49 @@ def calibrated_margin(pairs: list[tuple[float, float]], combination: str) -> flo
     return min(margin, MAX_MARGIN)
 
 
-def tie_margin(spec: JudgeSpec, battles: list[Battle]) -> float | None:
+def golden_margin(
+    battles: list[Battle], marks: Mapping[int, GoldenMark], combination: str
+) -> float | None:
+    """The **golden** margin: the one of :data:`MARGIN_GRID` whose outcomes agree best with
+    the golden outcomes (Cohen's kappa), or None with too few usable battles."""
+    found: list[tuple[float | None, str]] = []
+    for battle in battles:
+        a, b = marks.get(battle.result_a_id), marks.get(battle.result_b_id)
+        if a is None or b is None:
+            continue
+        truth = golden_winner(a, b) or TIE
+        ab, ba = battle.verdict_ab, battle.verdict_ba
+        if ab is None and ba is None and battle.winner == TIE:
+            found.append((None, truth))  # identical answers: a tie whatever the margin
+        elif (
+            ab is not None and ba is not None and ab.p_first is not None and ba.p_first is not None
+        ):
+            found.append((combined_probability(ab.p_first, ba.p_first, combination), truth))
+    if sum(p is not None for p, _ in found) < MIN_BATTLES:
+        return None
+    truths = [t for _, t in found]
+    best: tuple[float, float] | None = None
+    for margin in MARGIN_GRID:
+        said = [_said(p, margin) for p, _ in found]
+        kappa = cohen_kappa(said, truths).kappa
+        score = -math.inf if kappa is None else kappa
+        if best is None or score > best[0] + 1e-12:
+            best = (score, margin)
+    return None if best is None else best[1]
+
+
+def _said(p_a: float | None, margin: float) -> str:
+    if p_a is None or abs(p_a - 0.5) < margin:
+        return TIE
+    return "model_a" if p_a > 0.5 else "model_b"
+
+
+def tie_margin(
+    spec: JudgeSpec, battles: list[Battle], marks: Mapping[int, GoldenMark] | None = None
+) -> float | None:
     """The margin a judge's battles are combined with: None for judges that give no
-    probabilities; the spec's when it sets one; else the calibrated one for positional
-    probability modes; else the default."""
+    probabilities; the spec's when it sets one; else the golden margin (with ``marks``), the
+    noise margin (positional modes), or the default."""
     from judges.modes import get_mode
 
     mode = get_mode(spec.mode)
@@ -66,10 +123,14 @@ def tie_margin(spec: JudgeSpec, battles: list[Battle]) -> float | None:
         return None
     if spec.tie_margin is not None:
         return spec.tie_margin
+    if marks:
+        found = golden_margin(battles, marks, spec.combine)
+        if found is not None:
+            return found
     if not mode.positional:
         return DEFAULT_TIE_MARGIN
-    found = calibrated_margin(order_probabilities(battles), spec.combine)
-    return DEFAULT_TIE_MARGIN if found is None else found
+    noise = calibrated_margin(order_probabilities(battles), spec.combine)
+    return DEFAULT_TIE_MARGIN if noise is None else noise
 
 
 def outcome_of(

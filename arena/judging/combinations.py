@@ -1,7 +1,8 @@
 """How a probability judge's two orders are best combined, measured on a judged run.
 
-Each combination (``average`` or ``logit``, with the calibrated tie margin, the fixed default
-or none) is applied again to the verdicts already stored, with no model call, and measured:
+Each combination (``average`` or ``logit``, with a tie margin calibrated on the run's golden
+scores or on its order noise, the fixed default, or none) is applied again to the verdicts
+already stored, with no model call, and measured:
 decisive-pair accuracy, position consistency, tie rate, and agreement with a reference judge
 (e.g. the grades judge of the same run).
 """
@@ -14,7 +15,12 @@ from pydantic import BaseModel
 
 from arena.judging.accuracy import GoldenMark, JudgeAccuracy, judge_accuracy
 from arena.judging.battle import Battle
-from arena.judging.calibration import apply_outcome, calibrated_margin, order_probabilities
+from arena.judging.calibration import (
+    apply_outcome,
+    calibrated_margin,
+    golden_margin,
+    order_probabilities,
+)
 from arena.judging.health import Agreement, judge_agreement, judge_health
 from judges.types import COMBINATIONS, DEFAULT_TIE_MARGIN
 
@@ -23,7 +29,7 @@ class CombinationFigures(BaseModel):
     """One way of combining the two orders, measured on the run's battles."""
 
     combination: str
-    margin_rule: str  # "calibrated" | "fixed" | "none"
+    margin_rule: str  # "golden" | "noise" (calibrated on the run) | "fixed" | "none"
     tie_margin: float
     accuracy: JudgeAccuracy
     consistency: float | None
@@ -31,12 +37,16 @@ class CombinationFigures(BaseModel):
     agreement: Agreement | None
 
 
-def _margins(battles: list[Battle], combination: str) -> list[tuple[str, float]]:
-    found = calibrated_margin(order_probabilities(battles), combination)
-    margins = [("fixed", DEFAULT_TIE_MARGIN), ("none", 0.0)]
-    if found is not None:
-        margins.insert(0, ("calibrated", found))
-    return margins
+def _margins(
+    battles: list[Battle], marks: Mapping[int, GoldenMark], combination: str
+) -> list[tuple[str, float]]:
+    found = {
+        "golden": golden_margin(battles, marks, combination),
+        "noise": calibrated_margin(order_probabilities(battles), combination),
+        "fixed": DEFAULT_TIE_MARGIN,
+        "none": 0.0,
+    }
+    return [(rule, margin) for rule, margin in found.items() if margin is not None]
 
 
 def compare_combinations(
@@ -50,7 +60,7 @@ def compare_combinations(
     ``reference`` is another judge's battles on the same run, for agreement."""
     rows = []
     for combination in COMBINATIONS:
-        for rule, margin in _margins(battles, combination):
+        for rule, margin in _margins(battles, marks, combination):
             again = [b.model_copy(deep=True) for b in battles]
             for battle in again:
                 apply_outcome(battle, margin, combination)

@@ -145,8 +145,12 @@ def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | N
 
     Returns the margin and the judge's battles as stored now.
     """
+    from arena.evaluate import load_run_scores
+    from arena.judging.accuracy import golden_marks
+
     battles = store.battles(run_id, spec.key)
-    margin = tie_margin(spec, battles)
+    marks = golden_marks(load_run_scores(store, run_id).cases) if battles else {}
+    margin = tie_margin(spec, battles, marks)
     for battle in battles:
         if apply_outcome(battle, margin):
             battle.id = store.save_battle(battle)

@@ -76,6 +76,7 @@ def _judge(messages: list[BaseMessage]) -> str:
     return "[[A>B]]" if a != "No idea." else "[[B>A]]"
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_full_pipeline(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     dataset, variants = _files(tmp_path)
     db = ["--db", db_url]

@@ -251,6 +251,7 @@ def _judge(messages: list[BaseMessage]) -> str:
     return "[[A>B]]" if a != "No idea." else "[[B>A]]"
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_export_a_run_and_rate_it_with_markdown_style(
     tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

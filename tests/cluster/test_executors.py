@@ -53,6 +53,7 @@ def _results(store: Store, executor: object) -> tuple[dict[tuple[str, str, int],
     )
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_local_executor_equals_the_inline_runner(tmp_path: Path) -> None:
     register_models()
     register_fake("judge", ["A is better. [[A>B]]"], cycle=True)

@@ -239,6 +239,7 @@ def test_a_bad_arena_yaml_exits_2(
     assert code == 2 and "arena.yaml" in err and "field budget.max_p90_latency_s" in err
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_history_says_when_a_case_started_failing(
     project: Project,
     db_url: str,

@@ -203,6 +203,19 @@ def _record(**fields: object) -> CaseRecord:
             "forbidden tool called: send_email",
         ),
         ({}, {"components": {"trajectory": 0.9, "output": 0.1}}, "output", "output score 0.10"),
+        (  # a prompt that forbids tools: the answer is missing, because no tool was called
+            {"components": {"trajectory": 1.0, "output": 1.0}},
+            {
+                "components": {"trajectory": 0.45, "output": 0.0},
+                "fail_reasons": [
+                    "score 0.30 < 0.70",
+                    "output missing: ['chunking']",
+                    "tools [] vs expected ['search_web']",
+                ],
+            },
+            "output",
+            "output missing: ['chunking'] (also trajectory: tools [] vs expected ['search_web'])",
+        ),
     ],
 )
 def test_each_regression_is_classified(

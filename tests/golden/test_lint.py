@@ -158,6 +158,7 @@ def test_promoting_keeps_results_but_editing_a_query_makes_them_stale(
     assert set(stale) == {"SAT"} and "SAT" not in {s.case_id for s in scores}
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_cli_exit_codes(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     path, run_id = _run(tmp_path, Store(db_url))
     assert main(["golden", "lint", str(path)]) == 0  # warnings only without runs

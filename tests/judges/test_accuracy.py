@@ -124,6 +124,7 @@ def _right_except_last_case(messages: list[BaseMessage]) -> str:
     return "[[A>B]]" if good_a and not good_b else "[[B>A]]" if good_b and not good_a else "[[A=B]]"
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_arena_health_and_judge_report_a_scripted_judges_accuracy(
     store: Store, db_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -12,10 +12,10 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from arena.evaluate import load_run_scores, score_run
 from arena.judging import calibrated_margin, compare_combinations, golden_marks, judge_run
-from arena.judging.calibration import MIN_BATTLES
+from arena.judging.calibration import MARGIN_GRID, MIN_BATTLES, golden_margin, tie_margin
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
-from judges import DEFAULT_TIE_MARGIN, JudgeSpec
+from judges import JudgeSpec
 from judges.orders import logit, sigmoid
 from tests.judges.test_judges import _answers
 
@@ -103,6 +103,7 @@ def _many_cases_run(store: Store) -> int:
     return run_suite(store, dataset, variants, RunOptions(progress=False)).run_id
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_judge_run_calibrates_one_margin_for_the_run_and_stores_it(store: Store) -> None:
     run_id = _many_cases_run(store)
     register_fake("noisy", [_noisy_judge(0)], cycle=True)
@@ -115,9 +116,13 @@ def test_judge_run_calibrates_one_margin_for_the_run_and_stores_it(store: Store)
         if b.verdict_ab and b.verdict_ba
     ]
     assert len(pairs) == 18
-    expected = calibrated_margin(pairs, "logit")  # type: ignore[arg-type]
-    assert expected is not None and expected != DEFAULT_TIE_MARGIN
+    # Golden scores (keyword scores here) decide the margin; without them, the order noise.
+    marks = golden_marks(load_run_scores(store, run_id).cases)
+    expected = golden_margin(battles, marks, "logit")
+    assert expected is not None and expected in MARGIN_GRID
     assert report.tie_margin == pytest.approx(expected)
+    noise = calibrated_margin(pairs, "logit")  # type: ignore[arg-type]
+    assert noise is not None and tie_margin(spec, battles, {}) == pytest.approx(noise)
     assert {b.tie_margin for b in battles} == {report.tie_margin}
     for battle in battles:  # every stored outcome uses the calibrated margin
         assert battle.p_a is not None and battle.verdict_ab and battle.verdict_ba
@@ -130,6 +135,7 @@ def test_judge_run_calibrates_one_margin_for_the_run_and_stores_it(store: Store)
     assert judge_run(store, run_id, fixed, progress=False).tie_margin == 0.05
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_switching_the_combination_reuses_every_verdict(store: Store) -> None:
     run_id = _many_cases_run(store)
     score_run(store, run_id)
@@ -146,24 +152,22 @@ def test_switching_the_combination_reuses_every_verdict(store: Store) -> None:
     marks = golden_marks(load_run_scores(store, run_id).cases)
     rows = compare_combinations(first.battles, marks, rounds=200)
     assert [(r.combination, r.margin_rule) for r in rows] == [
-        ("average", "calibrated"),
-        ("average", "fixed"),
-        ("average", "none"),
-        ("logit", "calibrated"),
-        ("logit", "fixed"),
-        ("logit", "none"),
+        (combination, rule)
+        for combination in ("average", "logit")
+        for rule in ("golden", "noise", "fixed", "none")
     ]
     assert {r.tie_rate for r in rows if r.margin_rule == "none"} == {0.0}
     by_rule = {(r.combination, r.margin_rule): r for r in rows}
-    assert by_rule[("logit", "calibrated")].tie_margin == pytest.approx(first.tie_margin)
-    assert by_rule[("average", "calibrated")].tie_margin == pytest.approx(second.tie_margin)
+    assert by_rule[("logit", "golden")].tie_margin == pytest.approx(first.tie_margin)
+    assert by_rule[("average", "golden")].tie_margin == pytest.approx(second.tie_margin)
     # Recombined from the stored verdicts, the average rule gives what judging with it gave.
     again = [b.winner for b in second.battles]
-    assert by_rule[("average", "calibrated")].tie_rate == pytest.approx(
+    assert by_rule[("average", "golden")].tie_rate == pytest.approx(
         sum(w == "tie" for w in again) / len(again)
     )
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_arena_health_measures_every_combination(
     store: Store, db_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -183,14 +187,51 @@ def test_arena_health_measures_every_combination(
     doc = json.loads(capsys.readouterr().out)
     assert list(doc["combinations"]) == [spec.key]  # text judges have nothing to combine
     rows = doc["combinations"][spec.key]
-    assert len(rows) == 6 and all(r["agreement"]["n"] == 18 for r in rows)
+    assert len(rows) == 8 and all(r["agreement"]["n"] == 18 for r in rows)
     assert all(r["accuracy"]["pairs"] == 12 for r in rows)  # good vs bad, good vs other
     assert main(["health", str(run_id), "--combinations", "--db", db_url]) == 0
     out = capsys.readouterr().out
     assert f"how judge {spec.key} combines its two orders" in out
-    assert "logit        calibrated" in out and "average      fixed 0.020" in out
+    assert "logit        golden" in out and "average      fixed 0.020" in out
 
 
 def _prefers_300_text(messages: list[BaseMessage]) -> str:
     a, b = _answers(messages)
     return "[[A>B]]" if "300" in a else "[[B>A]]" if "300" in b else "[[A=B]]"
+
+
+def test_the_golden_margin_makes_ties_where_the_golden_scores_see_none() -> None:
+    from arena.judging import Battle, GoldenMark
+    from judges import Verdict
+
+    spec = JudgeSpec(model=ModelConfig(spec="fake:j"), mode="logprobs")
+    marks = {}
+    battles = []
+    for i in range(12):
+        decisive = i % 3 != 0  # one pair in three: both answers equally good
+        marks[2 * i] = GoldenMark(0.9, True)
+        marks[2 * i + 1] = GoldenMark(0.2, False) if decisive else GoldenMark(0.9, True)
+        gap = 0.12 if decisive else 0.015 * (1 if i % 2 else -1)
+        ab = Verdict(label="A>B", p_first=0.6 + gap, judge=spec)  # first slot: +0.1
+        ba = Verdict(label="A>B", p_first=0.6 - gap, judge=spec)
+        battles.append(
+            Battle(
+                run_id=1,
+                case_id=f"C-{i}",
+                variant_a="x",
+                variant_b="y",
+                hash_a="h",
+                hash_b="g",
+                result_a_id=2 * i,
+                result_b_id=2 * i + 1,
+                winner="tie",
+                verdict_ab=ab,
+                verdict_ba=ba,
+                judge=spec,
+            )
+        )
+    # Decisive pairs sit 0.12 from 0.5, the others 0.015: the smallest margin that ties
+    # exactly the golden ties is 0.02.
+    assert golden_margin(battles, marks, "average") == 0.02
+    assert tie_margin(spec, battles, marks) == 0.02
+    assert golden_margin(battles[: MIN_BATTLES - 1], marks, "average") is None

@@ -68,6 +68,7 @@ def test_health_warnings(figures: dict[str, float | None], warnings: list[str]) 
     assert health_warnings(_health(**figures)) == warnings
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_arena_health_prints_the_same_warnings_in_text_and_json(
     store: Store, db_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -46,6 +46,7 @@ GARBAGE: dict[str, list[Any]] = {
 }
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 @pytest.mark.parametrize("mode", ["text", "logprobs", "grades"])
 def test_unreadable_replies_are_errors_and_asked_again_after_recovery(
     store: Store, mode: str

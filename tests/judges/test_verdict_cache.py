@@ -105,6 +105,7 @@ def test_editing_a_prompt_template_makes_the_next_judging_ask_again(
     assert judge_run(store, run_id, _spec(mode), progress=False).model_calls == 0
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 @pytest.mark.parametrize(("mode", "_template"), MODES)
 def test_editing_a_cases_expectations_or_query_makes_the_next_judging_ask_again(
     store: Store, mode: str, _template: str

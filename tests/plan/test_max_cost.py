@@ -47,6 +47,7 @@ def _judge_file(root: Path) -> Path:
     return path
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_max_cost_stops_within_one_task_and_the_rerun_resumes(tmp_path: Path) -> None:
     register_models()
     data, variants = write_inputs(tmp_path)
@@ -86,6 +87,7 @@ def test_max_cost_zero_runs_nothing_and_a_generous_limit_runs_everything(tmp_pat
     assert not everything["budget"]["stopped"]
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_judge_max_cost_stops_and_the_rerun_judges_the_rest(tmp_path: Path) -> None:
     register_models()
     data, variants = write_inputs(tmp_path)

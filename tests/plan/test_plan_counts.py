@@ -61,6 +61,7 @@ def test_fresh_plan_counts_every_task_and_estimates_from_the_dataset(store: Stor
     assert plan.cost_usd == pytest.approx(sum(v.cost_usd for v in plan.variants) + judge.cost_usd)
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_partly_cached_plan_matches_what_the_rerun_does(store: Store) -> None:
     register_models()
     done = {"P-0", "P-2"}
@@ -87,6 +88,7 @@ def test_fully_cached_plan_is_empty_and_the_rerun_sends_nothing(store: Store) ->
     assert _run(store)[1:] == (0, 0)
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_retry_errors_plans_exactly_the_errored_tasks(store: Store) -> None:
     register_models()
     register_fake("bad", [RuntimeError("boom")], cycle=True)
@@ -100,6 +102,7 @@ def test_retry_errors_plans_exactly_the_errored_tasks(store: Store) -> None:
     assert _run(store, retry_errors=True)[1] == errors
 
 
+@pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_judge_plan_counts_ties_cache_and_skipped_pairs(store: Store) -> None:
     register_models()
     run_id, _, _ = _run(store)
