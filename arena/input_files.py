@@ -59,6 +59,20 @@ def read_text(
         ) from None
 
 
+def read_log_text(path: str | Path, *, kind: str) -> str:
+    """The UTF-8 text of a log file of any size (a battle log, a vote file); ``kind`` names
+    what a folder is not, e.g. ``is a directory, not a battle log``."""
+    file = str(path)
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", file=file) from None
+    except IsADirectoryError:
+        raise InputError(f"is a directory, not a {kind}", file=file) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=file) from None
+
+
 def load_json(path: str | Path) -> Any:
     """Parse a JSON file; malformed, too deeply nested or unreadable input is an InputError."""
     file = str(path)

@@ -4,9 +4,9 @@ Plain asyncio (one coroutine per keep-alive connection, one write per reply), so
 process serves thousands of requests per second and never becomes the bottleneck of the
 runner benchmark. Every reply takes ``--delay-s`` seconds (asyncio.sleep, so replies overlap).
 
-Answers mirror tests/support/fault_server.py's ``tool_calls`` mode: a request with tools and
-no tool result yet gets a ``calculate`` tool call; anything else gets
-``"<model> answer: <digest of the last user message>"``.
+Answers are built by tests/support/openai_replies.py, as in tests/support/fault_server.py's
+``tool_calls`` mode: a request with tools and no tool result yet gets a ``calculate`` tool call;
+anything else gets ``"<model> answer: <digest of the last user message>"``.
 
     python benchmarks/chat_server.py --delay-s 0.2
     # prints {"base_url": "http://127.0.0.1:PORT/v1"} on its first stdout line
@@ -17,16 +17,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import hashlib
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script: the repository's tests/support is importable
+    sys.path.insert(0, str(ROOT))
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:8]
+from tests.support.openai_replies import (  # noqa: E402
+    assistant_choice,
+    chat_completion,
+    digest,
+    first_tool_call,
+    has_tool_result,
+    tool_names,
+)
+from tests.support.server_process import ServerProcess  # noqa: E402
 
 
 def completion(request: dict[str, Any]) -> dict[str, Any]:
@@ -35,44 +43,14 @@ def completion(request: dict[str, Any]) -> dict[str, Any]:
     messages = [m for m in request.get("messages") or [] if isinstance(m, dict)]
     users = [str(m.get("content") or "") for m in messages if m.get("role") == "user"]
     last = users[-1] if users else ""
-    tools = [t.get("function", {}).get("name") for t in request.get("tools") or []]
-    message: dict[str, Any] = {"role": "assistant", "content": f"{model} answer: {_digest(last)}"}
-    if tools and not any(m.get("role") == "tool" for m in messages):
-        name, args = (
-            ("calculate", {"expression": "6 * 7"})
-            if "calculate" in tools
-            else (tools[0], {"query": last[:60]})
-        )
-        message = {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {
-                    "id": f"call_{_digest(last)}",
-                    "type": "function",
-                    "function": {"name": name, "arguments": json.dumps(args)},
-                }
-            ],
-        }
-    prompt_tokens = sum(len(str(m.get("content") or "")) for m in messages) // 4 + 1
-    return {
-        "id": f"chatcmpl-{_digest(last)}",
-        "object": "chat.completion",
-        "created": 0,
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": message,
-                "finish_reason": "tool_calls" if "tool_calls" in message else "stop",
-            }
-        ],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": 8,
-            "total_tokens": prompt_tokens + 8,
-        },
-    }
+    tools = tool_names(request)
+    call = first_tool_call(tools, last) if tools and not has_tool_result(messages) else None
+    return chat_completion(
+        f"chatcmpl-{digest(last)}",
+        model,
+        [assistant_choice(f"{model} answer: {digest(last)}", call)],
+        [str(m.get("content") or "") for m in messages],
+    )
 
 
 def _response(status: int, body: bytes) -> bytes:
@@ -136,21 +114,12 @@ class ChatServer:
             await server.serve_forever()
 
 
-class ChatServerProcess:
+class ChatServerProcess(ServerProcess):
     """The server in a child process; a context manager with ``base_url``."""
 
     def __init__(self, delay_s: float = 0.0) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--delay-s", str(delay_s)],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            self.proc.wait(10)
-            raise RuntimeError(f"chat server exited with {self.proc.returncode}")
-        self.base_url: str = json.loads(line)["base_url"]
+        args = [sys.executable, str(Path(__file__).resolve()), "--delay-s", str(delay_s)]
+        super().__init__(args, name="chat server")
 
     def stats(self) -> dict[str, int]:
         """``requests`` answered and ``connections`` accepted so far."""
@@ -164,24 +133,6 @@ class ChatServerProcess:
     def requests(self) -> int:
         """Chat requests answered so far."""
         return self.stats()["requests"]
-
-    def stop(self) -> None:
-        """Terminate the child process."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
-
-    def __enter__(self) -> ChatServerProcess:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 def main() -> None:

@@ -21,6 +21,7 @@ from arena.battle_log.fast_reader import read_fast
 from arena.battle_log.options import LogCounts, Where, is_strong
 from arena.battle_log.sources import SOURCES
 from arena.errors import InputError
+from arena.input_files import read_log_text
 from arena.vocabulary import LOG_WINNERS
 
 if TYPE_CHECKING:
@@ -74,14 +75,7 @@ def read_rows(
     from arena.ratings import Battles
 
     file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", file=file) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a battle log", file=file) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=file) from None
+    text = read_log_text(path, kind="battle log")
     tally = tally if tally is not None else LogCounts()
     rows = _kept(_rows(text, file), file, where, tally)
     a, b, winner, query = [], [], [], []

@@ -22,14 +22,7 @@ def register(sub: Any) -> None:
         help="before spending: tasks, judge requests, what is cached, "
         "estimated tokens, cost and wall time",
     )
-    p.add_argument(
-        "--variants", nargs="+", required=True, metavar="FILE", help="variant YAML files"
-    )
-    p.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON")
-    p.add_argument("--tier", default="all", choices=["critical", "standard", "pending", "all"])
-    p.add_argument("--cases", default=None, help="comma-separated case ids")
-    p.add_argument("--repeats", type=int, default=1)
-    p.add_argument("--concurrency", type=int, default=2)
+    add_run_flags(p)
     p.add_argument(
         "--retry-errors", action="store_true", help="plan to rerun results that ended in an error"
     )
@@ -43,6 +36,19 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_db(p)
     p.set_defaults(handler=cmd_plan)
+
+
+def add_run_flags(p: argparse.ArgumentParser) -> None:
+    """The flags that choose a run's tasks, shared by ``arena run`` and ``arena plan`` (what
+    :func:`run_plan` reads): --variants, --dataset, --tier, --cases, --repeats, --concurrency."""
+    p.add_argument(
+        "--variants", nargs="+", required=True, metavar="FILE", help="variant YAML files"
+    )
+    p.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON")
+    p.add_argument("--tier", default="all", choices=["critical", "standard", "pending", "all"])
+    p.add_argument("--cases", default=None, help="comma-separated case ids")
+    p.add_argument("--repeats", type=int, default=1)
+    p.add_argument("--concurrency", type=int, default=2)
 
 
 def read_store(url: str | None) -> Store | None:

@@ -6,22 +6,16 @@ import argparse
 import json
 from typing import Any
 
-from arena.cli.common import add_db, default_dataset
+from arena.cli.common import add_db
 from arena.cli.executing import add_executor_flags
+from arena.cli.plan import add_run_flags
 from arena.reports.format import text_table
 
 
 def register(sub: Any) -> None:
     """Add the run and runs sub-commands."""
     p = sub.add_parser("run", help="run variants on a golden dataset and store every trajectory")
-    p.add_argument(
-        "--variants", nargs="+", required=True, metavar="FILE", help="variant YAML files"
-    )
-    p.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON")
-    p.add_argument("--tier", default="all", choices=["critical", "standard", "pending", "all"])
-    p.add_argument("--cases", default=None, help="comma-separated case ids")
-    p.add_argument("--repeats", type=int, default=1)
-    p.add_argument("--concurrency", type=int, default=2)
+    add_run_flags(p)
     p.add_argument("--timeout", type=float, default=600.0, help="per-case timeout in seconds")
     p.add_argument(
         "--retry-errors",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.records import utcnow
+from arena.records import RunResult, utcnow
 from arena.vocabulary import Winner
 from judges.types import JudgeSpec, Verdict
 
@@ -50,3 +51,32 @@ class Battle(BaseModel):
     self_judged: bool = False
     error: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
+
+
+#: The fields that say which two results a battle (or a pair shown to a voter) compares.
+PAIR_FIELDS = (
+    "run_id",
+    "case_id",
+    "repeat",
+    "variant_a",
+    "variant_b",
+    "hash_a",
+    "hash_b",
+    "result_a_id",
+    "result_b_id",
+)
+
+
+def pair_fields(run_id: int, a: RunResult, b: RunResult) -> dict[str, Any]:
+    """:data:`PAIR_FIELDS` of result ``a`` (shown as A) against ``b``, same case and repeat."""
+    return {
+        "run_id": run_id,
+        "case_id": a.case_id,
+        "repeat": a.repeat,
+        "variant_a": a.variant,
+        "variant_b": b.variant,
+        "hash_a": a.variant_hash,
+        "hash_b": b.variant_hash,
+        "result_a_id": a.id,
+        "result_b_id": b.id,
+    }

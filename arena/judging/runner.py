@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from arena.golden import GoldenCase
-from arena.judging.battle import Battle
+from arena.judging.battle import Battle, pair_fields
 from arena.judging.calibration import apply_outcome, tie_margin
 from arena.judging.pairing import make_pairs
 from arena.judging.requests import pair_request, same_answer
@@ -114,15 +114,7 @@ async def judge_pair(
     case, a, b = pair.case, pair.a, pair.b
     spec = judge.spec
     base: dict[str, Any] = dict(
-        run_id=run_id,
-        case_id=case.id,
-        repeat=a.repeat,
-        variant_a=a.variant,
-        variant_b=b.variant,
-        hash_a=a.variant_hash,
-        hash_b=b.variant_hash,
-        result_a_id=a.id,
-        result_b_id=b.id,
+        **pair_fields(run_id, a, b),
         len_a=len(a.output),
         len_b=len(b.output),
         judge=spec,

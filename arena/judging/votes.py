@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
+from arena.input_files import read_log_text
 from arena.judging.agreement import AgreementRow, Vote, cross_agreement
 from arena.judging.battle import Battle
 from arena.vocabulary import ERROR, LABEL_DIRECTION, LOG_WINNERS, winner_from_direction
@@ -65,14 +66,7 @@ def order_votes(battle: Battle) -> list[tuple[str, str, str]]:
 def _rows(path: str | Path) -> list[tuple[str, Any]]:
     """(where, row) of every row: ``line N`` of a JSONL file, ``row N`` of a JSON list."""
     file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", file=file) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a vote file", file=file) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=file) from None
+    text = read_log_text(path, kind="vote file")
     if text.lstrip().startswith("["):
         try:
             data = json.loads(text)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from arena.errors import InputError
-from arena.judging.battle import Battle
+from arena.judging.battle import PAIR_FIELDS, Battle, pair_fields
 from arena.judging.requests import same_answer, trajectory_text
 from arena.records import RunResult
 from arena.vocabulary import LOG_WINNERS
@@ -82,32 +82,21 @@ def open_pairs(store: Store, run_id: int, voter: str) -> list[VotePair]:
         if result.error is None and result.id is not None and result.case_id in queries:
             slots.setdefault((result.case_id, result.repeat), {})[result.variant] = result
     pairs = []
-    for (case_id, repeat), found in slots.items():
+    for (case_id, _repeat), found in slots.items():
         names = [n for n in order if n in found]
         for name_a, name_b in combinations(names, 2):
             a, b = found[name_a], found[name_b]
             assert a.id is not None and b.id is not None
             if same_answer(a, b) or _pair_id(a.id, b.id) in done:
                 continue
-            pairs.append(_pair(run_id, case_id, repeat, queries[case_id], a, b))
+            pairs.append(_pair(run_id, queries[case_id], a, b))
     return pairs
 
 
-def _pair(
-    run_id: int, case_id: str, repeat: int, query: str, a: RunResult, b: RunResult
-) -> VotePair:
-    assert a.id is not None and b.id is not None
+def _pair(run_id: int, query: str, a: RunResult, b: RunResult) -> VotePair:
     return VotePair(
-        run_id=run_id,
-        case_id=case_id,
-        repeat=repeat,
+        **pair_fields(run_id, a, b),
         query=query,
-        variant_a=a.variant,
-        variant_b=b.variant,
-        hash_a=a.variant_hash,
-        hash_b=b.variant_hash,
-        result_a_id=a.id,
-        result_b_id=b.id,
         answer_a=a.output,
         answer_b=b.output,
         trajectory_a=trajectory_text(a),
@@ -163,15 +152,7 @@ def cast_vote(store: Store, pair: VotePair, voter: str, winner: str) -> Battle:
             field="vote",
         )
     battle = Battle(
-        run_id=pair.run_id,
-        case_id=pair.case_id,
-        repeat=pair.repeat,
-        variant_a=pair.variant_a,
-        variant_b=pair.variant_b,
-        hash_a=pair.hash_a,
-        hash_b=pair.hash_b,
-        result_a_id=pair.result_a_id,
-        result_b_id=pair.result_b_id,
+        **pair.model_dump(include=set(PAIR_FIELDS)),
         winner=winner,
         len_a=len(pair.answer_a),
         len_b=len(pair.answer_b),

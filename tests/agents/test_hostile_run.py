@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.agents.hostile_agents import HOSTILE_EXPRESSION
+from tests.support.cli_args import arena_command, run_argv
 
 pytestmark = pytest.mark.system
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,23 +45,10 @@ def _files(tmp_path: Path) -> tuple[Path, Path]:
 def test_a_hostile_calculation_does_not_stop_the_run(tmp_path: Path) -> None:
     variant, dataset = _files(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ARENA_SANDBOX_DIR": str(tmp_path / "sb")}
-    args = [
-        sys.executable,
-        "-m",
-        "arena.cli",
-        "run",
-        "--variants",
-        str(variant),
-        "--dataset",
-        str(dataset),
-        "--timeout",
-        "5",
-        "--concurrency",
-        "2",
-        "--json",
-        "--db",
-        f"sqlite:///{tmp_path / 'arena.db'}",
-    ]
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    args = arena_command(
+        *run_argv(variant, dataset, db, "--timeout", "5", "--concurrency", "2", "--json")
+    )
     started = time.monotonic()
     proc = subprocess.Popen(
         args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

@@ -15,6 +15,7 @@ from arena.models import ModelConfig, make_chat_model, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants import Variant
+from tests.agents.gdp_supervisor import gdp_supervisor_reply
 
 pytestmark = pytest.mark.unit
 
@@ -135,32 +136,8 @@ async def test_finish_before_writer_goes_to_writer() -> None:
 
 
 def _supervisor_script(messages: list[BaseMessage]) -> Any:
-    text = str(messages[-1].content)
-    system = str(messages[0].content) if messages else ""
-    if text.startswith("Split the user's request"):
-        return json.dumps(
-            [
-                {"id": "r", "description": "find GDP", "assigned_to": "researcher"},
-                {"id": "a", "description": "compute", "assigned_to": "analyst"},
-            ]
-        )
-    if text.startswith("You coordinate workers"):
-        done = text.split("Done so far: ", 1)[1]
-        nxt = (
-            "analyst"
-            if '"researcher"' in done and '"analyst"' not in done
-            else "writer"
-            if '"writer"' not in done
-            else "FINISH"
-        )
-        return json.dumps({"next_agent": nxt, "task_for_agent": "go", "reasoning": "r"})
-    if messages[-1].type == "tool":
-        return f"Result: {messages[-1].content}"
-    if "Researcher" in system:
-        return {"tool": "search_web", "args": {"query": "Japan GDP"}}
-    if "Analyst" in system:
-        return {"tool": "calculate", "args": {"expression": "4.2e12 * 0.05"}}
-    return "Final: 5% of Japan's GDP is 210 billion US dollars."
+    reply = gdp_supervisor_reply(messages)
+    return reply if reply is not None else "Final: 5% of Japan's GDP is 210 billion US dollars."
 
 
 def test_supervisor_run_tags_sub_agent_tool_calls(store: Store) -> None:

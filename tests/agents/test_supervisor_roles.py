@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from arena.models import register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants import Variant, load_variant
+from tests.agents.gdp_supervisor import gdp_supervisor_reply
 
 pytestmark = pytest.mark.unit
 
@@ -35,30 +35,10 @@ DATASET = GoldenDataset.model_validate(
 
 def _boss(messages: list[BaseMessage]) -> Any:
     """Supervisor, researcher and analyst: never the writer."""
-    text, system = str(messages[-1].content), str(messages[0].content)
-    assert "Writer" not in system, "the writer must use its own model"
-    if text.startswith("Split the user's request"):
-        return json.dumps(
-            [
-                {"id": "r", "description": "find GDP", "assigned_to": "researcher"},
-                {"id": "a", "description": "compute", "assigned_to": "analyst"},
-            ]
-        )
-    if text.startswith("You coordinate workers"):
-        done = text.split("Done so far: ", 1)[1]
-        nxt = (
-            "analyst"
-            if '"researcher"' in done and '"analyst"' not in done
-            else "writer"
-            if '"writer"' not in done
-            else "FINISH"
-        )
-        return json.dumps({"next_agent": nxt, "task_for_agent": "go", "reasoning": "r"})
-    if messages[-1].type == "tool":
-        return f"Result: {messages[-1].content}"
-    if "Researcher" in system:
-        return {"tool": "search_web", "args": {"query": "Japan GDP"}}
-    return {"tool": "calculate", "args": {"expression": "4.2e12 * 0.05"}}
+    assert "Writer" not in str(messages[0].content), "the writer must use its own model"
+    reply = gdp_supervisor_reply(messages)
+    assert reply is not None, f"unexpected call: {messages[-1].content!r}"
+    return reply
 
 
 def _variant(tmp_path: Path, roles: str) -> Path:

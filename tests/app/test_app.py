@@ -221,3 +221,26 @@ def test_sqlite_reads_do_not_lock_the_database(demo_url: str) -> None:
     with sqlite3.connect(path) as conn:  # a writer can still get in after the check
         conn.execute("CREATE TABLE IF NOT EXISTS _probe (x INTEGER)")
         conn.execute("DROP TABLE _probe")
+
+
+def test_trends_say_where_each_run_came_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    for repeats, (commit, branch) in enumerate(
+        (("c0ffee1234567", "main"), ("badbad7654321", "prompt-v3")), start=1
+    ):
+        monkeypatch.setenv("ARENA_COMMIT", commit)
+        monkeypatch.setenv("ARENA_BRANCH", branch)
+        monkeypatch.setenv("ARENA_CI_URL", f"https://ci.example/runs/{commit[:4]}")
+        fill_unjudged_db(url, repeats)  # another run each time
+    at = _app(url, monkeypatch)
+    origins = _table(at, "CI run")
+    assert list(origins["commit"]) == ["c0ffee1234567", "badbad7654321"]
+    assert list(origins["branch"]) == ["main", "prompt-v3"]
+    assert list(origins["CI run"]) == [
+        "https://ci.example/runs/c0ff",
+        "https://ci.example/runs/badb",
+    ]
+    assert origins["run"].str.endswith(" c0ffee1 (main)").tolist() == [True, False]
+    assert "Where each run came from" in _texts(at)

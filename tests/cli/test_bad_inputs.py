@@ -14,6 +14,7 @@ import pytest
 
 from arena.cli import main
 from arena.models import register_fake
+from tests.support.cli_args import run_argv
 
 pytestmark = pytest.mark.unit
 
@@ -58,16 +59,7 @@ class Inputs:
         db: str | None = None,
         extra: tuple[str, ...] = (),
     ) -> list[str]:
-        return [
-            "run",
-            "--variants",
-            *map(str, variants or self.variants),
-            "--dataset",
-            str(dataset or self.dataset),
-            "--db",
-            db or self.db,
-            *extra,
-        ]
+        return run_argv(variants or self.variants, dataset or self.dataset, db or self.db, *extra)
 
     def variant(self, name: str, body: str) -> Path:
         return self.write(f"{name}.yaml", f"name: {name}\n{body}")
@@ -230,21 +222,7 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     mp = pytest.MonkeyPatch()
     mp.setenv("ARENA_SANDBOX_DIR", str(root / "sandboxes"))
     try:
-        assert (
-            main(
-                [
-                    "run",
-                    "--variants",
-                    *map(str, variants),
-                    "--dataset",
-                    str(dataset),
-                    "--db",
-                    f"sqlite:///{root / 'arena.db'}",
-                    "--json",
-                ]
-            )
-            == 0
-        )
+        assert main(run_argv(variants, dataset, f"sqlite:///{root / 'arena.db'}", "--json")) == 0
     finally:
         mp.undo()
     return root

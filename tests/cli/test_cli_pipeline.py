@@ -7,23 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.messages import BaseMessage
 
 from arena.cli import main
 from arena.models import register_fake
+from tests.support.scripted import answers_by_case, prefers_an_answer
 
 pytestmark = pytest.mark.unit
 
 GOOD = {"C-1": "The answer is 300.", "C-2": "I cannot send emails.", "C-3": "It is 42."}
-
-
-def _answer(good: bool) -> Any:
-    def reply(messages: list[BaseMessage]) -> str:
-        question = str(messages[-1].content)
-        case = question.split("#")[-1].strip()
-        return GOOD[case] if good else "No idea."
-
-    return reply
 
 
 def _files(tmp_path: Path) -> tuple[Path, list[Path]]:
@@ -56,7 +47,7 @@ def _files(tmp_path: Path) -> tuple[Path, list[Path]]:
     )
     variants = []
     for name in ("good", "good2", "bad"):
-        register_fake(f"cli-{name}", [_answer(name != "bad")], cycle=True)
+        register_fake(f"cli-{name}", [answers_by_case(GOOD if name != "bad" else None)], cycle=True)
         path = tmp_path / f"{name}.yaml"
         path.write_text(f"name: {name}\nmodel: {{spec: 'fake:cli-{name}'}}\ntools: []\n")
         variants.append(path)
@@ -65,15 +56,6 @@ def _files(tmp_path: Path) -> tuple[Path, list[Path]]:
 
 def _json(capsys: pytest.CaptureFixture[str]) -> Any:
     return json.loads(capsys.readouterr().out)
-
-
-def _judge(messages: list[BaseMessage]) -> str:
-    text = str(messages[-1].content)
-    a = text.split("Answer A:\n", 1)[1].split("\n\n", 1)[0]
-    b = text.split("Answer B:\n", 1)[1].split("\n\n", 1)[0]
-    if a == b:
-        return "[[A=B]]"
-    return "[[A>B]]" if a != "No idea." else "[[B>A]]"
 
 
 @pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
@@ -107,7 +89,7 @@ def test_full_pipeline(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixtur
     assert main(["check", "--candidate", "bad", "--baseline", "nope", *db]) == 2
     capsys.readouterr()
 
-    register_fake("cli-judge", [_judge], cycle=True)
+    register_fake("cli-judge", [prefers_an_answer], cycle=True)
     assert main(["judge", "--judge", "fake:cli-judge/text", "--json", *db]) == 0
     judged = _json(capsys)
     assert len(judged["battles"]) == 9 and judged["health"]["position_consistency"] == 1.0

@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from langchain_core.messages import BaseMessage
 
 from arena.cli import main
 from arena.models import register_fake
@@ -23,6 +22,7 @@ from arena.ratings import (
     register_rating_method,
 )
 from tests.ratings.test_rating_options import rate_win_share, small_arena
+from tests.support.scripted import answers_by_case, prefers_an_answer
 
 pytestmark = pytest.mark.unit
 
@@ -234,23 +234,6 @@ def test_methods_are_listed_and_selected_from_the_registry(
 GOOD = {"C-1": "## Answer\n- **300**\n- checked", "C-2": "I cannot send emails."}
 
 
-def _variant_reply(good: bool) -> Any:
-    def reply(messages: list[BaseMessage]) -> str:
-        case = str(messages[-1].content).split("#")[-1].strip()
-        return GOOD[case] if good else "No idea."
-
-    return reply
-
-
-def _judge(messages: list[BaseMessage]) -> str:
-    text = str(messages[-1].content)
-    a = text.split("Answer A:\n", 1)[1].split("\n\n", 1)[0]
-    b = text.split("Answer B:\n", 1)[1].split("\n\n", 1)[0]
-    if a == b:
-        return "[[A=B]]"
-    return "[[A>B]]" if a != "No idea." else "[[B>A]]"
-
-
 @pytest.mark.system  # end to end (runs, judging, storage): too slow for a unit test
 def test_export_a_run_and_rate_it_with_markdown_style(
     tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]
@@ -270,7 +253,9 @@ def test_export_a_run_and_rate_it_with_markdown_style(
     )
     variants = []
     for name in ("good", "bad"):
-        register_fake(f"rcli-{name}", [_variant_reply(name == "good")], cycle=True)
+        register_fake(
+            f"rcli-{name}", [answers_by_case(GOOD if name == "good" else None)], cycle=True
+        )
         path = tmp_path / f"{name}.yaml"
         path.write_text(f"name: {name}\nmodel: {{spec: 'fake:rcli-{name}'}}\ntools: []\n")
         variants.append(str(path))
@@ -279,7 +264,7 @@ def test_export_a_run_and_rate_it_with_markdown_style(
         main(["run", "--variants", *variants, "--dataset", str(dataset), "--repeats", "2", *db])
         == 0
     )
-    register_fake("rcli-judge", [_judge], cycle=True)
+    register_fake("rcli-judge", [prefers_an_answer], cycle=True)
     assert main(["judge", "--judge", "fake:rcli-judge/text", *db]) == 0
     capsys.readouterr()
 

@@ -11,6 +11,7 @@ import pytest
 
 from arena.cli import main
 from tests.gate.conftest import Project, answers
+from tests.support.cli_args import run_argv
 
 pytestmark = pytest.mark.unit
 
@@ -148,21 +149,7 @@ def test_check_with_absolute_and_budget_limits(
 ) -> None:
     base = project.variant("base", answers())
     cand = project.variant("cand", answers(S_1="beta " + "and more words " * 20, C_2="no"))
-    assert (
-        main(
-            [
-                "run",
-                "--variants",
-                str(base),
-                str(cand),
-                "--dataset",
-                str(project.dataset),
-                "--db",
-                db_url,
-            ]
-        )
-        == 0
-    )
+    assert main(run_argv([base, cand], project.dataset, db_url)) == 0
     capsys.readouterr()
     # no baseline at all: absolute limits only
     assert main(["check", "--candidate", "cand", "--min-pass-rate", "0.7", "--db", db_url]) == 0
@@ -259,12 +246,7 @@ def test_history_says_when_a_case_started_failing(
             model=f"gate-{commit}",
             extra=f"description: {commit}\nsystem_prompt: {commit}\n",
         )
-        assert (
-            main(
-                ["run", "--variants", str(path), "--dataset", str(project.dataset), "--db", db_url]
-            )
-            == 0
-        )
+        assert main(run_argv(path, project.dataset, db_url)) == 0
     capsys.readouterr()
     assert main(["runs", "--db", db_url]) == 0
     assert "badbad4" in capsys.readouterr().out
@@ -287,22 +269,7 @@ def test_propose_raises_the_baseline_only_on_a_sustained_gain(
     cases = [dict(c) for c in __import__("tests.gate.conftest", fromlist=["CASES"]).CASES]
     project.write_dataset(cases)
     old = project.variant("agent", weak, model="gate-weak")
-    assert (
-        main(
-            [
-                "run",
-                "--variants",
-                str(old),
-                "--dataset",
-                str(project.dataset),
-                "--repeats",
-                "2",
-                "--db",
-                db_url,
-            ]
-        )
-        == 0
-    )
+    assert main(run_argv(old, project.dataset, db_url, "--repeats", "2")) == 0
     exported = project.root / "baselines" / "baseline.json"
     assert main(["baseline", "save", "agent", "--export", str(exported), "--db", db_url]) == 0
     before = exported.read_text()
@@ -330,22 +297,7 @@ def test_propose_raises_the_baseline_only_on_a_sustained_gain(
     better = project.variant(
         "agent", answers(), model="gate-better", extra="system_prompt: better\n"
     )
-    assert (
-        main(
-            [
-                "run",
-                "--variants",
-                str(better),
-                "--dataset",
-                str(project.dataset),
-                "--repeats",
-                "2",
-                "--db",
-                db_url,
-            ]
-        )
-        == 0
-    )
+    assert main(run_argv(better, project.dataset, db_url, "--repeats", "2")) == 0
     config = project.config(f"baseline: {exported.name}\ncandidate: agent\n")
     exported.rename(project.root / exported.name)
     assert (

@@ -12,6 +12,7 @@ import pytest
 from arena.errors import InputError
 from arena.golden import GoldenCase, load_dataset
 from arena.golden.models import CASE_ID_PATTERN
+from tests.support.cli_args import run_argv
 
 pytestmark = pytest.mark.unit
 
@@ -167,17 +168,7 @@ def test_cli_run_exits_2_and_writes_nothing(
     (tmp_path / "latin.json").write_bytes(b'{"name": "caf\xe9"}')
     (tmp_path / "deep.json").write_text("[" * 5000 + "]" * 5000)
     for dataset in [*bad, tmp_path / "latin.json", tmp_path / "deep.json", tmp_path]:
-        code = main(
-            [
-                "run",
-                "--variants",
-                str(variant),
-                "--dataset",
-                str(dataset),
-                "--db",
-                f"sqlite:///{db}",
-            ]
-        )
+        code = main(run_argv(variant, dataset, f"sqlite:///{db}"))
         err = capsys.readouterr().err
         assert code == 2 and str(dataset) in err and "Traceback" not in err, err
     assert not db.exists() or db.stat().st_size == 0 or _no_runs(db)

@@ -10,6 +10,7 @@ from langchain_core.messages import BaseMessage
 
 from arena.golden import GoldenDataset
 from arena.models import register_fake
+from tests.support.scripted import NO_IDEA, prefers_an_answer
 
 CASES: list[dict[str, Any]] = [
     {
@@ -51,21 +52,11 @@ def good_agent(messages: list[BaseMessage]) -> Any:
     return "Sorry, I cannot send emails."
 
 
-def judge(messages: list[BaseMessage]) -> str:
-    """Prefers any answer over "No idea."."""
-    text = str(messages[-1].content)
-    a = text.split("Answer A:\n", 1)[1].split("\n\n", 1)[0]
-    b = text.split("Answer B:\n", 1)[1].split("\n\n", 1)[0]
-    if a == b:
-        return "[[A=B]]"
-    return "[[A>B]]" if a != "No idea." else "[[B>A]]"
-
-
 def register_scripts() -> None:
     """The fake models: ``fake:ls-good``, ``fake:ls-bad`` and the judge ``fake:ls-judge``."""
     register_fake("ls-good", [good_agent], cycle=True)
-    register_fake("ls-bad", ["No idea."], cycle=True)
-    register_fake("ls-judge", [judge], cycle=True)
+    register_fake("ls-bad", [NO_IDEA], cycle=True)
+    register_fake("ls-judge", [prefers_an_answer], cycle=True)
 
 
 def write_files(folder: Path) -> tuple[Path, list[Path]]:

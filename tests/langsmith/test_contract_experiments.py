@@ -16,6 +16,7 @@ from arena.langsmith.examples import case_to_example
 from arena.storage import Store
 from tests.langsmith.fake_langsmith import TENANT, FakeLangSmith
 from tests.langsmith.helpers import DATASET, write_files
+from tests.support.cli_args import run_argv
 
 pytestmark = pytest.mark.unit
 
@@ -26,22 +27,7 @@ def _roots(server: FakeLangSmith) -> dict[str, dict[str, Any]]:
 
 def _run_and_push(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]) -> int:
     dataset, variants = write_files(tmp_path)
-    assert (
-        main(
-            [
-                "run",
-                "--variants",
-                *map(str, variants),
-                "--dataset",
-                str(dataset),
-                "--db",
-                db_url,
-                "--langsmith",
-                "--json",
-            ]
-        )
-        == 0
-    )
+    assert main(run_argv(variants, dataset, db_url, "--langsmith", "--json")) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [e["created"] for e in doc["langsmith"]["experiments"]] == [True, True]
     return int(doc["run_id"])
@@ -163,21 +149,7 @@ def test_langsmith_needs_a_key_and_nothing_runs_without_it(
         monkeypatch.delenv(name, raising=False)
     dataset, variants = write_files(tmp_path)
     db = tmp_path / "never.db"
-    assert (
-        main(
-            [
-                "run",
-                "--variants",
-                *map(str, variants),
-                "--dataset",
-                str(dataset),
-                "--db",
-                f"sqlite:///{db}",
-                "--langsmith",
-            ]
-        )
-        == 2
-    )
+    assert main(run_argv(variants, dataset, f"sqlite:///{db}", "--langsmith")) == 2
     err = capsys.readouterr().err
     assert "--langsmith" in err and "LANGSMITH_API_KEY" in err and "Traceback" not in err
     assert not db.exists()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from langsmith import schemas as ls
 
 from arena.variants import load_variant
 from tests.langsmith.fake_langsmith import FakeLangSmith
+from tests.support.cli_args import arena_command, run_argv
 
 pytestmark = pytest.mark.system
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,21 +48,11 @@ def test_traces_carry_the_arena_ids(tmp_path: Path, fake_langsmith: FakeLangSmit
         }
     )
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "arena.cli",
-            "run",
-            "--variants",
-            str(variant),
-            "--dataset",
-            str(dataset),
-            "--repeats",
-            "2",
-            "--json",
-            "--db",
-            f"sqlite:///{tmp_path / 'arena.db'}",
-        ],
+        arena_command(
+            *run_argv(
+                variant, dataset, f"sqlite:///{tmp_path / 'arena.db'}", "--repeats", "2", "--json"
+            )
+        ),
         cwd=tmp_path,
         env=env,
         capture_output=True,

@@ -12,6 +12,7 @@ from arena.golden import GoldenDataset
 from arena.runner import RunOptions, check_run, run_suite
 from arena.storage import Store
 from arena.variants import Variant
+from tests.support.cli_args import run_argv
 
 pytestmark = pytest.mark.unit
 
@@ -40,18 +41,7 @@ def test_bad_timeout_is_exit_2_naming_the_flag(
 ) -> None:
     variant, dataset = _files(tmp_path, "{spec: 'fake:echo'}")
     db = tmp_path / "arena.db"
-    code = main(
-        [
-            "run",
-            "--variants",
-            str(variant),
-            "--dataset",
-            str(dataset),
-            "--db",
-            f"sqlite:///{db}",
-            f"--timeout={timeout}",
-        ]
-    )
+    code = main(run_argv(variant, dataset, f"sqlite:///{db}", f"--timeout={timeout}"))
     err = capsys.readouterr().err
     assert code == 2 and "--timeout" in err and "positive" in err and "Traceback" not in err
     assert not db.exists()
@@ -74,18 +64,7 @@ def test_unset_api_key_fails_before_any_call(
         "{spec: 'openai:m', api_key_env: PREFLIGHT_KEY, base_url: 'http://127.0.0.1:9/v1'}",
     )
     db = tmp_path / "arena.db"
-    code = main(
-        [
-            "run",
-            "--variants",
-            str(variant),
-            "--dataset",
-            str(dataset),
-            "--db",
-            f"sqlite:///{db}",
-            "--json",
-        ]
-    )
+    code = main(run_argv(variant, dataset, f"sqlite:///{db}", "--json"))
     captured = capsys.readouterr()
     assert code == 2 and captured.out == ""
     assert "variant v" in captured.err and "PREFLIGHT_KEY is not set" in captured.err

@@ -25,6 +25,7 @@ from arena.scoring import (
     make_baseline,
     should_update_baseline,
 )
+from tests.support.scores import case_score
 
 pytestmark = pytest.mark.unit
 
@@ -55,16 +56,15 @@ def make_scores(
         category, tier = cases[case_id]
         for repeat, score in enumerate(value if isinstance(value, list) else [value]):
             out.append(
-                CaseScore(
-                    variant=variant,
-                    variant_hash=vh,
-                    case_id=case_id,
+                case_score(
+                    case_id,
+                    score >= 0.7,
+                    score,
                     category=category,
                     tier=tier,
                     repeat=repeat,
-                    counted=tier != "pending",
-                    score=score,
-                    passed=score >= 0.7,
+                    variant=variant,
+                    vh=vh,
                     components={"output": score},
                 )
             )

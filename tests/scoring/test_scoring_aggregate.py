@@ -26,6 +26,7 @@ from arena.scoring import (
     score_results,
     select_cases,
 )
+from tests.support.scores import case_score
 
 pytestmark = pytest.mark.unit
 
@@ -282,34 +283,10 @@ def test_majority_pass(passes: int, n: int, ok: bool) -> None:
 # ---------------------------------------------------------------- aggregates
 
 
-def cs(
-    case_id: str,
-    passed: bool,
-    score: float,
-    *,
-    category: str = "happy_path",
-    tier: str = "standard",
-    repeat: int = 0,
-    variant: str = "v",
-    vh: str = "h1",
-    components: dict[str, float] | None = None,
-    error: str | None = None,
-) -> CaseScore:
-    """A constructed case score."""
-    return CaseScore(
-        variant=variant,
-        variant_hash=vh,
-        case_id=case_id,
-        category=category,
-        tier=tier,
-        repeat=repeat,
-        counted=tier != "pending",
-        score=score,
-        passed=passed,
-        components=components or {},
-        error=error,
-        fail_reasons=[] if passed else [f"{case_id} failed"],
-    )
+def cs(case_id: str, passed: bool, score: float, **fields: Any) -> CaseScore:
+    """A constructed case score (:func:`case_score`); a failed one says so in ``fail_reasons``."""
+    reasons = [] if passed else [f"{case_id} failed"]
+    return case_score(case_id, passed, score, fail_reasons=reasons, **fields)
 
 
 def test_percentile_is_linear() -> None:

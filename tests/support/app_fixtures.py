@@ -259,8 +259,8 @@ def fill_demo_db(url: str) -> None:
             judge_run(store, report.run_id, JUDGE, progress=False, concurrency=4)
 
 
-def fill_unjudged_db(url: str) -> None:
-    """One scored run that has not been judged yet."""
+def fill_unjudged_db(url: str, repeats: int = 1) -> None:
+    """One scored run that has not been judged yet (a new run for each ``repeats``)."""
     _register_scripts()
     store = Store(url)
     with _offline_env():
@@ -268,5 +268,6 @@ def fill_unjudged_db(url: str) -> None:
             _variant("baseline", "Reference agent", (2.5, 10.0)),
             _variant("small-model", "Cheap model", (0.15, 0.6)),
         ]
-        report = run_suite(store, demo_dataset(), variants, RunOptions(progress=False))
+        options = RunOptions(progress=False, repeats=repeats)
+        report = run_suite(store, demo_dataset(), variants, options)
         score_run(store, report.run_id)

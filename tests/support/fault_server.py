@@ -46,7 +46,6 @@ import hashlib
 import json
 import math
 import re
-import subprocess
 import sys
 import threading
 import urllib.request
@@ -55,6 +54,17 @@ from collections.abc import Callable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from tests.support.openai_replies import (
+    assistant_choice,
+    chat_completion,
+    digest,
+    first_tool_call,
+    has_tool_result,
+    text_of,
+    tool_names,
+)
+from tests.support.server_process import ServerProcess
 
 TRANSIENT: tuple[str, ...] = ("429", "500", "503", "hang", "truncated")
 MALFORMED: tuple[str, ...] = (
@@ -77,10 +87,6 @@ def quality(answer: str) -> int:
     if "strong" in answer.lower():
         return 100
     return int(hashlib.sha256(answer.strip().encode()).hexdigest()[:8], 16) % 50
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def _unit(*parts: object) -> float:
@@ -229,9 +235,9 @@ class FaultServer:
         """The completion body for a request that is answered (``kind`` may alter it)."""
         model = str(request.get("model", "model"))
         messages = request.get("messages") or []
-        texts = [_text(m.get("content")) for m in messages if isinstance(m, dict)]
+        texts = [text_of(m.get("content")) for m in messages if isinstance(m, dict)]
         users = [
-            _text(m.get("content"))
+            text_of(m.get("content"))
             for m in messages
             if isinstance(m, dict) and m.get("role") == "user"
         ]
@@ -247,65 +253,29 @@ class FaultServer:
             tool_call = self._tool_call(request, messages, users)
             last = users[-1] if users else (texts[-1] if texts else "")
             content = (
-                self.answer_fn(model, last)
-                if self.answer_fn
-                else f"{model} answer: {_digest(last)}"
+                self.answer_fn(model, last) if self.answer_fn else f"{model} answer: {digest(last)}"
             )
         if kind == "empty_content":
             content, tool_call = "", None
         if kind == "no_logprobs":
             tops = None
-        message: dict[str, Any] = {"role": "assistant", "content": content}
-        if tool_call is not None:
-            message = {"role": "assistant", "content": None, "tool_calls": [tool_call]}
-        choice: dict[str, Any] = {
-            "index": 0,
-            "message": message,
-            "finish_reason": "tool_calls" if tool_call else "stop",
-        }
+        choice = assistant_choice(content, tool_call)
         if wants_logprobs and tops is not None:
             choice["logprobs"] = {"content": [_logprob_entry(tops)]}
-        prompt_tokens = sum(len(t) for t in texts) // 4 + 1
-        return {
-            "id": f"chatcmpl-{_digest(json.dumps(request, sort_keys=True))}",
-            "object": "chat.completion",
-            "created": 0,
-            "model": model,
-            "choices": [] if kind == "empty_choices" else [choice],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": 8,
-                "total_tokens": prompt_tokens + 8,
-            },
-        }
+        return chat_completion(
+            f"chatcmpl-{digest(json.dumps(request, sort_keys=True))}",
+            model,
+            [] if kind == "empty_choices" else [choice],
+            texts,
+        )
 
     def _tool_call(
         self, request: dict[str, Any], messages: list[Any], users: list[str]
     ) -> dict[str, Any] | None:
-        tools = [t.get("function", {}).get("name") for t in request.get("tools") or []]
-        if (
-            not self.tool_calls
-            or not tools
-            or any(isinstance(m, dict) and m.get("role") == "tool" for m in messages)
-        ):
+        tools = tool_names(request)
+        if not self.tool_calls or not tools or has_tool_result(messages):
             return None
-        last = users[-1] if users else ""
-        name, args = (
-            ("calculate", {"expression": "6 * 7"})
-            if "calculate" in tools
-            else (tools[0], {"query": last[:60]})
-        )
-        return {
-            "id": f"call_{_digest(last)}",
-            "type": "function",
-            "function": {"name": name, "arguments": json.dumps(args)},
-        }
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, list):
-        return "".join(str(p.get("text", "")) if isinstance(p, dict) else str(p) for p in content)
-    return "" if content is None else str(content)
+        return first_tool_call(tools, users[-1] if users else "")
 
 
 def _judge_pair(
@@ -451,7 +421,7 @@ def _handler_for(server: FaultServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-class FaultProcess:
+class FaultProcess(ServerProcess):
     """The same server in a child process (``python -m tests.support.fault_server``)."""
 
     def __init__(self, **settings: Any) -> None:
@@ -464,14 +434,7 @@ class FaultProcess:
                 args += [flag] if value else []
             else:
                 args += [flag, str(value)]
-        root = Path(__file__).resolve().parents[2]
-        self.proc = subprocess.Popen(args, cwd=root, stdout=subprocess.PIPE, text=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            self.proc.wait(10)
-            raise RuntimeError(f"fault server exited with {self.proc.returncode}")
-        self.base_url: str = json.loads(line)["base_url"]
+        super().__init__(args, name="fault server", cwd=Path(__file__).resolve().parents[2])
         self._admin = self.base_url.removesuffix("/v1")
 
     def _post(self, path: str, value: dict[str, Any]) -> None:
@@ -502,24 +465,6 @@ class FaultProcess:
     def reset(self) -> None:
         """As :meth:`FaultServer.reset`."""
         self._post("/_reset", {})
-
-    def stop(self) -> None:
-        """Terminate the child process."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
-
-    def __enter__(self) -> FaultProcess:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 def main(argv: list[str] | None = None) -> None:
