@@ -61,20 +61,7 @@ class NodeLocalProvider(LocalProvider):
         url = self.urls.get(config.name)
         if url is None:  # no node server known: this process starts its own
             return super().build(config)
-        from arena.models.json_tools import JsonToolChatOpenAI
-        from arena.models.providers.openai import http_clients
-
-        return JsonToolChatOpenAI(
-            base_url=url,
-            api_key="unused",
-            model=config.name,
-            temperature=config.temperature,
-            max_tokens=config.max_tokens,
-            timeout=config.timeout,
-            max_retries=0,
-            **http_clients(config),
-            **config.extra,
-        )
+        return self.client(config, url)
 
 
 class ArenaWorker:

@@ -151,22 +151,13 @@ def apply_outcome(battle: Battle, margin: float | None, combination: str | None 
     outcome = outcome_of(battle, margin, combination)
     if outcome is None:
         return False
-    before = (
-        battle.winner,
-        battle.strong,
-        battle.flip,
-        battle.p_a,
-        battle.error,
-        battle.tie_margin,
-    )
+    before = _outcome_fields(battle)
     battle.winner = outcome.winner  # type: ignore[assignment]
     battle.strong, battle.flip, battle.p_a = outcome.strong, outcome.flip, outcome.p_a
     battle.error, battle.tie_margin = outcome.error, margin
-    return before != (
-        battle.winner,
-        battle.strong,
-        battle.flip,
-        battle.p_a,
-        battle.error,
-        battle.tie_margin,
-    )
+    return before != _outcome_fields(battle)
+
+
+def _outcome_fields(battle: Battle) -> tuple[object, ...]:
+    """What recombining a battle can change."""
+    return (battle.winner, battle.strong, battle.flip, battle.p_a, battle.error, battle.tie_margin)

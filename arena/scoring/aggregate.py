@@ -85,7 +85,7 @@ class VariantScores(BaseModel):
         :attr:`mean_score`; None when no case of the variant is in the selection.
         """
         chosen = select_cases(self.cases, tier, category)
-        return _group(chosen) if chosen else None
+        return group_stats(chosen) if chosen else None
 
     def figures_by_category(self, tier: str | None = None) -> dict[str, GroupStats]:
         """Pass figures per category over one tier (None: every counted tier)."""
@@ -117,7 +117,8 @@ def select_cases(
     ]
 
 
-def _group(cases: list[CaseRepeats]) -> GroupStats:
+def group_stats(cases: list[CaseRepeats]) -> GroupStats:
+    """Pass rate, cases passed and mean score of a group of cases (repeats folded)."""
     return GroupStats(
         n_cases=len(cases),
         n_results=sum(c.n for c in cases),
@@ -131,7 +132,7 @@ def _groups(cases: list[CaseRepeats], key: str) -> dict[str, GroupStats]:
     buckets: dict[str, list[CaseRepeats]] = {}
     for case in cases:
         buckets.setdefault(getattr(case, key), []).append(case)
-    return {name: _group(items) for name, items in sorted(buckets.items())}
+    return {name: group_stats(items) for name, items in sorted(buckets.items())}
 
 
 def _component_means(scores: list[CaseScore]) -> dict[str, float]:

@@ -10,21 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from arena.scoring.aggregate import GroupStats, VariantScores
+from arena.scoring.aggregate import GroupStats, VariantScores, group_stats
 from arena.scoring.repeats import CaseRepeats
-from arena.scoring.types import mean
 
 DIFFICULTIES = ("easy", "medium", "hard")
-
-
-def _stats(cases: list[CaseRepeats]) -> GroupStats:
-    return GroupStats(
-        n_cases=len(cases),
-        n_results=sum(c.n for c in cases),
-        pass_rate=mean([c.pass_rate for c in cases]),
-        cases_passed=sum(c.passed for c in cases),
-        mean_score=mean([c.score_mean for c in cases]),
-    )
 
 
 def difficulty_breakdown(
@@ -38,7 +27,7 @@ def difficulty_breakdown(
             if case.counted and case.case_id in difficulty:
                 buckets.setdefault(difficulty[case.case_id], []).append(case)
         order = [d for d in DIFFICULTIES if d in buckets] + sorted(set(buckets) - set(DIFFICULTIES))
-        out[scores.variant] = {level: _stats(buckets[level]) for level in order}
+        out[scores.variant] = {level: group_stats(buckets[level]) for level in order}
     return out
 
 

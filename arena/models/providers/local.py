@@ -37,13 +37,18 @@ class LocalProvider(Provider):
         return {"base_url": None, "template": template_hash()}
 
     def build(self, config: ModelConfig) -> BaseChatModel:
-        from arena.models.json_tools import JsonToolChatOpenAI
         from arena.models.local_server import server_pool
+
+        return self.client(config, server_pool().get(config.name).base_url)
+
+    @staticmethod
+    def client(config: ModelConfig, base_url: str) -> BaseChatModel:
+        """The OpenAI-compatible client of a llama.cpp server at ``base_url``."""
+        from arena.models.json_tools import JsonToolChatOpenAI
         from arena.models.providers.openai import http_clients
 
-        server = server_pool().get(config.name)
         return JsonToolChatOpenAI(
-            base_url=server.base_url,
+            base_url=base_url,
             api_key="unused",
             model=config.name,
             temperature=config.temperature,
