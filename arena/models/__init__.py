@@ -7,6 +7,7 @@ from arena.models.caching import (
     MemoryResponseStore,
     ResponseStore,
     cache_key,
+    store_call,
 )
 from arena.models.config import ModelConfig
 from arena.models.factory import check_model, make_chat_model
@@ -40,4 +41,5 @@ __all__ = [
     "provider_names",
     "register_fake",
     "register_provider",
+    "store_call",
 ]

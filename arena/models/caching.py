@@ -15,9 +15,9 @@ import contextvars
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
@@ -32,9 +32,16 @@ from arena.models.replies import check_reply, is_empty, is_malformed_reply, repl
 from arena.models.retry import RetryPolicy, is_transient
 from arena.secrets import redact_exception
 
+T = TypeVar("T")
+
 
 class ResponseStore(Protocol):
-    """Where cached model replies live (the database in production, a dict in tests)."""
+    """Where cached model replies live (the database in production, a dict in tests).
+
+    A store whose calls are cheaper than a hop to a worker thread (a dict, a local SQLite file)
+    says so with a true ``inline_io`` attribute; async callers then call it on the event loop
+    (see :func:`store_call`). Any other store is called on a worker thread.
+    """
 
     def get(self, key: str) -> dict[str, Any] | None: ...
 
@@ -45,6 +52,8 @@ class ResponseStore(Protocol):
 
 class MemoryResponseStore:
     """A dict-backed ResponseStore."""
+
+    inline_io = True
 
     def __init__(self) -> None:
         self.data: dict[str, dict[str, Any]] = {}
@@ -57,6 +66,15 @@ class MemoryResponseStore:
 
     def delete(self, key: str) -> None:
         self.data.pop(key, None)
+
+
+async def store_call(store: object, method: Callable[..., T], *args: Any) -> T:
+    """``method(*args)`` of ``store``: on the event loop when the store declares ``inline_io``
+    (microseconds of work: a thread hop and the GIL contention it brings cost more), else
+    on a worker thread, awaited, so a slow database never stalls the other tasks."""
+    if getattr(store, "inline_io", False):
+        return method(*args)
+    return await asyncio.to_thread(method, *args)
 
 
 @dataclass
@@ -158,7 +176,7 @@ class CachingChatModel(BaseChatModel):
         self, messages: list[BaseMessage], kwargs: dict[str, Any]
     ) -> tuple[str, ChatResult | None]:
         key = cache_key(self.identity, self.namespace, messages, kwargs)
-        return key, self._replay(key, await asyncio.to_thread(self.store.get, key))
+        return key, self._replay(key, await store_call(self.store, self.store.get, key))
 
     def _replay(self, key: str, stored: dict[str, Any] | None) -> ChatResult | None:
         """The cached reply ``stored`` under ``key``, counted as replayed; None to ask."""
@@ -199,7 +217,7 @@ class CachingChatModel(BaseChatModel):
         self, key: str, result: ChatResult, latency_s: float, kwargs: dict[str, Any]
     ) -> ChatResult:
         message, entry = self._entry(result, latency_s, kwargs)
-        await asyncio.to_thread(self.store.put, key, self.identity, entry)
+        await store_call(self.store, self.store.put, key, self.identity, entry)
         return _tagged(message, key)
 
     def _backoff(self, exc: Exception, attempt: int) -> float:
@@ -236,8 +254,8 @@ class CachingChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        # The store's reads and writes (a database round trip each) run on a worker thread,
-        # awaited, so the event loop serves other tasks meanwhile; the order is unchanged.
+        # The store's reads and writes run on a worker thread, awaited, unless the store is
+        # cheaper to call inline (store_call); the order is unchanged.
         key, hit = await self._alookup(messages, {**kwargs, "stop": stop})
         if hit is not None:
             return hit

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from arena.golden import GoldenDataset
-from arena.models import CachingChatModel, make_chat_model
+from arena.models import CachingChatModel, make_chat_model, store_call
 from arena.paths import run_sandbox, safe_name
 from arena.provenance import provenance
 from arena.records import RunResult
@@ -125,8 +125,9 @@ async def run_suite_async(
         async with semaphore:
             if options.executor is not None:
                 return await elsewhere(task)
-            # Database calls run on a worker thread, awaited: the loop serves other tasks.
-            finished = await asyncio.to_thread(store.finished_result, run_id, task.key)
+            # Database calls run on a worker thread, awaited (the loop serves other tasks), or
+            # inline where that is cheaper (a local SQLite file: store_call).
+            finished = await store_call(store, store.finished_result, run_id, task.key)
             if finished is not None:  # another process finished it meanwhile: reuse it
                 done[task.key] = finished
                 if progress is not None:
@@ -145,7 +146,7 @@ async def run_suite_async(
                 task.case.timeout_s or options.case_timeout_s,
                 agents,
             )
-            result.id = await asyncio.to_thread(store.save_result, result)
+            result.id = await store_call(store, store.save_result, result)
             fresh.append(result)
             for callback in options.on_result:
                 callback(result)

@@ -6,10 +6,11 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
 from arena.records import RunResult, utcnow
+from arena.storage import statements
 from arena.storage.tables import BattleRow, ResultRow, ScoreRow, StepRow
 from arena.storage.writes import insert_ignore
 
-_KEY = ("run_id", "variant_hash", "case_hash", "repeat")
+_KEY = statements.RESULT_KEY
 
 
 def _existing(s: Session, result: RunResult) -> ResultRow | None:
@@ -26,8 +27,23 @@ def _existing(s: Session, result: RunResult) -> ResultRow | None:
 
 
 def _add_steps(s: Session, result_id: int, result: RunResult) -> None:
-    for step in result.steps:
-        s.add(StepRow(result_id=result_id, **step.model_dump()))
+    # One Core executemany: the ORM's unit of work cost more than the rows themselves.
+    if result.steps:
+        rows = [{"result_id": result_id, **step.model_dump()} for step in result.steps]
+        s.execute(statements.steps_insert(), rows)
+
+
+def _insert_new(s: Session, data: dict[str, object]) -> int | None:
+    """Insert the result row unless its key exists; its id, or None if it existed."""
+    dialect = s.get_bind().dialect.name
+    if dialect not in statements.UPSERT_DIALECTS:
+        return _id_of(s, data) if insert_ignore(s, ResultRow, data, _KEY) else None
+    new_id: int | None = s.execute(statements.result_insert(dialect), data).scalar()
+    return new_id
+
+
+def _id_of(s: Session, data: dict[str, object]) -> int | None:
+    return s.scalar(select(ResultRow.id).where(*(getattr(ResultRow, k) == data[k] for k in _KEY)))
 
 
 def replace_result(s: Session, result: RunResult) -> int:
@@ -40,15 +56,12 @@ def replace_result(s: Session, result: RunResult) -> int:
       and trajectory, and delete the scores and battles of the old output.
     """
     data = result.model_dump(exclude={"id", "steps"})
-    row = _existing(s, result)
-    if row is None:
-        if insert_ignore(s, ResultRow, {**data, "created_at": utcnow()}, _KEY):
-            row = _existing(s, result)
-            assert row is not None
-            _add_steps(s, row.id, result)
-            return row.id
-        row = _existing(s, result)
-        assert row is not None
+    new_id = _insert_new(s, {**data, "created_at": utcnow()})
+    if new_id is not None:  # the usual case: no result for this key yet
+        _add_steps(s, new_id, result)
+        return new_id
+    row = _existing(s, result)  # a concurrent insert won, or it was stored before
+    assert row is not None
     if row.error is None:
         return row.id
     s.execute(delete(ScoreRow).where(ScoreRow.result_id == row.id))

@@ -8,12 +8,13 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, selectinload
 
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records import RunInfo, RunResult, TrajectoryStep, utcnow
+from arena.storage import statements
 from arena.storage.battles import BattleStoreMixin
 from arena.storage.engine import make_engine, open_error, resolve_url, url_origin, write_engine
 from arena.storage.results import replace_result
@@ -26,7 +27,7 @@ from arena.storage.tables import (
     RunRow,
     VariantRow,
 )
-from arena.storage.writes import create_tables, insert_ignore, run_write, upsert
+from arena.storage.writes import create_tables, insert_ignore, run_core_write, run_write, upsert
 from arena.variants import Variant
 
 ResultKey = tuple[str, str, int]
@@ -49,6 +50,13 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
         # A forgotten Store returns its pooled connections (a long-lived process opening
         # many stores must not exhaust a server's connection slots).
         self._finalizer = weakref.finalize(self, self.engine.dispose)
+
+    @property
+    def inline_io(self) -> bool:
+        """True on SQLite: a call on a local file costs less than a hop to a worker thread,
+        so the runner and the response cache call it on the event loop (a database server's
+        round trips still run on worker threads)."""
+        return self.engine.dialect.name == "sqlite"
 
     def close(self) -> None:
         """Close the pooled connections now (the Store reconnects if used again)."""
@@ -212,6 +220,10 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
     def finished_result(self, run_id: int, key: ResultKey) -> RunResult | None:
         """The stored result without error for (variant hash, case hash, repeat), or None."""
         variant_hash, digest, repeat = key
+        with self.engine.connect() as conn:  # the usual answer, none yet, in one cheap query
+            params = statements.result_params(run_id, key)
+            if conn.execute(statements.finished_result_id(), params).first() is None:
+                return None
         with self.session() as s:
             row = s.scalar(
                 select(ResultRow)
@@ -252,20 +264,30 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
     # -- response cache ----------------------------------------------------------------------
     def get(self, key: str) -> dict[str, Any] | None:
         """ResponseStore: a cached model reply."""
-        with self.session() as s:
-            row = s.get(ResponseCacheRow, key)
-            return None if row is None else row.value
+        with self.engine.connect() as conn:
+            value: dict[str, Any] | None = conn.execute(
+                statements.cache_get(), {"key": key}
+            ).scalar()
+            return value
 
     def put(self, key: str, model: str, value: dict[str, Any]) -> None:
         """ResponseStore: cache a model reply, replacing any older one (committed at once)."""
         values = {"key": key, "model": model, "value": value, "created_at": utcnow()}
-        self._write(lambda s: upsert(s, ResponseCacheRow, values, ["key"]))
+        dialect = self.engine.dialect.name
+        if dialect not in statements.UPSERT_DIALECTS:
+            self._write(lambda s: upsert(s, ResponseCacheRow, values, ["key"]))
+            return
+        with self._lock:
+            run_core_write(
+                self._writer, lambda conn: conn.execute(statements.cache_put(dialect), values)
+            )
 
     def delete(self, key: str) -> None:
         """ResponseStore: forget a cached model reply (no error if absent)."""
-        self._write(
-            lambda s: s.execute(delete(ResponseCacheRow).where(ResponseCacheRow.key == key))
-        )
+        with self._lock:
+            run_core_write(
+                self._writer, lambda conn: conn.execute(statements.cache_delete(), {"key": key})
+            )
 
 
 def _result(row: ResultRow) -> RunResult:

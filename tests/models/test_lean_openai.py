@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -129,3 +130,43 @@ def test_structured_output_and_responses_payloads_are_left_alone() -> None:
     assert streamed["messages"] and "extra_body" not in streamed
     lean = model._get_request_payload([HumanMessage("hi")])
     assert lean["messages"] == [] and lean["extra_body"]["messages"][0]["content"] == "hi"
+
+
+def test_lean_results_match_chatopenai_and_are_built_on_the_event_loop(
+    server: FaultServer,
+) -> None:
+    built_on: list[int] = []
+
+    class Recording(LeanChatOpenAI):
+        def _create_chat_result(self, *args: Any, **kwargs: Any) -> Any:
+            built_on.append(threading.get_ident())
+            return super()._create_chat_result(*args, **kwargs)
+
+    tools = build_tools(model=None, sandbox=None)
+
+    async def both() -> tuple[int, Any, Any]:
+        plain = await _client(ChatOpenAI, server).bind_tools(tools).ainvoke(CONVERSATION)
+        lean = await _client(Recording, server).bind_tools(tools).ainvoke(CONVERSATION)
+        return threading.get_ident(), plain, lean
+
+    loop_thread, plain, lean = asyncio.run(both())
+    assert built_on == [loop_thread]  # no hop to a worker thread and back
+    assert lean.content == plain.content and lean.tool_calls == plain.tool_calls
+    assert lean.usage_metadata == plain.usage_metadata
+    assert lean.response_metadata == plain.response_metadata
+
+
+@pytest.mark.parametrize("kind", ["500", "429"])
+def test_lean_errors_are_chatopenais(server: FaultServer, kind: str) -> None:
+    server.configure(rate=1.0, kinds=[kind])
+    try:
+        errors = []
+        for cls in (ChatOpenAI, LeanChatOpenAI):
+            with pytest.raises(Exception) as caught:
+                asyncio.run(_client(cls, server).ainvoke(CONVERSATION))
+            errors.append(caught.value)
+    finally:
+        server.configure(rate=0.0)
+    plain, lean = errors
+    assert type(lean) is type(plain) and str(lean) == str(plain)
+    assert getattr(lean, "status_code", None) == getattr(plain, "status_code", None)
