@@ -13,6 +13,7 @@ from arena.app import data, views
 from arena.app.compare_view import compare_section
 from arena.app.health_view import health_section
 from arena.app.text import error_text, guarded, md
+from arena.app.trends_view import trends_section
 from arena.app.vote_view import vote_section
 from arena.storage import database_problem, resolve_url
 
@@ -55,7 +56,7 @@ with board:
     with guarded("the breakdown charts"):
         views.breakdown_section(ctx)
 with trends, guarded("the trends"):
-    views.trends_section(ctx)
+    trends_section(ctx)
 with compare, guarded("the comparison"):
     compare_section(ctx)
 with health, guarded("the judge health"):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import func, select, update
@@ -13,10 +12,11 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, selectinload
 
 from arena.golden import GoldenDataset, case_hash, dataset_hash
-from arena.records import RunInfo, RunResult, TrajectoryStep, utcnow
+from arena.records import RunInfo, RunResult, utcnow
 from arena.storage import statements
 from arena.storage.battles import BattleStoreMixin
 from arena.storage.engine import make_engine, open_error, resolve_url, url_origin, write_engine
+from arena.storage.from_rows import result_record, run_info
 from arena.storage.results import replace_result
 from arena.storage.scores import ScoreStoreMixin
 from arena.storage.tables import (
@@ -182,7 +182,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
                 select(RunRow, DatasetRow).join(DatasetRow).order_by(RunRow.id.desc())
             ).all()
             return [
-                _run_info(run, ds, counts.get(run.id, 0), errors.get(run.id, 0)) for run, ds in rows
+                run_info(run, ds, counts.get(run.id, 0), errors.get(run.id, 0)) for run, ds in rows
             ]
 
     def run(self, run_id: int | None = None) -> RunInfo:
@@ -236,7 +236,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
                 )
                 .options(selectinload(ResultRow.steps))
             )
-            return None if row is None else _result(row)
+            return None if row is None else result_record(row)
 
     def results(self, run_id: int) -> list[RunResult]:
         """Every result of a run, in insertion order."""
@@ -247,7 +247,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
                 .options(selectinload(ResultRow.steps))
                 .order_by(ResultRow.id)
             ).all()
-            return [_result(r) for r in rows]
+            return [result_record(r) for r in rows]
 
     def result(self, result_id: int) -> RunResult:
         """One result with its trajectory; KeyError if absent."""
@@ -255,7 +255,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
             row = s.get(ResultRow, result_id, options=[selectinload(ResultRow.steps)])
             if row is None:
                 raise KeyError(f"no result with id {result_id}")
-            return _result(row)
+            return result_record(row)
 
     def finished_results(self, run_id: int) -> dict[ResultKey, RunResult]:
         """Results already stored for a run, keyed by (variant hash, case hash, repeat)."""
@@ -288,58 +288,3 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
             run_core_write(
                 self._writer, lambda conn: conn.execute(statements.cache_delete(), {"key": key})
             )
-
-
-def _result(row: ResultRow) -> RunResult:
-    steps = [
-        TrajectoryStep(
-            index=st.index,
-            agent=st.agent,
-            tool=st.tool,
-            args=st.args,
-            observation=st.observation,
-            error=st.error,
-        )
-        for st in row.steps
-    ]
-    return RunResult(
-        id=row.id,
-        run_id=row.run_id,
-        variant=row.variant,
-        variant_hash=row.variant_hash,
-        case_id=row.case_id,
-        case_hash=row.case_hash,
-        repeat=row.repeat,
-        output=row.output,
-        steps=steps,
-        model_calls=row.model_calls,
-        fresh_model_calls=row.fresh_model_calls,
-        latency_s=row.latency_s,
-        input_tokens=row.input_tokens,
-        output_tokens=row.output_tokens,
-        cost_usd=row.cost_usd,
-        error=row.error,
-        files=row.files or {},
-        created_at=_aware(row.created_at),
-    )
-
-
-def _aware(value: datetime) -> datetime:
-    from datetime import UTC
-
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
-def _run_info(run: RunRow, ds: DatasetRow, results: int, errors: int) -> RunInfo:
-    return RunInfo(
-        id=run.id,
-        key=run.key,
-        dataset=ds.name,
-        dataset_version=ds.version,
-        config=run.config,
-        status=run.status,
-        created_at=_aware(run.created_at),
-        finished_at=_aware(run.finished_at) if run.finished_at else None,
-        results=results,
-        errors=errors,
-    )
