@@ -29,10 +29,11 @@ def http_clients(config: ModelConfig) -> dict[str, Any]:
     """
     try:
         import httpx2 as httpx
-
-        from arena.models.lean_http import probe_cheaply
     except ImportError:  # an older openai SDK: legacy httpx
         import httpx  # type: ignore[no-redef]
+    try:
+        from arena.models.lean_http import probe_cheaply
+    except ImportError:  # legacy httpx, or an httpcore2 without the probe: the default checks
 
         def probe_cheaply(client: Any) -> Any:
             return client
