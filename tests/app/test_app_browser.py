@@ -157,15 +157,30 @@ def _settled(driver: Any) -> bool:
     return not running and len(charts) >= 2
 
 
+def _waiter(driver: Any, timeout: float) -> Any:
+    """A WebDriverWait that looks again when Streamlit re-renders an element it found."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,))
+
+
+def _first_table_text(driver: Any) -> str:
+    """The text of the page's first data frame ("" while there is none)."""
+    from selenium.webdriver.common.by import By
+
+    frames = driver.find_elements(By.CSS_SELECTOR, '[data-testid="stDataFrame"]')
+    return str(frames[0].get_attribute("textContent")) if frames else ""
+
+
 def _choose(driver: Any, label: str, prefix: str) -> None:
     """Pick the option starting with ``prefix`` in the selectbox labelled ``label``."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     box = driver.find_element(By.CSS_SELECTOR, f'input[role="combobox"][aria-label="{label}"]')
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
     box.click()
-    option = WebDriverWait(driver, 20).until(
+    option = _waiter(driver, 20).until(
         lambda d: next(
             (
                 o
@@ -191,22 +206,18 @@ def test_leaderboard_renders_and_outputs_stay_inert(
     server: str, browser: Any, db_filled: str, tmp_path: Path
 ) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     board = build_leaderboard(Store(db_filled), None)  # the same fit the page makes
     ratings = {e.variant: f"{e.rating:.0f}" for e in board.entries if e.rating is not None}
     assert set(ratings) == set(VARIANT_NAMES)
 
     browser.get(server)
-    wait = WebDriverWait(browser, PAGE_TIMEOUT_S)
+    wait = _waiter(browser, PAGE_TIMEOUT_S)
     wait.until(lambda d: "prompt-v2" in d.find_element(By.TAG_NAME, "body").text)
-    table = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="stDataFrame"]'))
-    wait.until(
-        lambda d: all(name in table[0].get_attribute("textContent") for name in VARIANT_NAMES)
-    )
+    wait.until(lambda d: all(name in _first_table_text(d) for name in VARIANT_NAMES))
     wait.until(_settled)
     time.sleep(1.5)  # let the canvas grid and the charts finish painting
-    cells = table[0].get_attribute("textContent")
+    cells = _first_table_text(browser)  # looked up again: Streamlit may have re-rendered it
     for name, rating in ratings.items():
         assert name in cells and rating in cells, (name, rating)
     body = browser.find_element(By.TAG_NAME, "body").text
@@ -225,17 +236,17 @@ def test_leaderboard_renders_and_outputs_stay_inert(
     _choose(browser, "Candidate", "broken-no-tools")
     wait.until(lambda d: "WORSE" in d.find_element(By.TAG_NAME, "body").text)
     _choose(browser, "Case", "GF-001")
-    code = wait.until(
+    shown = wait.until(
         lambda d: next(
             (
-                c
+                c.text
                 for c in d.find_elements(By.CSS_SELECTOR, '[data-testid="stCode"]')
                 if "pwned" in c.text
             ),
             None,
         )
     )
-    assert "<script>document.title='pwned'</script><b>bold</b>" in code.text.replace("\n", "")
+    assert "<script>document.title='pwned'</script><b>bold</b>" in shown.replace("\n", "")
     assert SCRIPT_PAYLOAD.startswith("<script>")
     assert browser.title != "pwned"
     injected = browser.execute_script(
@@ -297,12 +308,11 @@ def test_votes_are_counted_and_rated_in_the_browser(
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
 
     from judges import human_judge
 
     browser.get(server)
-    wait = WebDriverWait(browser, PAGE_TIMEOUT_S)
+    wait = _waiter(browser, PAGE_TIMEOUT_S)
     wait.until(lambda d: "prompt-v2" in d.find_element(By.TAG_NAME, "body").text)
     wait.until(_settled)
     name = browser.find_element(By.CSS_SELECTOR, 'input[aria-label="Your name (for voting)"]')
