@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -156,6 +158,30 @@ def _score(
     return asyncio.run(score_results([(result, case)], grader))[0]
 
 
+class _ScoreOnce:
+    """The golden score of one example, computed once for all the evaluators that read it
+    (LangSmith calls each evaluator separately; with an LLM grader each call was a grading)."""
+
+    def __init__(self, grader: BehaviorGrader | None, keep: int = 256) -> None:
+        self.grader, self.keep = grader, keep
+        self._done: OrderedDict[str, CaseScore] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(
+        self, inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
+    ) -> CaseScore:
+        key = json.dumps([inputs, outputs, reference_outputs], sort_keys=True, default=str)
+        with self._lock:
+            if key in self._done:
+                return self._done[key]
+        score = _score(inputs, outputs, reference_outputs, self.grader)
+        with self._lock:
+            self._done[key] = score
+            while len(self._done) > self.keep:
+                self._done.popitem(last=False)
+        return score
+
+
 def _component(score: CaseScore, name: str, what: str) -> dict[str, Any]:
     key = f"golden_{name}"
     if name not in score.components:
@@ -181,18 +207,19 @@ def _component(score: CaseScore, name: str, what: str) -> dict[str, Any]:
 def make_evaluators(grader: BehaviorGrader | None = None) -> list[Evaluator]:
     """The six golden evaluators; ``grader`` grades behaviours and rubrics (an LLM grader),
     the keyword rules otherwise."""
+    scored = _ScoreOnce(grader)
 
     def golden_score(
         inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
     ) -> dict[str, Any]:
-        score = _score(inputs, outputs, reference_outputs, grader)
+        score = scored(inputs, outputs, reference_outputs)
         verdict = "pass" if score.passed else "fail: " + "; ".join(score.fail_reasons)
         return {"key": "golden_score", "score": score.score, "comment": verdict}
 
     def golden_pass(
         inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
     ) -> dict[str, Any]:
-        score = _score(inputs, outputs, reference_outputs, grader)
+        score = scored(inputs, outputs, reference_outputs)
         return {
             "key": "golden_pass",
             "score": float(score.passed),
@@ -202,29 +229,25 @@ def make_evaluators(grader: BehaviorGrader | None = None) -> list[Evaluator]:
     def golden_output(
         inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
     ) -> dict[str, Any]:
-        return _component(
-            _score(inputs, outputs, reference_outputs, grader), "output", "output checks"
-        )
+        return _component(scored(inputs, outputs, reference_outputs), "output", "output checks")
 
     def golden_trajectory(
         inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
     ) -> dict[str, Any]:
-        return _component(
-            _score(inputs, outputs, reference_outputs, grader), "trajectory", "trajectory"
-        )
+        return _component(scored(inputs, outputs, reference_outputs), "trajectory", "trajectory")
 
     def golden_behavior(
         inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
     ) -> dict[str, Any]:
         return _component(
-            _score(inputs, outputs, reference_outputs, grader), "behavior", "expected behaviour"
+            scored(inputs, outputs, reference_outputs), "behavior", "expected behaviour"
         )
 
     def golden_functional(
         inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
     ) -> dict[str, Any]:
         return _component(
-            _score(inputs, outputs, reference_outputs, grader), "functional", "expected files"
+            scored(inputs, outputs, reference_outputs), "functional", "expected files"
         )
 
     return [

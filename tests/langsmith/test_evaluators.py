@@ -191,3 +191,23 @@ def test_evaluate_with_upload_records_golden_feedback_in_an_experiment(
         "golden_functional",
     }
     assert all(scores[(rid, "golden_pass")] == 1.0 for rid in roots)
+
+
+def test_an_example_is_scored_once_for_all_the_evaluators(monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.langsmith.evaluators as module
+
+    calls: list[Any] = []
+    real = module._score
+
+    def counting(*args: Any) -> Any:
+        calls.append(args[1])
+        return real(*args)
+
+    monkeypatch.setattr(module, "_score", counting)
+    example = case_to_example(DATASET.case("C-1"), DATASET)
+    evaluators = module.make_evaluators()
+    for outputs in ({"output": "300"}, {"output": "It is 300."}):
+        scores = [e(example["inputs"], outputs, example["outputs"]) for e in evaluators]
+        assert len(scores) == 6
+    # one scoring per distinct example, not one per evaluator
+    assert calls == [{"output": "300"}, {"output": "It is 300."}]
