@@ -189,7 +189,9 @@ def compare_snapshots(
         blocking_rules=[r for r in RULES if r in config.block],
         compared_cases=compared,
         pending_cases=[c for c in compared if c not in counted],
-        fixed_cases=[c for c in compared if cand.cases[c].passed and not base.cases[c].passed],
+        fixed_cases=sorted(
+            c for c in compared if cand.cases[c].passed and not base.cases[c].passed
+        ),
         broken_cases=broken,
         flaky_cases=[c for c in compared if base.cases[c].flaky],
         missing_cases=[
