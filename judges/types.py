@@ -61,9 +61,10 @@ class JudgeSpec(BaseModel):
     @field_validator("mode")
     @classmethod
     def _known_mode(cls, value: str) -> str:
+        from arena.registry import JUDGE_MODES
         from judges.modes import mode_names
 
-        if value not in mode_names():
+        if value not in JUDGE_MODES:
             raise ValueError(f"judge mode must be one of {', '.join(mode_names())}, got {value!r}")
         return value
 

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena.models.providers.registry import provider_names
+from arena.registry import PROVIDERS
 
 
 class ModelConfig(BaseModel):
@@ -47,7 +48,7 @@ class ModelConfig(BaseModel):
     @classmethod
     def _valid_spec(cls, value: str) -> str:
         provider, sep, name = value.partition(":")
-        if not sep or not name or provider not in provider_names():
+        if not sep or not name or provider not in PROVIDERS:
             raise ValueError(
                 f"model spec {value!r} must look like PROVIDER:NAME with PROVIDER one of "
                 f"{', '.join(provider_names())}"

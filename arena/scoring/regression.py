@@ -21,6 +21,7 @@ from arena.scoring.baseline import (
     make_baseline,
     should_update_baseline,
 )
+from arena.scoring.checks.base import FailureKind
 from arena.scoring.combined import CaseScore
 
 __all__ = [
@@ -45,8 +46,6 @@ MAX_DROP = 0.05
 
 Severity = Literal["block", "warn", "flaky"]
 """``block`` fails the gate; ``warn`` is listed; ``flaky``: the case was flaky in the baseline."""
-FailureKind = Literal["output", "trajectory", "behavior", "side_effect", "error"]
-"""Why a case broke: the scoring component that fell, or a run error."""
 
 
 class RegressionReason(BaseModel):
