@@ -146,7 +146,7 @@ class Registry(MutableMapping[str, Any]):
             self.discover()
         return tuple(self._entries)
 
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = None) -> Any:
         """The object under ``name`` (loaded on first use), or ``default``."""
         try:
             return self.lookup(name)
