@@ -62,10 +62,10 @@ class JudgeSpec(BaseModel):
     @classmethod
     def _known_mode(cls, value: str) -> str:
         from arena.registry import JUDGE_MODES
-        from judges.modes import mode_names
 
         if value not in JUDGE_MODES:
-            raise ValueError(f"judge mode must be one of {', '.join(mode_names())}, got {value!r}")
+            known = ", ".join(JUDGE_MODES.names())
+            raise ValueError(f"judge mode must be one of {known}, got {value!r}")
         return value
 
     @model_validator(mode="after")

@@ -11,9 +11,9 @@ that component.
 
 from __future__ import annotations
 
+from arena.scoring.baseline import CaseRecord
 from arena.scoring.checks import FailReason, FailureKind, component_kinds
 from arena.scoring.combined import WEIGHTS
-from arena.scoring.regression import CaseRecord
 
 KIND_WORDS: dict[str, str] = {
     "output": "output",

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.scoring.checks.base import FailReason
+from arena.scoring.checks.reasons import FailReason
 from arena.storage import Store
 
 

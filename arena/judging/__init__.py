@@ -41,7 +41,8 @@ from arena.judging.voting import (
     open_pairs,
     vote_counts,
 )
-from judges.orders import Outcome, combine
+from judges.modes import combine
+from judges.orders import Outcome
 
 __all__ = [
     "HEALTH_CHECKS",

@@ -11,7 +11,7 @@ from the point estimate.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 from scipy import sparse
@@ -30,9 +30,6 @@ from arena.ratings.fit import RatingFit
 from arena.ratings.intervals import bootstrap_interval
 from arena.ratings.pair_counts import PairCounts, aggregate_pairs, unique_inverse
 from arena.ratings.resampling import UnitTypes, query_multiplicities, type_multiplicities
-
-if TYPE_CHECKING:
-    from arena.ratings.options import RatingOptions
 
 DEFAULT_ROUNDS = 1000
 #: Above this many models the batched Newton Hessians get costly; use L-BFGS per round.
@@ -192,17 +189,6 @@ def bootstrap_bradley_terry(
     )
     low, high = bootstrap_interval(sample_ratings, n_units, point=rating)
     return RatingFit(battles.models, rating, low, high, sample_ratings)
-
-
-def rate_bradley_terry(battles: Battles, options: RatingOptions) -> RatingFit:
-    """The ``bt`` rating method: :func:`bootstrap_bradley_terry` with ``options``."""
-    return bootstrap_bradley_terry(
-        battles,
-        rounds=options.bootstrap_rounds,
-        seed=options.seed,
-        anchor=options.anchor,
-        reg=options.reg,
-    )
 
 
 def bootstrap_win_rate(

@@ -9,10 +9,65 @@ entry point); the CLI's ``--method`` choices, the leaderboard and
 
 from __future__ import annotations
 
-from arena.ratings.bootstrap import rate_bradley_terry
-from arena.ratings.elo import rate_elo_median, rate_online_elo
-from arena.ratings.style import rate_style_controlled
+from typing import TYPE_CHECKING
+
+from arena.ratings.battle_arrays import Battles
+from arena.ratings.bootstrap import bootstrap_bradley_terry
+from arena.ratings.elo import (
+    DEFAULT_ELO_ROUNDS,
+    anchored,
+    elo_median_fit,
+    elo_median_over_orderings,
+    online_elo,
+)
+from arena.ratings.fit import RatingFit
+from arena.ratings.style import bootstrap_style_controlled
 from arena.registry import RATING_METHODS, RatingMethod, UnknownName
+
+if TYPE_CHECKING:
+    from arena.ratings.options import RatingOptions
+
+
+def rate_bradley_terry(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``bt`` rating method: :func:`bootstrap_bradley_terry` with ``options``."""
+    return bootstrap_bradley_terry(
+        battles,
+        rounds=options.bootstrap_rounds,
+        seed=options.seed,
+        anchor=options.anchor,
+        reg=options.reg,
+    )
+
+
+def rate_style_controlled(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``style-bt`` rating method: :func:`bootstrap_style_controlled` with ``options``."""
+    return bootstrap_style_controlled(
+        battles,
+        features=options.style,
+        rounds=options.bootstrap_rounds,
+        seed=options.seed,
+        anchor=options.anchor,
+        reg=options.reg,
+    )
+
+
+def rate_online_elo(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``elo`` rating method: :func:`online_elo` in the given order, no intervals."""
+    return RatingFit.point(battles.models, anchored(online_elo(battles), battles, options.anchor))
+
+
+def elo_median_rounds(options: RatingOptions) -> int:
+    """Shuffles of the ``elo-median`` method: ``options.elo_rounds``, the default when 0/None."""
+    return options.elo_rounds or DEFAULT_ELO_ROUNDS
+
+
+def rate_elo_median(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``elo-median`` method: :func:`elo_median_over_orderings`, ``options.elo_rounds``
+    shuffles (the default when 0 or None), no intervals."""
+    rounds = elo_median_rounds(options)
+    ratings = elo_median_over_orderings(battles, rounds=rounds, seed=options.seed)
+    return elo_median_fit(battles, ratings, options.anchor)
+
 
 BT = RatingMethod("bt", "Bradley-Terry MLE, 95% query-bootstrap intervals", rate_bradley_terry)
 STYLE_BT = RatingMethod(
@@ -56,7 +111,12 @@ def rating_methods() -> dict[str, str]:
 __all__ = [
     "RATING_METHODS",
     "RatingMethod",
+    "elo_median_rounds",
     "get_rating_method",
+    "rate_bradley_terry",
+    "rate_elo_median",
+    "rate_online_elo",
+    "rate_style_controlled",
     "rating_methods",
     "register_rating_method",
 ]

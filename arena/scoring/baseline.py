@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from arena.golden.models import GoldenDataset, Tier
 from arena.records import RunResult, utcnow
 from arena.scoring.aggregate import VariantScores, percentile
-from arena.scoring.checks.base import FailReason
+from arena.scoring.checks.reasons import FailReason
 from arena.scoring.combined import CaseScore
 from arena.scoring.repeats import majority_pass
 from arena.scoring.types import mean

@@ -17,7 +17,7 @@ from math import comb, sqrt
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.scoring.checks.base import FailReason
+from arena.scoring.checks.reasons import FailReason
 from arena.scoring.combined import CaseScore
 
 

@@ -17,6 +17,8 @@ from arena.registry import JUDGE_MODES, UnknownName
 
 if TYPE_CHECKING:
     from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
+    from judges.orders import Outcome
+    from judges.types import Verdict
 
 MODES = JUDGE_MODES
 """The judge-mode registry (:data:`arena.registry.JUDGE_MODES`)."""
@@ -39,6 +41,12 @@ def get_mode(name: str) -> JudgeMode:
     return mode
 
 
+def combine(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+    """The outcome of a battle by the rule of the judge's mode; ``tie_margin`` overrides the
+    spec's (e.g. a margin calibrated on the run)."""
+    return get_mode(ab.judge.mode).combine(ab, ba, tie_margin)
+
+
 def default_mode(provider: str) -> str:
     """The mode of a judge given without one: logprobs for the local model, text otherwise."""
     return "logprobs" if provider == "local" else "text"
@@ -51,6 +59,7 @@ __all__ = [
     "JudgeMode",
     "Reading",
     "UnreadableReply",
+    "combine",
     "default_mode",
     "get_mode",
     "mode_names",

@@ -7,19 +7,13 @@ first, then plugins); combined scoring, the gate and the LangSmith export iterat
 from __future__ import annotations
 
 from arena.registry import GOLDEN_CHECKS
-from arena.scoring.checks.base import (
-    OUTPUT,
-    CheckInput,
-    FailReason,
-    FailureKind,
-    GoldenCheck,
-    general_reason,
-)
+from arena.scoring.checks.base import OUTPUT, CheckInput, GoldenCheck
+from arena.scoring.checks.reasons import FailReason, FailureKind, general_reason
 
 
 def golden_checks() -> list[GoldenCheck]:
-    """Every registered check, in registration order (InputError-free: a broken plugin
-    raises its own import error)."""
+    """Every registered check, in registration order (a broken plugin raises its own
+    import error)."""
     checks: list[GoldenCheck] = []
     for name in GOLDEN_CHECKS.names():
         check = GOLDEN_CHECKS.lookup(name)

@@ -8,8 +8,9 @@ one module (a :class:`GoldenCheck` subclass decorated with ``@golden_check(name)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from arena.scoring.checks.reasons import FailReason, FailureKind
 from arena.scoring.types import Check
 
 if TYPE_CHECKING:
@@ -17,8 +18,6 @@ if TYPE_CHECKING:
     from arena.records import RunResult
     from arena.scoring.behavior import BehaviorGrade, RubricGrade
 
-FailureKind = Literal["output", "trajectory", "behavior", "side_effect", "error"]
-"""Why a case broke: the scoring component that fell, or a run error."""
 OUTPUT = "output"
 """The component of the output checks (contains, not-contains, regex, exact, ...)."""
 
@@ -85,86 +84,3 @@ class GoldenCheck:
     def reason(self, text: str, *, hard: bool = False) -> FailReason:
         """A failure reason of this check."""
         return FailReason(text, check=self.name, kind=self.kind, hard=hard)
-
-
-class FailReason(str):
-    """Why a result failed, as a record: its text (it is a ``str``), the check that gave it,
-    the failure kind and whether it is a hard fail.
-
-    Stored as ``{"text", "check", "kind", "hard"}``; a plain string (records stored before
-    reasons were typed) is read through :func:`arena.scoring.checks.legacy.from_text`.
-    """
-
-    check: str
-    kind: FailureKind | None
-    hard: bool
-
-    def __new__(
-        cls, text: str, *, check: str, kind: FailureKind | None, hard: bool = False
-    ) -> FailReason:
-        self = super().__new__(cls, text)
-        self.check, self.kind, self.hard = check, kind, hard
-        return self
-
-    @property
-    def text(self) -> str:
-        """The reason in words."""
-        return str.__str__(self)
-
-    def record(self) -> dict[str, Any]:
-        """The stored form."""
-        return {"text": self.text, "check": self.check, "kind": self.kind, "hard": self.hard}
-
-    def __reduce__(self) -> Any:
-        return (_rebuild, (self.record(),))
-
-    @classmethod
-    def coerce(cls, value: Any) -> FailReason:
-        """A reason from its stored form, a reason, or a legacy string."""
-        if isinstance(value, FailReason):
-            return value
-        if isinstance(value, dict):
-            return cls(
-                str(value["text"]),
-                check=str(value.get("check", "")),
-                kind=value.get("kind"),
-                hard=bool(value.get("hard", False)),
-            )
-        if isinstance(value, str):
-            from arena.scoring.checks.legacy import from_text
-
-            return from_text(value)
-        raise ValueError(f"a failure reason is a string or a record, got {type(value).__name__}")
-
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
-        from pydantic_core import core_schema
-
-        return core_schema.no_info_plain_validator_function(
-            cls.coerce,
-            serialization=core_schema.plain_serializer_function_ser_schema(
-                lambda reason: reason.record(), when_used="json"
-            ),
-        )
-
-    @classmethod
-    def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> dict[str, Any]:
-        return {
-            "type": "object",
-            "properties": {
-                "text": {"type": "string"},
-                "check": {"type": "string"},
-                "kind": {"type": ["string", "null"]},
-                "hard": {"type": "boolean"},
-            },
-            "required": ["text"],
-        }
-
-
-def _rebuild(record: dict[str, Any]) -> FailReason:
-    return FailReason.coerce(record)
-
-
-def general_reason(text: str, kind: FailureKind | None, *, check: str, hard: bool) -> FailReason:
-    """A reason no single check gives (a run error, an empty output, a low score)."""
-    return FailReason(text, check=check, kind=kind, hard=hard)
