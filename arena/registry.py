@@ -181,7 +181,8 @@ class Registry(MutableMapping[str, Any]):
             text = self._summaries.get(name)
             if text is None:
                 try:
-                    text = summary_of(self.lookup(name))
+                    obj = self.lookup(name)  # a decorator may give the summary on import
+                    text = self._summaries.get(name) or summary_of(obj)
                 except Exception as exc:  # a broken plugin shows up broken, not as a crash
                     text = f"(cannot load: {type(exc).__name__}: {exc})"
             out[name] = text
