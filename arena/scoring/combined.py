@@ -59,6 +59,8 @@ RUBRIC_WEIGHT = 0.20
 """Weight of a graded rubric, relative to :data:`WEIGHTS` (renormalised like them)."""
 PASS_THRESHOLD = 0.7
 """Minimum combined score for a pass (hard fails aside)."""
+Verdicts = dict[str, tuple[GoldenCheck, Check]]
+"""Each applicable component: the check that gave it and its verdict."""
 
 
 class CaseScore(BaseModel):
@@ -89,10 +91,10 @@ class CaseScore(BaseModel):
     fail_reasons: list[FailReason] = Field(default_factory=list)
 
 
-def _checks(data: CheckInput) -> dict[str, tuple[GoldenCheck, Check]]:
+def _checks(data: CheckInput) -> Verdicts:
     """Each applicable top-level component: its check (output: the first output check) and
     verdict. Output checks are combined into one ``output`` component."""
-    checks: dict[str, tuple[GoldenCheck, Check]] = {}
+    checks: Verdicts = {}
     for check in golden_checks():
         if check.component == OUTPUT:
             if OUTPUT not in checks:
@@ -106,7 +108,7 @@ def _checks(data: CheckInput) -> dict[str, tuple[GoldenCheck, Check]]:
     return checks
 
 
-def _components(checks: dict[str, tuple[GoldenCheck, Check]]) -> dict[str, float]:
+def _components(checks: Verdicts) -> dict[str, float]:
     components = {name: check.score for name, (_, check) in checks.items()}
     for name, (owner, check) in checks.items():
         if name == OUTPUT:
@@ -119,7 +121,7 @@ def _components(checks: dict[str, tuple[GoldenCheck, Check]]) -> dict[str, float
 
 
 def _per_check(
-    checks: dict[str, tuple[GoldenCheck, Check]],
+    checks: Verdicts,
 ) -> list[tuple[GoldenCheck, Check]]:
     """Every check with its own verdict (each output check apart), in registration order."""
     out: list[tuple[GoldenCheck, Check]] = []
@@ -135,9 +137,15 @@ def _per_check(
     return out
 
 
-def _hard_fails(
-    result: RunResult, checks: dict[str, tuple[GoldenCheck, Check]]
-) -> list[FailReason]:
+def _weights(checks: Verdicts) -> dict[str, float]:
+    """:data:`WEIGHTS`, the rubric's, and a plugin component's own ``weight``."""
+    weights = {**WEIGHTS, "rubric": RUBRIC_WEIGHT}
+    for name, (check, _) in checks.items():
+        weights.setdefault(name, check.weight)
+    return weights
+
+
+def _hard_fails(result: RunResult, checks: Verdicts) -> list[FailReason]:
     reasons: list[FailReason] = []
     if not result.output.strip():
         reasons.append(general_reason("empty output", "output", check=OUTPUT, hard=True))
@@ -146,7 +154,7 @@ def _hard_fails(
     return reasons
 
 
-def _hints(checks: dict[str, tuple[GoldenCheck, Check]]) -> list[FailReason]:
+def _hints(checks: Verdicts) -> list[FailReason]:
     """What failed, the output checks first (what the answer lacks), then the others."""
     ordered = sorted(_per_check(checks), key=lambda pair: pair[0].component != OUTPUT)
     return [check.reason(text) for check, verdict in ordered for text in check.hints(verdict)]
@@ -213,9 +221,7 @@ def score_result(
         rubric=rubric,
     )
     checks = _checks(data)
-    score, weights = weighted_mean(
-        {k: c.score for k, (_, c) in checks.items()}, {**WEIGHTS, "rubric": RUBRIC_WEIGHT}
-    )
+    score, weights = weighted_mean({k: c.score for k, (_, c) in checks.items()}, _weights(checks))
     score = min(1.0, max(0.0, score))
     reasons = _hard_fails(result, checks)
     passed = not reasons and score >= PASS_THRESHOLD

@@ -49,6 +49,8 @@ class GoldenCheck:
         extra_fields: fields of a check from outside this package, ``name -> (type, default)``:
             such a field is accepted on a case only when the check is registered, and a case
             that leaves it unset keeps its content hash.
+        weight: the weight of its own component (not an ``output`` part) when the component
+            has no weight in :data:`arena.scoring.combined.WEIGHTS`; renormalised like them.
         guard: an output check that only guards (not-contains): it counts in the output
             score only when it is the only output check.
     """
@@ -59,6 +61,7 @@ class GoldenCheck:
     kind: ClassVar[FailureKind] = "output"
     fields: ClassVar[tuple[str, ...]] = ()
     extra_fields: ClassVar[dict[str, tuple[Any, Any]]] = {}
+    weight: ClassVar[float] = 0.2
     guard: ClassVar[bool] = False
 
     def applies(self, case: GoldenCase) -> bool:
