@@ -21,7 +21,6 @@ import importlib
 import threading
 from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import Any, TypeVar
 
 ENTRY_POINT_PREFIX = "agent_arena."
@@ -134,6 +133,8 @@ class Registry(MutableMapping[str, Any]):
         """Add the entry points of :attr:`group` not registered yet (as lazy entries).
 
         Read once per process, and again on every lookup miss (a package installed since)."""
+        from importlib.metadata import entry_points  # costs an import: only when needed
+
         self._scanned = True
         for point in entry_points(group=self.group):
             with self._lock:
