@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 DEFAULT_ROUNDS = 1000
 #: Above this many models the batched dense Newton Hessians cost more than sparse Newton-CG.
-_NEWTON_MAX_MODELS = 100
+_NEWTON_MAX_MODELS = 64
 #: Step tolerance (nats) of the sparse point fit: its error is about the square of this.
 _POINT_TOL = 1e-8
 #: Plain percentile levels (the library's intervals use :mod:`arena.ratings.intervals`).
@@ -177,7 +177,7 @@ def bootstrap_bradley_terry(
 
     ``rating`` is the point estimate on all battles (the penalised MLE of
     :func:`bradley_terry`). ``solver`` picks how it and the rounds are fitted: batched damped
-    Newton with dense Hessians (the default up to 100 models), batched sparse Newton-CG
+    Newton with dense Hessians (the default up to 64 models), batched sparse Newton-CG
     (:mod:`~arena.ratings.sparse_newton`, the default above: time and memory linear in the
     number of model pairs) or scipy L-BFGS-B per round; rounds are warm-started from the
     point estimate. The bounds are corrected for the number of queries
