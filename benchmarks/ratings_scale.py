@@ -68,7 +68,7 @@ CAPS: dict[str, tuple[int, str]] = {
 OPT_MAX_BATTLES = 200_000
 #: FastChat's objective is also minimised to convergence (to tell its maxiter=100 stopping
 #: from a disagreement) up to this many models.
-CONVERGED_MAX_MODELS = 1000
+CONVERGED_MAX_MODELS = 300
 
 
 def peak_rss_gib() -> float:
