@@ -4,8 +4,9 @@ The resampling unit is the query: a bootstrap dataset draws queries with replace
 all battles of each drawn query. Nothing is refitted from raw battles: each query's
 contribution to every pair's win and battle counts is precomputed once as a sparse
 (pairs x queries) matrix, so a round's counts are one sparse product with its multinomial
-query multiplicities, and all rounds are refitted together by batched Newton warm-started
-from the point estimate.
+query multiplicities, and all rounds are refitted together, warm-started from the point
+estimate: by batched dense Newton for few models, by batched sparse Newton-CG (cost linear in
+the number of model pairs, :mod:`arena.ratings.sparse_newton`) above 64.
 """
 
 from __future__ import annotations
