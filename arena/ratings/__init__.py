@@ -61,6 +61,7 @@ from arena.ratings.resampling import (
     query_multiplicities,
     type_multiplicities,
 )
+from arena.ratings.sparse_newton import sparse_newton_fit_batch
 from arena.ratings.style import (
     bootstrap_style_controlled,
     fit_style_controlled,
@@ -131,6 +132,7 @@ __all__ = [
     "rating_table",
     "register_rating_method",
     "seat_identifiable",
+    "sparse_newton_fit_batch",
     "style_matrix",
     "style_problem",
     "type_multiplicities",
