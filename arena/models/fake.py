@@ -1,4 +1,8 @@
-"""A scripted chat model for unit tests, selected with the spec ``fake:NAME``."""
+"""A scripted chat model for unit tests, selected with the spec ``fake:NAME``.
+
+Scripts are registered in code (:func:`register_fake`) or loaded from a YAML/JSON file
+(:mod:`arena.models.fake_files`, ``arena --fake-scripts FILE``).
+"""
 
 from __future__ import annotations
 
@@ -77,12 +81,17 @@ def register_fake(
 
 
 def fake_script(name: str) -> FakeScript:
-    """The script registered under this name."""
+    """The script registered under this name (or in the ``--fake-scripts`` file)."""
+    if name not in _SCRIPTS:
+        from arena.models.fake_files import active_scripts
+
+        active_scripts()  # registers the active file's scripts
     try:
         return _SCRIPTS[name]
     except KeyError:
         raise ModelError(
-            f"no fake script named {name!r}; register one with arena.models.register_fake"
+            f"no fake script named {name!r}; register one with arena.models.register_fake "
+            "or load a scripts file with `arena --fake-scripts FILE`"
         ) from None
 
 

@@ -240,7 +240,7 @@ def score_result(
         "variant": result.variant,
         "variant_hash": result.variant_hash,
         "case_id": case.id,
-        "category": case.category.value,
+        "category": case.category,
         "tier": case.tier.value,
         "repeat": result.repeat,
         "counted": case.tier != Tier.PENDING,
