@@ -44,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     agree.register(sub)
     golden.register(sub)
     langsmith.register(sub)
+    from arena.cli import schema  # issue 19: arena schema
+
+    schema.register(sub)
     return parser
 
 
