@@ -167,11 +167,11 @@ def test_plan_run_and_gate_refuse_a_bad_variant_before_any_model_call(
 
     good, bad_file, dataset = _gate_project(tmp_path, bad)
     db = tmp_path / "arena.db"
+    config = str(tmp_path / "arena.yaml")
     for argv in (
         ["plan", "--variants", good, bad_file, "--dataset", dataset],
         ["run", "--variants", good, bad_file, "--dataset", dataset],
-        ["gate", "--config", str(tmp_path / "arena.yaml"), "--baseline", "good"]
-        + ["--candidate", "bad"],
+        ["gate", "--config", config, "--baseline", "good", "--candidate", "bad"],
     ):
         assert main([*argv, "--db", f"sqlite:///{db}"]) == 2, argv
         err = capsys.readouterr().err
