@@ -54,6 +54,8 @@ def test_shipped_files_carry_their_schema_and_validate(kind: str) -> None:
         doc = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
         target = (path.parent / doc["$schema"]).resolve()
         assert target == (REPO / SCHEMA_DIR / schema_file(kind)).resolve(), path
+        if path.suffix == ".yaml":  # the Red Hat YAML extension reads the modeline
+            assert f"# yaml-language-server: $schema={doc['$schema']}\n" in text, path
         errors = [e.message for e in validator.iter_errors(doc)]
         assert errors == [], (path, errors)
 
