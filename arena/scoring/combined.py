@@ -205,7 +205,7 @@ def _errored(result: RunResult, case: GoldenCase, base: dict[str, Any]) -> CaseS
         components={name: 0.0 for name in applicable if name},
         details={"tools": result.tool_names, "error": result.error},
         error=result.error,
-        fail_reasons=[f"run error: {result.error}"],
+        fail_reasons=[f"run error: {result.error_headline}"],
     )
 
 

@@ -200,3 +200,7 @@ def test_a_failure_inside_the_agent_is_that_results_error_with_its_traceback(
     assert main(["show", str(results["T-2"].id), "--db", db_url]) == 0
     shown = capsys.readouterr().out
     assert "_lookup_city" in shown and "return cities[name]" in shown
+    assert main(["score", "--json", "--db", db_url]) == 0
+    (scored,) = json.loads(capsys.readouterr().out)["variants"]
+    reasons = {c["case_id"]: c["fail_reasons"] for c in scored["cases"]}
+    assert reasons["T-2"] == ["run error: KeyError: 'Paris'"]  # reports keep one line
