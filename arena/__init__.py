@@ -27,6 +27,9 @@ _EXPORTS = {
     "RunReport": "arena.runner",
     "run_suite": "arena.runner",
     "Store": "arena.storage",
+    # issue 19: bring-your-own agents
+    "AgentContext": "arena.agents",
+    "agent_factory": "arena.agents",
 }
 
 __all__ = ["__version__", *_EXPORTS]

@@ -53,6 +53,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("agent tools", ("arena.agents.research", "arena.agents.research.*")),
+    (
+        "agent factories",
+        ("arena.agents.declare", "arena.agents.imports", "arena.agents.factories"),
+    ),
     ("variants", ("arena.variants",)),
     ("storage", ("arena.storage", "arena.storage.*")),
     ("evaluation", ("arena.evaluate",)),
@@ -70,7 +74,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("report formats", ("arena.reports", "arena.reports.*")),
     ("langsmith", ("arena.langsmith", "arena.langsmith.*")),
     ("app", ("arena.app", "arena.app.*")),
-    ("cli", ("arena.cli", "arena.cli.*")),
+    ("cli", ("arena.cli", "arena.cli.*", "arena.schemas")),
     ("package", ("arena",)),
 )
 """Bottom to top; a module's layer is the first whose patterns match its name."""

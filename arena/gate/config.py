@@ -55,6 +55,9 @@ class GateConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    schema_url: str | None = Field(
+        None, alias="$schema", exclude=True, description="The JSON Schema, for editors (ignored)."
+    )
     baseline: str | None = Field(
         None, description="VARIANT name, variant YAML or baseline JSON file."
     )
@@ -89,6 +92,9 @@ def load_config(path: str | Path) -> GateConfig:
         raw = {}
     if not isinstance(raw, dict):
         raise InputError("expected a mapping of settings", file=str(file))
+    from arena.agents.imports import add_project_root
+
+    add_project_root(file.parent)  # its folder is where agent factories may import from
     return config_from_dict(raw, source=str(file), base_dir=str(file.parent))
 
 

@@ -156,6 +156,17 @@ def evaluate(
     return regression, limits + budget, notes
 
 
+def _check_categories(config: GateConfig, dataset: GoldenDataset) -> None:
+    """A category limit must name one of the dataset's categories (exit 2 before any run)."""
+    unknown = sorted(set(config.absolute.min_category_pass_rate) - set(dataset.category_names))
+    if unknown:
+        raise InputError(
+            f"unknown category(ies) {', '.join(unknown)}; the dataset {dataset.name} has "
+            f"{', '.join(dataset.category_names)}",
+            field="absolute.min_category_pass_rate",
+        )
+
+
 def _label(dataset: GoldenDataset) -> str:
     return f"{dataset.name} {dataset.version} ({dataset_hash(dataset)})"
 
@@ -202,6 +213,7 @@ def run_gate(
 
         dataset_path = str(data_dir() / "golden" / "research_agent.json")
     dataset = load_dataset(dataset_path)
+    _check_categories(config, dataset)
     variants = [sides.candidate]
     if (
         sides.baseline_variant is not None
