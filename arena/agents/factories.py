@@ -31,15 +31,31 @@ from arena.errors import InputError
 class FactoryVariant(Protocol):
     """What vetting reads of a variant (arena.variants.Variant; this module sits below it)."""
 
-    name: str
-    agent: str
-    tools: list[str] | None
-    params: dict[str, Any]
+    @property
+    def name(self) -> str:
+        """The variant's name."""
+        ...
+
+    @property
+    def agent(self) -> str:
+        """The factory's import path, ``package.module:function``."""
+        ...
+
+    @property
+    def tools(self) -> list[str] | None:
+        """The declared tools the variant selects (None: all of them)."""
+        ...
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The settings passed to the factory."""
+        ...
 
     @property
     def source_file(self) -> str | None:
         """The variant file, when it was loaded from one."""
         ...
+
 
 FIELD = "agent"
 
