@@ -76,6 +76,9 @@ from arena.ratings.style_features import (
 )
 from arena.ratings.table import RatingTable, rating_table
 
+# issue-19b: the compare verdict's win-rate interval
+from arena.ratings.win_interval import score_interval, win_rate_interval
+
 __all__ = [
     "BASE",
     "DEFAULT_ELO_ROUNDS",
@@ -135,4 +138,7 @@ __all__ = [
     "style_problem",
     "type_multiplicities",
     "win_rate_matrix",
+    # issue-19b
+    "score_interval",
+    "win_rate_interval",
 ]
