@@ -15,9 +15,9 @@ wins and losses to per-query scores in [0, 1]:
 With decisive battles only and one battle per query it is the Agresti-Coull interval read
 with ``t`` instead of ``z``. In simulation (``tests/ratings/test_win_interval.py``: 4 to 30
 queries, win / tie / loss mixes from even to 95% wins) it covers the true win rate 94-100%
-of the time (mean 98.6%; a query bootstrap covers 25-100% there and has zero width on all
-ties) and calls an equal candidate "better" (low bound above 0.5) at most 3.1% of the time,
-about 2.5% on average over sizes (binomial lattices: nominal 2.5%).
+of the time (mean 98.6%; a query bootstrap covers as little as 20% there and has zero width on all
+ties) and calls an equal candidate "better" (low bound above 0.5) at most 3.1% of the time
+(nominal 2.5%; binomial lattices make it jump with the number of queries).
 """
 
 from __future__ import annotations
