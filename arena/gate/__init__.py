@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from arena.gate.report import GateReport, gate_markdown, gate_text
     from arena.gate.rule_config import DEFAULT_BLOCKING, RULES, RuleConfig
     from arena.gate.rules import check_candidate, compare_snapshots, snapshot
+    from arena.gate.variant_lookup import resolve_variant
 
 _EXPORTS = {
     "AbsoluteLimits": "arena.gate.limits",
@@ -62,6 +63,7 @@ _EXPORTS = {
     "run_gate": "arena.gate.pipeline",
     "run_snapshot": "arena.gate.baselines",
     "snapshot": "arena.gate.rules",
+    "resolve_variant": "arena.gate.variant_lookup",
 }
 
 __all__ = [
@@ -96,6 +98,7 @@ __all__ = [
     "run_gate",
     "run_snapshot",
     "snapshot",
+    "resolve_variant",
 ]
 
 
