@@ -100,8 +100,7 @@ def register(sub: Any) -> None:
         "--bootstrap",
         type=int,
         default=1000,
-        help="bootstrap rounds of the judge's accuracy interval (the win-rate interval "
-        "needs none)",
+        help="bootstrap rounds of the judge's accuracy interval (the win-rate interval needs none)",
     )
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--markdown", default=None, metavar="FILE")

@@ -95,10 +95,10 @@ __all__ = [
     "pass_drop_p_value",
     "power_estimate",
     "propose_baseline",
+    "resolve_variant",
     "run_gate",
     "run_snapshot",
     "snapshot",
-    "resolve_variant",
 ]
 
 

@@ -133,7 +133,7 @@ def _not_run_sets(report: RegressionReport) -> list[tuple[str, list[str]]]:
     groups: dict[str, list[str]] = {}
     for case_id in report.not_run_cases:
         groups.setdefault(report.not_run_tiers.get(case_id, "unknown"), []).append(case_id)
-    order = sorted(groups, key=lambda t: (TIER_ORDER + (t,)).index(t))
+    order = sorted(groups, key=lambda t: (*TIER_ORDER, t).index(t))
     out = []
     for tier in order:
         label = f"Not run, {tier} tier"

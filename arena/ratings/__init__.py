@@ -75,8 +75,6 @@ from arena.ratings.style_features import (
     style_problem,
 )
 from arena.ratings.table import RatingTable, rating_table
-
-# issue-19b: the compare verdict's win-rate interval
 from arena.ratings.win_interval import score_interval, win_rate_interval
 
 __all__ = [
@@ -133,12 +131,11 @@ __all__ = [
     "rating_methods",
     "rating_table",
     "register_rating_method",
+    "score_interval",
     "seat_identifiable",
     "style_matrix",
     "style_problem",
     "type_multiplicities",
-    "win_rate_matrix",
-    # issue-19b
-    "score_interval",
     "win_rate_interval",
+    "win_rate_matrix",
 ]

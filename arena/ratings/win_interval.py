@@ -58,9 +58,7 @@ def score_interval(
     return point, np.clip(rate - half, 0.0, 1.0), np.clip(rate + half, 0.0, 1.0)
 
 
-def win_rate_interval(
-    battles: Battles, model: str, opponent: str, level: float = LEVEL
-) -> WinRate:
+def win_rate_interval(battles: Battles, model: str, opponent: str, level: float = LEVEL) -> WinRate:
     """``model``'s weighted win rate against ``opponent`` with the interval of the module doc.
 
     Only battles between the two count (either seat); the unit is the query. All values

@@ -51,7 +51,9 @@ def test_the_query_bootstrap_it_replaces_collapses_on_ties() -> None:
 def test_queries_pool_their_battles_and_seats() -> None:
     # x wins case 1 twice (once in each seat), case 2 is a tie, case 3 lost once
     battles = Battles.from_records(
-        ["x", "y", "x", "y"], ["y", "x", "y", "x"], ["model_a", "model_b", "tie", "model_a"],
+        ["x", "y", "x", "y"],
+        ["y", "x", "y", "x"],
+        ["model_a", "model_b", "tie", "model_a"],
         ["1", "1", "2", "3"],
     )
     rate = win_rate_interval(battles, "x", "y")
