@@ -1,0 +1,97 @@
+"""`arena plan`'s wall time comes from the model's measured speed (issue 19, item 5): a
+``local:`` model without stored results is timed with one short request, its workers share
+one CPU (concurrency does not divide its time), and the judge's estimate uses the same
+speed. The server is replaced by a stand-in that reports llama.cpp's timings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from arena.cli import main
+from arena.models import ModelConfig
+from arena.plan import plan_run, speed
+from arena.plan.estimate import CALL_LATENCY_S
+from arena.variants import Variant
+from judges import JudgeSpec
+from tests.plan.helpers import dataset, write_inputs
+
+pytestmark = pytest.mark.unit
+
+PREFILL, DECODE = 50.0, 5.0  # tokens per second the stand-in server reports
+SPEC = "local:qwen2.5-coder-0.5b"
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
+    """A stand-in llama.cpp server: records each probe request, reports fixed speeds."""
+    sent: list[dict[str, Any]] = []
+
+    def post(base_url: str, model: str) -> dict[str, Any]:
+        sent.append({"url": base_url, "model": model})
+        return {
+            "timings": {
+                "prompt_n": 100,
+                "prompt_ms": 100 / PREFILL * 1000,
+                "predicted_n": 8,
+                "predicted_ms": 8 / DECODE * 1000,
+            }
+        }
+
+    pool = SimpleNamespace(get=lambda name: SimpleNamespace(base_url="http://127.0.0.1:9/v1"))
+    monkeypatch.setattr(speed, "_post", post)
+    monkeypatch.setattr("arena.models.local_server.server_pool", lambda: pool)
+    speed._probe_local.cache_clear()
+    yield sent
+    speed._probe_local.cache_clear()
+
+
+def _local(name: str = "agent") -> Variant:
+    return Variant.model_validate({"name": name, "model": {"spec": SPEC}, "tools": []})
+
+
+def test_a_local_model_is_timed_and_its_workers_share_it(server: list[dict[str, Any]]) -> None:
+    plan = plan_run(None, dataset(4), [_local()], concurrency=2)
+    line = plan.variants[0]
+    each = line.per_task
+    # no tools: one call, the prompt processed once, one reply
+    assert each.calls == 1
+    assert each.latency_s == pytest.approx(each.input_tokens / PREFILL + each.output_tokens / DECODE)
+    assert line.wall_s == pytest.approx(4 * each.latency_s)  # not halved by concurrency 2
+    assert "measured on local:qwen2.5-coder-0.5b: 50 tok/s prompt, 5.0 tok/s output" in (
+        each.source
+    )
+    assert len(server) == 1  # one probe, however many variants use the model
+
+
+def test_the_judge_is_timed_at_its_model_speed(server: list[dict[str, Any]]) -> None:
+    judge = JudgeSpec(model=ModelConfig(spec=SPEC))
+    plan = plan_run(None, dataset(2), [_local("a"), _local("b")], judge=judge, concurrency=2)
+    assert plan.judge is not None
+    per = plan.judge.per_call
+    assert per.latency_s == pytest.approx(per.input_tokens / PREFILL + per.output_tokens / DECODE)
+    assert plan.judge.wall_s == pytest.approx(plan.judge.to_send * per.latency_s)
+    assert per.latency_s > 10 * CALL_LATENCY_S  # a slow CPU: far from the old 2 s guess
+    assert len(server) == 1
+
+
+def test_no_measure_assumes_the_per_call_time(server: list[dict[str, Any]]) -> None:
+    plan = plan_run(None, dataset(4), [_local()], concurrency=2, measure=False)
+    each = plan.variants[0].per_task
+    assert each.latency_s == CALL_LATENCY_S and each.source == "dataset" and not server
+
+
+def test_the_cli_flag(
+    server: list[dict[str, Any]], tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, _ = write_inputs(tmp_path)
+    file = tmp_path / "local.yaml"
+    file.write_text(f"name: agent\nmodel: {{spec: '{SPEC}'}}\ntools: []\n")
+    argv = ["plan", "--variants", str(file), "--dataset", str(data), "--json"]
+    assert main([*argv, "--db", f"sqlite:///{tmp_path / 'none.db'}"]) == 0
+    assert "measured on" in capsys.readouterr().out and len(server) == 1
+    assert main([*argv, "--no-measure", "--db", f"sqlite:///{tmp_path / 'none.db'}"]) == 0
+    assert "measured on" not in capsys.readouterr().out and len(server) == 1
