@@ -138,9 +138,7 @@ def task_estimate(
     )
 
 
-def _dataset_task(
-    variant: Variant, cases: list[GoldenCase]
-) -> tuple[float, float, float, float]:
+def _dataset_task(variant: Variant, cases: list[GoldenCase]) -> tuple[float, float, float, float]:
     """Mean calls, input tokens (sent), output tokens and prompt tokens processed once."""
     tools = len(variant.tools) if variant.tools is not None else _all_tools()
     per_reply = min(OUTPUT_TOKENS, variant.model.max_tokens)

@@ -22,7 +22,20 @@ if TYPE_CHECKING:
 
 PROBE_PROMPT_TOKENS = 128
 PROBE_OUTPUT_TOKENS = 8
-_PROBE_WORDS = "the quick brown fox jumps over the lazy dog near a quiet river bank".split()
+_PROBE_WORDS = (
+    "the",
+    "quick",
+    "brown",
+    "fox",
+    "jumps",
+    "over",
+    "a",
+    "lazy",
+    "dog",
+    "by",
+    "the",
+    "river",
+)
 
 
 @dataclass(frozen=True)
@@ -122,6 +135,6 @@ def _post(base_url: str, model: str) -> dict[str, Any]:
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=300) as response:  # noqa: S310 - 127.0.0.1
+    with urllib.request.urlopen(request, timeout=300) as response:
         reply: dict[str, Any] = json.loads(response.read())
     return reply

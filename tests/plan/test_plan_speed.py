@@ -59,7 +59,8 @@ def test_a_local_model_is_timed_and_its_workers_share_it(server: list[dict[str, 
     each = line.per_task
     # no tools: one call, the prompt processed once, one reply
     assert each.calls == 1
-    assert each.latency_s == pytest.approx(each.input_tokens / PREFILL + each.output_tokens / DECODE)
+    expected = each.input_tokens / PREFILL + each.output_tokens / DECODE
+    assert each.latency_s == pytest.approx(expected)
     assert line.wall_s == pytest.approx(4 * each.latency_s)  # not halved by concurrency 2
     assert "measured on local:qwen2.5-coder-0.5b: 50 tok/s prompt, 5.0 tok/s output" in (
         each.source
