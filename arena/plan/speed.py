@@ -3,7 +3,8 @@
 A ``local:`` model is one llama.cpp server on this machine's CPU: its prompt processing
 (prefill) and generation (decode) speeds in tokens per second are measured with one short
 request (a prompt of about :data:`PROBE_PROMPT_TOKENS` tokens that no cache holds, and
-:data:`PROBE_OUTPUT_TOKENS` generated tokens), read from the server's own timings. Its
+:data:`PROBE_OUTPUT_TOKENS` generated tokens), read from the server's own timings, after one
+tiny request that pages the weights in (a fresh server's first request is slower). Its
 workers share that CPU, so concurrency does not divide its time (``shared``). Other models
 (an API) take :data:`~arena.plan.estimate.CALL_LATENCY_S` per call, divided among workers.
 Previous runs of a variant or model, when stored, come first (:mod:`arena.plan.estimate`).
@@ -99,6 +100,7 @@ def _probe_local(spec: str) -> Speed:
 
     config = ModelConfig(spec=spec)
     server = server_pool().get(config.name)
+    _post(server.base_url, config.name, prompt_tokens=8, max_tokens=1)  # warm-up
     started = time.monotonic()
     reply = _post(server.base_url, config.name)
     elapsed = time.monotonic() - started
@@ -119,14 +121,19 @@ def _rate(count: Any, ms: Any) -> float | None:
     return n / (t / 1000.0) if n > 0 and t > 0 else None
 
 
-def _post(base_url: str, model: str) -> dict[str, Any]:
+def _post(
+    base_url: str,
+    model: str,
+    prompt_tokens: int = PROBE_PROMPT_TOKENS,
+    max_tokens: int = PROBE_OUTPUT_TOKENS,
+) -> dict[str, Any]:
     import json
     import urllib.request
 
     body = {
         "model": model,
-        "messages": [{"role": "user", "content": probe_prompt()}],
-        "max_tokens": PROBE_OUTPUT_TOKENS,
+        "messages": [{"role": "user", "content": probe_prompt(prompt_tokens)}],
+        "max_tokens": max_tokens,
         "temperature": 0.0,
         "ignore_eos": True,
     }

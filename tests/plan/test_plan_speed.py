@@ -30,7 +30,9 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
     """A stand-in llama.cpp server: records each probe request, reports fixed speeds."""
     sent: list[dict[str, Any]] = []
 
-    def post(base_url: str, model: str) -> dict[str, Any]:
+    def post(base_url: str, model: str, **sizes: int) -> dict[str, Any]:
+        if sizes.get("max_tokens") == 1:
+            return {}  # the warm-up request
         sent.append({"url": base_url, "model": model})
         return {
             "timings": {
