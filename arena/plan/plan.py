@@ -25,7 +25,7 @@ from arena.plan.estimate import (
     tokens,
 )
 from arena.plan.models import Estimate, JudgePlan, Plan, VariantPlan
-from arena.plan.speed import Speed, model_speed
+from arena.plan.speed import Speed, model_speed, parallel_lanes
 from arena.runner.plan import Task, plan_tasks, run_key, select_cases
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def plan_run(
                 input_tokens=round(to_run * each.input_tokens),
                 output_tokens=round(to_run * each.output_tokens),
                 cost_usd=to_run * each.cost_usd,
-                wall_s=to_run * each.latency_s / (1 if speed and speed.shared else workers),
+                wall_s=to_run * each.latency_s / _lanes(variant, speed, workers),
             )
         )
     judged = None
@@ -130,6 +130,15 @@ def plan_run(
         cost_usd=sum(v.cost_usd for v in lines) + (judged.cost_usd if judged else 0),
         wall_s=sum(v.wall_s for v in lines) + (judged.wall_s if judged else 0),
     )
+
+
+def _lanes(variant: Variant, speed: Speed | None, workers: int) -> int:
+    """What divides the summed task time: 1 for a measured shared server (its speed is one
+    request's alone), else the workers that run at once (stored latencies already include
+    the sharing)."""
+    if speed is not None and speed.shared:
+        return 1
+    return parallel_lanes(variant.model, workers)
 
 
 def plan_stored_judge(

@@ -13,6 +13,7 @@ Previous runs of a variant or model, when stored, come first (:mod:`arena.plan.e
 from __future__ import annotations
 
 import functools
+import os
 import time
 import uuid
 from dataclasses import dataclass
@@ -69,6 +70,14 @@ class Speed:
                 f"{self.decode_tps:.1f} tok/s output"
             )
         return self.source
+
+
+def parallel_lanes(config: ModelConfig, workers: int) -> int:
+    """How many of ``workers`` run at once on the model: a ``local:`` server serves its
+    slots (``ARENA_LLAMA_PARALLEL``, default 2) and queues the rest."""
+    if config.provider != "local":
+        return max(1, workers)
+    return max(1, min(workers, int(os.environ.get("ARENA_LLAMA_PARALLEL", "2"))))
 
 
 def default_speed(config: ModelConfig) -> Speed:

@@ -98,3 +98,18 @@ def test_the_cli_flag(
     assert "measured on" in capsys.readouterr().out and len(server) == 1
     assert main([*argv, "--no-measure", "--db", f"sqlite:///{tmp_path / 'none.db'}"]) == 0
     assert "measured on" not in capsys.readouterr().out and len(server) == 1
+
+
+def test_stored_latencies_are_shared_by_at_most_the_server_slots(
+    server: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.plan.estimate import History, Usage
+
+    monkeypatch.setenv("ARENA_LLAMA_PARALLEL", "2")
+    agent = _local()
+    usage = Usage(results=1, calls=2, input_tokens=500, output_tokens=50, latency_s=30.0)
+    history = History(by_version={agent.version_hash: usage})
+    monkeypatch.setattr("arena.plan.plan.read_history", lambda store, variants: history)
+    plan = plan_run(None, dataset(4), [agent], concurrency=8)
+    # 4 tasks of 30 s, two at a time: the server's two slots, not the eight workers
+    assert plan.variants[0].wall_s == pytest.approx(60.0) and not server
