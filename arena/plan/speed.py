@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from arena.models import ModelConfig
 
-PROBE_PROMPT_TOKENS = 128
+PROBE_PROMPT_TOKENS = 512  # a typical request: prompt processing is faster on long prompts
 PROBE_OUTPUT_TOKENS = 8
 _PROBE_WORDS = (
     "the",
