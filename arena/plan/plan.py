@@ -100,7 +100,7 @@ def plan_run(
                 input_tokens=round(to_run * each.input_tokens),
                 output_tokens=round(to_run * each.output_tokens),
                 cost_usd=to_run * each.cost_usd,
-                wall_s=to_run * each.latency_s / _lanes(variant, speed, workers),
+                wall_s=to_run * each.latency_s / _lanes(variant, workers),
             )
         )
     judged = None
@@ -132,12 +132,8 @@ def plan_run(
     )
 
 
-def _lanes(variant: Variant, speed: Speed | None, workers: int) -> int:
-    """What divides the summed task time: 1 for a measured shared server (its speed is one
-    request's alone), else the workers that run at once (stored latencies already include
-    the sharing)."""
-    if speed is not None and speed.shared:
-        return 1
+def _lanes(variant: Variant, workers: int) -> int:
+    """The tasks that run at once: the workers, at most a local server's slots."""
     return parallel_lanes(variant.model, workers)
 
 
@@ -252,7 +248,7 @@ def plan_judge(
         cost_usd=cost(config, mean_in, out[0], latency),
         source=out[1] if speed.source == "dataset" else f"{out[1]}; {speed.text}",
     )
-    lanes = 1 if speed.shared else 2 * max(1, concurrency)
+    lanes = parallel_lanes(config, 2 * max(1, concurrency))  # both orders of a pair at once
     return JudgePlan(
         judge=spec.label,
         judge_key=spec.key,

@@ -4,9 +4,11 @@ A ``local:`` model is one llama.cpp server on this machine's CPU: its prompt pro
 (prefill) and generation (decode) speeds in tokens per second are measured with one short
 request (a prompt of about :data:`PROBE_PROMPT_TOKENS` tokens that no cache holds, and
 :data:`PROBE_OUTPUT_TOKENS` generated tokens), read from the server's own timings, after one
-tiny request that pages the weights in (a fresh server's first request is slower). Its
-workers share that CPU, so concurrency does not divide its time (``shared``). Other models
-(an API) take :data:`~arena.plan.estimate.CALL_LATENCY_S` per call, divided among workers.
+tiny request that pages the weights in (a fresh server's first request is slower). The
+server runs :data:`LOCAL_SLOTS` requests at once (``ARENA_LLAMA_PARALLEL``, batched on the
+one CPU, so ``shared``) and queues the rest: more workers than slots do not go faster.
+Other models (an API) take :data:`~arena.plan.estimate.CALL_LATENCY_S` per call, divided
+among the workers.
 Previous runs of a variant or model, when stored, come first (:mod:`arena.plan.estimate`).
 """
 
@@ -23,7 +25,8 @@ if TYPE_CHECKING:
     from arena.models import ModelConfig
 
 PROBE_PROMPT_TOKENS = 512  # a typical request: prompt processing is faster on long prompts
-PROBE_OUTPUT_TOKENS = 8
+PROBE_OUTPUT_TOKENS = 16
+LOCAL_SLOTS = 2
 _PROBE_WORDS = (
     "the",
     "quick",
@@ -48,7 +51,7 @@ class Speed:
     decode_tps: float | None = None
     per_call_s: float = 0.0
     shared: bool = False
-    """One server on this machine: workers share it, concurrency does not divide time."""
+    """One server on this machine: at most its slots run at once (:func:`parallel_lanes`)."""
     source: str = "default"
 
     def seconds(self, calls: float, prompt_tokens: float, output_tokens: float) -> float:
@@ -74,10 +77,10 @@ class Speed:
 
 def parallel_lanes(config: ModelConfig, workers: int) -> int:
     """How many of ``workers`` run at once on the model: a ``local:`` server serves its
-    slots (``ARENA_LLAMA_PARALLEL``, default 2) and queues the rest."""
+    slots (``ARENA_LLAMA_PARALLEL``, default :data:`LOCAL_SLOTS`) and queues the rest."""
     if config.provider != "local":
         return max(1, workers)
-    return max(1, min(workers, int(os.environ.get("ARENA_LLAMA_PARALLEL", "2"))))
+    return max(1, min(workers, int(os.environ.get("ARENA_LLAMA_PARALLEL", str(LOCAL_SLOTS)))))
 
 
 def default_speed(config: ModelConfig) -> Speed:

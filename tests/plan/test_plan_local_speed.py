@@ -46,7 +46,8 @@ def test_plan_is_within_2x_of_the_run_and_the_judging(
     judge_s = time.monotonic() - started
 
     run_estimate = sum(v.wall_s for v in plan.variants)
-    print(f"\nrun: estimated {run_estimate:.1f} s, took {run_s:.1f} s")
+    print(f"\n{plan.variants[0].per_task!r}\n{plan.judge.per_call!r}")
+    print(f"run: estimated {run_estimate:.1f} s, took {run_s:.1f} s")
     print(f"judging: estimated {plan.judge.wall_s:.1f} s, took {judge_s:.1f} s")
     assert 0.5 <= run_s / run_estimate <= 2.0, (run_s, run_estimate)
     asked = [b for b in judged.battles if b.verdict_ab is not None]

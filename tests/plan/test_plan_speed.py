@@ -1,7 +1,7 @@
 """`arena plan`'s wall time comes from the model's measured speed (issue 19, item 5): a
-``local:`` model without stored results is timed with one short request, its workers share
-one CPU (concurrency does not divide its time), and the judge's estimate uses the same
-speed. The server is replaced by a stand-in that reports llama.cpp's timings."""
+``local:`` model without stored results is timed with one short request, its server's
+slots cap how many workers run at once, and the judge's estimate uses the same speed. The
+server is replaced by a stand-in that reports llama.cpp's timings."""
 
 from __future__ import annotations
 
@@ -38,8 +38,8 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
             "timings": {
                 "prompt_n": 100,
                 "prompt_ms": 100 / PREFILL * 1000,
-                "predicted_n": 8,
-                "predicted_ms": 8 / DECODE * 1000,
+                "predicted_n": 16,
+                "predicted_ms": 16 / DECODE * 1000,
             }
         }
 
@@ -55,28 +55,35 @@ def _local(name: str = "agent") -> Variant:
     return Variant.model_validate({"name": name, "model": {"spec": SPEC}, "tools": []})
 
 
-def test_a_local_model_is_timed_and_its_workers_share_it(server: list[dict[str, Any]]) -> None:
-    plan = plan_run(None, dataset(4), [_local()], concurrency=2)
+def test_a_local_model_is_timed_and_its_slots_cap_the_workers(
+    server: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_LLAMA_PARALLEL", "2")
+    plan = plan_run(None, dataset(4), [_local()], concurrency=8)
     line = plan.variants[0]
     each = line.per_task
     # no tools: one call, the prompt processed once, one reply
     assert each.calls == 1
     expected = each.input_tokens / PREFILL + each.output_tokens / DECODE
     assert each.latency_s == pytest.approx(expected)
-    assert line.wall_s == pytest.approx(4 * each.latency_s)  # not halved by concurrency 2
+    assert line.wall_s == pytest.approx(4 * each.latency_s / 2)  # two slots, not eight workers
     assert "measured on local:qwen2.5-coder-0.5b: 50 tok/s prompt, 5.0 tok/s output" in (
         each.source
     )
     assert len(server) == 1  # one probe, however many variants use the model
 
 
-def test_the_judge_is_timed_at_its_model_speed(server: list[dict[str, Any]]) -> None:
+def test_the_judge_is_timed_at_its_model_speed(
+    server: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_LLAMA_PARALLEL", "2")
     judge = JudgeSpec(model=ModelConfig(spec=SPEC))
     plan = plan_run(None, dataset(2), [_local("a"), _local("b")], judge=judge, concurrency=2)
     assert plan.judge is not None
     per = plan.judge.per_call
     assert per.latency_s == pytest.approx(per.input_tokens / PREFILL + per.output_tokens / DECODE)
-    assert plan.judge.wall_s == pytest.approx(plan.judge.to_send * per.latency_s)
+    # both orders of a pair at once, in the server's two slots
+    assert plan.judge.wall_s == pytest.approx(plan.judge.to_send * per.latency_s / 2)
     assert per.latency_s > 10 * CALL_LATENCY_S  # a slow CPU: far from the old 2 s guess
     assert len(server) == 1
 
