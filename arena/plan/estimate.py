@@ -34,7 +34,11 @@ TOOL_SCHEMA_TOKENS = 60
 """Tokens one bound tool's JSON schema adds to every request."""
 TURN_TOKENS = 80
 """Tokens a tool call and its observation add to the conversation."""
-OUTPUT_TOKENS = 100
+OUTPUT_TOKENS = 50
+"""Tokens of one reply: a tool call or an answer (the Research Agent's replies on the local
+models are 30-40 tokens in llama.cpp's timings; an API model's final answers run longer)."""
+ANSWER_CHARS = OUTPUT_TOKENS * CHARS_PER_TOKEN
+"""An answer's length when no stored answer says otherwise."""
 CALL_LATENCY_S = 2.0
 HISTORY_SAMPLES = 200
 """Enough stored results per variant: older runs are not read."""
@@ -160,10 +164,10 @@ def _all_tools() -> int:
 
 
 def mean_output_chars(variants: Iterable[Variant], history: History) -> float:
-    """Mean answer length of these variants in stored results (400 characters if none)."""
+    """Mean answer length of these variants in stored results (:data:`ANSWER_CHARS` if none)."""
     lengths = [
         u.output_chars / u.results
         for v in variants
         if (found := history.usage(v)) is not None and (u := found[0]).results
     ]
-    return sum(lengths) / len(lengths) if lengths else 400.0
+    return sum(lengths) / len(lengths) if lengths else float(ANSWER_CHARS)

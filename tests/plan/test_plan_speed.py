@@ -84,7 +84,7 @@ def test_the_judge_is_timed_at_its_model_speed(
     assert per.latency_s == pytest.approx(per.input_tokens / PREFILL + per.output_tokens / DECODE)
     # both orders of a pair at once, in the server's two slots
     assert plan.judge.wall_s == pytest.approx(plan.judge.to_send * per.latency_s / 2)
-    assert per.latency_s > 10 * CALL_LATENCY_S  # a slow CPU: far from the old 2 s guess
+    assert per.latency_s > 5 * CALL_LATENCY_S  # a slow CPU: far from the old 2 s guess
     assert len(server) == 1
 
 
