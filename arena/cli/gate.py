@@ -30,7 +30,8 @@ def register(sub: Any) -> None:
         "--candidate",
         default=None,
         metavar="VARIANT",
-        help="candidate variant name or YAML (default: arena.yaml's)",
+        help="candidate variant: its name (the `name:` in a file of the variants folder) or a "
+        "YAML path (default: arena.yaml's)",
     )
     p.add_argument(
         "--report-dir",

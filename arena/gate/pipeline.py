@@ -31,32 +31,13 @@ from arena.gate.limits import (
 from arena.gate.regression import RegressionReport
 from arena.gate.report import GateReport, decide
 from arena.gate.rules import compare_snapshots
+from arena.gate.variant_lookup import find_variant_file, resolve_variant, variants_dir
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.provenance import provenance as current_provenance
 from arena.scoring.aggregate import VariantScores
 from arena.scoring.baseline import Baseline, make_baseline
 from arena.storage import Store
 from arena.variants import Variant
-
-
-def _variants_dir(config: GateConfig) -> Path:
-    from arena.paths import data_dir
-
-    given = config.run.variants_dir
-    return Path(config.path(given)) if given else data_dir() / "variants"
-
-
-def resolve_variant(ref: str, config: GateConfig, flag: str) -> Variant:
-    """A variant from a YAML path, or by name from the variants folder."""
-    from arena.variants import load_variant
-
-    path = Path(ref)
-    if path.suffix in (".yaml", ".yml") or path.is_file():
-        return load_variant(path)
-    file = _variants_dir(config) / f"{ref}.yaml"
-    if not file.is_file():
-        raise InputError(f"no variant {ref!r}: {file} does not exist", field=flag)
-    return load_variant(file)
 
 
 @dataclass
@@ -93,7 +74,8 @@ def resolve_sides(
         baseline = load_baseline_file(config.path(baseline_ref))
     elif (
         path.suffix in (".yaml", ".yml")
-        or (_variants_dir(config) / f"{baseline_ref}.yaml").is_file()
+        or path.is_file()
+        or find_variant_file(baseline_ref, config, "baseline") is not None
     ):
         variant = resolve_variant(baseline_ref, config, "baseline")
         if variant.name == candidate.name and variant.version_hash != candidate.version_hash:
@@ -103,7 +85,7 @@ def resolve_sides(
         stored = store.baseline(baseline_ref)
         if stored is None:
             raise InputError(
-                f"{baseline_ref!r} is no variant in {_variants_dir(config)}, no "
+                f"{baseline_ref!r} is no variant in {variants_dir(config)}, no "
                 "baseline file and no stored baseline",
                 field="baseline",
             )
