@@ -96,3 +96,41 @@ def _print(args: argparse.Namespace, report: Any, markdown: str) -> None:
     print(report.summary)
     for reason in report.reasons:
         print(f"  - {reason}")
+
+
+def add_adaptive_flags(p: argparse.ArgumentParser) -> None:
+    """``arena judge --pairs adaptive [--budget N] [--top K]``."""
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        metavar="N",
+        help="--pairs adaptive: at most N battles (pair x case, both orders) this time",
+    )
+    p.add_argument(
+        "--top",
+        type=int,
+        default=1,
+        metavar="K",
+        help="--pairs adaptive: stop once the top K are separated at 95%% (default 1)",
+    )
+
+
+def cmd_judge_adaptive(args: argparse.Namespace, store: Any, run_id: int, spec: Any) -> int:
+    """Judge adaptively and print why it stopped and the ranking."""
+    from arena.errors import InputError
+    from arena.sequential_runs.adaptive_judge import judge_adaptive
+
+    if args.budget is not None and args.budget < 1:
+        raise InputError("--budget must be at least 1", field="--budget")
+    report = judge_adaptive(store, run_id, spec, budget=args.budget, top_k=args.top)
+    if args.json:
+        print(report.model_dump_json(indent=2))
+        return 0
+    print(
+        f"run {run_id}: {report.judged_now} battles judged adaptively by {spec.label} "
+        f"({report.model_calls} model calls; {report.battles} of the {report.all_pairs} "
+        f"all-pairs battles stored); stopped: {report.stopped_because}"
+    )
+    print("ranking: " + " > ".join(report.ranking))
+    return 0

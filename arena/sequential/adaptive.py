@@ -21,8 +21,12 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.stats import norm
 
-#: The L2 prior on log-strengths (keeps a variant with only wins finite).
-REG = 0.05
+#: The L2 prior on log-strengths (fixes the free shift of Bradley-Terry strengths).
+REG = 0.01
+#: Virtual ties added between every two variants: a variant that wins every battle keeps a
+#: finite strength and a usable standard error (plain Wald intervals widen without bound
+#: under perfect separation), and the fit leans towards "equal" when data are few.
+PRIOR_TIES = 1.0
 
 
 @dataclass
@@ -54,13 +58,16 @@ class AdaptiveState:
         return int(self.counts.sum() // 2)
 
     def fit(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """(log-strengths, their covariance) by Newton's method on the penalised likelihood."""
+        """(log-strengths, their covariance) by Newton's method on the penalised likelihood
+        (with :data:`PRIOR_TIES` virtual ties between every two variants)."""
+        prior = PRIOR_TIES * (1 - np.eye(self.variants))
+        wins, counts = self.wins + prior / 2, self.counts + prior
         theta = np.zeros(self.variants)
         hessian = np.eye(self.variants) * REG
-        for _ in range(50):
+        for _ in range(100):
             p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
-            gradient = (self.wins - self.counts * p).sum(axis=1) - REG * theta
-            weight = self.counts * p * (1 - p)
+            gradient = (wins - counts * p).sum(axis=1) - REG * theta
+            weight = counts * p * (1 - p)
             hessian = np.diag(weight.sum(axis=1)) - weight + REG * np.eye(self.variants)
             step = np.linalg.solve(hessian, gradient)
             theta += step
@@ -93,10 +100,18 @@ def ranks_separated(state: AdaptiveState, k: int = 1, alpha: float = 0.05) -> bo
     return min(g for g, _, _ in gaps) > 0
 
 
-def next_pair(state: AdaptiveState, k: int = 1, alpha: float = 0.05) -> tuple[int, int] | None:
-    """The pair to judge next (module docstring), or None when the top k are separated."""
+def next_pair(
+    state: AdaptiveState,
+    k: int = 1,
+    alpha: float = 0.05,
+    exclude: set[tuple[int, int]] | None = None,
+) -> tuple[int, int] | None:
+    """The pair to judge next (module docstring), or None when the top k are separated or
+    every unseparated pair is in ``exclude`` (pairs as ``(low index, high index)``)."""
     gaps, _ = _gaps(state, k, alpha)
-    if min(g for g, _, _ in gaps) > 0:
+    skip = exclude or set()
+    open_ = [g for g in gaps if g[0] <= 0 and (min(g[1:]), max(g[1:])) not in skip]
+    if not open_:
         return None
-    _, i, j = min(gaps, key=lambda g: (g[0], state.counts[g[1], g[2]]))
+    _, i, j = min(open_, key=lambda g: (g[0], state.counts[g[1], g[2]]))
     return i, j

@@ -171,3 +171,34 @@ def test_the_gate_passes_a_clearly_better_candidate_early(project: Project, db_u
     assert code == 0 and doc["passed"]
     assert doc["compare"]["verdict"] in ("better", "non-inferior")
     assert doc["compare"]["cases_used"] < 40
+
+
+def _arena_run(project: Project, db: str, names: list[str]) -> None:
+    from tests.support.cli_args import run_argv
+
+    files = [project.variants / f"{n}.yaml" for n in names]
+    assert main(run_argv(files, project.dataset, db)) == 0
+
+
+def test_adaptive_judging_stops_once_the_top_is_separated_within_budget(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.write_dataset(MANY[:30])
+    project.variant("best", GOOD)
+    for name in ("bad1", "bad2", "bad3"):
+        project.variant(name, {k: "no" for k in GOOD})
+    _arena_run(project, db_url, ["best", "bad1", "bad2", "bad3"])
+    capsys.readouterr()
+    base = ["judge", "--judge", "fake:gate-judge/text", "--pairs", "adaptive", "--db", db_url]
+    assert main([*base, "--budget", "5", "--json"]) == 0
+    first = _json(capsys)
+    assert first["judged_now"] == 5 and "budget of 5" in first["stopped_because"]
+    assert main([*base, "--json"]) == 0  # resumes from the stored battles
+    report = _json(capsys)
+    assert report["separated"] and report["ranking"][0] == "best"
+    assert report["battles"] == 5 + report["judged_now"]
+    assert report["battles"] < report["all_pairs"] / 2 and report["all_pairs"] == 6 * 30
+    # the stored battles are ordinary: `arena ratings` ranks the best first
+    assert main(["ratings", "--json", "--db", db_url]) == 0
+    board = json.loads(capsys.readouterr().out)
+    assert board["entries"][0]["variant"] == "best"
