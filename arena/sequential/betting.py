@@ -39,7 +39,9 @@ class BettingCS:
     ``update(x)`` adds one outcome in [0, 1] per sequence; ``lower``/``upper`` are the
     running-intersection bounds, valid at every step simultaneously with probability
     ``1 - alpha`` (each side misses with at most ``alpha / 2``). ``population`` switches to
-    sampling without replacement from a finite set of that many cases.
+    sampling without replacement from a finite set of that many cases. ``horizon`` tunes the
+    bets to be sharpest around that many outcomes (the paper's fixed-n plug-in bet); any
+    choice keeps the guarantee, since the bets only ever use past outcomes.
     """
 
     def __init__(
@@ -49,12 +51,13 @@ class BettingCS:
         sequences: int = 1,
         population: int | None = None,
         grid: int = GRID,
+        horizon: int | None = None,
     ) -> None:
         if not 0 < alpha < 1:
             raise ValueError(f"alpha must be in (0, 1), got {alpha}")
         if population is not None and population < 1:
             raise ValueError(f"population must be at least 1, got {population}")
-        self.alpha, self.population = alpha, population
+        self.alpha, self.population, self.horizon = alpha, population, horizon
         self.m = np.linspace(0.0, 1.0, grid + 1)
         self.step = 1.0 / grid
         self.t = 0
@@ -71,7 +74,8 @@ class BettingCS:
         """The predictable plug-in bet of step ``t`` (before truncation), per sequence."""
         t = self.t
         variance = self.squares / t  # (1/4 + sum (x_i - mean_hat_{i-1})^2) / t
-        return np.sqrt(2 * math.log(2 / self.alpha) / (variance * t * math.log(1 + t)))
+        scale = self.horizon if self.horizon else t * math.log(1 + t)
+        return np.sqrt(2 * math.log(2 / self.alpha) / (variance * scale))
 
     def update(self, x: ArrayLike) -> None:
         """Add one outcome per sequence (each in [0, 1])."""
@@ -125,11 +129,16 @@ class BettingCS:
 
 
 def betting_cs(
-    x: ArrayLike, alpha: float = 0.05, *, population: int | None = None, grid: int = GRID
+    x: ArrayLike,
+    alpha: float = 0.05,
+    *,
+    population: int | None = None,
+    grid: int = GRID,
+    horizon: int | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The confidence sequence of one series: ``(lower[t], upper[t])`` after each outcome."""
     values = np.asarray(x, dtype=float).reshape(-1)
-    cs = BettingCS(alpha, population=population, grid=grid)
+    cs = BettingCS(alpha, population=population, grid=grid, horizon=horizon)
     lower, upper = np.empty(values.size), np.empty(values.size)
     for t, value in enumerate(values):
         cs.update([value])

@@ -6,8 +6,9 @@ anytime-valid interval ``[lower, upper]`` of its mean after each case, at a ``ma
 
 - **better**: ``lower > 0.5``, the candidate wins more often than not;
 - **worse**: ``upper < 0.5 - margin``, it loses by more than the margin;
-- **non-inferior**: ``lower >= 0.5 - margin`` and (``upper <= 0.5``, better is ruled out, or
-  the question is only "worse or not", :data:`NON_INFERIORITY`, as for the merge gate);
+- **non-inferior**: ``lower >= 0.5 - margin`` and (``upper <= 0.5 + margin``: within the
+  margin either way, or the question is only "worse or not", :data:`NON_INFERIORITY`, as for
+  the merge gate);
 - **undecided** at the budget: every case allowed was used and none of these holds.
 
 Each side of the interval misses with at most ``alpha / 2``, so "better" when the variants
@@ -21,7 +22,7 @@ from typing import Literal
 
 Decision = Literal["better", "worse", "non-inferior", "undecided"]
 Question = Literal["three-way", "non-inferiority"]
-#: Stop at better, worse, or non-inferior with better ruled out (``arena compare``).
+#: Stop at better, worse, or within the margin either way (``arena compare``).
 THREE_WAY: Question = "three-way"
 #: Stop as soon as worse or non-inferior is settled (``arena gate``: it fails on worse only).
 NON_INFERIORITY: Question = "non-inferiority"
@@ -54,9 +55,13 @@ def decide(
         return Stop("better", True, f"the interval {interval} is above 0.5")
     if upper < floor:
         return Stop("worse", True, f"the interval {interval} is below {floor:.2f}")
-    if lower >= floor and (upper <= 0.5 or question == NON_INFERIORITY):
-        why = "above" if question == NON_INFERIORITY else "between 0.5 and"
-        return Stop("non-inferior", True, f"the interval {interval} is {why} {floor:.2f}")
+    if lower >= floor and (upper <= 0.5 + margin or question == NON_INFERIORITY):
+        where = (
+            f"above {floor:.2f}"
+            if question == NON_INFERIORITY
+            else f"within {floor:.2f} and {0.5 + margin:.2f}"
+        )
+        return Stop("non-inferior", True, f"the interval {interval} is {where}")
     if seen >= budget:
         return Stop(
             "undecided",

@@ -133,9 +133,10 @@ def run_sequential(
     )  # fmt: skip
     grader = grader or make_grader(None, store)
     inner = run.executor or LocalExecutor()
-    state = _Progress(
-        BettingCS(options.alpha, population=len(order) if options.finite else None), [], []
-    )
+    population = len(order) if options.finite else None
+    # bets sharpest around half the budget: early stops pay, the guarantee holds regardless
+    cs = BettingCS(options.alpha, population=population, horizon=max(budget // 2, 1))
+    state = _Progress(cs, [], [])
     stop: Stop | None = None
     critical: list[str] = []
     run_id = 0

@@ -71,12 +71,16 @@ def golden_outcomes(store: Store, run_id: int, baseline: str, candidate: str) ->
 
 
 def confidence_trace(
-    outcomes: list[tuple[str, float]], alpha: float = 0.05, population: int | None = None
+    outcomes: list[tuple[str, float]],
+    alpha: float = 0.05,
+    population: int | None = None,
+    horizon: int | None = None,
 ) -> list[Point]:
-    """The betting confidence sequence after each (case id, outcome), in the order given."""
+    """The betting confidence sequence after each (case id, outcome), in the order given
+    (``horizon``: what the driver used, half the case budget)."""
     from arena.sequential import BettingCS
 
-    cs = BettingCS(alpha, population=population)
+    cs = BettingCS(alpha, population=population, horizon=horizon)
     points = []
     for n, (case_id, outcome) in enumerate(outcomes, start=1):
         cs.update([outcome])

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.unit
     [
         (0.55, 0.9, "three-way", "better", True),
         (0.1, 0.44, "three-way", "worse", True),
-        (0.46, 0.5, "three-way", "non-inferior", True),
+        (0.46, 0.54, "three-way", "non-inferior", True),  # within the margin either way
         (0.46, 0.7, "three-way", "undecided", False),  # could still be better
         (0.46, 0.7, NON_INFERIORITY, "non-inferior", True),  # the gate asks "worse or not"
         (0.3, 0.5, "three-way", "undecided", False),
