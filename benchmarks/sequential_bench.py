@@ -204,7 +204,7 @@ def part_two(args: argparse.Namespace) -> None:
     rng = np.random.default_rng(args.seed)
     for k in (1, 3):
         truth = list(range(k))
-        rows = {"all pairs": [], "adaptive": []}
+        rows: dict[str, list[tuple[int, bool]]] = {"all pairs": [], "adaptive": []}
         for _ in range(args.rank_runs):
             battles, top, _ = _all_pairs(rng, args.rank_cases, k)
             rows["all pairs"].append((battles, top == truth))
