@@ -27,6 +27,9 @@ _EXPORTS = {
     "RunReport": "arena.runner",
     "run_suite": "arena.runner",
     "Store": "arena.storage",
+    # issue-22: sequential compare/gate and adaptive judging
+    "SequentialOptions": "arena.sequential_runs",
+    "run_sequential": "arena.sequential_runs",
 }
 
 __all__ = ["__version__", *_EXPORTS]

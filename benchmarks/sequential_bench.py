@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from arena.sequential import AdaptiveState, BettingCS, next_pair, ranks_separated  # noqa: E402
+from arena.sequential import AdaptiveState, BettingCS, next_pair  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -163,19 +163,16 @@ def _battle(rng: np.random.Generator, i: int, j: int) -> float:
     return float(rng.random() < 1 / (1 + np.exp(STRENGTHS[j] - STRENGTHS[i])))
 
 
-def _all_pairs(rng: np.random.Generator, cases: int, k: int) -> tuple[int, list[int], bool]:
-    """All pairs on every case; also when the same separation rule would have stopped."""
+def _all_pairs(rng: np.random.Generator, cases: int, k: int) -> tuple[int, list[int]]:
+    """Every pair on every case, then the Bradley-Terry top k."""
     n = len(STRENGTHS)
-    state, stop_at = AdaptiveState(n), None
-    for case in range(cases):
+    state = AdaptiveState(n)
+    for _ in range(cases):
         for i in range(n):
             for j in range(i + 1, n):
                 state.add(i, j, _battle(rng, i, j))
-        if stop_at is None and (case + 1) % 5 == 0 and ranks_separated(state, k):
-            stop_at = state.battles
     theta, _ = state.fit()
-    top = sorted(np.argsort(-theta)[:k].tolist())
-    return state.battles, top, stop_at is not None
+    return state.battles, sorted(np.argsort(-theta)[:k].tolist())
 
 
 def _adaptive(rng: np.random.Generator, budget: int, k: int) -> tuple[int, list[int]]:
@@ -206,7 +203,7 @@ def part_two(args: argparse.Namespace) -> None:
         truth = list(range(k))
         rows: dict[str, list[tuple[int, bool]]] = {"all pairs": [], "adaptive": []}
         for _ in range(args.rank_runs):
-            battles, top, _ = _all_pairs(rng, args.rank_cases, k)
+            battles, top = _all_pairs(rng, args.rank_cases, k)
             rows["all pairs"].append((battles, top == truth))
             battles, top = _adaptive(rng, full // 2, k)
             rows["adaptive"].append((battles, top == truth))

@@ -202,3 +202,33 @@ def test_adaptive_judging_stops_once_the_top_is_separated_within_budget(
     assert main(["ratings", "--json", "--db", db_url]) == 0
     board = json.loads(capsys.readouterr().out)
     assert board["entries"][0]["variant"] == "best"
+
+
+def test_a_failed_case_is_skipped_then_retried_with_retry_errors(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arena.models import register_fake
+
+    project.write_dataset(MANY[:6])
+    project.variant("base", GOOD)
+    broken = {"on": True}
+
+    def flaky(messages: list[Any]) -> str:
+        if broken["on"] and str(messages[-1].content).endswith("#S-2"):
+            raise RuntimeError("the model fell over")
+        return "no"
+
+    register_fake("flaky-cand", [flaky], cycle=True)
+    (project.variants / "cand.yaml").write_text(
+        "name: cand\nmodel: {spec: 'fake:flaky-cand'}\ntools: []\n"
+    )
+    compare(project, db_url, "--judge", "none")
+    first = _json(capsys)
+    assert first["cases_skipped"] == ["S-2"] and "S-2" in " ".join(first["reasons"])
+    assert "S-2" not in [p["case_id"] for p in first["trace"]]
+    broken["on"] = False
+    compare(project, db_url, "--judge", "none")  # errors are kept without --retry-errors
+    assert _json(capsys)["cases_skipped"] == ["S-2"]
+    compare(project, db_url, "--judge", "none", "--retry-errors")
+    again = _json(capsys)
+    assert again["cases_skipped"] == [] and "S-2" in [p["case_id"] for p in again["trace"]]
