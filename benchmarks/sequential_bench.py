@@ -18,7 +18,7 @@ case) against adaptive judging (arena.sequential.next_pair) stopping once the to
 separated, or at half the all-pairs battles: judge calls and how often the true top-1 / top-3
 is found.
 
-    python benchmarks/sequential_bench.py            # about two minutes on one core
+    python benchmarks/sequential_bench.py            # several minutes on one core
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def _pct(value: float) -> str:
     return "-" if np.isnan(value) else f"{value:.1%}"
 
 
-STRENGTHS = np.array([0.9, 0.4, 0.3, 0.2, 0.1, 0.0, -0.1, -0.3])
+STRENGTHS = np.array([0.7, 0.4, 0.3, 0.2, 0.1, 0.0, -0.1, -0.3])
 TIE = 0.2
 
 
