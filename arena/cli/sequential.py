@@ -49,6 +49,7 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
 
 def cmd_compare_sequential(args: argparse.Namespace) -> int:
     """Run the sequential comparison, print where and why it stopped; exit like compare."""
+    from arena.errors import InputError
     from arena.gate.config import DEFAULT_JUDGE, GateConfig, RunSection
     from arena.gate.pipeline import resolve_variant
     from arena.golden import load_dataset
@@ -58,6 +59,8 @@ def cmd_compare_sequential(args: argparse.Namespace) -> int:
     from arena.storage import Store
     from judges import parse_judge
 
+    if args.run is not None:
+        raise InputError("--sequential runs the variants itself: drop --run", field="--run")
     config = GateConfig(run=RunSection(variants_dir=args.variants_dir))
     baseline = resolve_variant(args.baseline, config, "--baseline")
     candidate = resolve_variant(args.candidate, config, "--candidate")

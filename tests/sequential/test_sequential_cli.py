@@ -232,3 +232,14 @@ def test_a_failed_case_is_skipped_then_retried_with_retry_errors(
     compare(project, db_url, "--judge", "none", "--retry-errors")
     again = _json(capsys)
     assert again["cases_skipped"] == [] and "S-2" in [p["case_id"] for p in again["trace"]]
+
+
+@pytest.mark.parametrize(
+    ("extra", "flag"), [(["--run", "1"], "--run"), (["--batch", "0"], "--batch")]
+)
+def test_bad_sequential_flags_are_bad_input(
+    project: Project, db_url: str, extra: list[str], flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _many(project)
+    code, _ = compare(project, db_url, *extra)
+    assert code == 2 and flag in capsys.readouterr().err
