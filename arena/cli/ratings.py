@@ -106,6 +106,9 @@ def register(sub: Any) -> None:
     c.add_argument("--markdown", default=None, metavar="FILE")
     c.add_argument("--json", action="store_true")
     add_budget_flags(c)  # a budget limit that fails makes the verdict "worse"
+    from arena.cli.sequential import add_compare_flags  # issue-22
+
+    add_compare_flags(c)
     add_db(c)
     c.set_defaults(handler=cmd_compare)
 
@@ -239,6 +242,10 @@ def print_effects(effects: list[Any]) -> None:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Print the compare verdict; exit 1 unless better, non-inferior or identical answers."""
+    if args.sequential:
+        from arena.cli.sequential import cmd_compare_sequential
+
+        return cmd_compare_sequential(args)
     from arena.compare import compare_markdown, compare_variants
     from arena.ratings.options import check_count
     from arena.storage import Store

@@ -48,6 +48,9 @@ class CompareSection(BaseModel):
     bootstrap: int = Field(1000, ge=100)
     seed: int = 0
     fail_on: list[Verdict] = Field(default_factory=lambda: list[Verdict](["worse"]))
+    # issue-22: decide case by case, stop once settled (arena.sequential_runs)
+    sequential: bool = False
+    batch: int = Field(1, ge=1, le=1000)
 
 
 class GateConfig(BaseModel):
@@ -149,6 +152,8 @@ compare:
   bootstrap: 1000
   seed: 0
   fail_on: [worse]                  # add inconclusive to require a decided verdict
+  sequential: false                 # true: case by case, stop once settled (docs/sequential.md)
+  batch: 1                          # cases between two looks when sequential
 report_dir: reports                 # gate.md and gate.json
 """
 """An ``arena.yaml`` with every key at its default (``arena init-ci`` writes a variant)."""

@@ -202,20 +202,21 @@ def run_gate(
         and sides.baseline_variant.version_hash != sides.candidate.version_hash
     ):
         variants.append(sides.baseline_variant)
-    report = run_suite(
-        store,
-        dataset,
-        variants,
-        RunOptions(
-            tier=config.run.tier,
-            case_ids=config.run.cases,
-            repeats=config.run.repeats,
-            concurrency=config.run.concurrency,
-            case_timeout_s=config.run.timeout_s,
-            progress=progress,
-            dataset_path=dataset_path,
-        ),
+    options = RunOptions(
+        tier=config.run.tier,
+        case_ids=config.run.cases,
+        repeats=config.run.repeats,
+        concurrency=config.run.concurrency,
+        case_timeout_s=config.run.timeout_s,
+        progress=progress,
+        dataset_path=dataset_path,
     )
+    sequential = None  # issue-22: case by case, stopping once settled
+    if config.compare.sequential and len(variants) == 2:
+        from arena.sequential_runs.gate import gate_sequential
+
+        sequential = gate_sequential(store, config, dataset, variants[0], variants[1], options)
+    report = run_suite(store, dataset, variants, options) if sequential is None else sequential
     scores = score_run(store, report.run_id, make_grader(config.grader, store))
     results = store.results(report.run_id)
     # where this gate runs (the commit being gated): a resumed run keeps where it was made
@@ -242,7 +243,9 @@ def run_gate(
     regression, limits, more = evaluate(config, baseline, cand, cand_scores, dataset)
     compare = None
     judged = [v.name for v in variants]
-    if config.judge is not None and len(judged) == 2:
+    if sequential is not None:
+        compare = sequential.model_dump(mode="json")
+    elif config.judge is not None and len(judged) == 2:
         compare = _compare(store, config, report.run_id, judged[1], judged[0], progress)
     elif config.judge is not None and sides.note is None:
         notes.append("the candidate and the baseline are the same version: nothing to judge")
