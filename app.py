@@ -11,6 +11,7 @@ import streamlit as st
 
 from arena.app import data, views
 from arena.app.compare_view import compare_section
+from arena.app.extensions_view import extensions_section
 from arena.app.health_view import health_section
 from arena.app.text import error_text, guarded, md
 from arena.app.trends_view import trends_section
@@ -47,8 +48,8 @@ except Exception as exc:  # e.g. a run whose dataset cannot be read
     st.stop()
 views.run_header(ctx)
 
-board, trends, compare, health, vote = st.tabs(
-    ["Leaderboard", "Trends", "Compare two variants", "Judge health", "Vote"]
+board, trends, compare, health, vote, extensions = st.tabs(
+    ["Leaderboard", "Trends", "Compare two variants", "Judge health", "Vote", "Extensions"]
 )
 with board:
     with guarded("the leaderboard"):
@@ -63,3 +64,5 @@ with health, guarded("the judge health"):
     health_section(ctx)
 with vote, guarded("the vote"):
     vote_section(ctx)
+with extensions, guarded("the extensions"):
+    extensions_section()
