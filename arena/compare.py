@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.evaluate import load_run_scores
 from arena.gate.limits import BudgetLimits, LimitCheck, check_budget, figures_of
 from arena.gate.power import PowerEstimate, power_estimate, win_rate_groups
@@ -104,7 +105,7 @@ def compare_variants(
     run_id: int | None = None,
     judge_key: str | None = None,
     margin: float = 0.05,
-    bootstrap: int = 1000,
+    bootstrap: int = BOOTSTRAP_ROUNDS,
     seed: int = 0,
     budget: BudgetLimits | None = None,
 ) -> CompareReport:

@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "arena.errors",
             "arena.registry",
+            "arena.defaults",
             "arena.paths",
             "arena.secrets",
             "arena.vocabulary",

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
+from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.storage import Store
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ def load_judges(url: str, run_id: int) -> list[tuple[str, str, int]]:
 
 @st.cache_data(ttl=TTL, show_spinner="Fitting ratings...")
 def load_leaderboard(
-    url: str, run_id: int, judge_key: str | None, bootstrap: int = 1000
+    url: str, run_id: int, judge_key: str | None, bootstrap: int = BOOTSTRAP_ROUNDS
 ) -> dict[str, Any]:
     """The run's leaderboard for one judge (entries and matrices) as a plain dict."""
     from arena.leaderboard import build_leaderboard

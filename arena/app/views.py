@@ -13,6 +13,7 @@ import streamlit as st
 
 from arena.app import charts, data
 from arena.app.text import code, cost_format, md, missing, plural
+from arena.defaults import TIER_NAMES
 from arena.judging import default_voter
 from arena.storage import DatabaseProblem, masked_url
 from judges.human import is_human_label as is_human
@@ -109,7 +110,7 @@ def sidebar(url: str, runs: list[dict[str, Any]]) -> Context:
     ctx = Context(url=url, run=by_id[run_id], dataset_runs=dataset_runs)
     scores = data.load_scores(url, ctx.run_id)
     present = set(scores["tier"]) if not scores.empty else set()
-    tiers = [data.ALL, *[t for t in ("critical", "standard", "pending") if t in present]]
+    tiers = [data.ALL, *[t for t in TIER_NAMES if t in present]]
     ctx.tier = bar.selectbox(
         "Golden tier",
         tiers,

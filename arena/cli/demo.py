@@ -12,10 +12,11 @@ import sys
 from typing import Any
 
 from arena.cli.common import add_db, default_dataset
+from arena.defaults import BOOTSTRAP_ROUNDS, DEFAULT_JUDGE
 from arena.paths import data_dir
 
 DEMO_VARIANTS = ("baseline", "prompt-v2", "small-model")
-DEMO_JUDGE = "local:qwen2.5-coder-1.5b"
+DEMO_JUDGE = DEFAULT_JUDGE
 SECOND_JUDGE = "local:qwen2.5-coder-1.5b/grades"
 
 
@@ -38,7 +39,7 @@ def register(sub: Any) -> None:
         "('none' to skip; default: %(default)s)",
     )
     p.add_argument("--concurrency", type=int, default=2)
-    p.add_argument("--bootstrap", type=int, default=1000)
+    p.add_argument("--bootstrap", type=int, default=BOOTSTRAP_ROUNDS)
     add_db(p)
     p.set_defaults(handler=cmd_demo)
 

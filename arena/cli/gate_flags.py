@@ -8,6 +8,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from arena.defaults import TIER_CHOICES
+
 # flag dest -> (section, key) in arena.yaml; None section = top level
 _FIELDS: dict[str, tuple[str | None, str]] = {
     "max_drop": ("rules", "max_drop"),
@@ -112,7 +114,7 @@ def add_run_flags(p: argparse.ArgumentParser) -> None:
     run = p.add_argument_group("what to run (default: arena.yaml, else the critical tier)")
     run.add_argument("--dataset", default=None, help="golden dataset JSON")
     run.add_argument("--variants-dir", default=None, help="where VARIANT names are looked up")
-    run.add_argument("--tier", default=None, choices=["critical", "standard", "pending", "all"])
+    run.add_argument("--tier", default=None, choices=TIER_CHOICES)
     run.add_argument("--cases", default=None, help="comma-separated case ids")
     run.add_argument("--repeats", type=int, default=None)
     run.add_argument("--concurrency", type=int, default=None)

@@ -10,6 +10,7 @@ from typing import Any
 from arena.cli.common import add_db
 from arena.cli.common import write_text as _write
 from arena.cli.gate_flags import add_budget_flags, budget_limits
+from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.errors import InputError
 from arena.reports.cells import effects_text, number
 from arena.reports.format import text_table
@@ -38,7 +39,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--methods", action="store_true", help="list the rating methods and exit")
     p.add_argument(
-        "--bootstrap", type=int, default=None, metavar="N", help="bootstrap rounds (default 1000)"
+        "--bootstrap",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"bootstrap rounds (default {BOOTSTRAP_ROUNDS})",
     )
     p.add_argument("--seed", type=int, default=None)
     p.add_argument(
@@ -99,7 +104,7 @@ def register(sub: Any) -> None:
     c.add_argument(
         "--bootstrap",
         type=int,
-        default=1000,
+        default=BOOTSTRAP_ROUNDS,
         help="bootstrap rounds of the judge's accuracy interval (the win-rate interval needs none)",
     )
     c.add_argument("--seed", type=int, default=0)

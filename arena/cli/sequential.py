@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from arena.cli.common import write_text as _write
+from arena.defaults import ALL_TIERS, TIER_CHOICES
 
 
 def add_gate_flags(p: argparse.ArgumentParser) -> None:
@@ -32,7 +33,7 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
     g.add_argument("--sequential", action="store_true", help="run case by case until settled")
     g.add_argument("--dataset", default=None, metavar="FILE", help="golden dataset JSON")
     g.add_argument("--variants-dir", default=None, metavar="DIR")
-    g.add_argument("--tier", default="all", choices=["critical", "standard", "pending", "all"])
+    g.add_argument("--tier", default=ALL_TIERS, choices=TIER_CHOICES)
     g.add_argument("--cases", default=None, metavar="ID,...")
     g.add_argument("--repeats", type=int, default=1)
     g.add_argument("--concurrency", type=int, default=2)
@@ -49,8 +50,9 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
 
 def cmd_compare_sequential(args: argparse.Namespace) -> int:
     """Run the sequential comparison, print where and why it stopped; exit like compare."""
+    from arena.defaults import DEFAULT_JUDGE
     from arena.errors import InputError
-    from arena.gate.config import DEFAULT_JUDGE, GateConfig, RunSection
+    from arena.gate.config import GateConfig, RunSection
     from arena.gate.pipeline import resolve_variant
     from arena.golden import load_dataset
     from arena.paths import data_dir

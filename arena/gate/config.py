@@ -13,12 +13,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from arena.defaults import BOOTSTRAP_ROUNDS, DEFAULT_JUDGE, TierChoice
 from arena.errors import InputError
 from arena.gate.limits import AbsoluteLimits, BudgetLimits
 from arena.gate.rule_config import RuleConfig
 
-DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
-"""The pairwise judge of ``arena gate`` unless configured (``none`` skips judging)."""
 Verdict = Literal["worse", "inconclusive"]
 CONFIG_NAME = "arena.yaml"
 """The file ``arena gate`` reads from the working directory when no --config is given."""
@@ -31,7 +30,7 @@ class RunSection(BaseModel):
 
     dataset: str | None = Field(None, description="Golden dataset JSON (default: the shipped).")
     variants_dir: str | None = Field(None, description="Where VARIANT names are looked up.")
-    tier: Literal["critical", "standard", "pending", "all"] = "critical"
+    tier: TierChoice = "critical"
     cases: list[str] | None = None
     repeats: int = Field(1, ge=1, le=100)
     concurrency: int = Field(2, ge=1, le=64)
@@ -45,7 +44,7 @@ class CompareSection(BaseModel):
 
     judge: str | None = Field(DEFAULT_JUDGE, description="Judge spec or file; none skips.")
     margin: float = Field(0.05, ge=0, le=0.5)
-    bootstrap: int = Field(1000, ge=100)
+    bootstrap: int = Field(BOOTSTRAP_ROUNDS, ge=100)
     seed: int = 0
     fail_on: list[Verdict] = Field(default_factory=lambda: list[Verdict](["worse"]))
     # issue-22: decide case by case, stop once settled (arena.sequential_runs)

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.defaults import TIER_NAMES
 from arena.gate.classify import KIND_WORDS
 from arena.gate.limits import LimitCheck
 from arena.gate.regression import RegressionReport
@@ -125,7 +126,7 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
     return lines
 
 
-TIER_ORDER = ("critical", "standard", "pending")
+TIER_ORDER = TIER_NAMES
 
 
 def _not_run_sets(report: RegressionReport) -> list[tuple[str, list[str]]]:

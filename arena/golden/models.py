@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from arena.defaults import Tier as Tier  # re-exported: declared in arena.defaults
 from arena.registry import GOLDEN_CHECKS
 
 
@@ -29,14 +30,6 @@ class Category(StrEnum):
     AMBIGUOUS = "ambiguous"
     MULTI_STEP = "multi_step"
     GRACEFUL_FAILURE = "graceful_failure"
-
-
-class Tier(StrEnum):
-    """Critical cases gate every change; standard run nightly; pending are shown, never counted."""
-
-    CRITICAL = "critical"
-    STANDARD = "standard"
-    PENDING = "pending"
 
 
 class Behavior(StrEnum):

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 from pydantic import BaseModel, computed_field
 
+from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.judging.battle import Battle
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 
 #: Golden scores this far apart make a pair decisive even when both pass or both fail.
 MIN_SCORE_GAP = 0.3
 #: Bootstrap rounds of the accuracy interval.
-ACCURACY_ROUNDS = 1000
+ACCURACY_ROUNDS = BOOTSTRAP_ROUNDS
 CHANCE = 0.5
 
 

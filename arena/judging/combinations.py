@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel
 
+from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.judging.accuracy import GoldenMark, JudgeAccuracy, judge_accuracy
 from arena.judging.battle import Battle
 from arena.judging.calibration import (
@@ -54,7 +55,7 @@ def compare_combinations(
     marks: Mapping[int, GoldenMark],
     reference: list[Battle] | None = None,
     *,
-    rounds: int = 1000,
+    rounds: int = BOOTSTRAP_ROUNDS,
 ) -> list[CombinationFigures]:
     """Every combination x margin rule, measured on ``battles`` (one probability judge's);
     ``reference`` is another judge's battles on the same run, for agreement."""

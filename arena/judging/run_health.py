@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.judging.accuracy import golden_marks, judge_accuracy
 from arena.judging.agreement import Vote, within_agreement
 from arena.judging.battle import Battle
@@ -63,7 +64,7 @@ def judges_of_run(store: Store, run_id: int) -> dict[str, list[Battle]]:
 
 
 def run_health(
-    store: Store, run_id: int, *, human_votes: Sequence[Vote] = (), rounds: int = 1000
+    store: Store, run_id: int, *, human_votes: Sequence[Vote] = (), rounds: int = BOOTSTRAP_ROUNDS
 ) -> RunHealth:
     """Health, decisive-pair accuracy and agreements of every judge of a run.
 

@@ -17,6 +17,7 @@ from typing import Literal
 import numpy as np
 from scipy import sparse
 
+from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.ratings.battle_arrays import Battles, FloatArray, IntArray
 from arena.ratings.bradley_terry import (
     BASE,
@@ -33,7 +34,7 @@ from arena.ratings.pair_counts import PairCounts, aggregate_pairs, unique_invers
 from arena.ratings.resampling import UnitTypes, query_multiplicities, type_multiplicities
 from arena.ratings.sparse_newton import PairGraph, chunk_columns, fit_columns
 
-DEFAULT_ROUNDS = 1000
+DEFAULT_ROUNDS = BOOTSTRAP_ROUNDS
 #: Above this many models the batched dense Newton Hessians cost more than sparse Newton-CG.
 _NEWTON_MAX_MODELS = 64
 #: Step tolerance (nats) of the sparse point fit: its error is about the square of this.

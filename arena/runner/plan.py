@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from functools import cached_property
 
+from arena.defaults import ALL_TIERS, TIER_CHOICES
 from arena.errors import InputError
 from arena.golden import GoldenCase, GoldenDataset, case_hash, dataset_hash
 from arena.variants import Variant
@@ -31,11 +32,9 @@ def select_cases(
     dataset: GoldenDataset, tier: str = "all", case_ids: list[str] | None = None
 ) -> list[GoldenCase]:
     """The cases of a tier (critical, standard, pending or all), optionally only some ids."""
-    if tier not in ("all", "critical", "standard", "pending"):
-        raise InputError(
-            f"unknown tier {tier!r}; use critical, standard, pending or all", field="tier"
-        )
-    cases = [c for c in dataset.test_cases if tier == "all" or c.tier.value == tier]
+    if tier not in TIER_CHOICES:
+        raise InputError(f"unknown tier {tier!r}; use {', '.join(TIER_CHOICES)}", field="tier")
+    cases = [c for c in dataset.test_cases if tier == ALL_TIERS or c.tier.value == tier]
     if case_ids:
         known = {c.id for c in dataset.test_cases}
         missing = [cid for cid in case_ids if cid not in known]
