@@ -10,8 +10,8 @@ from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.evaluate import load_run_scores
 from arena.gate.limits import BudgetLimits, LimitCheck, check_budget, figures_of
 from arena.gate.power import PowerEstimate, power_estimate, win_rate_groups
-from arena.judged_battles import battles_to_arrays, select_battles
 from arena.judging.accuracy import JudgeAccuracy, golden_marks, judge_accuracy
+from arena.rating_inputs import battles_to_arrays, select_battles
 from arena.storage import Store
 from arena.vocabulary import ERROR, TIE
 

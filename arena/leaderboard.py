@@ -153,7 +153,7 @@ def build_leaderboard(
 ) -> RunLeaderboard:
     """Ratings (if the run was judged) next to each variant's golden scores."""
     from arena.evaluate import load_run_scores
-    from arena.judged_battles import battles_to_arrays, rated, run_outputs, select_battles
+    from arena.rating_inputs import battles_to_arrays, rated, run_outputs, select_battles
     from arena.ratings import LENGTH, SEAT, RatingOptions
 
     opts = options if options is not None else RatingOptions()

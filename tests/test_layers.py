@@ -67,7 +67,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("executors", ("arena.executors", "arena.executors.*")),
     (
         "battles and ratings",
-        ("arena.judged_battles", "arena.battle_log", "arena.battle_log.*", "arena.leaderboard"),
+        ("arena.rating_inputs", "arena.battle_log", "arena.battle_log.*", "arena.leaderboard"),
     ),
     ("golden tools", ("arena.golden.*",)),
     ("reports", ("arena.reports.format", "arena.reports.markdown", "arena.reports.render")),

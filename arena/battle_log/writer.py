@@ -34,8 +34,8 @@ def battle_log_rows(
     With ``orders``, one row per order the judge saw (see
     :func:`arena.judging.votes.order_votes`) instead of the combined verdict.
     """
-    from arena.judged_battles import rated
     from arena.judging.votes import judge_name, order_votes
+    from arena.rating_inputs import rated
 
     rows = []
     for b in rated(battles):
@@ -75,7 +75,7 @@ def run_battle_log(
     Raises:
         InputError: when the run has no rated battles from that judge.
     """
-    from arena.judged_battles import run_outputs, select_battles
+    from arena.rating_inputs import run_outputs, select_battles
 
     run = store.run(run_id)
     rows = battle_log_rows(

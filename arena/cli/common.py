@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
+from arena.defaults import TIER_CHOICES
 from arena.paths import data_dir
 
 
@@ -22,6 +24,32 @@ def add_db(parser: argparse.ArgumentParser) -> None:
         "postgresql+psycopg://user@host/dbname; an SQLite file's folder "
         "must exist (default: $ARENA_DB_URL or sqlite:///arena.db)",
     )
+
+
+def add_case_flags(
+    group: Any,
+    *,
+    dataset: str | None,
+    tier: str | None,
+    repeats: int | None,
+    concurrency: int | None,
+    variants_dir: bool = False,
+) -> None:
+    """The flags choosing which cases a run takes and how: --dataset, (--variants-dir), --tier,
+    --cases, --repeats, --concurrency, with these defaults (None: left to a config file).
+
+    One home for ``arena run``/``plan``, ``arena gate`` and ``arena compare --sequential``;
+    ``group`` is a parser or an argument group.
+    """
+    group.add_argument("--dataset", default=dataset, metavar="FILE", help="golden dataset JSON")
+    if variants_dir:
+        group.add_argument(
+            "--variants-dir", default=None, metavar="DIR", help="where VARIANT names are looked up"
+        )
+    group.add_argument("--tier", default=tier, choices=TIER_CHOICES)
+    group.add_argument("--cases", default=None, metavar="ID,...", help="comma-separated case ids")
+    group.add_argument("--repeats", type=int, default=repeats)
+    group.add_argument("--concurrency", type=int, default=concurrency)
 
 
 def default_dataset() -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from arena.cli.common import add_db
 from arena.cli.common import write_text as _write
-from arena.cli.gate_flags import add_limit_flags, add_run_flags, gate_config
+from arena.cli.gate_flags import add_gate_run_flags, add_limit_flags, gate_config
 
 
 def register(sub: Any) -> None:
@@ -43,7 +43,7 @@ def register(sub: Any) -> None:
     from arena.cli.sequential import add_gate_flags  # issue-22
 
     add_gate_flags(p)
-    add_run_flags(p)
+    add_gate_run_flags(p)
     add_limit_flags(p)
     add_db(p)
     p.set_defaults(handler=cmd_gate)

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from arena.defaults import TIER_CHOICES
+from arena.cli.common import add_case_flags
 
 # flag dest -> (section, key) in arena.yaml; None section = top level
 _FIELDS: dict[str, tuple[str | None, str]] = {
@@ -109,15 +109,10 @@ def add_budget_flags(p: argparse.ArgumentParser) -> None:
     budget.add_argument("--max-latency-increase", type=float, default=None, metavar="FRACTION")
 
 
-def add_run_flags(p: argparse.ArgumentParser) -> None:
-    """What ``arena gate`` runs and how it judges."""
+def add_gate_run_flags(p: argparse.ArgumentParser) -> None:
+    """What ``arena gate`` runs and how it judges (None defaults: arena.yaml decides)."""
     run = p.add_argument_group("what to run (default: arena.yaml, else the critical tier)")
-    run.add_argument("--dataset", default=None, help="golden dataset JSON")
-    run.add_argument("--variants-dir", default=None, help="where VARIANT names are looked up")
-    run.add_argument("--tier", default=None, choices=TIER_CHOICES)
-    run.add_argument("--cases", default=None, help="comma-separated case ids")
-    run.add_argument("--repeats", type=int, default=None)
-    run.add_argument("--concurrency", type=int, default=None)
+    add_case_flags(run, dataset=None, tier=None, repeats=None, concurrency=None, variants_dir=True)
     run.add_argument("--timeout", type=float, default=None, help="per-case timeout in seconds")
     run.add_argument(
         "--grader",

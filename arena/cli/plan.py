@@ -7,8 +7,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from arena.cli.common import add_db, default_dataset
-from arena.defaults import ALL_TIERS, TIER_CHOICES
+from arena.cli.common import add_case_flags, add_db, default_dataset
+from arena.defaults import ALL_TIERS
 from arena.reports.format import text_table
 
 if TYPE_CHECKING:
@@ -51,11 +51,7 @@ def add_run_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--variants", nargs="+", required=True, metavar="FILE", help="variant YAML files"
     )
-    p.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON")
-    p.add_argument("--tier", default=ALL_TIERS, choices=TIER_CHOICES)
-    p.add_argument("--cases", default=None, help="comma-separated case ids")
-    p.add_argument("--repeats", type=int, default=1)
-    p.add_argument("--concurrency", type=int, default=2)
+    add_case_flags(p, dataset=default_dataset(), tier=ALL_TIERS, repeats=1, concurrency=2)
 
 
 def read_store(url: str | None) -> Store | None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from arena.cli.common import add_case_flags
 from arena.cli.common import write_text as _write
-from arena.defaults import ALL_TIERS, TIER_CHOICES
+from arena.defaults import ALL_TIERS
 
 
 def add_gate_flags(p: argparse.ArgumentParser) -> None:
@@ -31,12 +32,7 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
         "sequential (runs the variants: --judge is then a judge spec, 'none' for golden scores)"
     )
     g.add_argument("--sequential", action="store_true", help="run case by case until settled")
-    g.add_argument("--dataset", default=None, metavar="FILE", help="golden dataset JSON")
-    g.add_argument("--variants-dir", default=None, metavar="DIR")
-    g.add_argument("--tier", default=ALL_TIERS, choices=TIER_CHOICES)
-    g.add_argument("--cases", default=None, metavar="ID,...")
-    g.add_argument("--repeats", type=int, default=1)
-    g.add_argument("--concurrency", type=int, default=2)
+    add_case_flags(g, dataset=None, tier=ALL_TIERS, repeats=1, concurrency=2, variants_dir=True)
     g.add_argument("--alpha", type=float, default=0.05, help="error rate (two-sided; 0.05)")
     g.add_argument("--batch", type=int, default=1, metavar="N", help="cases between looks")
     g.add_argument("--max-cases", type=int, default=None, metavar="N", help="case budget")

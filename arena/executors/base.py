@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from arena.judging.battle import Battle
     from arena.records import RunResult
-    from arena.runner.plan import Task
+    from arena.runner.tasks import Task
     from arena.storage import Store
     from judges import Judge
 

@@ -8,7 +8,7 @@ from arena.executors.base import Executor, PairOutcome, TaskOutcome
 from arena.plan.budget import Budget, spend
 
 if TYPE_CHECKING:
-    from arena.runner.plan import Task
+    from arena.runner.tasks import Task
     from arena.storage import Store
     from judges import Judge
 

@@ -15,7 +15,7 @@ from arena.executors.base import PairOutcome, TaskOutcome
 
 if TYPE_CHECKING:
     from arena.models import CachingChatModel
-    from arena.runner.plan import Task
+    from arena.runner.tasks import Task
     from arena.storage import Store
     from arena.variants import Variant
     from judges import Judge, JudgeSpec

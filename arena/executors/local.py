@@ -8,7 +8,7 @@ from arena.executors import jobs
 from arena.executors.base import PairOutcome, TaskOutcome
 
 if TYPE_CHECKING:
-    from arena.runner.plan import Task
+    from arena.runner.tasks import Task
     from arena.storage import Store
     from judges import Judge
 

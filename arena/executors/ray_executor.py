@@ -21,7 +21,7 @@ from arena.errors import InputError
 from arena.executors.base import PairOutcome, TaskOutcome
 
 if TYPE_CHECKING:
-    from arena.runner.plan import Task
+    from arena.runner.tasks import Task
     from arena.storage import Store
     from judges import Judge
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from arena.models.config import ModelConfig
-    from arena.runner.plan import Task
+    from arena.runner.tasks import Task
     from judges import JudgeSpec
 
 NAMESPACE = "agent-arena"

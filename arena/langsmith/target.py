@@ -57,7 +57,7 @@ class AgentTarget:
         """Run the agent on a golden case (its ``timeout_s`` wins over the target's)."""
         from arena.models import CachingChatModel, make_chat_model
         from arena.runner import execute_task
-        from arena.runner.plan import Task
+        from arena.runner.tasks import Task
 
         config = self.variant.model
         model = CachingChatModel(

@@ -25,7 +25,7 @@ from arena.plan.estimate import (
 )
 from arena.plan.models import Estimate, JudgePlan, Plan, VariantPlan
 from arena.plan.speed import CALL_LATENCY_S, Speed, model_speed, parallel_lanes
-from arena.runner.plan import Task, plan_tasks, run_key, select_cases
+from arena.runner.tasks import Task, plan_tasks, run_key, select_cases
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage

@@ -14,7 +14,7 @@ from arena.agents import extract_output
 from arena.models import CALLS, CachingChatModel, CallCounter, price_for
 from arena.records import RunResult
 from arena.runner.agents import AgentCache, role_models
-from arena.runner.plan import Task
+from arena.runner.tasks import Task
 from arena.runner.trajectory import TrajectoryRecorder
 from arena.secrets import redact
 from arena.variants import Variant

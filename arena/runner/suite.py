@@ -18,8 +18,8 @@ from arena.runner.agents import AgentCache
 from arena.runner.execute import execute_task
 from arena.runner.heap import frozen_heap
 from arena.runner.options import RunOptions
-from arena.runner.plan import Task, plan_tasks, run_key, select_cases
 from arena.runner.preflight import check_run
+from arena.runner.tasks import Task, plan_tasks, run_key, select_cases
 from arena.storage import Store
 from arena.variants import Variant
 

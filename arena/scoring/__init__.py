@@ -16,8 +16,8 @@ from arena.scoring.aggregate import (
     GroupStats,
     VariantScores,
     aggregate,
+    filter_case_scores,
     percentile,
-    select_cases,
 )
 from arena.scoring.args import args_fraction, score_expected_args, value_satisfied
 from arena.scoring.baseline import (
@@ -76,6 +76,10 @@ from arena.scoring.trajectory import (
 )
 from arena.scoring.types import Check
 
+select_cases = filter_case_scores
+"""The former name of :func:`filter_case_scores` (``arena.runner.select_cases`` picks a
+dataset's cases; this filters scored ones)."""
+
 __all__ = [
     "PASS_THRESHOLD",
     "TRAJECTORY_WEIGHTS",
@@ -107,6 +111,7 @@ __all__ = [
     "edit_similarity",
     "efficiency",
     "extract_numbers",
+    "filter_case_scores",
     "first_alternative",
     "forbidden_score",
     "hallucinated_tools",

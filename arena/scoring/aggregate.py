@@ -79,17 +79,17 @@ class VariantScores(BaseModel):
     cases: list[CaseRepeats] = Field(default_factory=list)
 
     def figures(self, tier: str | None = None, category: str | None = None) -> GroupStats | None:
-        """Pass figures over one tier and one category (see :func:`select_cases`).
+        """Pass figures over one tier and one category (see :func:`filter_case_scores`).
 
         ``figures()`` covers every counted case, like :attr:`pass_rate` and
         :attr:`mean_score`; None when no case of the variant is in the selection.
         """
-        chosen = select_cases(self.cases, tier, category)
+        chosen = filter_case_scores(self.cases, tier, category)
         return group_stats(chosen) if chosen else None
 
     def figures_by_category(self, tier: str | None = None) -> dict[str, GroupStats]:
         """Pass figures per category over one tier (None: every counted tier)."""
-        return _groups(select_cases(self.cases, tier), "category")
+        return _groups(filter_case_scores(self.cases, tier), "category")
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -101,7 +101,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     return float(np.percentile(np.asarray(values, dtype=float), q, method="linear"))
 
 
-def select_cases(
+def filter_case_scores(
     cases: Sequence[CaseRepeats], tier: str | None = None, category: str | None = None
 ) -> list[CaseRepeats]:
     """The cases of one tier and one category, in order.

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from arena.executors.base import Executor, PairOutcome, TaskOutcome
 
 if TYPE_CHECKING:
-    from arena.runner.plan import Task
+    from arena.runner.tasks import Task
     from arena.storage import Store
     from judges import Judge
 

@@ -13,8 +13,8 @@ from arena.golden import GoldenCase, GoldenDataset
 from arena.models import CachingChatModel, make_chat_model
 from arena.runner import RunOptions, run_suite, run_suite_async
 from arena.runner.execute import execute_task
-from arena.runner.plan import Task
 from arena.runner.suite import sandbox_root
+from arena.runner.tasks import Task
 from arena.storage import Store
 from arena.variants import Variant
 

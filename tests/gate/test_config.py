@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli.gate_flags import add_limit_flags, add_run_flags, gate_config
+from arena.cli.gate_flags import add_gate_run_flags, add_limit_flags, gate_config
 from arena.errors import InputError
 from arena.gate.ci import arena_yaml
 from arena.gate.config import EXAMPLE, GateConfig, load_config
@@ -74,7 +74,7 @@ def test_unreadable_files_name_the_file(tmp_path: Path, content: bytes) -> None:
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    add_run_flags(parser)
+    add_gate_run_flags(parser)
     add_limit_flags(parser)
     return parser.parse_args(argv)
 

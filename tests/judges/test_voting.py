@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from arena.errors import InputError
-from arena.judged_battles import select_battles
 from arena.judging import cast_vote, judge_run, next_pair, open_pairs, vote_counts
 from arena.leaderboard import build_leaderboard
 from arena.models import ModelConfig, register_fake
+from arena.rating_inputs import select_battles
 from arena.ratings import RatingOptions
 from arena.storage import Store
 from judges import JudgeSpec, human_judge, parse_judge

@@ -18,13 +18,13 @@ from arena.scoring import (
     BehaviorGrade,
     CaseScore,
     aggregate,
+    filter_case_scores,
     majority_pass,
     pass_at_k,
     pass_hat_k,
     percentile,
     score_result,
     score_results,
-    select_cases,
 )
 from tests.support.scores import case_score
 
@@ -409,5 +409,5 @@ def test_figures_by_category_follow_the_tier() -> None:
     assert list(v.figures_by_category("critical")) == ["x"]
     assert v.figures_by_category("pending")["y"].pass_rate == 1.0
     assert v.figures_by_category("nightly") == {}
-    assert [c.case_id for c in select_cases(v.cases, category="y")] == ["b"]
-    assert [c.case_id for c in select_cases(v.cases, "pending", "y")] == ["c"]
+    assert [c.case_id for c in filter_case_scores(v.cases, category="y")] == ["b"]
+    assert [c.case_id for c in filter_case_scores(v.cases, "pending", "y")] == ["c"]

@@ -1,4 +1,4 @@
-"""What a run executes: variants x selected cases x repeats, and its resumable identity."""
+"""The task list a run executes: variants x selected cases x repeats, and its resumable identity."""
 
 from __future__ import annotations
 

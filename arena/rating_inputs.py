@@ -1,4 +1,4 @@
-"""A run's judged battles: pick one judge's battles, and turn them into rating arrays.
+"""A run's battles as rating inputs: pick one judge's battles, and turn them into rating arrays.
 
 Shared by the leaderboard, ``arena compare`` and ``arena battles export``.
 """
