@@ -13,20 +13,28 @@ if TYPE_CHECKING:
     from arena.storage import Store
 
 
-class ModelRating(BaseModel):
-    """One model's rating with its 95% interval (None without one), Elo and battle record."""
+class RatingFigures(BaseModel):
+    """One row of a rating table: rating with its 95% interval (None without one), Elo,
+    CI-aware rank and battle record; all None or 0 for an entry nothing rated."""
+
+    rank: int | None = None
+    rating: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    elo: float | None = None
+    win_rate: float | None = None
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+    battles: int = 0
+
+
+class ModelRating(RatingFigures):
+    """One rated model's figures (a rated model always has a rating and a rank)."""
 
     model: str
-    rating: float
-    ci_low: float | None
-    ci_high: float | None
-    elo: float | None
     rank: int
-    wins: int
-    losses: int
-    ties: int
-    battles: int
-    win_rate: float | None
+    rating: float
 
 
 class StyleEffect(BaseModel):
@@ -43,22 +51,12 @@ class StyleEffect(BaseModel):
     scale: float
 
 
-class VariantStanding(BaseModel):
-    """One variant: rating with its 95% interval, Elo, battles, golden scores, benchmarks."""
+class VariantStanding(RatingFigures):
+    """One variant: its rating figures (if judged), golden scores and benchmarks."""
 
-    rank: int | None
     variant: str
     version: str
     description: str = ""
-    rating: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    elo: float | None = None
-    win_rate: float | None = None
-    wins: int = 0
-    losses: int = 0
-    ties: int = 0
-    battles: int = 0
     pass_rate: float | None = None
     critical_pass_rate: float | None = None
     mean_score: float | None = None
