@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.evaluate import load_run_scores
-from arena.gate.limits import BudgetLimits, LimitCheck, check_budget, figures_of
+from arena.gate.limits import CostLimits, LimitCheck, check_cost_limits, figures_of
 from arena.gate.power import PowerEstimate, power_estimate, win_rate_groups
 from arena.judging.accuracy import JudgeAccuracy, golden_marks, judge_accuracy
 from arena.rating_inputs import battles_to_arrays, select_battles
@@ -107,9 +107,9 @@ def compare_variants(
     margin: float = 0.05,
     bootstrap: int = BOOTSTRAP_ROUNDS,
     seed: int = 0,
-    budget: BudgetLimits | None = None,
+    budget: CostLimits | None = None,
 ) -> CompareReport:
-    """Compare two variants of one run on battles, golden scores and budget limits.
+    """Compare two variants of one run on battles, golden scores and cost limits.
 
     A budget limit that does not hold makes the verdict ``worse``; an inconclusive verdict
     carries a power estimate (how many more cases or repeats would decide it).
@@ -144,7 +144,7 @@ def compare_variants(
         else _decide(lo, hi, margin, regressed)
     )
     reasons = [why]
-    limits = check_budget(figures_of(cand), figures_of(base), budget) if budget else []
+    limits = check_cost_limits(figures_of(cand), figures_of(base), budget) if budget else []
     over = [check.message for check in limits if not check.passed]
     if over:
         verdict = "worse"

@@ -83,7 +83,7 @@ def register(sub: Any) -> None:
         default=None,
         metavar="NAME|FILE",
         help="stored baseline name or JSON file (default: 'baseline' if stored; "
-        "none: absolute and budget limits only)",
+        "none: absolute and cost limits only)",
     )
     c.add_argument("--run", type=int, default=None, help="run holding the candidate")
     c.add_argument("--markdown", default=None, metavar="FILE", help="write a Markdown report")

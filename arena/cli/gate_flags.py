@@ -1,4 +1,4 @@
-"""Flags shared by ``arena gate`` and ``arena check``: rules, absolute and budget limits, and
+"""Flags shared by ``arena gate`` and ``arena check``: rules, absolute and cost limits, and
 (for the gate) what to run. Each overrides its ``arena.yaml`` key; a bad value names the flag.
 """
 
@@ -44,7 +44,7 @@ _FIELDS: dict[str, tuple[str | None, str]] = {
 
 
 def add_limit_flags(p: argparse.ArgumentParser) -> None:
-    """--config, rule flags, absolute limits and budget limits."""
+    """--config, rule flags, absolute limits and cost limits."""
     p.add_argument(
         "--config", default=None, metavar="arena.yaml", help="gate settings (flags override them)"
     )
@@ -89,12 +89,13 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
     absolute.add_argument(
         "--min-category-pass-rate", action="append", default=None, metavar="CATEGORY=RATE"
     )
-    add_budget_flags(p)
+    add_cost_limit_flags(p)
 
 
-def add_budget_flags(p: argparse.ArgumentParser) -> None:
-    """Budget limits: cost, tokens and p90 latency per query, and increases."""
-    budget = p.add_argument_group("budget limits")
+def add_cost_limit_flags(p: argparse.ArgumentParser) -> None:
+    """Cost limits (``budget:`` in arena.yaml): cost, tokens and p90 latency per query, and
+    their increases over the baseline."""
+    budget = p.add_argument_group("cost limits (arena.yaml budget:)")
     budget.add_argument("--max-cost-per-query", type=float, default=None, metavar="USD")
     budget.add_argument("--max-tokens-per-query", type=float, default=None)
     budget.add_argument("--max-p90-latency", type=float, default=None, metavar="SECONDS")
@@ -202,12 +203,12 @@ def _path(dest: str) -> tuple[str, ...]:
     return (key,) if section is None else (section, key)
 
 
-def budget_limits(args: argparse.Namespace) -> Any:
-    """The budget flags as :class:`arena.gate.BudgetLimits`, or None when none is given."""
+def cost_limits_from_flags(args: argparse.Namespace) -> Any:
+    """The cost-limit flags as :class:`arena.gate.CostLimits`, or None when none is given."""
     from pydantic import ValidationError
 
     from arena.errors import InputError
-    from arena.gate.limits import BudgetLimits
+    from arena.gate.limits import CostLimits
 
     given = {
         dest: getattr(args, dest)
@@ -217,7 +218,7 @@ def budget_limits(args: argparse.Namespace) -> Any:
     if not given:
         return None
     try:
-        return BudgetLimits.model_validate({_FIELDS[d][1]: v for d, v in given.items()})
+        return CostLimits.model_validate({_FIELDS[d][1]: v for d, v in given.items()})
     except ValidationError as exc:
         key = str(exc.errors()[0]["loc"][0])
         dest = next(d for d in given if _FIELDS[d][1] == key)

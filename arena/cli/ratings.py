@@ -9,7 +9,7 @@ from typing import Any
 
 from arena.cli.common import add_db
 from arena.cli.common import write_text as _write
-from arena.cli.gate_flags import add_budget_flags, budget_limits
+from arena.cli.gate_flags import add_cost_limit_flags, cost_limits_from_flags
 from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.errors import InputError
 from arena.reports.cells import effects_text, number
@@ -110,7 +110,7 @@ def register(sub: Any) -> None:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--markdown", default=None, metavar="FILE")
     c.add_argument("--json", action="store_true")
-    add_budget_flags(c)  # a budget limit that fails makes the verdict "worse"
+    add_cost_limit_flags(c)  # a budget limit that fails makes the verdict "worse"
     from arena.cli.sequential import add_compare_flags  # issue-22
 
     add_compare_flags(c)
@@ -269,7 +269,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         margin=args.margin,
         bootstrap=args.bootstrap,
         seed=args.seed,
-        budget=budget_limits(args),
+        budget=cost_limits_from_flags(args),
     )
     if args.markdown:
         _write(args.markdown, compare_markdown(report))

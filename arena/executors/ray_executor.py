@@ -195,7 +195,7 @@ class RayExecutor:
 
     async def _limit(self, configs: list[Any]) -> None:
         """Set the cluster-wide limit of every endpoint these models use (once per run)."""
-        from arena.executors.limits import endpoint_key
+        from arena.executors.concurrency import endpoint_key
 
         for config in configs:
             seen = endpoint_key(config)

@@ -11,7 +11,7 @@ import ray
 
 from arena.executors import jobs
 from arena.executors.base import PairOutcome, TaskOutcome
-from arena.executors.limits import EndpointLimits, limit_providers
+from arena.executors.concurrency import EndpointLeases, limit_providers
 from arena.models.providers.local import LocalProvider
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ class ArenaWorker:
 
 
 # The Ray actor classes (typed Any: Ray's decorator hides the methods from type checkers).
-LimiterActor: Any = ray.remote(num_cpus=0, max_restarts=-1)(EndpointLimits)
-"""The cluster's :class:`EndpointLimits`, one named actor on the head node."""
+LimiterActor: Any = ray.remote(num_cpus=0, max_restarts=-1)(EndpointLeases)
+"""The cluster's :class:`EndpointLeases`, one named actor on the head node."""
 NodeServers: Any = ray.remote(num_cpus=0)(NodeServersBody)
 ArenaWorkerActor: Any = ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=0)(ArenaWorker)

@@ -1,4 +1,4 @@
-"""The merge gate: case-by-case regression rules, absolute and budget limits, noise-aware
+"""The merge gate: case-by-case regression rules, absolute and cost limits, noise-aware
 verdicts, the ``arena.yaml`` configuration, the gate pipeline and its report.
 
 Public names load lazily (like :mod:`arena`), so the scoring package can use the records here
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from arena.gate.classify import classify
     from arena.gate.config import GateConfig, load_config
     from arena.gate.history import CaseHistory, case_history
-    from arena.gate.limits import AbsoluteLimits, BudgetLimits, LimitCheck
+    from arena.gate.limits import AbsoluteLimits, BudgetLimits, CostLimits, LimitCheck
     from arena.gate.noise import Interval, paired_bootstrap, pass_drop_p_value
     from arena.gate.pipeline import check_stored, run_gate
     from arena.gate.power import PowerEstimate, power_estimate
@@ -36,6 +36,7 @@ _EXPORTS = {
     "AbsoluteLimits": "arena.gate.limits",
     "Alignment": "arena.gate.alignment",
     "BudgetLimits": "arena.gate.limits",
+    "CostLimits": "arena.gate.limits",
     "CaseHistory": "arena.gate.history",
     "DEFAULT_BLOCKING": "arena.gate.rule_config",
     "GateConfig": "arena.gate.config",
@@ -79,6 +80,7 @@ __all__ = [
     "Alignment",
     "BudgetLimits",
     "CaseHistory",
+    "CostLimits",
     "GateConfig",
     "GateReport",
     "Interval",

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from arena.defaults import BOOTSTRAP_ROUNDS, DEFAULT_JUDGE, TierChoice
 from arena.errors import InputError
-from arena.gate.limits import AbsoluteLimits, BudgetLimits
+from arena.gate.limits import AbsoluteLimits, CostLimits
 from arena.gate.rule_config import RuleConfig
 
 Verdict = Literal["worse", "inconclusive"]
@@ -68,7 +68,7 @@ class GateConfig(BaseModel):
     run: RunSection = Field(default_factory=RunSection)
     rules: RuleConfig = Field(default_factory=RuleConfig)
     absolute: AbsoluteLimits = Field(default_factory=AbsoluteLimits)
-    budget: BudgetLimits = Field(default_factory=BudgetLimits)
+    budget: CostLimits = Field(default_factory=CostLimits)
     compare: CompareSection = Field(default_factory=CompareSection)
     report_dir: str = Field("reports", description="Where gate.md and gate.json are written.")
     base_dir: str = Field(".", exclude=True, description="Folder relative paths start from.")

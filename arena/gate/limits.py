@@ -1,8 +1,10 @@
-"""Absolute and budget limits: a gate that needs no baseline, and one on cost and speed.
+"""Absolute and cost limits: a gate that needs no baseline, and one on cost and speed.
 
 **Absolute** limits bound the candidate's own pass rates: overall, on the critical tier, per
 tier and per category (counted cases; a limit whose cases were not run fails, so a gate never
-passes on cases it did not see). **Budget** limits bound the candidate's cost per query,
+passes on cases it did not see). **Cost** limits (the ``budget:`` section of ``arena.yaml``,
+checks of kind ``budget``; not the ``--max-cost`` spending budget of :mod:`arena.plan.budget`)
+bound the candidate's cost per query,
 tokens per query and p90 latency, and their relative increase over the baseline (0.2 = at
 most 20% more), the increases measured on the cases both ran. A cost of 0 while tokens were
 spent means the model has no price: the notes say so, since local models carry their cost in
@@ -65,7 +67,7 @@ def _check_keys(value: dict[str, float], known: list[str], what: str) -> dict[st
     return value
 
 
-class BudgetLimits(BaseModel):
+class CostLimits(BaseModel):
     """Largest cost, tokens and p90 latency per query, and largest relative increases."""
 
     model_config = ConfigDict(extra="forbid")
@@ -80,6 +82,10 @@ class BudgetLimits(BaseModel):
     def any(self) -> bool:
         """True when at least one limit is set."""
         return any(v is not None for v in self.model_dump().values())
+
+
+BudgetLimits = CostLimits
+"""The former name of :class:`CostLimits`."""
 
 
 class LimitCheck(BaseModel):
@@ -154,7 +160,7 @@ def check_absolute(scores: VariantScores, limits: AbsoluteLimits) -> list[LimitC
     return out
 
 
-class BudgetFigures(BaseModel):
+class CostFigures(BaseModel):
     """Cost, tokens and p90 latency per query of one side."""
 
     cost_per_query: float | None
@@ -162,7 +168,7 @@ class BudgetFigures(BaseModel):
     latency_p90_s: float | None
 
     @classmethod
-    def of(cls, snap: Baseline, case_ids: Iterable[str] | None = None) -> BudgetFigures:
+    def of(cls, snap: Baseline, case_ids: Iterable[str] | None = None) -> CostFigures:
         """Figures over the given cases' results (all when None), else the snapshot's own."""
         ids = list(snap.cases) if case_ids is None else list(case_ids)
         records = [snap.cases[c] for c in ids if c in snap.cases]
@@ -219,14 +225,14 @@ def _increase(
     )
 
 
-def check_budget(
-    candidate: BudgetFigures,
-    baseline: BudgetFigures | None,
-    limits: BudgetLimits,
+def check_cost_limits(
+    candidate: CostFigures,
+    baseline: CostFigures | None,
+    limits: CostLimits,
     *,
-    paired_candidate: BudgetFigures | None = None,
+    paired_candidate: CostFigures | None = None,
 ) -> list[LimitCheck]:
-    """Apply absolute budget limits, and relative ones when a baseline is given.
+    """Apply absolute cost limits, and relative ones when a baseline is given.
 
     Absolute limits use ``candidate``; increases compare ``paired_candidate`` (the candidate
     over the cases the baseline also ran) when given, else ``candidate``, with ``baseline``.
@@ -256,7 +262,7 @@ def check_budget(
     return out
 
 
-def unpriced_note(figures: BudgetFigures, who: str) -> str | None:
+def unpriced_note(figures: CostFigures, who: str) -> str | None:
     """A note when a side spent tokens at a cost of 0 (a model without a price)."""
     if figures.cost_per_query == 0 and (figures.tokens_per_query or 0) > 0:
         return (
@@ -267,9 +273,9 @@ def unpriced_note(figures: BudgetFigures, who: str) -> str | None:
     return None
 
 
-def figures_of(scores: VariantScores) -> BudgetFigures:
+def figures_of(scores: VariantScores) -> CostFigures:
     """Budget figures of a variant's aggregate (every result of the run)."""
-    return BudgetFigures(
+    return CostFigures(
         cost_per_query=scores.cost_mean_usd,
         tokens_per_query=scores.input_tokens_mean + scores.output_tokens_mean,
         latency_p90_s=scores.latency_p90_s,

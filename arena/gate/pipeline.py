@@ -1,7 +1,7 @@
 """``arena gate`` and ``arena check`` as library calls.
 
 :func:`run_gate` runs what is missing (every model call is cached, a finished run is reused),
-scores, applies the regression rules case by case, the absolute and budget limits, judges the
+scores, applies the regression rules case by case, the absolute and cost limits, judges the
 two variants pairwise in both orders and compares them, and returns one
 :class:`~arena.gate.report.GateReport`. :func:`check_stored` does the same on results already
 stored, without running or judging.
@@ -22,10 +22,10 @@ from arena.errors import InputError
 from arena.gate.baselines import load_baseline_file, run_snapshot
 from arena.gate.config import GateConfig
 from arena.gate.limits import (
-    BudgetFigures,
+    CostFigures,
     LimitCheck,
     check_absolute,
-    check_budget,
+    check_cost_limits,
     unpriced_note,
 )
 from arena.gate.regression import RegressionReport
@@ -94,15 +94,15 @@ def resolve_sides(
     return Sides(candidate=candidate, baseline_variant=copy, baseline=baseline, note=note)
 
 
-def _budget(
+def _cost_checks(
     config: GateConfig, base: Baseline | None, cand: Baseline, regression: RegressionReport | None
 ) -> tuple[list[LimitCheck], list[str]]:
-    overall = BudgetFigures.of(cand)
+    overall = CostFigures.of(cand)
     paired = None
     if base is not None and regression is not None:
         compared = regression.compared_cases
-        paired = (BudgetFigures.of(cand, compared), BudgetFigures.of(base, compared))
-    checks = check_budget(
+        paired = (CostFigures.of(cand, compared), CostFigures.of(base, compared))
+    checks = check_cost_limits(
         overall,
         paired[1] if paired else None,
         config.budget,
@@ -112,7 +112,7 @@ def _budget(
         n
         for n in (
             unpriced_note(overall, f"candidate {cand.label}"),
-            unpriced_note(BudgetFigures.of(base), f"baseline {base.label}")
+            unpriced_note(CostFigures.of(base), f"baseline {base.label}")
             if base is not None
             else None,
         )
@@ -128,13 +128,13 @@ def evaluate(
     cand_scores: VariantScores,
     dataset: GoldenDataset | None,
 ) -> tuple[RegressionReport | None, list[LimitCheck], list[str]]:
-    """Regression rules, absolute limits and budget limits of one candidate snapshot."""
+    """Regression rules, absolute limits and cost limits of one candidate snapshot."""
     hashes = {c.id: case_hash(c) for c in dataset.test_cases} if dataset else None
     regression = (
         compare_snapshots(baseline, cand, config.rules, hashes) if baseline is not None else None
     )
     limits = check_absolute(cand_scores, config.absolute)
-    budget, notes = _budget(config, baseline, cand, regression)
+    budget, notes = _cost_checks(config, baseline, cand, regression)
     return regression, limits + budget, notes
 
 
@@ -278,7 +278,7 @@ def check_stored(
     baseline_ref: str | None,
     run_id: int | None = None,
 ) -> GateReport:
-    """The gate on stored results (``arena check``): rules, absolute and budget limits."""
+    """The gate on stored results (``arena check``): rules, absolute and cost limits."""
     from arena.gate.baselines import load_baseline
 
     baseline = load_baseline(store, baseline_ref) if baseline_ref else None

@@ -5,7 +5,7 @@ Sections: the verdict with every reason it failed; where the run came from (comm
 run, dataset); the golden scores case by case (suite score with its paired-bootstrap
 interval, pass rate, which cases were compared and which were not and why); every rule that
 fired with its severity; the broken cases with why they broke; cases flaky in the baseline;
-absolute and budget limits; the pairwise judge's verdict (with a power estimate when
+absolute and cost limits; the pairwise judge's verdict (with a power estimate when
 inconclusive); notes.
 """
 

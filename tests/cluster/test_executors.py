@@ -11,8 +11,8 @@ import pytest
 
 from arena.errors import InputError
 from arena.executors import LocalExecutor, make_executor
-from arena.executors.limits import (
-    EndpointLimits,
+from arena.executors.concurrency import (
+    EndpointLeases,
     LimitedChatModel,
     LocalSlots,
     endpoint_key,
@@ -85,7 +85,7 @@ def test_local_executor_equals_the_inline_runner(tmp_path: Path) -> None:
 
 def test_endpoint_limits_cap_concurrent_leases_and_take_back_expired_ones() -> None:
     async def scenario() -> tuple[int, int, float]:
-        limits = EndpointLimits()
+        limits = EndpointLeases()
         await limits.set_limit("api", 2)
         slots = LocalSlots(limits)
         busy = peak = 0
@@ -123,7 +123,7 @@ def test_endpoint_keys_name_the_endpoint_and_key_variable_never_the_key() -> Non
 
 def test_limited_provider_keeps_name_checks_and_cache_identity() -> None:
     inner = get_provider("openai")
-    wrapped = limited(inner, LocalSlots(EndpointLimits()))
+    wrapped = limited(inner, LocalSlots(EndpointLeases()))
     config = ModelConfig(spec="openai:m", base_url="http://127.0.0.1:1/v1", timeout=3)
     assert (wrapped.name, wrapped.supports_logprobs) == ("openai", inner.supports_logprobs)
     assert wrapped.identity(config) == inner.identity(config)
@@ -131,7 +131,7 @@ def test_limited_provider_keeps_name_checks_and_cache_identity() -> None:
     assert isinstance(model, LimitedChatModel) and model.lease_s == 8.0
     assert model.endpoint == endpoint_key(config)
     assert not isinstance(
-        limited(get_provider("fake"), LocalSlots(EndpointLimits())).build(
+        limited(get_provider("fake"), LocalSlots(EndpointLeases())).build(
             ModelConfig(spec="fake:echo")
         ),
         LimitedChatModel,

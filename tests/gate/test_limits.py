@@ -7,10 +7,10 @@ import pytest
 from arena.gate.classify import classify, reason_kind
 from arena.gate.limits import (
     AbsoluteLimits,
-    BudgetFigures,
-    BudgetLimits,
+    CostFigures,
+    CostLimits,
     check_absolute,
-    check_budget,
+    check_cost_limits,
     unpriced_note,
 )
 from arena.models import price_for
@@ -81,9 +81,9 @@ def test_absolute_limits_are_validated() -> None:
 
 
 def test_budget_caps_and_increases() -> None:
-    now = BudgetFigures(cost_per_query=0.012, tokens_per_query=900, latency_p90_s=4.0)
-    before = BudgetFigures(cost_per_query=0.01, tokens_per_query=1000, latency_p90_s=2.0)
-    limits = BudgetLimits(
+    now = CostFigures(cost_per_query=0.012, tokens_per_query=900, latency_p90_s=4.0)
+    before = CostFigures(cost_per_query=0.01, tokens_per_query=1000, latency_p90_s=2.0)
+    limits = CostLimits(
         max_cost_per_query=0.02,
         max_tokens_per_query=800,
         max_p90_latency_s=5,
@@ -91,7 +91,7 @@ def test_budget_caps_and_increases() -> None:
         max_tokens_increase=0.0,
         max_latency_increase=1.0,
     )
-    checks = {c.name: c for c in check_budget(now, before, limits)}
+    checks = {c.name: c for c in check_cost_limits(now, before, limits)}
     assert checks["max_cost_per_query"].passed
     assert not checks["max_tokens_per_query"].passed  # 900 > 800
     assert checks["max_p90_latency_s"].passed
@@ -99,7 +99,7 @@ def test_budget_caps_and_increases() -> None:
     assert "+20%" in checks["max_cost_increase"].message
     assert checks["max_tokens_increase"].passed  # fewer tokens
     assert checks["max_latency_increase"].passed  # exactly +100%
-    assert {c.name for c in check_budget(now, None, limits)} == {
+    assert {c.name for c in check_cost_limits(now, None, limits)} == {
         "max_cost_per_query",
         "max_tokens_per_query",
         "max_p90_latency_s",
@@ -107,21 +107,19 @@ def test_budget_caps_and_increases() -> None:
 
 
 def test_an_increase_over_a_free_baseline_fails() -> None:
-    now = BudgetFigures(cost_per_query=0.001, tokens_per_query=10, latency_p90_s=1)
-    free = BudgetFigures(cost_per_query=0.0, tokens_per_query=10, latency_p90_s=1)
-    [check] = check_budget(now, free, BudgetLimits(max_cost_increase=0.5))
+    now = CostFigures(cost_per_query=0.001, tokens_per_query=10, latency_p90_s=1)
+    free = CostFigures(cost_per_query=0.0, tokens_per_query=10, latency_p90_s=1)
+    [check] = check_cost_limits(now, free, CostLimits(max_cost_increase=0.5))
     assert not check.passed and "vs 0 in the baseline" in check.message
 
 
 def test_a_cost_of_zero_for_tokens_is_never_silent() -> None:
     note = unpriced_note(
-        BudgetFigures(cost_per_query=0.0, tokens_per_query=500, latency_p90_s=3), "candidate x"
+        CostFigures(cost_per_query=0.0, tokens_per_query=500, latency_p90_s=3), "candidate x"
     )
     assert note is not None and "price_per_hour" in note
     assert (
-        unpriced_note(
-            BudgetFigures(cost_per_query=0.01, tokens_per_query=500, latency_p90_s=3), "x"
-        )
+        unpriced_note(CostFigures(cost_per_query=0.01, tokens_per_query=500, latency_p90_s=3), "x")
         is None
     )
 

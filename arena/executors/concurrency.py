@@ -1,7 +1,7 @@
 """Per-endpoint concurrency limits that hold across every worker of a cluster.
 
 An API's rate limit is per key, not per worker: every model request a Ray worker sends first
-takes a lease from one shared limiter (a named Ray actor, :class:`EndpointLimits`), keyed by
+takes a lease from one shared limiter (a named Ray actor, :class:`EndpointLeases`), keyed by
 the endpoint (provider, base URL and the *name* of the key's variable, never the key). A lease
 expires on its own after the request's timeout and a margin, so a worker killed while holding
 one does not block the endpoint for ever.
@@ -46,7 +46,7 @@ def endpoint_key(config: ModelConfig, node: str = "") -> str | None:
     return f"{config.provider}|{config.base_url or 'default'}|{config.api_key_env or ''}"
 
 
-class EndpointLimits:
+class EndpointLeases:
     """At most ``limit`` leases per endpoint at once; waiters are served as leases return."""
 
     def __init__(self) -> None:
@@ -111,9 +111,9 @@ class Slots(Protocol):
 
 
 class LocalSlots:
-    """:class:`EndpointLimits` in this process (tests, and the shape the Ray client follows)."""
+    """:class:`EndpointLeases` in this process (tests, and the shape the Ray client follows)."""
 
-    def __init__(self, limits: EndpointLimits) -> None:
+    def __init__(self, limits: EndpointLeases) -> None:
         self.limits = limits
 
     @asynccontextmanager
