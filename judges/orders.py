@@ -27,8 +27,8 @@ from arena.vocabulary import (
     swap_label,
     winner_from_direction,
 )
-from judges.parsing import label_from_probability
-from judges.types import DEFAULT_TIE_MARGIN, Verdict
+from judges.parsing import label_from_probability, reading_margin
+from judges.types import Verdict
 
 #: Probabilities are clipped this far from 0 and 1 before taking log-odds.
 EPSILON = 1e-6
@@ -109,8 +109,8 @@ def probability_rule(
     assert ab.label is not None and ba.label is not None
     flip = LABEL_DIRECTION[ab.label] != LABEL_DIRECTION[swap_label(ba.label)]
     p_a = combined_probability(ab.p_first, ba.p_first, combination)
-    margin = tie_margin if tie_margin is not None else ab.judge.tie_margin
-    label = label_from_probability(p_a, DEFAULT_TIE_MARGIN if margin is None else margin)
+    margin = tie_margin if tie_margin is not None else reading_margin(ab.judge)
+    label = label_from_probability(p_a, margin)
     return Outcome(winner_from_direction(LABEL_DIRECTION[label]), label in STRONG_LABELS, flip, p_a)
 
 

@@ -11,7 +11,7 @@ from arena.judging.agreement import (
     within_agreement,
 )
 from arena.judging.battle import Battle
-from arena.judging.calibration import calibrated_margin, tie_margin
+from arena.judging.calibration import TieMargin, calibrated_margin, decide_tie_margin, tie_margin
 from arena.judging.combinations import CombinationFigures, compare_combinations
 from arena.judging.health import (
     HEALTH_CHECKS,
@@ -58,6 +58,7 @@ __all__ = [
     "JudgeReport",
     "Outcome",
     "RunHealth",
+    "TieMargin",
     "Vote",
     "VotePair",
     "battle_votes",
@@ -68,6 +69,7 @@ __all__ = [
     "combine",
     "compare_combinations",
     "cross_agreement",
+    "decide_tie_margin",
     "default_voter",
     "golden_marks",
     "health_warnings",

@@ -17,7 +17,9 @@ learn the margin from the run itself:
   the noise when the position preference itself varies with the answers. It is the fallback
   without golden scores; judges that ignore the order (``grades``) have no offsets.
 
-Without either, the margin is :data:`judges.types.DEFAULT_TIE_MARGIN`.
+Without either, the margin is :data:`judges.types.DEFAULT_TIE_MARGIN`. A margin set in the
+judge spec wins over both. :func:`decide_tie_margin` is the one place this is decided; it
+returns the margin with its source.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
 
 from arena.judging.accuracy import GoldenMark, golden_winner
 from arena.judging.battle import Battle
@@ -110,27 +114,47 @@ def _said(p_a: float | None, margin: float) -> str:
     return "model_a" if p_a > 0.5 else "model_b"
 
 
-def tie_margin(
+MarginSource = Literal["no probabilities", "spec", "golden", "noise", "default"]
+
+
+@dataclass(frozen=True)
+class TieMargin:
+    """A judge's tie margin on a run and where it comes from (``value`` is None for judges
+    that give no probabilities)."""
+
+    value: float | None
+    source: MarginSource
+
+
+def decide_tie_margin(
     spec: JudgeSpec, battles: list[Battle], marks: Mapping[int, GoldenMark] | None = None
-) -> float | None:
-    """The margin a judge's battles are combined with: None for judges that give no
-    probabilities; the spec's when it sets one; else the golden margin (with ``marks``), the
-    noise margin (positional modes), or the default."""
+) -> TieMargin:
+    """The margin a judge's battles are combined with, and its source: none for judges that
+    give no probabilities; the spec's when it sets one; else the golden margin (with
+    ``marks``), the noise margin (positional modes), or the default."""
     from judges.modes import get_mode
 
     mode = get_mode(spec.mode)
     if not mode.needs_logprobs:
-        return None
+        return TieMargin(None, "no probabilities")
     if spec.tie_margin is not None:
-        return spec.tie_margin
+        return TieMargin(spec.tie_margin, "spec")
     if marks:
         found = golden_margin(battles, marks, spec.combine)
         if found is not None:
-            return found
-    if not mode.positional:
-        return DEFAULT_TIE_MARGIN
-    noise = calibrated_margin(order_probabilities(battles), spec.combine)
-    return DEFAULT_TIE_MARGIN if noise is None else noise
+            return TieMargin(found, "golden")
+    if mode.positional:
+        noise = calibrated_margin(order_probabilities(battles), spec.combine)
+        if noise is not None:
+            return TieMargin(noise, "noise")
+    return TieMargin(DEFAULT_TIE_MARGIN, "default")
+
+
+def tie_margin(
+    spec: JudgeSpec, battles: list[Battle], marks: Mapping[int, GoldenMark] | None = None
+) -> float | None:
+    """The margin of :func:`decide_tie_margin`, without its source."""
+    return decide_tie_margin(spec, battles, marks).value
 
 
 def outcome_of(

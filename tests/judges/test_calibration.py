@@ -11,12 +11,21 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
 from arena.evaluate import load_run_scores, score_run
-from arena.judging import calibrated_margin, compare_combinations, golden_marks, judge_run
-from arena.judging.calibration import MARGIN_GRID, MIN_BATTLES, golden_margin, tie_margin
+from arena.judging import Battle, calibrated_margin, compare_combinations, golden_marks, judge_run
+from arena.judging.calibration import (
+    MARGIN_GRID,
+    MIN_BATTLES,
+    TieMargin,
+    decide_tie_margin,
+    golden_margin,
+    order_probabilities,
+    tie_margin,
+)
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec
 from judges.orders import logit, sigmoid
+from judges.types import DEFAULT_TIE_MARGIN
 from tests.judges.test_judges import _answers
 
 pytestmark = pytest.mark.unit
@@ -200,8 +209,15 @@ def _prefers_300_text(messages: list[BaseMessage]) -> str:
     return "[[A>B]]" if "300" in a else "[[B>A]]" if "300" in b else "[[A=B]]"
 
 
+def _first_slot_shifted(battle: Battle, shift: float) -> Battle:
+    ab = battle.verdict_ab
+    assert ab is not None and ab.p_first is not None
+    shifted = ab.model_copy(update={"p_first": ab.p_first + shift})
+    return battle.model_copy(update={"verdict_ab": shifted})
+
+
 def test_the_golden_margin_makes_ties_where_the_golden_scores_see_none() -> None:
-    from arena.judging import Battle, GoldenMark
+    from arena.judging import GoldenMark
     from judges import Verdict
 
     spec = JudgeSpec(model=ModelConfig(spec="fake:j"), mode="logprobs")
@@ -235,3 +251,15 @@ def test_the_golden_margin_makes_ties_where_the_golden_scores_see_none() -> None
     assert golden_margin(battles, marks, "average") == 0.02
     assert tie_margin(spec, battles, marks) == 0.02
     assert golden_margin(battles[: MIN_BATTLES - 1], marks, "average") is None
+    # Where the margin comes from, decided in one place: spec > golden > noise > default.
+    assert decide_tie_margin(spec, battles, marks) == TieMargin(0.02, "golden")
+    fixed = spec.model_copy(update={"tie_margin": 0.07})
+    assert decide_tie_margin(fixed, battles, marks) == TieMargin(0.07, "spec")
+    # The first slot's offset is the same in every battle: no noise margin, the default.
+    assert decide_tie_margin(spec, battles, {}) == TieMargin(DEFAULT_TIE_MARGIN, "default")
+    jittered = [_first_slot_shifted(b, 0.01 * (i % 4)) for i, b in enumerate(battles)]
+    noise = calibrated_margin(order_probabilities(jittered), "average")
+    assert noise is not None and noise > 0
+    assert decide_tie_margin(spec, jittered, {}) == TieMargin(noise, "noise")
+    text = JudgeSpec(model=ModelConfig(spec="fake:j"))  # labels only: no probabilities
+    assert decide_tie_margin(text, battles, marks) == TieMargin(None, "no probabilities")
