@@ -35,9 +35,15 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--pairs", default="all", help="all | anchor:NAME")
     p.add_argument(
-        "--with-trajectory",
-        action="store_true",
-        help="show the judge a one-line summary of each answer's tool calls",
+        "--no-trajectory",
+        dest="with_trajectory",
+        action="store_false",
+        default=None,
+        help="hide each answer's tool calls from the judge (shown by default when the "
+        "results have them)",
+    )
+    p.add_argument(
+        "--with-trajectory", dest="with_trajectory", action="store_true", help=argparse.SUPPRESS
     )
     p.add_argument(
         "--combine",
@@ -59,7 +65,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from judges import parse_judge
 
     spec = parse_judge(args.judge)  # a bad judge fails before the database is touched
-    update: dict[str, Any] = {"with_trajectory": True} if args.with_trajectory else {}
+    update: dict[str, Any] = {}
+    if args.with_trajectory is not None:
+        update["with_trajectory"] = args.with_trajectory
     if args.combine:
         update["combine"] = args.combine
     spec = spec.model_copy(update=update) if update else spec

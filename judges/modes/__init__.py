@@ -20,6 +20,7 @@ MODES: dict[str, str | type[JudgeMode]] = {
     "text": "judges.modes.text:TextMode",
     "logprobs": "judges.modes.logprobs:LogprobsMode",
     "grades": "judges.modes.grades:GradesMode",
+    "checklist": "judges.modes.checklist:ChecklistMode",
 }
 
 
