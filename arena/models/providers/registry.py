@@ -18,6 +18,7 @@ PROVIDERS: dict[str, str | Provider] = {
     "openai": "arena.models.providers.openai:OpenAIProvider",
     "fake": "arena.models.providers.fake:FakeProvider",
     "human": "judges.human:HumanProvider",  # people voting in the app, never called
+    "answers": "arena.outputs.provider:AnswersProvider",  # answers read from files (issue 21)
 }
 
 _LOCK = threading.Lock()
