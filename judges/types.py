@@ -14,10 +14,10 @@ from arena.vocabulary import LABELS, Label
 __all__ = [
     "COMBINATIONS",
     "DEFAULT_TIE_MARGIN",
-    "ChecklistItem",
-    "ItemGrade",
     "LABELS",
+    "ChecklistItem",
     "Combination",
+    "ItemGrade",
     "JudgeSpec",
     "Label",
     "PairRequest",

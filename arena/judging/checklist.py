@@ -62,9 +62,7 @@ def case_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[Checklis
         )
     if with_trajectory:
         for tool in dict.fromkeys(case.expected_tools):
-            items.append(
-                ChecklistItem(question=f"Did it call the tool {tool}?", kind="tool")
-            )
+            items.append(ChecklistItem(question=f"Did it call the tool {tool}?", kind="tool"))
         for tool in case.forbidden_tools:
             items.append(
                 ChecklistItem(question=f"Did it call the tool {tool}?", want=False, kind="tool")

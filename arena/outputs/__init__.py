@@ -16,9 +16,9 @@ from arena.outputs.records import Answer, AnswerFile, Question
 __all__ = [
     "FORMATS",
     "PROVIDER",
-    "LoadedOutputs",
     "Answer",
     "AnswerFile",
+    "LoadedOutputs",
     "Question",
     "import_outputs",
     "load_outputs",

@@ -31,7 +31,9 @@ def variant_name(model: str) -> str:
     return name or "answers"
 
 
-def _questions(files: list[AnswerFile], questions_path: str | None, turn: int) -> dict[str, Question]:
+def _questions(
+    files: list[AnswerFile], questions_path: str | None, turn: int
+) -> dict[str, Question]:
     known: dict[str, Question] = {}
     if questions_path:
         known = read_questions(questions_path, turn=turn)
@@ -42,8 +44,10 @@ def _questions(files: list[AnswerFile], questions_path: str | None, turn: int) -
     for answer_file in files:
         for qid in answer_file.answers:
             if qid not in known:
-                where = f"no question {qid!r} in {questions_path}" if questions_path else (
-                    f"question {qid!r} has no text: give --questions"
+                where = (
+                    f"no question {qid!r} in {questions_path}"
+                    if questions_path
+                    else (f"question {qid!r} has no text: give --questions")
                 )
                 raise InputError(where, file=answer_file.path, field="question_id")
     return known

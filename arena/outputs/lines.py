@@ -39,14 +39,17 @@ def json_document(path: str | Path) -> Any:
 def text_field(
     row: dict[str, Any], name: str, *, file: str, line: int | str, required: bool = True
 ) -> str | None:
-    """A string field of one row (ids may be numbers); InputError naming file, line, field."""
+    """A string field of one row (ids may be numbers); InputError naming file, line, field.
+
+    ``line`` is a line number, or a place such as ``item 3`` of a JSON list."""
+    where = f"line {line}" if isinstance(line, int) else line
     value = row.get(name)
     if value is None:
         if required:
-            raise InputError(f"line {line}: missing", file=file, field=name)
+            raise InputError(f"{where}: missing", file=file, field=name)
         return None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise InputError(
-            f"line {line}: expected a string, got {type(value).__name__}", file=file, field=name
+            f"{where}: expected a string, got {type(value).__name__}", file=file, field=name
         )
     return str(value)

@@ -32,7 +32,7 @@ def read_answer_file(path: str | Path, *, turn: int = 1) -> AnswerFile:
     first = rows[0][1]
     if "choices" in first:
         return read_mt_bench_answers(path, rows, turn=turn)
-    if "answer" in first:
+    if "answer" in first or "question" in first:
         return read_arena(path, rows)
     raise InputError(
         f"line {rows[0][0]}: not a known answer format: expected question_id, question and "
@@ -49,7 +49,9 @@ def _expected(row: dict[str, Any], file: str, line: int) -> tuple[str, ...]:
         return (value,)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
-    raise InputError(f"line {line}: expected a string or a list of strings", file=file, field="expected")
+    raise InputError(
+        f"line {line}: expected a string or a list of strings", file=file, field="expected"
+    )
 
 
 def _one_model(models: set[str], file: str) -> None:
@@ -69,7 +71,9 @@ def read_arena(path: str | Path, rows: list[tuple[int, dict[str, Any]]]) -> Answ
         answer = text_field(row, "answer", file=file, line=line)
         assert qid is not None and text is not None and answer is not None
         if qid in answers:
-            raise InputError(f"line {line}: question {qid!r} answered twice", file=file, field="question_id")
+            raise InputError(
+                f"line {line}: question {qid!r} answered twice", file=file, field="question_id"
+            )
         model = text_field(row, "model", file=file, line=line, required=False)
         if model:
             models.add(model)
@@ -95,7 +99,9 @@ def read_alpaca(path: str | Path) -> AnswerFile:
     file = str(path)
     doc = json_document(path)
     if not isinstance(doc, list) or not doc:
-        raise InputError("expected a non-empty JSON list of {instruction, output, generator}", file=file)
+        raise InputError(
+            "expected a non-empty JSON list of {instruction, output, generator}", file=file
+        )
     answers, questions, models = {}, {}, set()
     for index, row in enumerate(doc):
         where = f"item {index}"
@@ -130,10 +136,14 @@ def read_mt_bench_answers(
             models.add(model)
         choices = row.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            raise InputError(f"line {line}: expected a list of {{turns}}", file=file, field="choices")
+            raise InputError(
+                f"line {line}: expected a list of {{turns}}", file=file, field="choices"
+            )
         turns = choices[0].get("turns")
         if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
-            raise InputError(f"line {line}: expected a list of strings", file=file, field="choices.0.turns")
+            raise InputError(
+                f"line {line}: expected a list of strings", file=file, field="choices.0.turns"
+            )
         if len(turns) < turn:
             raise InputError(
                 f"line {line}: turn {turn} asked, the answer has {len(turns)}",
@@ -182,7 +192,11 @@ def _mt_bench_question(row: dict[str, Any], qid: str, file: str, line: int, turn
     if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns) or not turns:
         raise InputError(f"line {line}: expected a list of strings", file=file, field="turns")
     if len(turns) < turn:
-        raise InputError(f"line {line}: turn {turn} asked, the question has {len(turns)}", file=file, field="turns")
+        raise InputError(
+            f"line {line}: turn {turn} asked, the question has {len(turns)}",
+            file=file,
+            field="turns",
+        )
     reference = row.get("reference")
     if reference is not None and (
         not isinstance(reference, list) or not all(isinstance(r, str) for r in reference)
@@ -195,4 +209,6 @@ def _mt_bench_question(row: dict[str, Any], qid: str, file: str, line: int, turn
         text = f"{earlier}\nTurn {turn} (the one to judge): {turns[turn - 1]}"
     ref = reference[turn - 1] if reference and len(reference) >= turn else None
     category = row.get("category")
-    return Question(id=qid, text=text, reference=ref, category=category if isinstance(category, str) else None)
+    return Question(
+        id=qid, text=text, reference=ref, category=category if isinstance(category, str) else None
+    )

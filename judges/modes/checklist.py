@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from arena.vocabulary import GRADE_TOKENS, NO, YES
@@ -119,7 +120,11 @@ class ChecklistMode(JudgeMode):
         p_yes = await self._once(str(messages[-1].content), lambda: _p_yes(asker, messages))
         assert isinstance(p_yes, float)
         return ItemGrade(
-            answer="A" if seat == "A" else "B", question=item.question, want=item.want, kind=item.kind, p_yes=p_yes
+            answer="A" if seat == "A" else "B",
+            question=item.question,
+            want=item.want,
+            kind=item.kind,
+            p_yes=p_yes,
         )
 
     async def _once(self, key: str, make: Callable[[], Awaitable[object]]) -> object:

@@ -34,7 +34,9 @@ def _yes(p_yes: float) -> AIMessage:
 
 
 def _case(**fields: object) -> GoldenCase:
-    return GoldenCase.model_validate({"id": "C-1", "input": "q", "category": "happy_path", **fields})
+    return GoldenCase.model_validate(
+        {"id": "C-1", "input": "q", "category": "happy_path", **fields}
+    )
 
 
 def test_items_come_from_every_expectation_of_the_case() -> None:
@@ -57,7 +59,10 @@ def test_items_come_from_every_expectation_of_the_case() -> None:
         ("tool", True),
         ("tool", False),
     ]
-    assert items[1].question == 'Does the answer state "300" or "three hundred" or "3e2" or an equivalent?'
+    assert (
+        items[1].question
+        == 'Does the answer state "300" or "three hundred" or "3e2" or an equivalent?'
+    )
     assert "password" in items[3].question and "refuse" in items[0].question
     # Tool items are only asked when the judge sees the tool calls.
     assert all(i.kind != "tool" for i in case_checklist(case, with_trajectory=False))
@@ -102,7 +107,9 @@ def test_checklist_judge_grades_each_item_of_each_answer_once(store: Store) -> N
     script = register_fake("judge", [_grader], cycle=True)
     report = judge_run(store, run_id, SPEC, progress=False)
     assert len(report.battles) == 3
-    assert all(b.winner == ("model_a" if b.variant_a == "good" else "model_b") for b in report.battles)
+    assert all(
+        b.winner == ("model_a" if b.variant_a == "good" else "model_b") for b in report.battles
+    )
     assert not any(b.flip for b in report.battles)
     # 3 cases x 2 distinct answers x 3 items (fact, forbidden, reference); the other order
     # reuses every grade.
@@ -116,7 +123,9 @@ def test_checklist_judge_grades_each_item_of_each_answer_once(store: Store) -> N
     ]  # fmt: skip
     good = "A" if battle.variant_a == "good" else "B"
     assert all(g.p_met == pytest.approx(0.9) for g in grades if g.answer == good)
-    assert "P(YES)=0.90" in battle.verdict_ab.rationale and "(wants NO)" in battle.verdict_ab.rationale
+    assert (
+        "P(YES)=0.90" in battle.verdict_ab.rationale and "(wants NO)" in battle.verdict_ab.rationale
+    )
     # Stored with the battle: a reader sees why the judge preferred an answer.
     stored = store.battles(run_id, SPEC.key)[0]
     assert stored.verdict_ab is not None and stored.verdict_ab.checklist == grades
@@ -147,8 +156,7 @@ def test_a_case_without_expectations_gets_a_checklist_written_once_per_query(
         }
     )
     variants = [
-        Variant.model_validate({"name": n, "model": {"spec": f"fake:{n}"}})
-        for n in ("good", "bad")
+        Variant.model_validate({"name": n, "model": {"spec": f"fake:{n}"}}) for n in ("good", "bad")
     ]
     run_id = run_suite(store, dataset, variants, RunOptions(progress=False)).run_id
     writes: list[str] = []
