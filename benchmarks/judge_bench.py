@@ -57,11 +57,15 @@ class Row:
     seconds: float
 
 
-def run_variants(store: Store, names: list[str], concurrency: int) -> int:
-    """Every critical and standard case answered by each variant (resumed when stored)."""
+def run_variants(
+    store: Store, names: list[str], concurrency: int, only: list[str] | None = None
+) -> int:
+    """Every critical and standard case (or ``only`` those) answered by each variant
+    (resumed when stored)."""
     path = data_dir() / "golden" / "research_agent.json"
     dataset = load_dataset(path)
     cases = [c.id for c in dataset.test_cases if c.tier.value in TIERS]
+    cases = [c for c in cases if only is None or c in only]
     variants = load_variants([str(data_dir() / "variants" / f"{n}.yaml") for n in names])
     options = RunOptions(case_ids=cases, concurrency=concurrency, dataset_path=str(path))
     report = run_suite(store, dataset, variants, options)
@@ -203,9 +207,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge", default="local:qwen2.5-coder-1.5b")
     parser.add_argument("--modes", nargs="+", default=["logprobs", "grades", "checklist"])
     parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument(
+        "--cases",
+        default=None,
+        help="comma-separated case ids (default: every critical and standard case)",
+    )
     args = parser.parse_args(argv)
     store = Store(args.db)
-    run_id = run_variants(store, args.variants, args.concurrency)
+    only = args.cases.split(",") if args.cases else None
+    run_id = run_variants(store, args.variants, args.concurrency, only)
     rows: list[Row] = []
     for mode in args.modes:
         row = judge_mode(store, run_id, f"{args.judge}/{mode}", args.db, args.concurrency)
@@ -213,9 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     import os
     import platform
 
+    cases = len(store.run(run_id).config.get("cases", []))
     print(
-        f"judge bench: run {run_id}, variants {', '.join(args.variants)}, tiers "
-        f"{' + '.join(TIERS)}; judge {args.judge}; machine: {platform.machine()}, "
+        f"judge bench: run {run_id}, variants {', '.join(args.variants)}, {cases} cases of "
+        f"the {' + '.join(TIERS)} tiers; judge {args.judge}; machine: {platform.machine()}, "
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (shared CPU: "
         "seconds are slower than on an idle machine)"
     )

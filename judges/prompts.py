@@ -49,21 +49,23 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
     ):
         block = f"Answer {name}:\n{_clip(answer) or '(empty answer)'}"
         if trajectory:
-            block += f"\n(Tools used by {name}: {_clip(trajectory, 500)})"
+            block += f"\n\n(Tools used by {name}: {_clip(trajectory, 500)})"
         parts.append(block)
     if logprobs:
         parts.append(LOGPROB_QUESTION)
     return "\n\n".join(parts)
 
 
-def grade_prompt(request: PairRequest, answer: str) -> str:
-    """Single-answer grading (grades mode): one answer, then YES or NO."""
+def grade_prompt(request: PairRequest, answer: str, trajectory: str | None = None) -> str:
+    """Single-answer grading (grades mode): one answer (and its tool calls), then YES or NO."""
     parts = [f"Question: {request.query or '(empty message)'}"]
     if request.reference:
         parts.append(f"Reference answer: {_clip(request.reference, 600)}")
     if request.expectations:
         parts.append(f"What a good answer does: {_clip(request.expectations, 600)}")
     parts.append(f"Answer:\n{_clip(answer) or '(empty answer)'}")
+    if trajectory:
+        parts.append(f"(Tools used: {_clip(trajectory, 500)})")
     parts.append(GRADE_QUESTION)
     return "\n\n".join(parts)
 
