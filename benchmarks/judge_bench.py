@@ -12,8 +12,9 @@ consistency, the first-shown answer's win share among single-order verdicts, the
 agreement with every other row, model calls and seconds of judge time per pair. Recombined
 rows reuse the stored verdicts (no model call), so they share their mode's calls and time.
 
-Seconds are the wall time of the first (cold) judging of each mode, kept in
-``<db>.timings.json``; a rerun with every verdict cached prints those figures again.
+Seconds are the wall time of the judgings that made each mode's verdicts (cold: nothing
+cached), summed in ``<db>.timings.json``; a rerun with every verdict cached prints those
+figures again. ``--run ID`` measures a stored run without running the agents again.
 """
 
 from __future__ import annotations
@@ -86,10 +87,11 @@ def judge_mode(store: Store, run_id: int, spec_text: str, db: str, concurrency: 
     report = judge_run(store, run_id, spec, concurrency=concurrency, progress=True)
     seconds = time.perf_counter() - started
     key = f"{run_id}:{spec.key}"
-    if report.model_calls > 0 or key not in timings:
-        timings[key] = {"seconds": seconds, "calls": report.model_calls}
+    cold = timings.setdefault(key, {"seconds": 0.0, "calls": 0})
+    if report.model_calls > 0:  # new verdicts were made: their time and calls add up
+        cold["seconds"] += seconds
+        cold["calls"] += report.model_calls
         timings_file.write_text(json.dumps(timings, indent=2))
-    cold = timings[key]
     return Row(spec.label, report.battles, cold["calls"], cold["seconds"])
 
 
@@ -212,10 +214,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="comma-separated case ids (default: every critical and standard case)",
     )
+    parser.add_argument("--run", type=int, default=None, help="measure this stored run as is")
     args = parser.parse_args(argv)
     store = Store(args.db)
     only = args.cases.split(",") if args.cases else None
-    run_id = run_variants(store, args.variants, args.concurrency, only)
+    run_id = args.run or run_variants(store, args.variants, args.concurrency, only)
+    if args.run:
+        score_run(store, run_id)
     rows: list[Row] = []
     for mode in args.modes:
         row = judge_mode(store, run_id, f"{args.judge}/{mode}", args.db, args.concurrency)

@@ -14,11 +14,13 @@ from arena.storage import Store
 
 pytestmark = pytest.mark.integration
 
+# (id, question, reference, right answer, wrong answer); q3 has no reference: the judge
+# writes its checklist from the question first.
 QUESTIONS = [
     ("q1", "What is 25% of 1200?", "300", "25% of 1200 is 300.", "25% of 1200 is 250."),
     ("q2", "What is the capital of France?", "Paris", "The capital of France is Paris.",
      "The capital of France is Lyon."),
-    ("q3", "How many days are in a week?", "7", "A week has 7 days.", "A week has 10 days."),
+    ("q3", "How many days are in a week?", None, "A week has 7 days.", "A week has 10 days."),
 ]  # fmt: skip
 
 
@@ -33,7 +35,8 @@ def test_answer_files_judged_rated_and_agreed_with_people(
     right = _write(
         tmp_path / "right.jsonl",
         [
-            {"question_id": q, "question": text, "answer": good, "model": "right", "reference": ref}
+            {"question_id": q, "question": text, "answer": good, "model": "right"}
+            | ({"reference": ref, "expected": [ref]} if ref else {})
             for q, text, ref, good, _ in QUESTIONS
         ],
     )
