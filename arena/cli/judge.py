@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
 from arena.cli.executing import add_executor_flags, judging
+from arena.cli.outputs_flags import add_output_flags, read_outputs, stored_outputs
 from arena.reports.format import pct, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 
 if TYPE_CHECKING:
     from arena.judging import Agreement, JudgeAccuracy, JudgeHealth, RunHealth
-    from arena.outputs import LoadedOutputs
     from arena.storage import Store
 
 DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
@@ -53,7 +53,7 @@ def register(sub: Any) -> None:
         help="logprobs/grades: average the two orders' P(first better) (the default) or "
         "combine them in log-odds, which keeps the signal under a strong position preference",
     )
-    add_output_flags(p)  # --outputs, --questions, --turn (issue 21)
+    add_output_flags(p)  # --outputs, --questions, --turn: answers made elsewhere
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--json", action="store_true")
     add_executor_flags(p)  # --executor ray, --max-cost, --dry-run
@@ -121,46 +121,6 @@ def cmd_judge(args: argparse.Namespace) -> int:
     if health:
         print_health([health])
     return 0
-
-
-def add_output_flags(p: argparse.ArgumentParser) -> None:
-    """``--outputs A.jsonl B.jsonl [...] [--questions Q.jsonl] [--turn N]``."""
-    p.add_argument(
-        "--outputs",
-        nargs="+",
-        metavar="FILE",
-        default=None,
-        help="judge answers made elsewhere, one variant per file: arena JSONL "
-        "(question_id, question, answer[, model, reference, expected]), alpaca_eval "
-        "model_outputs.json, or FastChat MT-Bench model_answer/MODEL.jsonl",
-    )
-    p.add_argument(
-        "--questions",
-        metavar="FILE.jsonl",
-        default=None,
-        help="with --outputs: the questions (MT-Bench question.jsonl, or arena JSONL rows)",
-    )
-    p.add_argument("--turn", type=int, default=1, help="with --outputs: MT-Bench turn (1 or 2)")
-
-
-def read_outputs(args: argparse.Namespace) -> LoadedOutputs | None:
-    """With ``--outputs``: the answer files, read and checked; else None."""
-    if not args.outputs:
-        return None
-    from arena.outputs import load_outputs
-
-    return load_outputs(args.outputs, questions=args.questions, turn=args.turn)
-
-
-def stored_outputs(store: Store, outputs: LoadedOutputs | None) -> int | None:
-    """The answer files stored as a run (its id), or None without ``--outputs``."""
-    if outputs is None:
-        return None
-    from arena.outputs import store_outputs
-
-    run_id = store_outputs(store, outputs)
-    print(f"stored {len(outputs.paths)} answer files as run {run_id}", file=sys.stderr)
-    return run_id
 
 
 def judge_health_with_accuracy(store: Store, run_id: int, battles: list[Any]) -> JudgeHealth | None:

@@ -4,6 +4,7 @@ item and answer, shared prompt prefixes, written checklists, rules, errors."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
@@ -207,3 +208,27 @@ def test_two_answers_compare_by_log_odds() -> None:
     assert p_first_better(0.8, 0.5) == pytest.approx(0.8)
     assert p_first_better(0.3, 0.3) == pytest.approx(0.5)
     assert answer_score([]) == 0.5
+
+
+@pytest.mark.parametrize("mode", ["text", "logprobs", "grades", "checklist"])
+def test_every_mode_sees_the_trajectories_by_default_and_no_trajectory_hides_them(
+    tmp_path: Path, mode: str
+) -> None:
+    from arena.cli import main
+
+    db = f"sqlite:///{tmp_path / 'a.db'}"
+    run_id = _run(Store(db))
+
+    def judge(messages: list[BaseMessage]) -> AIMessage:
+        return _yes(0.5) if mode != "text" else AIMessage("[[A=B]]")
+
+    script = register_fake("judge", [judge], cycle=True)
+    assert main(["judge", str(run_id), "--judge", f"fake:judge/{mode}", "--db", db]) == 0
+    shown = [str(c[-1].content) for c in script.calls]
+    assert shown and all("no tools" in text for text in shown)
+    script.calls.clear()
+    hidden = ["judge", str(run_id), "--judge", f"fake:judge/{mode}", "--no-trajectory"]
+    assert main([*hidden, "--db", db]) == 0
+    asked = [str(c[-1].content) for c in script.calls]
+    assert asked and not any("no tools" in text or "Tools " in text for text in asked)
+    assert JudgeSpec(model=ModelConfig(spec="fake:j")).with_trajectory is True
