@@ -74,6 +74,7 @@ def test_answer_files_judged_rated_and_agreed_with_people(
             for q, *_ in QUESTIONS
         ],
     )
+    capsys.readouterr()
     assert main(["agree", str(log), votes, "--json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert row["right"] == "human" and row["with_ties"]["n"] == 3
