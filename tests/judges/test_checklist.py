@@ -210,6 +210,7 @@ def test_two_answers_compare_by_log_odds() -> None:
     assert answer_score([]) == 0.5
 
 
+@pytest.mark.system  # runs and judges through the CLI, twice per mode
 @pytest.mark.parametrize("mode", ["text", "logprobs", "grades", "checklist"])
 def test_every_mode_sees_the_trajectories_by_default_and_no_trajectory_hides_them(
     tmp_path: Path, mode: str

@@ -179,6 +179,7 @@ def _judge(messages: list[BaseMessage]) -> AIMessage:
     return _yes(0.9 if answer in {"300", "Paris", "Rome"} else 0.2)
 
 
+@pytest.mark.system  # end to end through the CLI: judge, ratings, health, export, agree
 def test_answer_files_are_judged_rated_and_exported_like_any_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
