@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ from arena.variants import load_variants
 from judges import parse_judge
 from judges.checklist_score import RULES, answer_score, p_first_better
 from judges.parsing import label_from_probability
-from judges.types import Verdict
+from judges.types import ItemGrade, Verdict
 
 TIERS = ("critical", "standard")
 
@@ -56,6 +57,7 @@ class Row:
     battles: list[Battle]
     calls: int
     seconds: float
+    base: bool = False  # the mode as stored (not a recombination): an agreement column
 
 
 def run_variants(
@@ -92,7 +94,7 @@ def judge_mode(store: Store, run_id: int, spec_text: str, db: str, concurrency: 
         cold["seconds"] += seconds
         cold["calls"] += report.model_calls
         timings_file.write_text(json.dumps(timings, indent=2))
-    return Row(spec.label, report.battles, cold["calls"], cold["seconds"])
+    return Row(spec.label, report.battles, cold["calls"], cold["seconds"], base=True)
 
 
 def recombined(row: Row, combination: str) -> Row:
@@ -103,26 +105,37 @@ def recombined(row: Row, combination: str) -> Row:
     return Row(f"{row.name} ({combination})", again, row.calls, row.seconds)
 
 
-def _rescored(verdict: Verdict, rule: str, margin: float) -> Verdict:
-    grades = verdict.checklist or []
+#: Subsets of a checklist's items measured beside the full checklist (no model call).
+ITEM_SETS: dict[str, Callable[[ItemGrade], bool]] = {
+    "all items": lambda g: True,
+    "no forbidden-tool items": lambda g: not (g.kind == "tool" and not g.want),
+    "no tool items": lambda g: g.kind != "tool",
+}
+
+
+def _rescored(
+    verdict: Verdict, rule: str, keep: Callable[[ItemGrade], bool], margin: float
+) -> Verdict:
+    grades = [g for g in verdict.checklist or [] if keep(g)]
     scores = [answer_score([g.p_met for g in grades if g.answer == s], rule) for s in "AB"]
     p_first = p_first_better(*scores)
     label = label_from_probability(p_first, margin)
     return verdict.model_copy(update={"p_first": p_first, "label": label})
 
 
-def rescored(row: Row, rule: str) -> Row:
-    """A checklist judge's verdicts with each answer's items combined by ``rule``."""
+def rescored(row: Row, rule: str, items: str) -> Row:
+    """A checklist judge's verdicts with each answer's ``items`` combined by ``rule``."""
+    keep = ITEM_SETS[items]
     again = []
     for battle in row.battles:
         copy = battle.model_copy(deep=True)
         margin = battle.tie_margin or 0.02
         if copy.verdict_ab is not None and copy.verdict_ba is not None and copy.verdict_ab.ok:
-            copy.verdict_ab = _rescored(copy.verdict_ab, rule, margin)
-            copy.verdict_ba = _rescored(copy.verdict_ba, rule, margin)
+            copy.verdict_ab = _rescored(copy.verdict_ab, rule, keep, margin)
+            copy.verdict_ba = _rescored(copy.verdict_ba, rule, keep, margin)
             apply_outcome(copy, battle.tie_margin)
         again.append(copy)
-    return Row(f"{row.name} (items: {rule})", again, row.calls, row.seconds)
+    return Row(f"{row.name} ({rule}, {items})", again, row.calls, row.seconds)
 
 
 def variants_of(row: Row, mode: str) -> list[Row]:
@@ -132,7 +145,12 @@ def variants_of(row: Row, mode: str) -> list[Row]:
         other = "logit" if row.battles and row.battles[0].judge.combine == "average" else "average"
         rows.append(recombined(row, other))
     if mode == "checklist":
-        rows.extend(rescored(row, rule) for rule in RULES if rule != _default_rule())
+        rows.extend(
+            rescored(row, rule, items)
+            for items in ITEM_SETS
+            for rule in RULES
+            if (rule, items) != (_default_rule(), "all items")
+        )
     return rows
 
 
@@ -157,8 +175,9 @@ def first_wins(battles: list[Battle]) -> float | None:
 
 
 def table(rows: list[Row], run_id: int, store: Store) -> str:
-    """Every row's figures, then its agreement with every other row (percent of battles)."""
+    """Every row's figures, and its agreement (percent of battles) with each mode as stored."""
     marks = golden_marks(load_run_scores(store, run_id).cases)
+    bases = [(i, r) for i, r in enumerate(rows) if r.base]
     body = []
     for index, row in enumerate(rows):
         accuracy = judge_accuracy(row.battles, marks)
@@ -168,7 +187,7 @@ def table(rows: list[Row], run_id: int, store: Store) -> str:
             pct(judge_agreement(row.battles, other.battles).percent, 0, "-")
             if other is not row
             else "-"
-            for other in rows
+            for _, other in bases
         ]
         cell = (
             "-"
@@ -194,7 +213,7 @@ def table(rows: list[Row], run_id: int, store: Store) -> str:
         "consistent",
         "first wins",
         "ties",
-        *[f"agree {i + 1}" for i in range(len(rows))],
+        *[f"agree {i + 1}" for i, _ in bases],
         "calls/pair",
         "s/pair",
     ]

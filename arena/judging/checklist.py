@@ -1,8 +1,10 @@
 """The checklist judge's YES/NO items, built from a golden case (nothing written per case).
 
 One item per expected-fact group, per forbidden content, for the reference answer's
-conclusion, for the expected behaviour, and per expected or forbidden tool (answered from the
-trajectory summary, so only when the judge sees it).
+conclusion, for the expected behaviour, and per expected tool (answered from the trajectory
+summary, so only when the judge sees it). Forbidden tools get no item: asked "Did it call the
+tool X?" about a tool missing from the summary, the 1.5B judge answered YES about half the
+time, and ``benchmarks/judge_bench.py`` measured the checklist more accurate without them.
 """
 
 from __future__ import annotations
@@ -63,8 +65,4 @@ def case_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[Checklis
     if with_trajectory:
         for tool in dict.fromkeys(case.expected_tools):
             items.append(ChecklistItem(question=f"Did it call the tool {tool}?", kind="tool"))
-        for tool in case.forbidden_tools:
-            items.append(
-                ChecklistItem(question=f"Did it call the tool {tool}?", want=False, kind="tool")
-            )
     return tuple(items)

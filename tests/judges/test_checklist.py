@@ -58,8 +58,7 @@ def test_items_come_from_every_expectation_of_the_case() -> None:
         ("forbidden", False),
         ("reference", True),
         ("tool", True),
-        ("tool", False),
-    ]
+    ]  # a forbidden tool gets no item (measured noisier than informative)
     assert (
         items[1].question
         == 'Does the answer state "300" or "three hundred" or "3e2" or an equivalent?'
