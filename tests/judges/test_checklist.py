@@ -232,3 +232,22 @@ def test_every_mode_sees_the_trajectories_by_default_and_no_trajectory_hides_the
     asked = [str(c[-1].content) for c in script.calls]
     assert asked and not any("no tools" in text or "Tools " in text for text in asked)
     assert JudgeSpec(model=ModelConfig(spec="fake:j")).with_trajectory is True
+
+
+def test_arena_show_lists_the_checklist_of_the_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arena.cli import main
+
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    store = Store(db)
+    run_id = _run(store)
+    register_fake("judge", [_grader], cycle=True)
+    judge_run(store, run_id, SPEC, progress=False)
+    bad = next(r for r in store.results(run_id) if r.variant == "bad")
+    capsys.readouterr()
+    assert main(["show", str(bad.id), "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "checklist of judge fake:judge/checklist:" in out
+    assert '[ ] Does the answer state "300" or an equivalent?  P(YES)=0.20' in out
+    assert '[ ] Does the answer contain "250"? (wants NO)  P(YES)=0.90' in out
