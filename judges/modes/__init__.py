@@ -44,8 +44,10 @@ def get_mode(name: str) -> JudgeMode:
 
 
 def default_mode(provider: str) -> str:
-    """The mode of a judge given without one: logprobs for the local model, text otherwise."""
-    return "logprobs" if provider == "local" else "text"
+    """The mode of a judge given without one: checklist for the local model (the mode
+    ``benchmarks/judge_bench.py`` measured most accurate on it; see docs/judges-checklist.md),
+    text otherwise."""
+    return "checklist" if provider == "local" else "text"
 
 
 _BASE = ("Asker", "JudgeMode", "Reading", "UnreadableReply")
