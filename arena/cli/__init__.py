@@ -12,12 +12,30 @@ from arena.errors import ArenaError, InputError
 EXIT_BAD_INPUT = 2
 
 
+class _ArenaParser(argparse.ArgumentParser):
+    """The top-level parser: its help ends with what is registered (loaded only for help)."""
+
+    def format_help(self) -> str:
+        from arena.reports.registered import registered_text
+
+        return super().format_help() + "\n" + registered_text() + "\n"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command registered."""
     from arena.cli import app, battles, demo, judge, ratings, run, score, show
 
-    parser = argparse.ArgumentParser(
+    parser = _ArenaParser(
         prog="arena", description="Tell whether a change to an LLM agent made it better or worse."
+    )
+    # issue 19: scripted models from a file, for any sub-command
+    parser.add_argument(
+        "--fake-scripts",
+        default=None,
+        metavar="FILE",
+        help="play the scripted models of this YAML/JSON file (fake:NAME specs, and real "
+        "specs its `models:` maps to a script): the pipeline without any model "
+        "(also $ARENA_FAKE_SCRIPTS)",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for module in (run, show, score, judge, ratings, battles, demo, app):
@@ -35,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     agree.register(sub)
     golden.register(sub)
     langsmith.register(sub)
+    from arena.cli import schema  # issue 19: arena schema
+
+    schema.register(sub)
     return parser
 
 
@@ -49,6 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.fake_scripts:  # issue 19
+            from arena.models.fake_files import use_fake_scripts
+
+            use_fake_scripts(args.fake_scripts)
         return int(args.handler(args) or 0)
     except InputError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)

@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 from arena.cli.common import add_db
 from arena.cli.executing import add_executor_flags, judging
 from arena.cli.outputs_flags import add_output_flags, read_outputs, stored_outputs
+from arena.reports.cells import accuracy_cell, kappa_text
 from arena.reports.format import pct, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 
 if TYPE_CHECKING:
-    from arena.judging import Agreement, JudgeAccuracy, JudgeHealth, RunHealth
+    from arena.judging import JudgeHealth, RunHealth
     from arena.storage import Store
 
 DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
@@ -34,7 +35,10 @@ def register(sub: Any) -> None:
         help="judge model SPEC[/MODE] with MODE one of "
         f"{', '.join(mode_names())}, or a judge YAML file (default: {default})",
     )
-    p.add_argument("--pairs", default="all", help="all | anchor:NAME")
+    p.add_argument("--pairs", default="all", help="all | anchor:NAME | adaptive")
+    from arena.cli.sequential import add_adaptive_flags  # issue-22: --budget, --top
+
+    add_adaptive_flags(p)
     p.add_argument(
         "--no-trajectory",
         dest="with_trajectory",
@@ -76,6 +80,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
     outputs = read_outputs(args)  # bad answer files fail before the database is touched
     store = Store(args.db)
     run_id = stored_outputs(store, outputs) or store.run(args.run).id
+    if args.pairs == "adaptive":  # issue-22
+        from arena.cli.sequential import cmd_judge_adaptive
+
+        return cmd_judge_adaptive(args, store, run_id, spec)
     report, budget = judging(args, store, run_id, spec)
     if report is None:  # --dry-run: the plan was printed
         return 0
@@ -139,16 +147,6 @@ def _health_json(health: JudgeHealth) -> dict[str, Any]:
     from arena.judging import health_warnings
 
     return {**health.model_dump(mode="json"), "warnings": health_warnings(health)}
-
-
-def accuracy_cell(accuracy: JudgeAccuracy | None) -> str:
-    """``83% [67, 100] of 12`` (``-`` when unmeasured)."""
-    if accuracy is None or accuracy.accuracy is None:
-        return "-"
-    return (
-        f"{pct(accuracy.accuracy, 0)} [{pct(accuracy.ci_low, 0, '-')[:-1]}, "
-        f"{pct(accuracy.ci_high, 0, '-')[:-1]}] of {accuracy.pairs}"
-    )
 
 
 def print_health(healths: list[JudgeHealth]) -> None:
@@ -248,11 +246,6 @@ def cmd_health(args: argparse.Namespace) -> int:
     for key, rows in combos.items():
         print_combinations(key, rows)
     return 0
-
-
-def kappa_text(agreement: Agreement) -> str:
-    """Cohen's kappa with two decimals, ``-`` when undefined."""
-    return "-" if agreement.kappa is None else f"{agreement.kappa:.2f}"
 
 
 def print_agreements(report: RunHealth) -> None:

@@ -5,13 +5,24 @@ from __future__ import annotations
 import re
 from datetime import date
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from arena.registry import GOLDEN_CHECKS
 
 
 class Category(StrEnum):
-    """The five golden case categories of the seeds."""
+    """The five default golden case categories (a dataset may declare its own instead)."""
 
     HAPPY_PATH = "happy_path"
     EDGE_CASE = "edge_case"
@@ -44,9 +55,40 @@ class Difficulty(StrEnum):
     HARD = "hard"
 
 
+DEFAULT_CATEGORIES: tuple[str, ...] = tuple(c.value for c in Category)
+CATEGORY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,49}$"
+
+
 def _unset(value: object) -> bool:
     """Optional metadata left out of dumps (and so of content hashes) while unset."""
     return value is None or value == []
+
+
+def check_field_types() -> dict[str, Any]:
+    """The type of every case field a registered check from outside declares."""
+    types: dict[str, Any] = {}
+    for name in GOLDEN_CHECKS.names():
+        fields = getattr(GOLDEN_CHECKS.lookup(name), "extra_fields", {})
+        types.update({field: kind for field, (kind, _default) in fields.items()})
+    return types
+
+
+def _validate_check_fields(title: str, extra: dict[str, Any]) -> None:
+    """Validate (in place) the fields no built-in declares: each must belong to a registered
+    check; a ValidationError naming the field otherwise."""
+    types = check_field_types()
+    errors: list[Any] = []
+    for name, value in extra.items():
+        if name not in types:
+            errors.append({"type": "extra_forbidden", "loc": (name,), "input": value})
+            continue
+        try:
+            extra[name] = TypeAdapter(types[name]).validate_python(value)
+        except ValidationError as exc:
+            for error in exc.errors():
+                errors.append({**error, "loc": (name, *error["loc"])})
+    if errors:
+        raise ValidationError.from_exception_data(title, errors)
 
 
 # Case ids name results, sandboxes and trace runs: a safe pattern, never a path.
@@ -78,13 +120,25 @@ class ExpectedFile(BaseModel):
 
 
 class GoldenCase(BaseModel):
-    """One golden query with what a correct agent run looks like."""
+    """One golden query with what a correct agent run looks like.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    Besides the fields below, a case may set the fields of a registered golden check from
+    outside this package (its ``extra_fields``, see :mod:`arena.scoring.checks`); any other
+    key is an error. A field left unset is absent from the dump, so registering a check
+    never changes the content hash of a case that does not use it.
+    """
+
+    model_config = ConfigDict(
+        extra="allow", frozen=True, json_schema_extra={"additionalProperties": False}
+    )
 
     id: Annotated[str, Field(min_length=1)]
     input: str
-    category: Category
+    category: str = Field(
+        pattern=CATEGORY_PATTERN,
+        description="One of the dataset's categories (default: happy_path, edge_case, "
+        "ambiguous, multi_step, graceful_failure).",
+    )
     tier: Tier = Tier.STANDARD
     difficulty: Difficulty = Difficulty.MEDIUM
     expected_tools: list[str] = Field(default_factory=list)
@@ -135,6 +189,15 @@ class GoldenCase(BaseModel):
                 raise ValueError(f"invalid regular expression: {exc}") from None
         return value
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _registered_check_fields(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        case = handler(data)
+        extra = case.__pydantic_extra__
+        if extra:
+            _validate_check_fields(cls.__name__, extra)
+        return case
+
     @field_validator("expected_behavior", mode="before")
     @classmethod
     def _empty_behavior_is_none(cls, value: object) -> object:
@@ -147,6 +210,14 @@ class GoldenCase(BaseModel):
         for alternative in self.acceptable_tools:
             names |= set(alternative)
         return names
+
+
+def unknown_category(case: GoldenCase, allowed: list[str]) -> str:
+    """The message for a case whose category the dataset does not have."""
+    return (
+        f"case {case.id}: unknown category {case.category!r}; this dataset's categories are "
+        f"{', '.join(allowed)} (a dataset declares its own with `categories`)"
+    )
 
 
 class DatasetChange(BaseModel):
@@ -165,15 +236,38 @@ class GoldenDataset(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    schema_url: str | None = Field(
+        None, alias="$schema", exclude=True, description="The JSON Schema, for editors (ignored)."
+    )
     name: str
     version: str = "1.0.0"
     description: str = ""
+    categories: list[Annotated[str, Field(pattern=CATEGORY_PATTERN)]] | None = Field(
+        None,
+        exclude_if=_unset,
+        min_length=1,
+        description="The categories this dataset's cases use (default: the five of "
+        "DEFAULT_CATEGORIES).",
+    )
     available_tools: list[str]
     content_hash: str | None = Field(
         None, exclude_if=_unset, description="Hash of the cases as of ``version``."
     )
     changelog: list[DatasetChange] = Field(default_factory=list, exclude_if=_unset)
     test_cases: list[GoldenCase]
+
+    @property
+    def category_names(self) -> list[str]:
+        """The categories cases may use: the declared ones, else the five defaults."""
+        return list(self.categories) if self.categories else list(DEFAULT_CATEGORIES)
+
+    @model_validator(mode="after")
+    def _known_categories(self) -> GoldenDataset:
+        allowed = set(self.category_names)
+        for case in self.test_cases:
+            if case.category not in allowed:
+                raise ValueError(unknown_category(case, self.category_names))
+        return self
 
     def case(self, case_id: str) -> GoldenCase:
         """The case with this id (KeyError if absent)."""
