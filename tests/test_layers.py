@@ -45,6 +45,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "arena.judging.agreement",
             "arena.judging.battle",
             "arena.judging.calibration",
+            "arena.judging.checklist",
+            "arena.judging.checklist_view",
             "arena.judging.combinations",
             "arena.judging.health",
             "arena.judging.pairing",
@@ -62,7 +64,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("evaluation", ("arena.evaluate",)),
     ("judging", ("arena.judging", "arena.judging.*")),
     ("agents", ("arena.agents", "arena.agents.*")),
-    ("runner", ("arena.runner", "arena.runner.*", "arena.plan", "arena.plan.*")),
+    ("runner", ("arena.runner", "arena.runner.*", "arena.plan", "arena.plan.*", "arena.outputs*")),
     ("executors", ("arena.executors", "arena.executors.*")),
     (
         "battles and ratings",
