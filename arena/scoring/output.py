@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from arena.golden.models import GoldenCase
+from arena.linear_regex import search as linear_search
 from arena.scoring.textmatch import collapse_spaces, first_alternative, normalize_text
 from arena.scoring.types import Check, mean
 
@@ -41,12 +42,13 @@ def score_not_contains(output: str, items: Sequence[str]) -> Check:
 
 
 def score_regex(output: str, pattern: str) -> Check:
-    """1 when ``pattern`` is found anywhere in ``output`` (case-insensitive, multiline).
+    """1 when ``pattern`` is found anywhere in ``output`` (case-insensitive, multiline), in
+    time linear in the output (:mod:`arena.linear_regex`).
 
     An invalid pattern scores 0 and records the compile error.
     """
     try:
-        match = re.search(pattern, output, re.IGNORECASE | re.MULTILINE)
+        match = linear_search(pattern, output)
     except re.error as exc:
         return Check(score=0.0, passed=False, details={"pattern": pattern, "error": str(exc)})
     found = match.group(0) if match else None
