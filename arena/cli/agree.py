@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from arena.reports.format import pct, text_table
@@ -38,11 +39,20 @@ def _figure(agree: int, n: int, percent: float | None, kappa: float | None) -> s
 
 def cmd_agree(args: argparse.Namespace) -> int:
     """Print the agreement rows."""
+    from arena.battle_log.rows import WinnerCounts
     from arena.errors import InputError
     from arena.judging import load_votes, log_agreement
 
-    first = load_votes(args.first, default_judge=_stem(args.first))
-    second = load_votes(args.second, default_judge=_stem(args.second)) if args.second else None
+    read = {path: WinnerCounts() for path in (args.first, args.second) if path}
+    first = load_votes(args.first, default_judge=_stem(args.first), counts=read[args.first])
+    second = (
+        load_votes(args.second, default_judge=_stem(args.second), counts=read[args.second])
+        if args.second
+        else None
+    )
+    for path, counts in read.items():
+        if counts.summary():
+            print(f"{path}: {counts.summary()}", file=sys.stderr)
     rows = log_agreement(first, second)
     if not rows:
         raise InputError(
