@@ -81,7 +81,7 @@ def _csv(text: str, file: str) -> list[dict[str, Any]]:
         rows = list(reader)
     except csv.Error as exc:  # e.g. a cell over the csv module's field size limit
         raise InputError(
-            f"malformed CSV: {exc}", file=file, case=f"line {reader.line_num}"
+            f"malformed CSV: {exc}", file=file, case=f"line {reader.line_num + 1}"
         ) from None
     examples = []
     for n, row in enumerate(rows, start=2):  # line 1 is the header
