@@ -94,7 +94,10 @@ def test_a_battle_log_line_the_strict_parser_refuses_is_exit_2(
 def test_a_vote_file_with_a_key_given_twice_is_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    vote = '{"question_id": 1, "model_a": "x", "model_b": "y", "winner": "model_a", "winner": "model_b", "judge": "j"}'
+    vote = (
+        '{"question_id": 1, "model_a": "x", "model_b": "y", "winner": "model_a", '
+        '"winner": "model_b", "judge": "j"}'
+    )
     log = _log(tmp_path, vote)
     code, err = _exit_and_error(["agree", str(log)], capsys)
     assert code == 2
