@@ -88,7 +88,7 @@ def parse_json(text: str, *, file: str | None = None, case: str | None = None) -
     field), ``NaN``/``Infinity``, or an integer too long to convert."""
     where = "" if case else " at line {line}, column {column}"
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         detail = where.format(line=exc.lineno, column=exc.colno)
         raise InputError(f"malformed JSON{detail}: {exc.msg}", file=file, case=case) from None
@@ -98,7 +98,7 @@ def parse_json(text: str, *, file: str | None = None, case: str | None = None) -
         raise InputError(_TOO_DEEP.format("JSON"), file=file, case=case) from None
     except ValueError as exc:  # e.g. an integer literal with more than 4300 digits
         raise InputError(f"malformed JSON: {exc}", file=file, case=case) from None
-    if nesting_depth(value) > MAX_NESTING:
+    if text.count("[") + text.count("{") > MAX_NESTING and nesting_depth(value) > MAX_NESTING:
         raise InputError(_TOO_DEEP.format("JSON"), file=file, case=case)
     return value
 
@@ -154,6 +154,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _no_constant(name: str) -> Any:
     raise _Refused(f"{name} is not a JSON number (write null, or a finite number)")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
 
 
 def load_yaml(path: str | Path, *, limit: int = MAX_INPUT_BYTES) -> Any:

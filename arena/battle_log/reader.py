@@ -79,8 +79,7 @@ def read_rows(
     tally = tally if tally is not None else LogCounts()
     rows = _kept(read_json_rows(path, kind="battle log").rows, file, where, tally)
     a, b, winner, query = [], [], [], []
-    for number, row in rows:
-        _check_row(row, number, file)
+    for number, row in rows:  # each checked by _kept
         a.append(row["model_a"])
         b.append(row["model_b"])
         winner.append(row["winner"])
