@@ -48,10 +48,11 @@ def test_a_battle_log_nested_100000_levels_deep_is_exit_2(
 
 
 def test_a_deep_row_after_good_ones_does_not_crash_the_process(tmp_path: Path) -> None:
-    # pyarrow's JSON parser recursed into the deep row and the process died (SIGSEGV).
-    rows = [json.dumps(ROW)] * 3 + [
-        '{"model_a": "x", "model_b": "y", "winner": "tie", "d": ' + DEEP + "}"
-    ]
+    # With FastChat's nested count dicts in the first row, pyarrow parsed every field, recursed
+    # into the deep one and the process died (SIGSEGV, exit -11).
+    meta = {"conv_metadata": {"header_count_a": {"h1": 1}, "header_count_b": {"h1": 2}}}
+    deep = '{"model_a": "x", "model_b": "y", "winner": "tie", "d": ' + DEEP + "}"
+    rows = [json.dumps({**ROW, **meta})] * 3 + [deep]
     log = _log(tmp_path, *rows)
     done = subprocess.run(
         arena_command("ratings", "--battles", str(log)), capture_output=True, text=True, timeout=120
