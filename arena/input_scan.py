@@ -4,7 +4,8 @@ pyarrow's JSON reader (the battle-log fast path) crashes the process on deeply n
 (a segmentation fault at 100,000 levels: its parser recurses) and accepts ``NaN`` and
 ``Infinity``, which :func:`arena.input_files.parse_json` refuses. :func:`plain_jsonl` tells
 whether every line nests at most ``MAX_NESTING`` levels and holds no bare ``NaN``/``Infinity``
-outside strings: a substring search and a count of brackets per line settle an ordinary log
+outside strings: a search for those two words and a count of brackets per line settle an
+ordinary log
 (a few hundredths of a second per 100 MB), and only a block where those fail is scanned
 exactly, strings masked out, in numpy passes; anything else goes to the
 strict row-by-row reader, which names the line. A raw newline cannot be inside a JSON string,
@@ -49,12 +50,23 @@ def _plain_block(data: bytes, limit: int) -> bool:
     opening brackets on any line, strings included); the exact scan only when they fail."""
     if not data:
         return True
-    clean = b"NaN" not in data and b"Infinity" not in data
-    return (clean and _most_opens_on_a_line(data) <= limit) or _exact(data, limit)
-
-
-def _most_opens_on_a_line(data: bytes) -> int:
     b = np.frombuffer(data, dtype=np.uint8)
+    clean = not (_spelled(b, "NaN") or _spelled(b, "Infinity"))
+    return (clean and _most_opens_on_a_line(b) <= limit) or _exact(data, limit)
+
+
+def _spelled(b: NDArray[np.uint8], word: str) -> bool:
+    """Whether ``word`` occurs anywhere in ``b`` (its first letter is rare in a log)."""
+    starts = np.flatnonzero(b == ord(word[0]))
+    for offset, char in enumerate(word[1:], 1):
+        starts = starts[starts + offset < len(b)]
+        starts = starts[b[starts + offset] == ord(char)]
+        if not len(starts):
+            return False
+    return bool(len(starts))
+
+
+def _most_opens_on_a_line(b: NDArray[np.uint8]) -> int:
     opens = np.flatnonzero((b == ord("[")) | (b == ord("{")))
     ends = np.flatnonzero(b == _NEWLINE)
     per_line = np.diff(np.searchsorted(opens, ends), prepend=0)

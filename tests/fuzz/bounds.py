@@ -13,6 +13,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -20,15 +21,19 @@ from hypothesis import HealthCheck, settings
 from arena.errors import InputError
 
 HUNT = int(os.environ.get("ARENA_FUZZ_EXAMPLES", "0"))
-EXAMPLE_SECONDS = 5.0  # a hang bound, hundreds of times what any example needs
+EXAMPLE_SECONDS = 10.0  # a hang bound, hundreds of times what any example needs
 
-FUZZ = settings(
+# A deadline only reports a slow example once it finishes; the hard stop of a hang is
+# time_limit (in parses_or_refuses), at twice the deadline.
+settings.register_profile(
+    "arena-fuzz",
     max_examples=HUNT or 40,
-    deadline=None,  # time is bounded by time_limit instead: a deadline cannot stop a hang
+    deadline=timedelta(seconds=EXAMPLE_SECONDS / 2),
     derandomize=not HUNT,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+FUZZ = settings.get_profile("arena-fuzz")
 FEW = settings(FUZZ, max_examples=HUNT or 20)
 
 
