@@ -100,6 +100,12 @@ def parse_json(text: str, *, file: str | None = None, case: str | None = None) -
         raise InputError(f"malformed JSON: {exc}", file=file, case=case) from None
     if text.count("[") + text.count("{") > MAX_NESTING and nesting_depth(value) > MAX_NESTING:
         raise InputError(_TOO_DEEP.format("JSON"), file=file, case=case)
+    if "NaN" in text or "Infinity" in text:
+        found = _non_finite(value)
+        if found is not None:
+            name, field = found
+            message = f"{name} is not a JSON number (write null, or a finite number)"
+            raise InputError(message, file=file, case=case, field=field)
     return value
 
 
@@ -152,8 +158,30 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
+class _NonFinite(str):
+    """What ``NaN``, ``Infinity`` and ``-Infinity`` parse to, found and refused after."""
+
+
 def _no_constant(name: str) -> Any:
-    raise _Refused(f"{name} is not a JSON number (write null, or a finite number)")
+    return _NonFinite(name)
+
+
+def _non_finite(value: Any) -> tuple[str, str | None] | None:
+    """The first non-finite constant in ``value`` and its dotted path (None at the top)."""
+    stack: list[tuple[Any, str | None]] = [(value, None)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, _NonFinite):
+            return str(item), path
+        pairs = (
+            item.items()
+            if isinstance(item, dict)
+            else enumerate(item)
+            if isinstance(item, list)
+            else ()
+        )
+        stack.extend((child, str(k) if path is None else f"{path}.{k}") for k, child in pairs)
+    return None
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)

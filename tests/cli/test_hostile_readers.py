@@ -72,12 +72,12 @@ def test_a_deep_row_after_good_ones_does_not_crash_the_process(tmp_path: Path) -
         ),
         (
             '{"model_a": "x", "model_b": "y", "winner": "tie", "len_a": NaN, "len_b": 3}',
-            "line 2",
+            "field len_a",
             "NaN",
         ),
         (
             '{"model_a": "x", "model_b": "y", "winner": "tie", "score": Infinity}',
-            "line 2",
+            "field score",
             "Infinity",
         ),
     ],
@@ -122,13 +122,13 @@ def _dataset(tmp_path: Path, text: str) -> Path:
         (
             '{"name": "t", "available_tools": [], "test_cases": [{"id": "C-1", "input": "q",'
             ' "category": "happy_path", "timeout_s": NaN}]}',
-            None,
+            "test_cases.0.timeout_s",
             "NaN",
         ),
     ],
 )
 def test_a_golden_dataset_with_a_repeated_key_or_nan_is_refused(
-    tmp_path: Path, text: str, field: str | None, message: str
+    tmp_path: Path, text: str, field: str, message: str
 ) -> None:
     path = _dataset(tmp_path, text)
     with pytest.raises(InputError, match=message) as info:
