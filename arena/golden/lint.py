@@ -176,7 +176,7 @@ def regex_findings(dataset: GoldenDataset) -> list[LintFinding]:
                     severity="warning",
                     cases=[case.id],
                     message=f"{case.id}: expected_output_regex nests quantifiers in "
-                    f"{', '.join(repr(n) for n in nested)}; on a backtracking engine such a "
+                    f"{', '.join(nested)}; on a backtracking engine such a "
                     "pattern takes exponential time on a near miss (it runs on RE2 here, "
                     "in linear time): tighten it, e.g. (\\w+\\s)*\\w+\\. for (\\w+\\s?)+\\.",
                 )
