@@ -23,6 +23,7 @@ from arena.errors import InputError
 from arena.input_files import load_yaml, read_text
 from arena.models.config import ModelConfig
 from arena.paths import data_dir
+from arena.registry import AGENTS
 
 ARCHITECTURES = ("react", "supervisor")
 PROMPT_ROOTS_ENV = "ARENA_PROMPT_ROOTS"
@@ -108,13 +109,13 @@ class Variant(BaseModel):
     @field_validator("agent")
     @classmethod
     def _valid_agent(cls, value: str) -> str:
-        if value in ARCHITECTURES:
+        if value in ARCHITECTURES or (":" not in value and value in AGENTS):
             return value
         module, sep, attr = value.partition(":")
         dotted = all(part.isidentifier() for part in module.split("."))
         if not sep or not dotted or not attr.isidentifier():
             raise ValueError(
-                f"agent must be one of {', '.join(ARCHITECTURES)} or "
+                f"agent must be one of {', '.join(AGENTS.names())} or "
                 f"'package.module:factory', got {value!r}"
             )
         return value

@@ -1,6 +1,7 @@
 """Benchmark: arena.ratings Bradley-Terry + query bootstrap vs a raw-row logistic regression.
 
 Run:  python benchmarks/ratings_bench.py [--battles N] [--models M] [--rounds R]
+      python benchmarks/ratings_bench.py --models-axis 50,300,1000,3000,10000  (see ratings_scale)
 
 Battles are simulated from known Bradley-Terry strengths (seeded, 10% ties, query ids).
 "Ours" is ``arena.ratings.bootstrap_bradley_terry``: pair counts, L-BFGS-B point fit, then
@@ -28,6 +29,7 @@ from typing import TypeVar
 # times slower and the timings erratic. Must be set before numpy/scipy load OpenBLAS.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np
 from scipy import optimize, sparse
@@ -181,7 +183,20 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed runs of ours (best)")
     parser.add_argument("--small-battles", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
+    axis = parser.add_argument_group("models axis (ratings_scale.py: ours vs choix vs FastChat)")
+    axis.add_argument("--models-axis", help="comma-separated model counts, e.g. 50,300,1000")
+    axis.add_argument("--axis-battles", type=int, default=1_000_000)
+    axis.add_argument("--timeout", type=float, default=600.0, help="seconds per method run")
+    axis.add_argument("--fastchat-rounds", type=int, default=4, help="FastChat rounds to time")
     args = parser.parse_args()
+    if args.models_axis:
+        from ratings_scale import models_axis
+
+        sizes = [int(v) for v in args.models_axis.split(",")]
+        models_axis(
+            sizes, args.axis_battles, args.rounds, args.seed, args.timeout, args.fastchat_rounds
+        )
+        return
     # warm-up: first-call imports and caches are not part of the measured fits
     warm = simulate(2_000, 5, 100, args.seed)
     bradley_terry(warm)

@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the real names, for type checkers
     from judges.human import human_judge
     from judges.identity import judge_identity, verdict_key
-    from judges.modes import MODES, get_mode, mode_names
+    from judges.modes import MODES, combine, get_mode, mode_names
     from judges.modes.base import JudgeMode
     from judges.orders import (
         Outcome,
         agreement_rule,
         averaging_rule,
-        combine,
         logit_rule,
         probability_rule,
     )
@@ -45,7 +44,7 @@ _EXPORTS = {
     "Outcome": "judges.orders",
     "agreement_rule": "judges.orders",
     "averaging_rule": "judges.orders",
-    "combine": "judges.orders",
+    "combine": "judges.modes",
     "logit_rule": "judges.orders",
     "probability_rule": "judges.orders",
     "human_judge": "judges.human",

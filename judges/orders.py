@@ -122,11 +122,3 @@ def averaging_rule(ab: Verdict, ba: Verdict, tie_margin: float | None = None) ->
 def logit_rule(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
     """Half the difference of both orders' log-odds (:func:`probability_rule` with ``logit``)."""
     return probability_rule(ab, ba, "logit", tie_margin)
-
-
-def combine(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
-    """The outcome of a battle by the rule of the judge's mode (see :mod:`judges.modes`);
-    ``tie_margin`` overrides the spec's (e.g. a margin calibrated on the run)."""
-    from judges.modes import get_mode
-
-    return get_mode(ab.judge.mode).combine(ab, ba, tie_margin)

@@ -61,10 +61,11 @@ class JudgeSpec(BaseModel):
     @field_validator("mode")
     @classmethod
     def _known_mode(cls, value: str) -> str:
-        from judges.modes import mode_names
+        from arena.registry import JUDGE_MODES
 
-        if value not in mode_names():
-            raise ValueError(f"judge mode must be one of {', '.join(mode_names())}, got {value!r}")
+        if value not in JUDGE_MODES:
+            known = ", ".join(JUDGE_MODES.names())
+            raise ValueError(f"judge mode must be one of {known}, got {value!r}")
         return value
 
     @model_validator(mode="after")

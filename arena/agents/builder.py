@@ -9,28 +9,44 @@ from langchain_core.runnables import Runnable
 
 from arena.agents.context import AgentContext
 from arena.agents.factories import call_factory, import_factory
+from arena.errors import InputError
+from arena.registry import AGENTS
 
 if TYPE_CHECKING:
     from arena.variants import Variant
 
 
+def build_react(ctx: AgentContext) -> Runnable[Any, Any]:
+    """The ``react`` architecture: one ReAct loop over the research tools."""
+    from arena.agents.research.react import build_react_agent
+
+    return build_react_agent(ctx.model, ctx.tools, ctx.system_prompt, ctx.max_steps)
+
+
+def build_supervisor(ctx: AgentContext) -> Runnable[Any, Any]:
+    """The ``supervisor`` architecture: a supervisor routing to researcher, analyst, writer."""
+    from arena.agents.research.supervisor import build_supervisor_agent
+
+    return build_supervisor_agent(
+        ctx.model,
+        ctx.tools,
+        ctx.max_steps,
+        ctx.variant.max_iterations,
+        role_models=ctx.role_models,
+    )
+
+
 def build_agent(ctx: AgentContext) -> Runnable[Any, Any]:
-    """The runnable for this variant; it takes ``{"messages": [HumanMessage(...)]}``."""
+    """The runnable for this variant; it takes ``{"messages": [HumanMessage(...)]}``.
+
+    ``agent`` names a registered architecture (:data:`arena.registry.AGENTS`: ``react``,
+    ``supervisor`` or a plugin's) or an import path ``package.module:factory``.
+    """
     agent = ctx.variant.agent
-    if agent == "react":
-        from arena.agents.research.react import build_react_agent
-
-        return build_react_agent(ctx.model, ctx.tools, ctx.system_prompt, ctx.max_steps)
-    if agent == "supervisor":
-        from arena.agents.research.supervisor import build_supervisor_agent
-
-        return build_supervisor_agent(
-            ctx.model,
-            ctx.tools,
-            ctx.max_steps,
-            ctx.variant.max_iterations,
-            role_models=ctx.role_models,
-        )
+    if ":" not in agent:
+        factory = AGENTS.lookup(agent)
+        built: Runnable[Any, Any] = factory(ctx)
+        return built
     return call_factory(agent, ctx, file=ctx.variant.source_file)
 
 
@@ -43,8 +59,14 @@ def check_agent(agent: str | Variant, *, file: str | None = None) -> None:
     if not isinstance(agent, str):
         file = file or agent.source_file
         agent = agent.agent
-    if agent not in ("react", "supervisor"):
+    if ":" in agent:
         import_factory(agent, file=file)
+    elif agent not in AGENTS:
+        raise InputError(
+            f"unknown agent architecture {agent!r}; known: {', '.join(AGENTS.names())}",
+            file=file,
+            field="agent",
+        )
 
 
 def extract_output(result: Any) -> str:

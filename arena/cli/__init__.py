@@ -14,11 +14,20 @@ EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a Unix tool
 
 
+class _ArenaParser(argparse.ArgumentParser):
+    """The top-level parser: its help ends with what is registered (loaded only for help)."""
+
+    def format_help(self) -> str:
+        from arena.reports.registered import registered_text
+
+        return super().format_help() + "\n" + registered_text() + "\n"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command registered."""
     from arena.cli import app, battles, demo, judge, ratings, run, score, show
 
-    parser = argparse.ArgumentParser(
+    parser = _ArenaParser(
         prog="arena", description="Tell whether a change to an LLM agent made it better or worse."
     )
     sub = parser.add_subparsers(dest="command", required=True)

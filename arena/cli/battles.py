@@ -76,8 +76,8 @@ def print_log_ratings(args: argparse.Namespace, options: Any) -> int:
     """``arena ratings --battles FILE``: rate a battle log and print (or dump) the table,
     saying what was skipped; with ``--anchor``, each model's score against the anchor."""
     from arena.battle_log import LogCounts, anchor_score, load_battle_log, parse_where
-    from arena.cli.ratings import _f, print_effects
     from arena.leaderboard import model_ratings, rate_battles, style_effects
+    from arena.reports.cells import effects_text, number
     from arena.reports.format import text_table
 
     counts = LogCounts()
@@ -111,15 +111,16 @@ def print_log_ratings(args: argparse.Namespace, options: Any) -> int:
                 [
                     r["rank"],
                     r["model"],
-                    _f(r["rating"]),
-                    f"[{_f(r['ci_low'])}, {_f(r['ci_high'])}]",
-                    _f(r["elo"]),
-                    _f(r["win_rate"], ".1%"),
+                    number(r["rating"]),
+                    f"[{number(r['ci_low'])}, {number(r['ci_high'])}]",
+                    number(r["elo"]),
+                    number(r["win_rate"], ".1%"),
                     r["battles"],
                     *(
                         [
-                            f"{_f(r['anchor_score'], '.1f')}% ({_f(r['anchor_ci_low'], '.1f')}, "
-                            f"{_f(r['anchor_ci_high'], '.1f')})"
+                            f"{number(r['anchor_score'], '.1f')}% "
+                            f"({number(r['anchor_ci_low'], '.1f')}, "
+                            f"{number(r['anchor_ci_high'], '.1f')})"
                         ]
                         if options.anchor is not None
                         else []
@@ -129,5 +130,7 @@ def print_log_ratings(args: argparse.Namespace, options: Any) -> int:
             ],
         )
     )
-    print_effects(style_effects(table))
+    text = effects_text(style_effects(table))
+    if text:
+        print(text)
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arena.cli.judge import accuracy_cell, kappa_text
+from arena.reports.cells import accuracy_cell, kappa_text
 from arena.reports.format import pct, text_table
 
 if TYPE_CHECKING:

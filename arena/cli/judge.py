@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
 from arena.cli.executing import add_executor_flags, judging
+from arena.reports.cells import accuracy_cell, kappa_text
 from arena.reports.format import pct, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 
 if TYPE_CHECKING:
-    from arena.judging import Agreement, JudgeAccuracy, JudgeHealth, RunHealth
+    from arena.judging import JudgeHealth, RunHealth
     from arena.storage import Store
 
 DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
@@ -130,16 +131,6 @@ def _health_json(health: JudgeHealth) -> dict[str, Any]:
     return {**health.model_dump(mode="json"), "warnings": health_warnings(health)}
 
 
-def accuracy_cell(accuracy: JudgeAccuracy | None) -> str:
-    """``83% [67, 100] of 12`` (``-`` when unmeasured)."""
-    if accuracy is None or accuracy.accuracy is None:
-        return "-"
-    return (
-        f"{pct(accuracy.accuracy, 0)} [{pct(accuracy.ci_low, 0, '-')[:-1]}, "
-        f"{pct(accuracy.ci_high, 0, '-')[:-1]}] of {accuracy.pairs}"
-    )
-
-
 def print_health(healths: list[JudgeHealth]) -> None:
     """The judge-health table, then the warnings its figures call for."""
     from arena.judging import health_warnings
@@ -237,11 +228,6 @@ def cmd_health(args: argparse.Namespace) -> int:
     for key, rows in combos.items():
         print_combinations(key, rows)
     return 0
-
-
-def kappa_text(agreement: Agreement) -> str:
-    """Cohen's kappa with two decimals, ``-`` when undefined."""
-    return "-" if agreement.kappa is None else f"{agreement.kappa:.2f}"
 
 
 def print_agreements(report: RunHealth) -> None:

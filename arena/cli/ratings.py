@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -12,6 +11,7 @@ from arena.cli.common import add_db
 from arena.cli.common import write_text as _write
 from arena.cli.gate_flags import add_budget_flags, budget_limits
 from arena.errors import InputError
+from arena.reports.cells import effects_text, number
 from arena.reports.format import text_table
 
 EXIT_WORSE = 1
@@ -105,14 +105,6 @@ def register(sub: Any) -> None:
     c.set_defaults(handler=cmd_compare)
 
 
-def _f(value: float | None, fmt: str = ".0f") -> str:
-    return (
-        "-"
-        if value is None or (isinstance(value, float) and math.isnan(value))
-        else format(value, fmt)
-    )
-
-
 #: RatingOptions field -> the flag that sets it, so errors name the flag.
 FLAGS = {
     "method": "--method",
@@ -198,17 +190,17 @@ def print_leaderboard(board: Any) -> None:
     print(f"leaderboard, run {board.run_id}, {judge}{style}; {_method_text(board)}")
     rows = [
         [
-            _f(e.rank, "d") if e.rank else "-",
+            number(e.rank, "d") if e.rank else "-",
             e.variant,
-            _f(e.rating),
-            f"[{_f(e.ci_low)}, {_f(e.ci_high)}]" if e.rating is not None else "-",
-            _f(e.elo),
-            _f(e.win_rate, ".0%"),
+            number(e.rating),
+            f"[{number(e.ci_low)}, {number(e.ci_high)}]" if e.rating is not None else "-",
+            number(e.elo),
+            number(e.win_rate, ".0%"),
             e.battles,
-            _f(e.critical_pass_rate, ".0%"),
-            _f(e.mean_score, ".2f"),
-            _f(e.cost_per_query, ".5f"),
-            _f(e.p90_latency_s, ".1f"),
+            number(e.critical_pass_rate, ".0%"),
+            number(e.mean_score, ".2f"),
+            number(e.cost_per_query, ".5f"),
+            number(e.p90_latency_s, ".1f"),
         ]
         for e in board.entries
     ]
@@ -235,26 +227,9 @@ def print_leaderboard(board: Any) -> None:
 
 def print_effects(effects: list[Any]) -> None:
     """Fitted style covariates, if any: Elo points with 95% intervals."""
-    if not effects:
-        return
-    print(
-        "\nstyle effects in Elo points (a count: per RMS of (a - b) / (a + b + 1); seat: "
-        "seat A's advantage)"
-    )
-    print(
-        text_table(
-            ["covariate", "effect", "95% CI", "RMS"],
-            [
-                [
-                    e.name,
-                    _f(e.elo, "+.0f"),
-                    f"[{_f(e.ci_low, '+.0f')}, {_f(e.ci_high, '+.0f')}]",
-                    _f(e.scale, ".3f"),
-                ]
-                for e in effects
-            ],
-        )
-    )
+    text = effects_text(effects)
+    if text:
+        print(text)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

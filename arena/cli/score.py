@@ -7,11 +7,10 @@ Baselines and the gate on stored results (``arena baseline``, ``arena check``) a
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from arena.cli.common import add_db
-from arena.reports.format import text_table
+from arena.registry import REPORT_FORMATS
 
 
 def register(sub: Any) -> None:
@@ -25,48 +24,42 @@ def register(sub: Any) -> None:
         help="judge model spec for the behaviour rubric (default: keyword rules)",
     )
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true")
-    fmt.add_argument("--markdown", action="store_true")
+    fmt.add_argument(
+        "--format",
+        default=None,
+        metavar="NAME",
+        help=f"report format (default: table): {REPORT_FORMATS.help_lines()}",
+    )
+    fmt.add_argument("--json", action="store_true", help="the same as --format json")
+    fmt.add_argument("--markdown", action="store_true", help="the same as --format markdown")
     add_db(p)
     p.set_defaults(handler=cmd_score)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """Score a run and print a table, JSON or Markdown."""
+    """Score a run and print it in the chosen report format."""
+    from arena.errors import InputError
     from arena.evaluate import make_grader, score_run
-    from arena.reports import scores_json, scores_markdown, scores_table
-    from arena.scoring.difficulty import (
-        difficulty_breakdown,
-        difficulty_markdown,
-        difficulty_rows,
-    )
+    from arena.registry import UnknownName
+    from arena.reports.score_formats import ScoreReport
+    from arena.scoring.difficulty import difficulty_breakdown
     from arena.storage import Store
 
+    name = args.format or ("json" if args.json else "markdown" if args.markdown else "table")
+    try:
+        render = REPORT_FORMATS.lookup(name)
+    except UnknownName as exc:
+        raise InputError(str(exc), field="--format") from None
     store = Store(args.db)
     run_id = store.run(args.run).id
     scores = score_run(store, run_id, make_grader(args.grader, store))
     levels = {c.id: c.difficulty.value for c in store.run_dataset(run_id).test_cases}
-    by_difficulty = difficulty_breakdown(scores.variants, levels)
-    if args.json:
-        doc = scores_json(scores.variants, scores.cases)
-        doc["by_difficulty"] = {
-            v: {d: s.model_dump() for d, s in levels_.items()}
-            for v, levels_ in by_difficulty.items()
-        }
-        print(json.dumps({"run_id": run_id, "grader": scores.grader, **doc}, indent=2))
-    elif args.markdown:
-        from arena.secrets import redact
-
-        print(
-            redact(
-                scores_markdown(scores.variants, scores.cases, title=f"Golden scores, run {run_id}")
-            )
-        )
-        print("\n" + difficulty_markdown(by_difficulty))
-    else:
-        print(f"run {run_id}, behaviour grader: {scores.grader}")
-        print(scores_table(scores.variants, scores.cases))
-        header, *rows = difficulty_rows(by_difficulty)
-        print("\npass rate by difficulty (counted cases, passed/cases)")
-        print(text_table(header, rows))
+    report = ScoreReport(
+        run_id=run_id,
+        grader=scores.grader,
+        variants=scores.variants,
+        cases=scores.cases,
+        by_difficulty=difficulty_breakdown(scores.variants, levels),
+    )
+    print(render(report))
     return 0

@@ -98,13 +98,13 @@ async def judge_pair(
     store: Store, judge: Judge, run_id: int, pair: Any, self_judged: set[str]
 ) -> PairOutcome:
     """Both orders of ``pair`` through the verdict cache, combined and stored."""
-    from arena.judging.runner import judge_pair as judge_both_orders
+    from arena.judging.runner import judge_both_orders
     from arena.models import CALLS, CallCounter
 
     counter = CallCounter()
     token = CALLS.set(counter)
     try:
-        battle = await judge_both_orders(judge, store, run_id, pair, self_judged)
+        battle = await judge_both_orders(store, judge, run_id, pair, self_judged)
     finally:
         CALLS.reset(token)
     battle.id = store.save_battle(battle)

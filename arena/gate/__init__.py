@@ -26,9 +26,10 @@ if TYPE_CHECKING:
     from arena.gate.noise import Interval, paired_bootstrap, pass_drop_p_value
     from arena.gate.pipeline import check_stored, run_gate
     from arena.gate.power import PowerEstimate, power_estimate
+    from arena.gate.regression import MAX_DROP, RegressionReason, RegressionReport
     from arena.gate.report import GateReport, gate_markdown, gate_text
     from arena.gate.rule_config import DEFAULT_BLOCKING, RULES, RuleConfig
-    from arena.gate.rules import check_candidate, compare_snapshots, snapshot
+    from arena.gate.rules import check_candidate, check_regression, compare_snapshots, snapshot
 
 _EXPORTS = {
     "AbsoluteLimits": "arena.gate.limits",
@@ -47,6 +48,10 @@ _EXPORTS = {
     "align": "arena.gate.alignment",
     "case_history": "arena.gate.history",
     "check_candidate": "arena.gate.rules",
+    "check_regression": "arena.gate.rules",
+    "MAX_DROP": "arena.gate.regression",
+    "RegressionReason": "arena.gate.regression",
+    "RegressionReport": "arena.gate.regression",
     "check_stored": "arena.gate.pipeline",
     "classify": "arena.gate.classify",
     "compare_snapshots": "arena.gate.rules",
@@ -66,6 +71,7 @@ _EXPORTS = {
 
 __all__ = [
     "DEFAULT_BLOCKING",
+    "MAX_DROP",
     "RULES",
     "AbsoluteLimits",
     "Alignment",
@@ -77,10 +83,13 @@ __all__ = [
     "LimitCheck",
     "PowerEstimate",
     "Proposal",
+    "RegressionReason",
+    "RegressionReport",
     "RuleConfig",
     "align",
     "case_history",
     "check_candidate",
+    "check_regression",
     "check_stored",
     "classify",
     "compare_snapshots",

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.scoring.regression import Baseline
+from arena.scoring.baseline import Baseline
 
 
 class Alignment(BaseModel):

@@ -18,7 +18,7 @@ from arena.errors import InputError
 from arena.gate.rule_config import RuleConfig
 from arena.gate.rules import compare_snapshots
 from arena.scoring.aggregate import VariantScores
-from arena.scoring.regression import (
+from arena.scoring.baseline import (
     Baseline,
     baseline_from_json,
     make_baseline,

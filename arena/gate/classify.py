@@ -1,7 +1,9 @@
 """Why a case broke: output, trajectory, behaviour, side effect or error, and the failing check.
 
 A run error is an ``error``. A hard fail (empty output, a forbidden tool, forbidden text, a
-failed grader) names its own kind. Otherwise the kind is the scoring component that fell the
+failed grader) names its own kind. Reasons are records (:class:`~arena.scoring.checks.FailReason`)
+carrying the check and kind that gave them; the kind of each component comes from the
+registered golden checks. Otherwise the kind is the scoring component that fell the
 most against the baseline (or, when the baseline kept no components, the one that costs the
 candidate the most weighted score), and the check is the candidate's failure reason about
 that component.
@@ -9,17 +11,10 @@ that component.
 
 from __future__ import annotations
 
+from arena.scoring.baseline import CaseRecord
+from arena.scoring.checks import FailReason, FailureKind, component_kinds
 from arena.scoring.combined import WEIGHTS
-from arena.scoring.regression import CaseRecord, FailureKind
 
-COMPONENT_KIND: dict[str, FailureKind] = {
-    "output": "output",
-    "trajectory": "trajectory",
-    "behavior": "behavior",
-    "functional": "side_effect",
-    "rubric": "output",
-}
-"""The failure kind of each top-level scoring component."""
 KIND_WORDS: dict[str, str] = {
     "output": "output",
     "trajectory": "trajectory",
@@ -31,34 +26,14 @@ KIND_WORDS: dict[str, str] = {
 ALSO_DROP = 0.2
 """A component that fell this much besides the main one is named too."""
 
-# Failure-reason prefixes (arena.scoring.combined) and the kind each names; hard fails first.
-_HARD: tuple[tuple[str, FailureKind], ...] = (
-    ("empty output", "output"),
-    ("forbidden tool called", "trajectory"),
-    ("output contains forbidden text", "output"),
-    ("behaviour grader failed", "behavior"),
-    ("rubric grader failed", "output"),
-)
-_HINTS: tuple[tuple[str, FailureKind], ...] = (
-    ("output missing", "output"),
-    ("output regex", "output"),
-    ("output exact", "output"),
-    ("rubric not met", "output"),
-    ("tools ", "trajectory"),
-    ("unknown tools called", "trajectory"),
-    ("behaviour ", "behavior"),
-    ("expected file", "side_effect"),
-)
-
 
 def reason_kind(reason: str) -> FailureKind | None:
     """The kind a failure reason names, or None (e.g. ``score 0.52 < 0.70``)."""
-    if reason.startswith("run error"):
-        return "error"
-    for prefix, kind in (*_HARD, *_HINTS):
-        if reason.startswith(prefix):
-            return kind
-    return None
+    return FailReason.coerce(reason).kind
+
+
+def _component_kind(name: str) -> FailureKind:
+    return component_kinds().get(name, "output")
 
 
 def _fallen_component(baseline: CaseRecord, candidate: CaseRecord) -> str | None:
@@ -79,10 +54,10 @@ def _also(baseline: CaseRecord, candidate: CaseRecord, kind: FailureKind) -> str
     notes = []
     for name, now in candidate.components.items():
         was = baseline.components.get(name)
-        other = COMPONENT_KIND.get(name, "output")
+        other = _component_kind(name)
         if other == kind or was is None or was - now < ALSO_DROP:
             continue
-        reason = next((r for r in candidate.fail_reasons if reason_kind(r) == other), None)
+        reason = next((r for r in candidate.fail_reasons if r.kind == other), None)
         notes.append(f"{KIND_WORDS[other]}: {reason or f'{name} score {was:.2f} -> {now:.2f}'}")
     return f" (also {'; '.join(notes)})" if notes else ""
 
@@ -93,16 +68,15 @@ def classify(baseline: CaseRecord, candidate: CaseRecord) -> tuple[FailureKind |
     if candidate.errors:
         return "error", f"run error: {candidate.error}" if candidate.error else "run error"
     for reason in candidate.fail_reasons:
-        for prefix, kind in _HARD:
-            if reason.startswith(prefix):
-                return kind, reason + _also(baseline, candidate, kind)
+        if reason.hard and reason.kind is not None:
+            return reason.kind, reason + _also(baseline, candidate, reason.kind)
     component = _fallen_component(baseline, candidate)
     if component is None:
         return None, "; ".join(candidate.fail_reasons) or "score fell"
-    kind = COMPONENT_KIND.get(component, "output")
+    kind = _component_kind(component)
     also = _also(baseline, candidate, kind)
     for reason in candidate.fail_reasons:
-        if reason_kind(reason) == kind:
+        if reason.kind == kind:
             return kind, reason + also
     was = baseline.components.get(component)
     now = candidate.components.get(component, 0.0)

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.scoring.checks.reasons import FailReason
 from arena.storage import Store
 
 
@@ -30,7 +31,7 @@ class HistoryPoint(BaseModel):
     passes: int
     passed: bool
     score: float
-    fail_reasons: list[str] = Field(default_factory=list)
+    fail_reasons: list[FailReason] = Field(default_factory=list)
     provenance: dict[str, str] = Field(default_factory=dict)
 
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena.golden.models import Category, Tier
 from arena.scoring.aggregate import VariantScores, percentile
-from arena.scoring.regression import Baseline
+from arena.scoring.baseline import Baseline
 from arena.scoring.types import mean
 
 

@@ -28,12 +28,13 @@ from arena.gate.limits import (
     check_budget,
     unpriced_note,
 )
+from arena.gate.regression import RegressionReport
 from arena.gate.report import GateReport, decide
 from arena.gate.rules import compare_snapshots
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.provenance import provenance as current_provenance
 from arena.scoring.aggregate import VariantScores
-from arena.scoring.regression import Baseline, RegressionReport, make_baseline
+from arena.scoring.baseline import Baseline, make_baseline
 from arena.storage import Store
 from arena.variants import Variant
 

@@ -17,10 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arena.gate.classify import KIND_WORDS
 from arena.gate.limits import LimitCheck
+from arena.gate.regression import RegressionReport
 from arena.gate.rule_config import RULES
 from arena.reports.format import pct, text_table
 from arena.reports.markdown import md_table
-from arena.scoring.regression import RegressionReport
 
 EXIT_PASS, EXIT_FAIL = 0, 1
 SEVERITY_WORDS = {"block": "blocks", "warn": "warning", "flaky": "flaky (not blocking)"}

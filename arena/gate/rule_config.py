@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from arena.scoring.regression import MAX_DROP, Severity
+from arena.gate.regression import MAX_DROP, Severity
 
 RULES: dict[str, str] = {
     "suite_drop": "the suite score drops by more than max_drop, significantly",

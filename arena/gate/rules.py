@@ -34,19 +34,14 @@ from typing import Any
 from arena.gate.alignment import Alignment, align
 from arena.gate.classify import KIND_WORDS, classify
 from arena.gate.noise import pass_drop_p_value
+from arena.gate.regression import RegressionReason, RegressionReport
 from arena.gate.rule_config import RULES, RuleConfig, severity
 from arena.gate.suite import suite_figures, suite_power, suite_rule
 from arena.golden.models import Category, GoldenDataset, Tier
 from arena.records import RunResult
 from arena.scoring.aggregate import VariantScores
+from arena.scoring.baseline import Baseline, CaseRecord, make_baseline
 from arena.scoring.combined import CaseScore
-from arena.scoring.regression import (
-    Baseline,
-    CaseRecord,
-    RegressionReason,
-    RegressionReport,
-    make_baseline,
-)
 
 
 def is_broken(before: CaseRecord, now: CaseRecord, alpha: float) -> bool:
@@ -246,3 +241,20 @@ def check_candidate(
 
         hashes = {case.id: case_hash(case) for case in dataset.test_cases}
     return compare_snapshots(baseline, cand, config, hashes)
+
+
+def check_regression(
+    baseline: Baseline,
+    candidate: VariantScores,
+    candidate_cases: list[CaseScore],
+    max_drop: float | None = None,
+    **options: Any,
+) -> RegressionReport:
+    """Gate ``candidate`` against ``baseline`` case by case (:func:`check_candidate`).
+
+    ``max_drop``, when given, overrides the rules' own (default
+    :data:`arena.gate.regression.MAX_DROP`). ``options``: ``results`` (run records: budgets
+    and case hashes), ``dataset`` (the candidate's dataset: version, hashes, which cases
+    exist) and ``rules`` (a :class:`arena.gate.RuleConfig`).
+    """
+    return check_candidate(baseline, candidate, candidate_cases, max_drop=max_drop, **options)

@@ -7,8 +7,9 @@ from pydantic import BaseModel
 
 from arena.gate.noise import Interval, paired_bootstrap
 from arena.gate.power import PowerEstimate, power_estimate
+from arena.gate.regression import RegressionReason
 from arena.gate.rule_config import RuleConfig, severity
-from arena.scoring.regression import Baseline, RegressionReason
+from arena.scoring.baseline import Baseline
 from arena.scoring.types import mean
 
 

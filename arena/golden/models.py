@@ -5,11 +5,21 @@ from __future__ import annotations
 import re
 from datetime import date
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from arena.linear_regex import check_pattern
+from arena.registry import GOLDEN_CHECKS
 
 
 class Category(StrEnum):
@@ -51,6 +61,33 @@ def _unset(value: object) -> bool:
     return value is None or value == []
 
 
+def check_field_types() -> dict[str, Any]:
+    """The type of every case field a registered check from outside declares."""
+    types: dict[str, Any] = {}
+    for name in GOLDEN_CHECKS.names():
+        fields = getattr(GOLDEN_CHECKS.lookup(name), "extra_fields", {})
+        types.update({field: kind for field, (kind, _default) in fields.items()})
+    return types
+
+
+def _validate_check_fields(title: str, extra: dict[str, Any]) -> None:
+    """Validate (in place) the fields no built-in declares: each must belong to a registered
+    check; a ValidationError naming the field otherwise."""
+    types = check_field_types()
+    errors: list[Any] = []
+    for name, value in extra.items():
+        if name not in types:
+            errors.append({"type": "extra_forbidden", "loc": (name,), "input": value})
+            continue
+        try:
+            extra[name] = TypeAdapter(types[name]).validate_python(value)
+        except ValidationError as exc:
+            for error in exc.errors():
+                errors.append({**error, "loc": (name, *error["loc"])})
+    if errors:
+        raise ValidationError.from_exception_data(title, errors)
+
+
 # Case ids name results, sandboxes and trace runs: a safe pattern, never a path.
 CASE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 _CASE_ID = re.compile(CASE_ID_PATTERN)
@@ -80,9 +117,17 @@ class ExpectedFile(BaseModel):
 
 
 class GoldenCase(BaseModel):
-    """One golden query with what a correct agent run looks like."""
+    """One golden query with what a correct agent run looks like.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    Besides the fields below, a case may set the fields of a registered golden check from
+    outside this package (its ``extra_fields``, see :mod:`arena.scoring.checks`); any other
+    key is an error. A field left unset is absent from the dump, so registering a check
+    never changes the content hash of a case that does not use it.
+    """
+
+    model_config = ConfigDict(
+        extra="allow", frozen=True, json_schema_extra={"additionalProperties": False}
+    )
 
     id: Annotated[str, Field(min_length=1)]
     input: str
@@ -136,6 +181,15 @@ class GoldenCase(BaseModel):
             except re.error as exc:
                 raise ValueError(f"invalid regular expression: {exc}") from None
         return value
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _registered_check_fields(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        case = handler(data)
+        extra = case.__pydantic_extra__
+        if extra:
+            _validate_check_fields(cls.__name__, extra)
+        return case
 
     @field_validator("expected_behavior", mode="before")
     @classmethod

@@ -27,7 +27,7 @@ from arena.judging.run_health import HumanAgreement, RunHealth, judges_of_run, r
 from arena.judging.runner import (
     JudgeReport,
     calibrate_run,
-    judge_pair,
+    judge_both_orders,
     judge_run,
     judge_run_async,
 )
@@ -41,7 +41,8 @@ from arena.judging.voting import (
     open_pairs,
     vote_counts,
 )
-from judges.orders import Outcome, combine
+from judges.modes import combine
+from judges.orders import Outcome
 
 __all__ = [
     "HEALTH_CHECKS",
@@ -73,9 +74,9 @@ __all__ = [
     "human_agreement",
     "judge_accuracy",
     "judge_agreement",
+    "judge_both_orders",
     "judge_health",
     "judge_kind",
-    "judge_pair",
     "judge_run",
     "judge_run_async",
     "judges_of_run",

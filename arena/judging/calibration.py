@@ -30,9 +30,9 @@ from arena.judging.accuracy import GoldenMark, golden_winner
 from arena.judging.battle import Battle
 from arena.judging.health import cohen_kappa
 from arena.vocabulary import TIE
+from judges.modes import combine
 from judges.orders import (
     Outcome,
-    combine,
     combined_probability,
     position_offset,
     probability_rule,

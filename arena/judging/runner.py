@@ -107,8 +107,8 @@ async def _verdict(
     return verdict
 
 
-async def judge_pair(
-    judge: Judge, store: Store, run_id: int, pair: _Pair, self_judged: set[str]
+async def judge_both_orders(
+    store: Store, judge: Judge, run_id: int, pair: _Pair, self_judged: set[str]
 ) -> Battle:
     """Both orders of one pair, combined into a stored battle."""
     case, a, b = pair.case, pair.a, pair.b
@@ -192,7 +192,7 @@ async def judge_run_async(
             else:
                 token = CALLS.set(counter)
                 try:
-                    battle = await judge_pair(judge, store, run_id, pair, self_judged)
+                    battle = await judge_both_orders(store, judge, run_id, pair, self_judged)
                 finally:
                     CALLS.reset(token)
                 battle.id = store.save_battle(battle)

@@ -18,23 +18,18 @@ from arena.errors import InputError
 from arena.golden.models import GoldenCase, GoldenDataset
 
 INPUT_KEY = "query"
-EXPECTATION_FIELDS = (
-    "expected_tools",
-    "expected_order",
-    "expected_args",
-    "expected_output_contains",
-    "expected_output_not_contains",
-    "expected_output_regex",
-    "expected_output_exact",
-    "expected_files",
-    "forbidden_tools",
-    "acceptable_tools",
-    "max_steps",
-    "min_tool_calls",
-    "expected_behavior",
-    "reference_answer",
-    "rubric",
-)
+REFERENCE_FIELDS = ("reference_answer",)
+"""Expectations no check scores (the judges read the reference answer)."""
+
+
+def expectation_fields() -> tuple[str, ...]:
+    """The case fields an example's reference outputs hold: every registered golden check's
+    fields (its LangSmith mapping), then :data:`REFERENCE_FIELDS`."""
+    from arena.scoring.checks import check_fields
+
+    return (*check_fields(), *REFERENCE_FIELDS)
+
+
 METADATA_FIELDS = (
     "category",
     "tier",
@@ -52,7 +47,7 @@ ANSWER_KEYS = ("reference_answer", "answer", "output", "expected", "response", "
 def case_to_example(case: GoldenCase, dataset: GoldenDataset | None = None) -> dict[str, Any]:
     """The LangSmith example of a case: ``{"inputs", "outputs", "metadata"}``."""
     expectations = case.model_dump(
-        mode="json", include=set(EXPECTATION_FIELDS), exclude_defaults=True
+        mode="json", include=set(expectation_fields()), exclude_defaults=True
     )
     expectations["max_steps"] = case.max_steps
     metadata: dict[str, Any] = {"case_id": case.id}
@@ -83,7 +78,8 @@ def case_from_reference(
     case_id: str = "langsmith-example",
 ) -> GoldenCase:
     """The golden case an evaluator scores against: the query and the expectations."""
-    expectations = {k: v for k, v in (reference_outputs or {}).items() if k in EXPECTATION_FIELDS}
+    fields = expectation_fields()
+    expectations = {k: v for k, v in (reference_outputs or {}).items() if k in fields}
     raw = {"id": case_id, "input": query_of(inputs), "category": "happy_path", **expectations}
     return GoldenCase.model_validate(raw)
 
@@ -151,7 +147,8 @@ def example_to_case(
         "tier": metadata.get("tier", default_tier),
     }
     case.update({k: v for k, v in metadata.items() if k in METADATA_FIELDS and k not in case})
-    expectations = {k: v for k, v in outputs.items() if k in EXPECTATION_FIELDS}
+    fields = expectation_fields()
+    expectations = {k: v for k, v in outputs.items() if k in fields}
     if expectations:
         case.update(expectations)
     elif (answer := _answer_of(outputs)) is not None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from arena.models.providers.registry import provider_names
+from arena.registry import PROVIDERS
 
 
 class ModelConfig(BaseModel):
@@ -47,10 +47,10 @@ class ModelConfig(BaseModel):
     @classmethod
     def _valid_spec(cls, value: str) -> str:
         provider, sep, name = value.partition(":")
-        if not sep or not name or provider not in provider_names():
+        if not sep or not name or provider not in PROVIDERS:
             raise ValueError(
                 f"model spec {value!r} must look like PROVIDER:NAME with PROVIDER one of "
-                f"{', '.join(provider_names())}"
+                f"{', '.join(PROVIDERS.names())}"
             )
         return value
 
@@ -76,14 +76,12 @@ class ModelConfig(BaseModel):
     def cache_identity(self) -> str:
         """What makes two model calls interchangeable: spec, sampling and what the provider
         adds (the endpoint; for local models the chat template, not the port), never keys."""
-        from arena.models.providers.registry import get_provider
-
         ident = {
             "spec": self.spec,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "extra": self.extra,
-            **get_provider(self.provider).identity(self),
+            **PROVIDERS.lookup(self.provider).identity(self),
         }
         blob = json.dumps(ident, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]

@@ -13,7 +13,6 @@ from arena.ratings.bootstrap import (
     WinRate,
     bootstrap_bradley_terry,
     bootstrap_win_rate,
-    rate_bradley_terry,
 )
 from arena.ratings.bradley_terry import (
     BASE,
@@ -31,8 +30,6 @@ from arena.ratings.elo import (
     K_FACTOR,
     elo_median_over_orderings,
     online_elo,
-    rate_elo_median,
-    rate_online_elo,
 )
 from arena.ratings.fit import Effect, RatingFit
 from arena.ratings.intervals import bootstrap_interval, interval_levels
@@ -49,6 +46,10 @@ from arena.ratings.methods import (
     RATING_METHODS,
     RatingMethod,
     get_rating_method,
+    rate_bradley_terry,
+    rate_elo_median,
+    rate_online_elo,
+    rate_style_controlled,
     rating_methods,
     register_rating_method,
 )
@@ -60,10 +61,10 @@ from arena.ratings.resampling import (
     query_multiplicities,
     type_multiplicities,
 )
+from arena.ratings.sparse_newton import sparse_newton_fit_batch
 from arena.ratings.style import (
     bootstrap_style_controlled,
     fit_style_controlled,
-    rate_style_controlled,
 )
 from arena.ratings.style_features import (
     LENGTH,
@@ -131,6 +132,7 @@ __all__ = [
     "rating_table",
     "register_rating_method",
     "seat_identifiable",
+    "sparse_newton_fit_batch",
     "style_matrix",
     "style_problem",
     "type_multiplicities",

@@ -4,14 +4,15 @@ The resampling unit is the query: a bootstrap dataset draws queries with replace
 all battles of each drawn query. Nothing is refitted from raw battles: each query's
 contribution to every pair's win and battle counts is precomputed once as a sparse
 (pairs x queries) matrix, so a round's counts are one sparse product with its multinomial
-query multiplicities, and all rounds are refitted together by batched Newton warm-started
-from the point estimate.
+query multiplicities, and all rounds are refitted together, warm-started from the point
+estimate: by batched dense Newton for few models, by batched sparse Newton-CG (cost linear in
+the number of model pairs, :mod:`arena.ratings.sparse_newton`) above 64.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 from scipy import sparse
@@ -30,13 +31,13 @@ from arena.ratings.fit import RatingFit
 from arena.ratings.intervals import bootstrap_interval
 from arena.ratings.pair_counts import PairCounts, aggregate_pairs, unique_inverse
 from arena.ratings.resampling import UnitTypes, query_multiplicities, type_multiplicities
-
-if TYPE_CHECKING:
-    from arena.ratings.options import RatingOptions
+from arena.ratings.sparse_newton import PairGraph, chunk_columns, fit_columns
 
 DEFAULT_ROUNDS = 1000
-#: Above this many models the batched Newton Hessians get costly; use L-BFGS per round.
-_NEWTON_MAX_MODELS = 300
+#: Above this many models the batched dense Newton Hessians cost more than sparse Newton-CG.
+_NEWTON_MAX_MODELS = 64
+#: Step tolerance (nats) of the sparse point fit: its error is about the square of this.
+_POINT_TOL = 1e-8
 #: Plain percentile levels (the library's intervals use :mod:`arena.ratings.intervals`).
 CI_PERCENTILES = (2.5, 97.5)
 
@@ -111,19 +112,51 @@ def _query_pair_matrix(battles: Battles, counts: PairCounts) -> tuple[UnitTypes,
 
 def _pair_counts_for(
     matrix: sparse.csr_matrix, matrix32: sparse.csr_matrix | None, mult: FloatArray, bound: float
-) -> tuple[FloatArray, FloatArray]:
-    """(rounds x pairs) wins and totals for a batch of query multiplicities.
+) -> FloatArray:
+    """(2 * pairs x rounds) wins over totals for a batch of (rounds x types) multiplicities.
 
     When every contribution is a multiple of 1/2 and no sum can reach 2**22, single
-    precision is exact, and the memory-bound sparse product runs about twice as fast.
+    precision is exact, and the memory-bound sparse product runs about twice as fast
+    (the result is then single precision).
     """
     if matrix32 is not None and float(mult.max(initial=0.0)) * bound < 2.0**22:
-        prod = np.asarray(matrix32 @ np.ascontiguousarray(mult.T, dtype=np.float32))
-    else:
-        prod = np.asarray(matrix @ np.ascontiguousarray(mult.T))
-    prod = prod.T.astype(np.float64)
-    n_pairs = matrix.shape[0] // 2
-    return prod[:, :n_pairs], prod[:, n_pairs:]
+        return np.asarray(matrix32 @ np.ascontiguousarray(mult.T, dtype=np.float32))
+    return np.asarray(matrix @ np.ascontiguousarray(mult.T))
+
+
+def _fit_rounds(
+    counts: PairCounts,
+    matrix: sparse.csr_matrix,
+    matrix32: sparse.csr_matrix | None,
+    mult: FloatArray,
+    point: FloatArray,
+    reg: float,
+    solver: str,
+    graph: PairGraph | None,
+) -> FloatArray:
+    """(rounds x models) refits for a batch of multiplicities, warm-started from ``point``."""
+    bound = float(counts.total.max(initial=0.0))
+    n_pairs, m = counts.lo.shape[0], counts.n_models
+    if graph is not None:
+        # Resampled counts are made a cache-sized chunk at a time, in the (pairs x rounds)
+        # layout the sparse solver works in, so no (rounds x pairs) copy is ever held.
+        out = np.empty((mult.shape[0], m))
+        step = chunk_columns(n_pairs, m)
+        for first in range(0, mult.shape[0], step):
+            rows = slice(first, first + step)
+            both = _pair_counts_for(matrix, matrix32, mult[rows], bound)
+            out[rows] = fit_columns(graph, both[:n_pairs], both[n_pairs:], reg, point).T
+        return out
+    both = _pair_counts_for(matrix, matrix32, mult, bound).T.astype(np.float64)
+    wins, total = both[:, :n_pairs], both[:, n_pairs:]
+    if solver == "newton":
+        return newton_fit_batch(counts.lo, counts.hi, wins, total, m, reg, point)
+    return np.array(
+        [
+            fit_log_strengths(replace(counts, wins_lo=w, total=t), reg=reg, x0=point, polish=False)
+            for w, t in zip(wins, total, strict=True)
+        ]
+    ).reshape(-1, m)
 
 
 def bootstrap_bradley_terry(
@@ -133,7 +166,7 @@ def bootstrap_bradley_terry(
     seed: int = 0,
     anchor: str | None = None,
     reg: float = DEFAULT_REG,
-    solver: Literal["auto", "newton", "lbfgs"] = "auto",
+    solver: Literal["auto", "newton", "sparse", "lbfgs"] = "auto",
     scale: float = SCALE,
     base: float = BASE,
     initial: float = INITIAL,
@@ -142,8 +175,10 @@ def bootstrap_bradley_terry(
 
     ``rating`` is the point estimate on all battles (the penalised MLE of
     :func:`bradley_terry`). ``solver`` picks how it and the rounds are fitted: batched damped
-    Newton (default up to 300 models) or scipy L-BFGS-B per round; rounds are warm-started
-    from the point estimate. The bounds are corrected for the number of queries
+    Newton with dense Hessians (the default up to 64 models), batched sparse Newton-CG
+    (:mod:`~arena.ratings.sparse_newton`, the default above: time and memory linear in the
+    number of model pairs) or scipy L-BFGS-B per round; rounds are warm-started from the
+    point estimate. The bounds are corrected for the number of queries
     (:func:`~arena.ratings.intervals.bootstrap_interval`), which keeps small arenas'
     intervals honest; memory stays within
     :data:`~arena.ratings.resampling.RESAMPLE_BUDGET` however many queries there are.
@@ -153,11 +188,16 @@ def bootstrap_bradley_terry(
     anchor_index = None if anchor is None else battles.index_of(anchor)
     counts = aggregate_pairs(battles)
     m = battles.n_models
-    use_newton = solver == "newton" or (solver == "auto" and m <= _NEWTON_MAX_MODELS)
-    if use_newton:
+    if solver == "auto":
+        solver = "newton" if m <= _NEWTON_MAX_MODELS else "sparse"
+    graph = PairGraph(counts.lo, counts.hi, m) if solver == "sparse" else None
+    if solver == "newton":
         # The same penalised MLE as bradley_terry(), by the solver used for the rounds.
         pair_counts = (counts.wins_lo[None, :], counts.total[None, :])
         point = newton_fit_batch(counts.lo, counts.hi, *pair_counts, m, reg, np.zeros(m))[0]
+    elif graph is not None:
+        columns = (counts.wins_lo[:, None], counts.total[:, None])
+        point = fit_columns(graph, *columns, reg, np.zeros(m), tol=_POINT_TOL)[:, 0]
     else:
         point = fit_log_strengths(counts, reg=reg)
     rng = np.random.default_rng(seed)
@@ -172,19 +212,9 @@ def bootstrap_bradley_terry(
         halves = matrix.data * 2.0
         exact32 = bool(np.all(halves == np.round(halves)))
         matrix32 = matrix.astype(np.float32) if exact32 else None
-        bound = float(counts.total.max(initial=0.0))
         for mult in type_multiplicities(types, rounds, rng):
-            wins, total = _pair_counts_for(matrix, matrix32, mult, bound)
             rows = slice(done, done + mult.shape[0])
-            if use_newton:
-                samples[rows] = newton_fit_batch(counts.lo, counts.hi, wins, total, m, reg, point)
-            else:
-                samples[rows] = [
-                    fit_log_strengths(
-                        replace(counts, wins_lo=w, total=t), reg=reg, x0=point, polish=False
-                    )
-                    for w, t in zip(wins, total, strict=True)
-                ]
+            samples[rows] = _fit_rounds(counts, matrix, matrix32, mult, point, reg, solver, graph)
             done += mult.shape[0]
     rating, sample_ratings = (
         log_strength_to_elo(s, anchor_index=anchor_index, scale=scale, base=base, initial=initial)
@@ -192,17 +222,6 @@ def bootstrap_bradley_terry(
     )
     low, high = bootstrap_interval(sample_ratings, n_units, point=rating)
     return RatingFit(battles.models, rating, low, high, sample_ratings)
-
-
-def rate_bradley_terry(battles: Battles, options: RatingOptions) -> RatingFit:
-    """The ``bt`` rating method: :func:`bootstrap_bradley_terry` with ``options``."""
-    return bootstrap_bradley_terry(
-        battles,
-        rounds=options.bootstrap_rounds,
-        seed=options.seed,
-        anchor=options.anchor,
-        reg=options.reg,
-    )
 
 
 def bootstrap_win_rate(

@@ -21,6 +21,7 @@ from scipy.special import expit
 
 from arena.ratings.battle_arrays import Battles, FloatArray, IntArray
 from arena.ratings.pair_counts import PairCounts, aggregate_pairs
+from arena.ratings.sparse_newton import PairGraph, fit_columns
 
 SCALE = 400.0
 BASE = 10.0
@@ -32,8 +33,11 @@ INITIAL = 1000.0
 DEFAULT_REG = 0.1
 #: Bytes of Hessians the batched Newton solver may hold at once.
 _HESSIAN_BUDGET = 64 * 2**20
-#: Largest model count for which fit_log_strengths finishes with dense Newton steps.
+#: Largest model count for which fit_log_strengths finishes with dense Newton steps; above
+#: it the fit is sparse Newton-CG (linear in the number of pairs) to the same accuracy.
 _POLISH_MAX_MODELS = 1000
+#: Newton step (nats) that ends the sparse fit: its error is about the square of this.
+_SPARSE_TOL = 1e-8
 
 
 def log_strength_to_elo(
@@ -84,7 +88,9 @@ def fit_log_strengths(
 
     Minimised with scipy's L-BFGS-B using the analytic gradient (warm-started from ``x0``
     if given), then (``polish``, up to 1000 models) finished with exact Newton steps so the
-    optimum is accurate to ~1e-10. The result has mean zero.
+    optimum is accurate to ~1e-10. Above 1000 models ``polish`` fits by sparse Newton-CG
+    instead (:mod:`~arena.ratings.sparse_newton`; no models x models matrix), to the same
+    accuracy. The result has mean zero.
     """
     from scipy import optimize  # heavy to import; the bootstrap's Newton path never needs it
 
@@ -93,6 +99,11 @@ def fit_log_strengths(
     m = counts.n_models
     if m == 0:
         return np.zeros(0)
+    if polish and m > _POLISH_MAX_MODELS:
+        graph = PairGraph(counts.lo, counts.hi, m)
+        columns = (counts.wins_lo[:, None], counts.total[:, None])
+        begin = np.zeros(m) if x0 is None else np.asarray(x0, dtype=np.float64)
+        return fit_columns(graph, *columns, reg, begin, tol=_SPARSE_TOL)[:, 0]
     norm = max(float(counts.total.sum()), 1.0)
 
     def fun(s: FloatArray) -> tuple[float, FloatArray]:

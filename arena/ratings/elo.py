@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from arena.ratings.battle_arrays import Battles, FloatArray, IntArray
 from arena.ratings.bradley_terry import INITIAL
 from arena.ratings.fit import RatingFit
-
-if TYPE_CHECKING:
-    from arena.ratings.options import RatingOptions
 
 K_FACTOR = 4.0
 #: Seeded shuffles of the order-independent Elo.
@@ -116,31 +111,13 @@ def _run_shuffles(
     return ratings.reshape(rounds, m)
 
 
-def _anchored(ratings: FloatArray, battles: Battles, anchor: str | None) -> FloatArray:
+def anchored(ratings: FloatArray, battles: Battles, anchor: str | None) -> FloatArray:
     """Ratings shifted so ``anchor`` sits at 1000 (unchanged without an anchor)."""
     if anchor is None:
         return ratings
     return np.asarray(ratings - ratings[battles.index_of(anchor)] + INITIAL, dtype=np.float64)
 
 
-def rate_online_elo(battles: Battles, options: RatingOptions) -> RatingFit:
-    """The ``elo`` rating method: :func:`online_elo` in the given order, no intervals."""
-    return RatingFit.point(battles.models, _anchored(online_elo(battles), battles, options.anchor))
-
-
-def elo_median_rounds(options: RatingOptions) -> int:
-    """Shuffles of the ``elo-median`` method: ``options.elo_rounds``, the default when 0/None."""
-    return options.elo_rounds or DEFAULT_ELO_ROUNDS
-
-
 def elo_median_fit(battles: Battles, medians: FloatArray, anchor: str | None) -> RatingFit:
     """The ``elo-median`` fit from already computed medians (anchored if asked)."""
-    return RatingFit.point(battles.models, _anchored(medians, battles, anchor))
-
-
-def rate_elo_median(battles: Battles, options: RatingOptions) -> RatingFit:
-    """The ``elo-median`` method: :func:`elo_median_over_orderings`, ``options.elo_rounds``
-    shuffles (the default when 0 or None), no intervals."""
-    rounds = elo_median_rounds(options)
-    ratings = elo_median_over_orderings(battles, rounds=rounds, seed=options.seed)
-    return elo_median_fit(battles, ratings, options.anchor)
+    return RatingFit.point(battles.models, anchored(medians, battles, anchor))

@@ -1,84 +1,122 @@
-"""The rating-method registry: every way of turning battles into ratings, by name.
+"""The built-in rating methods: every way of turning battles into ratings, by name.
 
-A method is a function ``rate(battles, options) -> RatingFit`` registered under a name. Adding
-one is a new module with that function plus one line in :data:`RATING_METHODS` (or a call to
-:func:`register_rating_method` from your own code); the CLI's ``--method`` choices, the
-leaderboard and :class:`~arena.ratings.RatingOptions` validation all read the registry.
+A method is a function ``rate(battles, options) -> RatingFit`` registered under a name in
+:data:`arena.registry.RATING_METHODS`. Adding one is a new module with that function
+decorated with ``@arena.registry.rating_method(name)`` (or an ``agent_arena.rating_methods``
+entry point); the CLI's ``--method`` choices, the leaderboard and
+:class:`~arena.ratings.RatingOptions` validation all read the registry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from arena.ratings.battle_arrays import Battles
-from arena.ratings.bootstrap import rate_bradley_terry
-from arena.ratings.elo import rate_elo_median, rate_online_elo
+from arena.ratings.bootstrap import bootstrap_bradley_terry
+from arena.ratings.elo import (
+    DEFAULT_ELO_ROUNDS,
+    anchored,
+    elo_median_fit,
+    elo_median_over_orderings,
+    online_elo,
+)
 from arena.ratings.fit import RatingFit
-from arena.ratings.style import rate_style_controlled
+from arena.ratings.style import bootstrap_style_controlled
+from arena.registry import RATING_METHODS, RatingMethod, UnknownName
 
 if TYPE_CHECKING:
     from arena.ratings.options import RatingOptions
 
-RateFunction = Callable[[Battles, "RatingOptions"], RatingFit]
 
-
-@dataclass(frozen=True)
-class RatingMethod:
-    """A named rating method.
-
-    ``uses_style``: the method reads ``options.style`` (and needs those covariates in the
-    battles); ``intervals``: it reports 95% intervals (otherwise ranks follow the ratings).
-    """
-
-    name: str
-    summary: str
-    rate: RateFunction
-    uses_style: bool = False
-    intervals: bool = True
-
-
-RATING_METHODS: dict[str, RatingMethod] = {
-    m.name: m
-    for m in (
-        RatingMethod("bt", "Bradley-Terry MLE, 95% query-bootstrap intervals", rate_bradley_terry),
-        RatingMethod(
-            "style-bt",
-            "Bradley-Terry with style covariates (length, markdown, seat), bootstrap intervals",
-            rate_style_controlled,
-            uses_style=True,
-        ),
-        RatingMethod(
-            "elo",
-            "online Elo in battle order (K=4), no intervals",
-            rate_online_elo,
-            intervals=False,
-        ),
-        RatingMethod(
-            "elo-median",
-            "order-independent Elo: median over elo_rounds seeded shuffles, no intervals",
-            rate_elo_median,
-            intervals=False,
-        ),
+def rate_bradley_terry(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``bt`` rating method: :func:`bootstrap_bradley_terry` with ``options``."""
+    return bootstrap_bradley_terry(
+        battles,
+        rounds=options.bootstrap_rounds,
+        seed=options.seed,
+        anchor=options.anchor,
+        reg=options.reg,
     )
-}
+
+
+def rate_style_controlled(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``style-bt`` rating method: :func:`bootstrap_style_controlled` with ``options``."""
+    return bootstrap_style_controlled(
+        battles,
+        features=options.style,
+        rounds=options.bootstrap_rounds,
+        seed=options.seed,
+        anchor=options.anchor,
+        reg=options.reg,
+    )
+
+
+def rate_online_elo(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``elo`` rating method: :func:`online_elo` in the given order, no intervals."""
+    return RatingFit.point(battles.models, anchored(online_elo(battles), battles, options.anchor))
+
+
+def elo_median_rounds(options: RatingOptions) -> int:
+    """Shuffles of the ``elo-median`` method: ``options.elo_rounds``, the default when 0/None."""
+    return options.elo_rounds or DEFAULT_ELO_ROUNDS
+
+
+def rate_elo_median(battles: Battles, options: RatingOptions) -> RatingFit:
+    """The ``elo-median`` method: :func:`elo_median_over_orderings`, ``options.elo_rounds``
+    shuffles (the default when 0 or None), no intervals."""
+    rounds = elo_median_rounds(options)
+    ratings = elo_median_over_orderings(battles, rounds=rounds, seed=options.seed)
+    return elo_median_fit(battles, ratings, options.anchor)
+
+
+BT = RatingMethod("bt", "Bradley-Terry MLE, 95% query-bootstrap intervals", rate_bradley_terry)
+STYLE_BT = RatingMethod(
+    "style-bt",
+    "Bradley-Terry with style covariates (length, markdown, seat), bootstrap intervals",
+    rate_style_controlled,
+    uses_style=True,
+)
+ELO = RatingMethod(
+    "elo", "online Elo in battle order (K=4), no intervals", rate_online_elo, intervals=False
+)
+ELO_MEDIAN = RatingMethod(
+    "elo-median",
+    "order-independent Elo: median over elo_rounds seeded shuffles, no intervals",
+    rate_elo_median,
+    intervals=False,
+)
 
 
 def register_rating_method(method: RatingMethod) -> None:
     """Add (or replace) a rating method under ``method.name``."""
-    RATING_METHODS[method.name] = method
+    RATING_METHODS.register(method.name, method, method.summary)
 
 
 def get_rating_method(name: str) -> RatingMethod:
     """The method registered as ``name``; KeyError naming the known methods."""
     try:
-        return RATING_METHODS[name]
-    except KeyError:
-        known = ", ".join(RATING_METHODS)
-        raise KeyError(f"unknown rating method {name!r}; known: {known}") from None
+        method = RATING_METHODS.lookup(name)
+    except UnknownName as exc:
+        raise KeyError(str(exc)) from None
+    if not isinstance(method, RatingMethod):
+        raise TypeError(f"rating method {name!r} is not an arena.ratings.RatingMethod")
+    return method
 
 
 def rating_methods() -> dict[str, str]:
     """Name -> one-line summary of every registered method, in registration order."""
-    return {name: m.summary for name, m in RATING_METHODS.items()}
+    return RATING_METHODS.summaries()
+
+
+__all__ = [
+    "RATING_METHODS",
+    "RatingMethod",
+    "elo_median_rounds",
+    "get_rating_method",
+    "rate_bradley_terry",
+    "rate_elo_median",
+    "rate_online_elo",
+    "rate_style_controlled",
+    "rating_methods",
+    "register_rating_method",
+]

@@ -98,7 +98,7 @@ class RatingOptions:
     elo_rounds: int | None = None
 
     def __post_init__(self) -> None:
-        from arena.ratings.methods import get_rating_method
+        from arena.registry import RATING_METHODS, UnknownName
 
         setter = object.__setattr__
         checks = (
@@ -117,9 +117,9 @@ class RatingOptions:
             raise RatingOptionError("anchor", f"must be a model name, got {self.anchor!r}")
         name = self.method or ("style-bt" if self.style else "bt")
         try:
-            method = get_rating_method(name)
-        except KeyError as exc:
-            raise RatingOptionError("method", str(exc.args[0])) from None
+            method = RATING_METHODS.lookup(name)
+        except UnknownName as exc:
+            raise RatingOptionError("method", str(exc)) from None
         setter(self, "method", method.name)
         if self.style and not method.uses_style:
             raise RatingOptionError(

@@ -10,8 +10,6 @@ advantage, whatever seat order the battles were stored in.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from scipy.special import expit
 
@@ -22,9 +20,6 @@ from arena.ratings.fit import Effect, RatingFit
 from arena.ratings.intervals import bootstrap_interval
 from arena.ratings.resampling import query_multiplicities
 from arena.ratings.style_features import LENGTH, style_matrix
-
-if TYPE_CHECKING:
-    from arena.ratings.options import RatingOptions
 
 _LBFGS = {"maxiter": 20_000, "maxfun": 40_000, "ftol": 1e-15, "gtol": 1e-11, "maxcor": 20}
 
@@ -218,15 +213,3 @@ def bootstrap_style_controlled(
             done += 1
     elo_args = {"scale": scale, "base": base, "initial": initial}
     return _to_fit(battles, features, scales, point, samples, anchor, elo_args, n_queries)
-
-
-def rate_style_controlled(battles: Battles, options: RatingOptions) -> RatingFit:
-    """The ``style-bt`` rating method: :func:`bootstrap_style_controlled` with ``options``."""
-    return bootstrap_style_controlled(
-        battles,
-        features=options.style,
-        rounds=options.bootstrap_rounds,
-        seed=options.seed,
-        anchor=options.anchor,
-        reg=options.reg,
-    )

@@ -7,12 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arena.ratings.battle_arrays import Battles, FloatArray, IntArray
-from arena.ratings.elo import (
-    elo_median_fit,
-    elo_median_over_orderings,
-    elo_median_rounds,
-    rate_elo_median,
-)
+from arena.ratings.elo import elo_median_fit, elo_median_over_orderings
 from arena.ratings.fit import Effect
 from arena.ratings.matrices import (
     battle_count_matrix,
@@ -21,7 +16,7 @@ from arena.ratings.matrices import (
     rank_models,
     win_rate_matrix,
 )
-from arena.ratings.methods import get_rating_method
+from arena.ratings.methods import elo_median_rounds, get_rating_method, rate_elo_median
 from arena.ratings.options import RatingOptions
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from arena.errors import InputError
 
 if TYPE_CHECKING:
-    from arena.runner.suite import RunOptions
+    from arena.runner.options import RunOptions
     from arena.variants import Variant
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ from arena.records import RunResult
 from arena.runner.agents import AgentCache
 from arena.runner.execute import execute_task
 from arena.runner.heap import frozen_heap
+from arena.runner.options import RunOptions
 from arena.runner.plan import Task, plan_tasks, run_key, select_cases
 from arena.runner.preflight import check_run
 from arena.storage import Store
@@ -33,23 +32,6 @@ class RunReport(BaseModel):
     reused: int
     model_calls: int
     results: list[RunResult]
-
-
-@dataclass
-class RunOptions:
-    """Knobs of a suite run."""
-
-    tier: str = "all"
-    case_ids: list[str] | None = None
-    repeats: int = 1
-    concurrency: int = 2
-    case_timeout_s: float = 600.0
-    retry_errors: bool = False
-    progress: bool = True
-    dataset_path: str = ""
-    on_result: list[Callable[[RunResult], None]] = field(default_factory=list)
-    executor: Any = None
-    """Where tasks run instead of inline (an ``arena.executors.Executor``: Ray, a budget)."""
 
 
 def sandbox_root(run_id: int, database: str = "") -> Path:

@@ -8,7 +8,8 @@ No I/O, database or model calls here; an LLM behaviour grader implements
   :data:`PASS_THRESHOLD`);
 * per variant: :func:`aggregate` -> :class:`VariantScores` (pass rates, components,
   latency, tokens, cost, pass@k, pass^k, flaky cases);
-* gate: :func:`make_baseline`, :func:`check_regression`, :func:`should_update_baseline`.
+* baselines: :func:`make_baseline`, :func:`should_update_baseline` (the regression verdict,
+  :func:`arena.gate.check_regression`, is the gate's).
 """
 
 from arena.scoring.aggregate import (
@@ -19,6 +20,14 @@ from arena.scoring.aggregate import (
     select_cases,
 )
 from arena.scoring.args import args_fraction, score_expected_args, value_satisfied
+from arena.scoring.baseline import (
+    Baseline,
+    CaseRecord,
+    baseline_from_json,
+    baseline_to_json,
+    make_baseline,
+    should_update_baseline,
+)
 from arena.scoring.behavior import (
     BehaviorGrade,
     BehaviorGrader,
@@ -49,18 +58,6 @@ from arena.scoring.output import (
     score_output,
     score_regex,
 )
-from arena.scoring.regression import (
-    MAX_DROP,
-    Baseline,
-    CaseRecord,
-    RegressionReason,
-    RegressionReport,
-    baseline_from_json,
-    baseline_to_json,
-    check_regression,
-    make_baseline,
-    should_update_baseline,
-)
 from arena.scoring.repeats import CaseRepeats, majority_pass, pass_at_k, pass_hat_k
 from arena.scoring.textmatch import contains_item, extract_numbers, first_alternative
 from arena.scoring.tool_use import TRAJECTORY_WEIGHTS, score_trajectory
@@ -80,7 +77,6 @@ from arena.scoring.trajectory import (
 from arena.scoring.types import Check
 
 __all__ = [
-    "MAX_DROP",
     "PASS_THRESHOLD",
     "TRAJECTORY_WEIGHTS",
     "WEIGHTS",
@@ -95,8 +91,6 @@ __all__ = [
     "GroupStats",
     "KeywordBehaviorGrader",
     "MatchMode",
-    "RegressionReason",
-    "RegressionReport",
     "RubricGrade",
     "RubricGrader",
     "ToolCall",
@@ -108,7 +102,6 @@ __all__ = [
     "baseline_from_json",
     "baseline_to_json",
     "calls_from_steps",
-    "check_regression",
     "contains_item",
     "edit_distance",
     "edit_similarity",

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from arena.golden.models import GoldenDataset, Tier
 from arena.records import RunResult, utcnow
 from arena.scoring.aggregate import VariantScores, percentile
+from arena.scoring.checks.reasons import FailReason
 from arena.scoring.combined import CaseScore
 from arena.scoring.repeats import majority_pass
 from arena.scoring.types import mean
@@ -47,7 +48,7 @@ class CaseRecord(BaseModel):
     components: dict[str, float] = Field(
         default_factory=dict, description="Mean of each top-level scoring component."
     )
-    fail_reasons: list[str] = Field(default_factory=list)
+    fail_reasons: list[FailReason] = Field(default_factory=list)
     errors: int = 0
     error: str | None = Field(None, description="The first run error, if any.")
     latency_s: list[float] = Field(default_factory=list)

@@ -36,9 +36,16 @@ from arena.scoring.behavior import (
     RubricGrader,
     failed_grade,
 )
-from arena.scoring.functional import score_files
+from arena.scoring.checks import (
+    OUTPUT,
+    CheckInput,
+    FailReason,
+    GoldenCheck,
+    general_reason,
+    golden_checks,
+)
 from arena.scoring.output import score_output
-from arena.scoring.tool_use import score_trajectory, weighted_mean
+from arena.scoring.tool_use import weighted_mean
 from arena.scoring.types import Check
 
 WEIGHTS: dict[str, float] = {
@@ -52,6 +59,8 @@ RUBRIC_WEIGHT = 0.20
 """Weight of a graded rubric, relative to :data:`WEIGHTS` (renormalised like them)."""
 PASS_THRESHOLD = 0.7
 """Minimum combined score for a pass (hard fails aside)."""
+Verdicts = dict[str, tuple[GoldenCheck, Check]]
+"""Each applicable component: the check that gave it and its verdict."""
 
 
 class CaseScore(BaseModel):
@@ -79,142 +88,95 @@ class CaseScore(BaseModel):
     behavior: BehaviorGrade | None = None
     rubric: RubricGrade | None = None
     error: str | None = None
-    fail_reasons: list[str] = Field(default_factory=list)
+    fail_reasons: list[FailReason] = Field(default_factory=list)
 
 
-def _behavior_check(grade: BehaviorGrade) -> Check:
-    details = grade.model_dump(mode="json")
-    return Check(
-        score=0.0 if grade.error else grade.score,
-        passed=grade.passed and grade.error is None,
-        details=details,
-    )
-
-
-def _rubric_check(grade: RubricGrade) -> Check:
-    return Check(
-        score=0.0 if grade.error else grade.score,
-        passed=grade.passed and grade.error is None,
-        details=grade.model_dump(mode="json"),
-    )
-
-
-def _checks(
-    result: RunResult,
-    case: GoldenCase,
-    grade: BehaviorGrade | None,
-    available_tools: set[str] | None,
-    rubric: RubricGrade | None = None,
-) -> dict[str, Check]:
-    checks: dict[str, Check] = {"trajectory": score_trajectory(result, case, available_tools)}
-    output = score_output(result.output, case)
-    if output is not None:
-        checks["output"] = output
-    if grade is not None:
-        checks["behavior"] = _behavior_check(grade)
-    functional = score_files(result.files, case.expected_files)
-    if functional is not None:
-        checks["functional"] = functional
-    if case.rubric and rubric is not None:
-        checks["rubric"] = _rubric_check(rubric)
+def _checks(data: CheckInput) -> Verdicts:
+    """Each applicable top-level component: its check (output: the first output check) and
+    verdict. Output checks are combined into one ``output`` component."""
+    checks: Verdicts = {}
+    for check in golden_checks():
+        if check.component == OUTPUT:
+            if OUTPUT not in checks:
+                output = score_output(data.output, data.case)
+                if output is not None:
+                    checks[OUTPUT] = (check, output)
+            continue
+        verdict = check.score(data)
+        if verdict is not None:
+            checks[check.component] = (check, verdict)
     return checks
 
 
-def _components(checks: dict[str, Check]) -> dict[str, float]:
-    components = {name: check.score for name, check in checks.items()}
-    for name in ("contains", "not_contains", "regex", "exact"):
-        if "output" in checks and name in checks["output"].details:
-            components[f"output.{name}"] = checks["output"].details[name]["score"]
-    for name, value in checks["trajectory"].details["components"].items():
-        components[f"trajectory.{name}"] = value
+def _components(checks: Verdicts) -> dict[str, float]:
+    components = {name: check.score for name, (_, check) in checks.items()}
+    for name, (owner, check) in checks.items():
+        if name == OUTPUT:
+            for sub, details in check.details.items():
+                components[f"output.{sub}"] = details["score"]
+        else:
+            for sub, value in owner.subscores(check).items():
+                components[f"{name}.{sub}"] = value
     return components
 
 
-def _hard_fails(result: RunResult, checks: dict[str, Check]) -> list[str]:
-    reasons: list[str] = []
+def _per_check(
+    checks: Verdicts,
+) -> list[tuple[GoldenCheck, Check]]:
+    """Every check with its own verdict (each output check apart), in registration order."""
+    out: list[tuple[GoldenCheck, Check]] = []
+    for check in golden_checks():
+        if check.component == OUTPUT:
+            details = checks.get(OUTPUT, (check, Check(score=0, passed=True)))[1].details
+            if check.name in details:
+                sub = dict(details[check.name])
+                score = sub.pop("score")
+                out.append((check, Check(score=score, passed=score >= 1.0, details=sub)))
+        elif check.component in checks and checks[check.component][0] is check:
+            out.append((check, checks[check.component][1]))
+    return out
+
+
+def _weights(checks: Verdicts) -> dict[str, float]:
+    """:data:`WEIGHTS`, the rubric's, and a plugin component's own ``weight``."""
+    weights = {**WEIGHTS, "rubric": RUBRIC_WEIGHT}
+    for name, (check, _) in checks.items():
+        weights.setdefault(name, check.weight)
+    return weights
+
+
+def _hard_fails(result: RunResult, checks: Verdicts) -> list[FailReason]:
+    reasons: list[FailReason] = []
     if not result.output.strip():
-        reasons.append("empty output")
-    violations = checks["trajectory"].details.get("forbidden", {}).get("violations", [])
-    if violations:
-        reasons.append(f"forbidden tool called: {', '.join(sorted(set(violations)))}")
-    output = checks.get("output")
-    if output is not None and "not_contains" in output.details:
-        found = output.details["not_contains"]["violations"]
-        if found:
-            reasons.append(f"output contains forbidden text: {found}")
-    behavior = checks.get("behavior")
-    if behavior is not None and behavior.details.get("error"):
-        reasons.append(f"behaviour grader failed: {behavior.details['error']}")
-    rubric = checks.get("rubric")
-    if rubric is not None and rubric.details.get("error"):
-        reasons.append(f"rubric grader failed: {rubric.details['error']}")
+        reasons.append(general_reason("empty output", "output", check=OUTPUT, hard=True))
+    for check, verdict in _per_check(checks):
+        reasons.extend(check.reason(text, hard=True) for text in check.hard_fails(verdict))
     return reasons
 
 
-def _short(item: object, limit: int = 3) -> str:
-    if isinstance(item, list):
-        shown = " | ".join(repr(x) for x in item[:limit])
-        more = f" | ... (+{len(item) - limit})" if len(item) > limit else ""
-        return f"[{shown}{more}]"
-    return repr(item)
-
-
-def _hints(checks: dict[str, Check]) -> list[str]:
-    hints: list[str] = []
-    output = checks.get("output")
-    if output is not None:
-        missed = output.details.get("contains", {}).get("missed")
-        if missed:
-            hints.append("output missing: " + ", ".join(_short(item) for item in missed))
-        for name in ("regex", "exact"):
-            if name in output.details and output.details[name]["score"] < 1:
-                hints.append(f"output {name} check failed")
-    trajectory = checks["trajectory"].details
-    if trajectory["components"]["selection"] < 1:
-        hints.append(
-            f"tools {trajectory['tools']} vs expected {trajectory['selection']['reference']}"
-        )
-    if trajectory["hallucinated_tools"]:
-        hints.append(f"unknown tools called: {', '.join(trajectory['hallucinated_tools'])}")
-    behavior = checks.get("behavior")
-    if behavior is not None and not behavior.passed and not behavior.details.get("error"):
-        hints.append(
-            f"behaviour {behavior.details['behavior']} not shown "
-            f"({behavior.details['grader']}: {behavior.details['rationale']})"
-        )
-    functional = checks.get("functional")
-    if functional is not None and not functional.passed:
-        hints.append("expected file missing or incomplete")
-    rubric = checks.get("rubric")
-    if rubric is not None and not rubric.passed and not rubric.details.get("error"):
-        hints.append(f"rubric not met ({rubric.details['grader']}: {rubric.details['rationale']})")
-    return hints
+def _hints(checks: Verdicts) -> list[FailReason]:
+    """What failed, the output checks first (what the answer lacks), then the others."""
+    ordered = sorted(_per_check(checks), key=lambda pair: pair[0].component != OUTPUT)
+    return [check.reason(text) for check, verdict in ordered for text in check.hints(verdict)]
 
 
 def _errored(result: RunResult, case: GoldenCase, base: dict[str, Any]) -> CaseScore:
-    applicable = [
-        "trajectory",
-        "output" if _has_output_checks(case) else "",
-        "behavior" if case.expected_behavior else "",
-        "functional" if case.expected_files else "",
-    ]
+    applicable: list[str] = []
+    for check in golden_checks():
+        if check.component == "rubric" or check.component in applicable:
+            continue  # an ungraded rubric never applies to a run that errored
+        if check.applies(case):
+            applicable.append(check.component)
     return CaseScore(
         **base,
         score=0.0,
         passed=False,
-        components={name: 0.0 for name in applicable if name},
+        components={name: 0.0 for name in applicable},
         details={"tools": result.tool_names, "error": result.error},
         error=result.error,
-        fail_reasons=[f"run error: {result.error}"],
-    )
-
-
-def _has_output_checks(case: GoldenCase) -> bool:
-    return bool(
-        case.expected_output_contains
-        or case.expected_output_not_contains
-        or case.expected_output_regex is not None
-        or case.expected_output_exact is not None
+        fail_reasons=[
+            general_reason(f"run error: {result.error}", "error", check="run", hard=True)
+        ],
     )
 
 
@@ -250,19 +212,31 @@ def score_result(
     grade = None
     if case.expected_behavior is not None:
         grade = behavior or KeywordBehaviorGrader().grade_sync(case, result.output)
-    checks = _checks(result, case, grade, available_tools, rubric)
-    score, weights = weighted_mean(
-        {k: c.score for k, c in checks.items()}, {**WEIGHTS, "rubric": RUBRIC_WEIGHT}
+    data = CheckInput(
+        case=case,
+        output=result.output,
+        result=result,
+        available_tools=available_tools,
+        behavior=grade,
+        rubric=rubric,
     )
+    checks = _checks(data)
+    score, weights = weighted_mean({k: c.score for k, (_, c) in checks.items()}, _weights(checks))
     score = min(1.0, max(0.0, score))
     reasons = _hard_fails(result, checks)
     passed = not reasons and score >= PASS_THRESHOLD
     if score < PASS_THRESHOLD:
-        reasons.append(f"score {score:.2f} < {PASS_THRESHOLD:.2f}")
+        reasons.append(
+            general_reason(
+                f"score {score:.2f} < {PASS_THRESHOLD:.2f}", None, check="score", hard=False
+            )
+        )
     if not passed:
         reasons.extend(_hints(checks))
     details = {
-        name: check.details for name, check in checks.items() if name not in ("behavior", "rubric")
+        name: check.details
+        for name, (_, check) in checks.items()
+        if name not in ("behavior", "rubric")
     }
     details["weights"] = weights
     if case.rubric and "rubric" not in checks:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.golden.models import ExpectedFile
-from arena.scoring.output import score_contains
+from arena.scoring.checks.contains import score_contains
 from arena.scoring.types import Check, mean
 
 

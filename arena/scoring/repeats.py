@@ -17,6 +17,7 @@ from math import comb, sqrt
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.scoring.checks.reasons import FailReason
 from arena.scoring.combined import CaseScore
 
 
@@ -63,7 +64,7 @@ class CaseRepeats(BaseModel):
     pass_at_k: dict[int, float]
     pass_hat_k: dict[int, float]
     errors: int = 0
-    fail_reasons: list[str] = Field(default_factory=list)
+    fail_reasons: list[FailReason] = Field(default_factory=list)
 
 
 def case_repeats(scores: Sequence[CaseScore]) -> CaseRepeats:

@@ -1,9 +1,10 @@
 """Judge modes behind one registry: how a judge asks, reads and combines the two orders.
 
-Adding a mode is one module defining a :class:`~judges.modes.base.JudgeMode` subclass plus
-one line in :data:`MODES`; the spec validation, the CLI help, the model config, the verdict
-cache key and the rule combining both orders all follow from the registry. Entries are import
-paths (or classes), so reading the registry stays light: a mode's module loads when it is used.
+Adding a mode is one module defining a :class:`~judges.modes.base.JudgeMode` subclass
+decorated with ``@arena.registry.judge_mode(name)`` (or named in an ``agent_arena.judge_modes``
+entry point); the spec validation, the CLI help, the model config, the verdict cache key and
+the rule combining both orders all follow from :data:`arena.registry.JUDGE_MODES`. Built-ins
+are import paths, so reading the registry stays light: a mode's module loads when it is used.
 """
 
 from __future__ import annotations
@@ -12,34 +13,38 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import InputError
+from arena.registry import JUDGE_MODES, UnknownName
 
 if TYPE_CHECKING:
     from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
+    from judges.orders import Outcome
+    from judges.types import Verdict
 
-MODES: dict[str, str | type[JudgeMode]] = {
-    "text": "judges.modes.text:TextMode",
-    "logprobs": "judges.modes.logprobs:LogprobsMode",
-    "grades": "judges.modes.grades:GradesMode",
-}
+MODES = JUDGE_MODES
+"""The judge-mode registry (:data:`arena.registry.JUDGE_MODES`)."""
 
 
 def mode_names() -> tuple[str, ...]:
     """Every registered mode, in registration order."""
-    return tuple(MODES)
+    return JUDGE_MODES.names()
 
 
 def get_mode(name: str) -> JudgeMode:
     """A fresh instance of the mode registered under ``name`` (InputError if none)."""
-    entry = MODES.get(name)
-    if entry is None:
+    try:
+        mode_class = JUDGE_MODES.lookup(name)
+    except UnknownName as exc:
         raise InputError(
-            f"judge mode must be one of {', '.join(MODES)}, got {name!r}", field="judge"
-        )
-    if isinstance(entry, str):
-        module, _, attr = entry.partition(":")
-        entry = getattr(importlib.import_module(module), attr)
-        MODES[name] = entry
-    return entry()
+            f"judge mode must be one of {', '.join(exc.known)}, got {name!r}", field="judge"
+        ) from None
+    mode: JudgeMode = mode_class()
+    return mode
+
+
+def combine(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+    """The outcome of a battle by the rule of the judge's mode; ``tie_margin`` overrides the
+    spec's (e.g. a margin calibrated on the run)."""
+    return get_mode(ab.judge.mode).combine(ab, ba, tie_margin)
 
 
 def default_mode(provider: str) -> str:
@@ -54,6 +59,7 @@ __all__ = [
     "JudgeMode",
     "Reading",
     "UnreadableReply",
+    "combine",
     "default_mode",
     "get_mode",
     "mode_names",

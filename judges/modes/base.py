@@ -52,8 +52,8 @@ class Reading:
 
 
 class JudgeMode(ABC):
-    """One way of judging an ordered pair. Subclass it, set ``name`` and ``summary``, and add
-    one line to :data:`judges.modes.MODES`.
+    """One way of judging an ordered pair. Subclass it, set ``name`` and ``summary``, and
+    decorate it with ``@arena.registry.judge_mode(name)`` (see :mod:`arena.registry`).
 
     The verdict cache key hashes :meth:`conversations` and the templates of
     :mod:`judges.prompts`: keep every prompt text in one of them.

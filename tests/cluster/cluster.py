@@ -140,7 +140,8 @@ def ray_cluster(extra_env: dict[str, str]) -> Iterator[Cluster]:
     """Head (1 CPU) and worker node (1 CPU) on 127.0.0.1, stopped on exit."""
     root = Path(tempfile.mkdtemp(prefix="arena-ray-"))  # short: Ray's socket paths
     port = _free_port()
-    env = {**os.environ, **LOOPBACK, **extra_env, "PYTHONPATH": str(ROOT)}
+    path = os.pathsep.join(filter(None, [extra_env.get("PYTHONPATH"), str(ROOT)]))
+    env = {**os.environ, **LOOPBACK, **extra_env, "PYTHONPATH": path}
     env.pop("RAY_ADDRESS", None)
     common = [
         f"--temp-dir={root}",

@@ -16,7 +16,7 @@ from arena.gate.limits import (
 from arena.models import price_for
 from arena.models.config import ModelConfig
 from arena.scoring import CaseScore, aggregate
-from arena.scoring.regression import CaseRecord
+from arena.scoring.baseline import CaseRecord
 from arena.variants import Variant
 
 pytestmark = pytest.mark.unit

@@ -11,17 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from arena.gate import RuleConfig
+from arena.gate import RegressionReason, RuleConfig, check_regression
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.scoring import (
     Baseline,
     CaseScore,
-    RegressionReason,
     VariantScores,
     aggregate,
     baseline_from_json,
     baseline_to_json,
-    check_regression,
     make_baseline,
     should_update_baseline,
 )

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from arena.gate import check_regression
 from arena.golden.models import GoldenCase
 from arena.records import RunResult, TrajectoryStep
 from arena.reports import (
@@ -23,7 +24,6 @@ from arena.scoring import (
     CaseScore,
     VariantScores,
     aggregate,
-    check_regression,
     make_baseline,
     score_result,
 )

@@ -17,8 +17,9 @@ class Provider:
     """One kind of chat model, selected by the part of a model spec before the colon.
 
     Subclass it, set ``name`` (and ``supports_logprobs`` if the model can return token
-    log-probabilities), implement :meth:`build`, and add one line to
-    ``arena.models.providers.registry.PROVIDERS`` (or call ``register_provider``).
+    log-probabilities), implement :meth:`build`, and decorate it with
+    ``@arena.registry.model_provider(name)`` (or name it in an ``agent_arena.providers``
+    entry point).
     Keep the module light: import client libraries inside :meth:`build`.
     """
 

@@ -24,28 +24,18 @@ def http_clients(config: ModelConfig) -> dict[str, Any]:
     a second asyncio.run() in the same process. The clients come from httpx2, the openai
     SDK's own HTTP library, when it is installed: at high concurrency it costs markedly less
     CPU per request than legacy httpx, whose connection pool rescans every connection for
-    each request. The async client's idle-connection checks take the cheap path of
-    :mod:`arena.models.lean_http`.
+    each request.
     """
     try:
         import httpx2 as httpx
     except ImportError:  # an older openai SDK: legacy httpx
         import httpx  # type: ignore[no-redef]
-    try:
-        from arena.models.lean_http import probe_cheaply
-    except ImportError:  # legacy httpx, or an httpcore2 without the probe: the default checks
-
-        def probe_cheaply(client: Any) -> Any:
-            return client
-
     limits = httpx.Limits(
         max_connections=MAX_CONNECTIONS, max_keepalive_connections=MAX_CONNECTIONS
     )
     return {
         "http_client": httpx.Client(timeout=config.timeout, limits=limits),
-        "http_async_client": probe_cheaply(
-            httpx.AsyncClient(timeout=config.timeout, limits=limits)
-        ),
+        "http_async_client": httpx.AsyncClient(timeout=config.timeout, limits=limits),
     }
 
 

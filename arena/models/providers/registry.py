@@ -1,31 +1,21 @@
 """The model providers, by the name a spec starts with (``local:``, ``openai:``, ``fake:``).
 
-Adding a provider is one module defining a :class:`Provider` subclass plus one line here.
-Entries are import paths, so ``import arena`` stays light and a provider's client library
-loads only when it is used.
+The entries live in :data:`arena.registry.PROVIDERS` (built-ins as import paths, so ``import
+arena`` stays light and a provider's client library loads only when it is used; outside
+packages through the ``agent_arena.providers`` entry points). Adding a provider is one module
+defining a :class:`Provider` subclass decorated with ``@arena.registry.model_provider(name)``.
 """
 
 from __future__ import annotations
 
-import importlib
-import threading
-
 from arena.errors import InputError
 from arena.models.providers.base import Provider
-
-PROVIDERS: dict[str, str | Provider] = {
-    "local": "arena.models.providers.local:LocalProvider",
-    "openai": "arena.models.providers.openai:OpenAIProvider",
-    "fake": "arena.models.providers.fake:FakeProvider",
-    "human": "judges.human:HumanProvider",  # people voting in the app, never called
-}
-
-_LOCK = threading.Lock()
+from arena.registry import PROVIDERS, UnknownName
 
 
 def provider_names() -> tuple[str, ...]:
-    """Every registered provider name, in registration order."""
-    return tuple(PROVIDERS)
+    """Every registered provider name, in registration order (entry points included)."""
+    return PROVIDERS.names()
 
 
 def register_provider(provider: Provider | str, name: str | None = None) -> None:
@@ -37,27 +27,18 @@ def register_provider(provider: Provider | str, name: str | None = None) -> None
         if isinstance(provider, str):
             raise ValueError("give the name of a provider registered by import path")
         name = provider.name
-    if not name or ":" in name:
-        raise ValueError(f"bad provider name {name!r}")
-    with _LOCK:
-        PROVIDERS[name] = provider
+    PROVIDERS.register(name, provider)
 
 
 def get_provider(name: str) -> Provider:
     """The provider registered under ``name`` (InputError naming ``model.spec`` if none)."""
-    with _LOCK:
-        entry = PROVIDERS.get(name)
-    if entry is None:
+    try:
+        provider = PROVIDERS.lookup(name)
+    except UnknownName as exc:
         raise InputError(
-            f"unknown model provider {name!r}; known: {', '.join(provider_names())}",
+            f"unknown model provider {name!r}; known: {', '.join(exc.known)}",
             field="model.spec",
-        )
-    if isinstance(entry, Provider):
-        return entry
-    module_name, _, attr = entry.partition(":")
-    provider = getattr(importlib.import_module(module_name), attr)()
+        ) from None
     if not isinstance(provider, Provider):
-        raise TypeError(f"{entry} is not an arena.models.Provider")
-    with _LOCK:
-        PROVIDERS[name] = provider
+        raise TypeError(f"{PROVIDERS.kind} {name!r} is not an arena.models.Provider")
     return provider

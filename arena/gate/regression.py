@@ -1,43 +1,20 @@
-"""The regression verdict of a candidate against a baseline, case by case.
+"""The regression verdict of a candidate against a baseline, case by case: its records.
 
-The rules, their defaults and which of them block are documented in ``arena.gate.rules``;
-the baseline records in :mod:`arena.scoring.baseline` (re-exported here).
+The rules, their defaults and which of them block are documented in ``arena.gate.rules``
+(:func:`arena.gate.rules.check_regression` gives the verdict); the baseline records are in
+:mod:`arena.scoring.baseline`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.gate.power import PowerEstimate
-from arena.scoring.aggregate import VariantScores
-from arena.scoring.baseline import (
-    FORMAT,
-    Baseline,
-    CaseRecord,
-    baseline_from_json,
-    baseline_to_json,
-    make_baseline,
-    should_update_baseline,
-)
-from arena.scoring.combined import CaseScore
+from arena.scoring.checks.reasons import FailureKind
 
-__all__ = [
-    "FORMAT",
-    "MAX_DROP",
-    "Baseline",
-    "CaseRecord",
-    "FailureKind",
-    "RegressionReason",
-    "RegressionReport",
-    "Severity",
-    "baseline_from_json",
-    "baseline_to_json",
-    "check_regression",
-    "make_baseline",
-    "should_update_baseline",
-]
+__all__ = ["MAX_DROP", "FailureKind", "RegressionReason", "RegressionReport", "Severity"]
 
 MAX_DROP = 0.05
 """Default largest tolerated drop of the suite score."""
@@ -45,8 +22,6 @@ MAX_DROP = 0.05
 
 Severity = Literal["block", "warn", "flaky"]
 """``block`` fails the gate; ``warn`` is listed; ``flaky``: the case was flaky in the baseline."""
-FailureKind = Literal["output", "trajectory", "behavior", "side_effect", "error"]
-"""Why a case broke: the scoring component that fell, or a run error."""
 
 
 class RegressionReason(BaseModel):
@@ -111,22 +86,3 @@ class RegressionReport(BaseModel):
     def blocking(self) -> list[RegressionReason]:
         """The reasons that fail the gate."""
         return [r for r in self.reasons if r.severity == "block"]
-
-
-def check_regression(
-    baseline: Baseline,
-    candidate: VariantScores,
-    candidate_cases: list[CaseScore],
-    max_drop: float | None = None,
-    **options: Any,
-) -> RegressionReport:
-    """Gate ``candidate`` against ``baseline`` case by case (:func:`arena.gate.check_candidate`).
-
-    ``max_drop``, when given, overrides the rules' own (default :data:`MAX_DROP`).
-    ``options``: ``results`` (run records: budgets and case hashes), ``dataset`` (the
-    candidate's dataset: version, hashes, which cases exist) and ``rules`` (a
-    :class:`arena.gate.RuleConfig`).
-    """
-    from arena.gate.rules import check_candidate
-
-    return check_candidate(baseline, candidate, candidate_cases, max_drop=max_drop, **options)

@@ -1,0 +1,26 @@
+"""RunOptions: the knobs of a suite run (their own module: the preflight checks read them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.records import RunResult
+
+
+@dataclass
+class RunOptions:
+    """Knobs of a suite run."""
+
+    tier: str = "all"
+    case_ids: list[str] | None = None
+    repeats: int = 1
+    concurrency: int = 2
+    case_timeout_s: float = 600.0
+    retry_errors: bool = False
+    progress: bool = True
+    dataset_path: str = ""
+    on_result: list[Callable[[RunResult], None]] = field(default_factory=list)
+    executor: Any = None
+    """Where tasks run instead of inline (an ``arena.executors.Executor``: Ray, a budget)."""

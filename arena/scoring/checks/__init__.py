@@ -1,0 +1,53 @@
+"""Golden checks as registered types: one module per check (see :mod:`.base`).
+
+:func:`golden_checks` lists the registered checks in registration order (the built-ins
+first, then plugins); combined scoring, the gate and the LangSmith export iterate it.
+"""
+
+from __future__ import annotations
+
+from arena.registry import GOLDEN_CHECKS
+from arena.scoring.checks.base import OUTPUT, CheckInput, GoldenCheck
+from arena.scoring.checks.reasons import FailReason, FailureKind, general_reason
+
+
+def golden_checks() -> list[GoldenCheck]:
+    """Every registered check, in registration order (a broken plugin raises its own
+    import error)."""
+    checks: list[GoldenCheck] = []
+    for name in GOLDEN_CHECKS.names():
+        check = GOLDEN_CHECKS.lookup(name)
+        if not isinstance(check, GoldenCheck):
+            raise TypeError(f"golden check {name!r} is not an arena.scoring.checks.GoldenCheck")
+        checks.append(check)
+    return checks
+
+
+def check_fields() -> tuple[str, ...]:
+    """Every case field some registered check reads, in check order."""
+    fields: list[str] = []
+    for check in golden_checks():
+        fields.extend(f for f in (*check.fields, *check.extra_fields) if f not in fields)
+    return tuple(fields)
+
+
+def component_kinds() -> dict[str, FailureKind]:
+    """The failure kind of each top-level scoring component."""
+    kinds: dict[str, FailureKind] = {OUTPUT: "output"}
+    for check in golden_checks():
+        if check.component != OUTPUT:
+            kinds.setdefault(check.component, check.kind)
+    return kinds
+
+
+__all__ = [
+    "OUTPUT",
+    "CheckInput",
+    "FailReason",
+    "FailureKind",
+    "GoldenCheck",
+    "check_fields",
+    "component_kinds",
+    "general_reason",
+    "golden_checks",
+]

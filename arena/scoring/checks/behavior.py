@@ -1,0 +1,48 @@
+"""The ``behavior`` check: the expected non-task behaviour (refuse, ask, ...), graded.
+
+The grade comes from the behaviour grader (keyword rules by default, an LLM with
+``--grader``; see :mod:`arena.scoring.behavior`); a grader failure is a hard fail.
+"""
+
+from __future__ import annotations
+
+from arena.registry import golden_check
+from arena.scoring.checks.base import CheckInput, GoldenCheck
+from arena.scoring.types import Check
+
+
+@golden_check("behavior")
+class BehaviorCheck(GoldenCheck):
+    """``expected_behavior`` shown in the output, as graded."""
+
+    name = "behavior"
+    summary = "an expected behaviour (refuse, ask for clarification, ...), graded"
+    component = "behavior"
+    kind = "behavior"
+    fields = ("expected_behavior",)
+
+    def score(self, data: CheckInput) -> Check | None:
+        grade = data.behavior
+        if grade is None:
+            return None
+        return Check(
+            score=0.0 if grade.error else grade.score,
+            passed=grade.passed and grade.error is None,
+            details=grade.model_dump(mode="json"),
+        )
+
+    def hard_fails(self, check: Check) -> list[str]:
+        error = check.details.get("error")
+        return [f"behaviour grader failed: {error}"] if error else []
+
+    def hints(self, check: Check) -> list[str]:
+        details = check.details
+        if check.passed or details.get("error"):
+            return []
+        return [
+            f"behaviour {details['behavior']} not shown "
+            f"({details['grader']}: {details['rationale']})"
+        ]
+
+
+CHECK = BehaviorCheck()

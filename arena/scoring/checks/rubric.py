@@ -1,0 +1,45 @@
+"""The ``rubric`` check: a free-text criterion graded by the ``--grader`` LLM.
+
+Keyword rules cannot grade a rubric: without an LLM grade the check does not score (the
+combined score records why in ``details['rubric']``).
+"""
+
+from __future__ import annotations
+
+from arena.registry import golden_check
+from arena.scoring.checks.base import CheckInput, GoldenCheck
+from arena.scoring.types import Check
+
+
+@golden_check("rubric")
+class RubricCheck(GoldenCheck):
+    """The case's ``rubric``, as graded by an LLM grader."""
+
+    name = "rubric"
+    summary = "a free-text rubric graded by the --grader LLM"
+    component = "rubric"
+    kind = "output"
+    fields = ("rubric",)
+
+    def score(self, data: CheckInput) -> Check | None:
+        grade = data.rubric
+        if not data.case.rubric or grade is None:
+            return None
+        return Check(
+            score=0.0 if grade.error else grade.score,
+            passed=grade.passed and grade.error is None,
+            details=grade.model_dump(mode="json"),
+        )
+
+    def hard_fails(self, check: Check) -> list[str]:
+        error = check.details.get("error")
+        return [f"rubric grader failed: {error}"] if error else []
+
+    def hints(self, check: Check) -> list[str]:
+        details = check.details
+        if check.passed or details.get("error"):
+            return []
+        return [f"rubric not met ({details['grader']}: {details['rationale']})"]
+
+
+CHECK = RubricCheck()

@@ -1,0 +1,62 @@
+"""The ``trajectory`` check: tool selection, order, arguments, efficiency and forbidden tools.
+
+The scorer is :func:`arena.scoring.tool_use.score_trajectory` (its weights are documented
+there); this module holds what the check reads and the reasons it gives.
+"""
+
+from __future__ import annotations
+
+from arena.registry import golden_check
+from arena.scoring.checks.base import CheckInput, GoldenCheck
+from arena.scoring.tool_use import score_trajectory
+from arena.scoring.types import Check
+
+
+@golden_check("trajectory")
+class TrajectoryCheck(GoldenCheck):
+    """The tools called against the case's expected trajectory; always applies."""
+
+    name = "trajectory"
+    summary = "tool selection, order, arguments, efficiency and forbidden tools (always)"
+    component = "trajectory"
+    kind = "trajectory"
+    fields = (
+        "expected_tools",
+        "expected_order",
+        "expected_args",
+        "forbidden_tools",
+        "acceptable_tools",
+        "max_steps",
+        "min_tool_calls",
+    )
+
+    def applies(self, case: object) -> bool:
+        return True
+
+    def score(self, data: CheckInput) -> Check | None:
+        if data.result is None:
+            return None
+        return score_trajectory(data.result, data.case, data.available_tools)
+
+    def subscores(self, check: Check) -> dict[str, float]:
+        return dict(check.details["components"])
+
+    def hard_fails(self, check: Check) -> list[str]:
+        violations = check.details.get("forbidden", {}).get("violations", [])
+        if violations:
+            return [f"forbidden tool called: {', '.join(sorted(set(violations)))}"]
+        return []
+
+    def hints(self, check: Check) -> list[str]:
+        details = check.details
+        hints: list[str] = []
+        if details["components"]["selection"] < 1:
+            hints.append(
+                f"tools {details['tools']} vs expected {details['selection']['reference']}"
+            )
+        if details["hallucinated_tools"]:
+            hints.append(f"unknown tools called: {', '.join(details['hallucinated_tools'])}")
+        return hints
+
+
+CHECK = TrajectoryCheck()

@@ -1,0 +1,1 @@
+"""One agent-arena extension of each kind, registered through entry points only."""

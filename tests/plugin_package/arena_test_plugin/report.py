@@ -1,0 +1,16 @@
+"""``csv``: one line per variant: name, pass rate, mean score."""
+
+from __future__ import annotations
+
+from arena.registry import report_format
+from arena.reports.score_formats import ScoreReport
+
+
+@report_format("csv", "variant,cases,passed lines (a plugin's format)")
+def csv_report(report: ScoreReport) -> str:
+    """variant,cases,passed per variant"""
+    lines = ["variant,cases,passed"]
+    for variant in report.variants:
+        cases = [c for c in report.cases if c.variant == variant.variant]
+        lines.append(f"{variant.variant},{len(cases)},{sum(c.passed for c in cases)}")
+    return "\n".join(lines)
