@@ -12,7 +12,7 @@ read, best of ``--rounds``, by:
   before the pre-check; unsafe on hostile input);
 - **pre-check alone**;
 - **row by row**: the strict row reader (:func:`arena.input_files.read_json_rows` and
-  :func:`arena.battle_log.rows.arena_row`), which every log falls back to when the columnar
+  :func:`arena.log_rows.arena_row`), which every log falls back to when the columnar
   path does not take it, and which vote files use;
 - **load_votes**: the vote-file reader on the same rows (with a judge field).
 

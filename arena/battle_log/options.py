@@ -14,8 +14,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.battle_log.rows import WinnerCounts
 from arena.errors import InputError
+from arena.log_rows import WinnerCounts
 
 #: arena-hard counts a strong verdict (``A>>B``) as this many battles.
 ARENA_HARD_STRONG_WEIGHT = 3.0

@@ -1,7 +1,7 @@
 """Read a battle log in Chatbot Arena's public schema into rating arrays.
 
 Each row has ``model_a``, ``model_b``, ``winner`` (``model_a``, ``model_b``, ``tie``,
-``tie (bothbad)``, or what FastChat and arena-hard write: see :mod:`arena.battle_log.rows`)
+``tie (bothbad)``, or what FastChat and arena-hard write: see :mod:`arena.log_rows`)
 and optionally ``question_id`` (the bootstrap unit; each battle is its own otherwise). Style
 counts come along when every row has them: ``len_a`` / ``len_b`` (answer lengths), else
 FastChat's ``conv_metadata.sum_assistant_a_tokens`` / ``_b_tokens``; and
@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from arena.battle_log.fast_reader import read_fast
 from arena.battle_log.options import LogCounts, Where, is_strong
-from arena.battle_log.rows import arena_row
 from arena.battle_log.sources import SOURCES
 from arena.errors import InputError
 from arena.input_files import read_json_rows
+from arena.log_rows import arena_row
 from arena.vocabulary import ERROR
 
 if TYPE_CHECKING:

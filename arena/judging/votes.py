@@ -2,7 +2,7 @@
 
 A vote file is JSONL (or a JSON list) of Chatbot Arena rows (``question_id``, ``model_a``,
 ``model_b``, ``winner``, ``judge``, optional ``turn`` and ``repeat``; other fields are
-ignored), read by the battle logs' own row reader (:mod:`arena.battle_log.rows`): FastChat's
+ignored), read by the battle logs' own row reader (:mod:`arena.log_rows`): FastChat's
 MT-Bench judgment files (``model_1``/``model_2``, ``g1_winner``/``g2_winner``, or
 ``tie (inconsistent)``) are read as FastChat reads them, an inconsistent verdict as a tie and
 a row with winner ``error`` left out, both counted. Human label files of the older form
@@ -15,11 +15,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.battle_log.rows import WinnerCounts, arena_row
 from arena.errors import InputError
 from arena.input_files import read_json_rows
 from arena.judging.agreement import AgreementRow, Vote, cross_agreement
 from arena.judging.battle import Battle
+from arena.log_rows import WinnerCounts, arena_row
 from arena.vocabulary import ERROR, LABEL_DIRECTION, winner_from_direction
 
 #: The judge of rows without one in a ``--human`` file.

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from arena.battle_log import LogCounts, load_battle_log
-from arena.battle_log.rows import WinnerCounts
 from arena.cli import main
 from arena.errors import InputError
 from arena.judging import load_votes
+from arena.log_rows import WinnerCounts
 
 pytestmark = pytest.mark.unit
 

@@ -1,4 +1,5 @@
-"""One reader of Chatbot-Arena-style rows, for battle logs and vote files alike.
+"""One reader of Chatbot-Arena-style rows, for battle logs and vote files alike (a
+foundation: both the battle-log reader and the vote reader import it).
 
 Rows come from :func:`arena.input_files.read_json_rows` (JSONL or a JSON list, strictly
 parsed). :func:`arena_row` puts each in Chatbot Arena's own spelling, whoever wrote it:
