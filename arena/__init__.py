@@ -27,6 +27,10 @@ _EXPORTS = {
     "RunReport": "arena.runner",
     "run_suite": "arena.runner",
     "Store": "arena.storage",
+    "AgentContext": "arena.agents",
+    "agent_factory": "arena.agents",
+    "SequentialOptions": "arena.sequential_runs",
+    "run_sequential": "arena.sequential_runs",
 }
 
 __all__ = ["__version__", *_EXPORTS]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
@@ -12,13 +12,23 @@ from arena.gate.power import PowerEstimate, power_estimate, win_rate_groups
 from arena.judged_battles import battles_to_arrays, select_battles
 from arena.judging.accuracy import JudgeAccuracy, golden_marks, judge_accuracy
 from arena.storage import Store
-from arena.vocabulary import ERROR
+from arena.vocabulary import ERROR, TIE
 
-Decision = Literal["better", "non-inferior", "worse", "inconclusive"]
+if TYPE_CHECKING:
+    from arena.judging.battle import Battle
+
+Decision = Literal["better", "non-inferior", "worse", "inconclusive", "identical"]
+"""``identical``: every battle was a tie between identical answers (nothing to judge)."""
+VERDICT_WORDS: dict[str, str] = {"identical": "identical answers"}
+"""How a verdict reads in a summary or a heading, when not its own name."""
 
 
 class CompareReport(BaseModel):
-    """Pairwise win rate with a query-bootstrap 95% interval, golden deltas and cost deltas."""
+    """Pairwise win rate with a 95% interval over cases, golden deltas and cost deltas.
+
+    The interval is :func:`arena.ratings.win_rate_interval`: it never has zero width, so a
+    handful of ties is no proof of anything.
+    """
 
     run_id: int
     baseline: str
@@ -65,6 +75,20 @@ def _decide(
     return "inconclusive", f"the win-rate interval [{lo:.2f}, {hi:.2f}] straddles the margin"
 
 
+def _all_identical(store: Store, run_id: int, battles: list[Battle]) -> bool:
+    """Every battle is a tie between two answers that are the same (whitespace aside)."""
+    from arena.judging.requests import same_answer
+
+    results = {r.id: r for r in store.results(run_id)}
+    return bool(battles) and all(
+        b.winner == TIE
+        and b.result_a_id in results
+        and b.result_b_id in results
+        and same_answer(results[b.result_a_id], results[b.result_b_id])
+        for b in battles
+    )
+
+
 def _saving(base: float, cand: float) -> str:
     if base <= 0:
         return "same cost" if cand <= 0 else "costs more"
@@ -89,7 +113,7 @@ def compare_variants(
     A budget limit that does not hold makes the verdict ``worse``; an inconclusive verdict
     carries a power estimate (how many more cases or repeats would decide it).
     """
-    from arena.ratings import bootstrap_win_rate
+    from arena.ratings import win_rate_interval
 
     run = store.run(run_id)
     scores = load_run_scores(store, run.id)
@@ -107,14 +131,17 @@ def compare_variants(
     )
     win = lo = hi = None
     if battles:
-        rate = bootstrap_win_rate(
-            battles_to_arrays(battles), candidate, baseline, rounds=bootstrap, seed=seed
-        )
+        rate = win_rate_interval(battles_to_arrays(battles), candidate, baseline)
         win, lo, hi = float(rate.win_rate), float(rate.ci_low), float(rate.ci_high)
     regressed = (
         cand.pass_rate < base.pass_rate - margin or cand.mean_score < base.mean_score - margin
     )
-    verdict, why = _decide(lo, hi, margin, regressed)
+    identical = not regressed and _all_identical(store, run.id, battles)
+    verdict, why = (
+        ("identical", "the two variants answered every judged case the same: nothing to judge")
+        if identical
+        else _decide(lo, hi, margin, regressed)
+    )
     reasons = [why]
     limits = check_budget(figures_of(cand), figures_of(base), budget) if budget else []
     over = [check.message for check in limits if not check.passed]
@@ -136,7 +163,9 @@ def compare_variants(
             f"{cand.mean_score:.3f} vs {base.mean_score:.3f}"
         )
     rate_text = (
-        f"win rate {win:.2f} [{lo:.2f}, {hi:.2f}] over {len(battles)} battles"
+        f"every one of the {len(battles)} battles is a tie between identical answers"
+        if identical
+        else f"win rate {win:.2f} [{lo:.2f}, {hi:.2f}] over {len(battles)} battles"
         if win is not None and lo is not None and hi is not None
         else "no battles"
     )
@@ -145,7 +174,8 @@ def compare_variants(
     tokens_b = base.input_tokens_mean + base.output_tokens_mean
     tokens_c = cand.input_tokens_mean + cand.output_tokens_mean
     summary = (
-        f"{candidate} vs {baseline}: {verdict.upper()} ({rate_text}; golden pass rate "
+        f"{candidate} vs {baseline}: {VERDICT_WORDS.get(verdict, verdict).upper()} "
+        f"({rate_text}; golden pass rate "
         f"{cand.pass_rate:.0%} vs {base.pass_rate:.0%}; "
         f"{_saving(base.cost_mean_usd, cand.cost_mean_usd)}, {tokens_c:.0f} vs "
         f"{tokens_b:.0f} tokens per query, p90 latency {cand.latency_p90_s:.1f} s vs "
@@ -209,12 +239,13 @@ def compare_markdown(report: CompareReport) -> str:
     )
     return "\n".join(
         [
-            f"### {report.candidate} vs {report.baseline}: **{report.verdict}**",
+            f"### {report.candidate} vs {report.baseline}: "
+            f"**{VERDICT_WORDS.get(report.verdict, report.verdict)}**",
             "",
             report.summary,
             "",
             f"Judge: {report.judge or 'none'}; battles: {report.battles}; candidate win rate "
-            f"(95% CI, query bootstrap): {win}; margin {report.margin}",
+            f"(95% CI over cases): {win}; margin {report.margin}",
             "",
             "Judge decisive-pair accuracy (95% CI): "
             + (report.judge_accuracy.text() if report.judge_accuracy else "unmeasured"),

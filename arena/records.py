@@ -68,6 +68,12 @@ class RunResult(BaseModel):
         """True when the run finished without an error."""
         return self.error is None
 
+    @property
+    def error_headline(self) -> str | None:
+        """The error's first paragraph: without the traceback a failure of your own agent
+        keeps for ``arena show``."""
+        return None if self.error is None else self.error.split("\n\n", 1)[0]
+
 
 class RunInfo(BaseModel):
     """A stored run: which dataset and variants, when, and how many results."""

@@ -36,18 +36,35 @@ class Variant(BaseModel):
     """One candidate agent: architecture, model, prompt, tools and limits.
 
     ``agent`` is ``react``, ``supervisor`` or an import path ``package.module:factory``
-    naming a function that builds your own agent. ``system_prompt`` holds the resolved text
-    (a ``system_prompt_file`` is read at load time).
+    naming a function that builds your own agent (its ``tools:`` select among the tools the
+    factory declares, its ``params:`` are passed to it). ``system_prompt`` holds the resolved
+    text (a ``system_prompt_file`` is read at load time).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    schema_url: str | None = Field(
+        None,
+        alias="$schema",
+        exclude=True,
+        description="The JSON Schema of this file, for editors (ignored).",
+    )
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     description: str = ""
     agent: str = "react"
     model: ModelConfig
     system_prompt: str = ""
-    tools: list[str] | None = Field(None, description="Enabled tools; None means all.")
+    tools: list[str] | None = Field(
+        None,
+        description="Enabled tools (the built-in agent's, or those your factory declares); "
+        "None means all.",
+    )
+    params: dict[str, Any] = Field(
+        default_factory=dict,
+        exclude_if=lambda params: not params,
+        description="Settings passed to your own factory (ctx.params), validated against "
+        "the params model it declares; part of the variant's version.",
+    )
     max_steps: int = Field(6, ge=1, le=50)
     max_iterations: int = Field(6, ge=1, le=50, description="Supervisor routing limit.")
     roles: dict[str, ModelConfig] = Field(
@@ -94,6 +111,13 @@ class Variant(BaseModel):
                 f"are {', '.join(SUPERVISOR_ROLES)}"
             )
         return roles
+
+    @field_validator("params")
+    @classmethod
+    def _params_for_factories(cls, params: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+        if params and info.data.get("agent") in ARCHITECTURES:
+            raise ValueError("params are passed to your own factory, not to react or supervisor")
+        return params
 
     _source_file: str | None = PrivateAttr(None)
 
@@ -143,7 +167,12 @@ def load_variant(path: str | Path) -> Variant:
         field = ".".join(str(p) for p in err["loc"])
         raise InputError(err["msg"], file=str(file), case=name and name[:80], field=field) from None
     variant._source_file = str(file)
-    _check_tools(file, variant)
+    if variant.agent in ARCHITECTURES:
+        _check_tools(file, variant)
+    else:
+        from arena.agents.factories import vet_variant
+
+        vet_variant(variant)  # imports the factory: a bad import, tools: or params: fails here
     return variant
 
 
@@ -205,7 +234,7 @@ def _resolve_prompt(file: Path, raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_tools(file: Path, variant: Variant) -> None:
-    if variant.tools is None or variant.agent not in ARCHITECTURES:
+    if variant.tools is None:
         return
     from arena.agents.research.tools import TOOL_NAMES
 

@@ -46,6 +46,8 @@ def _from_flag(text: str) -> JudgeSpec:
 
 def _from_file(text: str) -> JudgeSpec:
     raw = load_yaml(text)  # InputError naming the file: unreadable, not UTF-8, bad YAML
+    if isinstance(raw, dict):
+        raw.pop("$schema", None)  # the file's JSON Schema, for editors (arena schema judge)
     try:
         return JudgeSpec.model_validate(raw)
     except ValidationError as exc:

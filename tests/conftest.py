@@ -76,6 +76,9 @@ def _isolated_env(
     if request.node.get_closest_marker("integration") is None:
         monkeypatch.setenv("ARENA_RETRY_DELAY", "0")
     monkeypatch.delenv("ARENA_DB_URL", raising=False)
+    monkeypatch.delenv(
+        "ARENA_FAKE_SCRIPTS", raising=False
+    )  # no scripts file unless a test sets one
     monkeypatch.setenv("ARENA_SANDBOX_DIR", str(tmp_path / "sandboxes"))
     # streamlit.testing runs app.py as ``__main__`` and leaves it there; worker processes
     # started later would run the app again to rebuild their ``__main__``.

@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "arena.provenance",
         ),
     ),
-    ("ratings", ("arena.ratings", "arena.ratings.*")),
+    ("ratings", ("arena.ratings", "arena.ratings.*", "arena.sequential", "arena.sequential.*")),
     ("models", ("arena.models", "arena.models.*")),
     ("golden records", ("arena.golden", "arena.golden.models", "arena.golden.loader")),
     ("scoring", ("arena.scoring", "arena.scoring.*")),
@@ -56,6 +56,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("agent tools", ("arena.agents.research", "arena.agents.research.*")),
+    (
+        "agent factories",
+        ("arena.agents.declare", "arena.agents.imports", "arena.agents.factories"),
+    ),
     ("variants", ("arena.variants",)),
     ("storage", ("arena.storage", "arena.storage.*")),
     ("evaluation", ("arena.evaluate",)),
@@ -69,11 +73,14 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("golden tools", ("arena.golden.*",)),
     ("reports", ("arena.reports.format", "arena.reports.markdown", "arena.reports.render")),
-    ("gate and comparisons", ("arena.gate", "arena.gate.*", "arena.compare")),
+    (
+        "gate and comparisons",
+        ("arena.gate", "arena.gate.*", "arena.compare", "arena.sequential_runs*"),
+    ),
     ("report formats", ("arena.reports", "arena.reports.*")),
     ("langsmith", ("arena.langsmith", "arena.langsmith.*")),
     ("app", ("arena.app", "arena.app.*")),
-    ("cli", ("arena.cli", "arena.cli.*")),
+    ("cli", ("arena.cli", "arena.cli.*", "arena.schemas")),
     ("package", ("arena",)),
 )
 """Bottom to top; a module's layer is the first whose patterns match its name."""

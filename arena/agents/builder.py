@@ -8,7 +8,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
 from arena.agents.context import AgentContext
-from arena.agents.factories import call_factory, import_factory
+from arena.agents.factories import call_factory, import_factory, vet_variant
 from arena.errors import InputError
 from arena.registry import AGENTS
 
@@ -51,12 +51,16 @@ def build_agent(ctx: AgentContext) -> Runnable[Any, Any]:
 
 
 def check_agent(agent: str | Variant, *, file: str | None = None) -> None:
-    """Fail fast (InputError naming the variant file and the field ``agent``) when a
-    bring-your-own factory cannot be imported or is not a factory (see arena.agents.factories).
+    """Fail fast (InputError naming the variant file and the field) when a bring-your-own
+    factory cannot be imported or is not a factory, or (given the Variant) when its ``tools:``
+    or ``params:`` do not match what the factory declares (see arena.agents.factories).
 
     ``agent`` is the variant's ``agent`` value, or the Variant itself (its file is then known).
     """
     if not isinstance(agent, str):
+        if ":" in agent.agent:
+            vet_variant(agent)
+            return
         file = file or agent.source_file
         agent = agent.agent
     if ":" in agent:
@@ -67,6 +71,22 @@ def check_agent(agent: str | Variant, *, file: str | None = None) -> None:
             file=file,
             field="agent",
         )
+
+
+def graph_tool_names(agent: Any) -> set[str] | None:
+    """The names of the tools in a LangGraph graph's tool nodes (``ToolNode``); None when the
+    agent has no tool node to read them from."""
+    from langgraph.prebuilt import ToolNode
+
+    nodes = getattr(agent, "nodes", None)
+    if not isinstance(nodes, dict):
+        return None
+    found: set[str] | None = None
+    for node in nodes.values():
+        bound = getattr(node, "bound", node)
+        if isinstance(bound, ToolNode):
+            found = (found or set()) | set(bound.tools_by_name)
+    return found
 
 
 def extract_output(result: Any) -> str:

@@ -19,7 +19,10 @@ class AgentContext:
 
     A bring-your-own factory (``agent: package.module:factory`` in a variant) is called with
     this and returns a LangGraph graph or any runnable that takes ``{"messages": [...]}``
-    (anything else is refused, see arena.agents.factories). ``sandbox_dir`` is a fresh folder
+    (anything else is refused, see arena.agents.factories). ``tools`` are the tools the
+    factory declares (see arena.agents.declare) as selected by the variant's ``tools:`` (the
+    built-in Research Agent's when it declares none); ``params`` the variant's ``params:``
+    (an instance of the factory's params model, or a dict). ``sandbox_dir`` is a fresh folder
     of this execution alone; its files are stored with the result, then it is removed.
     """
 
@@ -29,6 +32,7 @@ class AgentContext:
     sandbox_dir: Path
     extra: dict[str, Any] = field(default_factory=dict)
     role_models: dict[str, BaseChatModel] = field(default_factory=dict)
+    params: Any = field(default_factory=dict)
 
     def model_for(self, role: str) -> BaseChatModel:
         """The cached model of one role (the variant's ``roles``), else ``model``."""

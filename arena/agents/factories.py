@@ -4,11 +4,14 @@ A variant file names code to run, so it is code-equivalent input. These checks d
 untrusted variant file safe (importing a module runs it); they turn mistakes and the obvious
 abuses into clear errors naming the variant file and the field ``agent``:
 
-- the module must import (any exception while importing it is reported, not raised);
+- the module must import (any exception while importing it is reported, not raised); it is
+  looked up in the installed packages, then in the project (see arena.agents.imports);
 - it may not be a standard-library module (``os:system``, ``builtins:exit``,
   ``subprocess:run`` and the like are refused before anything runs);
 - the factory must be a Python function or class taking one argument (the AgentContext);
-- what it returns must be an agent: a runnable or graph with ``ainvoke``.
+- what it returns must be an agent: a runnable or graph with ``ainvoke``;
+- a variant's ``tools:`` must name tools the factory declares (see arena.agents.declare) and
+  its ``params:`` must validate against the factory's params model.
 """
 
 from __future__ import annotations
@@ -16,12 +19,43 @@ from __future__ import annotations
 import importlib
 import inspect
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from pydantic import ValidationError
+
+from arena.agents.declare import FactorySpec, factory_spec
+from arena.agents.imports import make_importable
 from arena.errors import InputError
 
-if TYPE_CHECKING:
-    from arena.agents.context import AgentContext
+
+class FactoryVariant(Protocol):
+    """What vetting reads of a variant (arena.variants.Variant; this module sits below it)."""
+
+    @property
+    def name(self) -> str:
+        """The variant's name."""
+        ...
+
+    @property
+    def agent(self) -> str:
+        """The factory's import path, ``package.module:function``."""
+        ...
+
+    @property
+    def tools(self) -> list[str] | None:
+        """The declared tools the variant selects (None: all of them)."""
+        ...
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The settings passed to the factory."""
+        ...
+
+    @property
+    def source_file(self) -> str | None:
+        """The variant file, when it was loaded from one."""
+        ...
+
 
 FIELD = "agent"
 
@@ -37,12 +71,23 @@ def import_factory(path: str, *, file: str | None = None) -> Any:
             file=file,
             field=FIELD,
         )
+    roots = make_importable(module_name, file)
     try:
         module = importlib.import_module(module_name)
-    except (Exception, SystemExit) as exc:  # a broken user module must not crash the run
+    except ModuleNotFoundError as exc:
+        ours = exc.name is not None and f"{module_name}.".startswith(f"{exc.name}.")
+        if not ours:
+            raise _import_error(module_name, exc, file) from None
         raise InputError(
-            f"cannot import {module_name}: {type(exc).__name__}: {exc}", file=file, field=FIELD
+            f"cannot import {module_name}: no module named {exc.name!r} among the installed "
+            f"packages or in {', '.join(map(str, roots))}; put the {top!r} package in the "
+            "variant's folder (or a folder above it, up to the project root) or beside "
+            "arena.yaml, or install your project (pip install -e .)",
+            file=file,
+            field=FIELD,
         ) from None
+    except (Exception, SystemExit) as exc:  # a broken user module must not crash the run
+        raise _import_error(module_name, exc, file) from None
     factory = getattr(module, attr, None)
     if factory is None:
         raise InputError(f"{module_name} has no attribute {attr!r}", file=file, field=FIELD)
@@ -50,7 +95,63 @@ def import_factory(path: str, *, file: str | None = None) -> Any:
     return factory
 
 
-def call_factory(path: str, ctx: AgentContext, *, file: str | None = None) -> Any:
+def _import_error(module_name: str, exc: BaseException, file: str | None) -> InputError:
+    return InputError(
+        f"cannot import {module_name}: {type(exc).__name__}: {exc}", file=file, field=FIELD
+    )
+
+
+def vet_variant(variant: FactoryVariant) -> FactorySpec:
+    """Import a factory variant's factory and check its ``tools:`` and ``params:`` against
+    what the factory declares (InputError naming the variant file and the field)."""
+    file = variant.source_file
+    factory = import_factory(variant.agent, file=file)
+    spec = factory_spec(factory)
+    if variant.tools is not None:
+        _check_tools(variant, spec)
+    factory_params(variant, spec)
+    return spec
+
+
+def _check_tools(variant: FactoryVariant, spec: FactorySpec) -> None:
+    declared = spec.tool_names
+    if declared is None:
+        from arena.agents.research.tools import TOOL_NAMES
+
+        available, whose = list(TOOL_NAMES), "the built-in tools (the factory declares none)"
+    else:
+        available, whose = declared, f"the tools {variant.agent} declares"
+    unknown = [name for name in variant.tools or [] if name not in available]
+    if unknown:
+        hint = "" if declared is not None else "; declare yours with @agent_factory(tools=[...])"
+        raise InputError(
+            f"unknown tool(s) {', '.join(unknown)}: not among {whose} "
+            f"({', '.join(available) or 'none'}){hint}",
+            file=variant.source_file,
+            case=variant.name,
+            field="tools",
+        )
+
+
+def factory_params(variant: FactoryVariant, spec: FactorySpec) -> Any:
+    """The variant's ``params:`` as the factory's params model (a plain dict when the factory
+    declares none); InputError naming ``params.<key>`` when they do not validate."""
+    if spec.params is None:
+        return dict(variant.params)
+    try:
+        return spec.params.model_validate(variant.params)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in ("params", *err["loc"]))
+        raise InputError(
+            f"{err['msg']} ({spec.params.__name__} of {variant.agent})",
+            file=variant.source_file,
+            case=variant.name,
+            field=loc,
+        ) from None
+
+
+def call_factory(path: str, ctx: object, *, file: str | None = None) -> Any:
     """Build the agent with the factory; InputError unless it returns something with ainvoke."""
     factory = import_factory(path, file=file)
     try:

@@ -54,6 +54,10 @@ def compare_section(ctx: Context) -> None:
         return
     report = data.load_compare(ctx.url, ctx.run_id, baseline, candidate, ctx.judge_key)
     verdict_box(report)
+    with st.expander("Confidence sequence over cases"):  # issue-22
+        from arena.app.sequence_view import sequence_section
+
+        sequence_section(ctx.url, ctx.run_id, baseline, candidate, ctx.judge_key)
     table = case_table(ctx, baseline, candidate)
     st.subheader("Per case")
     st.caption(

@@ -233,7 +233,7 @@ def load_cases(url: str, run_id: int) -> pd.DataFrame:
     dataset = get_store(url).run_dataset(run_id)
     return pd.DataFrame(
         [
-            {"case_id": c.id, "input": c.input, "category": c.category.value, "tier": c.tier.value}
+            {"case_id": c.id, "input": c.input, "category": c.category, "tier": c.tier.value}
             for c in dataset.test_cases
         ],
         columns=["case_id", "input", "category", "tier"],

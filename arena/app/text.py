@@ -25,6 +25,7 @@ VERDICT_STYLE: dict[Decision, str] = {
     "non-inferior": "info",
     "worse": "error",
     "inconclusive": "warning",
+    "identical": "info",
 }
 """The Streamlit box each compare decision is shown in."""
 

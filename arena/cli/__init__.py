@@ -30,6 +30,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _ArenaParser(
         prog="arena", description="Tell whether a change to an LLM agent made it better or worse."
     )
+    # issue 19: scripted models from a file, for any sub-command
+    parser.add_argument(
+        "--fake-scripts",
+        default=None,
+        metavar="FILE",
+        help="play the scripted models of this YAML/JSON file (fake:NAME specs, and real "
+        "specs its `models:` maps to a script): the pipeline without any model "
+        "(also $ARENA_FAKE_SCRIPTS)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for module in (run, show, score, judge, ratings, battles, demo, app):
         module.register(sub)
@@ -46,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     agree.register(sub)
     golden.register(sub)
     langsmith.register(sub)
+    from arena.cli import schema  # issue 19: arena schema
+
+    schema.register(sub)
     return parser
 
 
@@ -81,6 +93,10 @@ def _reader_went_away() -> int:
 
 def _run(args: argparse.Namespace) -> int:
     try:
+        if args.fake_scripts:  # issue 19
+            from arena.models.fake_files import use_fake_scripts
+
+            use_fake_scripts(args.fake_scripts)
         return int(args.handler(args) or 0)
     except InputError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)

@@ -12,6 +12,8 @@ from arena.cli.common import add_db
 
 APP_FILE = Path(__file__).resolve().parents[2] / "app.py"
 DEFAULT_PORT = 8501
+DEFAULT_ADDRESS = "127.0.0.1"
+ALL_INTERFACES = ("0.0.0.0", "::")
 
 
 def register(sub: Any) -> None:
@@ -20,12 +22,18 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port to serve on (default: {DEFAULT_PORT})"
     )
+    p.add_argument(
+        "--address",
+        default=DEFAULT_ADDRESS,
+        help=f"address to listen on (default: {DEFAULT_ADDRESS}, this machine only; "
+        "0.0.0.0 serves every network interface: anyone who can reach it reads the database)",
+    )
     add_db(p)
     p.set_defaults(handler=cmd_app)
 
 
-def app_command(port: int) -> list[str]:
-    """The command line that serves the app."""
+def app_command(port: int, address: str = DEFAULT_ADDRESS) -> list[str]:
+    """The command line that serves the app on ``address``:``port``."""
     return [
         sys.executable,
         "-m",
@@ -34,6 +42,8 @@ def app_command(port: int) -> list[str]:
         str(APP_FILE),
         "--server.port",
         str(port),
+        "--server.address",
+        address,
         "--server.headless",
         "true",
         "--browser.gatherUsageStats",
@@ -51,6 +61,12 @@ def app_env(db: str | None) -> dict[str, str]:
     return env
 
 
+def app_url(address: str, port: int) -> str:
+    """The URL of the app (an IPv6 address in brackets)."""
+    host = f"[{address}]" if ":" in address else address
+    return f"http://{host}:{port}"
+
+
 def cmd_app(args: argparse.Namespace) -> int:
     """Replace this process with ``python -m streamlit run app.py``."""
     from arena.errors import InputError
@@ -61,7 +77,16 @@ def cmd_app(args: argparse.Namespace) -> int:
         )
     if not 0 < args.port < 65536:
         raise InputError(f"port {args.port} is out of range", field="port")
-    command = app_command(args.port)
-    print(f"arena app: serving http://localhost:{args.port} (Ctrl+C to stop)", flush=True)
+    address = args.address.strip()
+    if not address or any(c.isspace() for c in address):
+        raise InputError(f"not an address: {args.address!r}", field="--address")
+    command = app_command(args.port, address)
+    print(f"arena app: serving {app_url(address, args.port)} (Ctrl+C to stop)", flush=True)
+    if address in ALL_INTERFACES:
+        print(
+            "arena app: listening on all network interfaces: anyone who can reach this "
+            "machine can read the database",
+            flush=True,
+        )
     os.execvpe(command[0], command, app_env(args.db))
     return 0  # pragma: no cover - execvpe does not return

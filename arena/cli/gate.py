@@ -30,7 +30,8 @@ def register(sub: Any) -> None:
         "--candidate",
         default=None,
         metavar="VARIANT",
-        help="candidate variant name or YAML (default: arena.yaml's)",
+        help="candidate variant: its name (the `name:` in a file of the variants folder) or a "
+        "YAML path (default: arena.yaml's)",
     )
     p.add_argument(
         "--report-dir",
@@ -39,6 +40,9 @@ def register(sub: Any) -> None:
         help="where gate.md and gate.json go (default: arena.yaml's, else reports)",
     )
     p.add_argument("--json", action="store_true", help="print the JSON report")
+    from arena.cli.sequential import add_gate_flags  # issue-22
+
+    add_gate_flags(p)
     add_run_flags(p)
     add_limit_flags(p)
     add_db(p)

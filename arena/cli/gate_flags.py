@@ -35,6 +35,8 @@ _FIELDS: dict[str, tuple[str | None, str]] = {
     "judge": ("compare", "judge"),
     "margin": ("compare", "margin"),
     "fail_on": ("compare", "fail_on"),
+    "sequential": ("compare", "sequential"),  # issue-22
+    "batch": ("compare", "batch"),
     "grader": (None, "grader"),
 }
 

@@ -64,7 +64,7 @@ def cmd_add(args: argparse.Namespace) -> int:
         tags=args.tag,
     )
     print(
-        f"added {case.id} ({case.category.value}, pending) to {args.dataset}: version "
+        f"added {case.id} ({case.category}, pending) to {args.dataset}: version "
         f"{dataset.version}, content hash {dataset.content_hash}"
     )
     print(

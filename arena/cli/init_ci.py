@@ -19,7 +19,15 @@ def register(sub: Any) -> None:
         "--install",
         default=None,
         metavar="PIP_SPEC",
-        help="what the workflows pip-install (default: agent-arena[local])",
+        help="how the workflows pip-install agent-arena (default: agent-arena[local])",
+    )
+    p.add_argument(
+        "--install-project",
+        default=None,
+        metavar="PIP_SPEC",
+        help="how the workflows then pip-install your own package, the one your agent "
+        "factories import from (default: '.' when --dir has a pyproject.toml, setup.py or "
+        "setup.cfg; 'none' installs nothing)",
     )
     p.add_argument(
         "--paths",
@@ -41,14 +49,39 @@ def cmd_init_ci(args: argparse.Namespace) -> int:
     """Write or print the workflows and arena.yaml."""
     from pathlib import Path
 
-    from arena.gate.ci import DEFAULT_INSTALL, DEFAULT_PATHS, ci_files, write_ci_files
+    from arena.gate.ci import (
+        DEFAULT_INSTALL,
+        DEFAULT_PATHS,
+        ci_files,
+        project_install,
+        write_ci_files,
+    )
 
     paths = [p.strip() for p in args.paths.split(",")] if args.paths else list(DEFAULT_PATHS)
-    files = ci_files(install=args.install or DEFAULT_INSTALL, paths=paths)
+    install = args.install or DEFAULT_INSTALL
+    project = args.install_project
+    project = project_install(Path(args.dir)) if project is None else project
+    project = "" if project.strip().lower() == "none" else project.strip()
+    files = ci_files(install=install, paths=paths, project=project)
     if args.print_only:
         for name, text in files.items():
             print(f"# ---- {name}\n{text}")
         return 0
     for name, state in write_ci_files(Path(args.dir), files, force=args.force).items():
         print(f"{state}: {name}")
+    print(installs_line(install, project))
     return 0
+
+
+def installs_line(install: str, project: str) -> str:
+    """What the written workflows install, said plainly."""
+    if project:
+        return (
+            f"the workflows pip-install {install}, then your project: pip install {project} "
+            "(--install-project changes it, 'none' skips it)"
+        )
+    return (
+        f"the workflows pip-install {install} only (no pyproject.toml, setup.py or setup.cfg "
+        "here): agent factories import from the variants' folders and arena.yaml's; give "
+        "--install-project SPEC to install your package"
+    )

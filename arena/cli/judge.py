@@ -34,7 +34,10 @@ def register(sub: Any) -> None:
         help="judge model SPEC[/MODE] with MODE one of "
         f"{', '.join(mode_names())}, or a judge YAML file (default: {default})",
     )
-    p.add_argument("--pairs", default="all", help="all | anchor:NAME")
+    p.add_argument("--pairs", default="all", help="all | anchor:NAME | adaptive")
+    from arena.cli.sequential import add_adaptive_flags  # issue-22: --budget, --top
+
+    add_adaptive_flags(p)
     p.add_argument(
         "--with-trajectory",
         action="store_true",
@@ -66,6 +69,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
     spec = spec.model_copy(update=update) if update else spec
     store = Store(args.db)
     run_id = store.run(args.run).id
+    if args.pairs == "adaptive":  # issue-22
+        from arena.cli.sequential import cmd_judge_adaptive
+
+        return cmd_judge_adaptive(args, store, run_id, spec)
     report, budget = judging(args, store, run_id, spec)
     if report is None:  # --dry-run: the plan was printed
         return 0

@@ -33,6 +33,12 @@ def register(sub: Any) -> None:
         help="also plan `arena judge --judge SPEC` of the run",
     )
     p.add_argument("--pairs", default="all", help="all | anchor:NAME")
+    p.add_argument(
+        "--no-measure",
+        action="store_true",
+        help="do not time a local: model that no stored run has timed (one short request); "
+        "assume 2 s per call instead",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_db(p)
     p.set_defaults(handler=cmd_plan)
@@ -88,6 +94,7 @@ def run_plan(args: argparse.Namespace, store: Store | None, judge: str | None = 
         concurrency=args.concurrency,
         judge=spec,
         pairs=getattr(args, "pairs", "all"),
+        measure=not getattr(args, "no_measure", False),
     )
 
 

@@ -96,11 +96,19 @@ def register(sub: Any) -> None:
     c.add_argument("--run", type=int, default=None)
     c.add_argument("--judge", default=None, metavar="KEY")
     c.add_argument("--margin", type=float, default=0.05)
-    c.add_argument("--bootstrap", type=int, default=1000)
+    c.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        help="bootstrap rounds of the judge's accuracy interval (the win-rate interval needs none)",
+    )
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--markdown", default=None, metavar="FILE")
     c.add_argument("--json", action="store_true")
     add_budget_flags(c)  # a budget limit that fails makes the verdict "worse"
+    from arena.cli.sequential import add_compare_flags  # issue-22
+
+    add_compare_flags(c)
     add_db(c)
     c.set_defaults(handler=cmd_compare)
 
@@ -233,7 +241,11 @@ def print_effects(effects: list[Any]) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    """Print the compare verdict; exit 1 unless better or non-inferior."""
+    """Print the compare verdict; exit 1 unless better, non-inferior or identical answers."""
+    if args.sequential:
+        from arena.cli.sequential import cmd_compare_sequential
+
+        return cmd_compare_sequential(args)
     from arena.compare import compare_markdown, compare_variants
     from arena.ratings.options import check_count
     from arena.storage import Store
@@ -262,4 +274,4 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(report.summary)
         for reason in report.reasons:
             print(f"  - {reason}")
-    return 0 if report.verdict in ("better", "non-inferior") else EXIT_WORSE
+    return 0 if report.verdict in ("better", "non-inferior", "identical") else EXIT_WORSE

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from arena.gate.report import GateReport, gate_markdown, gate_text
     from arena.gate.rule_config import DEFAULT_BLOCKING, RULES, RuleConfig
     from arena.gate.rules import check_candidate, check_regression, compare_snapshots, snapshot
+    from arena.gate.variant_lookup import resolve_variant
 
 _EXPORTS = {
     "AbsoluteLimits": "arena.gate.limits",
@@ -67,6 +68,7 @@ _EXPORTS = {
     "run_gate": "arena.gate.pipeline",
     "run_snapshot": "arena.gate.baselines",
     "snapshot": "arena.gate.rules",
+    "resolve_variant": "arena.gate.variant_lookup",
 }
 
 __all__ = [
@@ -102,6 +104,7 @@ __all__ = [
     "pass_drop_p_value",
     "power_estimate",
     "propose_baseline",
+    "resolve_variant",
     "run_gate",
     "run_snapshot",
     "snapshot",

@@ -1,8 +1,10 @@
 """The shipped GitHub Actions workflows and the ``arena.yaml`` that ``arena init-ci`` writes.
 
-The templates live in ``arena/gate/templates``; three placeholders are filled in: the pip
-spec the workflows install (``__ARENA_INSTALL__``), the path filters of the pull-request
-trigger (``__ARENA_PATHS__``) and the baseline file the nightly run may raise
+The templates live in ``arena/gate/templates``; four placeholders are filled in: the pip
+spec of agent-arena the workflows install (``__ARENA_INSTALL__``), the pip spec of the
+repository's own package, installed after it (``__ARENA_PROJECT__``: ``.`` when the repository
+has a ``pyproject.toml``, ``setup.py`` or ``setup.cfg``, else nothing), the path filters of
+the pull-request trigger (``__ARENA_PATHS__``) and the baseline file the nightly run may raise
 (``__ARENA_BASELINE__``). This repository's own ``.github/workflows`` are these templates
 rendered with :data:`REPO_INSTALL` and :data:`REPO_PATHS` (a test keeps them identical).
 """
@@ -18,6 +20,7 @@ WORKFLOWS = {
     ".github/workflows/arena-nightly.yml": "arena-nightly.yml",
 }
 DEFAULT_INSTALL = "agent-arena[local]"
+PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 DEFAULT_PATHS: tuple[str, ...] = (
     "prompts/**",
     "variants/**",
@@ -45,13 +48,16 @@ def render(
     install: str = DEFAULT_INSTALL,
     paths: Sequence[str] = DEFAULT_PATHS,
     baseline: str = DEFAULT_BASELINE,
+    project: str = "",
 ) -> str:
-    """One template with its placeholders filled in."""
+    """One template with its placeholders filled in (``project``: your package's pip spec,
+    empty for none)."""
     text = (TEMPLATES / template).read_text(encoding="utf-8")
     lines = "\n".join(f'      - "{p}"' for p in paths)
     return (
         text.replace("__ARENA_PATHS__", lines)
         .replace("__ARENA_INSTALL__", install)
+        .replace("__ARENA_PROJECT__", project)
         .replace("__ARENA_BASELINE__", baseline)
     )
 
@@ -65,15 +71,21 @@ def arena_yaml(baseline: str = DEFAULT_BASELINE, candidate: str = "baseline") ->
     )
 
 
+def project_install(root: Path) -> str:
+    """The pip spec of the repository's own package: ``.`` when ``root`` has one, else ""."""
+    return "." if any((root / name).is_file() for name in PROJECT_FILES) else ""
+
+
 def ci_files(
     *,
     install: str = DEFAULT_INSTALL,
     paths: Sequence[str] = DEFAULT_PATHS,
     baseline: str = DEFAULT_BASELINE,
+    project: str = "",
 ) -> dict[str, str]:
     """Relative path -> text of everything ``arena init-ci`` writes."""
     files = {
-        target: render(template, install=install, paths=paths, baseline=baseline)
+        target: render(template, install=install, paths=paths, baseline=baseline, project=project)
         for target, template in WORKFLOWS.items()
     }
     files["arena.yaml"] = arena_yaml(baseline)

@@ -48,6 +48,9 @@ class CompareSection(BaseModel):
     bootstrap: int = Field(1000, ge=100)
     seed: int = 0
     fail_on: list[Verdict] = Field(default_factory=lambda: list[Verdict](["worse"]))
+    # issue-22: decide case by case, stop once settled (arena.sequential_runs)
+    sequential: bool = False
+    batch: int = Field(1, ge=1, le=1000)
 
 
 class GateConfig(BaseModel):
@@ -55,6 +58,9 @@ class GateConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    schema_url: str | None = Field(
+        None, alias="$schema", exclude=True, description="The JSON Schema, for editors (ignored)."
+    )
     baseline: str | None = Field(
         None, description="VARIANT name, variant YAML or baseline JSON file."
     )
@@ -89,6 +95,9 @@ def load_config(path: str | Path) -> GateConfig:
         raw = {}
     if not isinstance(raw, dict):
         raise InputError("expected a mapping of settings", file=str(file))
+    from arena.agents.imports import add_project_root
+
+    add_project_root(file.parent)  # its folder is where agent factories may import from
     return config_from_dict(raw, source=str(file), base_dir=str(file.parent))
 
 
@@ -143,6 +152,8 @@ compare:
   bootstrap: 1000
   seed: 0
   fail_on: [worse]                  # add inconclusive to require a decided verdict
+  sequential: false                 # true: case by case, stop once settled (docs/sequential.md)
+  batch: 1                          # cases between two looks when sequential
 report_dir: reports                 # gate.md and gate.json
 """
 """An ``arena.yaml`` with every key at its default (``arena init-ci`` writes a variant)."""

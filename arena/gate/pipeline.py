@@ -31,32 +31,13 @@ from arena.gate.limits import (
 from arena.gate.regression import RegressionReport
 from arena.gate.report import GateReport, decide
 from arena.gate.rules import compare_snapshots
+from arena.gate.variant_lookup import find_variant_file, resolve_variant, variants_dir
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.provenance import provenance as current_provenance
 from arena.scoring.aggregate import VariantScores
 from arena.scoring.baseline import Baseline, make_baseline
 from arena.storage import Store
 from arena.variants import Variant
-
-
-def _variants_dir(config: GateConfig) -> Path:
-    from arena.paths import data_dir
-
-    given = config.run.variants_dir
-    return Path(config.path(given)) if given else data_dir() / "variants"
-
-
-def resolve_variant(ref: str, config: GateConfig, flag: str) -> Variant:
-    """A variant from a YAML path, or by name from the variants folder."""
-    from arena.variants import load_variant
-
-    path = Path(ref)
-    if path.suffix in (".yaml", ".yml") or path.is_file():
-        return load_variant(path)
-    file = _variants_dir(config) / f"{ref}.yaml"
-    if not file.is_file():
-        raise InputError(f"no variant {ref!r}: {file} does not exist", field=flag)
-    return load_variant(file)
 
 
 @dataclass
@@ -93,7 +74,8 @@ def resolve_sides(
         baseline = load_baseline_file(config.path(baseline_ref))
     elif (
         path.suffix in (".yaml", ".yml")
-        or (_variants_dir(config) / f"{baseline_ref}.yaml").is_file()
+        or path.is_file()
+        or find_variant_file(baseline_ref, config, "baseline") is not None
     ):
         variant = resolve_variant(baseline_ref, config, "baseline")
         if variant.name == candidate.name and variant.version_hash != candidate.version_hash:
@@ -103,7 +85,7 @@ def resolve_sides(
         stored = store.baseline(baseline_ref)
         if stored is None:
             raise InputError(
-                f"{baseline_ref!r} is no variant in {_variants_dir(config)}, no "
+                f"{baseline_ref!r} is no variant in {variants_dir(config)}, no "
                 "baseline file and no stored baseline",
                 field="baseline",
             )
@@ -156,6 +138,17 @@ def evaluate(
     return regression, limits + budget, notes
 
 
+def _check_categories(config: GateConfig, dataset: GoldenDataset) -> None:
+    """A category limit must name one of the dataset's categories (exit 2 before any run)."""
+    unknown = sorted(set(config.absolute.min_category_pass_rate) - set(dataset.category_names))
+    if unknown:
+        raise InputError(
+            f"unknown category(ies) {', '.join(unknown)}; the dataset {dataset.name} has "
+            f"{', '.join(dataset.category_names)}",
+            field="absolute.min_category_pass_rate",
+        )
+
+
 def _label(dataset: GoldenDataset) -> str:
     return f"{dataset.name} {dataset.version} ({dataset_hash(dataset)})"
 
@@ -202,26 +195,28 @@ def run_gate(
 
         dataset_path = str(data_dir() / "golden" / "research_agent.json")
     dataset = load_dataset(dataset_path)
+    _check_categories(config, dataset)
     variants = [sides.candidate]
     if (
         sides.baseline_variant is not None
         and sides.baseline_variant.version_hash != sides.candidate.version_hash
     ):
         variants.append(sides.baseline_variant)
-    report = run_suite(
-        store,
-        dataset,
-        variants,
-        RunOptions(
-            tier=config.run.tier,
-            case_ids=config.run.cases,
-            repeats=config.run.repeats,
-            concurrency=config.run.concurrency,
-            case_timeout_s=config.run.timeout_s,
-            progress=progress,
-            dataset_path=dataset_path,
-        ),
+    options = RunOptions(
+        tier=config.run.tier,
+        case_ids=config.run.cases,
+        repeats=config.run.repeats,
+        concurrency=config.run.concurrency,
+        case_timeout_s=config.run.timeout_s,
+        progress=progress,
+        dataset_path=dataset_path,
     )
+    sequential = None  # issue-22: case by case, stopping once settled
+    if config.compare.sequential and len(variants) == 2:
+        from arena.sequential_runs.gate import gate_sequential
+
+        sequential = gate_sequential(store, config, dataset, variants[0], variants[1], options)
+    report = run_suite(store, dataset, variants, options) if sequential is None else sequential
     scores = score_run(store, report.run_id, make_grader(config.grader, store))
     results = store.results(report.run_id)
     # where this gate runs (the commit being gated): a resumed run keeps where it was made
@@ -248,7 +243,9 @@ def run_gate(
     regression, limits, more = evaluate(config, baseline, cand, cand_scores, dataset)
     compare = None
     judged = [v.name for v in variants]
-    if config.judge is not None and len(judged) == 2:
+    if sequential is not None:
+        compare = sequential.model_dump(mode="json")
+    elif config.judge is not None and len(judged) == 2:
         compare = _compare(store, config, report.run_id, judged[1], judged[0], progress)
     elif config.judge is not None and sides.note is None:
         notes.append("the candidate and the baseline are the same version: nothing to judge")

@@ -78,6 +78,9 @@ class RegressionReport(BaseModel):
     not_run_cases: list[str] = Field(
         default_factory=list, description="Baseline cases the candidate did not run."
     )
+    not_run_tiers: dict[str, str] = Field(
+        default_factory=dict, description="The baseline's tier of each not-run case."
+    )
     datasets_differ: bool = False
     notes: list[str] = Field(default_factory=list)
     power: PowerEstimate | None = None

@@ -115,7 +115,7 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
     ]
     for label, cases in (
         ("Flaky in the baseline", report.flaky_cases),
-        ("Not run (critical: see critical_missing)", report.not_run_cases),
+        *_not_run_sets(report),
         ("Changed since the baseline (not compared)", report.changed_cases),
         ("Added since the baseline (not compared)", report.new_cases),
         ("Removed from the dataset (not compared)", report.removed_cases),
@@ -123,6 +123,25 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
         if cases:
             lines.append(f"{label}: {ids(cases)}")
     return lines
+
+
+TIER_ORDER = ("critical", "standard", "pending")
+
+
+def _not_run_sets(report: RegressionReport) -> list[tuple[str, list[str]]]:
+    """Not-run cases grouped by their tier, each group labelled with it."""
+    groups: dict[str, list[str]] = {}
+    for case_id in report.not_run_cases:
+        groups.setdefault(report.not_run_tiers.get(case_id, "unknown"), []).append(case_id)
+    order = sorted(groups, key=lambda t: (*TIER_ORDER, t).index(t))
+    out = []
+    for tier in order:
+        label = f"Not run, {tier} tier"
+        if any(c in report.missing_cases for c in groups[tier]):
+            how = "blocks" if "critical_missing" in report.blocking_rules else "warns"
+            label += f" ({how}: critical_missing)"
+        out.append((label, groups[tier]))
+    return out
 
 
 def _rule_line(report: RegressionReport) -> str:
@@ -172,12 +191,30 @@ def regression_verdict(report: RegressionReport) -> str:
     return "REGRESSION DETECTED" if report.regressed else "ALL CLEAR"
 
 
-def regression_markdown(report: RegressionReport, level: int = 2) -> str:
-    """The regression verdict, figures, rules that fired, why cases broke, case sets."""
+SECTION_TITLE = "Regression rules, case by case"
+
+
+def section_finding(report: RegressionReport) -> str:
+    """What the rules found, as a section of a larger report (whose headline is the verdict):
+    ``REGRESSION DETECTED`` or ``no regression``, never a second ``ALL CLEAR``."""
+    return "REGRESSION DETECTED" if report.regressed else "no regression"
+
+
+def regression_markdown(report: RegressionReport, level: int = 2, section: bool = False) -> str:
+    """The regression verdict, figures, rules that fired, why cases broke, case sets.
+
+    ``section``: part of a gate report, headed by what the rules found (the gate's own
+    headline is the one verdict).
+    """
     h = "#" * level
     icon = "❌" if report.regressed else "✅"
+    title = (
+        f"{h} {SECTION_TITLE}: {section_finding(report)}"
+        if section
+        else f"{h} {icon} {regression_verdict(report)}"
+    )
     parts = [
-        f"{h} {icon} {regression_verdict(report)}",
+        title,
         "",
         f"Candidate `{report.candidate}` against baseline `{report.baseline}`, case by "
         f"case (max drop {report.max_drop:.3f}).",
@@ -207,12 +244,18 @@ def regression_markdown(report: RegressionReport, level: int = 2) -> str:
     return "\n".join(parts) + "\n"
 
 
-def regression_text(report: RegressionReport) -> str:
-    """The regression verdict as plain text, one rule per line."""
+def regression_text(report: RegressionReport, section: bool = False) -> str:
+    """The regression verdict as plain text, one rule per line (``section``: as part of a
+    gate report, see :func:`regression_markdown`)."""
     rule = "=" * 60
+    title = (
+        f"  {SECTION_TITLE.lower()}: {section_finding(report)}"
+        if section
+        else f"  REGRESSION REPORT — {regression_verdict(report)}"
+    )
     parts = [
         rule,
-        f"  REGRESSION REPORT — {regression_verdict(report)}",
+        title,
         f"  {report.candidate} vs baseline {report.baseline}",
         rule,
         text_table(FIGURE_HEADERS, _figures(report)),
@@ -264,7 +307,7 @@ def gate_markdown(report: GateReport) -> str:
     if report.failures:
         parts += ["**Why it failed:**", "", *[f"- {f}" for f in report.failures], ""]
     if report.regression is not None:
-        parts += [regression_markdown(report.regression, level=3)]
+        parts += [regression_markdown(report.regression, level=3, section=True)]
     if report.limits:
         parts += [
             "### Limits",
@@ -294,7 +337,7 @@ def gate_text(report: GateReport) -> str:
     if report.failures:
         parts += ["", "why it failed:", *[f"  - {f}" for f in report.failures]]
     if report.regression is not None:
-        parts += ["", regression_text(report.regression).rstrip()]
+        parts += ["", regression_text(report.regression, section=True).rstrip()]
     if report.limits:
         parts += [
             "",

@@ -196,6 +196,7 @@ def compare_snapshots(
         removed_cases=aligned.removed,
         changed_cases=aligned.changed,
         not_run_cases=aligned.not_run,
+        not_run_tiers={c: str(base.cases[c].tier) for c in aligned.not_run},
         datasets_differ=aligned.datasets_differ,
         notes=notes,
         power=suite_power(base, cand, counted, suite, config),

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from arena.records import RunResult
     from arena.storage import Store
 
-CATEGORY_PREFIX = {
+CATEGORY_PREFIX: dict[str, str] = {
     Category.HAPPY_PATH: "HP",
     Category.EDGE_CASE: "EC",
     Category.AMBIGUOUS: "AM",
@@ -37,9 +37,11 @@ def normalize_query(text: str) -> str:
     return re.sub(r"\s+", " ", text.casefold()).strip().strip(".?!").strip()
 
 
-def next_case_id(dataset: GoldenDataset, category: Category) -> str:
-    """The next free id of the category's prefix: ``GF-007`` -> ``GF-008``."""
-    prefix = CATEGORY_PREFIX[category]
+def next_case_id(dataset: GoldenDataset, category: str) -> str:
+    """The next free id of the category's prefix: ``GF-007`` -> ``GF-008`` (a dataset's own
+    category is prefixed by its first two letters and digits, upper-cased)."""
+    own = "".join(ch for ch in category if ch.isalnum())[:2].upper() or "C"
+    prefix = CATEGORY_PREFIX.get(category, own)
     numbers = [
         int(m.group(1)) for c in dataset.test_cases if (m := re.fullmatch(rf"{prefix}-(\d+)", c.id))
     ]
@@ -76,7 +78,7 @@ def case_from_result(
     case: dict[str, Any] = {
         "id": case_id,
         "input": source.input if query is None else query,
-        "category": source.category.value,
+        "category": source.category,
         "tier": Tier.PENDING.value,
         "difficulty": source.difficulty.value,
         "expected_tools": expected,

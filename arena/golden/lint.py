@@ -120,9 +120,9 @@ def static_findings(dataset: GoldenDataset) -> list[LintFinding]:
     pending: dict[str, int] = {}
     for case in dataset.test_cases:
         if case.tier == Tier.PENDING:
-            pending[case.category.value] = pending.get(case.category.value, 0) + 1
+            pending[case.category] = pending.get(case.category, 0) + 1
         else:
-            counted.setdefault(case.category.value, []).append(case.id)
+            counted.setdefault(case.category, []).append(case.id)
     for category in sorted(set(counted) | set(pending)):
         ids = counted.get(category, [])
         if len(ids) < MIN_CATEGORY_CASES:

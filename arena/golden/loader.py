@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from arena.errors import InputError
-from arena.golden.models import GoldenCase, GoldenDataset, check_case_id
+from arena.golden.models import GoldenCase, GoldenDataset, check_case_id, unknown_category
 from arena.input_files import load_json
 
 
@@ -37,6 +37,7 @@ def load_dataset(path: str | Path) -> GoldenDataset:
         raise InputError(err["msg"], file=file, field=_loc(err["loc"])) from None
     dataset = dataset.model_copy(update={"test_cases": cases})
     _check_unique_ids(file, cases)
+    _check_categories(file, dataset)
     _check_tools(file, dataset)
     return dataset
 
@@ -70,6 +71,14 @@ def _check_unique_ids(file: str, cases: list[GoldenCase]) -> None:
         if case.id in seen:
             raise InputError("duplicate id", file=file, case=case.id, field="id")
         seen.add(case.id)
+
+
+def _check_categories(file: str, dataset: GoldenDataset) -> None:
+    allowed = dataset.category_names
+    for case in dataset.test_cases:
+        if case.category not in allowed:
+            message = unknown_category(case, allowed).split(": ", 1)[1]
+            raise InputError(message, file=file, case=case.id, field="category")
 
 
 def _check_tools(file: str, dataset: GoldenDataset) -> None:

@@ -23,7 +23,7 @@ from arena.registry import GOLDEN_CHECKS
 
 
 class Category(StrEnum):
-    """The five golden case categories of the seeds."""
+    """The five default golden case categories (a dataset may declare its own instead)."""
 
     HAPPY_PATH = "happy_path"
     EDGE_CASE = "edge_case"
@@ -54,6 +54,10 @@ class Difficulty(StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+
+
+DEFAULT_CATEGORIES: tuple[str, ...] = tuple(c.value for c in Category)
+CATEGORY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,49}$"
 
 
 def _unset(value: object) -> bool:
@@ -131,7 +135,11 @@ class GoldenCase(BaseModel):
 
     id: Annotated[str, Field(min_length=1)]
     input: str
-    category: Category
+    category: str = Field(
+        pattern=CATEGORY_PATTERN,
+        description="One of the dataset's categories (default: happy_path, edge_case, "
+        "ambiguous, multi_step, graceful_failure).",
+    )
     tier: Tier = Tier.STANDARD
     difficulty: Difficulty = Difficulty.MEDIUM
     expected_tools: list[str] = Field(default_factory=list)
@@ -205,6 +213,14 @@ class GoldenCase(BaseModel):
         return names
 
 
+def unknown_category(case: GoldenCase, allowed: list[str]) -> str:
+    """The message for a case whose category the dataset does not have."""
+    return (
+        f"case {case.id}: unknown category {case.category!r}; this dataset's categories are "
+        f"{', '.join(allowed)} (a dataset declares its own with `categories`)"
+    )
+
+
 class DatasetChange(BaseModel):
     """One recorded edit of a dataset: the version it produced and its content hash."""
 
@@ -221,15 +237,38 @@ class GoldenDataset(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    schema_url: str | None = Field(
+        None, alias="$schema", exclude=True, description="The JSON Schema, for editors (ignored)."
+    )
     name: str
     version: str = "1.0.0"
     description: str = ""
+    categories: list[Annotated[str, Field(pattern=CATEGORY_PATTERN)]] | None = Field(
+        None,
+        exclude_if=_unset,
+        min_length=1,
+        description="The categories this dataset's cases use (default: the five of "
+        "DEFAULT_CATEGORIES).",
+    )
     available_tools: list[str]
     content_hash: str | None = Field(
         None, exclude_if=_unset, description="Hash of the cases as of ``version``."
     )
     changelog: list[DatasetChange] = Field(default_factory=list, exclude_if=_unset)
     test_cases: list[GoldenCase]
+
+    @property
+    def category_names(self) -> list[str]:
+        """The categories cases may use: the declared ones, else the five defaults."""
+        return list(self.categories) if self.categories else list(DEFAULT_CATEGORIES)
+
+    @model_validator(mode="after")
+    def _known_categories(self) -> GoldenDataset:
+        allowed = set(self.category_names)
+        for case in self.test_cases:
+            if case.category not in allowed:
+                raise ValueError(unknown_category(case, self.category_names))
+        return self
 
     def case(self, case_id: str) -> GoldenCase:
         """The case with this id (KeyError if absent)."""

@@ -56,7 +56,7 @@ def case_to_example(case: GoldenCase, dataset: GoldenDataset | None = None) -> d
     )
     metadata.update(
         {
-            "category": case.category.value,
+            "category": case.category,
             "tier": case.tier.value,
             "difficulty": case.difficulty.value,
         }

@@ -76,6 +76,11 @@ class ModelConfig(BaseModel):
     def cache_identity(self) -> str:
         """What makes two model calls interchangeable: spec, sampling and what the provider
         adds (the endpoint; for local models the chat template, not the port), never keys."""
+        from arena.models.fake_files import identity_of
+
+        played = identity_of(self.spec)
+        if played is not None:  # scripted replies never pass for the real model's
+            return hashlib.sha256(f"played-by:{played}".encode()).hexdigest()[:16]
         ident = {
             "spec": self.spec,
             "temperature": self.temperature,

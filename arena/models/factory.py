@@ -13,12 +13,23 @@ def make_chat_model(config: ModelConfig) -> BaseChatModel:
 
     ``local:`` starts (or reuses) the embedded llama.cpp server; ``openai:`` builds
     ``ChatOpenAI`` for any compatible endpoint; ``fake:`` plays a registered script; any other
-    registered provider builds its own.
+    registered provider builds its own. A spec the active ``--fake-scripts`` file maps to a
+    script is played by that script instead (arena.models.fake_files).
     """
+    from arena.models.fake_files import played_by
+
+    script = played_by(config.spec)
+    if script is not None:
+        from arena.models.fake import FakeChatModel
+
+        return FakeChatModel(script=script)
     return get_provider(config.provider).build(config)
 
 
 def check_model(config: ModelConfig) -> None:
     """Fail before any call (InputError) if the model cannot be built, e.g. an unset API key
     variable. Never calls the model."""
-    get_provider(config.provider).check(config)
+    from arena.models.fake_files import played_by
+
+    if played_by(config.spec) is None:
+        get_provider(config.provider).check(config)

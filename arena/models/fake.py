@@ -1,4 +1,8 @@
-"""A scripted chat model for unit tests, selected with the spec ``fake:NAME``."""
+"""A scripted chat model for unit tests, selected with the spec ``fake:NAME``.
+
+Scripts are registered in code (:func:`register_fake`) or loaded from a YAML/JSON file
+(:mod:`arena.models.fake_files`, ``arena --fake-scripts FILE``).
+"""
 
 from __future__ import annotations
 
@@ -65,6 +69,8 @@ def _echo(messages: list[BaseMessage]) -> str:
 
 
 _SCRIPTS: dict[str, FakeScript] = {"echo": FakeScript([_echo], cycle=True)}
+MISS_LOADERS: list[Callable[[], object]] = []
+"""Loaders run when a script name is unknown (arena.models.fake_files adds its own)."""
 
 
 def register_fake(
@@ -77,12 +83,16 @@ def register_fake(
 
 
 def fake_script(name: str) -> FakeScript:
-    """The script registered under this name."""
+    """The script registered under this name (or in the ``--fake-scripts`` file)."""
+    if name not in _SCRIPTS:
+        for load in MISS_LOADERS:
+            load()  # e.g. arena.models.fake_files registers the active file's scripts
     try:
         return _SCRIPTS[name]
     except KeyError:
         raise ModelError(
-            f"no fake script named {name!r}; register one with arena.models.register_fake"
+            f"no fake script named {name!r}; register one with arena.models.register_fake "
+            "or load a scripts file with `arena --fake-scripts FILE`"
         ) from None
 
 

@@ -3,13 +3,16 @@
 from arena.plan.budget import Budget, spend
 from arena.plan.models import Estimate, JudgePlan, Plan, VariantPlan
 from arena.plan.plan import pending_tasks, plan_judge, plan_run, plan_stored_judge, stored_run
+from arena.plan.speed import Speed, model_speed
 
 __all__ = [
     "Budget",
     "Estimate",
     "JudgePlan",
     "Plan",
+    "Speed",
     "VariantPlan",
+    "model_speed",
     "pending_tasks",
     "plan_judge",
     "plan_run",

@@ -4,9 +4,11 @@ History: the mean model calls, tokens and latency of stored results without erro
 variant version, else of any variant on the same model. Dataset: the prompt's size at
 :data:`CHARS_PER_TOKEN`, one call per expected tool plus the answer, each later call carrying
 the conversation so far (:data:`TURN_TOKENS` per turn), :data:`OUTPUT_TOKENS` per reply (at
-most the model's ``max_tokens``), :data:`CALL_LATENCY_S` per call. Cost applies the pricing
-table (or the variant's own prices) to the tokens and, for self-hosted models priced per hour,
-to the latency.
+most the model's ``max_tokens``), and the time those tokens take at the model's speed
+(:mod:`arena.plan.speed`: measured for a ``local:`` model, whose server caches the
+conversation so far and so processes each prompt token once; else ``speed.CALL_LATENCY_S`` per
+call). Cost applies the pricing table (or the variant's own prices) to the tokens and, for
+self-hosted models priced per hour, to the latency.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from arena.models import price_for
 from arena.plan.models import Estimate
+from arena.plan.speed import Speed, default_speed
 
 if TYPE_CHECKING:
     from arena.golden import GoldenCase
@@ -31,8 +34,11 @@ TOOL_SCHEMA_TOKENS = 60
 """Tokens one bound tool's JSON schema adds to every request."""
 TURN_TOKENS = 80
 """Tokens a tool call and its observation add to the conversation."""
-OUTPUT_TOKENS = 100
-CALL_LATENCY_S = 2.0
+OUTPUT_TOKENS = 50
+"""Tokens of one reply: a tool call or an answer (the Research Agent's replies on the local
+models are 30-40 tokens in llama.cpp's timings; an API model's final answers run longer)."""
+ANSWER_CHARS = OUTPUT_TOKENS * CHARS_PER_TOKEN
+"""An answer's length when no stored answer says otherwise."""
 HISTORY_SAMPLES = 200
 """Enough stored results per variant: older runs are not read."""
 
@@ -109,8 +115,11 @@ def cost(config: ModelConfig, input_tokens: float, output_tokens: float, latency
     return price_for(config).cost(round(input_tokens), round(output_tokens), latency_s)
 
 
-def task_estimate(variant: Variant, cases: list[GoldenCase], history: History) -> Estimate:
-    """Expected use of one of ``variant``'s tasks on ``cases``."""
+def task_estimate(
+    variant: Variant, cases: list[GoldenCase], history: History, speed: Speed | None = None
+) -> Estimate:
+    """Expected use of one of ``variant``'s tasks on ``cases``: from stored results, else
+    from the dataset at the model's ``speed`` (default: :func:`default_speed`)."""
     found = history.usage(variant)
     if found is not None:
         usage, source = found
@@ -118,9 +127,10 @@ def task_estimate(variant: Variant, cases: list[GoldenCase], history: History) -
         calls, tokens_in = usage.calls / n, usage.input_tokens / n
         tokens_out, latency = usage.output_tokens / n, usage.latency_s / n
     else:
-        source = "dataset"
-        calls, tokens_in, tokens_out = _dataset_task(variant, cases)
-        latency = calls * CALL_LATENCY_S
+        speed = speed or default_speed(variant.model)
+        calls, tokens_in, tokens_out, processed = _dataset_task(variant, cases)
+        latency = speed.seconds(calls, processed if speed.shared else tokens_in, tokens_out)
+        source = "dataset" if speed.source == "dataset" else f"dataset; {speed.text}"
     return Estimate(
         calls=calls,
         input_tokens=tokens_in,
@@ -131,17 +141,19 @@ def task_estimate(variant: Variant, cases: list[GoldenCase], history: History) -
     )
 
 
-def _dataset_task(variant: Variant, cases: list[GoldenCase]) -> tuple[float, float, float]:
+def _dataset_task(variant: Variant, cases: list[GoldenCase]) -> tuple[float, float, float, float]:
+    """Mean calls, input tokens (sent), output tokens and prompt tokens processed once."""
     tools = len(variant.tools) if variant.tools is not None else _all_tools()
     per_reply = min(OUTPUT_TOKENS, variant.model.max_tokens)
-    calls_sum = tokens_in_sum = 0.0
+    calls_sum = tokens_in_sum = processed_sum = 0.0
     for case in cases:
         calls = 1 + (min(len(case.expected_tools), variant.max_steps) if tools else 0)
         prompt = tokens(variant.system_prompt) + tokens(case.input) + tools * TOOL_SCHEMA_TOKENS
         calls_sum += calls
         tokens_in_sum += calls * prompt + TURN_TOKENS * calls * (calls - 1) / 2
+        processed_sum += prompt + TURN_TOKENS * (calls - 1)
     n = max(1, len(cases))
-    return calls_sum / n, tokens_in_sum / n, calls_sum / n * per_reply
+    return calls_sum / n, tokens_in_sum / n, calls_sum / n * per_reply, processed_sum / n
 
 
 def _all_tools() -> int:
@@ -151,10 +163,10 @@ def _all_tools() -> int:
 
 
 def mean_output_chars(variants: Iterable[Variant], history: History) -> float:
-    """Mean answer length of these variants in stored results (400 characters if none)."""
+    """Mean answer length of these variants in stored results (:data:`ANSWER_CHARS` if none)."""
     lengths = [
         u.output_chars / u.results
         for v in variants
         if (found := history.usage(v)) is not None and (u := found[0]).results
     ]
-    return sum(lengths) / len(lengths) if lengths else 400.0
+    return sum(lengths) / len(lengths) if lengths else float(ANSWER_CHARS)

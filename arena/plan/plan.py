@@ -3,7 +3,9 @@
 Counts are exact: the tasks a run would execute (variants x cases x repeats), which of them
 the database already holds (the same resume rule as the runner, ``--retry-errors`` included),
 the pairs the judge would see and which of their requests the verdict cache holds. Tokens,
-cost and wall time are estimates (:mod:`arena.plan.estimate`). Nothing is written.
+cost and wall time are estimates (:mod:`arena.plan.estimate`) at each model's speed
+(:mod:`arena.plan.speed`: a ``local:`` model without stored results is measured with one
+short request unless ``measure`` is False). Nothing is written.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from typing import TYPE_CHECKING
 from arena.judging.pairing import make_pairs
 from arena.judging.requests import expectations_text, pair_request, same_answer
 from arena.plan.estimate import (
-    CALL_LATENCY_S,
     OUTPUT_TOKENS,
     History,
     cost,
@@ -23,6 +24,7 @@ from arena.plan.estimate import (
     tokens,
 )
 from arena.plan.models import Estimate, JudgePlan, Plan, VariantPlan
+from arena.plan.speed import CALL_LATENCY_S, Speed, model_speed, parallel_lanes
 from arena.runner.plan import Task, plan_tasks, run_key, select_cases
 
 if TYPE_CHECKING:
@@ -64,10 +66,12 @@ def plan_run(
     concurrency: int = 2,
     judge: JudgeSpec | None = None,
     pairs: str = "all",
+    measure: bool = True,
 ) -> Plan:
     """What ``arena run`` with these options (then ``arena judge`` with ``judge``) would do.
 
-    ``store`` None plans against an empty database.
+    ``store`` None plans against an empty database. ``measure``: time a ``local:`` model
+    that no stored result has timed yet (one short request), else assume its speed.
     """
     cases = select_cases(dataset, tier, case_ids)
     tasks = plan_tasks(variants, cases, repeats)
@@ -80,7 +84,9 @@ def plan_run(
     for variant in variants:
         mine = [t for t in tasks if t.variant.version_hash == variant.version_hash]
         to_run = sum(1 for t in pending if t.variant.version_hash == variant.version_hash)
-        each = task_estimate(variant, cases, history)
+        fresh = history.usage(variant) is None
+        speed = model_speed(variant.model, measure) if fresh and to_run else None
+        each = task_estimate(variant, cases, history, speed)
         lines.append(
             VariantPlan(
                 variant=variant.name,
@@ -93,7 +99,7 @@ def plan_run(
                 input_tokens=round(to_run * each.input_tokens),
                 output_tokens=round(to_run * each.output_tokens),
                 cost_usd=to_run * each.cost_usd,
-                wall_s=to_run * each.latency_s / workers,
+                wall_s=to_run * each.latency_s / _lanes(variant, workers),
             )
         )
     judged = None
@@ -110,6 +116,7 @@ def plan_run(
             history,
             pairs=pairs,
             concurrency=concurrency,
+            measure=measure,
         )
     return Plan(
         run_id=run_id,
@@ -124,8 +131,19 @@ def plan_run(
     )
 
 
+def _lanes(variant: Variant, workers: int) -> int:
+    """The tasks that run at once: the workers, at most a local server's slots."""
+    return parallel_lanes(variant.model, workers)
+
+
 def plan_stored_judge(
-    store: Store, run_id: int, judge: JudgeSpec, *, pairs: str = "all", concurrency: int = 2
+    store: Store,
+    run_id: int,
+    judge: JudgeSpec,
+    *,
+    pairs: str = "all",
+    concurrency: int = 2,
+    measure: bool = True,
 ) -> JudgePlan:
     """What ``arena judge RUN`` would do on a stored run."""
     info = store.run(run_id)
@@ -145,6 +163,7 @@ def plan_stored_judge(
         read_history(store, variants),
         pairs=pairs,
         concurrency=concurrency,
+        measure=measure,
     )
 
 
@@ -159,9 +178,11 @@ def plan_judge(
     *,
     pairs: str = "all",
     concurrency: int = 2,
+    measure: bool = True,
 ) -> JudgePlan:
     """The judge's pairs over the run's grid: exact where both answers are stored, estimated
-    (answers of the variants' usual length) where they are still to be produced."""
+    (answers of the variants' usual length) where they are still to be produced; each
+    request's time at the judge model's speed (both orders of a pair at once)."""
     from arena.golden import case_hash
     from judges import get_mode, judge_model_config, verdict_key
     from judges.types import PairRequest
@@ -216,14 +237,17 @@ def plan_judge(
     out = _judge_output_tokens(store, spec, config.max_tokens, mode.needs_logprobs)
     to_send = len(sent_tokens)
     mean_in = sum(sent_tokens) / to_send if to_send else 0.0
+    speed = model_speed(config, measure) if to_send else Speed(per_call_s=CALL_LATENCY_S)
+    latency = speed.seconds(1, mean_in, out[0])
     per_call = Estimate(
         calls=1,
         input_tokens=mean_in,
         output_tokens=out[0],
-        latency_s=CALL_LATENCY_S,
-        cost_usd=cost(config, mean_in, out[0], CALL_LATENCY_S),
-        source=out[1],
+        latency_s=latency,
+        cost_usd=cost(config, mean_in, out[0], latency),
+        source=out[1] if speed.source == "dataset" else f"{out[1]}; {speed.text}",
     )
+    lanes = parallel_lanes(config, 2 * max(1, concurrency))  # both orders of a pair at once
     return JudgePlan(
         judge=spec.label,
         judge_key=spec.key,
@@ -237,8 +261,8 @@ def plan_judge(
         per_call=per_call,
         input_tokens=sum(sent_tokens),
         output_tokens=round(to_send * out[0]),
-        cost_usd=cost(config, sum(sent_tokens), to_send * out[0], to_send * CALL_LATENCY_S),
-        wall_s=to_send * CALL_LATENCY_S / (2 * max(1, concurrency)),
+        cost_usd=cost(config, sum(sent_tokens), to_send * out[0], to_send * latency),
+        wall_s=to_send * latency / lanes,
     )
 
 

@@ -76,6 +76,7 @@ from arena.ratings.style_features import (
     style_problem,
 )
 from arena.ratings.table import RatingTable, rating_table
+from arena.ratings.win_interval import score_interval, win_rate_interval
 
 __all__ = [
     "BASE",
@@ -131,10 +132,12 @@ __all__ = [
     "rating_methods",
     "rating_table",
     "register_rating_method",
+    "score_interval",
     "seat_identifiable",
     "sparse_newton_fit_batch",
     "style_matrix",
     "style_problem",
     "type_multiplicities",
+    "win_rate_interval",
     "win_rate_matrix",
 ]

@@ -9,14 +9,16 @@ graphs and tools hold no per-run state, so concurrent tasks share them safely.
 
 A bring-your-own factory is still called for every task with that task's
 :class:`~arena.agents.AgentContext` (its own sandbox folder), since it may keep per-task
-state. The role models of a variant are shared by all its tasks of a repeat in both cases.
+state; it gets the tools it declares (as the variant's ``tools:`` selects them) and its
+``params``. The role models of a variant are shared by all its tasks of a repeat in both cases.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arena.agents import AgentContext, build_agent
+from arena.agents import AgentContext, build_agent, graph_tool_names
+from arena.agents.declare import FactorySpec
 from arena.models import CachingChatModel, make_chat_model
 from arena.variants import ARCHITECTURES
 
@@ -60,6 +62,7 @@ class AgentCache:
         self._tools: dict[tuple[str, int], tuple[CachingChatModel, list[BaseTool]]] = {}
         self._agents: dict[tuple[str, int], tuple[CachingChatModel, Runnable[Any, Any]]] = {}
         self._roles: dict[tuple[str, int], tuple[CachingChatModel, dict[str, BaseChatModel]]] = {}
+        self._specs: dict[str, tuple[FactorySpec, Any]] = {}
 
     @staticmethod
     def shared(variant: Variant) -> bool:
@@ -73,12 +76,25 @@ class AgentCache:
             self._roles[key] = (model, role_models(variant, model))
         return self._roles[key][1]
 
+    def factory(self, variant: Variant) -> tuple[FactorySpec, Any]:
+        """What the variant's factory declares, and its validated ``params`` (vetted once)."""
+        from arena.agents.factories import factory_params, vet_variant
+
+        if variant.version_hash not in self._specs:
+            spec = vet_variant(variant)
+            self._specs[variant.version_hash] = (spec, factory_params(variant, spec))
+        return self._specs[variant.version_hash]
+
     def tools(self, variant: Variant, model: CachingChatModel, sandbox: Sandbox) -> list[BaseTool]:
         """The task's tools: shared ones writing into the running task's sandbox for the
-        built-in agents, fresh ones bound to ``sandbox`` for a factory."""
+        built-in agents; for a factory, the tools it declares (as ``tools:`` selects them),
+        else fresh built-in ones bound to ``sandbox``."""
         from arena.agents.research.tools import TASK_SANDBOX, build_tools
 
         if not self.shared(variant):
+            spec, _ = self.factory(variant)
+            if spec.tools is not None:
+                return spec.select(variant.tools)
             return build_tools(model=model, sandbox=sandbox, enabled=enabled_tools(variant))
         key = (variant.version_hash, id(model))
         if key not in self._tools:
@@ -102,8 +118,23 @@ class AgentCache:
             tools=tools,
             sandbox_dir=sandbox.root,
             role_models=self.role_models(variant, model),
+            params=None if self.shared(variant) else self.factory(variant)[1],
         )
         agent = build_agent(context)
         if self.shared(variant):  # the built-ins never read the context's sandbox_dir
             self._agents[key] = (model, agent)
         return agent
+
+    def tool_names(
+        self, variant: Variant, agent: Runnable[Any, Any], tools: list[BaseTool]
+    ) -> set[str] | None:
+        """The tools the task's agent really has, to tell a call to an unknown tool: the
+        built-in agents' ``tools``; for a factory, its graph's tool nodes, else the tools it
+        declares; None (nothing is checked) when neither says."""
+        if self.shared(variant):
+            return {t.name for t in tools}
+        in_graph = graph_tool_names(agent)
+        if in_graph is not None:
+            return in_graph
+        spec, _ = self.factory(variant)
+        return None if spec.tools is None else {t.name for t in tools}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import traceback
 from pathlib import Path
 
 from langchain_core.messages import HumanMessage
@@ -19,6 +20,8 @@ from arena.secrets import redact
 from arena.variants import Variant
 
 __all__ = ["execute_task", "role_models", "run_cost"]
+
+TRACEBACK_LIMIT = 6000
 
 
 async def execute_task(
@@ -43,14 +46,15 @@ async def execute_task(
     # A fresh folder of its own, never shared or wiped (file system calls run on a worker
     # thread, so the event loop serves other tasks meanwhile).
     sandbox = await asyncio.to_thread(Sandbox.create, sandbox_dir)
-    tools = agents.tools(variant, model, sandbox)
-    recorder = TrajectoryRecorder(tool_names={t.name for t in tools})
+    recorder = TrajectoryRecorder()
     counter = CallCounter()
     token = CALLS.set(counter)
     output, error, final_messages = "", None, None
     started = time.perf_counter()
     try:
+        tools = agents.tools(variant, model, sandbox)
         agent = agents.agent(variant, model, tools, sandbox)
+        recorder.tool_names = agents.tool_names(variant, agent, tools)
         config: RunnableConfig = {
             "callbacks": [recorder],
             "recursion_limit": 4 * variant.max_steps + 4 * variant.max_iterations + 10,
@@ -82,6 +86,8 @@ async def execute_task(
         error = f"timeout: no answer within {timeout_s:g} s"
     except Exception as exc:  # the suite goes on; the error is recorded with the result
         error = redact(f"{type(exc).__name__}: {exc}")[:2000]  # redact, then cut
+        if not agents.shared(variant):  # your own agent's code: where it failed, for `show`
+            error += "\n\n" + redact(traceback_tail(exc))
     finally:
         CALLS.reset(token)
     latency = time.perf_counter() - started + counter.replayed_s
@@ -105,6 +111,12 @@ async def execute_task(
         error=error,
         files=files,
     )
+
+
+def traceback_tail(exc: BaseException, limit: int = TRACEBACK_LIMIT) -> str:
+    """The exception's traceback, its last ``limit`` characters (where it was raised)."""
+    text = "".join(traceback.format_exception(exc)).rstrip()
+    return text if len(text) <= limit else "...\n" + text[-limit:]
 
 
 def run_cost(variant: Variant, recorder: TrajectoryRecorder, seconds: float = 0.0) -> float:

@@ -3,6 +3,10 @@
 Tool calls are taken from the model's replies (so a call to a tool that does not exist is
 still recorded) and completed with the observation the tool returned. The sub-agent comes
 from the ``agent:<name>`` tag that the supervisor puts on its workers' runs.
+
+A call is marked as one to an unknown tool only against ``tool_names``: the tools the agent
+really has (the built-in agent's, a factory's graph tool nodes or declared tools, see
+:meth:`arena.runner.agents.AgentCache.tool_names`); None checks nothing.
 """
 
 from __future__ import annotations

@@ -175,7 +175,7 @@ def _errored(result: RunResult, case: GoldenCase, base: dict[str, Any]) -> CaseS
         details={"tools": result.tool_names, "error": result.error},
         error=result.error,
         fail_reasons=[
-            general_reason(f"run error: {result.error}", "error", check="run", hard=True)
+            general_reason(f"run error: {result.error_headline}", "error", check="run", hard=True)
         ],
     )
 
@@ -202,7 +202,7 @@ def score_result(
         "variant": result.variant,
         "variant_hash": result.variant_hash,
         "case_id": case.id,
-        "category": case.category.value,
+        "category": case.category,
         "tier": case.tier.value,
         "repeat": result.repeat,
         "counted": case.tier != Tier.PENDING,

@@ -100,7 +100,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
                             dataset_id=dataset_id,
                             case_id=case.id,
                             case_hash=case_hash(case),
-                            category=case.category.value,
+                            category=case.category,
                             tier=case.tier.value,
                             body=case.model_dump(mode="json"),
                         )

@@ -48,9 +48,8 @@ def test_non_factories_are_refused_naming_file_and_field(
     tmp_path: Path, agent: str, message: str
 ) -> None:
     path = _variant_file(tmp_path, agent)
-    variant = load_variant(path)
     with pytest.raises(InputError) as info:
-        check_agent(variant)
+        load_variant(path)  # the factory is imported and vetted when the variant loads
     text = str(info.value)
     assert f"file {path}" in text and "field agent" in text and message in text, text
 
@@ -69,7 +68,7 @@ def test_modules_that_fail_to_import_are_reported(
     ]:
         path = _variant_file(tmp_path, f"{module}:factory")
         with pytest.raises(InputError) as info:
-            check_agent(load_variant(path))
+            load_variant(path)
         assert f"file {path}" in str(info.value) and message in str(info.value)
 
 
@@ -116,10 +115,16 @@ def test_run_is_refused_before_anything_is_written(tmp_path: Path) -> None:
             "test_cases": [{"id": "C", "input": "hi", "category": "happy_path"}],
         }
     )
+    variant = Variant.model_validate(
+        {"name": "v", "agent": "builtins:exit", "model": {"spec": "fake:echo"}}
+    )
+    variant._source_file = str(path)  # as if loaded: the run's own check must refuse it
     store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
     with pytest.raises(InputError, match="field agent"):
-        run_suite(store, dataset, [load_variant(path)], RunOptions(progress=False))
+        run_suite(store, dataset, [variant], RunOptions(progress=False))
     assert store.runs() == []
+    with pytest.raises(InputError, match="field agent"):
+        load_variant(path)
 
 
 def test_a_non_agent_return_is_recorded_per_case_never_crashing_the_run(

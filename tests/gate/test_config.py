@@ -119,7 +119,7 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
         (["--block", "everything"], "--block"),
         (["--repeats", "0"], "--repeats"),
         (["--min-category-pass-rate", "happy_path"], "--min-category-pass-rate"),
-        (["--min-category-pass-rate", "nowhere=0.5"], "--min-category-pass-rate"),
+        (["--min-category-pass-rate", "bad name=0.5"], "--min-category-pass-rate"),
         (["--max-cost-increase", "-0.5"], "--max-cost-increase"),
     ],
 )

@@ -62,10 +62,12 @@ def test_an_unchanged_candidate_passes_without_judging(project: Project, db_url:
 
 
 def test_a_better_candidate_passes_with_the_judge_agreeing(project: Project, db_url: str) -> None:
-    project.variant("base", answers(S_1="hmm", S_2="hmm", S_3="hmm", C_2="hmm"))
+    project.variant("base", answers(C_1="hmm", S_1="hmm", S_2="hmm", S_3="hmm", C_2="hmm"))
     project.variant("cand", answers())
     code, doc, _ = gate(project, db_url, "--baseline", "base", "--candidate", "cand")
-    assert code == 0 and doc["regression"]["fixed_cases"] == ["C-2", "S-1", "S-2", "S-3"]
+    assert code == 0
+    assert doc["regression"]["fixed_cases"] == ["C-1", "C-2", "S-1", "S-2", "S-3"]
+    # five wins and one tie (P-1: identical answers) out of six cases
     assert doc["compare"]["verdict"] in ("better", "non-inferior")
     assert doc["settings"] == {"tier": "all", "repeats": 1, "judge": "fake:gate-judge/text"}
 
@@ -343,7 +345,7 @@ def test_init_ci_writes_the_workflows_once(
 def test_compare_fails_a_candidate_over_budget(
     project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    project.variant("base", answers(S_1="hmm", S_2="hmm", S_3="hmm", C_2="hmm"))
+    project.variant("base", answers(C_1="hmm", S_1="hmm", S_2="hmm", S_3="hmm", C_2="hmm"))
     project.variant("cand", answers())
     code, _, _ = gate(project, db_url, "--baseline", "base", "--candidate", "cand")
     assert code == 0

@@ -52,7 +52,7 @@ def test_run_langsmith_records_experiments_and_golden_feedback(
         assert example.outputs == expected["outputs"]
         assert example.metadata is not None
         assert {k: example.metadata[k] for k in ("category", "tier", "difficulty")} == {
-            "category": case.category.value,
+            "category": case.category,
             "tier": case.tier.value,
             "difficulty": case.difficulty.value,
         }

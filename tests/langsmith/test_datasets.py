@@ -92,7 +92,7 @@ def test_foreign_examples_become_pending_cases(tmp_path: Path) -> None:
         "Use the 'Forgot password' link.",
     )
     assert first.tags == ["auth"] and first.tier.value == "pending"
-    assert first.category.value == "edge_case" and second.input == "Cancel my plan"
+    assert first.category == "edge_case" and second.input == "Cancel my plan"
     assert dataset.content_hash == content_hash(dataset) and dataset.version == "1.0.0"
 
 
@@ -136,7 +136,7 @@ def test_importing_into_an_existing_set_skips_what_is_there(tmp_path: Path) -> N
         "example #2": "same query as case C-2",
     }
     dataset = load_dataset(golden)
-    assert dataset.version == "2.2.0" and dataset.case("LS-001").category.value == "ambiguous"
+    assert dataset.version == "2.2.0" and dataset.case("LS-001").category == "ambiguous"
     assert dataset.changelog[-1].change == "import 1 case(s) from prod.jsonl"
 
 

@@ -1,0 +1,74 @@
+"""What a bring-your-own factory declares: its own tools and the model of its ``params``.
+
+.. code-block:: python
+
+    @agent_factory(tools=[convert_units, scale_recipe], params=KitchenParams)
+    def build(ctx: AgentContext) -> Runnable: ...
+
+A variant's ``tools:`` then selects among the declared tools (``ctx.tools`` holds the
+selection, in the variant's order), its ``params:`` are validated against ``params`` when the
+variant loads (``ctx.params`` is the validated model), and tool calls are checked against the
+declared tools, never against the built-in Research Agent's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
+    from pydantic import BaseModel
+
+F = TypeVar("F", bound=Callable[..., Any])
+MARK = "__arena_factory__"
+
+
+@dataclass(frozen=True)
+class FactorySpec:
+    """A factory's declared tools (None: not declared) and params model (None: free mapping)."""
+
+    tools: tuple[BaseTool, ...] | None = None
+    params: type[BaseModel] | None = None
+
+    @property
+    def tool_names(self) -> list[str] | None:
+        """The declared tools' names, in declaration order (None when none are declared)."""
+        return None if self.tools is None else [t.name for t in self.tools]
+
+    def select(self, names: Sequence[str] | None) -> list[BaseTool]:
+        """The declared tools named by ``names`` (all when None), in that order."""
+        by_name = {t.name: t for t in self.tools or ()}
+        return list(by_name.values()) if names is None else [by_name[n] for n in names]
+
+
+def agent_factory(
+    *,
+    tools: Sequence[BaseTool | Callable[..., Any]] | None = None,
+    params: type[BaseModel] | None = None,
+) -> Callable[[F], F]:
+    """Declare a factory's tools (LangChain tools or plain typed functions with docstrings)
+    and the pydantic model its variants' ``params:`` must match."""
+    from langchain_core.tools import BaseTool, tool
+
+    declared = None
+    if tools is not None:
+        declared = tuple(t if isinstance(t, BaseTool) else tool(t) for t in tools)
+        names = [t.name for t in declared]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"tool name(s) declared twice: {', '.join(duplicates)}")
+    spec = FactorySpec(tools=declared, params=params)
+
+    def mark(factory: F) -> F:
+        setattr(factory, MARK, spec)
+        return factory
+
+    return mark
+
+
+def factory_spec(factory: Any) -> FactorySpec:
+    """What ``factory`` declared with :func:`agent_factory` (nothing when undecorated)."""
+    spec = getattr(factory, MARK, None)
+    return spec if isinstance(spec, FactorySpec) else FactorySpec()

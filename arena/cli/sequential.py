@@ -1,0 +1,139 @@
+"""``--sequential`` for ``arena compare`` and ``arena gate``: decide case by case, stop once
+settled (docs/sequential.md)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from arena.cli.common import write_text as _write
+
+
+def add_gate_flags(p: argparse.ArgumentParser) -> None:
+    """``arena gate --sequential [--batch N]`` (each overrides its arena.yaml key)."""
+    g = p.add_argument_group("sequential (anytime-valid, stops once the decision is settled)")
+    g.add_argument(
+        "--sequential",
+        action="store_true",
+        default=None,
+        help="run, score and judge case by case in a seeded random order; stop once worse "
+        "or non-inferior is settled, or a critical case breaks",
+    )
+    g.add_argument(
+        "--batch", type=int, default=None, metavar="N", help="cases between two looks (1)"
+    )
+
+
+def add_compare_flags(c: argparse.ArgumentParser) -> None:
+    """``arena compare --sequential`` and what it runs."""
+    g = c.add_argument_group(
+        "sequential (runs the variants: --judge is then a judge spec, 'none' for golden scores)"
+    )
+    g.add_argument("--sequential", action="store_true", help="run case by case until settled")
+    g.add_argument("--dataset", default=None, metavar="FILE", help="golden dataset JSON")
+    g.add_argument("--variants-dir", default=None, metavar="DIR")
+    g.add_argument("--tier", default="all", choices=["critical", "standard", "pending", "all"])
+    g.add_argument("--cases", default=None, metavar="ID,...")
+    g.add_argument("--repeats", type=int, default=1)
+    g.add_argument("--concurrency", type=int, default=2)
+    g.add_argument("--alpha", type=float, default=0.05, help="error rate (two-sided; 0.05)")
+    g.add_argument("--batch", type=int, default=1, metavar="N", help="cases between looks")
+    g.add_argument("--max-cases", type=int, default=None, metavar="N", help="case budget")
+    g.add_argument(
+        "--finite",
+        action="store_true",
+        help="the golden set is the whole population (sampling without replacement)",
+    )
+    g.add_argument("--retry-errors", action="store_true", help="rerun errored tasks")
+
+
+def cmd_compare_sequential(args: argparse.Namespace) -> int:
+    """Run the sequential comparison, print where and why it stopped; exit like compare."""
+    from arena.errors import InputError
+    from arena.gate.config import DEFAULT_JUDGE, GateConfig, RunSection
+    from arena.gate.pipeline import resolve_variant
+    from arena.golden import load_dataset
+    from arena.paths import data_dir
+    from arena.runner import RunOptions
+    from arena.sequential_runs import SequentialOptions, run_sequential, sequential_markdown
+    from arena.storage import Store
+    from judges import parse_judge
+
+    if args.run is not None:
+        raise InputError("--sequential runs the variants itself: drop --run", field="--run")
+    config = GateConfig(run=RunSection(variants_dir=args.variants_dir))
+    baseline = resolve_variant(args.baseline, config, "--baseline")
+    candidate = resolve_variant(args.candidate, config, "--candidate")
+    path = args.dataset or str(data_dir() / "golden" / "research_agent.json")
+    judge_text = args.judge or DEFAULT_JUDGE
+    judge = None if judge_text.strip().lower() in ("none", "off") else parse_judge(judge_text)
+    run = RunOptions(
+        tier=args.tier,
+        case_ids=[c.strip() for c in args.cases.split(",")] if args.cases else None,
+        repeats=args.repeats,
+        concurrency=args.concurrency,
+        retry_errors=args.retry_errors,
+        progress=False,
+        dataset_path=path,
+    )
+    options = SequentialOptions(
+        alpha=args.alpha,
+        margin=args.margin,
+        seed=args.seed,
+        batch=args.batch,
+        max_cases=args.max_cases,
+        finite=args.finite,
+    )
+    store = Store(args.db)
+    report = run_sequential(store, load_dataset(path), baseline, candidate, judge, run, options)
+    _print(args, report, sequential_markdown(report))
+    return 0 if report.verdict in ("better", "non-inferior") else 1
+
+
+def _print(args: argparse.Namespace, report: Any, markdown: str) -> None:
+    if args.markdown:
+        _write(args.markdown, markdown)
+    if args.json:
+        print(report.model_dump_json(indent=2))
+        return
+    print(report.summary)
+    for reason in report.reasons:
+        print(f"  - {reason}")
+
+
+def add_adaptive_flags(p: argparse.ArgumentParser) -> None:
+    """``arena judge --pairs adaptive [--budget N] [--top K]``."""
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        metavar="N",
+        help="--pairs adaptive: at most N battles (pair x case, both orders) this time",
+    )
+    p.add_argument(
+        "--top",
+        type=int,
+        default=1,
+        metavar="K",
+        help="--pairs adaptive: stop once the top K are separated at 95%% (default 1)",
+    )
+
+
+def cmd_judge_adaptive(args: argparse.Namespace, store: Any, run_id: int, spec: Any) -> int:
+    """Judge adaptively and print why it stopped and the ranking."""
+    from arena.errors import InputError
+    from arena.sequential_runs.adaptive_judge import judge_adaptive
+
+    if args.budget is not None and args.budget < 1:
+        raise InputError("--budget must be at least 1", field="--budget")
+    report = judge_adaptive(store, run_id, spec, budget=args.budget, top_k=args.top)
+    if args.json:
+        print(report.model_dump_json(indent=2))
+        return 0
+    print(
+        f"run {run_id}: {report.judged_now} battles judged adaptively by {spec.label} "
+        f"({report.model_calls} model calls; {report.battles} of the {report.all_pairs} "
+        f"all-pairs battles stored); stopped: {report.stopped_because}"
+    )
+    print("ranking: " + " > ".join(report.ranking))
+    return 0

@@ -1,0 +1,35 @@
+"""Anytime-valid decisions with fewer cases and judge calls (pure numpy/scipy, no I/O).
+
+- :class:`BettingCS` / :func:`betting_cs`: hedged-capital betting confidence sequences for
+  the mean of [0, 1]-bounded outcomes, with or without replacement (Waudby-Smith & Ramdas,
+  JRSS-B 2023): valid at every sample size at once, so a run may stop whenever it likes.
+- :func:`decide`: the stopping rule (better, worse, non-inferior at a margin, undecided at
+  the budget).
+- :func:`next_pair` / :func:`ranks_separated`: adaptive pair choice for ranking many variants.
+"""
+
+from arena.sequential.adaptive import AdaptiveState, next_pair, ranks_separated
+from arena.sequential.betting import GRID, BettingCS, betting_cs
+from arena.sequential.stopping import (
+    NON_INFERIORITY,
+    THREE_WAY,
+    Decision,
+    Question,
+    Stop,
+    decide,
+)
+
+__all__ = [
+    "GRID",
+    "NON_INFERIORITY",
+    "THREE_WAY",
+    "AdaptiveState",
+    "BettingCS",
+    "Decision",
+    "Question",
+    "Stop",
+    "betting_cs",
+    "decide",
+    "next_pair",
+    "ranks_separated",
+]

@@ -1,0 +1,1 @@
+"""A small kitchen helper on LangGraph: unit conversions, recipe scaling, oven temperatures."""
