@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
-from arena.input_files import MAX_NESTING, load_json, nesting_depth, read_text
+from arena.input_files import load_json, parse_json, read_text
 
 
 def json_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
@@ -17,12 +16,7 @@ def json_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
     for number, line in enumerate(read_text(path).splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            value = json.loads(line)
-        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-            raise InputError(f"line {number}: malformed JSON ({exc})", file=file) from None
-        if nesting_depth(value) > MAX_NESTING:
-            raise InputError(f"line {number}: JSON nested too deeply", file=file)
+        value = parse_json(line, file=file, case=f"line {number}")
         if not isinstance(value, dict):
             raise InputError(f"line {number}: expected a JSON object", file=file)
         rows.append((number, value))
