@@ -1,17 +1,21 @@
-"""Read user input files (datasets, variants, prompts) without ever crashing on hostile bytes.
+"""Read user input files without ever crashing on hostile bytes: the one safe reading layer.
 
-Every failure is an :class:`arena.errors.InputError` naming the file: a missing file, a folder
-given as a file, a file that is not UTF-8 text or is too large, malformed or too deeply nested
-JSON, malformed YAML, and YAML whose aliases expand to more than ``MAX_YAML_NODES`` nodes (a
-"billion laughs" bomb of a few hundred bytes would otherwise expand to millions of nodes when
-validated or hashed).
+Every reader of user input goes through here: golden datasets, variants, judge files,
+``arena.yaml``, battle logs, vote files and LangSmith example files. Every failure is an
+:class:`arena.errors.InputError` naming the file (and the line or row, and the field, where
+there is one): a missing file, a folder given as a file, a file that is not UTF-8 text or is
+too large, malformed or too deeply nested JSON (a 100,000-level log line is an error, not a
+``RecursionError``), a key given twice in one object (JSON or YAML: which value would win is
+a guess), ``NaN`` and ``Infinity`` (not JSON; ``.nan``/``.inf`` in YAML), malformed YAML,
+and YAML whose aliases expand to more than ``MAX_YAML_NODES`` nodes (a "billion laughs" bomb
+of a few hundred bytes would otherwise expand to millions of nodes when validated or hashed).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -74,24 +78,113 @@ def read_log_text(path: str | Path, *, kind: str) -> str:
 
 
 def load_json(path: str | Path) -> Any:
-    """Parse a JSON file; malformed, too deeply nested or unreadable input is an InputError."""
-    file = str(path)
-    text = read_text(path)
+    """Parse a JSON file (see :func:`parse_json`); unreadable input is an InputError too."""
+    return parse_json(read_text(path), file=str(path))
+
+
+def parse_json(text: str, *, file: str | None = None, case: str | None = None) -> Any:
+    """Parse JSON text strictly: InputError (naming ``file`` and ``case``, e.g. ``line 3``)
+    for malformed JSON, nesting deeper than MAX_NESTING, a duplicate key (naming it as the
+    field), ``NaN``/``Infinity``, or an integer too long to convert."""
+    where = "" if case else " at line {line}, column {column}"
     try:
-        value = json.loads(text)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        raise InputError(
-            f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", file=file
-        ) from None
+        detail = where.format(line=exc.lineno, column=exc.colno)
+        raise InputError(f"malformed JSON{detail}: {exc.msg}", file=file, case=case) from None
+    except _Refused as exc:
+        raise InputError(exc.message, file=file, case=case, field=exc.field) from None
     except RecursionError:
-        raise InputError(
-            f"JSON nested too deeply (limit {MAX_NESTING} levels)", file=file
-        ) from None
+        raise InputError(_TOO_DEEP.format("JSON"), file=file, case=case) from None
     except ValueError as exc:  # e.g. an integer literal with more than 4300 digits
-        raise InputError(f"malformed JSON: {exc}", file=file) from None
-    if nesting_depth(value) > MAX_NESTING:
-        raise InputError(f"JSON nested too deeply (limit {MAX_NESTING} levels)", file=file)
+        raise InputError(f"malformed JSON: {exc}", file=file, case=case) from None
+    if text.count("[") + text.count("{") > MAX_NESTING and nesting_depth(value) > MAX_NESTING:
+        raise InputError(_TOO_DEEP.format("JSON"), file=file, case=case)
+    if "NaN" in text or "Infinity" in text:
+        found = _non_finite(value)
+        if found is not None:
+            name, field = found
+            message = f"{name} is not a JSON number (write null, or a finite number)"
+            raise InputError(message, file=file, case=case, field=field)
     return value
+
+
+class JsonRows(NamedTuple):
+    """The rows of a log file: ``(number, value)`` each, and whether it was a JSON list
+    (numbers are then positions from 1) or JSONL (numbers are line numbers)."""
+
+    rows: list[tuple[int, Any]]
+    listed: bool
+
+
+def read_json_rows(path: str | Path, *, kind: str) -> JsonRows:
+    """Every row of a JSONL file (blank lines skipped) or of a file holding one JSON list,
+    each parsed by :func:`parse_json`; ``kind`` names the file in errors (``battle log``)."""
+    file = str(path)
+    text = read_log_text(path, kind=kind)
+    if text.lstrip().startswith("["):
+        data = parse_json(text, file=file)
+        if not isinstance(data, list):  # pragma: no cover - "[" starts a list or an error
+            raise InputError(f"a JSON {kind} must hold a list", file=file)
+        return JsonRows(list(enumerate(data, 1)), listed=True)
+    rows = [
+        (number, parse_json(line, file=file, case=f"line {number}"))
+        for number, line in enumerate(text.splitlines(), 1)
+        if line.strip()
+    ]
+    return JsonRows(rows, listed=False)
+
+
+_TOO_DEEP = "{} nested too deeply (limit " + str(MAX_NESTING) + " levels)"
+
+
+class _Refused(Exception):
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message, self.field = message, field
+
+
+_TWICE = "key given twice in one object (which value counts would be a guess)"
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(_TWICE, key)
+            seen.add(key)
+    return value
+
+
+class _NonFinite(str):
+    """What ``NaN``, ``Infinity`` and ``-Infinity`` parse to, found and refused after."""
+
+
+def _no_constant(name: str) -> Any:
+    return _NonFinite(name)
+
+
+def _non_finite(value: Any) -> tuple[str, str | None] | None:
+    """The first non-finite constant in ``value`` and its dotted path (None at the top)."""
+    stack: list[tuple[Any, str | None]] = [(value, None)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, _NonFinite):
+            return str(item), path
+        pairs = (
+            item.items()
+            if isinstance(item, dict)
+            else enumerate(item)
+            if isinstance(item, list)
+            else ()
+        )
+        stack.extend((child, str(k) if path is None else f"{path}.{k}") for k, child in pairs)
+    return None
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
 
 
 def load_yaml(path: str | Path, *, limit: int = MAX_INPUT_BYTES) -> Any:
@@ -163,10 +256,32 @@ def check_expansion(root: yaml.Node, limit: int = MAX_YAML_NODES) -> int:
             raise _TooLarge("YAML alias refers to itself (recursive structure); refusing it")
         if len(on_path) >= MAX_NESTING:
             raise _TooLarge(f"YAML nested too deeply (limit {MAX_NESTING} levels)")
+        _check_node(node)
         on_path.add(key)
         stack.append((node, True))
         stack.extend((child, False) for child in _children(node))
     return sizes[id(root)]
+
+
+_FLOAT = "tag:yaml.org,2002:float"
+
+
+def _check_node(node: yaml.Node) -> None:
+    """A mapping's keys are distinct; a float is finite (``.nan``/``.inf`` refused)."""
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        seen: set[tuple[str, str]] = set()
+        for key, _ in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value != "<<":
+                if (key.tag, key.value) in seen:
+                    raise _TooLarge(f"line {key.start_mark.line + 1}: {key.value!r}: {_TWICE}")
+                seen.add((key.tag, key.value))
+    elif (
+        isinstance(node, yaml.ScalarNode)
+        and node.tag == _FLOAT
+        and any(word in node.value.lower() for word in ("nan", "inf"))  # .nan, -.Inf, ...
+    ):
+        raise _TooLarge(f"line {line}: {node.value} is not a finite number")
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:

@@ -235,6 +235,10 @@ PROVIDERS = Registry(
         ),
         "fake": Builtin("arena.models.providers.fake:FakeProvider", "a scripted model (tests)"),
         "human": Builtin("judges.human:HumanProvider", "people voting in the app, never called"),
+        "answers": Builtin(
+            "arena.outputs.provider:AnswersProvider",
+            "answers read from files (arena judge --outputs), never called",
+        ),
     },
     _instance,
 )
@@ -255,6 +259,10 @@ JUDGE_MODES = Registry(
         "grades": Builtin(
             "judges.modes.grades:GradesMode",
             "each answer graded alone (P(YES) of one token), compared by log-odds",
+        ),
+        "checklist": Builtin(
+            "judges.modes.checklist:ChecklistMode",
+            "each answer alone, one YES/NO logprob question per golden checklist item",
         ),
     },
 )

@@ -169,7 +169,7 @@ def load_variant(path: str | Path) -> Variant:
     variant._source_file = str(file)
     if variant.agent in ARCHITECTURES:
         _check_tools(file, variant)
-    else:
+    elif ":" in variant.agent:  # a factory (a registered architecture is checked by name)
         from arena.agents.factories import vet_variant
 
         vet_variant(variant)  # imports the factory: a bad import, tools: or params: fails here

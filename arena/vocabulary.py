@@ -36,6 +36,21 @@ WINNER_SCORE: dict[str, float] = {MODEL_A: 1.0, MODEL_B: 0.0, TIE: 0.5, TIE_BOTH
 # Winners a battle log may hold (everything but ``error``).
 LOG_WINNERS: tuple[str, ...] = tuple(WINNER_SCORE)
 
+# Winner values other tools write in logs and judgment files, and what each means here.
+TIE_INCONSISTENT = "tie (inconsistent)"
+WRITTEN_WINNERS: dict[str, str] = {
+    **{winner: winner for winner in LOG_WINNERS},
+    # FastChat's MT-Bench judgment files: the seats are model_1 / model_2 ...
+    "model_1": MODEL_A,
+    "model_2": MODEL_B,
+    # ... the judge's two orders disagreed: "tie (inconsistent)" in the released
+    # gpt4_pair judgments, "inconsistent" in FastChat's own loader; it counts as a tie there.
+    TIE_INCONSISTENT: TIE,
+    "inconsistent": TIE,
+    # ... no verdict could be read: FastChat's show_result leaves the row out.
+    ERROR: ERROR,
+}
+
 # Grade tokens of single-answer grading, with the token spellings that count as each.
 YES = "YES"
 NO = "NO"

@@ -6,7 +6,7 @@ the model, turns failures into error verdicts and keeps unreadable replies out o
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -53,9 +53,9 @@ class _Asker:
     def spec(self) -> JudgeSpec:
         return self._spec
 
-    async def ask(self, messages: list[BaseMessage]) -> AIMessage:
+    async def ask(self, messages: list[BaseMessage], **kwargs: Any) -> AIMessage:
         self.calls += 1
-        reply = await self._model.ainvoke(messages)
+        reply = await self._model.ainvoke(messages, **kwargs)
         assert isinstance(reply, AIMessage)
         return reply
 
@@ -103,6 +103,7 @@ class PairwiseJudge:
             raw=reading.raw,
             judge=self._spec,
             model_calls=asker.calls if reading.calls is None else reading.calls,
+            checklist=reading.checklist,
         )
 
     def _failed(self, error: str, raw: str, calls: int) -> Verdict:

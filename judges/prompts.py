@@ -49,20 +49,51 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
     ):
         block = f"Answer {name}:\n{_clip(answer) or '(empty answer)'}"
         if trajectory:
-            block += f"\n(Tools used by {name}: {_clip(trajectory, 500)})"
+            block += f"\n\n(Tools used by {name}: {_clip(trajectory, 500)})"
         parts.append(block)
     if logprobs:
         parts.append(LOGPROB_QUESTION)
     return "\n\n".join(parts)
 
 
-def grade_prompt(request: PairRequest, answer: str) -> str:
-    """Single-answer grading (grades mode): one answer, then YES or NO."""
+def grade_prompt(request: PairRequest, answer: str, trajectory: str | None = None) -> str:
+    """Single-answer grading (grades mode): one answer (and its tool calls), then YES or NO."""
     parts = [f"Question: {request.query or '(empty message)'}"]
     if request.reference:
         parts.append(f"Reference answer: {_clip(request.reference, 600)}")
     if request.expectations:
         parts.append(f"What a good answer does: {_clip(request.expectations, 600)}")
     parts.append(f"Answer:\n{_clip(answer) or '(empty answer)'}")
+    if trajectory:
+        parts.append(f"(Tools used: {_clip(trajectory, 500)})")
     parts.append(GRADE_QUESTION)
     return "\n\n".join(parts)
+
+
+SYSTEM_CHECKLIST = "You are a strict grader. Answer the question about the answer with YES or NO."
+
+CHECKLIST_ASK = "Reply YES or NO."
+
+WRITE_CHECKLIST = (
+    "Write 3 short YES/NO questions that check whether an answer to the request below is "
+    "correct and complete (a good answer gets YES to each). One question per line, nothing "
+    "else.\n\nRequest: {query}"
+)
+
+GENERIC_ITEM = "Does the answer correctly and fully answer the question?"
+
+
+def checklist_prefix(request: PairRequest, answer: str, trajectory: str | None) -> str:
+    """What every item question about one answer shares (llama.cpp caches this prefix)."""
+    parts = [f"Question: {request.query or '(empty message)'}"]
+    if request.reference:
+        parts.append(f"Reference answer: {_clip(request.reference, 600)}")
+    parts.append(f"Answer:\n{_clip(answer) or '(empty answer)'}")
+    if trajectory:
+        parts.append(f"Tools it called: {_clip(trajectory, 500)}")
+    return "\n\n".join(parts)
+
+
+def checklist_prompt(prefix: str, question: str) -> str:
+    """One item of the checklist: the shared prefix, then the item question last."""
+    return f"{prefix}\n\n{question} {CHECKLIST_ASK}"

@@ -15,7 +15,9 @@ __all__ = [
     "COMBINATIONS",
     "DEFAULT_TIE_MARGIN",
     "LABELS",
+    "ChecklistItem",
     "Combination",
+    "ItemGrade",
     "JudgeSpec",
     "Label",
     "PairRequest",
@@ -42,7 +44,11 @@ class JudgeSpec(BaseModel):
     model: ModelConfig
     mode: str = "text"
     prompt_version: str = "v2"
-    with_trajectory: bool = False
+    with_trajectory: bool = Field(
+        True,
+        description="show the judge each answer's tool calls when the results have them "
+        "(`--no-trajectory` hides them)",
+    )
     tie_margin: float | None = Field(
         None,
         ge=0,
@@ -99,8 +105,39 @@ class JudgeSpec(BaseModel):
         return self.kind == "human"
 
 
+class ChecklistItem(BaseModel):
+    """One YES/NO question of a checklist judge; ``want`` is the answer a good answer gets."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    question: str
+    want: bool = True
+    kind: str = "fact"
+
+
+class ItemGrade(BaseModel):
+    """One checklist item as the judge answered it for one answer (``A`` or ``B``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    answer: Literal["A", "B"]
+    question: str
+    want: bool = True
+    kind: str = "fact"
+    p_yes: float
+
+    @property
+    def p_met(self) -> float:
+        """P(the item is met): P(YES) for an item that wants YES, else P(NO)."""
+        return self.p_yes if self.want else 1.0 - self.p_yes
+
+
 class PairRequest(BaseModel):
-    """One ordered pair to judge: the query, the golden expectations, answer A, answer B."""
+    """One ordered pair to judge: the query, the golden expectations, answer A, answer B.
+
+    ``checklist`` holds the YES/NO items the checklist mode asks about each answer (built from
+    the golden case); other modes ignore it.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -112,6 +149,7 @@ class PairRequest(BaseModel):
     answer_b: str
     trajectory_a: str | None = None
     trajectory_b: str | None = None
+    checklist: tuple[ChecklistItem, ...] = ()
 
 
 class Verdict(BaseModel):
@@ -126,6 +164,9 @@ class Verdict(BaseModel):
     raw: str = ""
     judge: JudgeSpec
     model_calls: int = 0
+    checklist: list[ItemGrade] | None = Field(
+        None, description="checklist mode: every item of both answers with its P(YES)"
+    )
 
     @property
     def ok(self) -> bool:

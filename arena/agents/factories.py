@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from arena.agents.declare import FactorySpec, factory_spec
 from arena.agents.imports import make_importable
 from arena.errors import InputError
+from arena.registry import AGENTS
 
 
 class FactoryVariant(Protocol):
@@ -105,7 +106,10 @@ def vet_variant(variant: FactoryVariant) -> FactorySpec:
     """Import a factory variant's factory and check its ``tools:`` and ``params:`` against
     what the factory declares (InputError naming the variant file and the field)."""
     file = variant.source_file
-    factory = import_factory(variant.agent, file=file)
+    if ":" in variant.agent:
+        factory = import_factory(variant.agent, file=file)
+    else:  # a registered architecture (a plugin's)
+        factory = AGENTS.lookup(variant.agent)
     spec = factory_spec(factory)
     if variant.tools is not None:
         _check_tools(variant, spec)

@@ -276,6 +276,10 @@ def leaderboard_section(ctx: Context) -> None:
     entries = leaderboard_frame(ctx)
     variants = list(entries["variant"])
     rated = entries["rating"].notna().any()
+    if rated:
+        from arena.app.judge_banner import judge_accuracy_banner
+
+        judge_accuracy_banner(ctx.url, ctx.run_id, ctx.judge_key, ctx.judge_label or "")
     st.caption(HOW_TO_READ)
     if not rated:
         st.info(

@@ -1,7 +1,9 @@
 """The battle-log reader's fast path: a JSONL log parsed by pyarrow, columns encoded in bulk.
 
 :func:`read_fast` returns ``None`` whenever the file holds anything it does not handle exactly
-as the row-by-row reader does (a JSON list, a parse error, a missing, empty or mistyped field,
+as the row-by-row reader does (a line nested deeper than ``MAX_NESTING`` or holding ``NaN``
+or ``Infinity``, which pyarrow would crash on or accept: :mod:`arena.input_scan`; a JSON
+list, a parse error, a key given twice, a missing, empty or mistyped field,
 an unknown winner, a self-battle, question ids missing from some rows or neither all strings
 nor all integers, a required count missing or invalid). The caller then reads the file row by
 row, which gives the same battles or names the bad row. ``null`` is read as an absent value on
@@ -40,8 +42,12 @@ def read_fast(path: Path, style: tuple[str, ...]) -> Battles | None:
         import pyarrow.json as pj
     except ImportError:  # pragma: no cover - pyarrow is a dependency
         return None
+    from arena.input_scan import plain_jsonl
+
     try:
         first = _first_row(path)
+        if not plain_jsonl(path):  # too deep for pyarrow's parser, or NaN: read row by row
+            return None
         counts = tuple(name for name in SOURCES if _has_count(first, name))
         if any(name != "seat" and name not in counts for name in style):
             return None  # a required count missing from the first row: the row reader says so
@@ -52,6 +58,8 @@ def read_fast(path: Path, style: tuple[str, ...]) -> Battles | None:
         table = pj.read_json(path, parse_options=options)
         return _battles(table, counts, style) if table.num_rows else None
     except (_Unsupported, UnsupportedColumn, pa.ArrowException, OSError, ValueError):
+        return None
+    except RecursionError:  # a first row nested 100,000 deep: the row reader says so
         return None
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.errors import InputError
+from arena.log_rows import WinnerCounts
 
 #: arena-hard counts a strong verdict (``A>>B``) as this many battles.
 ARENA_HARD_STRONG_WEIGHT = 3.0
@@ -55,13 +56,15 @@ def parse_where(conditions: list[str] | tuple[str, ...]) -> tuple[Where, ...]:
 
 @dataclass
 class LogCounts:
-    """What reading a log skipped: rows filtered out by ``--where``, self-battles."""
+    """What reading a log skipped: rows filtered out by ``--where``, self-battles, and the
+    winners read from other tools' words (inconsistent verdicts, judge errors)."""
 
     rows: int = 0
     filtered: int = 0
     self_battles: int = 0
     strong: int = 0
     notes: list[str] = field(default_factory=list)
+    winners: WinnerCounts = field(default_factory=WinnerCounts)
 
     def summary(self) -> str:
         """One line for the user, or an empty string when nothing was skipped."""
@@ -75,7 +78,7 @@ class LogCounts:
             )
         if self.strong:
             parts.append(f"{self.strong} strong verdicts weighted")
-        return "; ".join(parts)
+        return "; ".join([*parts, self.winners.summary()] if self.winners.summary() else parts)
 
 
 def is_strong(row: dict[str, Any]) -> bool:

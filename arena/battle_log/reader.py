@@ -1,9 +1,10 @@
 """Read a battle log in Chatbot Arena's public schema into rating arrays.
 
 Each row has ``model_a``, ``model_b``, ``winner`` (``model_a``, ``model_b``, ``tie``,
-``tie (bothbad)``) and optionally ``question_id`` (the bootstrap unit; each battle is its own
-otherwise). Style counts come along when every row has them: ``len_a`` / ``len_b`` (answer
-lengths), else FastChat's ``conv_metadata.sum_assistant_a_tokens`` / ``_b_tokens``; and
+``tie (bothbad)``, or what FastChat and arena-hard write: see :mod:`arena.log_rows`)
+and optionally ``question_id`` (the bootstrap unit; each battle is its own otherwise). Style
+counts come along when every row has them: ``len_a`` / ``len_b`` (answer lengths), else
+FastChat's ``conv_metadata.sum_assistant_a_tokens`` / ``_b_tokens``; and
 ``conv_metadata.header_count_a``, ``list_count_a``, ``bold_count_a`` and their ``_b`` twins
 (a number, or FastChat's nested dict of numbers, which is summed). A ``null`` value is read
 as an absent one. Self-battles are skipped and counted; other fields are ignored unless a
@@ -12,7 +13,6 @@ as an absent one. Self-battles are skipped and counted; other fields are ignored
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,8 +21,9 @@ from arena.battle_log.fast_reader import read_fast
 from arena.battle_log.options import LogCounts, Where, is_strong
 from arena.battle_log.sources import SOURCES
 from arena.errors import InputError
-from arena.input_files import read_log_text
-from arena.vocabulary import LOG_WINNERS
+from arena.input_files import read_json_rows
+from arena.log_rows import arena_row
+from arena.vocabulary import ERROR
 
 if TYPE_CHECKING:
     from arena.ratings import Battles
@@ -75,12 +76,10 @@ def read_rows(
     from arena.ratings import Battles
 
     file = str(path)
-    text = read_log_text(path, kind="battle log")
     tally = tally if tally is not None else LogCounts()
-    rows = _kept(_rows(text, file), file, where, tally)
+    rows = _kept(read_json_rows(path, kind="battle log").rows, file, where, tally)
     a, b, winner, query = [], [], [], []
-    for number, row in rows:
-        _check_row(row, number, file)
+    for number, row in rows:  # each checked by _kept
         a.append(row["model_a"])
         b.append(row["model_b"])
         winner.append(row["winner"])
@@ -121,9 +120,12 @@ def _kept(
     """The rows that battle: each checked, then kept unless a condition fails or it is a
     self-battle (both counted)."""
     kept = []
-    for number, row in rows:
+    for number, written in rows:
+        row = arena_row(written, file, f"row {number}", counts.winners)
         _check_row(row, number, file)
         counts.rows += 1
+        if row["winner"] == ERROR:
+            continue  # counted in counts.winners
         if not all(condition.matches(row) for condition in where):
             counts.filtered += 1
         elif row["model_a"] == row["model_b"]:
@@ -135,18 +137,11 @@ def _kept(
 
 
 def _check_row(row: Row, number: int, file: str) -> None:
-    for field in ("model_a", "model_b", "winner"):
+    for field in ("model_a", "model_b"):
         if not isinstance(row.get(field), str) or not row[field]:
             raise InputError(
                 "missing or not a string", file=file, case=f"row {number}", field=field
             )
-    if row["winner"] not in LOG_WINNERS:
-        raise InputError(
-            f"winner must be one of {', '.join(LOG_WINNERS)}, got {row['winner']!r}",
-            file=file,
-            case=f"row {number}",
-            field="winner",
-        )
 
 
 def _count(value: Any) -> float | None:
@@ -193,32 +188,3 @@ def _style_column(
         col_a.append(value_a)
         col_b.append(value_b)
     return col_a, col_b
-
-
-def _rows(text: str, file: str) -> list[tuple[int, Row]]:
-    stripped = text.lstrip()
-    try:
-        if stripped.startswith("["):
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InputError(
-                    f"malformed JSON at line {exc.lineno}: {exc.msg}", file=file
-                ) from None
-            rows = list(enumerate(data, 1))
-        else:
-            rows = []
-            for number, line in enumerate(text.splitlines(), 1):
-                if line.strip():
-                    try:
-                        rows.append((number, json.loads(line)))
-                    except json.JSONDecodeError as exc:
-                        raise InputError(
-                            f"malformed JSON: {exc.msg}", file=file, case=f"line {number}"
-                        ) from None
-    except RecursionError:
-        raise InputError("JSON nested too deeply", file=file) from None
-    for number, row in rows:
-        if not isinstance(row, dict):
-            raise InputError("a battle must be a JSON object", file=file, case=f"row {number}")
-    return rows

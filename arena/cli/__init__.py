@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 from arena.errors import ArenaError, InputError
 
 EXIT_BAD_INPUT = 2
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a Unix tool
 
 
 class _ArenaParser(argparse.ArgumentParser):
@@ -67,8 +69,29 @@ def _sigterm(_signum: int, _frame: object) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arena`` console script."""
     signal.signal(signal.SIGTERM, _sigterm)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        code = _run(build_parser().parse_args(argv))
+        sys.stdout.flush()  # here, not at exit, so a closed pipe is caught below
+        return code
+    except BrokenPipeError:
+        return _reader_went_away()
+
+
+def _reader_went_away() -> int:
+    """The reader of stdout closed it (``arena ... | head``): end quietly, as Unix tools do.
+
+    stdout is pointed at /dev/null so that Python's flush at exit does not fail again.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout without a file descriptor (captured in tests)
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         if args.fake_scripts:  # issue 19
             from arena.models.fake_files import use_fake_scripts

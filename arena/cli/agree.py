@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from arena.reports.format import pct, text_table
@@ -40,9 +41,18 @@ def cmd_agree(args: argparse.Namespace) -> int:
     """Print the agreement rows."""
     from arena.errors import InputError
     from arena.judging import load_votes, log_agreement
+    from arena.log_rows import WinnerCounts
 
-    first = load_votes(args.first, default_judge=_stem(args.first))
-    second = load_votes(args.second, default_judge=_stem(args.second)) if args.second else None
+    read = {path: WinnerCounts() for path in (args.first, args.second) if path}
+    first = load_votes(args.first, default_judge=_stem(args.first), counts=read[args.first])
+    second = (
+        load_votes(args.second, default_judge=_stem(args.second), counts=read[args.second])
+        if args.second
+        else None
+    )
+    for path, counts in read.items():
+        if counts.summary():
+            print(f"{path}: {counts.summary()}", file=sys.stderr)
     rows = log_agreement(first, second)
     if not rows:
         raise InputError(

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
 from arena.cli.executing import add_executor_flags, judging
+from arena.cli.outputs_flags import add_output_flags, read_outputs, stored_outputs
 from arena.reports.cells import accuracy_cell, kappa_text
 from arena.reports.format import pct, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
@@ -39,9 +40,15 @@ def register(sub: Any) -> None:
 
     add_adaptive_flags(p)
     p.add_argument(
-        "--with-trajectory",
-        action="store_true",
-        help="show the judge a one-line summary of each answer's tool calls",
+        "--no-trajectory",
+        dest="with_trajectory",
+        action="store_false",
+        default=None,
+        help="hide each answer's tool calls from the judge (shown by default when the "
+        "results have them)",
+    )
+    p.add_argument(
+        "--with-trajectory", dest="with_trajectory", action="store_true", help=argparse.SUPPRESS
     )
     p.add_argument(
         "--combine",
@@ -50,6 +57,7 @@ def register(sub: Any) -> None:
         help="logprobs/grades: average the two orders' P(first better) (the default) or "
         "combine them in log-odds, which keeps the signal under a strong position preference",
     )
+    add_output_flags(p)  # --outputs, --questions, --turn: answers made elsewhere
     p.add_argument("--concurrency", type=int, default=2)
     p.add_argument("--json", action="store_true")
     add_executor_flags(p)  # --executor ray, --max-cost, --dry-run
@@ -63,12 +71,15 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from judges import parse_judge
 
     spec = parse_judge(args.judge)  # a bad judge fails before the database is touched
-    update: dict[str, Any] = {"with_trajectory": True} if args.with_trajectory else {}
+    update: dict[str, Any] = {}
+    if args.with_trajectory is not None:
+        update["with_trajectory"] = args.with_trajectory
     if args.combine:
         update["combine"] = args.combine
     spec = spec.model_copy(update=update) if update else spec
+    outputs = read_outputs(args)  # bad answer files fail before the database is touched
     store = Store(args.db)
-    run_id = store.run(args.run).id
+    run_id = stored_outputs(store, outputs) or store.run(args.run).id
     if args.pairs == "adaptive":  # issue-22
         from arena.cli.sequential import cmd_judge_adaptive
 

@@ -23,7 +23,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     """Print a stored result."""
     from arena.storage import Store
 
-    result = Store(args.db).result(args.result_id)
+    store = Store(args.db)
+    result = store.result(args.result_id)
     if args.json:
         print(result.model_dump_json(indent=2))
         return 0
@@ -46,4 +47,16 @@ def cmd_show(args: argparse.Namespace) -> int:
     for path, text in result.files.items():
         print(f"\nfile {path}:\n{textwrap.indent(text[:600], '    ')}")
     print(f"\nfinal answer:\n{textwrap.indent(result.output or '(empty)', '    ')}")
+    print_checklists(store, result.run_id, args.result_id)
     return 0
+
+
+def print_checklists(store: Any, run_id: int | None, result_id: int) -> None:
+    """Each checklist judge's items for this answer, with their P(YES)."""
+    from arena.judging.checklist_view import checklist_lines, result_checklists
+
+    if run_id is None:
+        return
+    for judge, grades in result_checklists(store.battles(run_id), result_id).items():
+        print(f"\nchecklist of judge {judge}:")
+        print(textwrap.indent("\n".join(checklist_lines(grades)), "    "))

@@ -30,9 +30,10 @@ from arena.storage import Store
 
 def load_baseline_file(path: str | Path) -> Baseline:
     """A baseline JSON file (InputError naming the file when it is unreadable or invalid)."""
-    from arena.input_files import read_text
+    from arena.input_files import parse_json, read_text
 
     text = read_text(path)  # missing, a folder, not UTF-8, too large
+    parse_json(text, file=str(path))  # strict: depth, a key given twice, NaN
     try:
         return baseline_from_json(text)
     except ValueError as exc:

@@ -8,6 +8,9 @@ near_duplicate      warning  two queries nearly the same (word overlap or charac
 small_category      warning  a category with fewer than 4 counted (non-pending) cases
 missing_reference   warning  a task case (no expected behaviour) without ``reference_answer``
 content_hash        warning  the cases changed since the recorded ``content_hash``
+nested_quantifier   warning  ``expected_output_regex`` repeats a group holding a repeat, e.g.
+                             ``(\\w+\\s?)+``: exponential on a backtracking engine (it runs
+                             on RE2 here, in linear time, but the pattern is loose)
 always_fails        error    with runs: every variant fails every repeat (possibly broken);
                              a warning for pending cases
 saturated           warning  with runs: every variant passes every repeat
@@ -30,6 +33,7 @@ from pydantic import BaseModel, Field
 from arena.golden.grow import normalize_query
 from arena.golden.models import GoldenCase, GoldenDataset, Tier
 from arena.golden.versioning import content_hash
+from arena.linear_regex import nested_quantifiers
 
 if TYPE_CHECKING:
     from arena.scoring import CaseScore
@@ -109,8 +113,9 @@ def duplicate_findings(dataset: GoldenDataset) -> list[LintFinding]:
 
 
 def static_findings(dataset: GoldenDataset) -> list[LintFinding]:
-    """Findings that need no run: duplicates, small categories, references, content hash."""
-    findings = duplicate_findings(dataset)
+    """Findings that need no run: duplicates, small categories, references, content hash,
+    nested quantifiers."""
+    findings = duplicate_findings(dataset) + regex_findings(dataset)
     counted: dict[str, list[str]] = {}
     pending: dict[str, int] = {}
     for case in dataset.test_cases:
@@ -156,6 +161,26 @@ def static_findings(dataset: GoldenDataset) -> list[LintFinding]:
                 "by hand are not versioned",
             )
         )
+    return findings
+
+
+def regex_findings(dataset: GoldenDataset) -> list[LintFinding]:
+    """One warning per case whose ``expected_output_regex`` nests quantifiers."""
+    findings = []
+    for case in dataset.test_cases:
+        nested = nested_quantifiers(case.expected_output_regex or "")
+        if nested:
+            findings.append(
+                LintFinding(
+                    rule="nested_quantifier",
+                    severity="warning",
+                    cases=[case.id],
+                    message=f"{case.id}: expected_output_regex nests quantifiers in "
+                    f"{', '.join(nested)}; on a backtracking engine such a "
+                    "pattern takes exponential time on a near miss (it runs on RE2 here, "
+                    "in linear time): tighten it, e.g. (\\w+\\s)*\\w+\\. for (\\w+\\s?)+\\.",
+                )
+            )
     return findings
 
 

@@ -33,10 +33,20 @@ def trajectory_text(result: RunResult) -> str:
     return " -> ".join(calls) or "no tools"
 
 
+def has_trajectory(result: RunResult) -> bool:
+    """Whether the result recorded how it was made: tool calls, or model calls without tools
+    (an answer read from a file made elsewhere has neither)."""
+    return bool(result.steps) or result.model_calls > 0
+
+
 def pair_request(
     case: GoldenCase, first: RunResult, second: RunResult, *, with_trajectory: bool
 ) -> PairRequest:
-    """The request with ``first`` shown as answer A."""
+    """The request with ``first`` shown as answer A; the trajectories are shown when asked
+    and both results have one."""
+    from arena.judging.checklist import case_checklist
+
+    with_trajectory = with_trajectory and has_trajectory(first) and has_trajectory(second)
     return PairRequest(
         case_id=case.id,
         query=case.input,
@@ -46,6 +56,7 @@ def pair_request(
         answer_b=second.output,
         trajectory_a=trajectory_text(first) if with_trajectory else None,
         trajectory_b=trajectory_text(second) if with_trajectory else None,
+        checklist=case_checklist(case, with_trajectory=with_trajectory),
     )
 
 

@@ -2,22 +2,25 @@
 
 A vote file is JSONL (or a JSON list) of Chatbot Arena rows (``question_id``, ``model_a``,
 ``model_b``, ``winner``, ``judge``, optional ``turn`` and ``repeat``; other fields are
-ignored). Human label files of the older form (``case_id``, ``variant_a``, ``variant_b``,
-``winner``, optional ``repeat``) are read too.
+ignored), read by the battle logs' own row reader (:mod:`arena.log_rows`): FastChat's
+MT-Bench judgment files (``model_1``/``model_2``, ``g1_winner``/``g2_winner``, or
+``tie (inconsistent)``) are read as FastChat reads them, an inconsistent verdict as a tie and
+a row with winner ``error`` left out, both counted. Human label files of the older form
+(``case_id``, ``variant_a``, ``variant_b``, ``winner``, optional ``repeat``) are read too.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
-from arena.input_files import read_log_text
+from arena.input_files import read_json_rows
 from arena.judging.agreement import AgreementRow, Vote, cross_agreement
 from arena.judging.battle import Battle
-from arena.vocabulary import ERROR, LABEL_DIRECTION, LOG_WINNERS, winner_from_direction
+from arena.log_rows import WinnerCounts, arena_row
+from arena.vocabulary import ERROR, LABEL_DIRECTION, winner_from_direction
 
 #: The judge of rows without one in a ``--human`` file.
 HUMANS = "human"
@@ -65,26 +68,9 @@ def order_votes(battle: Battle) -> list[tuple[str, str, str]]:
 
 def _rows(path: str | Path) -> list[tuple[str, Any]]:
     """(where, row) of every row: ``line N`` of a JSONL file, ``row N`` of a JSON list."""
-    file = str(path)
-    text = read_log_text(path, kind="vote file")
-    if text.lstrip().startswith("["):
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise InputError(f"malformed JSON: {exc}", file=file) from None
-        if not isinstance(data, list):
-            raise InputError("a JSON vote file must hold a list of votes", file=file)
-        return [(f"row {number}", row) for number, row in enumerate(data, 1)]
-    rows = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                rows.append((f"line {number}", json.loads(line)))
-            except (json.JSONDecodeError, RecursionError) as exc:
-                raise InputError(
-                    f"malformed JSON: {exc}", file=file, case=f"line {number}"
-                ) from None
-    return rows
+    read = read_json_rows(path, kind="vote file")
+    label = "row" if read.listed else "line"
+    return [(f"{label} {number}", row) for number, row in read.rows]
 
 
 def _text(row: dict[str, Any], field: str, file: str, where: str) -> str:
@@ -103,22 +89,25 @@ def _int(row: dict[str, Any], field: str, default: int, file: str, where: str) -
     return value
 
 
-def vote_from_row(row: Any, file: str, where: str, default_judge: str | None) -> Vote:
-    """One vote from a log row; InputError naming the file, the row and the field."""
+def vote_from_row(
+    row: Any,
+    file: str,
+    where: str,
+    default_judge: str | None,
+    counts: WinnerCounts | None = None,
+) -> Vote | None:
+    """One vote from a log row, None for a row without a verdict (winner ``error``);
+    InputError naming the file, the row and the field."""
     if not isinstance(row, dict):
         raise InputError("a vote must be a JSON object", file=file, case=where)
+    row = arena_row(row, file, where, counts)
     legacy = "model_a" not in row and "variant_a" in row
     a, b, question = (
         ("variant_a", "variant_b", "case_id") if legacy else ("model_a", "model_b", "question_id")
     )
-    winner = _text(row, "winner", file, where)
-    if winner not in LOG_WINNERS:
-        raise InputError(
-            f"winner must be one of {', '.join(LOG_WINNERS)}, got {winner!r}",
-            file=file,
-            case=where,
-            field="winner",
-        )
+    winner = row["winner"]
+    if winner == ERROR:
+        return None
     if "judge" in row or default_judge is None:
         judge = _text(row, "judge", file, where)
     else:
@@ -134,8 +123,11 @@ def vote_from_row(row: Any, file: str, where: str, default_judge: str | None) ->
     )
 
 
-def load_votes(path: str | Path, *, default_judge: str | None = None) -> list[Vote]:
-    """Every vote of a log (self-battles skipped: they compare nothing).
+def load_votes(
+    path: str | Path, *, default_judge: str | None = None, counts: WinnerCounts | None = None
+) -> list[Vote]:
+    """Every vote of a log (self-battles and rows without a verdict skipped: they compare
+    nothing); ``counts`` tallies the inconsistent verdicts and judge errors read.
 
     Raises:
         InputError: naming the file, the row and the field of the first bad row, or when
@@ -144,8 +136,8 @@ def load_votes(path: str | Path, *, default_judge: str | None = None) -> list[Vo
     file = str(path)
     votes = []
     for where, row in _rows(path):
-        vote = vote_from_row(row, file, where, default_judge)
-        if vote.model_a != vote.model_b:
+        vote = vote_from_row(row, file, where, default_judge, counts)
+        if vote is not None and vote.model_a != vote.model_b:
             votes.append(vote)
     if not votes:
         raise InputError("no votes in the file", file=file)

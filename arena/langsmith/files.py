@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
+from arena.input_files import parse_json, read_log_text
 from arena.langsmith.examples import ANSWER_KEYS, QUERY_KEYS
 
 WHERE = "_where"
@@ -46,12 +47,7 @@ def read_examples(path: str | Path) -> list[dict[str, Any]]:
     Each example also holds :data:`WHERE`, its place in the file, for error messages.
     """
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(file)) from None
-    except (UnicodeDecodeError, IsADirectoryError) as exc:
-        raise InputError(f"cannot read: {exc}", file=str(file)) from None
+    text = read_log_text(file, kind="example file")  # missing, a folder, not UTF-8
     suffix = file.suffix.lower()
     if suffix == ".csv":
         return _csv(text, str(file))
@@ -70,10 +66,7 @@ def read_examples(path: str | Path) -> list[dict[str, Any]]:
 
 
 def _json(text: str, file: str, where: str) -> Any:
-    try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise InputError(f"malformed JSON: {exc}", file=file, case=where) from None
+    return parse_json(text, file=file, case=where)  # strict: depth, duplicate keys, NaN
 
 
 def _object(value: Any, file: str, where: str) -> dict[str, Any]:
@@ -83,7 +76,13 @@ def _object(value: Any, file: str, where: str) -> dict[str, Any]:
 
 
 def _csv(text: str, file: str) -> list[dict[str, Any]]:
-    rows = list(csv.DictReader(text.splitlines()))
+    reader = csv.DictReader(text.splitlines())
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # e.g. a cell over the csv module's field size limit
+        raise InputError(
+            f"malformed CSV: {exc}", file=file, case=f"line {reader.line_num + 1}"
+        ) from None
     examples = []
     for n, row in enumerate(rows, start=2):  # line 1 is the header
         where = f"line {n}"
@@ -123,7 +122,7 @@ def _maybe_json(value: str) -> Any:
     text = value.strip()
     if text[:1] in ("[", "{") or text in ("true", "false", "null"):
         try:
-            return json.loads(text)
-        except ValueError:
+            return parse_json(text)
+        except InputError:  # not JSON after all (or hostile JSON): the text as written
             return value
     return value

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from arena.errors import InputError
@@ -34,7 +33,9 @@ def load_pricing(path: Path | None = None) -> dict[str, Price]:
     file = path or data_dir() / "pricing.yaml"
     if not file.exists():
         return {}
-    raw = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+    from arena.input_files import load_yaml
+
+    raw = load_yaml(file) or {}
     table: dict[str, Price] = {}
     for spec, value in raw.items():
         try:

@@ -186,7 +186,7 @@ ERROR_MENTION = _words(
     "impossible",
 )
 TRACEBACK = re.compile(
-    r"traceback \(most recent call last\)|^\s*file \".*\", line \d+", re.MULTILINE
+    r"traceback \(most recent call last\)|^[ \t]*file \".*\", line \d+", re.MULTILINE
 )
 
 

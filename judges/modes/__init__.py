@@ -48,8 +48,10 @@ def combine(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcom
 
 
 def default_mode(provider: str) -> str:
-    """The mode of a judge given without one: logprobs for the local model, text otherwise."""
-    return "logprobs" if provider == "local" else "text"
+    """The mode of a judge given without one: checklist for the local model (the mode
+    ``benchmarks/judge_bench.py`` measured most accurate on it; see docs/judges-checklist.md),
+    text otherwise."""
+    return "checklist" if provider == "local" else "text"
 
 
 _BASE = ("Asker", "JudgeMode", "Reading", "UnreadableReply")

@@ -12,7 +12,7 @@ from arena.errors import InputError
 from arena.models.config import ModelConfig
 from arena.vocabulary import Label
 from judges.orders import Outcome, agreement_rule
-from judges.types import JudgeSpec, PairRequest, Verdict
+from judges.types import ItemGrade, JudgeSpec, PairRequest, Verdict
 
 
 class UnreadableReply(Exception):
@@ -35,8 +35,9 @@ class Asker(Protocol):
         """The judge being run."""
         ...
 
-    async def ask(self, messages: list[BaseMessage]) -> AIMessage:
-        """One model call (cached, retried on transient errors)."""
+    async def ask(self, messages: list[BaseMessage], **kwargs: Any) -> AIMessage:
+        """One model call (cached, retried on transient errors); ``kwargs`` override the
+        model's call parameters (e.g. ``max_tokens``)."""
         ...
 
 
@@ -49,6 +50,7 @@ class Reading:
     rationale: str = ""
     raw: str = ""
     calls: int | None = None  # model calls the verdict rests on (default: the calls made)
+    checklist: list[ItemGrade] | None = None  # checklist mode: each item's P(YES)
 
 
 class JudgeMode(ABC):

@@ -34,9 +34,12 @@ class GradesMode(JudgeMode):
         return [
             [
                 SystemMessage(prompts.SYSTEM_LOGPROBS),
-                HumanMessage(prompts.grade_prompt(request, answer)),
+                HumanMessage(prompts.grade_prompt(request, answer, trajectory)),
             ]
-            for answer in (request.answer_a, request.answer_b)
+            for answer, trajectory in (
+                (request.answer_a, request.trajectory_a),
+                (request.answer_b, request.trajectory_b),
+            )
         ]
 
     async def read(self, asker: Asker, request: PairRequest) -> Reading:

@@ -84,6 +84,7 @@ def test_leaderboard_lists_variants_with_ratings(
     assert board["Version"].str.fullmatch(r"[0-9a-f]{12}").all()
     assert board["Description"].str.len().gt(0).all()
     assert "Bradley-Terry" in _texts(at) and at.warning.len == 0
+    assert "Judge fake\\:judge/text: decisive-pair accuracy" in _texts(at)  # above the ratings
     health = _table(at, "Consistency")
     assert health["Judge"].tolist() == ["fake:judge/text"]
 

@@ -59,14 +59,14 @@ def short_mode(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_registry_names_every_mode_and_the_spec_accepts_only_those() -> None:
-    assert mode_names() == ("text", "logprobs", "grades")
+    assert mode_names() == ("text", "logprobs", "grades", "checklist")
     for name in mode_names():
         mode = get_mode(name)
         assert mode.name == name and mode.summary
         assert JudgeSpec(model=ModelConfig(spec="fake:j"), mode=name).label == f"fake:j/{name}"
-    with pytest.raises(ValidationError, match="text, logprobs, grades"):
+    with pytest.raises(ValidationError, match="text, logprobs, grades, checklist"):
         JudgeSpec(model=ModelConfig(spec="fake:j"), mode="vibes")
-    with pytest.raises(InputError, match="text, logprobs, grades, got 'vibes'"):
+    with pytest.raises(InputError, match="text, logprobs, grades, checklist, got 'vibes'"):
         parse("fake:j/vibes")
 
 
@@ -89,11 +89,11 @@ def test_a_new_mode_is_one_class_and_one_registry_line(
     from arena.cli import build_parser
 
     assert parse("fake:judge/short").mode == "short"
-    with pytest.raises(InputError, match="grades, short"):
+    with pytest.raises(InputError, match="checklist, short"):
         parse("fake:judge/vibes")
     with pytest.raises(SystemExit):
         build_parser().parse_args(["judge", "--help"])
-    assert re.search(r"text,\s+logprobs,\s+grades,\s+short", capsys.readouterr().out)
+    assert re.search(r"text,\s+logprobs,\s+grades,\s+checklist,\s+short", capsys.readouterr().out)
 
     run_id = _run(store)
 

@@ -81,8 +81,8 @@ def test_only_readable_verdicts_enter_the_verdict_cache(store: Store) -> None:
     results = {(r.case_id, r.variant): r for r in store.results(run_id)}
     case = cases["C-0"]
     request = pair_request(
-        case, results[("C-0", "bad")], results[("C-0", "good")], with_trajectory=False
-    )
+        case, results[("C-0", "bad")], results[("C-0", "good")], with_trajectory=True
+    )  # trajectories are shown by default
     assert store.get_verdict(verdict_key(spec, request)) is None
     register_fake("judge", [_text_judge], cycle=True)
     judge_run(store, run_id, spec, pairs="anchor:bad", progress=False)

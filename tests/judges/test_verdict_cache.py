@@ -158,7 +158,7 @@ def test_verdict_key_covers_what_the_judge_sees_and_nothing_else(
         {"mode": "logprobs"},
         {"tie_margin": 0.1},
         {"prompt_version": "v3"},
-        {"with_trajectory": True},
+        {"with_trajectory": False},
         {"model": ModelConfig(spec="fake:judge", max_tokens=99)},
     ):
         assert verdict_key(spec.model_copy(update=update), _request()) != key, update

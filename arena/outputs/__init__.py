@@ -1,0 +1,29 @@
+"""Answers made elsewhere (arena JSONL, alpaca_eval, FastChat MT-Bench), stored as a run."""
+
+from __future__ import annotations
+
+from arena.outputs.importing import (
+    PROVIDER,
+    LoadedOutputs,
+    import_outputs,
+    load_outputs,
+    store_outputs,
+    variant_name,
+)
+from arena.outputs.readers import FORMATS, read_answer_file, read_questions
+from arena.outputs.records import Answer, AnswerFile, Question
+
+__all__ = [
+    "FORMATS",
+    "PROVIDER",
+    "Answer",
+    "AnswerFile",
+    "LoadedOutputs",
+    "Question",
+    "import_outputs",
+    "load_outputs",
+    "read_answer_file",
+    "read_questions",
+    "store_outputs",
+    "variant_name",
+]

@@ -1,0 +1,163 @@
+"""``checklist``: each answer alone, one YES/NO question per checklist item, read from the
+first token's log-probabilities; answers compare by the log-odds of their combined scores.
+
+The items come from the golden case (:func:`arena.judging.checklist.case_checklist`); a case
+without expectations gets a short checklist the judge writes from the query first (as TICK
+does), once per query. Every item prompt about one answer starts with the same prefix (query,
+reference, answer, tool calls) and ends with the item question, so llama.cpp's prompt cache
+reads each answer once. Grades are shared by every battle (and both orders) of a judge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from arena.vocabulary import GRADE_TOKENS, NO, YES
+from judges import prompts
+from judges.checklist_score import DEFAULT_RULE, answer_score, p_first_better
+from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.orders import Outcome, probability_rule
+from judges.parsing import first_token_probs, label_from_probability, reading_margin
+from judges.types import ChecklistItem, ItemGrade, PairRequest, Verdict
+
+#: Items of these kinds say what the answer should contain; without any, the judge writes some.
+CONTENT_KINDS = frozenset({"fact", "forbidden", "behaviour"})
+#: The most items a written checklist keeps, and the tokens its writing may use.
+WRITTEN_ITEMS = 3
+WRITE_TOKENS = 120
+
+
+def written_items(text: str) -> tuple[ChecklistItem, ...]:
+    """The questions of a checklist the judge wrote (one a line, list marks dropped)."""
+    items = []
+    for line in text.splitlines():
+        question = line.strip().lstrip("-*0123456789.) ").strip()
+        if question.endswith("?") and len(question) > 8:
+            items.append(ChecklistItem(question=question, kind="written"))
+    return tuple(items[:WRITTEN_ITEMS])
+
+
+class ChecklistMode(JudgeMode):
+    """Per-item P(YES) for each answer alone; P(A better) from the two answers' log-odds."""
+
+    name = "checklist"
+    summary = "each answer alone, one YES/NO logprob question per golden checklist item"
+    needs_logprobs = True
+    positional = False
+    rule: str = DEFAULT_RULE
+
+    def __init__(self) -> None:
+        self._shared: dict[str, asyncio.Future[object]] = {}
+
+    def items(self, request: PairRequest) -> tuple[ChecklistItem, ...]:
+        """The items known without asking (the written ones are added by :meth:`read`)."""
+        return request.checklist or (ChecklistItem(question=prompts.GENERIC_ITEM),)
+
+    def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
+        return [
+            self._messages(prefix, item)
+            for prefix in self._prefixes(request)
+            for item in self.items(request)
+        ]
+
+    async def read(self, asker: Asker, request: PairRequest) -> Reading:
+        items = await self._checklist(asker, request)
+        by_seat: dict[str, list[ItemGrade]] = {}
+        # Both orders of a battle grade the answers in the same order (and share the
+        # grades), so the items of one answer follow each other in the prompt cache.
+        for prefix, seat in sorted(zip(self._prefixes(request), ("A", "B"), strict=True)):
+            by_seat[seat] = [await self._grade(asker, seat, prefix, item) for item in items]
+        grades = [*by_seat["A"], *by_seat["B"]]
+        scores = [answer_score([g.p_met for g in by_seat[s]], self.rule) for s in ("A", "B")]
+        p_first = p_first_better(scores[0], scores[1])
+        return Reading(
+            label=label_from_probability(p_first, reading_margin(asker.spec)),
+            p_first=p_first,
+            calls=2 * len(items),
+            rationale=rationale(grades, scores),
+            checklist=grades,
+        )
+
+    def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+        return probability_rule(ab, ba, ab.judge.combine, tie_margin)
+
+    @staticmethod
+    def _prefixes(request: PairRequest) -> tuple[str, str]:
+        return (
+            prompts.checklist_prefix(request, request.answer_a, request.trajectory_a),
+            prompts.checklist_prefix(request, request.answer_b, request.trajectory_b),
+        )
+
+    @staticmethod
+    def _messages(prefix: str, item: ChecklistItem) -> list[BaseMessage]:
+        return [
+            SystemMessage(prompts.SYSTEM_CHECKLIST),
+            HumanMessage(prompts.checklist_prompt(prefix, item.question)),
+        ]
+
+    async def _checklist(self, asker: Asker, request: PairRequest) -> tuple[ChecklistItem, ...]:
+        if any(item.kind in CONTENT_KINDS for item in request.checklist):
+            return request.checklist
+        written = await self._once(
+            f"write\0{request.query}", lambda: self._write(asker, request.query)
+        )
+        assert isinstance(written, tuple)
+        return (*written, *request.checklist) or self.items(request)
+
+    @staticmethod
+    async def _write(asker: Asker, query: str) -> tuple[ChecklistItem, ...]:
+        messages: list[BaseMessage] = [
+            HumanMessage(prompts.WRITE_CHECKLIST.format(query=query or "(empty message)"))
+        ]
+        reply = await asker.ask(messages, max_tokens=WRITE_TOKENS)
+        return written_items(str(reply.content))
+
+    async def _grade(self, asker: Asker, seat: str, prefix: str, item: ChecklistItem) -> ItemGrade:
+        messages = self._messages(prefix, item)
+        p_yes = await self._once(str(messages[-1].content), lambda: _p_yes(asker, messages))
+        assert isinstance(p_yes, float)
+        return ItemGrade(
+            answer="A" if seat == "A" else "B",
+            question=item.question,
+            want=item.want,
+            kind=item.kind,
+            p_yes=p_yes,
+        )
+
+    async def _once(self, key: str, make: Callable[[], Awaitable[object]]) -> object:
+        # One answer per distinct prompt, shared by concurrent battles; a failure is dropped
+        # so a later battle asks again.
+        task = self._shared.get(key)
+        if task is None:
+            task = asyncio.ensure_future(make())
+            self._shared[key] = task
+            task.add_done_callback(lambda t: self._drop_failed(key, t))
+        return await asyncio.shield(task)
+
+    def _drop_failed(self, key: str, task: asyncio.Future[object]) -> None:
+        if task.cancelled() or task.exception() is not None:
+            self._shared.pop(key, None)
+
+
+async def _p_yes(asker: Asker, messages: list[BaseMessage]) -> float:
+    reply = await asker.ask(messages)
+    probs = first_token_probs(reply.response_metadata or {}, GRADE_TOKENS)
+    total = probs.get(YES, 0.0) + probs.get(NO, 0.0)
+    if total <= 0:
+        raise UnreadableReply("the judge model returned no log-probabilities for YES or NO", reply)
+    return min(max(probs[YES] / total, 1e-6), 1 - 1e-6)
+
+
+def rationale(grades: list[ItemGrade], scores: list[float]) -> str:
+    """One line per answer: its score, then each item with P(YES) and a mark if met."""
+    lines = []
+    for seat, score in zip(("A", "B"), scores, strict=True):
+        lines.append(f"{seat}: score {score:.2f}")
+        for g in (g for g in grades if g.answer == seat):
+            mark = "x" if g.p_met >= 0.5 else " "
+            want = "" if g.want else " (wants NO)"
+            lines.append(f"  [{mark}] {g.question}{want} P(YES)={g.p_yes:.2f}")
+    return "\n".join(lines)
