@@ -25,7 +25,7 @@ the same from the terminal.
 
 Exit codes: 0 on success; 2 on bad input (the message names the file, the case and the field,
 or the flag); `arena gate` and `arena check` exit 1 when a blocking rule fires or a limit
-fails, `arena compare` exits 1 unless the candidate is better or non-inferior, and
+fails, `arena compare` exits 1 when the candidate is worse, regressed or inconclusive, and
 `arena golden lint` exits 1 when a finding is an error.
 """
 
@@ -46,7 +46,11 @@ def subcommands(
     for action in parser._actions:
         if not isinstance(action, argparse._SubParsersAction):
             continue
-        helps = {choice.dest: choice.help or "" for choice in action._choices_actions}
+        formatter = parser._get_formatter()
+        helps = {
+            choice.dest: formatter._expand_help(choice) if choice.help else ""
+            for choice in action._choices_actions
+        }
         for name, sub in action.choices.items():
             words = (*prefix, name)
             yield words, helps.get(name, ""), sub

@@ -48,7 +48,11 @@ class Block:
 def blocks(path: Path, language: str) -> Iterator[Block]:
     """The fenced blocks of one language (```python, ```py, ```bash, ```sh) in a file."""
     text = path.read_text(encoding="utf-8")
-    aliases = {"python": ("python", "py"), "bash": ("bash", "sh", "shell")}[language]
+    aliases = {
+        "python": ("python", "py"),
+        "bash": ("bash", "sh", "shell"),
+        "text": ("text", "console", ""),
+    }[language]
     for match in FENCE.finditer(text):
         info = match["info"].strip()
         if info.split(" ", 1)[0].strip("{.").lower() not in aliases:
@@ -64,15 +68,18 @@ def skipped(block: Block) -> bool:
     return re.search(r"""test=["']skip["']""", block.info) is not None
 
 
-def command_lines(source: str) -> Iterator[list[str]]:
+def command_lines(source: str, *, prompted_only: bool = False) -> Iterator[list[str]]:
     """The `arena ...` commands of a shell block, as argument lists (without `arena`).
 
     Continuation lines are joined, a leading `$ ` prompt, comments, environment assignments
-    and the commands around `&&`, `|` and `;` are dropped.
+    and the commands around `&&`, `|` and `;` are dropped. With `prompted_only` (a transcript:
+    commands and their output) only lines after a `$ ` prompt are commands.
     """
     joined = re.sub(r"\\\n", " ", source)
     for raw in joined.splitlines():
         line = raw.strip()
+        if prompted_only and not line.startswith("$ "):
+            continue
         line = line[2:] if line.startswith("$ ") else line
         lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
         lexer.whitespace_split = True

@@ -38,6 +38,11 @@ def test_command_lines_skip_prompts_env_comments_and_other_commands() -> None:
     ]
 
 
+def test_a_transcript_yields_only_its_prompted_lines() -> None:
+    source = "$ arena runs\nrun  created\narena output that is not a command\n$ arena score 1\n"
+    assert list(command_lines(source, prompted_only=True)) == [["runs"], ["score", "1"]]
+
+
 @pytest.mark.parametrize(
     ("argv", "problem"),
     [

@@ -25,10 +25,11 @@ pytestmark = pytest.mark.unit
 
 PYTHON = [block for path in markdown_files() for block in blocks(path, "python")]
 BASH = [block for path in markdown_files() for block in blocks(path, "bash")]
+TRANSCRIPTS = [block for path in markdown_files() for block in blocks(path, "text")]
 COMMANDS = [
     pytest.param(block, argv, id=f"{block.where}: arena {' '.join(argv)[:60]}")
-    for block in BASH
-    for argv in command_lines(block.source)
+    for block in BASH + TRANSCRIPTS
+    for argv in command_lines(block.source, prompted_only=block in TRANSCRIPTS)
 ]
 
 
