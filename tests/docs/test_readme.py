@@ -36,3 +36,26 @@ def test_every_relative_link_of_the_readme_exists() -> None:
     assert relative, "the README links into the docs"
     missing = [t for t in relative if not (ROOT / t).exists()]
     assert not missing
+
+
+def _nav_pages(node: object) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [page for value in node.values() for page in _nav_pages(value)]
+    if isinstance(node, list):
+        return [page for item in node for page in _nav_pages(item)]
+    return []
+
+
+def test_every_docs_page_is_in_the_nav_and_every_nav_page_exists() -> None:
+    """`mkdocs build --strict` only notes a page left out of the nav; a reader never finds it."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    nav = set(_nav_pages(config["nav"]))
+    generated = {"cli.md", "api.md"}  # written by the hooks in docs/hooks/
+    docs = ROOT / "docs"
+    pages = {p.relative_to(docs).as_posix() for p in docs.rglob("*.md") if "hooks" not in p.parts}
+    assert pages - nav == set(), "pages missing from mkdocs.yml's nav"
+    assert nav - pages - generated == set(), "nav entries without a page"
