@@ -1,0 +1,124 @@
+"""The code blocks of the docs: every Markdown file under docs/ and README.md.
+
+Python blocks are linted with the project's ruff settings and run; a block fenced as
+```` ```python test="skip" ```` is linted only (for code that needs a service the tests do not
+have). In ```` ```bash ```` blocks every `arena ...` command line must parse with the real
+argparse parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import re
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FENCE = re.compile(
+    r"^(?P<indent> *)```(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)```", re.M | re.S
+)
+ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+SEPARATORS = {"&&", "||", "|", ";", "&", "(", ")"}
+
+
+def markdown_files() -> list[Path]:
+    """README.md and every Markdown page under docs/."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced code block: its file, first line, language, fence settings and text."""
+
+    path: Path
+    line: int
+    language: str
+    info: str
+    source: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.path.relative_to(ROOT)}:{self.line}"
+
+
+def blocks(path: Path, language: str) -> Iterator[Block]:
+    """The fenced blocks of one language (```python, ```py, ```bash, ```sh) in a file."""
+    text = path.read_text(encoding="utf-8")
+    aliases = {
+        "python": ("python", "py"),
+        "bash": ("bash", "sh", "shell"),
+        "text": ("text", "console", ""),
+    }[language]
+    for match in FENCE.finditer(text):
+        info = match["info"].strip()
+        if info.split(" ", 1)[0].strip("{.").lower() not in aliases:
+            continue
+        indent = len(match["indent"])
+        body = "\n".join(line[indent:] for line in match["body"].splitlines())
+        line = text[: match.start()].count("\n") + 1
+        yield Block(path, line, language, info, body + "\n")
+
+
+def skipped(block: Block) -> bool:
+    """Whether the fence says `test="skip"` (lint only)."""
+    return re.search(r"""test=["']skip["']""", block.info) is not None
+
+
+def command_lines(source: str, *, prompted_only: bool = False) -> Iterator[list[str]]:
+    """The `arena ...` commands of a shell block, as argument lists (without `arena`).
+
+    Continuation lines are joined, a leading `$ ` prompt, comments, environment assignments
+    and the commands around `&&`, `|` and `;` are dropped. With `prompted_only` (a transcript:
+    commands and their output) only lines after a `$ ` prompt are commands.
+    """
+    joined = re.sub(r"\\\n", " ", source)
+    for raw in joined.splitlines():
+        line = raw.strip()
+        if prompted_only and not line.startswith("$ "):
+            continue
+        line = line[2:] if line.startswith("$ ") else line
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        try:
+            tokens = list(lexer)
+        except ValueError:  # an unbalanced quote: not a command line
+            continue
+        segment: list[str] = []
+        for token in [*tokens, ";"]:
+            if token not in SEPARATORS:
+                segment.append(token)
+                continue
+            while segment and ENV_ASSIGNMENT.match(segment[0]):
+                segment.pop(0)
+            if segment and (segment[0] == "arena" or segment[0].endswith("/bin/arena")):
+                yield segment[1:]
+            segment = []
+
+
+def parse_problem(parser: argparse.ArgumentParser, argv: list[str]) -> str | None:
+    """Why this command line does not parse, or None when it does.
+
+    A placeholder value (`--repeats N`) is accepted: the flag exists, only its value is
+    symbolic. A `...` elides the rest of a command, so missing required arguments are then
+    accepted too.
+    """
+    elided = "..." in argv
+    argv = [token for token in argv if token != "..."]
+    stderr = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            parser.parse_args(argv)
+    except SystemExit as exit_:
+        if exit_.code == 0:  # --help
+            return None
+        message = stderr.getvalue().strip().splitlines()[-1]
+        if re.search(r"argument \S+: invalid \w+ value", message):
+            return None
+        if elided and "the following arguments are required" in message:
+            return None
+        return message
+    return None
