@@ -23,6 +23,7 @@ FENCE = re.compile(
 )
 ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 SEPARATORS = {"&&", "||", "|", ";", "&", "(", ")"}
+REDIRECTIONS = {">", ">>", "<", "2>", "&>"}
 
 
 def markdown_files() -> list[Path]:
@@ -71,9 +72,10 @@ def skipped(block: Block) -> bool:
 def command_lines(source: str, *, prompted_only: bool = False) -> Iterator[list[str]]:
     """The `arena ...` commands of a shell block, as argument lists (without `arena`).
 
-    Continuation lines are joined, a leading `$ ` prompt, comments, environment assignments
-    and the commands around `&&`, `|` and `;` are dropped. With `prompted_only` (a transcript:
-    commands and their output) only lines after a `$ ` prompt are commands.
+    Continuation lines are joined; a leading `$ ` prompt, comments, environment assignments,
+    redirections (`> FILE`) and the commands around `&&`, `|` and `;` are dropped. With
+    `prompted_only` (a transcript: commands and their output) only lines after a `$ ` prompt
+    are commands.
     """
     joined = re.sub(r"\\\n", " ", source)
     for raw in joined.splitlines():
@@ -88,7 +90,14 @@ def command_lines(source: str, *, prompted_only: bool = False) -> Iterator[list[
         except ValueError:  # an unbalanced quote: not a command line
             continue
         segment: list[str] = []
+        redirect = False
         for token in [*tokens, ";"]:
+            if redirect:  # the file a redirection names is no argument
+                redirect = False
+                continue
+            if token in REDIRECTIONS:
+                redirect = True
+                continue
             if token not in SEPARATORS:
                 segment.append(token)
                 continue

@@ -24,6 +24,8 @@ from tests.docs.blocks import (
 pytestmark = pytest.mark.unit
 
 PYTHON = [block for path in markdown_files() for block in blocks(path, "python")]
+RUNNABLE = [block for block in PYTHON if not skipped(block)]
+"""The blocks that run: a block fenced test="skip" needs a hosted service and is linted only."""
 BASH = [block for path in markdown_files() for block in blocks(path, "bash")]
 TRANSCRIPTS = [block for path in markdown_files() for block in blocks(path, "text")]
 COMMANDS = [
@@ -69,10 +71,8 @@ def project_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.mark.system  # real pipelines on scripted models: a second or two each
-@pytest.mark.parametrize("block", PYTHON, ids=[b.where for b in PYTHON])
+@pytest.mark.parametrize("block", RUNNABLE, ids=[b.where for b in RUNNABLE])
 def test_python_block_runs(block: Block, project_dir: Path, eval_example: EvalExample) -> None:
-    if skipped(block):
-        pytest.skip(f'{block.where} is fenced test="skip": linted only')
     example = CodeExample.create(block.source, path=block.path, start_line=block.line)
     eval_example.run(example, module_globals={"__name__": "__main__"})
 
