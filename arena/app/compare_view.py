@@ -54,7 +54,7 @@ def compare_section(ctx: Context) -> None:
         return
     report = data.load_compare(ctx.url, ctx.run_id, baseline, candidate, ctx.judge_key)
     verdict_box(report)
-    with st.expander("Confidence sequence over cases"):  # issue-22
+    with st.expander("Confidence sequence over cases"):
         from arena.app.sequence_view import sequence_section
 
         sequence_section(ctx.url, ctx.run_id, baseline, candidate, ctx.judge_key)

@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _ArenaParser(
         prog="arena", description="Tell whether a change to an LLM agent made it better or worse."
     )
-    # issue 19: scripted models from a file, for any sub-command
+    # scripted models from a file, for any sub-command
     parser.add_argument(
         "--fake-scripts",
         default=None,
@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     agree.register(sub)
     golden.register(sub)
     langsmith.register(sub)
-    from arena.cli import schema  # issue 19: arena schema
+    from arena.cli import schema  # arena schema
 
     schema.register(sub)
     return parser
@@ -93,7 +93,7 @@ def _reader_went_away() -> int:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        if args.fake_scripts:  # issue 19
+        if args.fake_scripts:
             from arena.models.fake_files import use_fake_scripts
 
             use_fake_scripts(args.fake_scripts)

@@ -40,7 +40,7 @@ def register(sub: Any) -> None:
         help="where gate.md and gate.json go (default: arena.yaml's, else reports)",
     )
     p.add_argument("--json", action="store_true", help="print the JSON report")
-    from arena.cli.sequential import add_gate_flags  # issue-22
+    from arena.cli.sequential import add_gate_flags
 
     add_gate_flags(p)
     add_gate_run_flags(p)

@@ -37,7 +37,7 @@ _FIELDS: dict[str, tuple[str | None, str]] = {
     "judge": ("compare", "judge"),
     "margin": ("compare", "margin"),
     "fail_on": ("compare", "fail_on"),
-    "sequential": ("compare", "sequential"),  # issue-22
+    "sequential": ("compare", "sequential"),
     "batch": ("compare", "batch"),
     "grader": (None, "grader"),
 }

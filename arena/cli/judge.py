@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from arena.cli.common import add_db
 from arena.cli.executing import add_executor_flags, judging
 from arena.cli.outputs_flags import add_output_flags, read_outputs, stored_outputs
+from arena.defaults import DEFAULT_JUDGE
 from arena.reports.cells import accuracy_cell, kappa_text
 from arena.reports.format import pct, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
@@ -18,8 +19,6 @@ from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 if TYPE_CHECKING:
     from arena.judging import JudgeHealth, RunHealth
     from arena.storage import Store
-
-DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
 
 
 def register(sub: Any) -> None:
@@ -36,7 +35,7 @@ def register(sub: Any) -> None:
         f"{', '.join(mode_names())}, or a judge YAML file (default: {default})",
     )
     p.add_argument("--pairs", default="all", help="all | anchor:NAME | adaptive")
-    from arena.cli.sequential import add_adaptive_flags  # issue-22: --budget, --top
+    from arena.cli.sequential import add_adaptive_flags  # --budget, --top
 
     add_adaptive_flags(p)
     p.add_argument(
@@ -80,7 +79,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     outputs = read_outputs(args)  # bad answer files fail before the database is touched
     store = Store(args.db)
     run_id = stored_outputs(store, outputs) or store.run(args.run).id
-    if args.pairs == "adaptive":  # issue-22
+    if args.pairs == "adaptive":
         from arena.cli.sequential import cmd_judge_adaptive
 
         return cmd_judge_adaptive(args, store, run_id, spec)

@@ -111,7 +111,7 @@ def register(sub: Any) -> None:
     c.add_argument("--markdown", default=None, metavar="FILE")
     c.add_argument("--json", action="store_true")
     add_cost_limit_flags(c)  # a budget limit that fails makes the verdict "worse"
-    from arena.cli.sequential import add_compare_flags  # issue-22
+    from arena.cli.sequential import add_compare_flags
 
     add_compare_flags(c)
     add_db(c)

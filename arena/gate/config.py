@@ -47,7 +47,7 @@ class CompareSection(BaseModel):
     bootstrap: int = Field(BOOTSTRAP_ROUNDS, ge=100)
     seed: int = 0
     fail_on: list[Verdict] = Field(default_factory=lambda: list[Verdict](["worse"]))
-    # issue-22: decide case by case, stop once settled (arena.sequential_runs)
+    # decide case by case, stop once settled (arena.sequential_runs)
     sequential: bool = False
     batch: int = Field(1, ge=1, le=1000)
 

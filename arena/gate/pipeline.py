@@ -211,7 +211,7 @@ def run_gate(
         progress=progress,
         dataset_path=dataset_path,
     )
-    sequential = None  # issue-22: case by case, stopping once settled
+    sequential = None  # case by case, stopping once settled
     if config.compare.sequential and len(variants) == 2:
         from arena.sequential_runs.gate import gate_sequential
 
