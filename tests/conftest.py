@@ -115,3 +115,18 @@ def variants_dir() -> Path:
 def local_db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
     """One database for every test on the real local model, so they share its cache."""
     return f"sqlite:///{tmp_path_factory.mktemp('local') / 'arena.db'}"
+
+
+@pytest.fixture(autouse=True)
+def _registries_restored() -> Iterator[None]:
+    """What a test registers (a docs example's judge mode, a golden check) ends with it."""
+    from arena.registry import REGISTRIES
+
+    saved = {name: (dict(r._entries), dict(r._summaries)) for name, r in REGISTRIES.items()}
+    yield
+    for name, registry in REGISTRIES.items():
+        entries, summaries = saved[name]
+        registry._entries.clear()
+        registry._entries.update(entries)
+        registry._summaries.clear()
+        registry._summaries.update(summaries)
