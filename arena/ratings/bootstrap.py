@@ -225,6 +225,24 @@ def bootstrap_bradley_terry(
     return RatingFit(battles.models, rating, low, high, sample_ratings)
 
 
+def head_to_head(battles: Battles, model: str, opponent: str) -> tuple[int, FloatArray, FloatArray]:
+    """The battles between the two (either seat): their count, and per query holding them
+    ``model``'s weighted score (tie = half) and the weight (empty arrays when none)."""
+    i, j = battles.index_of(model), battles.index_of(opponent)
+    if i == j:
+        raise ValueError("model and opponent must differ")
+    as_a = (battles.model_a == i) & (battles.model_b == j)
+    mask = as_a | ((battles.model_a == j) & (battles.model_b == i))
+    w = battles.weight[mask]
+    score = w * np.where(as_a[mask], battles.outcome[mask], 1.0 - battles.outcome[mask])
+    _, query = np.unique(battles.query[mask], return_inverse=True)
+    query = query.reshape(-1)
+    size = int(query.max()) + 1 if len(query) else 0
+    score_q = np.bincount(query, weights=score, minlength=size).astype(float)
+    weight_q = np.bincount(query, weights=w, minlength=size).astype(float)
+    return int(mask.sum()), score_q, weight_q
+
+
 def bootstrap_win_rate(
     battles: Battles,
     model: str,
@@ -241,28 +259,16 @@ def bootstrap_win_rate(
     """
     if rounds < 1:
         raise ValueError("rounds must be >= 1")
-    i, j = battles.index_of(model), battles.index_of(opponent)
-    if i == j:
-        raise ValueError("model and opponent must differ")
-    as_a = (battles.model_a == i) & (battles.model_b == j)
-    as_b = (battles.model_a == j) & (battles.model_b == i)
-    mask = as_a | as_b
-    n = int(mask.sum())
-    w = battles.weight[mask]
-    score = w * np.where(as_a[mask], battles.outcome[mask], 1.0 - battles.outcome[mask])
-    if n == 0 or w.sum() <= 0.0:
+    n, score_q, weight_q = head_to_head(battles, model, opponent)
+    if n == 0 or weight_q.sum() <= 0.0:
         nan = float("nan")
         return WinRate(model, opponent, nan, nan, nan, n)
-    _, query = np.unique(battles.query[mask], return_inverse=True)
-    query = query.reshape(-1)
-    n_queries = int(query.max()) + 1
-    score_q = np.bincount(query, weights=score, minlength=n_queries)
-    weight_q = np.bincount(query, weights=w, minlength=n_queries)
+    n_queries = len(score_q)
     rng = np.random.default_rng(seed)
     rates = []
     for mult in query_multiplicities(n_queries, rounds, rng):
         with np.errstate(invalid="ignore", divide="ignore"):
             rates.append((mult @ score_q) / (mult @ weight_q))
-    point = float(score.sum() / w.sum())
+    point = float(score_q.sum() / weight_q.sum())
     low, high = bootstrap_interval(np.concatenate(rates), n_queries, point=point, limits=(0, 1))
     return WinRate(model, opponent, point, float(low), float(high), n)

@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike
 from scipy.special import ndtri, stdtrit
 
 from arena.ratings.battle_arrays import Battles, FloatArray
-from arena.ratings.bootstrap import WinRate
+from arena.ratings.bootstrap import WinRate, head_to_head
 
 LEVEL = 0.95
 
@@ -64,24 +64,9 @@ def win_rate_interval(battles: Battles, model: str, opponent: str, level: float 
     Only battles between the two count (either seat); the unit is the query. All values
     are NaN when the two never met.
     """
-    i, j = battles.index_of(model), battles.index_of(opponent)
-    if i == j:
-        raise ValueError("model and opponent must differ")
-    as_a = (battles.model_a == i) & (battles.model_b == j)
-    as_b = (battles.model_a == j) & (battles.model_b == i)
-    mask = as_a | as_b
-    n = int(mask.sum())
-    w = battles.weight[mask]
-    score = w * np.where(as_a[mask], battles.outcome[mask], 1.0 - battles.outcome[mask])
+    n, score_q, weight_q = head_to_head(battles, model, opponent)
     if n == 0:
         nan = float("nan")
         return WinRate(model, opponent, nan, nan, nan, 0)
-    _, query = np.unique(battles.query[mask], return_inverse=True)
-    query = query.reshape(-1)
-    size = int(query.max()) + 1
-    point, low, high = score_interval(
-        np.bincount(query, weights=score, minlength=size),
-        np.bincount(query, weights=w, minlength=size),
-        level,
-    )
+    point, low, high = score_interval(score_q, weight_q, level)
     return WinRate(model, opponent, float(point), float(low), float(high), n)
