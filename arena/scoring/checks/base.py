@@ -87,3 +87,12 @@ class GoldenCheck:
     def reason(self, text: str, *, hard: bool = False) -> FailReason:
         """A failure reason of this check."""
         return FailReason(text, check=self.name, kind=self.kind, hard=hard)
+
+
+def graded_check(grade: BehaviorGrade | RubricGrade) -> Check:
+    """A grader's grade as a check: a grader error scores 0 and fails (never a pass)."""
+    return Check(
+        score=0.0 if grade.error else grade.score,
+        passed=grade.passed and grade.error is None,
+        details=grade.model_dump(mode="json"),
+    )

@@ -7,7 +7,7 @@ combined score records why in ``details['rubric']``).
 from __future__ import annotations
 
 from arena.registry import golden_check
-from arena.scoring.checks.base import CheckInput, GoldenCheck
+from arena.scoring.checks.base import CheckInput, GoldenCheck, graded_check
 from arena.scoring.types import Check
 
 
@@ -25,11 +25,7 @@ class RubricCheck(GoldenCheck):
         grade = data.rubric
         if not data.case.rubric or grade is None:
             return None
-        return Check(
-            score=0.0 if grade.error else grade.score,
-            passed=grade.passed and grade.error is None,
-            details=grade.model_dump(mode="json"),
-        )
+        return graded_check(grade)
 
     def hard_fails(self, check: Check) -> list[str]:
         error = check.details.get("error")
