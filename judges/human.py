@@ -8,14 +8,12 @@ Bradley-Terry ratings). Nothing can call a person: building the "model" is bad i
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from arena.errors import InputError
-from arena.models.providers.base import Provider
+from arena.models.providers.base import UncallableProvider
 
 if TYPE_CHECKING:
-    from langchain_core.language_models import BaseChatModel
-
     from arena.models.config import ModelConfig
     from judges.types import JudgeSpec
 
@@ -23,22 +21,15 @@ HUMAN = "human"
 _NAME = re.compile(r"^[\w.@+-]{1,64}$")
 
 
-class HumanProvider(Provider):
+class HumanProvider(UncallableProvider):
     """``human:NAME``: a person voting in the app's Vote tab; never called."""
 
     name = HUMAN
 
-    def key_env(self, config: ModelConfig) -> str | None:
-        return None
-
-    def identity(self, config: ModelConfig) -> dict[str, Any]:
-        return {"base_url": None, "template": None}
-
-    def build(self, config: ModelConfig) -> BaseChatModel:
-        raise InputError(
+    def refusal(self, config: ModelConfig) -> str:
+        return (
             f"{config.spec} is a person, not a model: people vote in the app's Vote tab "
-            "(`arena app`)",
-            field="model.spec",
+            "(`arena app`)"
         )
 
 

@@ -59,6 +59,24 @@ class Provider:
         return {"base_url": config.base_url, "template": None}
 
 
+class UncallableProvider(Provider):
+    """A spec that names no model (a person, answers read from a file): no key, one cache
+    identity, and building it is an InputError saying :meth:`refusal`."""
+
+    def refusal(self, config: ModelConfig) -> str:
+        """Why ``config`` cannot be called."""
+        return f"{config.spec} cannot be called"
+
+    def key_env(self, config: ModelConfig) -> str | None:
+        return None
+
+    def identity(self, config: ModelConfig) -> dict[str, Any]:
+        return {"base_url": None, "template": None}
+
+    def build(self, config: ModelConfig) -> BaseChatModel:
+        raise InputError(self.refusal(config), field="model.spec")
+
+
 def _unset(env: str) -> str:
     return (
         f"environment variable {env} is not set "
