@@ -239,8 +239,9 @@ def make_baseline(
     groups: dict[str, list[CaseScore]] = {}
     for score in mine:
         groups.setdefault(score.case_id, []).append(score)
+    order = {case_id: i for i, case_id in enumerate(hashes)}
     cases = {}
-    for case_id, group in groups.items():
+    for case_id, group in sorted(groups.items(), key=lambda g: order.get(g[0], len(order))):
         own = [r for r in runs if r.case_id == case_id]
         digest = hashes.get(case_id) or (own[0].case_hash if own else "")
         cases[case_id] = _case_record(group, own, digest)
