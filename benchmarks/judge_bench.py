@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arena.evaluate import load_run_scores, score_run
 from arena.golden import load_dataset
 from arena.judging import golden_marks, judge_accuracy, judge_health, judge_run
+from arena.judging.accuracy import golden_winner
 from arena.judging.battle import Battle
 from arena.judging.calibration import apply_outcome
 from arena.judging.health import judge_agreement
@@ -108,7 +109,7 @@ def recombined(row: Row, combination: str) -> Row:
 #: Subsets of a checklist's items measured beside the full checklist (no model call).
 ITEM_SETS: dict[str, Callable[[ItemGrade], bool]] = {
     "all items": lambda g: True,
-    "no forbidden-tool items": lambda g: not (g.kind == "tool" and not g.want),
+    "no reference item": lambda g: g.kind != "reference",
     "no tool items": lambda g: g.kind != "tool",
 }
 
@@ -158,6 +159,32 @@ def _default_rule() -> str:
     from judges.checklist_score import DEFAULT_RULE
 
     return DEFAULT_RULE
+
+
+def misses(row: Row, store: Store, run_id: int) -> str:
+    """Every decisive pair the row's judge got wrong or tied: case, golden marks, items."""
+    marks = golden_marks(load_run_scores(store, run_id).cases)
+    results = {r.id: r for r in store.results(run_id)}
+    lines = [f"misses of {row.name}:"]
+    for battle in row.battles:
+        a, b = marks.get(battle.result_a_id), marks.get(battle.result_b_id)
+        truth = None if a is None or b is None else golden_winner(a, b)
+        if truth is None or battle.winner == truth:
+            continue
+        assert a is not None and b is not None
+        lines.append(
+            f"- {battle.case_id} {battle.variant_a} ({a.score:.2f}, "
+            f"{'pass' if a.passed else 'fail'}) vs {battle.variant_b} ({b.score:.2f}, "
+            f"{'pass' if b.passed else 'fail'}): golden {truth}, judge {battle.winner} "
+            f"(P(A better) {battle.p_a if battle.p_a is None else round(battle.p_a, 3)})"
+        )
+        for seat, rid in (("A", battle.result_a_id), ("B", battle.result_b_id)):
+            answer = results[rid].output if rid in results else ""
+            lines.append(f"    {seat}: {' '.join(str(answer).split())[:160]}")
+        verdict = battle.verdict_ab
+        if verdict is not None and verdict.rationale:
+            lines.extend(f"    {line}" for line in verdict.rationale.splitlines())
+    return "\n".join(lines)
 
 
 def first_wins(battles: list[Battle]) -> float | None:
@@ -234,6 +261,11 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated case ids (default: every critical and standard case)",
     )
     parser.add_argument("--run", type=int, default=None, help="measure this stored run as is")
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="also print every decisive pair each mode missed, with its items or rationale",
+    )
     args = parser.parse_args(argv)
     store = Store(args.db)
     only = args.cases.split(",") if args.cases else None
@@ -255,6 +287,10 @@ def main(argv: list[str] | None = None) -> int:
         "seconds are slower than on an idle machine)"
     )
     print(table(rows, run_id, store))
+    if args.misses:
+        for row in (r for r in rows if r.base):
+            print()
+            print(misses(row, store, run_id))
     return 0
 
 

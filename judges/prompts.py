@@ -31,6 +31,9 @@ GRADE_QUESTION = "Is this a good answer to the question? Reply YES or NO."
 
 ANSWER_LIMIT = 1500
 
+#: The trajectory summary of a result that called no tool.
+NO_TOOLS = "no tools"
+
 
 def _clip(text: str, limit: int = ANSWER_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + " [...]"
@@ -70,9 +73,53 @@ def grade_prompt(request: PairRequest, answer: str, trajectory: str | None = Non
     return "\n\n".join(parts)
 
 
-SYSTEM_CHECKLIST = "You are a strict grader. Answer the question about the answer with YES or NO."
-
 CHECKLIST_ASK = "Reply YES or NO."
+
+#: Worked examples the checklist judge reads before every item (they are the same text in
+#: every prompt, so llama.cpp's prompt cache reads them once per slot). They show the two
+#: mistakes the 1.5B judge made most on ``benchmarks/judge_bench.py``: a bare function call
+#: taken for a reply that states the result, and a refusal taken for a clarifying question.
+CHECKLIST_EXAMPLES: tuple[tuple[str, str, str], ...] = (
+    (
+        "Question: What is 2 + 3?\n\nAnswer:\nThe result is 5.\n\n"
+        "Tools it called: calculate(expression=2 + 3)",
+        'Does the answer state "5" or an equivalent?',
+        "YES",
+    ),
+    (
+        'Question: What is 2 + 3?\n\nAnswer:\n{"name": "calculate", "arguments": '
+        '{"expression": "2 + 3"}}\n\nTools it called: none',
+        'Does the answer state "5" or an equivalent?',
+        "NO",
+    ),
+    (
+        'Question: What is 2 + 3?\n\nAnswer:\n{"name": "calculate", "arguments": '
+        '{"expression": "2 + 3"}}\n\nTools it called: none',
+        "Did it call the tool calculate?",
+        "NO",
+    ),
+    (
+        "Question: Compare them\n\nAnswer:\nI cannot do it.\n\nTools it called: none",
+        "Does the answer ask the user to clarify the request?",
+        "NO",
+    ),
+    (
+        "Question: Compare them\n\nAnswer:\nWhich two things would you like me to compare?"
+        "\n\nTools it called: none",
+        "Does the answer ask the user to clarify the request?",
+        "YES",
+    ),
+)
+
+SYSTEM_CHECKLIST = (
+    "You are a strict grader. You read one answer of an AI assistant and answer one question "
+    "about it with YES or NO. Answer YES only when the answer itself clearly does what the "
+    "question asks; a bare function call or JSON is not a reply to the user.\n\n"
+    + "\n\n".join(
+        f"Example:\n{prefix}\n\n{question} {CHECKLIST_ASK}\n{reply}"
+        for prefix, question, reply in CHECKLIST_EXAMPLES
+    )
+)
 
 WRITE_CHECKLIST = (
     "Write 3 short YES/NO questions that check whether an answer to the request below is "
@@ -90,7 +137,8 @@ def checklist_prefix(request: PairRequest, answer: str, trajectory: str | None) 
         parts.append(f"Reference answer: {_clip(request.reference, 600)}")
     parts.append(f"Answer:\n{_clip(answer) or '(empty answer)'}")
     if trajectory:
-        parts.append(f"Tools it called: {_clip(trajectory, 500)}")
+        shown = "none" if trajectory == NO_TOOLS else _clip(trajectory, 500)
+        parts.append(f"Tools it called: {shown}")
     return "\n\n".join(parts)
 
 

@@ -3,12 +3,17 @@
 A battle's combined P(A better) is a tie when it is within the margin of 0.5. Two ways to
 learn the margin from the run itself:
 
-- **golden** (the default): every run has golden scores beside its verdicts. Each battle has a
-  golden outcome (the golden winner of a decisive pair, else a tie); the margin is the one of
-  :data:`MARGIN_GRID` whose ties and wins agree best with the golden outcomes (Cohen's kappa;
-  the smaller margin on equal kappa). It needs :data:`MIN_BATTLES` battles with golden scores
-  and both orders' probabilities. One parameter is fitted on the run, so the decisive-pair
-  accuracy reported beside it is measured on the same battles.
+- **golden** (the default): every run has golden scores beside its verdicts. On the decisive
+  pairs (the golden checks name a winner), each margin of :data:`MARGIN_GRID` is scored as
+  the ratings score a battle: +1 for the golden winner, 0 for a tie, -1 for the other answer;
+  the margin with the best total wins (the smaller on equal totals). A verdict becomes a tie
+  only where verdicts that close to 0.5 are no better than a coin on the pairs whose answer
+  is known. Pairs the golden checks cannot separate say nothing about the margin: both
+  answers passing is no evidence that they are equally good (an earlier rule fitted the
+  margin to them too, and made over half the checklist judge's decisive verdicts ties). It
+  needs :data:`MIN_BATTLES` decisive pairs with both orders' probabilities. One parameter is
+  fitted on the run, so the decisive-pair accuracy reported beside it is measured on the
+  same battles.
 - **noise**: both orders tell the answer's effect apart from the slot's. Under the ``logit``
   combination, ``(l1 - l2) / 2`` follows the answers and ``(l1 + l2) / 2`` (the position
   offset) follows the slot; how much the offset varies between battles bounds the judge's own
@@ -32,7 +37,6 @@ from typing import Literal
 
 from arena.judging.accuracy import GoldenMark, golden_winner
 from arena.judging.battle import Battle
-from arena.judging.health import cohen_kappa
 from arena.vocabulary import TIE
 from judges.modes import combine
 from judges.orders import (
@@ -80,36 +84,33 @@ def calibrated_margin(pairs: list[tuple[float, float]], combination: str) -> flo
 def golden_margin(
     battles: list[Battle], marks: Mapping[int, GoldenMark], combination: str
 ) -> float | None:
-    """The **golden** margin: the one of :data:`MARGIN_GRID` whose outcomes agree best with
-    the golden outcomes (Cohen's kappa), or None with too few usable battles."""
-    found: list[tuple[float | None, str]] = []
+    """The **golden** margin: the one of :data:`MARGIN_GRID` whose outcomes on the decisive
+    pairs score best (+1 right, 0 tie, -1 wrong), or None with too few decisive pairs."""
+    found: list[tuple[float, str]] = []
     for battle in battles:
         a, b = marks.get(battle.result_a_id), marks.get(battle.result_b_id)
-        if a is None or b is None:
-            continue
-        truth = golden_winner(a, b) or TIE
+        truth = None if a is None or b is None else golden_winner(a, b)
         ab, ba = battle.verdict_ab, battle.verdict_ba
-        if ab is None and ba is None and battle.winner == TIE:
-            found.append((None, truth))  # identical answers: a tie whatever the margin
-        elif (
-            ab is not None and ba is not None and ab.p_first is not None and ba.p_first is not None
-        ):
+        if truth is None or ab is None or ba is None:
+            continue
+        if ab.p_first is not None and ba.p_first is not None:
             found.append((combined_probability(ab.p_first, ba.p_first, combination), truth))
-    if sum(p is not None for p, _ in found) < MIN_BATTLES:
+    if len(found) < MIN_BATTLES:
         return None
-    truths = [t for _, t in found]
-    best: tuple[float, float] | None = None
+    best: tuple[int, float] | None = None
     for margin in MARGIN_GRID:
-        said = [_said(p, margin) for p, _ in found]
-        kappa = cohen_kappa(said, truths).kappa
-        score = -math.inf if kappa is None else kappa
-        if best is None or score > best[0] + 1e-12:
+        score = sum(_points(_said(p, margin), truth) for p, truth in found)
+        if best is None or score > best[0]:
             best = (score, margin)
     return None if best is None else best[1]
 
 
-def _said(p_a: float | None, margin: float) -> str:
-    if p_a is None or abs(p_a - 0.5) < margin:
+def _points(said: str, truth: str) -> int:
+    return 0 if said == TIE else 1 if said == truth else -1
+
+
+def _said(p_a: float, margin: float) -> str:
+    if abs(p_a - 0.5) < margin:
         return TIE
     return "model_a" if p_a > 0.5 else "model_b"
 

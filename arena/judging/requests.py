@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from arena.golden import GoldenCase
 from arena.records import RunResult
+from judges.prompts import NO_TOOLS
 from judges.types import PairRequest
 
 
@@ -30,7 +31,7 @@ def trajectory_text(result: RunResult) -> str:
     for step in result.steps:
         args = ", ".join(f"{k}={v}" for k, v in step.args.items())
         calls.append(f"{step.tool}({args[:80]}){' [error]' if step.error else ''}")
-    return " -> ".join(calls) or "no tools"
+    return " -> ".join(calls) or NO_TOOLS
 
 
 def has_trajectory(result: RunResult) -> bool:

@@ -216,18 +216,27 @@ def _first_slot_shifted(battle: Battle, shift: float) -> Battle:
     return battle.model_copy(update={"verdict_ab": shifted})
 
 
-def test_the_golden_margin_makes_ties_where_the_golden_scores_see_none() -> None:
+def _flipped(battle: Battle) -> Battle:
+    ab, ba = battle.verdict_ab, battle.verdict_ba
+    assert ab is not None and ba is not None
+    return battle.model_copy(update={"verdict_ab": ba, "verdict_ba": ab})
+
+
+def test_the_golden_margin_ties_only_verdicts_no_better_than_a_coin_on_decisive_pairs() -> None:
     from arena.judging import GoldenMark
     from judges import Verdict
 
     spec = JudgeSpec(model=ModelConfig(spec="fake:j"), mode="logprobs")
     marks = {}
     battles = []
-    for i in range(12):
-        decisive = i % 3 != 0  # one pair in three: both answers equally good
+    # 8 decisive pairs judged clearly right (0.12 from 0.5), 4 decisive pairs judged close
+    # to 0.5 (0.015) and mostly wrong (3 of 4), and 6 pairs both answers pass, judged far
+    # from 0.5 either way: they say nothing about the margin.
+    gaps = [0.12] * 8 + [-0.015, -0.015, -0.015, 0.015] + [0.3, -0.3] * 3
+    for i, gap in enumerate(gaps):
+        decisive = i < 12
         marks[2 * i] = GoldenMark(0.9, True)
         marks[2 * i + 1] = GoldenMark(0.2, False) if decisive else GoldenMark(0.9, True)
-        gap = 0.12 if decisive else 0.015 * (1 if i % 2 else -1)
         ab = Verdict(label="A>B", p_first=0.6 + gap, judge=spec)  # first slot: +0.1
         ba = Verdict(label="A>B", p_first=0.6 - gap, judge=spec)
         battles.append(
@@ -246,11 +255,15 @@ def test_the_golden_margin_makes_ties_where_the_golden_scores_see_none() -> None
                 judge=spec,
             )
         )
-    # Decisive pairs sit 0.12 from 0.5, the others 0.015: the smallest margin that ties
-    # exactly the golden ties is 0.02.
+    # No margin scores 8 + 1 - 3 = 6; 0.02 ties the four close ones and scores 8; 0.15 would
+    # tie the clear ones too (0). The smallest margin with the best score is 0.02.
     assert golden_margin(battles, marks, "average") == 0.02
     assert tie_margin(spec, battles, marks) == 0.02
     assert golden_margin(battles[: MIN_BATTLES - 1], marks, "average") is None
+    # Close verdicts that are right more often than not keep no margin.
+    right = [b if i != 9 else _flipped(b) for i, b in enumerate(battles)]
+    right = [_flipped(b) if i in (8, 10) else b for i, b in enumerate(right)]
+    assert golden_margin(right, marks, "average") == 0.0
     # Where the margin comes from, decided in one place: spec > golden > noise > default.
     assert decide_tie_margin(spec, battles, marks) == TieMargin(0.02, "golden")
     fixed = spec.model_copy(update={"tie_margin": 0.07})
