@@ -168,15 +168,17 @@ def misses(row: Row, store: Store, run_id: int) -> str:
     lines = [f"misses of {row.name}:"]
     for battle in row.battles:
         a, b = marks.get(battle.result_a_id), marks.get(battle.result_b_id)
-        truth = None if a is None or b is None else golden_winner(a, b)
+        if a is None or b is None:
+            continue
+        truth = golden_winner(a, b)
         if truth is None or battle.winner == truth:
             continue
-        assert a is not None and b is not None
+        p_a = "-" if battle.p_a is None else f"{battle.p_a:.3f}"
         lines.append(
             f"- {battle.case_id} {battle.variant_a} ({a.score:.2f}, "
             f"{'pass' if a.passed else 'fail'}) vs {battle.variant_b} ({b.score:.2f}, "
             f"{'pass' if b.passed else 'fail'}): golden {truth}, judge {battle.winner} "
-            f"(P(A better) {battle.p_a if battle.p_a is None else round(battle.p_a, 3)})"
+            f"(P(A better) {p_a})"
         )
         for seat, rid in (("A", battle.result_a_id), ("B", battle.result_b_id)):
             answer = results[rid].output if rid in results else ""
@@ -283,8 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"judge bench: run {run_id}, variants {', '.join(args.variants)}, {cases} cases of "
         f"the {' + '.join(TIERS)} tiers; judge {args.judge}; machine: {platform.machine()}, "
-        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (shared CPU: "
-        "seconds are slower than on an idle machine)"
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (the model server's "
+        "own threads count in it)"
     )
     print(table(rows, run_id, store))
     if args.misses:

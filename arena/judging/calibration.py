@@ -97,12 +97,8 @@ def golden_margin(
             found.append((combined_probability(ab.p_first, ba.p_first, combination), truth))
     if len(found) < MIN_BATTLES:
         return None
-    best: tuple[int, float] | None = None
-    for margin in MARGIN_GRID:
-        score = sum(_points(_said(p, margin), truth) for p, truth in found)
-        if best is None or score > best[0]:
-            best = (score, margin)
-    return None if best is None else best[1]
+    # max keeps the first of equal scores: the grid ascends, so the smaller margin wins.
+    return max(MARGIN_GRID, key=lambda m: sum(_points(_said(p, m), truth) for p, truth in found))
 
 
 def _points(said: str, truth: str) -> int:

@@ -37,7 +37,7 @@ def _wrong_on_case_0(messages: list[BaseMessage]) -> AIMessage:
     return _yes(0.9 if good else 0.2)
 
 
-@pytest.mark.system  # a run and two judgings through the benchmark's own entry point
+@pytest.mark.system  # a run and a judging through the benchmark's own entry point
 def test_the_bench_prints_every_row_and_the_misses(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
