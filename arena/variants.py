@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -24,6 +22,7 @@ from arena.input_files import load_yaml, read_text
 from arena.models.config import ModelConfig
 from arena.paths import data_dir
 from arena.registry import AGENTS
+from arena.variant_version import VariantVersion, version_of
 
 ARCHITECTURES = ("react", "supervisor")
 PROMPT_ROOTS_ENV = "ARENA_PROMPT_ROOTS"
@@ -120,6 +119,7 @@ class Variant(BaseModel):
         return params
 
     _source_file: str | None = PrivateAttr(None)
+    _version: VariantVersion | None = PrivateAttr(None)
 
     def model_for(self, role: str) -> ModelConfig:
         """The model of one role: its entry in ``roles``, else ``model``."""
@@ -145,11 +145,29 @@ class Variant(BaseModel):
         return value
 
     @property
+    def version(self) -> VariantVersion:
+        """Everything that decides this variant's answers (config, agent code, tools, models),
+        computed once per object; a variant read back from storage keeps its stored version."""
+        if self._version is None:
+            self._version = version_of(self)
+        return self._version
+
+    @property
     def version_hash(self) -> str:
-        """Hash of the full resolved config (prompt text included, description excluded)."""
-        payload = self.model_dump(mode="json", exclude={"description"})
-        blob = json.dumps(payload, sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+        """The hash of :attr:`version`: results are stored and reused under it."""
+        return self.version.hash
+
+    def with_version(self, version: VariantVersion) -> Variant:
+        """This variant labelled with a known (stored) version instead of computing one."""
+        self._version = version
+        return self
+
+    def model_copy(self, *, update: Any = None, deep: bool = False) -> Variant:
+        """A copy; an edited copy computes its own version."""
+        copy = super().model_copy(update=update, deep=deep)
+        if update:
+            copy._version = None
+        return copy
 
 
 def load_variant(path: str | Path) -> Variant:

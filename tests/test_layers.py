@@ -61,9 +61,14 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("agent tools", ("arena.agents.research", "arena.agents.research.*")),
     (
         "agent factories",
-        ("arena.agents.declare", "arena.agents.imports", "arena.agents.factories"),
+        (
+            "arena.agents.declare",
+            "arena.agents.imports",
+            "arena.agents.factories",
+            "arena.agents.fingerprint",
+        ),
     ),
-    ("variants", ("arena.variants",)),
+    ("variants", ("arena.variant_version", "arena.variants")),
     ("storage", ("arena.storage", "arena.storage.*")),
     ("evaluation", ("arena.evaluate",)),
     ("judging", ("arena.judging", "arena.judging.*")),

@@ -22,6 +22,13 @@ def register(sub: Any) -> None:
         action="store_true",
         help="rerun results that ended in an error instead of reusing them",
     )
+    p.add_argument(
+        "--rerun",
+        action="store_true",
+        help="start a new run even when an identical one is stored: every agent runs again "
+        "(results are reused only when the variant's version, which covers its config, "
+        "agent code, tools and models, is unchanged; this forces a run anyway)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--langsmith",
@@ -57,6 +64,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         concurrency=args.concurrency,
         case_timeout_s=args.timeout,
         retry_errors=args.retry_errors,
+        rerun=args.rerun,
         progress=not args.json,
         dataset_path=args.dataset,
     )
@@ -113,6 +121,7 @@ def run_json(report: Any) -> dict[str, Any]:
         "run_id": report.run_id,
         "resumed": report.resumed,
         "reused_results": report.reused,
+        "version_changes": report.changes,
         "model_calls": report.model_calls,
         "results": [
             {
@@ -167,6 +176,8 @@ def print_summary(report: Any) -> None:
         f"run {report.run_id} ({state}; {report.reused} results reused, "
         f"{report.model_calls} model calls sent)"
     )
+    for name, changes in report.changes.items():
+        print(f"  {name}: {'; '.join(changes) if changes else 'unchanged since its last run'}")
     print(
         text_table(
             [

@@ -21,6 +21,7 @@ def register(sub: Any) -> None:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print a stored result."""
+    from arena.runner.versions import version_story
     from arena.storage import Store
 
     store = Store(args.db)
@@ -37,6 +38,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         f"{result.output_tokens}  cost ${result.cost_usd:.5f}  model calls "
         f"{result.model_calls}"
     )
+    print(version_story(store, result.variant, result.variant_hash))
     if result.error:
         print(f"ERROR: {result.error}")
     for step in result.steps:

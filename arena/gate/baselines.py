@@ -67,14 +67,16 @@ def run_snapshot(
     cases = [
         c for c in scores.cases if c.variant == variant and c.variant_hash == aggregate.variant_hash
     ]
-    config = next(
+    stored = next(
         (
-            v.model_dump(mode="json")
+            v
             for v in store.variants()
             if v.name == variant and v.version_hash == aggregate.variant_hash
         ),
         None,
     )
+    config = None if stored is None else stored.model_dump(mode="json")
+    version = None if stored is None else stored.version.model_dump()
     info = store.run(run_id)
     snap = make_baseline(
         aggregate,
@@ -84,6 +86,7 @@ def run_snapshot(
         results=store.results(run_id),
         source_run_id=run_id,
         variant_config=config,
+        variant_version=version,
         provenance=dict(info.config.get("provenance") or {}),
     )
     return snap, aggregate

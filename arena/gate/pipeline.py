@@ -37,6 +37,7 @@ from arena.provenance import provenance as current_provenance
 from arena.scoring.aggregate import VariantScores
 from arena.scoring.baseline import Baseline, make_baseline
 from arena.storage import Store
+from arena.variant_version import CONFIG_CHANGED, VariantVersion
 from arena.variants import Variant
 
 
@@ -59,9 +60,33 @@ def _judged_copy(baseline: Baseline, candidate: Variant) -> tuple[Variant | None
             "cannot be judged against the candidate's (save it again)"
         )
     variant = Variant.model_validate(baseline.variant_config)
+    if baseline.variant_version is not None:
+        recorded = VariantVersion.model_validate(baseline.variant_version)
+        drift = [c for c in variant.version.changes_since(recorded) if c != CONFIG_CHANGED]
+        if drift:
+            return None, (
+                "the baseline's answers cannot be made again, so they are not judged pairwise "
+                f"(its code is not what is checked out: {'; '.join(drift)}); the golden "
+                "scores still compare the candidate with the baseline file"
+            )
     if variant.name == candidate.name:
         variant = variant.model_copy(update={"name": f"{variant.name}-baseline"})
     return variant, None
+
+
+def version_changes(sides: Sides, baseline: Baseline | None) -> list[str]:
+    """What changed in the candidate since the baseline: configuration, agent code file by
+    file, tools, models (one line each; empty when it is the baseline's own version)."""
+    if sides.baseline_variant is not None and sides.baseline is None:
+        return sides.candidate.version.changes_since(sides.baseline_variant.version)
+    if baseline is None:
+        return []
+    recorded = (
+        VariantVersion.model_validate(baseline.variant_version)
+        if baseline.variant_version is not None
+        else VariantVersion.legacy(baseline.variant_hash)
+    )
+    return sides.candidate.version.changes_since(recorded)
 
 
 def resolve_sides(
@@ -233,6 +258,7 @@ def run_gate(
             results=results,
             source_run_id=report.run_id,
             variant_config=variant.model_dump(mode="json"),
+            variant_version=variant.version.model_dump(),
             provenance=provenance,
         ), aggregate
 
@@ -241,6 +267,7 @@ def run_gate(
     if sides.baseline is None and sides.baseline_variant is not None:
         baseline = snap(sides.baseline_variant, sides.baseline_variant.name)[0]
     regression, limits, more = evaluate(config, baseline, cand, cand_scores, dataset)
+    changes = version_changes(sides, baseline)
     compare = None
     judged = [v.name for v in variants]
     if sequential is not None:
@@ -268,6 +295,7 @@ def run_gate(
         limits=limits,
         compare=compare,
         notes=[*notes, *more],
+        version_changes=changes,
     )
 
 

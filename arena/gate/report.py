@@ -45,6 +45,11 @@ class GateReport(BaseModel):
     limits: list[LimitCheck] = Field(default_factory=list)
     compare: dict[str, Any] | None = Field(None, description="arena.compare.CompareReport.")
     notes: list[str] = Field(default_factory=list)
+    version_changes: list[str] = Field(
+        default_factory=list,
+        description="What changed in the candidate since the baseline's version: its "
+        "configuration, agent code (file by file), tools and models.",
+    )
 
     @property
     def exit_code(self) -> int:
@@ -307,6 +312,9 @@ def gate_markdown(report: GateReport) -> str:
     ]
     if report.failures:
         parts += ["**Why it failed:**", "", *[f"- {f}" for f in report.failures], ""]
+    if report.version_changes:
+        parts += ["**What changed in the candidate:**", ""]
+        parts += [f"- {c}" for c in report.version_changes] + [""]
     if report.regression is not None:
         parts += [regression_markdown(report.regression, level=3, section=True)]
     if report.limits:
@@ -337,6 +345,9 @@ def gate_text(report: GateReport) -> str:
     ]
     if report.failures:
         parts += ["", "why it failed:", *[f"  - {f}" for f in report.failures]]
+    if report.version_changes:
+        parts += ["", "what changed in the candidate:"]
+        parts += [f"  - {c}" for c in report.version_changes]
     if report.regression is not None:
         parts += ["", regression_text(report.regression, section=True).rstrip()]
     if report.limits:

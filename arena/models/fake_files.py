@@ -14,6 +14,7 @@ model's.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -127,11 +128,24 @@ def played_by(spec: str) -> str | None:
 
 
 def identity_of(spec: str) -> str | None:
-    """What a played model's cache identity adds: script name and file hash."""
+    """What a scripted model's identity adds: the name and content hash of the script it plays.
+
+    For a spec the active file maps to a script (``models:``) and for ``fake:NAME`` naming one
+    of its scripts; None otherwise. Editing a script's replies changes it (so cached replies and
+    stored results of the old script are never reused); editing another script does not.
+    """
     active = active_scripts()
-    if active is None or spec not in active[0].models:
+    if active is None:
         return None
-    return f"{active[0].models[spec]}@{active[1]}"
+    parsed = active[0]
+    script = parsed.models.get(spec)
+    if script is None and spec.startswith("fake:"):
+        script = spec.removeprefix("fake:")
+    if script is None or script not in parsed.scripts:
+        return None
+    rules = [rule.model_dump(mode="json") for rule in parsed.scripts[script]]
+    digest = hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:12]
+    return f"{script}@{digest}"
 
 
 def _register(parsed: FakeScriptsFile) -> None:

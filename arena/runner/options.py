@@ -19,6 +19,8 @@ class RunOptions:
     concurrency: int = 2
     case_timeout_s: float = 600.0
     retry_errors: bool = False
+    rerun: bool = False
+    """Start a new run even when an identical one is stored (``arena run --rerun``)."""
     progress: bool = True
     dataset_path: str = ""
     on_result: list[Callable[[RunResult], None]] = field(default_factory=list)

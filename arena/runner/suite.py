@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from arena.runner.heap import frozen_heap
 from arena.runner.options import RunOptions
 from arena.runner.preflight import check_run
 from arena.runner.tasks import Task, plan_tasks, run_key, select_cases
+from arena.runner.versions import changes_since_stored
 from arena.storage import Store
 from arena.variants import Variant
 
@@ -32,6 +34,9 @@ class RunReport(BaseModel):
     reused: int
     model_calls: int
     results: list[RunResult]
+    changes: dict[str, list[str]] = {}
+    """Per variant, what changed since its newest stored version (empty: unchanged, so its
+    stored results are reused where the run is resumed)."""
 
 
 def sandbox_root(run_id: int, database: str = "") -> Path:
@@ -64,6 +69,7 @@ async def run_suite_async(
     cases = select_cases(dataset, options.tier, options.case_ids)
     tasks = plan_tasks(variants, cases, options.repeats)
     dataset_id = store.ensure_dataset(dataset, options.dataset_path)
+    changes = {v.name: changes_since_stored(store, v) for v in variants}
     for variant in variants:
         store.ensure_variant(variant)
     config = {
@@ -73,9 +79,10 @@ async def run_suite_async(
         "repeats": options.repeats,
         "provenance": provenance(),
     }  # git commit, branch, CI run URL when known
-    run_id, resumed = store.open_run(
-        run_key(dataset, variants, cases, options.repeats), dataset_id, config
-    )
+    key = run_key(dataset, variants, cases, options.repeats)
+    if options.rerun:  # a new run: nothing stored is reused (model replies still are cached)
+        key = f"{key[:16]}-rerun-{uuid.uuid4().hex[:12]}"
+    run_id, resumed = store.open_run(key, dataset_id, config)
     done = store.finished_results(run_id)
     pending = [
         t
@@ -155,6 +162,7 @@ async def run_suite_async(
         reused=len(ordered) - len(fresh),
         model_calls=sum(r.fresh_model_calls for r in fresh),
         results=ordered,
+        changes=changes,
     )
 
 

@@ -103,6 +103,11 @@ class Baseline(BaseModel):
     variant_config: dict[str, Any] | None = Field(
         None, description="The variant's resolved configuration, so it can be run again."
     )
+    variant_version: dict[str, Any] | None = Field(
+        None,
+        description="The parts of the variant's version (config, agent code file by file, "
+        "tools, models: arena.variant_version.VariantVersion), so a gate can say what changed.",
+    )
     provenance: dict[str, str] = Field(
         default_factory=dict, description="Git commit, branch and CI run of the source run."
     )
@@ -220,6 +225,7 @@ def make_baseline(
     source_run_id: int | None = None,
     created_at: datetime | None = None,
     variant_config: dict[str, Any] | None = None,
+    variant_version: dict[str, Any] | None = None,
     provenance: dict[str, str] | None = None,
 ) -> Baseline:
     """A snapshot of one variant's case scores (and run records, for budgets and hashes).
@@ -259,6 +265,7 @@ def make_baseline(
         tokens_per_query=mean([float(t) for t in tokens]) if runs else None,
         latency_p90_s=percentile([r.latency_s for r in runs], 90) if runs else None,
         variant_config=variant_config,
+        variant_version=variant_version,
         provenance=provenance or {},
         created_at=created_at or utcnow(),
         source_run_id=source_run_id,

@@ -28,6 +28,7 @@ from arena.storage.tables import (
     VariantRow,
 )
 from arena.storage.writes import create_tables, insert_ignore, run_core_write, run_write, upsert
+from arena.variant_version import VariantVersion
 from arena.variants import Variant
 
 ResultKey = tuple[str, str, int]
@@ -126,7 +127,10 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
             "name": variant.name,
             "hash": variant.version_hash,
             "description": variant.description,
-            "config": variant.model_dump(mode="json"),
+            "config": {
+                **variant.model_dump(mode="json"),
+                VERSION_KEY: variant.version.model_dump(),
+            },
         }
         self._write(lambda s: insert_ignore(s, VariantRow, values, ["name", "hash"]))
 
@@ -134,7 +138,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
         """Every stored variant version, oldest first."""
         with self.session() as s:
             rows = s.scalars(select(VariantRow).order_by(VariantRow.id)).all()
-            return [Variant.model_validate(r.config) for r in rows]
+            return [_stored_variant(r.config, r.hash) for r in rows]
 
     # -- runs --------------------------------------------------------------------------------
     def open_run(self, key: str, dataset_id: int, config: dict[str, Any]) -> tuple[int, bool]:
@@ -288,3 +292,20 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
             run_core_write(
                 self._writer, lambda conn: conn.execute(statements.cache_delete(), {"key": key})
             )
+
+
+VERSION_KEY = "$version"
+"""Where a stored variant's config keeps its version's parts (what a rerun compares)."""
+
+
+def _stored_variant(config: dict[str, Any], stored_hash: str) -> Variant:
+    """A stored variant, labelled with the version it was stored under (never recomputed
+    from today's code)."""
+    body = dict(config)
+    parts = body.pop(VERSION_KEY, None)
+    version = (
+        VariantVersion.model_validate(parts)
+        if isinstance(parts, dict)
+        else VariantVersion.legacy(stored_hash)
+    )
+    return Variant.model_validate(body).with_version(version)
