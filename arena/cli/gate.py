@@ -5,11 +5,11 @@ command; write ``gate.md`` (a PR comment or step summary) and ``gate.json``; exi
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
 from arena.cli.common import add_db
-from arena.cli.common import write_text as _write
 from arena.cli.gate_flags import add_gate_run_flags, add_limit_flags, gate_config
 
 
@@ -50,13 +50,37 @@ def register(sub: Any) -> None:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
-    """Run the gate, write its reports, print its verdict; exit 0 or 1."""
+    """Run the gate, write its reports, print its verdict; exit 0 or 1. Bad input writes a
+    report saying what was wrong and re-raises (exit 2)."""
+    from arena.errors import InputError
+    from arena.gate.report import bad_input_report
+
+    folder = report_folder(args, None)
+    try:
+        config = gate_config(args, default_file=True)
+        folder = report_folder(args, config)
+        _clear(folder)  # a gate that dies leaves no report of an earlier one behind
+        report = _run(args, config)
+    except InputError as exc:
+        bad = bad_input_report(exc, baseline=args.baseline or "", candidate=args.candidate or "")
+        _write_reports(folder, bad)
+        raise
+    _write_reports(folder, report)
+    if args.json:
+        print(report.to_json())
+    else:
+        from arena.gate.report import gate_text
+
+        print(gate_text(report), end="")
+        print(f"reports: {folder / REPORTS[0]}, {folder / REPORTS[1]}")
+    return report.exit_code
+
+
+def _run(args: argparse.Namespace, config: Any) -> Any:
     from arena.errors import InputError
     from arena.gate.pipeline import run_gate
-    from arena.gate.report import gate_markdown, gate_text
     from arena.storage import Store
 
-    config = gate_config(args, default_file=True)
     baseline = args.baseline or config.baseline
     candidate = args.candidate or config.candidate
     if not baseline:
@@ -67,13 +91,34 @@ def cmd_gate(args: argparse.Namespace) -> int:
         raise InputError(
             "give --candidate VARIANT (or candidate: in arena.yaml)", field="--candidate"
         )
-    report = run_gate(Store(args.db), config, baseline, candidate, progress=not args.json)
-    folder = Path(args.report_dir or config.path(config.report_dir))
-    _write(str(folder / "gate.md"), gate_markdown(report))
-    _write(str(folder / "gate.json"), report.model_dump_json(indent=2))
-    if args.json:
-        print(report.model_dump_json(indent=2))
-    else:
-        print(gate_text(report), end="")
-        print(f"reports: {folder / 'gate.md'}, {folder / 'gate.json'}")
-    return report.exit_code
+    return run_gate(Store(args.db), config, baseline, candidate, progress=not args.json)
+
+
+REPORTS = ("gate.md", "gate.json")
+
+
+def report_folder(args: argparse.Namespace, config: Any) -> Path:
+    """``--report-dir``, else arena.yaml's ``report_dir`` (relative to the file), else
+    ``reports`` beside the arena.yaml given (or here) when it cannot be read."""
+    if args.report_dir:
+        return Path(args.report_dir)
+    if config is not None:
+        return Path(config.path(config.report_dir))
+    return (Path(args.config).parent if args.config else Path(".")) / "reports"
+
+
+def _clear(folder: Path) -> None:
+    for name in REPORTS:
+        (folder / name).unlink(missing_ok=True)
+
+
+def _write_reports(folder: Path, report: Any) -> None:
+    """Both reports, each written whole (a temporary file renamed) or not at all."""
+    from arena.gate.report import gate_markdown
+
+    texts = {REPORTS[0]: gate_markdown(report), REPORTS[1]: report.to_json()}
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in texts.items():
+        part = folder / f".{name}.part"
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, folder / name)

@@ -33,7 +33,17 @@ def register(sub: Any) -> None:
         "--paths",
         default=None,
         metavar="GLOB,...",
-        help="files whose change triggers the gate on a pull request",
+        help="files whose change triggers the gate on a pull request (default: the "
+        "repository's arena.yaml, datasets, variants, the prompts and factory packages they "
+        "name, baselines and packaging files)",
+    )
+    p.add_argument(
+        "--secrets",
+        default=None,
+        metavar="NAME,...",
+        help="environment variables the gate step reads from the repository secrets of the "
+        "same names (default: the API-key variables of the variants' and judge's hosted "
+        "models; 'none' for none)",
     )
     p.add_argument(
         "--print",
@@ -46,31 +56,64 @@ def register(sub: Any) -> None:
 
 
 def cmd_init_ci(args: argparse.Namespace) -> int:
-    """Write or print the workflows and arena.yaml."""
+    """Write or print the workflows and arena.yaml, fitted to the repository."""
     from pathlib import Path
 
-    from arena.gate.ci import (
-        DEFAULT_INSTALL,
-        DEFAULT_PATHS,
-        ci_files,
-        project_install,
-        write_ci_files,
-    )
+    from arena.gate.ci import DEFAULT_INSTALL, arena_yaml, ci_files, project_install, write_ci_files
+    from arena.gate.ci_project import fake_scripts_file, scan_project
 
-    paths = [p.strip() for p in args.paths.split(",")] if args.paths else list(DEFAULT_PATHS)
+    root = Path(args.dir)
+    scan = scan_project(root, getattr(args, "fake_scripts", None) or fake_scripts_file())
+    paths = _listed(args.paths) if args.paths else trigger_paths(scan)
+    secrets = _listed(args.secrets) if args.secrets else scan.secrets
     install = args.install or DEFAULT_INSTALL
     project = args.install_project
-    project = project_install(Path(args.dir)) if project is None else project
+    project = project_install(root) if project is None else project
     project = "" if project.strip().lower() == "none" else project.strip()
-    files = ci_files(install=install, paths=paths, project=project)
+    config = arena_yaml(
+        candidate=scan.candidate or "baseline", dataset=scan.dataset, variants_dir=scan.variants_dir
+    )
+    files = ci_files(install=install, paths=paths, project=project, secrets=secrets, config=config)
     if args.print_only:
         for name, text in files.items():
             print(f"# ---- {name}\n{text}")
         return 0
-    for name, state in write_ci_files(Path(args.dir), files, force=args.force).items():
+    for name, state in write_ci_files(root, files, force=args.force).items():
         print(f"{state}: {name}")
+    for line in found_lines(scan, paths, secrets):
+        print(line)
     print(installs_line(install, project))
     return 0
+
+
+def _listed(value: str) -> list[str]:
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    return [] if [i.lower() for i in items] == ["none"] else items
+
+
+def trigger_paths(scan: Any) -> list[str]:
+    """The scan's paths; with no dataset or variants found, the usual folders as well."""
+    from arena.gate.ci import DEFAULT_PATHS
+
+    if scan.datasets or scan.variants_dir:
+        return list(scan.paths)
+    return list(dict.fromkeys([*DEFAULT_PATHS, *scan.paths]))
+
+
+def found_lines(scan: Any, paths: list[str], secrets: list[str]) -> list[str]:
+    """What the workflows were fitted to, said plainly."""
+    lines = [f"pull requests run the gate when these change: {', '.join(paths)}"]
+    if secrets:
+        lines.append(
+            f"the gate step reads {', '.join(secrets)} from the repository's secrets of the "
+            "same names: add them (Settings > Secrets and variables > Actions); never printed"
+        )
+    if scan.dataset and scan.variants_dir and not scan.has_config:
+        lines.append(
+            f"arena.yaml runs {scan.dataset} with the variants in {scan.variants_dir}, "
+            f"candidate {scan.candidate}"
+        )
+    return lines + scan.notes
 
 
 def installs_line(install: str, project: str) -> str:

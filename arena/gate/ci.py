@@ -1,16 +1,21 @@
 """The shipped GitHub Actions workflows and the ``arena.yaml`` that ``arena init-ci`` writes.
 
-The templates live in ``arena/gate/templates``; four placeholders are filled in: the pip
+The templates live in ``arena/gate/templates``; five placeholders are filled in: the pip
 spec of agent-arena the workflows install (``__ARENA_INSTALL__``), the pip spec of the
 repository's own package, installed after it (``__ARENA_PROJECT__``: ``.`` when the repository
 has a ``pyproject.toml``, ``setup.py`` or ``setup.cfg``, else nothing), the path filters of
-the pull-request trigger (``__ARENA_PATHS__``) and the baseline file the nightly run may raise
-(``__ARENA_BASELINE__``). This repository's own ``.github/workflows`` are these templates
+the pull-request trigger (``__ARENA_PATHS__``), the baseline file the nightly run may raise
+(``__ARENA_BASELINE__``) and the gate step's environment of API-key secrets
+(``__ARENA_SECRETS__``: ``NAME: ${{ secrets.NAME }}`` per key, the line dropped when none).
+What a repository holds (its datasets, variants, factory packages and keys) is read by
+:mod:`arena.gate.ci_project`. This repository's own ``.github/workflows`` are these templates
 rendered with :data:`REPO_INSTALL` and :data:`REPO_PATHS` (a test keeps them identical).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,6 +37,7 @@ DEFAULT_PATHS: tuple[str, ...] = (
 DEFAULT_BASELINE = "baselines/baseline.json"
 REPO_INSTALL = ".[local]"
 REPO_PATHS: tuple[str, ...] = (
+    "arena/agents/**",
     "data/prompts/**",
     "data/variants/**",
     "data/golden/**",
@@ -49,26 +55,51 @@ def render(
     paths: Sequence[str] = DEFAULT_PATHS,
     baseline: str = DEFAULT_BASELINE,
     project: str = "",
+    secrets: Sequence[str] = (),
 ) -> str:
     """One template with its placeholders filled in (``project``: your package's pip spec,
-    empty for none)."""
+    empty for none; ``secrets``: the environment variables the gate step reads from the
+    repository's secrets of the same names)."""
     text = (TEMPLATES / template).read_text(encoding="utf-8")
     lines = "\n".join(f'      - "{p}"' for p in paths)
     return (
         text.replace("__ARENA_PATHS__", lines)
+        .replace("__ARENA_SECRETS__\n", _secrets_env(secrets))
         .replace("__ARENA_INSTALL__", install)
         .replace("__ARENA_PROJECT__", project)
         .replace("__ARENA_BASELINE__", baseline)
     )
 
 
-def arena_yaml(baseline: str = DEFAULT_BASELINE, candidate: str = "baseline") -> str:
-    """A starting ``arena.yaml``: every key, with the gate's defaults."""
+def _secrets_env(names: Sequence[str]) -> str:
+    if not names:
+        return ""
+    return "        env:\n" + "".join(f"          {n}: ${{{{ secrets.{n} }}}}\n" for n in names)
+
+
+def _yaml_value(value: str) -> str:
+    return value if re.fullmatch(r"[\w./-]+", value) else json.dumps(value)
+
+
+def arena_yaml(
+    baseline: str = DEFAULT_BASELINE,
+    candidate: str = "baseline",
+    dataset: str | None = None,
+    variants_dir: str | None = None,
+) -> str:
+    """A starting ``arena.yaml``: every key, with the gate's defaults (``dataset`` and
+    ``variants_dir``: the repository's own, else the shipped ones)."""
     from arena.gate.config import EXAMPLE
 
-    return EXAMPLE.replace("baseline: baselines/baseline.json", f"baseline: {baseline}", 1).replace(
-        "candidate: baseline ", f"candidate: {candidate} ", 1
-    )
+    text = EXAMPLE.replace("baseline: baselines/baseline.json", f"baseline: {baseline}", 1)
+    text = text.replace("candidate: baseline ", f"candidate: {_yaml_value(candidate)} ", 1)
+    if dataset:
+        text = text.replace("  dataset: null  ", f"  dataset: {_yaml_value(dataset)}  ", 1)
+    if variants_dir:
+        text = text.replace(
+            "  variants_dir: null  ", f"  variants_dir: {_yaml_value(variants_dir)}  ", 1
+        )
+    return text
 
 
 def project_install(root: Path) -> str:
@@ -82,13 +113,23 @@ def ci_files(
     paths: Sequence[str] = DEFAULT_PATHS,
     baseline: str = DEFAULT_BASELINE,
     project: str = "",
+    secrets: Sequence[str] = (),
+    config: str | None = None,
 ) -> dict[str, str]:
-    """Relative path -> text of everything ``arena init-ci`` writes."""
+    """Relative path -> text of everything ``arena init-ci`` writes (``config``: the
+    ``arena.yaml`` text, default :func:`arena_yaml`)."""
     files = {
-        target: render(template, install=install, paths=paths, baseline=baseline, project=project)
+        target: render(
+            template,
+            install=install,
+            paths=paths,
+            baseline=baseline,
+            project=project,
+            secrets=secrets,
+        )
         for target, template in WORKFLOWS.items()
     }
-    files["arena.yaml"] = arena_yaml(baseline)
+    files["arena.yaml"] = config if config is not None else arena_yaml(baseline)
     return files
 
 

@@ -11,6 +11,7 @@ that component.
 
 from __future__ import annotations
 
+from arena.gate.tracebacks import error_line
 from arena.scoring.baseline import CaseRecord
 from arena.scoring.checks import FailReason, FailureKind, component_kinds
 from arena.scoring.combined import WEIGHTS
@@ -66,7 +67,11 @@ def classify(baseline: CaseRecord, candidate: CaseRecord) -> tuple[FailureKind |
     """The failure kind of a case that got worse, and its failing check in words (with the
     other components that fell, e.g. the missing tool call behind a missing answer)."""
     if candidate.errors:
-        return "error", f"run error: {candidate.error}" if candidate.error else "run error"
+        # the error's first line: its traceback is the report's, trimmed (arena.gate.crashes)
+        return (
+            "error",
+            f"run error: {error_line(candidate.error)}" if candidate.error else "run error",
+        )
     for reason in candidate.fail_reasons:
         if reason.hard and reason.kind is not None:
             return reason.kind, reason + _also(baseline, candidate, reason.kind)

@@ -21,6 +21,7 @@ from typing import Any
 from arena.errors import InputError
 from arena.gate.baselines import load_baseline_file, run_snapshot
 from arena.gate.config import GateConfig
+from arena.gate.crashes import crashes_of
 from arena.gate.limits import (
     CostFigures,
     LimitCheck,
@@ -291,6 +292,12 @@ def run_gate(
             "judge": config.judge or "none",
         },
         provenance=here,
+        crashes=crashes_of(
+            results,
+            sides.candidate.name,
+            sides.candidate.agent,
+            [case.id for case in dataset.test_cases],
+        ),
         regression=regression,
         limits=limits,
         compare=compare,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from arena.reports.format import pct
@@ -17,6 +18,18 @@ def md_cell(text: str, limit: int = MAX_CELL) -> str:
     """Text safe inside a Markdown table cell: pipes escaped, newlines folded, cut."""
     flat = " ".join(text.split()).replace("|", "\\|")
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def md_code(text: str) -> str:
+    """Text as inline code on one line (backticks inside become quotes)."""
+    return "`" + " ".join(text.split()).replace("`", "'") + "`"
+
+
+def md_fence(text: str, info: str = "text") -> str:
+    """``text`` in a code fence longer than any run of backticks inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    marks = "`" * max(3, longest + 1)
+    return f"{marks}{info}\n{text}\n{marks}"
 
 
 def md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

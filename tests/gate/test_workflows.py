@@ -84,11 +84,18 @@ def _actionlint() -> list[str]:
 @pytest.mark.system
 def test_actionlint_finds_nothing_in_the_workflows(tmp_path: Path) -> None:
     rendered = []
-    for name, text in ci_files().items():  # what `arena init-ci` writes by default
-        if name.endswith(".yml"):
-            target = tmp_path / Path(name).name
-            target.write_text(text)
-            rendered.append(str(target))
+    fitted = ci_files(  # what `arena init-ci` writes in a repository with a hosted model
+        paths=["shopbot/**", "golden/support.json", "variants/**"],
+        project=".",
+        secrets=["OPENAI_API_KEY", "SHOP_KEY"],
+    )
+    for kind, files in (("default", ci_files()), ("fitted", fitted)):
+        for name, text in files.items():
+            if name.endswith(".yml"):
+                target = tmp_path / f"{kind}-{Path(name).name}"
+                target.write_text(text)
+                rendered.append(str(target))
+    assert "SHOP_KEY: ${{ secrets.SHOP_KEY }}" in fitted[".github/workflows/arena-gate.yml"]
     shipped = [str(REPO / target) for target in WORKFLOWS]
     done = subprocess.run(
         [*_actionlint(), *shipped, *rendered], capture_output=True, text=True, timeout=120
