@@ -172,7 +172,7 @@ def _md_version_changes(report: GateReport) -> list[str]:
     if not report.version_changes:
         return []
     lines = [f"- {md_line(c)}" for c in report.version_changes]
-    return ["**What changed in the candidate:**", "", *lines]
+    return ["### What changed in the candidate since the baseline", "", *lines]
 
 
 def _md_crashes(report: GateReport) -> list[str]:
