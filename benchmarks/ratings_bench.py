@@ -2,6 +2,8 @@
 
 Run:  python benchmarks/ratings_bench.py [--battles N] [--models M] [--rounds R]
       python benchmarks/ratings_bench.py --models-axis 50,300,1000,3000,10000  (see ratings_scale)
+      python benchmarks/ratings_bench.py --queries-axis 50,500,5000,20000 --axis-battles 300000
+          [--axis-models 1000] [--cases-repeats 100x3]  (see ratings_queries)
 
 Battles are simulated from known Bradley-Terry strengths (seeded, 10% ties, query ids).
 "Ours" is ``arena.ratings.bootstrap_bradley_terry``: pair counts, L-BFGS-B point fit, then
@@ -188,7 +190,26 @@ def main() -> None:
     axis.add_argument("--axis-battles", type=int, default=1_000_000)
     axis.add_argument("--timeout", type=float, default=600.0, help="seconds per method run")
     axis.add_argument("--fastchat-rounds", type=int, default=4, help="FastChat rounds to time")
+    queries = parser.add_argument_group("queries axis (ratings_queries.py: few golden cases)")
+    queries.add_argument("--queries-axis", help="comma-separated query counts, e.g. 50,500,20000")
+    queries.add_argument("--axis-models", type=int, default=1000)
+    queries.add_argument("--cases-repeats", help="also CASESxREPEATS, e.g. 100x3")
     args = parser.parse_args()
+    if args.queries_axis:
+        from ratings_queries import queries_axis
+
+        cases = tuple(int(v) for v in args.cases_repeats.split("x")) if args.cases_repeats else None
+        queries_axis(
+            [int(v) for v in args.queries_axis.split(",")],
+            args.axis_models,
+            args.axis_battles,
+            args.rounds,
+            args.seed,
+            args.timeout,
+            args.fastchat_rounds,
+            cases,  # type: ignore[arg-type]
+        )
+        return
     if args.models_axis:
         from ratings_scale import models_axis
 

@@ -222,9 +222,12 @@ def child(spec: dict[str, Any]) -> None:
     print(json.dumps(result))
 
 
-def measure(spec: dict[str, Any], timeout: float) -> dict[str, Any] | str:
-    """Run ``spec`` in a fresh process group; its JSON result, or why there is none."""
-    cmd = [sys.executable, str(Path(__file__).resolve()), json.dumps(spec)]
+def measure(
+    spec: dict[str, Any], timeout: float, script: str | None = None
+) -> dict[str, Any] | str:
+    """Run ``spec`` (by ``script``, default this file) in a fresh process group; its JSON
+    result, or why there is none."""
+    cmd = [sys.executable, script or str(Path(__file__).resolve()), json.dumps(spec)]
     proc = subprocess.Popen(
         cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )

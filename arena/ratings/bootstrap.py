@@ -32,6 +32,7 @@ from arena.ratings.fit import RatingFit
 from arena.ratings.intervals import bootstrap_interval
 from arena.ratings.pair_counts import PairCounts, aggregate_pairs, unique_inverse
 from arena.ratings.resampling import UnitTypes, query_multiplicities, type_multiplicities
+from arena.ratings.round_starts import DENSE_MAX_MODELS, RoundStarts
 from arena.ratings.sparse_newton import PairGraph, chunk_columns, fit_columns
 
 DEFAULT_ROUNDS = BOOTSTRAP_ROUNDS
@@ -134,8 +135,10 @@ def _fit_rounds(
     reg: float,
     solver: str,
     graph: PairGraph | None,
+    starts: RoundStarts | None = None,
 ) -> FloatArray:
-    """(rounds x models) refits for a batch of multiplicities, warm-started from ``point``."""
+    """(rounds x models) refits for a batch of multiplicities, warm-started from ``point``
+    or, given ``starts``, from each round's first-order step away from it."""
     bound = float(counts.total.max(initial=0.0))
     n_pairs, m = counts.lo.shape[0], counts.n_models
     if graph is not None:
@@ -146,7 +149,8 @@ def _fit_rounds(
         for first in range(0, mult.shape[0], step):
             rows = slice(first, first + step)
             both = _pair_counts_for(matrix, matrix32, mult[rows], bound)
-            out[rows] = fit_columns(graph, both[:n_pairs], both[n_pairs:], reg, point).T
+            start = point if starts is None else starts(mult[rows])
+            out[rows] = fit_columns(graph, both[:n_pairs], both[n_pairs:], reg, start).T
         return out
     both = _pair_counts_for(matrix, matrix32, mult, bound).T.astype(np.float64)
     wins, total = both[:, :n_pairs], both[:, n_pairs:]
@@ -213,9 +217,14 @@ def bootstrap_bradley_terry(
         halves = matrix.data * 2.0
         exact32 = bool(np.all(halves == np.round(halves)))
         matrix32 = matrix.astype(np.float32) if exact32 else None
+        starts = None
+        if graph is not None and m <= DENSE_MAX_MODELS:
+            starts = RoundStarts(counts, matrix, point, reg)
         for mult in type_multiplicities(types, rounds, rng):
             rows = slice(done, done + mult.shape[0])
-            samples[rows] = _fit_rounds(counts, matrix, matrix32, mult, point, reg, solver, graph)
+            samples[rows] = _fit_rounds(
+                counts, matrix, matrix32, mult, point, reg, solver, graph, starts
+            )
             done += mult.shape[0]
     rating, sample_ratings = (
         log_strength_to_elo(s, anchor_index=anchor_index, scale=scale, base=base, initial=initial)
