@@ -15,6 +15,10 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+UNAVAILABLE_TOOL = "unavailable tool: "
+"""How the error of a call to a tool the variant lacks begins (see TrajectoryStep.unavailable)."""
+
+
 class TrajectoryStep(BaseModel):
     """One tool call of an agent run, in the order it started."""
 
@@ -28,6 +32,12 @@ class TrajectoryStep(BaseModel):
     error: str | None = None
 
     _no_secrets = field_validator("error")(redact_optional)
+
+    @property
+    def unavailable(self) -> bool:
+        """True for a call to a tool the variant does not have (the runner marks it in
+        ``error``): it never counts as a call of the expected tools."""
+        return self.error is not None and self.error.startswith(UNAVAILABLE_TOOL)
 
 
 class RunResult(BaseModel):

@@ -85,7 +85,9 @@ def test_a_call_to_a_tool_the_agent_lacks_is_still_an_error(tmp_path: Path, stor
         store, _golden(_dataset(tmp_path)), [load_variant(path)], RunOptions(progress=False)
     )
     (step,) = report.results[0].steps
-    assert step.tool == "distance_km" and step.error and "not a valid tool" in step.error
+    assert step.tool == "distance_km" and step.unavailable
+    assert step.error and "not one of this variant's tools (convert_currency)" in step.error
+    assert "not a valid tool" in step.observation  # what the agent's ToolNode answered
 
 
 def test_declared_tools_are_selected_by_the_variant_and_params_reach_the_factory(
