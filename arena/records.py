@@ -36,8 +36,13 @@ class TrajectoryStep(BaseModel):
     @property
     def unavailable(self) -> bool:
         """True for a call to a tool the variant does not have (the runner marks it in
-        ``error``): it never counts as a call of the expected tools."""
-        return self.error is not None and self.error.startswith(UNAVAILABLE_TOOL)
+        ``error``): it never counts as a call of the expected tools. Results stored before
+        that mark are read by their error texts: arena's former one, and ``ToolNode``'s."""
+        error = self.error or ""
+        return (
+            error.startswith((UNAVAILABLE_TOOL, f"Error: {self.tool} is not a valid tool"))
+            or error == f"{self.tool} is not an available tool"
+        )
 
 
 class RunResult(BaseModel):

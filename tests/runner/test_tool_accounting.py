@@ -157,3 +157,20 @@ def test_tool_nodes_inside_compiled_sub_graphs_are_found() -> None:
     outer.add_edge("router", "support")
     outer.add_edge("support", END)
     assert graph_tool_names(outer.compile()) == {"order_status", "refund"}  # main: None
+
+
+@pytest.mark.parametrize(
+    ("error", "unavailable"),
+    [
+        ("unavailable tool: refund is not one of this variant's tools (order_status)", True),
+        ("refund is not an available tool", True),  # stored before the mark
+        ("Error: refund is not a valid tool, try one of [order_status].", True),  # ToolNode's
+        ("Error: order_status is not a valid tool, try one of [refund].", False),
+        ("ValueError: the amount must be positive", False),
+        (None, False),
+    ],
+)
+def test_stored_calls_to_unavailable_tools_are_told_by_their_error(
+    error: str | None, unavailable: bool
+) -> None:
+    assert TrajectoryStep(index=0, tool="refund", error=error).unavailable is unavailable
