@@ -15,6 +15,10 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+UNAVAILABLE_TOOL = "unavailable tool: "
+"""How the error of a call to a tool the variant lacks begins (see TrajectoryStep.unavailable)."""
+
+
 class TrajectoryStep(BaseModel):
     """One tool call of an agent run, in the order it started."""
 
@@ -28,6 +32,17 @@ class TrajectoryStep(BaseModel):
     error: str | None = None
 
     _no_secrets = field_validator("error")(redact_optional)
+
+    @property
+    def unavailable(self) -> bool:
+        """True for a call to a tool the variant does not have (the runner marks it in
+        ``error``): it never counts as a call of the expected tools. Results stored before
+        that mark are read by their error texts: arena's former one, and ``ToolNode``'s."""
+        error = self.error or ""
+        return (
+            error.startswith((UNAVAILABLE_TOOL, f"Error: {self.tool} is not a valid tool"))
+            or error == f"{self.tool} is not an available tool"
+        )
 
 
 class RunResult(BaseModel):

@@ -74,18 +74,24 @@ def check_agent(agent: str | Variant, *, file: str | None = None) -> None:
 
 
 def graph_tool_names(agent: Any) -> set[str] | None:
-    """The names of the tools in a LangGraph graph's tool nodes (``ToolNode``); None when the
-    agent has no tool node to read them from."""
+    """The names of the tools in a LangGraph graph's tool nodes (``ToolNode``), those of
+    compiled sub-graphs added as nodes included; None when the agent has no tool node."""
     from langgraph.prebuilt import ToolNode
 
-    nodes = getattr(agent, "nodes", None)
-    if not isinstance(nodes, dict):
-        return None
     found: set[str] | None = None
-    for node in nodes.values():
-        bound = getattr(node, "bound", node)
-        if isinstance(bound, ToolNode):
-            found = (found or set()) | set(bound.tools_by_name)
+    graphs, seen = [agent], set()
+    while graphs:
+        graph = graphs.pop()
+        nodes = getattr(graph, "nodes", None)
+        if id(graph) in seen or not isinstance(nodes, dict):
+            continue
+        seen.add(id(graph))
+        for node in nodes.values():
+            bound = getattr(node, "bound", node)
+            if isinstance(bound, ToolNode):
+                found = (found or set()) | set(bound.tools_by_name)
+            else:
+                graphs.append(bound)
     return found
 
 

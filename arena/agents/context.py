@@ -22,8 +22,10 @@ class AgentContext:
     (anything else is refused, see arena.agents.factories). ``tools`` are the tools the
     factory declares (see arena.agents.declare) as selected by the variant's ``tools:`` (the
     built-in Research Agent's when it declares none); ``params`` the variant's ``params:``
-    (an instance of the factory's params model, or a dict). ``sandbox_dir`` is a fresh folder
-    of this execution alone; its files are stored with the result, then it is removed.
+    (an instance of the factory's params model, or a dict); ``role_models`` the models the
+    variant's ``roles:`` gives the roles the factory declares (``model_for``). ``sandbox_dir``
+    is a fresh folder of this execution alone; its files are stored with the result, then it
+    is removed.
     """
 
     variant: Variant

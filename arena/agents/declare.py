@@ -1,14 +1,17 @@
-"""What a bring-your-own factory declares: its own tools and the model of its ``params``.
+"""What a bring-your-own factory declares: its own tools, its roles and the model of its
+``params``.
 
 .. code-block:: python
 
-    @agent_factory(tools=[convert_units, scale_recipe], params=KitchenParams)
+    @agent_factory(tools=[convert_units, scale_recipe], params=KitchenParams, roles=["router"])
     def build(ctx: AgentContext) -> Runnable: ...
 
 A variant's ``tools:`` then selects among the declared tools (``ctx.tools`` holds the
-selection, in the variant's order), its ``params:`` are validated against ``params`` when the
+selection, in the variant's order), its ``roles:`` may give each declared role a model of its
+own (``ctx.model_for("router")``), its ``params:`` are validated against ``params`` when the
 variant loads (``ctx.params`` is the validated model), and tool calls are checked against the
-declared tools, never against the built-in Research Agent's.
+declared tools as selected, never against the built-in Research Agent's. A factory that
+declares no tools takes no ``tools:``, one that declares no roles no ``roles:``.
 """
 
 from __future__ import annotations
@@ -27,10 +30,12 @@ MARK = "__arena_factory__"
 
 @dataclass(frozen=True)
 class FactorySpec:
-    """A factory's declared tools (None: not declared) and params model (None: free mapping)."""
+    """A factory's declared tools (None: not declared), params model (None: free mapping)
+    and roles (none declared: a variant may give it no ``roles:``)."""
 
     tools: tuple[BaseTool, ...] | None = None
     params: type[BaseModel] | None = None
+    roles: tuple[str, ...] = ()
 
     @property
     def tool_names(self) -> list[str] | None:
@@ -47,9 +52,11 @@ def agent_factory(
     *,
     tools: Sequence[BaseTool | Callable[..., Any]] | None = None,
     params: type[BaseModel] | None = None,
+    roles: Sequence[str] = (),
 ) -> Callable[[F], F]:
-    """Declare a factory's tools (LangChain tools or plain typed functions with docstrings)
-    and the pydantic model its variants' ``params:`` must match."""
+    """Declare a factory's tools (LangChain tools or plain typed functions with docstrings),
+    the pydantic model its variants' ``params:`` must match, and the roles its variants'
+    ``roles:`` may give a model of their own (read with ``ctx.model_for(role)``)."""
     from langchain_core.tools import BaseTool, tool
 
     declared = None
@@ -59,7 +66,12 @@ def agent_factory(
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"tool name(s) declared twice: {', '.join(duplicates)}")
-    spec = FactorySpec(tools=declared, params=params)
+    if isinstance(roles, str) or not all(isinstance(r, str) and r for r in roles):
+        raise ValueError(f"roles must be a list of role names, got {roles!r}")
+    twice = sorted({r for r in roles if list(roles).count(r) > 1})
+    if twice:
+        raise ValueError(f"role(s) declared twice: {', '.join(twice)}")
+    spec = FactorySpec(tools=declared, params=params, roles=tuple(roles))
 
     def mark(factory: F) -> F:
         setattr(factory, MARK, spec)

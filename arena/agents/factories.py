@@ -10,8 +10,13 @@ abuses into clear errors naming the variant file and the field ``agent``:
   ``subprocess:run`` and the like are refused before anything runs);
 - the factory must be a Python function or class taking one argument (the AgentContext);
 - what it returns must be an agent: a runnable or graph with ``ainvoke``;
-- a variant's ``tools:`` must name tools the factory declares (see arena.agents.declare) and
-  its ``params:`` must validate against the factory's params model.
+- a variant's ``tools:`` must name tools the factory declares (see arena.agents.declare; a
+  factory that declares none takes no ``tools:``), its ``roles:`` roles it declares (one that
+  declares none takes no ``roles:``), and its ``params:`` must validate against the
+  factory's params model.
+
+A registered architecture (a plugin's, ``agent: NAME``) that declares nothing keeps the
+built-in agent's tools to select from and takes any ``roles:``.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import sys
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -50,6 +56,11 @@ class FactoryVariant(Protocol):
     @property
     def params(self) -> dict[str, Any]:
         """The settings passed to the factory."""
+        ...
+
+    @property
+    def roles(self) -> Mapping[str, Any]:
+        """The models of the variant's roles, by role name."""
         ...
 
     @property
@@ -113,28 +124,53 @@ def vet_variant(variant: FactoryVariant) -> FactorySpec:
     spec = factory_spec(factory)
     if variant.tools is not None:
         _check_tools(variant, spec)
+    if variant.roles and (spec.roles or ":" in variant.agent):
+        _check_roles(variant, spec)
     factory_params(variant, spec)
     return spec
 
 
 def _check_tools(variant: FactoryVariant, spec: FactorySpec) -> None:
     declared = spec.tool_names
-    if declared is None:
-        from arena.agents.research.tools import TOOL_NAMES
-
-        available, whose = list(TOOL_NAMES), "the built-in tools (the factory declares none)"
-    else:
-        available, whose = declared, f"the tools {variant.agent} declares"
-    unknown = [name for name in variant.tools or [] if name not in available]
-    if unknown:
-        hint = "" if declared is not None else "; declare yours with @agent_factory(tools=[...])"
+    if declared is None and ":" in variant.agent:
         raise InputError(
-            f"unknown tool(s) {', '.join(unknown)}: not among {whose} "
-            f"({', '.join(available) or 'none'}){hint}",
+            f"{variant.agent} declares no tools, so there is nothing to select: declare the "
+            "agent's tools with @agent_factory(tools=[...]), or leave tools: out",
             file=variant.source_file,
             case=variant.name,
             field="tools",
         )
+    if declared is None:  # a plugin's architecture: the built-in tools
+        from arena.agents.research.tools import TOOL_NAMES
+
+        available, whose = list(TOOL_NAMES), "the built-in tools (the agent declares none)"
+    else:
+        available, whose = declared, f"the tools {variant.agent} declares"
+    unknown = [name for name in variant.tools or [] if name not in available]
+    if unknown:
+        raise InputError(
+            f"unknown tool(s) {', '.join(unknown)}: not among {whose} "
+            f"({', '.join(available) or 'none'})",
+            file=variant.source_file,
+            case=variant.name,
+            field="tools",
+        )
+
+
+def _check_roles(variant: FactoryVariant, spec: FactorySpec) -> None:
+    unknown = [role for role in variant.roles if role not in spec.roles]
+    if not unknown:
+        return
+    if spec.roles:
+        known = f"{variant.agent} declares {', '.join(spec.roles)}"
+    else:
+        known = f"{variant.agent} declares none: declare them with @agent_factory(roles=[...])"
+    raise InputError(
+        f"unknown role(s) {', '.join(unknown)}; {known}",
+        file=variant.source_file,
+        case=variant.name,
+        field="roles",
+    )
 
 
 def factory_params(variant: FactoryVariant, spec: FactorySpec) -> Any:

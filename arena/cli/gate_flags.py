@@ -178,12 +178,14 @@ def gate_config(args: argparse.Namespace, *, default_file: bool = False) -> Any:
     overrides = _overrides(args)
     if not overrides:
         return config
-    raw = config.model_dump()
+    raw = config.model_dump(exclude_unset=True)  # what the file set stays "set" (fields_set)
     for dest, value in overrides.items():
         section, key = _FIELDS[dest]
-        (raw if section is None else raw[section])[key] = value
+        (raw if section is None else raw.setdefault(section, {}))[key] = value
+    flags = {".".join(_path(dest)): "--" + dest.replace("_", "-") for dest in overrides}
     try:
-        return GateConfig.model_validate({**raw, "base_dir": config.base_dir})
+        merged = GateConfig.model_validate({**raw, "base_dir": config.base_dir})
+        return merged.with_origins(config.source_file, flags)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(str(p) for p in err["loc"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from arena.defaults import BOOTSTRAP_ROUNDS, DEFAULT_JUDGE, TierChoice
 from arena.errors import InputError
@@ -72,6 +72,24 @@ class GateConfig(BaseModel):
     compare: CompareSection = Field(default_factory=CompareSection)
     report_dir: str = Field("reports", description="Where gate.md and gate.json are written.")
     base_dir: str = Field(".", exclude=True, description="Folder relative paths start from.")
+    _source: str | None = PrivateAttr(None)
+    _flags: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    @property
+    def source_file(self) -> str | None:
+        """The ``arena.yaml`` these settings were read from (None: built in code)."""
+        return self._source
+
+    def origin(self, field: str) -> tuple[str | None, str]:
+        """Where the setting ``field`` (``absolute.min_category_pass_rate``) came from, for an
+        error: ``(None, "--flag")`` when a flag set it, else ``(file or None, field)``."""
+        flag = self._flags.get(field)
+        return (None, flag) if flag else (self._source, field)
+
+    def with_origins(self, source: str | None, flags: dict[str, str]) -> GateConfig:
+        """This config, remembering its file and which fields flags set (see origin)."""
+        self._source, self._flags = source, dict(flags)
+        return self
 
     def path(self, value: str) -> str:
         """``value`` resolved against the config file's folder (absolute paths unchanged)."""
@@ -105,11 +123,12 @@ def config_from_dict(
 ) -> GateConfig:
     """Validate settings (InputError naming ``source`` and the first bad field)."""
     try:
-        return GateConfig.model_validate({**raw, "base_dir": base_dir})
+        config = GateConfig.model_validate({**raw, "base_dir": base_dir})
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or None
         raise InputError(err["msg"], file=source, field=field) from None
+    return config.with_origins(source, {})
 
 
 EXAMPLE = f"""\

@@ -22,6 +22,7 @@ from arena.errors import InputError
 from arena.gate.baselines import load_baseline_file, run_snapshot
 from arena.gate.config import GateConfig
 from arena.gate.crashes import crashes_of
+from arena.gate.dataset_fit import check_categories
 from arena.gate.limits import (
     CostFigures,
     LimitCheck,
@@ -164,17 +165,6 @@ def evaluate(
     return regression, limits + budget, notes
 
 
-def _check_categories(config: GateConfig, dataset: GoldenDataset) -> None:
-    """A category limit must name one of the dataset's categories (exit 2 before any run)."""
-    unknown = sorted(set(config.absolute.min_category_pass_rate) - set(dataset.category_names))
-    if unknown:
-        raise InputError(
-            f"unknown category(ies) {', '.join(unknown)}; the dataset {dataset.name} has "
-            f"{', '.join(dataset.category_names)}",
-            field="absolute.min_category_pass_rate",
-        )
-
-
 def _label(dataset: GoldenDataset) -> str:
     return f"{dataset.name} {dataset.version} ({dataset_hash(dataset)})"
 
@@ -221,7 +211,7 @@ def run_gate(
 
         dataset_path = str(data_dir() / "golden" / "research_agent.json")
     dataset = load_dataset(dataset_path)
-    _check_categories(config, dataset)
+    check_categories(config, dataset)  # exit 2 before any run, as in check_stored
     variants = [sides.candidate]
     if (
         sides.baseline_variant is not None
@@ -326,6 +316,8 @@ def check_stored(
     cand, cand_scores = run_snapshot(store, candidate, run_id, name="candidate")
     run = cand.source_run_id
     dataset = store.run_dataset(run) if run is not None else None
+    if dataset is not None:
+        check_categories(config, dataset)  # bad input (exit 2), as in run_gate
     regression, limits, notes = evaluate(config, baseline, cand, cand_scores, dataset)
     failures = decide(regression, limits, None, [])
     return GateReport(

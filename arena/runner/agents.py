@@ -128,13 +128,13 @@ class AgentCache:
     def tool_names(
         self, variant: Variant, agent: Runnable[Any, Any], tools: list[BaseTool]
     ) -> set[str] | None:
-        """The tools the task's agent really has, to tell a call to an unknown tool: the
-        built-in agents' ``tools``; for a factory, its graph's tool nodes, else the tools it
-        declares; None (nothing is checked) when neither says."""
+        """The variant's enabled tools, to tell a call to a tool it lacks: the built-in
+        agents' selection (``tools``); for a factory that declares tools, those the variant's
+        ``tools:`` selects (``tools`` again, whatever its graph holds); for one that declares
+        none, its graph's tool nodes; None (nothing is checked) when neither says."""
         if self.shared(variant):
             return {t.name for t in tools}
-        in_graph = graph_tool_names(agent)
-        if in_graph is not None:
-            return in_graph
         spec, _ = self.factory(variant)
-        return None if spec.tools is None else {t.name for t in tools}
+        if spec.tools is not None:
+            return {t.name for t in tools}
+        return graph_tool_names(agent)

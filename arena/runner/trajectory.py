@@ -1,12 +1,18 @@
 """Record a run's trajectory, model calls and token usage from LangChain callbacks.
 
 Tool calls are taken from the model's replies (so a call to a tool that does not exist is
-still recorded) and completed with the observation the tool returned. The sub-agent comes
-from the ``agent:<name>`` tag that the supervisor puts on its workers' runs.
+still recorded) and completed by the run of the tool that executes them: one executed call is
+one step. A tool run is paired with its call by ``tool_call_id`` when the executor passes one
+(``ToolNode`` does), else with the earliest call of that tool not yet executed (a hand-written
+executor calling ``tool.invoke(args)``), the one with the same arguments first. A tool run
+that answers no call of the model (a tool invoked directly) is a step of its own. The
+sub-agent comes from the ``agent:<name>`` tag that the supervisor puts on its workers' runs.
 
-A call is marked as one to an unknown tool only against ``tool_names``: the tools the agent
-really has (the built-in agent's, a factory's graph tool nodes or declared tools, see
-:meth:`arena.runner.agents.AgentCache.tool_names`); None checks nothing.
+``tool_names`` are the tools the variant has (its enabled tools, see
+:meth:`arena.runner.agents.AgentCache.tool_names`); a call to any other tool is marked
+unavailable (its error starts with :data:`arena.records.UNAVAILABLE_TOOL`), whatever the
+agent answered it, so scoring never counts it as a call of an expected tool. None checks
+nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.outputs import LLMResult
 
-from arena.records import TrajectoryStep
+from arena.records import UNAVAILABLE_TOOL, TrajectoryStep
 from arena.secrets import redact
 
 OBSERVATION_LIMIT = 2000
@@ -47,6 +53,7 @@ class TrajectoryRecorder(BaseCallbackHandler):
         self.tool_names = tool_names
         self.steps: list[TrajectoryStep] = []
         self._by_call_id: dict[str, TrajectoryStep] = {}
+        self._pending: list[TrajectoryStep] = []  # the model's calls no tool run answered yet
         self._tool_runs: dict[UUID, TrajectoryStep] = {}
         self._llm_tags: dict[UUID, list[str]] = {}
         self.model_calls = 0
@@ -83,7 +90,8 @@ class TrajectoryRecorder(BaseCallbackHandler):
                 seen_in, seen_out = self.tokens_by_agent.get(agent, (0, 0))
                 self.tokens_by_agent[agent] = (seen_in + tokens_in, seen_out + tokens_out)
                 for call in message.tool_calls:
-                    self._add(call["name"], dict(call["args"]), agent, call.get("id"))
+                    step = self._add(call["name"], dict(call["args"]), agent, call.get("id"))
+                    self._pending.append(step)
 
     def _add(
         self, tool: str, args: dict[str, Any], agent: str, call_id: str | None
@@ -105,11 +113,20 @@ class TrajectoryRecorder(BaseCallbackHandler):
         **kwargs: Any,
     ) -> None:
         call_id = kwargs.get("tool_call_id")
+        name = str((serialized or {}).get("name") or kwargs.get("name") or "tool")
+        args = dict(inputs or {})
         step = self._by_call_id.get(call_id) if call_id else None
         if step is None:
-            name = str((serialized or {}).get("name") or kwargs.get("name") or "tool")
-            step = self._add(name, dict(inputs or {}), _agent_from_tags(tags), call_id)
+            step = self._claim(name, args)
+        if step is None:
+            step = self._add(name, args, _agent_from_tags(tags), call_id)
+        self._pending = [call for call in self._pending if call is not step]
         self._tool_runs[run_id] = step
+
+    def _claim(self, name: str, args: dict[str, Any]) -> TrajectoryStep | None:
+        """The earliest unexecuted call of ``name``, one with these arguments first."""
+        calls = [step for step in self._pending if step.tool == name]
+        return next((step for step in calls if step.args == args), calls[0] if calls else None)
 
     def on_tool_end(self, output: Any, *, run_id: UUID, **kwargs: Any) -> None:
         step = self._tool_runs.pop(run_id, None)
@@ -127,7 +144,7 @@ class TrajectoryRecorder(BaseCallbackHandler):
             step.error = redact(f"{type(error).__name__}: {error}")[:OBSERVATION_LIMIT]
 
     def finish(self, messages: list[Any] | None = None) -> list[TrajectoryStep]:
-        """Fill observations from the final messages and mark calls to unknown tools."""
+        """Fill observations from the final messages and mark calls to unavailable tools."""
         for message in messages or []:
             if isinstance(message, ToolMessage):
                 step = self._by_call_id.get(message.tool_call_id)
@@ -135,8 +152,11 @@ class TrajectoryRecorder(BaseCallbackHandler):
                     step.observation = str(message.content)[:OBSERVATION_LIMIT]
                     if message.status == "error":
                         step.error = step.observation
-        for step in self.steps:
-            unknown = self.tool_names is not None and step.tool not in self.tool_names
-            if unknown and step.error is None:
-                step.error = f"{step.tool} is not an available tool"
+        if self.tool_names is not None:
+            have = ", ".join(sorted(self.tool_names)) or "none"
+            for step in self.steps:
+                if step.tool not in self.tool_names:
+                    step.error = (
+                        f"{UNAVAILABLE_TOOL}{step.tool} is not one of this variant's tools ({have})"
+                    )
         return self.steps

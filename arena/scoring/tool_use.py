@@ -16,7 +16,12 @@ sub-component    weight applies when / what
 ================ ====== ==========================================================
 
 Weights of sub-components that do not apply are redistributed proportionally over the
-ones that do. Every step counts as a call, including steps whose tool raised an error.
+ones that do. Every step counts as a call, including steps whose tool raised an error. A
+call to a tool the variant does not have (``TrajectoryStep.unavailable``: ``tools:`` left it
+out, or the agent made it up) is scored as a call of ``NAME (unavailable)``: it costs
+precision and an extra step but never matches an expected tool, its arguments or the
+expected order, does not count towards ``min_tool_calls``, and is listed under
+``hallucinated_tools``; a forbidden tool stays forbidden even when unavailable.
 The normalised edit similarity, the tool-set IoU and the four agentevals match modes
 (arguments compared with ``approx``) are reported in the details but not weighted.
 """
@@ -26,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.golden.models import GoldenCase
-from arena.records import RunResult
+from arena.records import RunResult, TrajectoryStep
 from arena.scoring.args import score_expected_args
 from arena.scoring.match import MATCH_MODES, ToolCall, calls_from_steps, match_trajectory
 from arena.scoring.trajectory import (
@@ -51,6 +56,18 @@ TRAJECTORY_WEIGHTS: dict[str, float] = {
     "min_calls": 0.10,
 }
 """Weights of the trajectory sub-components (see the module docstring)."""
+
+
+UNAVAILABLE_MARK = " (unavailable)"
+"""Appended to the name of a call to a tool the variant lacks (see the module docstring)."""
+
+
+def scored_steps(steps: list[TrajectoryStep]) -> list[TrajectoryStep]:
+    """The steps as scored: a call to an unavailable tool renamed ``NAME (unavailable)``."""
+    return [
+        step.model_copy(update={"tool": step.tool + UNAVAILABLE_MARK}) if step.unavailable else step
+        for step in steps
+    ]
 
 
 def weighted_mean(
@@ -96,8 +113,10 @@ def _reference_calls(case: GoldenCase, reference: list[str]) -> list[ToolCall]:
     return [ToolCall(name=name, args=dict(case.expected_args.get(name, {}))) for name in names]
 
 
-def _match_details(result: RunResult, case: GoldenCase, reference: list[str]) -> dict[str, Any]:
-    agent_calls = calls_from_steps(result.steps)
+def _match_details(
+    steps: list[TrajectoryStep], case: GoldenCase, reference: list[str]
+) -> dict[str, Any]:
+    agent_calls = calls_from_steps(steps)
     ref_calls = _reference_calls(case, reference)
     out: dict[str, Any] = {}
     for mode in MATCH_MODES:
@@ -114,12 +133,16 @@ def score_trajectory(
     ``passed`` is False when a forbidden tool was called. Tools missing from
     ``available_tools`` are listed under ``details['hallucinated_tools']``.
     """
-    tools = result.tool_names
+    steps = scored_steps(result.steps)
+    tools = [step.tool for step in steps]
+    unavailable = [step.tool for step in result.steps if step.unavailable]
     components: dict[str, float] = {}
     details: dict[str, Any] = {
         "tools": tools,
         "errored_calls": [step.index for step in result.steps if step.error],
-        "hallucinated_tools": hallucinated_tools(tools, available_tools),
+        "hallucinated_tools": sorted(
+            {*hallucinated_tools(result.tool_names, available_tools), *unavailable}
+        ),
     }
     components["selection"], details["selection"], reference = _selection(tools, case)
     if case.expected_order:
@@ -130,19 +153,20 @@ def score_trajectory(
             "edit_similarity": edit_similarity(tools, case.expected_order),
         }
     if case.expected_args:
-        args_check = score_expected_args(result.steps, case.expected_args)
+        args_check = score_expected_args(steps, case.expected_args)
         components["args"] = args_check.score
         details["args"] = args_check.details
     components["efficiency"] = efficiency(len(result.steps), case.max_steps)
     details["efficiency"] = {"steps": len(result.steps), "max_steps": case.max_steps}
-    violations = forbidden_violations(tools, case.forbidden_tools)
+    violations = forbidden_violations(result.tool_names, case.forbidden_tools)
     if case.forbidden_tools:
-        components["forbidden"] = forbidden_score(tools, case.forbidden_tools)
+        components["forbidden"] = forbidden_score(result.tool_names, case.forbidden_tools)
         details["forbidden"] = {"forbidden": list(case.forbidden_tools), "violations": violations}
     if case.min_tool_calls > 0:
-        components["min_calls"] = min_calls_score(len(tools), case.min_tool_calls)
-        details["min_calls"] = {"calls": len(tools), "min_tool_calls": case.min_tool_calls}
-    details["match"] = _match_details(result, case, reference)
+        calls = len(tools) - len(unavailable)
+        components["min_calls"] = min_calls_score(calls, case.min_tool_calls)
+        details["min_calls"] = {"calls": calls, "min_tool_calls": case.min_tool_calls}
+    details["match"] = _match_details(steps, case, reference)
     score, weights = weighted_mean(components, TRAJECTORY_WEIGHTS)
     details["components"] = components
     details["weights"] = weights

@@ -83,6 +83,17 @@ def trip_params_echo(ctx: AgentContext) -> Any:
     return RunnableLambda(run)
 
 
+@agent_factory(tools=[convert_currency], roles=["router"])
+def trip_routed(ctx: AgentContext) -> Any:
+    """Answers with what the model of its ``router`` role says."""
+
+    async def run(state: dict[str, Any]) -> dict[str, Any]:
+        reply = await ctx.model_for("router").ainvoke(state["messages"])
+        return {"messages": [*state["messages"], AIMessage(f"router: {reply.content}")]}
+
+    return RunnableLambda(run)
+
+
 @agent_factory(tools=[convert_currency])
 def fails_on_paris(ctx: AgentContext) -> Any:
     """Raises inside the agent for a question about Paris (a bug in the user's code)."""

@@ -24,7 +24,7 @@ def _files(tmp_path: Path) -> tuple[Path, Path]:
     variant = tmp_path / "calc.yaml"
     variant.write_text(
         "name: calc\nagent: tests.agents.hostile_agents:react_calculator\n"
-        "model: {spec: 'fake:hostile-calc'}\ntools: [calculate]\nmax_steps: 2\n"
+        "model: {spec: 'fake:hostile-calc'}\nmax_steps: 2\n"
     )
     cases = [
         {

@@ -85,7 +85,9 @@ def test_a_call_to_a_tool_the_agent_lacks_is_still_an_error(tmp_path: Path, stor
         store, _golden(_dataset(tmp_path)), [load_variant(path)], RunOptions(progress=False)
     )
     (step,) = report.results[0].steps
-    assert step.tool == "distance_km" and step.error and "not a valid tool" in step.error
+    assert step.tool == "distance_km" and step.unavailable
+    assert step.error and "not one of this variant's tools (convert_currency)" in step.error
+    assert "not a valid tool" in step.observation  # what the agent's ToolNode answered
 
 
 def test_declared_tools_are_selected_by_the_variant_and_params_reach_the_factory(
@@ -130,10 +132,59 @@ def test_bad_tools_or_params_are_refused_when_the_variant_loads(
     assert f"file {path}" in text and field in text and message in text, text
 
 
-def test_tools_of_an_undeclaring_factory_name_the_builtin_tools(tmp_path: Path) -> None:
-    path = _variant(tmp_path, f"{OWN}:trip_react", "echo", "tools: [convert_currency]\n")
-    with pytest.raises(InputError, match=r"field tools.*@agent_factory\(tools="):
+@pytest.mark.parametrize("tools", ["[calculate, search_web]", "[convert_currency]", "[]"])
+def test_tools_on_a_factory_that_declares_none_are_refused(tmp_path: Path, tools: str) -> None:
+    # on main the built-in agent's tools were accepted, and the factory received them
+    path = _variant(tmp_path, f"{OWN}:trip_react", "echo", f"tools: {tools}\n")
+    with pytest.raises(InputError, match=r"field tools: .* declares no tools.*@agent_factory"):
         load_variant(path)
+
+
+@pytest.mark.parametrize(
+    ("agent", "roles", "message"),
+    [
+        (
+            "trip_routed",
+            "routr",
+            "unknown role(s) routr; tests.agents.own_agents:trip_routed declares router",
+        ),
+        (
+            "trip_declared",
+            "router",
+            "unknown role(s) router; tests.agents.own_agents:"
+            "trip_declared declares none: declare them with @agent_factory(roles=[...])",
+        ),
+        ("trip_react", "router", "declares none"),
+    ],
+)
+def test_roles_a_factory_does_not_declare_are_refused(
+    tmp_path: Path, agent: str, roles: str, message: str
+) -> None:
+    # on main any roles: key was accepted and the factory quietly used the main model
+    extra = f"roles:\n  {roles}: {{spec: 'fake:echo'}}\n"
+    path = _variant(tmp_path, f"{OWN}:{agent}", "echo", extra)
+    with pytest.raises(InputError) as info:
+        load_variant(path)
+    text = str(info.value)
+    assert f"file {path}" in text and "field roles" in text and message in text, text
+
+
+def test_a_declared_role_gets_its_own_model(tmp_path: Path, store: Store) -> None:
+    register_fake("own-main", ["from the main model"], cycle=True)
+    register_fake("own-router", ["from the router model"], cycle=True)
+    extra = "roles:\n  router: {spec: 'fake:own-router'}\n"
+    variant = load_variant(_variant(tmp_path, f"{OWN}:trip_routed", "own-main", extra))
+    report = run_suite(store, _golden(_dataset(tmp_path)), [variant], RunOptions(progress=False))
+    assert report.results[0].output == "router: from the router model"
+
+
+def test_roles_must_be_declared_as_a_list_of_distinct_names() -> None:
+    from arena.agents import agent_factory
+
+    with pytest.raises(ValueError, match="list of role names"):
+        agent_factory(roles="router")
+    with pytest.raises(ValueError, match=r"role\(s\) declared twice: router"):
+        agent_factory(roles=["router", "writer", "router"])
 
 
 def test_params_for_a_builtin_agent_are_refused(tmp_path: Path) -> None:
@@ -158,7 +209,11 @@ def _gate_project(tmp_path: Path, bad: str) -> list[str]:
 
 @pytest.mark.parametrize(
     ("bad", "field"),
-    [("tools: [teleport]\n", "field tools"), ("params: {budget: lots}\n", "field params.budget")],
+    [
+        ("tools: [teleport]\n", "field tools"),
+        ("params: {budget: lots}\n", "field params.budget"),
+        ("roles:\n  routr: {spec: 'fake:own-gate'}\n", "field roles"),
+    ],
 )
 def test_plan_run_and_gate_refuse_a_bad_variant_before_any_model_call(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, field: str
