@@ -87,6 +87,16 @@ def test_an_executor_never_gets_a_crash_pair(store: Store) -> None:
     assert report.crashes == len(report.battles) == 5
 
 
+def test_adaptive_judging_counts_crash_pairs(store: Store) -> None:
+    from arena.sequential_runs.adaptive_judge import judge_adaptive
+
+    run_id = both_crash_run(store)
+    report = judge_adaptive(store, run_id, judge_spec(), top_k=2)
+    assert report.all_pairs == 9  # the five crash pairs are pairs too
+    stored = store.battles(run_id, judge_spec().key)
+    assert report.battles == len(stored) and any(b.is_crash for b in stored)
+
+
 def test_health_counts_crashes_apart_from_judge_errors(store: Store) -> None:
     run_id = both_crash_run(store)
     register_fake("judge-mute", ["no verdict here"], cycle=True)  # unreadable: judge errors
