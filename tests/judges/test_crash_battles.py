@@ -17,6 +17,7 @@ from arena.judging.battle import Battle, crashed_side
 from arena.judging.health import judge_agreement
 from arena.models import ModelConfig, register_fake
 from arena.records import RunResult
+from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from judges import JudgeSpec
 from tests.ratings.test_crashes_count import RIGHT, WRONG, judge_spec, replies, run_scored
@@ -72,6 +73,26 @@ def test_a_rerun_makes_no_call_and_stores_the_same_battles(store: Store) -> None
     assert len(stored) == 9 and outcomes(stored) == outcomes(first.battles)
 
 
+def test_a_crash_run_again_without_error_is_judged_again(store: Store) -> None:
+    run_id = both_crash_run(store)
+    spec = judge_spec()
+    assert judge_run(store, run_id, spec, progress=False).crashes == 5
+    # C-1 no longer crashes, with an answer the judge has not seen (no cached verdict)
+    register_fake("broken", [replies("Now it is 300.", ("0",))], cycle=True)
+    run = store.run(run_id)
+    dataset = store.run_dataset(run_id)
+    variants = [v for v in store.variants() if v.name in run.config["variants"]]
+    options = RunOptions(progress=False, retry_errors=True, concurrency=1)
+    assert run_suite(store, dataset, variants, options).run_id == run_id
+    register_fake("judge-300", ["unreadable"], cycle=True)  # the judge fails this time
+    again = judge_run(store, run_id, spec, progress=False)
+    stale = [b for b in store.battles(run_id, spec.key) if b.case_id == "C-1" and b.is_crash]
+    # The crash battles of C-1 went with the crashed output; the judge's errors stand in
+    # their place (asked again next time, never rated), not losses of an answer that did
+    # not crash.
+    assert stale == [] and again.crashes == 3
+
+
 def test_an_executor_never_gets_a_crash_pair(store: Store) -> None:
     run_id = both_crash_run(store)
     sent: list[Any] = []
@@ -87,6 +108,7 @@ def test_an_executor_never_gets_a_crash_pair(store: Store) -> None:
     assert report.crashes == len(report.battles) == 5
 
 
+@pytest.mark.system  # judges until the top two are separated
 def test_adaptive_judging_counts_crash_pairs(store: Store) -> None:
     from arena.sequential_runs.adaptive_judge import judge_adaptive
 
