@@ -183,3 +183,28 @@ def test_the_gate_compare_verdict_sees_the_crashes(project: Project, db_url: str
     assert compare["battles"] == 6 and compare["crash_battles"] == 2
     assert compare["win_rate"] == pytest.approx(2 / 6)
     assert compare["verdict"] == "worse"
+
+
+@pytest.mark.system  # run, score and judge case by case
+def test_a_sequential_comparison_with_a_judge_counts_a_crash_as_a_loss(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = [{"id": f"S-{i}", "input": f"Q {i} #S-{i}", "category": "happy_path"} for i in range(4)]
+    project.write_dataset([{**c, "expected_output_contains": ["beta"]} for c in cases])
+    project.variant("base", {c["id"]: "beta" for c in cases})
+    project.variant("cand", {c["id"]: "beta" for c in cases})
+    table = scripted({c["id"]: "beta" for c in cases})
+
+    def crashes_on_s2(messages: list[BaseMessage]) -> object:
+        crashed = str(messages[-1].content).endswith("#S-2")
+        return RuntimeError("the agent fell over") if crashed else table(messages)
+
+    register_fake("gate-cand", [crashes_on_s2], cycle=True)
+    sides = ["--baseline", "base", "--candidate", "cand"]
+    files = ["--dataset", str(project.dataset), "--variants-dir", str(project.variants)]
+    judge = ["--judge", "fake:gate-judge/text", "--json", "--db", db_url]
+    code = main(["compare", "--sequential", *sides, *files, *judge])
+    report = json.loads(capsys.readouterr().out)
+    assert code in (0, 1) and report["cases_skipped"] == []
+    outcomes = {p["case_id"]: p["outcome"] for p in report["trace"]}
+    assert outcomes["S-2"] == 0.0 and sorted(outcomes) == ["S-0", "S-1", "S-2", "S-3"]
