@@ -28,7 +28,9 @@ class CompareReport(BaseModel):
     """Pairwise win rate with a 95% interval over cases, golden deltas and cost deltas.
 
     The interval is :func:`arena.ratings.win_rate_interval`: it never has zero width, so a
-    handful of ties is no proof of anything.
+    handful of ties is no proof of anything. ``battles`` counts the battles decided by a
+    crashed answer (``crash_battles`` of them: a loss for the side that crashed, a tie when
+    both did) with the judged ones.
     """
 
     run_id: int
@@ -36,6 +38,7 @@ class CompareReport(BaseModel):
     candidate: str
     judge: str | None
     battles: int
+    crash_battles: int = 0
     win_rate: float | None
     ci_low: float | None
     ci_high: float | None
@@ -170,6 +173,9 @@ def compare_variants(
         if win is not None and lo is not None and hi is not None
         else "no battles"
     )
+    crashes = sum(b.is_crash for b in battles)
+    if crashes:
+        rate_text += f" ({crashes} decided by a crash)"
     if battles and accuracy is not None:
         rate_text += f"; judge decisive-pair accuracy {accuracy.text()}"
     tokens_b = base.input_tokens_mean + base.output_tokens_mean
@@ -189,6 +195,7 @@ def compare_variants(
         candidate=candidate,
         judge=judge,
         battles=len(battles),
+        crash_battles=crashes,
         win_rate=win,
         ci_low=lo,
         ci_high=hi,
@@ -245,7 +252,9 @@ def compare_markdown(report: CompareReport) -> str:
             "",
             report.summary,
             "",
-            f"Judge: {report.judge or 'none'}; battles: {report.battles}; candidate win rate "
+            f"Judge: {report.judge or 'none'}; battles: {report.battles}"
+            + (f" ({report.crash_battles} decided by a crash)" if report.crash_battles else "")
+            + "; candidate win rate "
             f"(95% CI over cases): {win}; margin {report.margin}",
             "",
             "Judge decisive-pair accuracy (95% CI): "

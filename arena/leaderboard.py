@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
+    from arena.judging.battle import Battle
     from arena.ratings import Battles, RatingOptions, RatingTable
     from arena.scoring.aggregate import VariantScores
     from arena.storage import Store
@@ -52,7 +53,11 @@ class StyleEffect(BaseModel):
 
 
 class VariantStanding(RatingFigures):
-    """One variant: its rating figures (if judged), golden scores and benchmarks."""
+    """One variant: its rating figures (if judged), golden scores and benchmarks.
+
+    ``crashes`` counts the rated battles its answer crashed in (lost, or tied when both
+    answers crashed): they are in ``battles`` and the rating like every other battle.
+    """
 
     variant: str
     version: str
@@ -63,6 +68,7 @@ class VariantStanding(RatingFigures):
     cost_per_query: float | None = None
     p90_latency_s: float | None = None
     error_rate: float | None = None
+    crashes: int = 0
 
 
 class RunLeaderboard(BaseModel):
@@ -142,6 +148,18 @@ def style_effects(table: RatingTable) -> list[StyleEffect]:
     ]
 
 
+def crash_counts(battles: list[Battle]) -> dict[str, int]:
+    """Variant -> the battles its answer crashed in (crash battles decided against it, or
+    tied because both answers crashed)."""
+    counts: dict[str, int] = {}
+    for battle in battles:
+        if battle.crashed in ("a", "both"):
+            counts[battle.variant_a] = counts.get(battle.variant_a, 0) + 1
+        if battle.crashed in ("b", "both"):
+            counts[battle.variant_b] = counts.get(battle.variant_b, 0) + 1
+    return counts
+
+
 def build_leaderboard(
     store: Store,
     run_id: int | None = None,
@@ -172,10 +190,13 @@ def build_leaderboard(
         pred = [[_opt(float(x)) for x in row] for row in table.predicted_win]
         counts = [[int(x) for x in row] for row in table.battle_counts]
         effects = style_effects(table)
+    crashed = crash_counts(rated(battles))
     entries = [
         _standing(name, version, ratings.get(name), scores.get(name), described.get(name, ""))
         for name, version in run.config.get("variants", {}).items()
     ]
+    for entry in entries:
+        entry.crashes = crashed.get(entry.variant, 0)
     entries.sort(key=lambda e: (e.rating is None, -(e.rating or 0.0), e.variant))
     judge = battles[0].judge if battles else None
     return RunLeaderboard(

@@ -1,6 +1,8 @@
 """A run's battles as rating inputs: pick one judge's battles, and turn them into rating arrays.
 
-Shared by the leaderboard, ``arena compare`` and ``arena battles export``.
+Shared by the leaderboard, ``arena compare`` and ``arena battles export``. Crash battles (an
+answer crashed: a loss for it, a tie when both did) are rated like judged ones; only battles
+whose verdict could not be read are left out.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Bat
 
 
 def rated(battles: list[Battle]) -> list[Battle]:
-    """The battles that count in a rating: every one whose verdict could be read."""
+    """The battles that count in a rating: every one whose verdict could be read, crash
+    battles included."""
     return [b for b in battles if b.winner != ERROR]
 
 
@@ -50,7 +53,8 @@ def run_outputs(store: Store, run_id: int) -> dict[int, str]:
 
 
 def battles_to_arrays(battles: list[Battle], outputs: Mapping[int, str] | None = None) -> Battles:
-    """arena.ratings.Battles from stored battles; errored battles are left out.
+    """arena.ratings.Battles from stored battles; errored battles are left out, crash battles
+    count.
 
     The bootstrap unit is the golden case (all repeats and pairs of a case together). Answer
     lengths (characters) always come along; with ``outputs`` (result id -> answer, see

@@ -55,6 +55,8 @@ def health_table(health: list[dict[str, Any]]) -> pd.DataFrame:
             "self_judged": "Self-judged",
         }
     )
+    # Answers that crashed: decided without the judge, in none of its figures.
+    table["Crashes"] = [h.get("crashes", 0) for h in health]
     table["Decisive-pair accuracy"] = [a for a, _, _ in accuracy]
     table["Accuracy 95% CI"] = [ci for _, ci, _ in accuracy]
     table["Decisive pairs"] = [n for _, _, n in accuracy]

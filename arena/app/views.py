@@ -230,6 +230,7 @@ def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
             "Elo": _int(entries["elo"]),
             "Win rate": entries["win_rate"] * 100,
             "Battles": entries["battles"],
+            "Crashed": entries["crashes"],
             "Pass rate": entries["pass_rate"] * 100,
             "Score": entries["mean_score"],
             "Cost / query": entries["cost_per_query"],
@@ -255,6 +256,9 @@ def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
             "95% CI": cfg.TextColumn(help="95% interval, bootstrap over golden cases"),
             "Elo": cfg.NumberColumn(format="%d", help="Online Elo, for reference"),
             "Win rate": cfg.NumberColumn(format=percent, help="Battles won; ties count half"),
+            "Crashed": cfg.NumberColumn(
+                format="%d", help="Battles its answer crashed in: lost (tied if both crashed)"
+            ),
             "Pass rate": cfg.NumberColumn(
                 format=percent, help=f"Golden cases passed ({ctx.scope})"
             ),

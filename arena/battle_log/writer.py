@@ -5,9 +5,11 @@ case, the bootstrap unit), ``len_a`` / ``len_b`` (answer lengths in characters) 
 ``conv_metadata`` with FastChat's nested markdown counts (``header_count_a``,
 ``list_count_a``, ``bold_count_a`` and the ``_b`` twins), plus ``turn`` (always 1),
 ``tstamp`` (when the battle was judged, Unix seconds), ``repeat``, ``strong``, ``judge`` (the
-judge key, or ``human:NAME`` for a person), ``judge_label`` and ``run_id``. Errored battles
-are left out. With ``orders`` each battle gives one row per order as the judge saw it
-(``model_a`` shown first) instead of the combined verdict. ``arena ratings --battles`` reads
+judge key, or ``human:NAME`` for a person), ``judge_label``, ``run_id`` and ``crashed`` (the
+models whose answer crashed: the crash rule decided the battle, no judge saw it; empty for
+judged battles). Errored battles are left out; crash battles are kept. With ``orders`` each
+battle gives one row per order as the judge saw it (``model_a`` shown first) instead of the
+combined verdict (a crash battle keeps its one row). ``arena ratings --battles`` reads
 it back, style counts included; ``arena agree`` compares its judges.
 """
 
@@ -62,9 +64,17 @@ def battle_log_rows(
                     "judge": judge_name(b),
                     "judge_label": b.judge.label,
                     "run_id": b.run_id,
+                    "crashed": _crashed(b),
                 }
             )
     return rows
+
+
+def _crashed(battle: Battle) -> list[str]:
+    """The models whose answer crashed in ``battle`` (none for a judged battle)."""
+    sides = {"a": [battle.variant_a], "b": [battle.variant_b]}
+    sides["both"] = sides["a"] + sides["b"]
+    return sides[battle.crashed] if battle.crashed else []
 
 
 def run_battle_log(

@@ -100,6 +100,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
                     "budget": budget.summary() if budget is not None else None,
                     "model_calls": report.model_calls,
                     "skipped": report.skipped,
+                    "crashes": report.crashes,
                     "warnings": report.warnings,
                     "health": _health_json(health) if health else None,
                     "battles": [b.model_dump(mode="json") for b in report.battles],
@@ -112,7 +113,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
     print(
         f"run {run_id}: {len(report.battles)} battles judged by {spec.label} "
         f"(judge {spec.key}); {report.model_calls} model calls sent; "
-        f"{report.skipped} pairs skipped (an answer was an error){margin}"
+        f"{report.skipped} pairs skipped (an answer is missing); {report.crashes} decided by "
+        f"a crash (no judge call){margin}"
     )
     counts: dict[tuple[str, str], list[int]] = {}
     for b in report.battles:
@@ -158,6 +160,7 @@ def print_health(healths: list[JudgeHealth]) -> None:
             [
                 "judge",
                 "battles",
+                "crashes",
                 "consistent",
                 "first wins",
                 "longer wins",
@@ -170,6 +173,7 @@ def print_health(healths: list[JudgeHealth]) -> None:
                 [
                     h.judge,
                     h.battles,
+                    h.crashes,
                     *[
                         pct(rate, 0, "-")
                         for rate in (

@@ -4,7 +4,8 @@ Every run has golden scores beside its verdicts. A battle is a **decisive pair**
 answer passes its golden case and the other fails, or their golden scores differ by at least
 :data:`MIN_SCORE_GAP`. Among decisive pairs with a readable verdict, the judge's accuracy is
 the share where it prefers the golden winner (a tie prefers neither, so it counts as a miss),
-with a 95% interval from a bootstrap that resamples golden cases. A judge whose interval
+with a 95% interval from a bootstrap that resamples golden cases. Battles the crash rule
+decided (an answer crashed) are no judge's verdict and are left out. A judge whose interval
 reaches down to 0.5 cannot be shown to beat a coin flip on the pairs where the answer is known.
 """
 
@@ -17,7 +18,7 @@ import numpy as np
 from pydantic import BaseModel, computed_field
 
 from arena.defaults import BOOTSTRAP_ROUNDS
-from arena.judging.battle import Battle
+from arena.judging.battle import Battle, judge_battles
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 
 #: Golden scores this far apart make a pair decisive even when both pass or both fail.
@@ -99,7 +100,7 @@ def judge_accuracy(
     """
     per_case: dict[str, list[int]] = {}
     correct = ties = wrong = errors = 0
-    for battle in battles:
+    for battle in judge_battles(battles):
         a, b = marks.get(battle.result_a_id), marks.get(battle.result_b_id)
         if a is None or b is None:
             continue

@@ -1,6 +1,10 @@
 """Judge health: position consistency, first-position and longer-answer win rates, ties,
 errors, decisive-pair accuracy, with the thresholds that flag an unhealthy judge; agreement
-between two judges' battles of a run (percent and Cohen's kappa)."""
+between two judges' battles of a run (percent and Cohen's kappa).
+
+Every figure is the judge's own: battles the crash rule decided (an answer crashed, no judge
+call) are counted apart as ``crashes`` and left out of every figure and agreement. A judge
+error (no verdict could be read) is the judge's failure; a crash is the agent's."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from arena.judging.accuracy import JudgeAccuracy
-from arena.judging.battle import Battle
+from arena.judging.battle import Battle, judge_battles
 from arena.vocabulary import (
     ERROR,
     LABEL_DIRECTION,
@@ -22,11 +26,16 @@ from arena.vocabulary import (
 
 
 class JudgeHealth(BaseModel):
-    """Bias and reliability figures of one judge over its battles."""
+    """Bias and reliability figures of one judge over its battles.
+
+    ``battles`` are the ones the judge decided; ``crashes`` the ones the crash rule decided
+    (an answer crashed): they are in no figure here, ``error_rate`` included.
+    """
 
     judge: str
     judge_key: str
     battles: int
+    crashes: int = 0
     judged: int
     position_consistency: float | None
     flip_rate: float | None
@@ -45,9 +54,12 @@ def _ratio(num: int, den: int) -> float | None:
 
 
 def judge_health(battles: list[Battle]) -> JudgeHealth:
-    """Health of the judge that produced these battles (one judge)."""
+    """Health of the judge that produced these battles (one judge); crash battles are only
+    counted."""
     if not battles:
         raise ValueError("no battles")
+    first, crashes = battles[0], len(battles) - len(judge_battles(battles))
+    battles = judge_battles(battles)
     judged = [b for b in battles if b.verdict_ab is not None and b.verdict_ba is not None]
     both_ok = [b for b in judged if b.winner != ERROR]
     first_wins = decisive_orders = 0
@@ -62,9 +74,10 @@ def judge_health(battles: list[Battle]) -> JudgeHealth:
     counted = [b for b in battles if b.winner != ERROR]
     consistent = sum(not b.flip for b in both_ok)
     return JudgeHealth(
-        judge=battles[0].judge.label,
-        judge_key=battles[0].judge.key,
+        judge=first.judge.label,
+        judge_key=first.judge.key,
         battles=len(battles),
+        crashes=crashes,
         judged=len(judged),
         position_consistency=_ratio(consistent, len(both_ok)),
         flip_rate=_ratio(len(both_ok) - consistent, len(both_ok)),
@@ -73,7 +86,7 @@ def judge_health(battles: list[Battle]) -> JudgeHealth:
         tie_rate=_ratio(sum(is_tie(b.winner) for b in counted), len(counted)),
         error_rate=_ratio(sum(b.winner == ERROR for b in battles), len(battles)),
         self_judged=sum(b.self_judged for b in battles),
-        human=battles[0].judge.is_human,
+        human=first.judge.is_human,
         tie_margin=next((b.tie_margin for b in battles if b.tie_margin is not None), None),
     )
 
@@ -132,11 +145,14 @@ def _oriented(winner: str, flipped: bool) -> str:
 
 
 def judge_agreement(first: list[Battle], second: list[Battle]) -> Agreement:
-    """Agreement of two judges on the battles both judged (same pair of results)."""
-    index = {(b.result_a_id, b.result_b_id): b.winner for b in second if b.winner != ERROR}
+    """Agreement of two judges on the battles both judged (same pair of results); crash
+    battles are no judge's and are left out."""
+    index = {
+        (b.result_a_id, b.result_b_id): b.winner for b in judge_battles(second) if b.winner != ERROR
+    }
     left: list[str] = []
     right: list[str] = []
-    for battle in first:
+    for battle in judge_battles(first):
         if battle.winner == ERROR:
             continue
         other = index.get((battle.result_a_id, battle.result_b_id))

@@ -1,7 +1,8 @@
 """Everything ``arena health``, the demo and the app's Judge health tab show about a run's
 judges: each judge's health with its decisive-pair accuracy, the agreement of every two model
 judges, and the agreement of each model judge with the people who voted (stored ``human:``
-judges, plus votes from a file)."""
+judges, plus votes from a file). Crash battles (an answer crashed, no judge call) are counted
+apart in each judge's health and in no judge figure."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pydantic import BaseModel
 from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.judging.accuracy import golden_marks, judge_accuracy
 from arena.judging.agreement import Vote, within_agreement
-from arena.judging.battle import Battle
+from arena.judging.battle import Battle, judge_battles
 from arena.judging.health import Agreement, JudgeHealth, judge_agreement, judge_health
 from arena.judging.votes import HUMANS, battle_votes, human_agreement
 
@@ -89,7 +90,7 @@ def run_health(
     agreement = []
     if humans:
         for key, battles in models.items():
-            row = human_agreement(battles, humans)
+            row = human_agreement(judge_battles(battles), humans)
             agreement.append(
                 HumanAgreement(
                     judge=key,

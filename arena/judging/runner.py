@@ -3,6 +3,10 @@
 Verdicts are cached by :func:`judges.verdict_key`: the judge's identity (spec, model, prompt
 templates) and the requests as rendered (case content, both answers); only readable verdicts
 are cached, so a failed judgement is asked again on the next run.
+
+A pair where an answer crashed (its result has an error) is never dropped and never shown to
+the judge: the crash rule decides it (:func:`arena.judging.battle.crash_battle`), locally and
+without a call, on every run alike.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from arena.golden import GoldenCase
-from arena.judging.battle import Battle, pair_fields
+from arena.judging.battle import Battle, crash_battle, crashed_side, pair_fields
 from arena.judging.calibration import apply_outcome, tie_margin
 from arena.judging.pairing import make_pairs
 from arena.judging.requests import pair_request, same_answer
@@ -35,6 +39,7 @@ class JudgeReport(BaseModel):
     battles: list[Battle]
     model_calls: int
     skipped: int
+    crashes: int = 0
     warnings: list[str]
 
 
@@ -67,7 +72,7 @@ def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, lis
     for (case_id, _repeat), results in by_slot.items():
         for name_a, name_b in make_pairs(variants, pairs):
             a, b = results.get(name_a), results.get(name_b)
-            if a is None or b is None or a.error or b.error:
+            if a is None or b is None:  # not answered (yet): nothing to decide
                 skipped += 1
                 continue
             todo.append(_Pair(cases[case_id], a, b))
@@ -110,9 +115,13 @@ async def _verdict(
 async def judge_both_orders(
     store: Store, judge: Judge, run_id: int, pair: _Pair, self_judged: set[str]
 ) -> Battle:
-    """Both orders of one pair, combined into a stored battle."""
+    """Both orders of one pair, combined into a stored battle; a pair with a crashed answer
+    is decided by the crash rule instead, without a call."""
     case, a, b = pair.case, pair.a, pair.b
     spec = judge.spec
+    crashed = crash_battle(run_id, a, b, spec)
+    if crashed is not None:
+        return crashed
     base: dict[str, Any] = dict(
         **pair_fields(run_id, a, b),
         len_a=len(a.output),
@@ -184,7 +193,7 @@ async def judge_run_async(
 
     async def one(pair: _Pair) -> None:
         async with semaphore:
-            if executor is not None:
+            if executor is not None and crashed_side(pair.a, pair.b) is None:
                 stored = await elsewhere(pair)
                 if stored is None:
                     return
@@ -218,6 +227,7 @@ async def judge_run_async(
         battles=battles,
         model_calls=counter.sent,
         skipped=skipped,
+        crashes=sum(b.is_crash for b in battles),
         warnings=warnings,
     )
 

@@ -55,7 +55,7 @@ class JudgePlan(BaseModel):
     pairs: int
     """Pairs the judge will see (both answers present and without error)."""
     skipped: int
-    """Pairs skipped because an answer is an error."""
+    """Pairs the judge skips because an answer crashed (the crash rule decides them)."""
     ties: int
     """Pairs with identical answers: a tie without asking the judge."""
     estimated_pairs: int

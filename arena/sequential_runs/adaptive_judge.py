@@ -46,7 +46,8 @@ class AdaptiveReport(BaseModel):
 
 
 def _slots(store: Store, run_id: int) -> tuple[list[str], dict[tuple[int, int], list[Any]]]:
-    """The run's variants and, per variant pair (i < j), its judgeable (case, a, b) slots."""
+    """The run's variants and, per variant pair (i < j), its (case, a, b) slots; a slot where
+    an answer crashed is one too (the crash rule decides it, without a call)."""
     from arena.judging.runner import _Pair
 
     dataset = store.run_dataset(run_id)
@@ -55,7 +56,7 @@ def _slots(store: Store, run_id: int) -> tuple[list[str], dict[tuple[int, int], 
     index = {name: i for i, name in enumerate(variants)}
     by_slot: dict[tuple[str, int], dict[str, RunResult]] = {}
     for result in store.results(run_id):
-        if result.error is None and result.variant in index:
+        if result.variant in index:
             by_slot.setdefault((result.case_id, result.repeat), {})[result.variant] = result
     pairs: dict[tuple[int, int], list[Any]] = {}
     for (case_id, _), results in sorted(by_slot.items()):

@@ -128,7 +128,7 @@ def test_judge_plan_skips_pairs_with_an_errored_answer(store: Store) -> None:
     slots = CASES * REPEATS
     assert (plan.pairs, plan.skipped, plan.ties, plan.to_send) == (slots, 2 * slots, slots, 0)
     report = judge_run(store, run_id, _judge(), progress=False)
-    assert report.skipped == plan.skipped and report.model_calls == plan.to_send
+    assert report.crashes == plan.skipped and report.model_calls == plan.to_send
 
 
 def test_plan_without_a_database_is_a_fresh_plan() -> None:
