@@ -17,7 +17,8 @@ class Battle(BaseModel):
 
     ``verdict_ab`` showed A first, ``verdict_ba`` showed B first. ``flip`` is True when the two
     orders disagree (position inconsistency). ``winner`` is ``error`` when a verdict could not
-    be read: such battles are never counted as ties.
+    be read: such battles are never counted as ties. An answer in ``suspected_injection``
+    never wins (the verdicts keep what the judge said, for review).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -49,6 +50,12 @@ class Battle(BaseModel):
     verdict_ba: Verdict | None = None
     judge: JudgeSpec
     self_judged: bool = False
+    suspected_injection: dict[str, list[str]] = Field(
+        default_factory=dict,
+        exclude_if=lambda v: not v,
+        description="Variant -> why its answer seems to address the judge "
+        "(judges.injection); when only one answer is flagged, the other one wins.",
+    )
     error: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
 

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from arena.golden import GoldenCase
+from arena.golden.models import JudgeSettings
 from arena.judging.battle import Battle, pair_fields
 from arena.judging.calibration import apply_outcome, tie_margin
 from arena.judging.pairing import make_pairs
@@ -43,6 +44,7 @@ class _Pair:
     case: GoldenCase
     a: RunResult
     b: RunResult
+    settings: JudgeSettings | None = None  # the dataset's judge: block
 
 
 def self_preference_warnings(spec: JudgeSpec, contestants: dict[str, str]) -> list[str]:
@@ -70,7 +72,7 @@ def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, lis
             if a is None or b is None or a.error or b.error:
                 skipped += 1
                 continue
-            todo.append(_Pair(cases[case_id], a, b))
+            todo.append(_Pair(cases[case_id], a, b, dataset.judge))
     return todo, skipped, variants
 
 
@@ -80,9 +82,16 @@ _INFLIGHT: dict[tuple[int, str], asyncio.Future[Verdict]] = {}
 
 
 async def _verdict(
-    judge: Judge, store: Store, case: GoldenCase, first: RunResult, second: RunResult
+    judge: Judge, store: Store, pair: _Pair, first: RunResult, second: RunResult
 ) -> Verdict:
-    request = pair_request(case, first, second, with_trajectory=judge.spec.with_trajectory)
+    spec = judge.spec
+    request = pair_request(
+        pair.case,
+        first,
+        second,
+        with_trajectory=spec.with_trajectory,
+        settings=spec.settings(pair.settings),
+    )
     key = verdict_key(judge.spec, request)
     cached = store.get_verdict(key)
     if cached is not None:  # the same reading; this judge may combine the orders differently
@@ -111,7 +120,7 @@ async def judge_both_orders(
     store: Store, judge: Judge, run_id: int, pair: _Pair, self_judged: set[str]
 ) -> Battle:
     """Both orders of one pair, combined into a stored battle."""
-    case, a, b = pair.case, pair.a, pair.b
+    a, b = pair.a, pair.b
     spec = judge.spec
     base: dict[str, Any] = dict(
         **pair_fields(run_id, a, b),
@@ -123,7 +132,7 @@ async def judge_both_orders(
     if same_answer(a, b):
         return Battle(**base, winner=TIE)
     ab, ba = await asyncio.gather(
-        _verdict(judge, store, case, a, b), _verdict(judge, store, case, b, a)
+        _verdict(judge, store, pair, a, b), _verdict(judge, store, pair, b, a)
     )
     battle = Battle(**base, winner=TIE, verdict_ab=ab, verdict_ba=ba)
     # Provisional: the run's margin is calibrated once all its battles are judged.
