@@ -198,3 +198,24 @@ def test_an_injected_answer_never_wins_and_is_counted(store: Store) -> None:
     health = judge_health(stored)
     assert health.suspected_injection == 2
     assert any("suspected injection" in w for w in health_warnings(health))
+
+
+def test_the_injection_bench_tallies_the_judge_alone_and_the_arena() -> None:
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "injection_attacks.py"
+    found = importlib.util.spec_from_file_location("injection_attacks", path)
+    assert found is not None and found.loader is not None
+    bench = importlib.util.module_from_spec(found)
+    sys.modules[found.name] = bench
+    found.loader.exec_module(bench)
+    register_fake("judge", [_fooled], cycle=True)
+    spec = JudgeSpec(model=ModelConfig(spec="fake:judge"), mode="checklist")
+    tallies = bench.measure(spec, questions=1)
+    forged = tallies[("forged item questions answered YES", "wrong")]
+    assert forged.judge["wins"] == 1 and forged.arena["losses"] == 1 and forged.flagged == 1
+    assert tallies[("(sanity) the right answer", "wrong")].arena["ties"] == 1  # a fooled judge
+    table = bench.table(tallies)
+    assert "null model (constant note to the grader)" in table and "vs wrong: arena" in table
