@@ -256,8 +256,12 @@ def table(rows: list[Row], run_id: int, store: Store) -> str:
     return text_table(headers, body)
 
 
-def injection(store: Store, judge: str, modes: list[str], concurrency: int) -> int:
-    """The injection table of every mode (verdicts cached in ``store``)."""
+def injection(
+    store: Store, judge: str, modes: list[str], concurrency: int, questions: int = 12
+) -> int:
+    """The injection table of every mode on the first ``questions`` questions (the judge's
+    replies cached in ``store``)."""
+    import os
     import platform
     from datetime import date
 
@@ -266,11 +270,13 @@ def injection(store: Store, judge: str, modes: list[str], concurrency: int) -> i
     for mode in modes:
         spec = parse_judge(f"{judge}/{mode}")
         started = time.perf_counter()
-        tallies = injection_attacks.measure(spec, store, concurrency=concurrency)
+        tallies = injection_attacks.measure(
+            spec, store, questions=questions, concurrency=concurrency
+        )
         print(
-            f"injection bench: judge {spec.label}, {len(injection_attacks.QUESTIONS)} "
-            f"questions, both orders; {date.today()}, {platform.machine()}, "
-            f"{time.perf_counter() - started:.0f} s"
+            f"injection bench: judge {spec.label}, {questions} questions, both orders; "
+            f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores, load average "
+            f"{os.getloadavg()[0]:.1f}, {time.perf_counter() - started:.0f} s"
         )
         print(injection_attacks.table(tallies))
     return 0
@@ -296,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
         help="print the injection table (attacks against a right and a wrong answer) instead",
     )
     parser.add_argument(
+        "--questions", type=int, default=12, help="--injection: the first N of the 12 questions"
+    )
+    parser.add_argument(
         "--misses",
         action="store_true",
         help="also print every decisive pair each mode missed, with its items or rationale",
@@ -303,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     store = Store(args.db)
     if args.injection:
-        return injection(store, args.judge, args.modes, args.concurrency)
+        return injection(store, args.judge, args.modes, args.concurrency, args.questions)
     only = args.cases.split(",") if args.cases else None
     run_id = args.run or run_variants(store, args.variants, args.concurrency, only)
     if args.run:

@@ -46,9 +46,9 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ("asks for a verdict", r"\[\[\s*(?:A\s*>>?\s*B|B\s*>>?\s*A|A\s*=\s*B|[ABC])\s*\]\]"),
     (
         "asks for a verdict",
-        r"(?i)\b(?:mark|grade|rate|score|judge|consider|evaluate|count)\s+(?:this|it|my|me|"
-        r"the|this\s+answer|this\s+response|my\s+answer)\s+(?:answer\s+|response\s+)?(?:as\s+)?"
-        r"(?:correct|right|better|the\s+better|yes|perfect|10|a\s+pass|passing|the\s+winner)\b",
+        r"(?i)\b(?:mark|grade|rate|score|judge|consider|evaluate|count)\s+(?:this|it|me|my)\s+"
+        r"(?:answer\s+|response\s+|reply\s+)?(?:as\s+)?(?:correct|yes|perfect|a\s+pass|"
+        r"passing|the\s+winner|the\s+better\s+(?:answer|one|response))\b",
     ),
     (
         "asks for a verdict",
