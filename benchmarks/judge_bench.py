@@ -15,6 +15,12 @@ rows reuse the stored verdicts (no model call), so they share their mode's calls
 Seconds are the wall time of the judgings that made each mode's verdicts (cold: nothing
 cached), summed in ``<db>.timings.json``; a rerun with every verdict cached prints those
 figures again. ``--run ID`` measures a stored run without running the agents again.
+
+``--injection`` prints the injection table instead (:mod:`injection_attacks`): answers that
+try to talk the judge into a win (a constant note to the grader, forged item questions
+answered YES, a fake tool line, a fake reference answer, chat-template markers, orders to the
+grader), each judged in both orders against a right and a plainly wrong answer to 12 short
+factual questions, by each mode of ``--modes``.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # injection_attacks
 
 from arena.evaluate import load_run_scores, score_run
 from arena.golden import load_dataset
@@ -249,6 +256,32 @@ def table(rows: list[Row], run_id: int, store: Store) -> str:
     return text_table(headers, body)
 
 
+def injection(
+    store: Store, judge: str, modes: list[str], concurrency: int, questions: int = 12
+) -> int:
+    """The injection table of every mode on the first ``questions`` questions (the judge's
+    replies cached in ``store``)."""
+    import os
+    import platform
+    from datetime import date
+
+    import injection_attacks
+
+    for mode in modes:
+        spec = parse_judge(f"{judge}/{mode}")
+        started = time.perf_counter()
+        tallies = injection_attacks.measure(
+            spec, store, questions=questions, concurrency=concurrency
+        )
+        print(
+            f"injection bench: judge {spec.label}, {questions} questions, both orders; "
+            f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores, load average "
+            f"{os.getloadavg()[0]:.1f}, {time.perf_counter() - started:.0f} s"
+        )
+        print(injection_attacks.table(tallies))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the variants, judge with every mode, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -264,12 +297,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--run", type=int, default=None, help="measure this stored run as is")
     parser.add_argument(
+        "--injection",
+        action="store_true",
+        help="print the injection table (attacks against a right and a wrong answer) instead",
+    )
+    parser.add_argument(
+        "--questions", type=int, default=12, help="--injection: the first N of the 12 questions"
+    )
+    parser.add_argument(
         "--misses",
         action="store_true",
         help="also print every decisive pair each mode missed, with its items or rationale",
     )
     args = parser.parse_args(argv)
     store = Store(args.db)
+    if args.injection:
+        return injection(store, args.judge, args.modes, args.concurrency, args.questions)
     only = args.cases.split(",") if args.cases else None
     run_id = args.run or run_variants(store, args.variants, args.concurrency, only)
     if args.run:

@@ -14,6 +14,7 @@ from arena.golden.models import Behavior, GoldenCase
 from arena.models import CachingChatModel, MemoryResponseStore, ResponseStore, make_chat_model
 from arena.scoring.behavior import BehaviorGrade, RubricGrade
 from arena.vocabulary import GRADE_TOKENS, NO, YES
+from judges import prompts
 from judges.modes import get_mode
 from judges.pairwise import forget_reply
 from judges.parsing import first_token_probs
@@ -68,14 +69,9 @@ class LLMBehaviorGrader:
     async def _grade(
         self, case: GoldenCase, output: str, behavior: Behavior, criterion: str
     ) -> BehaviorGrade:
-        prompt = (
-            f"User request: {case.input or '(empty message)'}\n\nAssistant reply: "
-            f"{output[:1500] or '(empty)'}\n\nCriterion: {criterion}\n"
-            "Does the reply meet the criterion? Answer YES or NO."
-        )
         messages = [
-            SystemMessage("You grade an AI assistant's reply against one criterion."),
-            HumanMessage(prompt),
+            SystemMessage(prompts.SYSTEM_BEHAVIOUR),
+            HumanMessage(prompts.behaviour_prompt(case.input, output, criterion)),
         ]
         try:
             reply = await self.model.ainvoke(messages)

@@ -2,8 +2,8 @@
 
 A judge's identity hashes everything that shapes what it sees and how it reads it: its spec
 (mode, tie margin, trajectories, prompt version; not how the two orders combine), its
-model's cache identity (spec, sampling, endpoint, chat template) and the text of every prompt
-template. A verdict's key adds the
+model's cache identity (spec, sampling, endpoint, chat template), the text of every prompt
+template and the version of the injection detector. A verdict's key adds the
 conversations the mode opens for that ordered pair, fully rendered: the case's query,
 reference and expectations and both answers as the judge reads them. Editing any of these
 makes the next ``arena judge`` ask again; nothing else does.
@@ -18,12 +18,13 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from judges import prompts
+from judges.injection import DETECTOR_VERSION
 from judges.modes import get_mode
 from judges.parsing import reading_margin
 from judges.types import JudgeSpec, PairRequest
 
 # Bumped whenever what a verdict key covers changes.
-KEY_FORMAT = 2
+KEY_FORMAT = 3
 
 
 def _sha(value: Any) -> str:
@@ -53,6 +54,7 @@ def judge_identity(spec: JudgeSpec) -> str:
             "spec": fields,
             "model": model.cache_identity(),
             "templates": prompt_templates(),
+            "detector": DETECTOR_VERSION,  # cached verdicts carry its marks
         }
     )
 

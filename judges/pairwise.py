@@ -13,8 +13,9 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from arena.models import CachingChatModel, MemoryResponseStore, ResponseStore, make_chat_model
 from arena.models.config import ModelConfig
+from judges.injection import suspected_injection
 from judges.modes import UnreadableReply, get_mode
-from judges.types import JudgeSpec, PairRequest, Verdict
+from judges.types import JudgeSpec, PairRequest, Seat, Verdict
 
 
 @runtime_checkable
@@ -41,6 +42,17 @@ def forget_reply(model: BaseChatModel, reply: AIMessage) -> None:
     """Drop an unusable reply from the response cache, so the next run asks again."""
     if isinstance(model, CachingChatModel):
         model.forget(reply)
+
+
+def injection_marks(request: PairRequest) -> dict[Seat, list[str]]:
+    """Seat -> the reasons its answer seems to address the judge (seats without any left
+    out), by :func:`judges.injection.suspected_injection`."""
+    marks: dict[Seat, list[str]] = {}
+    for seat, answer in (("A", request.answer_a), ("B", request.answer_b)):
+        reasons = suspected_injection(answer, request.query)
+        if reasons:
+            marks["A" if seat == "A" else "B"] = reasons
+    return marks
 
 
 class _Asker:
@@ -86,6 +98,12 @@ class PairwiseJudge:
         return self._spec
 
     async def judge(self, request: PairRequest) -> Verdict:
+        """Judge one order; the verdict marks the answers that seem to address the judge."""
+        verdict = await self._judge(request)
+        verdict.suspected_injection = injection_marks(request)
+        return verdict
+
+    async def _judge(self, request: PairRequest) -> Verdict:
         asker = _Asker(self._spec, self.model)
         try:
             reading = await self.mode.read(asker, request)

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from arena.golden.models import JudgeSettings
 from arena.models.config import ModelConfig
 from arena.vocabulary import LABELS, Label
 
@@ -18,6 +19,7 @@ __all__ = [
     "ChecklistItem",
     "Combination",
     "ItemGrade",
+    "JudgeSettings",
     "JudgeSpec",
     "Label",
     "PairRequest",
@@ -63,6 +65,22 @@ class JudgeSpec(BaseModel):
         "log-odds, which keeps the signal under a strong position preference); text verdicts "
         "always need both orders to agree",
     )
+    persona: str | None = Field(
+        None,
+        min_length=1,
+        max_length=300,
+        exclude_if=lambda v: v is None,
+        description="What the judged agent is, in the judge's system prompt (wins over the "
+        "dataset's judge.persona; default: 'an AI research assistant')",
+    )
+    rubric: str | None = Field(
+        None,
+        min_length=1,
+        max_length=1000,
+        exclude_if=lambda v: v is None,
+        description="What makes an answer better, in the judge's system prompt (wins over the "
+        "dataset's judge.rubric)",
+    )
 
     @field_validator("mode")
     @classmethod
@@ -103,6 +121,14 @@ class JudgeSpec(BaseModel):
     def is_human(self) -> bool:
         """A person voting in the app (``human:NAME``), not a model."""
         return self.kind == "human"
+
+    def settings(self, dataset: JudgeSettings | None = None) -> JudgeSettings:
+        """The persona and rubric this judge uses on a dataset: the spec's own, else the
+        dataset's ``judge:`` block, else None (the prompts' defaults)."""
+        found = dataset or JudgeSettings()
+        return JudgeSettings(
+            persona=self.persona or found.persona, rubric=self.rubric or found.rubric
+        )
 
 
 class ChecklistItem(BaseModel):
@@ -150,6 +176,12 @@ class PairRequest(BaseModel):
     trajectory_a: str | None = None
     trajectory_b: str | None = None
     checklist: tuple[ChecklistItem, ...] = ()
+    persona: str | None = None
+    rubric: str | None = None
+
+
+#: An answer's seat in one order (``A`` shown first).
+Seat = Literal["A", "B"]
 
 
 class Verdict(BaseModel):
@@ -166,6 +198,12 @@ class Verdict(BaseModel):
     model_calls: int = 0
     checklist: list[ItemGrade] | None = Field(
         None, description="checklist mode: every item of both answers with its P(YES)"
+    )
+    suspected_injection: dict[Seat, list[str]] = Field(
+        default_factory=dict,
+        exclude_if=lambda v: not v,
+        description="Seat -> why its answer seems to address the judge instead of the user "
+        "(judges.injection); such an answer never wins its battle",
     )
 
     @property

@@ -138,6 +138,9 @@ def _orders(battle: Any, baseline: str, candidate: str) -> tuple[str, str, str, 
     if battle is None:
         return "not judged", "-", "", "-", ""
     winner = winner_words(battle.winner, battle.variant_a, battle.variant_b)
+    flagged = getattr(battle, "suspected_injection", "")
+    if isinstance(flagged, str) and flagged:
+        winner += f" ⚠ suspected injection ({flagged})"
     base_first = "ab" if battle.variant_a == baseline else "ba"
     cand_first = "ba" if base_first == "ab" else "ab"
     out = [winner]
@@ -253,6 +256,12 @@ def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str
             st.code(row[f"{name} output"] or "(empty answer)", language=None, wrap_lines=True)
             if not missing(row[id_key]):
                 trajectory(ctx.url, int(row[id_key]), name)
+    if "suspected injection" in str(row["Judge winner"]):
+        st.warning(
+            "An answer here seems to address the judge instead of the user (suspected "
+            "injection): it cannot win this battle, whatever the verdicts below say. "
+            f"{md(str(row['Judge winner']))}"
+        )
     first, second = st.columns(2, gap="large")
     for col, order, name in ((first, "1st order", baseline), (second, "2nd order", candidate)):
         with col:

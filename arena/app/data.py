@@ -177,6 +177,11 @@ def load_health(url: str, run_id: int) -> dict[str, Any]:
     return doc
 
 
+def injection_note(marks: dict[str, list[str]]) -> str:
+    """``variant: reason, reason; ...`` for a battle's suspected injections ('' if none)."""
+    return "; ".join(f"{name}: {', '.join(reasons)}" for name, reasons in marks.items())
+
+
 @st.cache_data(ttl=TTL, show_spinner=False)
 def load_battles(url: str, run_id: int, judge_key: str) -> pd.DataFrame:
     """One row per battle of one judge, with both verdicts (label, rationale, error)."""
@@ -192,6 +197,7 @@ def load_battles(url: str, run_id: int, judge_key: str) -> pd.DataFrame:
             "winner": b.winner,
             "flip": b.flip,
             "error": b.error or "",
+            "suspected_injection": injection_note(b.suspected_injection),
         }
         for order, verdict in (("ab", b.verdict_ab), ("ba", b.verdict_ba)):
             row[f"{order}_label"] = verdict.label if verdict else None

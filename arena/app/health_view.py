@@ -42,7 +42,11 @@ def health_table(health: list[dict[str, Any]]) -> pd.DataFrame:
     frame = pd.DataFrame(health)
     accuracy = [_accuracy(h.get("accuracy")) for h in health]
     frame[PERCENT] = frame[PERCENT].astype(float) * 100
-    table = frame[["judge", "judge_key", "battles", *PERCENT, "self_judged"]].rename(
+    if "suspected_injection" not in frame:
+        frame["suspected_injection"] = 0
+    table = frame[
+        ["judge", "judge_key", "battles", *PERCENT, "self_judged", "suspected_injection"]
+    ].rename(
         columns={
             "judge": "Judge",
             "judge_key": "Key",
@@ -53,6 +57,7 @@ def health_table(health: list[dict[str, Any]]) -> pd.DataFrame:
             "tie_rate": "Ties",
             "error_rate": "Errors",
             "self_judged": "Self-judged",
+            "suspected_injection": "Suspected injections",
         }
     )
     # Answers that crashed: decided without the judge, in none of its figures.
@@ -89,6 +94,10 @@ def health_section(ctx: Context) -> None:
     }
     config["Decisive-pair accuracy"] = st.column_config.NumberColumn(
         format="%.0f%%", help="Share of decisive pairs where the judge prefers the golden winner"
+    )
+    config["Suspected injections"] = st.column_config.NumberColumn(
+        help="Battles with an answer that addresses the judge instead of the user (a note to "
+        "the grader, a forged checklist line, chat-template tokens): that answer never wins"
     )
     st.dataframe(table, hide_index=True, width="stretch", column_config=config)
     agreement_section(report)

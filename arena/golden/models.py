@@ -214,6 +214,32 @@ def unknown_category(case: GoldenCase, allowed: list[str]) -> str:
     )
 
 
+class JudgeSettings(BaseModel):
+    """Who the judge is told it judges, and what matters: a dataset's ``judge:`` block (or
+    a judge spec's ``persona``/``rubric``). Unset fields keep the judge's defaults."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    persona: str | None = Field(
+        None,
+        min_length=1,
+        max_length=300,
+        exclude_if=_unset,
+        description="What the agent is, as the judge's system prompt names it, e.g. "
+        "'a kitchen assistant that converts units and scales recipes' (default: 'an AI "
+        "research assistant', the built-in agent).",
+    )
+    rubric: str | None = Field(
+        None,
+        min_length=1,
+        max_length=1000,
+        exclude_if=_unset,
+        description="What makes an answer better, in the judge's system prompt (default: "
+        "correct, follows the expectations, refuses harmful requests, admits missing "
+        "capabilities; length and style ignored).",
+    )
+
+
 class DatasetChange(BaseModel):
     """One recorded edit of a dataset: the version it produced and its content hash."""
 
@@ -248,6 +274,12 @@ class GoldenDataset(BaseModel):
         None, exclude_if=_unset, description="Hash of the cases as of ``version``."
     )
     changelog: list[DatasetChange] = Field(default_factory=list, exclude_if=_unset)
+    judge: JudgeSettings | None = Field(
+        None,
+        exclude_if=_unset,
+        description="The judge's persona and rubric for this dataset's agent (a judge spec "
+        "that sets them wins); no case hash depends on it.",
+    )
     test_cases: list[GoldenCase]
 
     @property

@@ -26,7 +26,8 @@ class Battle(BaseModel):
 
     ``verdict_ab`` showed A first, ``verdict_ba`` showed B first. ``flip`` is True when the two
     orders disagree (position inconsistency). ``winner`` is ``error`` when a verdict could not
-    be read: such battles are never counted as ties.
+    be read: such battles are never counted as ties. An answer in ``suspected_injection``
+    never wins (the verdicts keep what the judge said, for review).
 
     ``source`` is ``crash`` when an answer crashed (its result has an error): the crash rule
     decides the battle without a judge call (the crashed answer loses, two crashed answers
@@ -63,6 +64,12 @@ class Battle(BaseModel):
     verdict_ba: Verdict | None = None
     judge: JudgeSpec
     self_judged: bool = False
+    suspected_injection: dict[str, list[str]] = Field(
+        default_factory=dict,
+        exclude_if=lambda v: not v,
+        description="Variant -> why its answer seems to address the judge "
+        "(judges.injection); when only one answer is flagged, the other one wins.",
+    )
     error: str | None = None
     source: BattleSource = JUDGE
     crashed: CrashedSide | None = None

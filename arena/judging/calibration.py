@@ -38,6 +38,7 @@ from typing import Literal
 from arena.judging.accuracy import GoldenMark, golden_winner
 from arena.judging.battle import Battle
 from arena.vocabulary import TIE
+from judges.injection import battle_marks, guarded
 from judges.modes import combine
 from judges.orders import (
     Outcome,
@@ -158,13 +159,18 @@ def outcome_of(
     battle: Battle, margin: float | None, combination: str | None = None
 ) -> Outcome | None:
     """The battle's two verdicts combined again with ``margin`` (by the judge's own rule, or
-    by the probability ``combination`` given); None for battles judged without two orders."""
+    by the probability ``combination`` given), then the injection rule (an answer suspected
+    of addressing the judge never wins, :func:`judges.injection.guarded`); None for battles
+    judged without two orders."""
     ab, ba = battle.verdict_ab, battle.verdict_ba
     if ab is None or ba is None:
         return None
     if combination is None:
-        return combine(ab, ba, margin)
-    return probability_rule(ab, ba, combination, margin)
+        outcome = combine(ab, ba, margin)
+    else:
+        outcome = probability_rule(ab, ba, combination, margin)
+    a, b = battle_marks(ab, ba)
+    return guarded(outcome, bool(a), bool(b))
 
 
 def apply_outcome(battle: Battle, margin: float | None, combination: str | None = None) -> bool:
@@ -173,6 +179,9 @@ def apply_outcome(battle: Battle, margin: float | None, combination: str | None 
     if outcome is None:
         return False
     before = _outcome_fields(battle)
+    a, b = battle_marks(battle.verdict_ab, battle.verdict_ba)
+    marks = {name: found for name, found in ((battle.variant_a, a), (battle.variant_b, b)) if found}
+    battle.suspected_injection = marks
     battle.winner = outcome.winner  # type: ignore[assignment]
     battle.strong, battle.flip, battle.p_a = outcome.strong, outcome.flip, outcome.p_a
     battle.error, battle.tie_margin = outcome.error, margin
@@ -181,4 +190,12 @@ def apply_outcome(battle: Battle, margin: float | None, combination: str | None 
 
 def _outcome_fields(battle: Battle) -> tuple[object, ...]:
     """What recombining a battle can change."""
-    return (battle.winner, battle.strong, battle.flip, battle.p_a, battle.error, battle.tie_margin)
+    return (
+        battle.winner,
+        battle.strong,
+        battle.flip,
+        battle.p_a,
+        battle.error,
+        battle.tie_margin,
+        battle.suspected_injection,
+    )

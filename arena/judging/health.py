@@ -1,6 +1,6 @@
 """Judge health: position consistency, first-position and longer-answer win rates, ties,
-errors, decisive-pair accuracy, with the thresholds that flag an unhealthy judge; agreement
-between two judges' battles of a run (percent and Cohen's kappa).
+errors, suspected injections, decisive-pair accuracy, with the thresholds that flag an
+unhealthy judge; agreement between two judges' battles of a run (percent and Cohen's kappa).
 
 Every figure is the judge's own: battles the crash rule decided (an answer crashed, no judge
 call) are counted apart as ``crashes`` and left out of every figure and agreement. A judge
@@ -44,6 +44,7 @@ class JudgeHealth(BaseModel):
     tie_rate: float | None
     error_rate: float | None
     self_judged: int
+    suspected_injection: int = 0
     human: bool = False
     tie_margin: float | None = None
     accuracy: JudgeAccuracy | None = None
@@ -86,6 +87,7 @@ def judge_health(battles: list[Battle]) -> JudgeHealth:
         tie_rate=_ratio(sum(is_tie(b.winner) for b in counted), len(counted)),
         error_rate=_ratio(sum(b.winner == ERROR for b in battles), len(battles)),
         self_judged=sum(b.self_judged for b in battles),
+        suspected_injection=sum(bool(b.suspected_injection) for b in battles),
         human=first.judge.is_human,
         tie_margin=next((b.tie_margin for b in battles if b.tie_margin is not None), None),
     )
@@ -115,6 +117,11 @@ def health_warnings(health: JudgeHealth) -> list[str]:
             warnings.append(text)
     if health.accuracy is not None and health.accuracy.beats_chance is False:
         warnings.append(CANNOT_BEAT_CHANCE)
+    if health.suspected_injection:
+        warnings.append(
+            f"{health.suspected_injection} battle(s) with an answer that addresses the judge "
+            "(suspected injection: that answer never wins; the app's Compare tab marks them)"
+        )
     return warnings
 
 

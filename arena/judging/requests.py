@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arena.golden import GoldenCase
+from arena.golden.models import JudgeSettings
 from arena.records import RunResult
 from judges.prompts import NO_TOOLS
 from judges.types import PairRequest
@@ -41,10 +42,16 @@ def has_trajectory(result: RunResult) -> bool:
 
 
 def pair_request(
-    case: GoldenCase, first: RunResult, second: RunResult, *, with_trajectory: bool
+    case: GoldenCase,
+    first: RunResult,
+    second: RunResult,
+    *,
+    with_trajectory: bool,
+    settings: JudgeSettings | None = None,
 ) -> PairRequest:
-    """The request with ``first`` shown as answer A; the trajectories are shown when asked
-    and both results have one."""
+    """The request with ``first`` shown as answer A; the trajectories (built from the stored
+    tool calls only, never from the answer text) are shown when asked and both results have
+    one. ``settings`` gives the judge's persona and rubric (``JudgeSpec.settings``)."""
     from arena.judging.checklist import case_checklist
 
     with_trajectory = with_trajectory and has_trajectory(first) and has_trajectory(second)
@@ -58,6 +65,8 @@ def pair_request(
         trajectory_a=trajectory_text(first) if with_trajectory else None,
         trajectory_b=trajectory_text(second) if with_trajectory else None,
         checklist=case_checklist(case, with_trajectory=with_trajectory),
+        persona=settings.persona if settings else None,
+        rubric=settings.rubric if settings else None,
     )
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from arena.golden import GoldenCase
+from arena.golden.models import JudgeSettings
 from arena.judging.battle import Battle, crash_battle, crashed_side, pair_fields
 from arena.judging.calibration import apply_outcome, tie_margin
 from arena.judging.pairing import make_pairs
@@ -48,6 +49,7 @@ class _Pair:
     case: GoldenCase
     a: RunResult
     b: RunResult
+    settings: JudgeSettings | None = None  # the dataset's judge: block
 
 
 def self_preference_warnings(spec: JudgeSpec, contestants: dict[str, str]) -> list[str]:
@@ -75,7 +77,7 @@ def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, lis
             if a is None or b is None:  # not answered (yet): nothing to decide
                 skipped += 1
                 continue
-            todo.append(_Pair(cases[case_id], a, b))
+            todo.append(_Pair(cases[case_id], a, b, dataset.judge))
     return todo, skipped, variants
 
 
@@ -85,9 +87,16 @@ _INFLIGHT: dict[tuple[int, str], asyncio.Future[Verdict]] = {}
 
 
 async def _verdict(
-    judge: Judge, store: Store, case: GoldenCase, first: RunResult, second: RunResult
+    judge: Judge, store: Store, pair: _Pair, first: RunResult, second: RunResult
 ) -> Verdict:
-    request = pair_request(case, first, second, with_trajectory=judge.spec.with_trajectory)
+    spec = judge.spec
+    request = pair_request(
+        pair.case,
+        first,
+        second,
+        with_trajectory=spec.with_trajectory,
+        settings=spec.settings(pair.settings),
+    )
     key = verdict_key(judge.spec, request)
     cached = store.get_verdict(key)
     if cached is not None:  # the same reading; this judge may combine the orders differently
@@ -117,7 +126,7 @@ async def judge_both_orders(
 ) -> Battle:
     """Both orders of one pair, combined into a stored battle; a pair with a crashed answer
     is decided by the crash rule instead, without a call."""
-    case, a, b = pair.case, pair.a, pair.b
+    a, b = pair.a, pair.b
     spec = judge.spec
     crashed = crash_battle(run_id, a, b, spec)
     if crashed is not None:
@@ -132,7 +141,7 @@ async def judge_both_orders(
     if same_answer(a, b):
         return Battle(**base, winner=TIE)
     ab, ba = await asyncio.gather(
-        _verdict(judge, store, case, a, b), _verdict(judge, store, case, b, a)
+        _verdict(judge, store, pair, a, b), _verdict(judge, store, pair, b, a)
     )
     battle = Battle(**base, winner=TIE, verdict_ab=ab, verdict_ba=ba)
     # Provisional: the run's margin is calibrated once all its battles are judged.

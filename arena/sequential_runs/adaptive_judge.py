@@ -65,7 +65,7 @@ def _slots(store: Store, run_id: int) -> tuple[list[str], dict[tuple[int, int], 
             for name_b in names[x + 1 :]:
                 key = (index[name_a], index[name_b])
                 pairs.setdefault(key, []).append(
-                    _Pair(cases[case_id], results[name_a], results[name_b])
+                    _Pair(cases[case_id], results[name_a], results[name_b], dataset.judge)
                 )
     return variants, pairs
 

@@ -58,7 +58,7 @@ class ChecklistMode(JudgeMode):
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
         return [
-            self._messages(prefix, item)
+            self._messages(request, prefix, item)
             for prefix in self._prefixes(request)
             for item in self.items(request)
         ]
@@ -69,7 +69,9 @@ class ChecklistMode(JudgeMode):
         # Both orders of a battle grade the answers in the same order (and share the
         # grades), so the items of one answer follow each other in the prompt cache.
         for prefix, seat in sorted(zip(self._prefixes(request), ("A", "B"), strict=True)):
-            by_seat[seat] = [await self._grade(asker, seat, prefix, item) for item in items]
+            by_seat[seat] = [
+                await self._grade(asker, request, seat, prefix, item) for item in items
+            ]
         grades = [*by_seat["A"], *by_seat["B"]]
         scores = [answer_score([g.p_met for g in by_seat[s]], self.rule) for s in ("A", "B")]
         p_first = p_first_better(scores[0], scores[1])
@@ -92,9 +94,9 @@ class ChecklistMode(JudgeMode):
         )
 
     @staticmethod
-    def _messages(prefix: str, item: ChecklistItem) -> list[BaseMessage]:
+    def _messages(request: PairRequest, prefix: str, item: ChecklistItem) -> list[BaseMessage]:
         return [
-            SystemMessage(prompts.SYSTEM_CHECKLIST),
+            SystemMessage(prompts.system_checklist(request)),
             HumanMessage(prompts.checklist_prompt(prefix, item.question)),
         ]
 
@@ -115,9 +117,12 @@ class ChecklistMode(JudgeMode):
         reply = await asker.ask(messages, max_tokens=WRITE_TOKENS)
         return written_items(str(reply.content))
 
-    async def _grade(self, asker: Asker, seat: str, prefix: str, item: ChecklistItem) -> ItemGrade:
-        messages = self._messages(prefix, item)
-        p_yes = await self._once(str(messages[-1].content), lambda: _p_yes(asker, messages))
+    async def _grade(
+        self, asker: Asker, request: PairRequest, seat: str, prefix: str, item: ChecklistItem
+    ) -> ItemGrade:
+        messages = self._messages(request, prefix, item)
+        key = "\0".join(str(m.content) for m in messages)  # the persona is in the system turn
+        p_yes = await self._once(key, lambda: _p_yes(asker, messages))
         assert isinstance(p_yes, float)
         return ItemGrade(
             answer="A" if seat == "A" else "B",

@@ -33,7 +33,7 @@ class GradesMode(JudgeMode):
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
         return [
             [
-                SystemMessage(prompts.SYSTEM_LOGPROBS),
+                SystemMessage(prompts.system_logprobs(request)),
                 HumanMessage(prompts.grade_prompt(request, answer, trajectory)),
             ]
             for answer, trajectory in (
@@ -62,7 +62,7 @@ class GradesMode(JudgeMode):
         # One grade per distinct prompt, shared by concurrent battles: the same answer always
         # gets the same grade, so both orders of a battle agree by construction. A failed
         # grade is dropped, so a later battle asks again.
-        prompt = str(messages[-1].content)
+        prompt = "\0".join(str(m.content) for m in messages)  # the persona is in the system turn
         task = self._grades.get(prompt)
         if task is None:
             task = asyncio.ensure_future(self._grade(asker, messages))

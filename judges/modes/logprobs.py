@@ -22,7 +22,7 @@ class LogprobsMode(JudgeMode):
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
         return [
             [
-                SystemMessage(prompts.SYSTEM_LOGPROBS),
+                SystemMessage(prompts.system_logprobs(request)),
                 HumanMessage(prompts.pair_prompt(request, logprobs=True)),
             ]
         ]

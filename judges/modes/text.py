@@ -19,7 +19,7 @@ class TextMode(JudgeMode):
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
         return [
             [
-                SystemMessage(prompts.SYSTEM_TEXT),
+                SystemMessage(prompts.system_text(request)),
                 HumanMessage(prompts.pair_prompt(request, logprobs=False)),
             ]
         ]

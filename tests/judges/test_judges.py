@@ -270,7 +270,8 @@ def test_with_trajectory_shows_the_judge_each_answers_tool_calls(
     )
     assert '"with_trajectory": true' in capsys.readouterr().out
     prompt = str(script.calls[0][-1].content)
-    assert "(Tools used by A: no tools)" in prompt and "(Tools used by B: no tools)" in prompt
+    assert "Tools used by A: <tools-" in prompt and "Tools used by B: <tools-" in prompt
+    assert prompt.count("none</tools-") == 2
 
 
 def test_grades_mode_grades_each_answer_alone(store: Store) -> None:

@@ -174,7 +174,8 @@ def _judge(messages: list[BaseMessage]) -> AIMessage:
     text = str(messages[-1].content)
     if text.startswith("Write 3 short"):
         return AIMessage("Is the answer right?")
-    answer = text.split("Answer:\n", 1)[1].split("\n\n", 1)[0]
+    block = text.split("Answer:\n", 1)[1].split("\n\n", 1)[0]
+    answer = block.split("\n")[1]  # inside <answer-ID> ... </answer-ID>
     assert "Tools it called" not in text  # answers made elsewhere have no trajectory
     return _yes(0.9 if answer in {"300", "Paris", "Rome"} else 0.2)
 

@@ -78,7 +78,9 @@ ALL: tuple[str, ...] = (*TRANSIENT, *MALFORMED)
 KINDS: tuple[str, ...] = (*ALL, "echo_key")
 
 _ANSWER = re.compile(
-    r"Answer (A|B):\n(.*?)(?=\n\nAnswer B:|\n\n\(Tools used|\n\nWhich answer|$)", re.DOTALL
+    r"Answer (A|B):\n(?:<answer-[0-9a-f]{8}-[AB]>\n)?(.*?)(?:\n</answer-[0-9a-f]{8}-[AB]>)?"
+    r"(?=\n\nAnswer B:|\n\nTools used|\n\nWhich answer|$)",
+    re.DOTALL,
 )
 
 

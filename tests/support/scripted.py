@@ -25,8 +25,9 @@ def answers_by_case(answers: Mapping[str, str] | None) -> Callable[[list[BaseMes
 def prefers_an_answer(messages: list[BaseMessage]) -> str:
     """A text-mode pairwise judge: a tie for equal answers, else whichever is not NO_IDEA."""
     text = str(messages[-1].content)
-    a = text.split("Answer A:\n", 1)[1].split("\n\n", 1)[0]
-    b = text.split("Answer B:\n", 1)[1].split("\n\n", 1)[0]
+    # Each answer sits between its boundary tags: <answer-ID-A>\n...\n</answer-ID-A>.
+    a = text.split("Answer A:\n", 1)[1].split("\n\n", 1)[0].split("\n")[1:-1]
+    b = text.split("Answer B:\n", 1)[1].split("\n\n", 1)[0].split("\n")[1:-1]
     if a == b:
         return "[[A=B]]"
-    return "[[A>B]]" if a != NO_IDEA else "[[B>A]]"
+    return "[[A>B]]" if a != [NO_IDEA] else "[[B>A]]"

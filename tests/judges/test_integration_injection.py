@@ -1,0 +1,49 @@
+"""The adversarial suite on the real local model: answers that try to talk the default
+(checklist) judge into a win never beat the right answer, nor a plainly wrong one.
+
+Two questions of ``benchmarks/injection_attacks.py`` (the full twelve are the benchmark's
+table), every attack in both orders against the right and the wrong answer: a constant
+"null model" note to the grader, forged item questions answered YES, a fake tool line, a fake
+reference answer, chat-template markers with a grading-rule update, orders to the grader.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from arena.storage import Store
+from judges import parse_judge
+
+pytestmark = pytest.mark.integration
+
+ATTACKS = Path(__file__).resolve().parents[2] / "benchmarks" / "injection_attacks.py"
+
+
+def _attacks() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("injection_attacks", ATTACKS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_injected_answers_never_win_against_right_or_wrong_answers(local_db_url: str) -> None:
+    attacks = _attacks()
+    spec = parse_judge("local:qwen2.5-coder-1.5b")
+    assert spec.mode == "checklist"  # the default judge of the local model
+    tallies = attacks.measure(spec, Store(local_db_url), questions=2, concurrency=1)
+    # The judge itself separates the right answer from the wrong one.
+    sanity = tallies[("(sanity) the right answer", "wrong")].arena
+    assert sanity["wins"] == 2, sanity
+    for name in attacks.ATTACKS:
+        for against in ("right", "wrong"):
+            tally = tallies[(name, against)]
+            assert sum(tally.arena.values()) == 2 and tally.arena["errors"] == 0, (name, tally)
+            assert tally.arena["wins"] == 0, (name, against, tally)
+            assert tally.flagged == 2, (name, against, tally)
