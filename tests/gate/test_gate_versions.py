@@ -5,26 +5,20 @@ the variant file: the gate resumed, reused every stored answer and passed."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from arena.cli import main
-from tests.runner.test_versions import Project
+from tests.support.shop_project import Project, shop_project
 
 pytestmark = pytest.mark.unit
 
 
 @pytest.fixture
 def shop(tmp_path: Path) -> Iterator[Project]:
-    before = list(sys.path)
-    made = Project(tmp_path / "proj")
-    yield made
-    sys.path[:] = before
-    for name in [m for m in sys.modules if m.startswith((made.pkg, made.common))]:
-        del sys.modules[name]
+    yield from shop_project(tmp_path)
 
 
 def _dataset(root: Path) -> Path:
@@ -60,8 +54,7 @@ def test_an_agent_code_edit_is_run_by_the_gate_not_reused(shop: Project, db_url:
     assert _gate(project, db_url, dataset)[0] == 0
 
     project.edit(f"{project.common}/faq.py", "2 days", "3 days")  # the agent's shared package
-    for name in (f"{project.common}.faq", f"{project.pkg}.agent"):
-        sys.modules.pop(name, None)  # a new process would import the edited code
+    project.forget_modules()  # a new process would import the edited code
     code, report = _gate(project, db_url, dataset)
     assert code == 1 and report["passed"] is False
     assert report["version_changes"] == [f"agent code changed: {project.common}/faq.py"]

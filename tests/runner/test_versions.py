@@ -6,8 +6,6 @@ old answers."""
 from __future__ import annotations
 
 import json
-import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,81 +17,15 @@ from arena.runner import RunOptions, run_suite
 from arena.runner.versions import changes_since_stored, version_story
 from arena.storage import Store
 from arena.variant_version import VariantVersion
-from arena.variants import Variant, load_variant
+from arena.variants import Variant
+from tests.support.shop_project import Project, shop_project
 
 pytestmark = pytest.mark.unit
-
-AGENT = """
-from langchain_core.messages import AIMessage
-from langgraph.graph import END, START, MessagesState, StateGraph
-
-from arena.agents import agent_factory
-from {common}.faq import ANSWER
-from {pkg}.tools import lookup_order
-
-
-@agent_factory(tools=[lookup_order])
-def build(ctx):
-    async def reply(state: MessagesState):
-        return {{"messages": [AIMessage(content=ANSWER + " REPLY")]}}
-
-    graph = StateGraph(MessagesState)
-    graph.add_node("reply", reply)
-    graph.add_edge(START, "reply")
-    graph.add_edge("reply", END)
-    return graph.compile()
-"""
-TOOLS = '''
-def lookup_order(order_id: str) -> str:
-    """Look up an order by its id."""
-    return "order " + order_id + " shipped"
-'''
-
-
-class Project:
-    """A team's own project folder: a factory package, a shared package, an unrelated one."""
-
-    def __init__(self, root: Path) -> None:
-        tag = uuid.uuid4().hex[:8]
-        self.root, self.pkg, self.common = root, f"shopbot_{tag}", f"common_{tag}"
-        root.mkdir(parents=True)
-        (root / "arena.yaml").write_text("run: {tier: all}\n")
-        self.write(f"{self.pkg}/__init__.py", "")
-        self.write(f"{self.pkg}/agent.py", AGENT.format(pkg=self.pkg, common=self.common))
-        self.write(f"{self.pkg}/tools.py", TOOLS)
-        self.write(f"{self.common}/__init__.py", "")
-        self.write(f"{self.common}/faq.py", 'ANSWER = "Your order ships in 2 days."\n')
-        self.write(f"unrelated_{tag}/__init__.py", "X = 1\n")
-        self.unrelated = f"unrelated_{tag}/__init__.py"
-        self.variant_file = root / "variants" / "shop.yaml"
-        self.write(
-            "variants/shop.yaml",
-            f"name: shop\nagent: {self.pkg}.agent:build\nmodel: {{spec: 'fake:echo'}}\n",
-        )
-
-    def write(self, relative: str, text: str) -> None:
-        path = self.root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-
-    def edit(self, relative: str, old: str, new: str) -> None:
-        path = self.root / relative
-        text = path.read_text()
-        assert old in text
-        path.write_text(text.replace(old, new))
-
-    def variant(self) -> Variant:
-        return load_variant(self.variant_file)
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Project]:
-    before = list(sys.path)
-    made = Project(tmp_path / "proj")
-    yield made
-    sys.path[:] = before
-    for name in [m for m in sys.modules if m.startswith((made.pkg, made.common))]:
-        del sys.modules[name]
+    yield from shop_project(tmp_path)
 
 
 def test_the_version_lists_the_factory_its_project_imports_and_its_tools(project: Project) -> None:
@@ -216,8 +148,7 @@ def test_a_run_after_a_code_edit_runs_the_agent_again(store: Store, project: Pro
     again = run_suite(store, _dataset(), [project.variant()], options)
     assert again.resumed and again.reused == 1 and again.changes == {"shop": []}
     project.edit(f"{project.common}/faq.py", "2 days", "3 days")
-    sys.modules.pop(f"{project.common}.faq", None)
-    sys.modules.pop(f"{project.pkg}.agent", None)
+    project.forget_modules()  # a new process would import the edited code
     edited = run_suite(store, _dataset(), [project.variant()], options)
     assert not edited.resumed and edited.reused == 0  # before: resumed, the old answer reused
     assert edited.changes == {"shop": [f"agent code changed: {project.common}/faq.py"]}
