@@ -203,16 +203,9 @@ def test_an_injected_answer_never_wins_and_is_counted(store: Store) -> None:
 
 
 def test_the_injection_bench_tallies_the_judge_alone_and_the_arena() -> None:
-    import importlib.util
-    import sys
-    from pathlib import Path
+    from tests.support.benchmarks import load_benchmark
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "injection_attacks.py"
-    found = importlib.util.spec_from_file_location("injection_attacks", path)
-    assert found is not None and found.loader is not None
-    bench = importlib.util.module_from_spec(found)
-    sys.modules[found.name] = bench
-    found.loader.exec_module(bench)
+    bench = load_benchmark("injection_attacks")
     register_fake("judge", [_fooled], cycle=True)
     spec = JudgeSpec(model=ModelConfig(spec="fake:judge"), mode="checklist")
     tallies = bench.measure(spec, questions=1)

@@ -10,32 +10,17 @@ chat-template markers with a grading-rule update, orders to the grader.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
 from arena.storage import Store
 from judges import parse_judge
+from tests.support.benchmarks import load_benchmark
 
 pytestmark = pytest.mark.integration
 
-ATTACKS = Path(__file__).resolve().parents[2] / "benchmarks" / "injection_attacks.py"
-
-
-def _attacks() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("injection_attacks", ATTACKS)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_injected_answers_never_win_against_right_or_wrong_answers(local_db_url: str) -> None:
-    attacks = _attacks()
+    attacks = load_benchmark("injection_attacks")
     spec = parse_judge("local:qwen2.5-coder-1.5b")
     assert spec.mode == "checklist"  # the default judge of the local model
     questions = 1

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -13,17 +11,11 @@ from langchain_core.messages import AIMessage, BaseMessage
 from arena.models import register_fake
 from arena.storage import Store
 from tests.judges.test_checklist import _run, _yes
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "judge_bench.py"
+from tests.support.benchmarks import load_benchmark
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("judge_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("judge_bench")
 
 
 def _wrong_on_case_0(messages: list[BaseMessage]) -> AIMessage:
