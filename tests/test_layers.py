@@ -28,13 +28,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "arena.paths",
             "arena.secrets",
             "arena.vocabulary",
-            "arena.input_files",
-            "arena.input_scan",
-            "arena.linear_regex",
-            "arena.log_rows",
-            "arena.style_counts",
-            "arena.records",
-            "arena.provenance",
+            "arena.inputs.files",
+            "arena.inputs.scan",
+            "arena.inputs.linear_regex",
+            "arena.battles.log.rows",
+            "arena.battles.style_counts",
+            "arena.records.results",
+            "arena.records.provenance",
         ),
     ),
     ("ratings", ("arena.ratings", "arena.ratings.*", "arena.sequential", "arena.sequential.*")),
@@ -45,17 +45,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "judging records",
         (
-            "arena.judging.accuracy",
-            "arena.judging.agreement",
-            "arena.judging.battle",
-            "arena.judging.calibration",
-            "arena.judging.checklist",
-            "arena.judging.checklist_view",
-            "arena.judging.combinations",
-            "arena.judging.health",
-            "arena.judging.pairing",
-            "arena.judging.requests",
-            "arena.judging.votes",
+            "arena.battles.accuracy",
+            "arena.battles.agreement",
+            "arena.battles.battle",
+            "arena.battles.calibration",
+            "arena.battles.checklist",
+            "arena.battles.checklist_view",
+            "arena.battles.combinations",
+            "arena.battles.health",
+            "arena.battles.pairing",
+            "arena.battles.requests",
+            "arena.battles.votes.rows",
         ),
     ),
     ("agent tools", ("arena.agents.research", "arena.agents.research.*")),
@@ -68,27 +68,32 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "arena.agents.fingerprint",
         ),
     ),
-    ("variants", ("arena.variant_version", "arena.variants")),
+    ("variants", ("arena.variants.version", "arena.variants.variant")),
     ("storage", ("arena.storage", "arena.storage.*")),
-    ("evaluation", ("arena.evaluate",)),
-    ("judging", ("arena.judging", "arena.judging.*")),
+    ("evaluation", ("arena.evaluation.run_scores",)),
+    ("judging", ("arena.battles", "arena.battles.*")),
     ("agents", ("arena.agents", "arena.agents.*")),
     ("runner", ("arena.runner", "arena.runner.*", "arena.plan", "arena.plan.*", "arena.outputs*")),
     ("executors", ("arena.executors", "arena.executors.*")),
     (
         "battles and ratings",
-        ("arena.rating_inputs", "arena.battle_log", "arena.battle_log.*", "arena.leaderboard"),
+        (
+            "arena.battles.rating_inputs",
+            "arena.battles.log",
+            "arena.battles.log.*",
+            "arena.evaluation.leaderboard",
+        ),
     ),
     ("golden tools", ("arena.golden.*",)),
     ("reports", ("arena.reports.format", "arena.reports.markdown", "arena.reports.render")),
     (
         "gate and comparisons",
-        ("arena.gate", "arena.gate.*", "arena.compare", "arena.sequential_runs*"),
+        ("arena.gate", "arena.gate.*", "arena.gate.compare", "arena.sequential*"),
     ),
     ("report formats", ("arena.reports", "arena.reports.*")),
     ("langsmith", ("arena.langsmith", "arena.langsmith.*")),
     ("app", ("arena.app", "arena.app.*")),
-    ("cli", ("arena.cli", "arena.cli.*", "arena.schemas")),
+    ("cli", ("arena.cli", "arena.cli.*", "arena.inputs.schemas")),
     ("package", ("arena",)),
 )
 """Bottom to top; a module's layer is the first whose patterns match its name."""
@@ -185,7 +190,7 @@ def test_the_walk_sees_every_kind_of_import() -> None:
     assert "arena.registry" in GRAPH["arena.models.config"]
     assert "arena.gate.rules" in GRAPH["arena.gate.baselines"]
     assert "arena.ratings.options" in GRAPH["arena.ratings.methods"]  # TYPE_CHECKING only
-    assert "arena.storage" in GRAPH["arena.judging.voting"]  # inside a function
+    assert "arena.storage" in GRAPH["arena.battles.votes.human"]  # inside a function
 
 
 def test_no_import_cycles() -> None:

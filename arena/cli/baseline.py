@@ -190,7 +190,7 @@ def _propose_refs(args: argparse.Namespace) -> tuple[str, str]:
     if args.baseline is None and baseline.endswith(".json") and not Path(baseline).is_absolute():
         baseline = config.path(baseline)
     if candidate.endswith((".yaml", ".yml")):
-        from arena.variants import load_variant
+        from arena.variants.variant import load_variant
 
         candidate = load_variant(config.path(candidate)).name
     return candidate, baseline

@@ -17,7 +17,7 @@ from arena.reports.format import pct, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 
 if TYPE_CHECKING:
-    from arena.judging import JudgeHealth, RunHealth
+    from arena.battles import JudgeHealth, RunHealth
     from arena.storage import Store
 
 
@@ -134,8 +134,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
 def judge_health_with_accuracy(store: Store, run_id: int, battles: list[Any]) -> JudgeHealth | None:
     """A judge's health on the run, with its decisive-pair accuracy."""
-    from arena.evaluate import load_run_scores
-    from arena.judging import golden_marks, judge_accuracy, judge_health
+    from arena.battles import golden_marks, judge_accuracy, judge_health
+    from arena.evaluation.run_scores import load_run_scores
 
     if not battles:
         return None
@@ -145,14 +145,14 @@ def judge_health_with_accuracy(store: Store, run_id: int, battles: list[Any]) ->
 
 
 def _health_json(health: JudgeHealth) -> dict[str, Any]:
-    from arena.judging import health_warnings
+    from arena.battles import health_warnings
 
     return {**health.model_dump(mode="json"), "warnings": health_warnings(health)}
 
 
 def print_health(healths: list[JudgeHealth]) -> None:
     """The judge-health table, then the warnings its figures call for."""
-    from arena.judging import health_warnings
+    from arena.battles import health_warnings
 
     print("\njudge health")
     print(
@@ -223,9 +223,9 @@ def register_health(sub: Any) -> None:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Print every judge's health on a run, and agreements."""
+    from arena.battles import load_votes, run_health
     from arena.cli.combinations import combination_figures, print_combinations
     from arena.errors import InputError
-    from arena.judging import load_votes, run_health
     from arena.storage import Store
 
     votes = load_votes(args.human, default_judge="human") if args.human else []

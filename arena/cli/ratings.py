@@ -171,7 +171,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
         with flag_errors():
             return print_log_ratings(args, options)
-    from arena.leaderboard import build_leaderboard
+    from arena.evaluation.leaderboard import build_leaderboard
     from arena.storage import Store
 
     with flag_errors():
@@ -253,7 +253,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         from arena.cli.sequential import cmd_compare_sequential
 
         return cmd_compare_sequential(args)
-    from arena.compare import compare_markdown, compare_variants
+    from arena.gate.compare import compare_markdown, compare_variants
     from arena.ratings.options import check_count
     from arena.storage import Store
 

@@ -51,7 +51,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from arena.runner import RunOptions, check_run, run_suite
     from arena.runner.preflight import check_timeout
     from arena.storage import Store
-    from arena.variants import load_variants
+    from arena.variants.variant import load_variants
 
     check_timeout(args.timeout, field="--timeout")
     client = _langsmith_client() if args.langsmith else None
