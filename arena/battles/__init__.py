@@ -1,5 +1,9 @@
-"""The arena: pairwise battles judged in both orders, judge health and accuracy, agreement
-between judges (and with people), human votes, pairings."""
+"""Battles: judges run over a run's pairs of answers, in both orders, and what the battles say.
+
+How one pair is judged (prompts, modes, reading a verdict) is the LLM judge, :mod:`judges`;
+this package runs judges over a stored run's pairs, and holds judge health and accuracy,
+agreement between judges (and with people), votes, pairings, battle logs
+(:mod:`arena.battles.log`) and battles as rating inputs."""
 
 from arena.battles.accuracy import GoldenMark, JudgeAccuracy, golden_marks, judge_accuracy
 from arena.battles.agreement import (

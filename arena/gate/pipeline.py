@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.errors import InputError
 from arena.gate.baselines import load_baseline_file, run_snapshot
+from arena.gate.compare import compare_variants
 from arena.gate.config import GateConfig
 from arena.gate.crashes import crashes_of
 from arena.gate.dataset_fit import check_categories
@@ -173,7 +174,6 @@ def _compare(
     store: Store, config: GateConfig, run_id: int, baseline: str, candidate: str, progress: bool
 ) -> dict[str, Any]:
     from arena.battles import judge_run
-    from arena.gate.compare import compare_variants
     from judges import parse_judge
 
     spec = parse_judge(str(config.judge))

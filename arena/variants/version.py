@@ -105,8 +105,8 @@ def _digest(value: Any) -> str:
 
 
 def version_of(variant: Any) -> VariantVersion:
-    """The version of an ``arena.variants.variant.Variant``: imports its factory to read its code and
-    tools (InputError naming the variant file if that fails)."""
+    """The version of an ``arena.variants.variant.Variant``: imports its factory to read its
+    code and tools (InputError naming the variant file if that fails)."""
     config = variant.model_dump(mode="json", exclude={"description"})
     models = {"model": variant.model.cache_identity()}
     models.update({role: cfg.cache_identity() for role, cfg in sorted(variant.roles.items())})

@@ -1,4 +1,5 @@
-"""`arena compare`'s decision: better, non-inferior, worse or inconclusive (arena/gate/compare.py)."""
+"""`arena compare`'s decision: better, non-inferior, worse or inconclusive
+(arena/gate/compare.py)."""
 
 from __future__ import annotations
 
