@@ -52,7 +52,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo pipeline and print summary, scores, leaderboard and compare verdict."""
     from arena.battles import judge_agreement, judge_run
     from arena.cli.combinations import combination_figures, print_combinations
-    from arena.cli.judge import judge_health_with_accuracy, print_health
+    from arena.cli.health import judge_health_with_accuracy, print_health
     from arena.cli.ratings import print_leaderboard
     from arena.cli.run import print_summary
     from arena.evaluation.leaderboard import build_leaderboard
