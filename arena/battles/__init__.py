@@ -35,7 +35,7 @@ from arena.battles.runner import (
     judge_run,
     judge_run_async,
 )
-from arena.battles.votes.human import (
+from arena.battles.votes.ballots import (
     VOTE_CHOICES,
     VotePair,
     cast_vote,
@@ -44,7 +44,7 @@ from arena.battles.votes.human import (
     open_pairs,
     vote_counts,
 )
-from arena.battles.votes.rows import battle_votes, human_agreement, load_votes, order_votes
+from arena.battles.votes.reading import battle_votes, human_agreement, load_votes, order_votes
 from judges.modes import combine
 from judges.orders import Outcome
 

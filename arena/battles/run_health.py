@@ -16,7 +16,7 @@ from arena.battles.accuracy import golden_marks, judge_accuracy
 from arena.battles.agreement import Vote, within_agreement
 from arena.battles.battle import Battle, judge_battles
 from arena.battles.health import Agreement, JudgeHealth, judge_agreement, judge_health
-from arena.battles.votes.rows import HUMANS, battle_votes, human_agreement
+from arena.battles.votes.reading import HUMANS, battle_votes, human_agreement
 from arena.defaults import BOOTSTRAP_ROUNDS
 
 if TYPE_CHECKING:

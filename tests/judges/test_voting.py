@@ -57,7 +57,7 @@ def test_pairs_are_blind_random_and_never_offered_twice(store: Store) -> None:
     battle = cast_vote(store, pair.model_copy(), "ann", "model_b")
     assert battle.judge.label == "human:ann" and battle.winner == "model_b"
     assert battle.verdict_ab is None and battle.variant_a == pair.variant_a
-    from arena.battles.votes.human import swapped
+    from arena.battles.votes.ballots import swapped
 
     with pytest.raises(InputError, match="already voted"):
         cast_vote(store, swapped(pair), "ann", "model_a")  # the same pair, shown the other way

@@ -34,10 +34,10 @@ def battle_log_rows(
     """Battle-log rows of the rated battles; ``outputs`` maps result id -> answer.
 
     With ``orders``, one row per order the judge saw (see
-    :func:`arena.battles.votes.rows.order_votes`) instead of the combined verdict.
+    :func:`arena.battles.votes.reading.order_votes`) instead of the combined verdict.
     """
     from arena.battles.rating_inputs import rated
-    from arena.battles.votes.rows import judge_name, order_votes
+    from arena.battles.votes.reading import judge_name, order_votes
 
     rows = []
     for b in rated(battles):
