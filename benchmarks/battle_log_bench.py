@@ -6,13 +6,13 @@ A seeded JSONL log (N battles among M models, 10% ties, question ids) is written
 read, best of ``--rounds``, by:
 
 - **load_battle_log** (the reader ``arena ratings --battles`` uses): the byte pre-check
-  (:mod:`arena.input_scan`: nesting depth and NaN/Infinity, which pyarrow's parser would
+  (:mod:`arena.inputs.scan`: nesting depth and NaN/Infinity, which pyarrow's parser would
   crash on or accept) and pyarrow's columnar parse;
 - **pyarrow alone**: the same columnar parse without the pre-check (the fast path as it was
   before the pre-check; unsafe on hostile input);
 - **pre-check alone**;
-- **row by row**: the strict row reader (:func:`arena.input_files.read_json_rows` and
-  :func:`arena.log_rows.arena_row`), which every log falls back to when the columnar
+- **row by row**: the strict row reader (:func:`arena.inputs.files.read_json_rows` and
+  :func:`arena.battles.log.rows.arena_row`), which every log falls back to when the columnar
   path does not take it, and which vote files use;
 - **load_votes**: the vote-file reader on the same rows (with a judge field).
 
@@ -81,11 +81,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    from arena.battle_log import load_battle_log
-    from arena.battle_log.fast_reader import read_fast
-    from arena.battle_log.reader import read_rows
-    from arena.input_scan import plain_jsonl
-    from arena.judging import load_votes
+    from arena.battles import load_votes
+    from arena.battles.log.fast_reader import read_fast
+    from arena.battles.log.reader import load_battle_log, read_rows
+    from arena.inputs.scan import plain_jsonl
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "battles.jsonl"
@@ -93,7 +92,7 @@ def main() -> None:
         size = path.stat().st_size / 2**20
         print(f"log: {args.battles:,} battles, {args.models} models, {size:.0f} MiB")
 
-        import arena.input_scan as scan
+        import arena.inputs.scan as scan
 
         def pyarrow_alone() -> Any:
             saved = scan.plain_jsonl

@@ -18,12 +18,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from arena.battles.battle import Battle
+from arena.battles.calibration import apply_outcome
+from arena.battles.requests import pair_request
 from arena.golden import GoldenCase
-from arena.judging.battle import Battle
-from arena.judging.calibration import apply_outcome
-from arena.judging.requests import pair_request
 from arena.models import ResponseStore
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.reports.format import text_table
 from arena.vocabulary import MODEL_A, MODEL_B, TIE
 from judges import JudgeSpec, PairwiseJudge, combine

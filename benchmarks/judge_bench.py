@@ -37,18 +37,18 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # injection_attacks
 
-from arena.evaluate import load_run_scores, score_run
+from arena.battles import golden_marks, judge_accuracy, judge_health, judge_run
+from arena.battles.accuracy import golden_winner
+from arena.battles.battle import Battle
+from arena.battles.calibration import apply_outcome
+from arena.battles.health import judge_agreement
+from arena.evaluation.run_scores import load_run_scores, score_run
 from arena.golden import load_dataset
-from arena.judging import golden_marks, judge_accuracy, judge_health, judge_run
-from arena.judging.accuracy import golden_winner
-from arena.judging.battle import Battle
-from arena.judging.calibration import apply_outcome
-from arena.judging.health import judge_agreement
 from arena.paths import data_dir
 from arena.reports.format import pct, text_table
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import load_variants
+from arena.variants.variant import load_variants
 from judges import parse_judge
 from judges.checklist_score import RULES, answer_score, p_first_better
 from judges.parsing import label_from_probability

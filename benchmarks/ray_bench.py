@@ -39,7 +39,7 @@ os.environ.setdefault("ARENA_RETRY_DELAY", "0")
 def suite(base_url: str, tasks: int, tag: str) -> tuple[Any, Any]:
     """A dataset of ``tasks`` distinct cases (``tag`` makes the inputs unique) and the variant."""
     from arena.golden import load_dataset
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
 
     shipped = load_dataset(ROOT / "data" / "golden" / "research_agent.json")
     base = shipped.test_cases

@@ -51,7 +51,7 @@ def worker(args: argparse.Namespace) -> None:
     from arena.golden import load_dataset
     from arena.runner import RunOptions, run_suite
     from arena.storage import Store
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
 
     tree = Path(args.worker).resolve()
     if not Path(arena.__file__).resolve().is_relative_to(tree):

@@ -6,7 +6,7 @@ judge's own boundary tags, notes addressed to a grader, requests for a verdict (
 called:" line, a "Reference answer:"), and orders to drop earlier instructions or follow new
 grading rules. A match that only repeats the user's own request (a refusal quoting "ignore
 your instructions") or follows a negation ("I won't ignore previous instructions") is not
-counted. A flagged answer never wins its battle (:mod:`arena.judging.calibration`).
+counted. A flagged answer never wins its battle (:mod:`arena.battles.calibration`).
 """
 
 from __future__ import annotations

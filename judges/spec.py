@@ -7,7 +7,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from arena.errors import InputError
-from arena.input_files import load_yaml
+from arena.inputs.files import load_yaml
 from arena.models.config import ModelConfig
 from judges.modes import default_mode, get_mode
 from judges.types import JudgeSpec

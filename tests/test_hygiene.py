@@ -11,7 +11,7 @@ import pytest
 from arena.golden import GoldenDataset
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 pytestmark = pytest.mark.unit
 

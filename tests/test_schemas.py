@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from arena.cli import main
-from arena.schemas import SCHEMA_DIR, SCHEMAS, json_schema, schema_file, schema_text
+from arena.inputs.schemas import SCHEMA_DIR, SCHEMAS, json_schema, schema_file, schema_text
 
 pytestmark = pytest.mark.unit
 
@@ -69,7 +69,7 @@ def test_the_schema_catches_what_the_loader_refuses() -> None:
 
 def test_loading_accepts_the_schema_key(tmp_path: Path) -> None:
     from arena.golden import load_dataset
-    from arena.variants import load_variant
+    from arena.variants.variant import load_variant
 
     variant = tmp_path / "v.yaml"
     variant.write_text("$schema: x.json\nname: v\nmodel: {spec: 'fake:echo'}\n")

@@ -13,7 +13,7 @@ from arena.errors import InputError
 from arena.registry import AGENTS
 
 if TYPE_CHECKING:
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
 
 
 def build_react(ctx: AgentContext) -> Runnable[Any, Any]:

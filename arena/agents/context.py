@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langchain_core.tools import BaseTool
 
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
 
 
 @dataclass

@@ -36,7 +36,8 @@ from arena.registry import AGENTS
 
 
 class FactoryVariant(Protocol):
-    """What vetting reads of a variant (arena.variants.Variant; this module sits below it)."""
+    """What vetting reads of a variant (``arena.variants.variant.Variant``; this module sits
+    below it)."""
 
     @property
     def name(self) -> str:

@@ -1,6 +1,6 @@
 """What an agent's code is: a content hash of every file that decides how it answers.
 
-A variant's version (``arena.variant_version``) includes this, so editing an agent's code
+A variant's version (``arena.variants.version``) includes this, so editing an agent's code
 re-runs it instead of reusing stored results:
 
 - a factory (``agent: shopbot.agent:build``, or a registered architecture): every file of the

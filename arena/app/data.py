@@ -16,7 +16,7 @@ from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.storage import Store
 
 if TYPE_CHECKING:
-    from arena.evaluate import RunScores
+    from arena.evaluation.run_scores import RunScores
 
 TTL = 30
 """Seconds a cached read stays valid."""
@@ -71,7 +71,7 @@ def load_runs(url: str) -> list[dict[str, Any]]:
 @st.cache_data(ttl=TTL, show_spinner=False)
 def load_run_scores(url: str, run_id: int) -> RunScores:
     """The run's case scores and per-variant aggregates (stored, else keyword scores)."""
-    from arena.evaluate import load_run_scores as run_scores
+    from arena.evaluation.run_scores import load_run_scores as run_scores
 
     return run_scores(get_store(url), run_id)
 
@@ -151,7 +151,7 @@ def load_leaderboard(
     url: str, run_id: int, judge_key: str | None, bootstrap: int = BOOTSTRAP_ROUNDS
 ) -> dict[str, Any]:
     """The run's leaderboard for one judge (entries and matrices) as a plain dict."""
-    from arena.leaderboard import build_leaderboard
+    from arena.evaluation.leaderboard import build_leaderboard
     from arena.ratings import RatingOptions
 
     board = build_leaderboard(
@@ -167,7 +167,7 @@ def load_leaderboard(
 def load_health(url: str, run_id: int) -> dict[str, Any]:
     """Every judge's health with its decisive-pair accuracy and plain-words warnings,
     judge-judge agreement and the model judges' agreement with the human votes."""
-    from arena.judging import health_warnings, run_health
+    from arena.battles import health_warnings, run_health
 
     report = run_health(get_store(url), run_id)
     doc = report.model_dump(mode="json")
@@ -252,7 +252,7 @@ def load_compare(
     url: str, run_id: int, baseline: str, candidate: str, judge_key: str | None
 ) -> dict[str, Any]:
     """The compare report (verdict, win rate and interval, golden deltas) as a dict."""
-    from arena.compare import compare_variants
+    from arena.gate.compare import compare_variants
 
     report = compare_variants(
         get_store(url), baseline, candidate, run_id=run_id, judge_key=judge_key

@@ -16,7 +16,7 @@ import streamlit as st
 from arena.reports.format import is_missing as missing
 
 if TYPE_CHECKING:
-    from arena.compare import Decision
+    from arena.gate.compare import Decision
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 

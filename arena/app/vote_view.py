@@ -16,8 +16,8 @@ import streamlit as st
 from arena.app import data
 from arena.app.text import error_text, md
 from arena.app.views import Context
+from arena.battles import VOTE_CHOICES, VotePair, cast_vote, next_pair, vote_counts
 from arena.errors import InputError
-from arena.judging import VOTE_CHOICES, VotePair, cast_vote, next_pair, vote_counts
 
 PAIR = "vote_pair"
 LAST = "vote_last"

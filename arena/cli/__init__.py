@@ -25,7 +25,19 @@ class _ArenaParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command registered."""
-    from arena.cli import app, battles, demo, judge, ratings, run, score, show
+    from arena.cli import (
+        app,
+        battles,
+        compare,
+        demo,
+        health,
+        judge,
+        ratings,
+        run,
+        runs,
+        score,
+        show,
+    )
 
     parser = _ArenaParser(
         prog="arena", description="Tell whether a change to an LLM agent made it better or worse."
@@ -40,15 +52,14 @@ def build_parser() -> argparse.ArgumentParser:
         "(also $ARENA_FAKE_SCRIPTS)",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in (run, show, score, judge, ratings, battles, demo, app):
+    for module in (run, runs, show, score, judge, health, ratings, compare, battles, demo, app):
         module.register(sub)
-    judge.register_health(sub)
     from arena.cli import plan
 
     plan.register(sub)  # arena plan: counts, cache and cost before spending
-    from arena.cli import baseline, gate, history, init_ci
+    from arena.cli import baseline, check, gate, history, init_ci
 
-    for module in (baseline, gate, history, init_ci):  # the merge gate and its CI
+    for module in (baseline, check, gate, history, init_ci):  # the merge gate and its CI
         module.register(sub)
     from arena.cli import agree, golden, langsmith
 

@@ -50,20 +50,20 @@ def _step(text: str) -> None:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo pipeline and print summary, scores, leaderboard and compare verdict."""
+    from arena.battles import judge_agreement, judge_run
     from arena.cli.combinations import combination_figures, print_combinations
-    from arena.cli.judge import judge_health_with_accuracy, print_health
+    from arena.cli.health import judge_health_with_accuracy, print_health
     from arena.cli.ratings import print_leaderboard
     from arena.cli.run import print_summary
-    from arena.compare import compare_variants
-    from arena.evaluate import score_run
+    from arena.evaluation.leaderboard import build_leaderboard
+    from arena.evaluation.run_scores import score_run
+    from arena.gate.compare import compare_variants
     from arena.golden import load_dataset
-    from arena.judging import judge_agreement, judge_run
-    from arena.leaderboard import build_leaderboard
     from arena.ratings import RatingOptions
     from arena.reports import scores_table
     from arena.runner import RunOptions, run_suite
     from arena.storage import Store
-    from arena.variants import load_variants
+    from arena.variants.variant import load_variants
     from judges import parse_judge
 
     store = Store(args.db)

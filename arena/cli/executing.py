@@ -150,7 +150,7 @@ def judging(
 ) -> tuple[Any, Budget | None]:
     """``arena judge`` of a stored run with --executor / --max-cost / --dry-run: the
     JudgeReport and the budget, or (None, None) after printing the plan of --dry-run."""
-    from arena.judging import judge_run
+    from arena.battles import judge_run
     from arena.plan import plan_stored_judge
 
     check_max_cost(args)

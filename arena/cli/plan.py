@@ -76,7 +76,7 @@ def run_plan(args: argparse.Namespace, store: Store | None, judge: str | None = 
     """The plan of ``arena run`` with these arguments (and ``arena judge --judge judge``)."""
     from arena.golden import load_dataset
     from arena.plan import plan_run
-    from arena.variants import load_variants
+    from arena.variants.variant import load_variants
     from judges import parse_judge
 
     spec = parse_judge(judge) if judge else None

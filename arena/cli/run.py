@@ -39,11 +39,6 @@ def register(sub: Any) -> None:
     add_db(p)
     p.set_defaults(handler=cmd_run)
 
-    r = sub.add_parser("runs", help="list stored runs")
-    r.add_argument("--json", action="store_true")
-    add_db(r)
-    r.set_defaults(handler=cmd_runs)
-
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the suite and print a summary or JSON."""
@@ -51,7 +46,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from arena.runner import RunOptions, check_run, run_suite
     from arena.runner.preflight import check_timeout
     from arena.storage import Store
-    from arena.variants import load_variants
+    from arena.variants.variant import load_variants
 
     check_timeout(args.timeout, field="--timeout")
     client = _langsmith_client() if args.langsmith else None
@@ -194,58 +189,3 @@ def print_summary(report: Any) -> None:
             rows,
         )
     )
-
-
-def cmd_runs(args: argparse.Namespace) -> int:
-    """List stored runs."""
-    from arena.storage import Store
-
-    runs = Store(args.db).runs()
-    if args.json:
-        print(json.dumps([r.model_dump(mode="json") for r in runs], indent=2))
-        return 0
-    if not runs:
-        print("no runs stored yet: try `arena demo` or `arena run --variants ...`")
-        return 0
-    rows = [
-        [
-            r.id,
-            r.created_at.strftime("%Y-%m-%d %H:%M"),
-            r.status,
-            r.dataset,
-            ",".join(r.config.get("variants", {})),
-            r.config.get("tier"),
-            r.results,
-            r.errors,
-            *_provenance(r.config.get("provenance") or {}),
-        ]
-        for r in runs
-    ]
-    print(
-        text_table(
-            [
-                "run",
-                "created",
-                "status",
-                "dataset",
-                "variants",
-                "tier",
-                "results",
-                "errors",
-                "commit",
-                "branch",
-                "CI run",
-            ],
-            rows,
-        )
-    )
-    return 0
-
-
-def _provenance(found: dict[str, str]) -> list[str]:
-    """Commit (short), branch and CI run URL of a run, '-' where unknown."""
-    return [
-        found.get("commit", "")[:10] or "-",
-        found.get("branch") or "-",
-        found.get("ci_url") or "-",
-    ]

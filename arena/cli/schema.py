@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena.schemas import SCHEMAS
+from arena.inputs.schemas import SCHEMAS
 
 
 def register(sub: Any) -> None:
@@ -25,7 +25,7 @@ def register(sub: Any) -> None:
 def cmd_schema(args: argparse.Namespace) -> int:
     """Print one schema, or write them all."""
     from arena.errors import InputError
-    from arena.schemas import schema_text, write_schemas
+    from arena.inputs.schemas import schema_text, write_schemas
 
     if args.write:
         for path in write_schemas(args.write):

@@ -39,7 +39,7 @@ def register(sub: Any) -> None:
 def cmd_score(args: argparse.Namespace) -> int:
     """Score a run and print it in the chosen report format."""
     from arena.errors import InputError
-    from arena.evaluate import make_grader, score_run
+    from arena.evaluation.run_scores import make_grader, score_run
     from arena.registry import UnknownName
     from arena.reports.score_formats import ScoreReport
     from arena.scoring.difficulty import difficulty_breakdown

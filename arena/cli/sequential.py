@@ -53,7 +53,8 @@ def cmd_compare_sequential(args: argparse.Namespace) -> int:
     from arena.golden import load_dataset
     from arena.paths import data_dir
     from arena.runner import RunOptions
-    from arena.sequential_runs import SequentialOptions, run_sequential, sequential_markdown
+    from arena.sequential.driver import SequentialOptions, run_sequential
+    from arena.sequential.report import sequential_markdown
     from arena.storage import Store
     from judges import parse_judge
 
@@ -120,7 +121,7 @@ def add_adaptive_flags(p: argparse.ArgumentParser) -> None:
 def cmd_judge_adaptive(args: argparse.Namespace, store: Any, run_id: int, spec: Any) -> int:
     """Judge adaptively and print why it stopped and the ranking."""
     from arena.errors import InputError
-    from arena.sequential_runs.adaptive_judge import judge_adaptive
+    from arena.sequential.adaptive_judge import judge_adaptive
 
     if args.budget is not None and args.budget < 1:
         raise InputError("--budget must be at least 1", field="--budget")

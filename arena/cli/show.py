@@ -55,7 +55,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def print_checklists(store: Any, run_id: int | None, result_id: int) -> None:
     """Each checklist judge's items for this answer, with their P(YES)."""
-    from arena.judging.checklist_view import checklist_lines, result_checklists
+    from arena.battles.checklist_view import checklist_lines, result_checklists
 
     if run_id is None:
         return

@@ -2,7 +2,7 @@
 
 An executor runs *one* unit of work and hands back its outcome; the runner
 (:func:`arena.runner.run_suite_async`) and the judging loop
-(:func:`arena.judging.judge_run_async`) keep everything else: which tasks are pending, how many
+(:func:`arena.battles.judge_run_async`) keep everything else: which tasks are pending, how many
 are in flight (``--concurrency``), progress, callbacks. The unit of work is the same code in
 every executor (:mod:`arena.executors.jobs`): look the task up in the database, run it, store
 its result. The database stays the one source of truth, so cache, resume and
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from arena.judging.battle import Battle
-    from arena.records import RunResult
+    from arena.battles.battle import Battle
+    from arena.records.results import RunResult
     from arena.runner.tasks import Task
     from arena.storage import Store
     from judges import Judge
@@ -54,7 +54,7 @@ class Executor(Protocol):
     async def judge_pair(
         self, store: Store, run_id: int, judge: Judge, pair: Any, self_judged: set[str]
     ) -> PairOutcome | None:
-        """Judge ``pair`` (an ``arena.judging.runner`` pair) in both orders; store the battle."""
+        """Judge ``pair`` (an ``arena.battles.runner`` pair) in both orders; store the battle."""
         ...
 
     def close(self) -> None:

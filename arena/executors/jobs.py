@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from arena.models import CachingChatModel
     from arena.runner.tasks import Task
     from arena.storage import Store
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
     from judges import Judge, JudgeSpec
 
 
@@ -98,7 +98,7 @@ async def judge_pair(
     store: Store, judge: Judge, run_id: int, pair: Any, self_judged: set[str]
 ) -> PairOutcome:
     """Both orders of ``pair`` through the verdict cache, combined and stored."""
-    from arena.judging.runner import judge_both_orders
+    from arena.battles.runner import judge_both_orders
     from arena.models import CALLS, CallCounter
 
     counter = CallCounter()

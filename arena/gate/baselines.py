@@ -30,7 +30,7 @@ from arena.storage import Store
 
 def load_baseline_file(path: str | Path) -> Baseline:
     """A baseline JSON file (InputError naming the file when it is unreadable or invalid)."""
-    from arena.input_files import parse_json, read_text
+    from arena.inputs.files import parse_json, read_text
 
     text = read_text(path)  # missing, a folder, not UTF-8, too large
     parse_json(text, file=str(path))  # strict: depth, a key given twice, NaN
@@ -58,7 +58,7 @@ def run_snapshot(
     store: Store, variant: str, run_id: int | None = None, name: str | None = None
 ) -> tuple[Baseline, VariantScores]:
     """The snapshot of a variant in a stored run (newest holding it), and its aggregate."""
-    from arena.evaluate import load_run_scores
+    from arena.evaluation.run_scores import load_run_scores
     from arena.runner import run_with_variant
 
     run_id = run_with_variant(store, variant, run_id)

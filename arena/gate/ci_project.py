@@ -71,8 +71,8 @@ def _variant_files(folder: Path) -> list[Path]:
 
 
 def _read(file: Path) -> dict[str, Any]:
-    from arena.input_files import load_yaml
-    from arena.variants import MAX_VARIANT_BYTES
+    from arena.inputs.files import load_yaml
+    from arena.variants.variant import MAX_VARIANT_BYTES
 
     raw = load_yaml(file, limit=MAX_VARIANT_BYTES)
     return raw if isinstance(raw, dict) else {}

@@ -47,7 +47,7 @@ class CompareSection(BaseModel):
     bootstrap: int = Field(BOOTSTRAP_ROUNDS, ge=100)
     seed: int = 0
     fail_on: list[Verdict] = Field(default_factory=lambda: list[Verdict](["worse"]))
-    # decide case by case, stop once settled (arena.sequential_runs)
+    # decide case by case, stop once settled (arena.sequential)
     sequential: bool = False
     batch: int = Field(1, ge=1, le=1000)
 
@@ -104,7 +104,7 @@ class GateConfig(BaseModel):
 
 def load_config(path: str | Path) -> GateConfig:
     """Read and validate an ``arena.yaml`` (InputError naming the file and the field)."""
-    from arena.input_files import load_yaml
+    from arena.inputs.files import load_yaml
 
     file = Path(path)
     raw = load_yaml(file)  # missing, a folder, not UTF-8, malformed, an alias bomb

@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.gate.tracebacks import error_line, trace_key, traceback_of, trim_traceback
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.reports.markdown import md_code, md_fence
 
 MAX_TRACEBACKS = 5

@@ -100,7 +100,7 @@ def summarise(variant: str, points: list[HistoryPoint]) -> VariantHistory:
 def case_history(store: Store, case_id: str, variant: str | None = None) -> CaseHistory:
     """Every stored run holding ``case_id`` (for ``variant``, or every variant)."""
     from arena.errors import InputError
-    from arena.evaluate import load_run_scores
+    from arena.evaluation.run_scores import load_run_scores
     from arena.scoring.repeats import group_by_case
 
     by_variant: dict[str, list[HistoryPoint]] = {}

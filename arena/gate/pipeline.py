@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.errors import InputError
 from arena.gate.baselines import load_baseline_file, run_snapshot
+from arena.gate.compare import compare_variants
 from arena.gate.config import GateConfig
 from arena.gate.crashes import crashes_of
 from arena.gate.dataset_fit import check_categories
@@ -35,12 +36,12 @@ from arena.gate.report import GateReport, decide
 from arena.gate.rules import compare_snapshots
 from arena.gate.variant_lookup import find_variant_file, resolve_variant, variants_dir
 from arena.golden import GoldenDataset, case_hash, dataset_hash
-from arena.provenance import provenance as current_provenance
+from arena.records.provenance import provenance as current_provenance
 from arena.scoring.aggregate import VariantScores
 from arena.scoring.baseline import Baseline, make_baseline
 from arena.storage import Store
-from arena.variant_version import CONFIG_CHANGED, VariantVersion
-from arena.variants import Variant
+from arena.variants.variant import Variant
+from arena.variants.version import CONFIG_CHANGED, VariantVersion
 
 
 @dataclass
@@ -172,8 +173,7 @@ def _label(dataset: GoldenDataset) -> str:
 def _compare(
     store: Store, config: GateConfig, run_id: int, baseline: str, candidate: str, progress: bool
 ) -> dict[str, Any]:
-    from arena.compare import compare_variants
-    from arena.judging import judge_run
+    from arena.battles import judge_run
     from judges import parse_judge
 
     spec = parse_judge(str(config.judge))
@@ -200,7 +200,7 @@ def run_gate(
     progress: bool = True,
 ) -> GateReport:
     """Run, score, check, judge and compare (module docstring); never raises on a regression."""
-    from arena.evaluate import make_grader, score_run
+    from arena.evaluation.run_scores import make_grader, score_run
     from arena.golden import load_dataset
     from arena.runner import RunOptions, run_suite
 
@@ -229,7 +229,7 @@ def run_gate(
     )
     sequential = None  # case by case, stopping once settled
     if config.compare.sequential and len(variants) == 2:
-        from arena.sequential_runs.gate import gate_sequential
+        from arena.sequential.gate import gate_sequential
 
         sequential = gate_sequential(store, config, dataset, variants[0], variants[1], options)
     report = run_suite(store, dataset, variants, options) if sequential is None else sequential

@@ -122,7 +122,7 @@ def _repeats_needed(
 def win_rate_groups(battles: Sequence[Any], candidate: str) -> list[list[float]]:
     """The candidate's score in each battle (win 1, tie 0.5, loss 0), grouped by case.
 
-    ``battles`` carry ``case_id``, ``variant_a`` and ``winner`` (``arena.judging.Battle``);
+    ``battles`` carry ``case_id``, ``variant_a`` and ``winner`` (``arena.battles.Battle``);
     errors are left out, as in the win rate.
     """
     from arena.vocabulary import WINNER_SCORE

@@ -68,7 +68,7 @@ class GateReport(BaseModel):
     )
     regression: RegressionReport | None = None
     limits: list[LimitCheck] = Field(default_factory=list)
-    compare: dict[str, Any] | None = Field(None, description="arena.compare.CompareReport.")
+    compare: dict[str, Any] | None = Field(None, description="arena.gate.compare.CompareReport.")
     notes: list[str] = Field(default_factory=list)
     version_changes: list[str] = Field(
         default_factory=list,

@@ -38,7 +38,7 @@ from arena.gate.regression import RegressionReason, RegressionReport
 from arena.gate.rule_config import RULES, RuleConfig, severity
 from arena.gate.suite import suite_figures, suite_power, suite_rule
 from arena.golden.models import Category, GoldenDataset, Tier
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.scoring.aggregate import VariantScores
 from arena.scoring.baseline import Baseline, CaseRecord, make_baseline
 from arena.scoring.combined import CaseScore

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from arena.errors import InputError
 from arena.gate.config import GateConfig
-from arena.variants import MAX_VARIANT_BYTES, Variant
+from arena.variants.variant import MAX_VARIANT_BYTES, Variant
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -27,7 +27,7 @@ def variants_dir(config: GateConfig) -> Path:
 
 def _declared_name(file: Path) -> str | None:
     """The file's ``name:``, or None when it is unreadable or has none (never raises)."""
-    from arena.input_files import load_yaml
+    from arena.inputs.files import load_yaml
 
     try:
         raw = load_yaml(file, limit=MAX_VARIANT_BYTES)
@@ -71,7 +71,7 @@ def find_variant_file(ref: str, config: GateConfig, flag: str) -> Path | None:
 
 def resolve_variant(ref: str, config: GateConfig, flag: str) -> Variant:
     """A variant from a YAML path, or by its name in the variants folder."""
-    from arena.variants import load_variant
+    from arena.variants.variant import load_variant
 
     path = Path(ref)
     if path.suffix in SUFFIXES or path.is_file():

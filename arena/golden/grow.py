@@ -19,7 +19,7 @@ from arena.golden.models import Category, GoldenCase, GoldenDataset, Tier
 from arena.golden.versioning import read_raw, save_edit, today
 
 if TYPE_CHECKING:
-    from arena.records import RunResult
+    from arena.records.results import RunResult
     from arena.storage import Store
 
 CATEGORY_PREFIX: dict[str, str] = {

@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 from arena.golden.grow import normalize_query
 from arena.golden.models import GoldenCase, GoldenDataset, Tier
 from arena.golden.versioning import content_hash
-from arena.linear_regex import nested_quantifiers
+from arena.inputs.linear_regex import nested_quantifiers
 
 if TYPE_CHECKING:
     from arena.scoring import CaseScore
@@ -293,7 +293,7 @@ def scores_for_lint(
     changed since the run does not (its id is returned as stale). Never calls a model:
     stored scores, else the keyword scores.
     """
-    from arena.evaluate import load_run_scores
+    from arena.evaluation.run_scores import load_run_scores
 
     current = {c.id: _scored_content(c) for c in dataset.test_cases}
     kept: list[CaseScore] = []

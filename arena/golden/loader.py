@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from arena.errors import InputError
 from arena.golden.models import GoldenCase, GoldenDataset, check_case_id, unknown_category
-from arena.input_files import load_json
+from arena.inputs.files import load_json
 
 
 def load_dataset(path: str | Path) -> GoldenDataset:

@@ -19,7 +19,7 @@ from pydantic import (
 )
 
 from arena.defaults import Tier as Tier  # re-exported: declared in arena.defaults
-from arena.linear_regex import check_pattern
+from arena.inputs.linear_regex import check_pattern
 from arena.registry import GOLDEN_CHECKS
 
 

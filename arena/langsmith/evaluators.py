@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from arena.langsmith.examples import case_from_reference
-from arena.records import RunResult, TrajectoryStep
+from arena.records.results import RunResult, TrajectoryStep
 from arena.scoring import BehaviorGrader, CaseScore, score_result, score_results
 from arena.scoring.match import ArgsMode, MatchMode, ToolCall, calls_from_steps, match_trajectory
 

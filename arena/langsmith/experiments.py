@@ -33,7 +33,7 @@ from arena.vocabulary import MODEL_A, MODEL_B, is_tie, winner_words
 if TYPE_CHECKING:
     from langsmith import Client
 
-    from arena.records import RunInfo, RunResult
+    from arena.records.results import RunInfo, RunResult
     from arena.scoring import CaseScore
     from arena.storage import Store
 
@@ -204,7 +204,7 @@ def push_run(
     Scores are the stored ones (``arena score``, with its grader) or else the keyword
     scores; no model is called.
     """
-    from arena.evaluate import load_run_scores
+    from arena.evaluation.run_scores import load_run_scores
 
     run = store.run(run_id)
     dataset = store.run_dataset(run.id)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
-from arena.input_files import parse_json, read_log_text
+from arena.inputs.files import parse_json, read_log_text
 from arena.langsmith.examples import ANSWER_KEYS, QUERY_KEYS
 
 WHERE = "_where"

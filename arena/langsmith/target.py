@@ -18,11 +18,11 @@ from arena.golden.models import GoldenCase
 from arena.langsmith.evaluators import outputs_from_result
 from arena.langsmith.examples import query_of
 from arena.paths import safe_name, sandbox_base
-from arena.variants import Variant, load_variant
+from arena.variants.variant import Variant, load_variant
 
 if TYPE_CHECKING:
     from arena.models import ResponseStore
-    from arena.records import RunResult
+    from arena.records.results import RunResult
 
 
 class AgentTarget:

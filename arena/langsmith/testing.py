@@ -32,7 +32,7 @@ from arena.langsmith.examples import case_to_example
 if TYPE_CHECKING:
     import pytest
 
-    from arena.records import RunResult
+    from arena.records.results import RunResult
     from arena.scoring import CaseScore
 
 PLUGIN = "langsmith_plugin"
@@ -131,7 +131,7 @@ class GoldenSuite:
 
         grader = None
         if self.grader_spec:
-            from arena.evaluate import make_grader
+            from arena.evaluation.run_scores import make_grader
             from arena.storage import Store
 
             if self.store is None:

@@ -76,7 +76,7 @@ class FakeScriptsFile(BaseModel):
 
 def load_fake_scripts(path: str | Path) -> FakeScriptsFile:
     """Read and validate a scripts file (InputError naming the file and the field)."""
-    from arena.input_files import load_json, load_yaml
+    from arena.inputs.files import load_json, load_yaml
 
     file = Path(path)
     raw = load_json(file) if file.suffix == ".json" else load_yaml(file, limit=MAX_SCRIPT_BYTES)

@@ -33,7 +33,7 @@ def load_pricing(path: Path | None = None) -> dict[str, Price]:
     file = path or data_dir() / "pricing.yaml"
     if not file.exists():
         return {}
-    from arena.input_files import load_yaml
+    from arena.inputs.files import load_yaml
 
     raw = load_yaml(file) or {}
     table: dict[str, Price] = {}

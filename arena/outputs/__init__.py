@@ -11,7 +11,7 @@ from arena.outputs.importing import (
     variant_name,
 )
 from arena.outputs.readers import FORMATS, read_answer_file, read_questions
-from arena.outputs.records import Answer, AnswerFile, Question
+from arena.records.answers import Answer, AnswerFile, Question
 
 __all__ = [
     "FORMATS",

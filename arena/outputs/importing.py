@@ -16,10 +16,10 @@ from pathlib import Path
 from arena.errors import InputError
 from arena.golden import GoldenCase, GoldenDataset, case_hash
 from arena.outputs.readers import read_answer_file, read_questions
-from arena.outputs.records import AnswerFile, Question
-from arena.records import RunResult
+from arena.records.answers import AnswerFile, Question
+from arena.records.results import RunResult
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 #: Provider of the variants of answers read from files: nothing calls them.
 PROVIDER = "answers"
@@ -150,7 +150,7 @@ def _store_run(
     paths: list[str],
     turn: int,
 ) -> int:
-    from arena.provenance import provenance
+    from arena.records.provenance import provenance
 
     dataset_id = store.ensure_dataset(dataset, "outputs")
     for variant in variants:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
-from arena.input_files import load_json, parse_json, read_text
+from arena.inputs.files import load_json, parse_json, read_text
 
 
 def json_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:

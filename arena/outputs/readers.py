@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.errors import InputError
 from arena.outputs.lines import json_document, json_lines, text_field
-from arena.outputs.records import Answer, AnswerFile, Question
+from arena.records.answers import Answer, AnswerFile, Question
 
 FORMATS = ("arena", "alpaca_eval", "mt_bench")
 

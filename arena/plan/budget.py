@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from arena.records import RunResult
+from arena.records.results import RunResult
 
 
 def spend(result: RunResult) -> float:

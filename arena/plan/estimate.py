@@ -25,9 +25,9 @@ from arena.plan.speed import Speed, default_speed
 if TYPE_CHECKING:
     from arena.golden import GoldenCase
     from arena.models import ModelConfig
-    from arena.records import RunResult
+    from arena.records.results import RunResult
     from arena.storage import Store
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
 
 CHARS_PER_TOKEN = 4
 TOOL_SCHEMA_TOKENS = 60

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena.judging.pairing import make_pairs
-from arena.judging.requests import expectations_text, pair_request, same_answer
+from arena.battles.pairing import make_pairs
+from arena.battles.requests import expectations_text, pair_request, same_answer
 from arena.plan.estimate import (
     OUTPUT_TOKENS,
     History,
@@ -31,9 +31,9 @@ if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
 
     from arena.golden import GoldenCase, GoldenDataset
-    from arena.records import RunResult
+    from arena.records.results import RunResult
     from arena.storage import Store
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
     from judges import JudgeSpec
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from arena.ratings.battle_records import (
+from arena.ratings.from_records import (
     check_rows,
     model_index,
     strings,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from arena.agents import AgentContext, build_agent, graph_tool_names
 from arena.agents.declare import FactorySpec
 from arena.models import CachingChatModel, make_chat_model
-from arena.variants import ARCHITECTURES
+from arena.variants.variant import ARCHITECTURES
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
 
     from arena.agents.research.sandbox import Sandbox
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
 
 
 def role_models(variant: Variant, model: CachingChatModel) -> dict[str, BaseChatModel]:

@@ -12,12 +12,12 @@ from langchain_core.runnables import RunnableConfig
 
 from arena.agents import extract_output
 from arena.models import CALLS, CachingChatModel, CallCounter, price_for
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.runner.agents import AgentCache, role_models
 from arena.runner.tasks import Task
 from arena.runner.trajectory import TrajectoryRecorder
 from arena.secrets import redact
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 __all__ = ["execute_task", "role_models", "run_cost"]
 

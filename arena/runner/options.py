@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.records import RunResult
+from arena.records.results import RunResult
 
 
 @dataclass

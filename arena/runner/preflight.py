@@ -9,7 +9,7 @@ from arena.errors import InputError
 
 if TYPE_CHECKING:
     from arena.runner.options import RunOptions
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
 
 
 def check_timeout(seconds: float, field: str = "case_timeout_s") -> None:

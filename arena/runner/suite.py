@@ -13,8 +13,8 @@ from pydantic import BaseModel
 from arena.golden import GoldenDataset
 from arena.models import CachingChatModel, make_chat_model, store_call
 from arena.paths import run_sandbox, safe_name
-from arena.provenance import provenance
-from arena.records import RunResult
+from arena.records.provenance import provenance
+from arena.records.results import RunResult
 from arena.runner.agents import AgentCache
 from arena.runner.execute import execute_task
 from arena.runner.heap import frozen_heap
@@ -23,7 +23,7 @@ from arena.runner.preflight import check_run
 from arena.runner.tasks import Task, plan_tasks, run_key, select_cases
 from arena.runner.versions import changes_since_stored
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 
 class RunReport(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from arena.records import RunResult
+from arena.records.results import RunResult
 
 
 class VariantSummary(BaseModel):

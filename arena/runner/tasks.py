@@ -10,7 +10,7 @@ from functools import cached_property
 from arena.defaults import ALL_TIERS, TIER_CHOICES
 from arena.errors import InputError
 from arena.golden import GoldenCase, GoldenDataset, case_hash, dataset_hash
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 
 @dataclass(frozen=True)

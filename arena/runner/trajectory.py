@@ -10,7 +10,7 @@ sub-agent comes from the ``agent:<name>`` tag that the supervisor puts on its wo
 
 ``tool_names`` are the tools the variant has (its enabled tools, see
 :meth:`arena.runner.agents.AgentCache.tool_names`); a call to any other tool is marked
-unavailable (its error starts with :data:`arena.records.UNAVAILABLE_TOOL`), whatever the
+unavailable (its error starts with :data:`arena.records.results.UNAVAILABLE_TOOL`), whatever the
 agent answered it, so scoring never counts it as a call of an expected tool. None checks
 nothing.
 """
@@ -24,7 +24,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.outputs import LLMResult
 
-from arena.records import UNAVAILABLE_TOOL, TrajectoryStep
+from arena.records.results import UNAVAILABLE_TOOL, TrajectoryStep
 from arena.secrets import redact
 
 OBSERVATION_LIMIT = 2000

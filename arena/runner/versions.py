@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from arena.storage import Store
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
 
 
 def changes_since_stored(store: Store, variant: Variant) -> list[str]:

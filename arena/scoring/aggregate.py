@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.scoring.combined import CaseScore
 from arena.scoring.repeats import CaseRepeats, group_by_case
 from arena.scoring.types import mean

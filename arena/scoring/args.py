@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.records import TrajectoryStep
+from arena.records.results import TrajectoryStep
 from arena.scoring.textmatch import contains_item, numbers_close
 from arena.scoring.types import Check, mean
 

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from arena.golden.models import GoldenDataset, Tier
-from arena.records import RunResult, utcnow
+from arena.records.results import RunResult, utcnow
 from arena.scoring.aggregate import VariantScores, percentile
 from arena.scoring.checks.reasons import FailReason
 from arena.scoring.combined import CaseScore
@@ -106,7 +106,7 @@ class Baseline(BaseModel):
     variant_version: dict[str, Any] | None = Field(
         None,
         description="The parts of the variant's version (config, agent code file by file, "
-        "tools, models: arena.variant_version.VariantVersion), so a gate can say what changed.",
+        "tools, models: arena.variants.version.VariantVersion), so a gate can say what changed.",
     )
     provenance: dict[str, str] = Field(
         default_factory=dict, description="Git commit, branch and CI run of the source run."

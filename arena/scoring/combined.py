@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.golden.models import GoldenCase, Tier
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.scoring.behavior import (
     BehaviorGrade,
     BehaviorGrader,

@@ -54,7 +54,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.records import TrajectoryStep
+from arena.records.results import TrajectoryStep
 from arena.scoring.args import args_satisfied
 
 MatchMode = Literal["strict", "unordered", "subset", "superset"]

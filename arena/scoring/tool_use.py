@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.golden.models import GoldenCase
-from arena.records import RunResult, TrajectoryStep
+from arena.records.results import RunResult, TrajectoryStep
 from arena.scoring.args import score_expected_args
 from arena.scoring.match import MATCH_MODES, ToolCall, calls_from_steps, match_trajectory
 from arena.scoring.trajectory import (

@@ -1,4 +1,6 @@
-"""Anytime-valid decisions with fewer cases and judge calls (pure numpy/scipy, no I/O).
+"""Sequential decisions: anytime-valid decisions with fewer cases and judge calls.
+
+The statistics are pure numpy/scipy with no I/O (re-exported here):
 
 - :class:`BettingCS` / :func:`betting_cs`: hedged-capital betting confidence sequences for
   the mean of [0, 1]-bounded outcomes, with or without replacement (Waudby-Smith & Ramdas,
@@ -6,6 +8,12 @@
 - :func:`decide`: the stopping rule (better, worse, non-inferior at a margin, undecided at
   the budget).
 - :func:`next_pair` / :func:`ranks_separated`: adaptive pair choice for ranking many variants.
+
+Their drivers over stored runs sit beside them, imported by their own paths (they sit above
+the gate in the layer order, so this face does not load them): :mod:`arena.sequential.driver`
+(``arena compare --sequential``), :mod:`arena.sequential.gate` (``arena gate --sequential``),
+:mod:`arena.sequential.adaptive_judge` (``arena judge --pairs adaptive``), their report and
+trace.
 """
 
 from arena.sequential.adaptive import AdaptiveState, next_pair, ranks_separated

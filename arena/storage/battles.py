@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import delete, select
 
-from arena.records import utcnow
+from arena.records.results import utcnow
 from arena.storage.tables import BattleRow, VerdictCacheRow
 from arena.storage.writes import upsert
 from arena.vocabulary import ERROR
@@ -15,7 +15,7 @@ from arena.vocabulary import ERROR
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from arena.judging.battle import Battle
+    from arena.battles.battle import Battle
     from judges.types import Verdict
 
 T = TypeVar("T")
@@ -72,7 +72,7 @@ class BattleStoreMixin:
 
     def battles(self, run_id: int | None = None, judge_key: str | None = None) -> list[Battle]:
         """Stored battles, optionally of one run and one judge, oldest first."""
-        from arena.judging.battle import Battle
+        from arena.battles.battle import Battle
 
         query = select(BattleRow).order_by(BattleRow.id)
         if run_id is not None:

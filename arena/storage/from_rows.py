@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from arena.records import RunInfo, RunResult, TrajectoryStep
+from arena.records.results import RunInfo, RunResult, TrajectoryStep
 from arena.storage.tables import DatasetRow, ResultRow, RunRow
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
-from arena.records import RunResult, utcnow
+from arena.records.results import RunResult, utcnow
 from arena.storage import statements
 from arena.storage.tables import BattleRow, ResultRow, ScoreRow, StepRow
 from arena.storage.writes import insert_ignore

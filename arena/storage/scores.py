@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import delete, select
 
-from arena.records import utcnow
+from arena.records.results import utcnow
 from arena.storage.tables import BaselineRow, ScoreRow
 from arena.storage.writes import upsert
 

@@ -12,7 +12,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, selectinload
 
 from arena.golden import GoldenDataset, case_hash, dataset_hash
-from arena.records import RunInfo, RunResult, utcnow
+from arena.records.results import RunInfo, RunResult, utcnow
 from arena.storage import statements
 from arena.storage.battles import BattleStoreMixin
 from arena.storage.engine import make_engine, open_error, resolve_url, url_origin, write_engine
@@ -28,8 +28,8 @@ from arena.storage.tables import (
     VariantRow,
 )
 from arena.storage.writes import create_tables, insert_ignore, run_core_write, run_write, upsert
-from arena.variant_version import VariantVersion
-from arena.variants import Variant
+from arena.variants.variant import Variant
+from arena.variants.version import VariantVersion
 
 ResultKey = tuple[str, str, int]
 T = TypeVar("T")

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from arena.records import utcnow
+from arena.records.results import utcnow
 
 
 class Base(DeclarativeBase):

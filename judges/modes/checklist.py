@@ -1,7 +1,7 @@
 """``checklist``: each answer alone, one YES/NO question per checklist item, read from the
 first token's log-probabilities; answers compare by the log-odds of their combined scores.
 
-The items come from the golden case (:func:`arena.judging.checklist.case_checklist`); a case
+The items come from the golden case (:func:`arena.battles.checklist.case_checklist`); a case
 without expectations gets a short checklist the judge writes from the query first (as TICK
 does), once per query. Every item prompt about one answer starts with the same prefix (query,
 reference, answer, tool calls) and ends with the item question, so llama.cpp's prompt cache

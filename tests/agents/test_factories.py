@@ -12,7 +12,7 @@ from arena.errors import InputError
 from arena.golden import GoldenDataset
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant, load_variant
+from arena.variants.variant import Variant, load_variant
 
 pytestmark = pytest.mark.unit
 

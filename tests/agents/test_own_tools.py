@@ -16,7 +16,7 @@ from arena.golden import GoldenDataset
 from arena.models import register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import load_variant
+from arena.variants.variant import load_variant
 
 pytestmark = pytest.mark.unit
 

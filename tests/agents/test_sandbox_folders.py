@@ -16,7 +16,7 @@ from arena.runner.execute import execute_task
 from arena.runner.suite import sandbox_root
 from arena.runner.tasks import Task
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 pytestmark = pytest.mark.unit
 

@@ -14,7 +14,7 @@ from arena.golden import GoldenDataset
 from arena.models import ModelConfig, make_chat_model, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from tests.agents.gdp_supervisor import gdp_supervisor_reply
 
 pytestmark = pytest.mark.unit

@@ -13,7 +13,7 @@ from arena.golden import GoldenDataset
 from arena.models import register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant, load_variant
+from arena.variants.variant import Variant, load_variant
 from tests.agents.gdp_supervisor import gdp_supervisor_reply
 
 pytestmark = pytest.mark.unit

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.judging import VOTE_CHOICES
+from arena.battles import VOTE_CHOICES
 from arena.storage import Store
 from judges import human_judge
 from tests.support.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db

@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena.battle_log import battle_log_rows, load_battle_log
+from arena.battles.log.reader import load_battle_log
+from arena.battles.log.writer import battle_log_rows
+from arena.battles.style_counts import markdown_counts, markdown_metadata
 from arena.errors import InputError
-from arena.style_counts import markdown_counts, markdown_metadata
 
 pytestmark = pytest.mark.unit
 
@@ -163,7 +164,7 @@ def test_written_rows_read_back_with_the_same_counts(tmp_path: Path) -> None:
     class Judge:
         key, label, is_human = "judge-1", "fake:judge-1/text", False
 
-    class StoredBattle:  # the fields of arena.judging.Battle the writer reads
+    class StoredBattle:  # the fields of arena.battles.Battle the writer reads
         def __init__(self, a: str, b: str, winner: str, ra: int, rb: int) -> None:
             self.variant_a, self.variant_b, self.winner = a, b, winner
             self.result_a_id, self.result_b_id = ra, rb

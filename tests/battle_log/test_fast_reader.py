@@ -9,9 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena.battle_log import load_battle_log
-from arena.battle_log.fast_reader import read_fast
-from arena.battle_log.reader import read_rows
+from arena.battles.log.fast_reader import read_fast
+from arena.battles.log.reader import load_battle_log, read_rows
 from arena.errors import InputError
 from arena.ratings import Battles
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from arena.battles import cast_vote, judge_run, next_pair
 from arena.cli import main
-from arena.judging import cast_vote, judge_run, next_pair
 from arena.models import register_fake
 from arena.storage import Store
 from judges import human_judge

@@ -14,7 +14,7 @@ from arena.cli import main
 from arena.errors import InputError
 from arena.golden import load_dataset
 from arena.langsmith.files import read_examples
-from arena.variants import load_variant
+from arena.variants.variant import load_variant
 from judges import parse_judge
 from tests.support.cli_args import arena_command
 

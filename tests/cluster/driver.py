@@ -14,13 +14,13 @@ from typing import Any
 def main(argv: list[str]) -> dict[str, Any]:
     """Run and judge twice with ``--executor ray``; the documents ``arena run --json`` and
     ``arena judge --json`` would print (battles only), per pass."""
+    from arena.battles import judge_run
     from arena.cli.run import run_json
     from arena.executors import RayExecutor
     from arena.golden import load_dataset
-    from arena.judging import judge_run
     from arena.runner import RunOptions, run_suite
     from arena.storage import Store
-    from arena.variants import load_variants
+    from arena.variants.variant import load_variants
     from judges import parse_judge
 
     address, db, dataset_path, judge_file, *variant_files = argv

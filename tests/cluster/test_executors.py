@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.battles import judge_run
 from arena.errors import InputError
 from arena.executors import LocalExecutor, make_executor
 from arena.executors.concurrency import (
@@ -19,7 +20,6 @@ from arena.executors.concurrency import (
     limited,
 )
 from arena.executors.ray_executor import check_reachable, placement, shipped_url
-from arena.judging import judge_run
 from arena.models import ModelConfig, get_provider, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store

@@ -10,7 +10,7 @@ import pytest
 from arena.golden import load_dataset
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import load_variant
+from arena.variants.variant import load_variant
 
 pytestmark = pytest.mark.integration
 

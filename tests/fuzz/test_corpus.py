@@ -15,16 +15,16 @@ from typing import Any
 
 import pytest
 
-from arena.battle_log import load_battle_log
+from arena.battles import load_votes
+from arena.battles.log.reader import load_battle_log
 from arena.errors import InputError
 from arena.gate.config import load_config
 from arena.golden import load_dataset
-from arena.judging import load_votes
 from arena.langsmith.files import read_examples
 from arena.scoring.behavior import TRACEBACK
 from arena.scoring.output import score_regex
 from arena.scoring.textmatch import find_item
-from arena.variants import load_variant
+from arena.variants.variant import load_variant
 from judges import parse_judge
 from judges.parsing import parse_verdict
 from tests.support.time_limit import time_limit

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.linear_regex import check_pattern, nested_quantifiers, translate
+from arena.inputs.linear_regex import check_pattern, nested_quantifiers, translate
 from arena.scoring.behavior import REFUSAL, TRACEBACK
 from arena.scoring.output import score_contains, score_exact, score_not_contains, score_regex
 from arena.scoring.textmatch import extract_numbers, find_item

@@ -12,7 +12,7 @@ from arena.cli.gate_flags import add_gate_run_flags, add_limit_flags, gate_confi
 from arena.errors import InputError
 from arena.gate.ci import arena_yaml
 from arena.gate.config import EXAMPLE, GateConfig, load_config
-from arena.provenance import git_info, provenance
+from arena.records.provenance import git_info, provenance
 
 pytestmark = pytest.mark.unit
 

@@ -17,7 +17,7 @@ from arena.models import price_for
 from arena.models.config import ModelConfig
 from arena.scoring import CaseScore, aggregate
 from arena.scoring.baseline import CaseRecord
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 pytestmark = pytest.mark.unit
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from arena.battles import Battle
 from arena.gate.noise import bootstrap_mean_intervals
 from arena.gate.power import power_estimate, win_rate_groups
-from arena.judging import Battle
 
 pytestmark = pytest.mark.unit
 

@@ -14,7 +14,7 @@ from arena.gate.classify import classify
 from arena.golden.loader import case_hash, load_dataset
 from arena.golden.models import GoldenCase
 from arena.langsmith.examples import case_from_reference, case_to_example
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.registry import GOLDEN_CHECKS
 from arena.scoring import score_result
 from arena.scoring.baseline import CaseRecord

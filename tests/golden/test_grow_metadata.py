@@ -13,7 +13,7 @@ from arena.errors import InputError
 from arena.golden import GoldenCase, GoldenDataset, case_hash, load_dataset
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 pytestmark = pytest.mark.unit
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from arena.errors import InputError
-from arena.input_files import MAX_YAML_NODES, parse_yaml
+from arena.inputs.files import MAX_YAML_NODES, parse_yaml
 from arena.paths import data_dir
-from arena.variants import PROMPT_ROOTS_ENV, load_variant
+from arena.variants.variant import PROMPT_ROOTS_ENV, load_variant
 
 pytestmark = pytest.mark.unit
 

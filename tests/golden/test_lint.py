@@ -19,7 +19,7 @@ from arena.golden.lint import lint_dataset, scores_for_lint
 from arena.models import register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 pytestmark = pytest.mark.unit
 

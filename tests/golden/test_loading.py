@@ -10,7 +10,7 @@ import pytest
 
 from arena.errors import InputError
 from arena.golden import Category, Tier, load_dataset
-from arena.variants import load_variant, load_variants
+from arena.variants.variant import load_variant, load_variants
 
 pytestmark = pytest.mark.unit
 

@@ -10,9 +10,9 @@ import re
 import pytest
 from langchain_core.messages import BaseMessage
 
-from arena.evaluate import score_run
-from arena.judging import Battle, GoldenMark, judge_accuracy, judge_run
-from arena.judging.accuracy import golden_winner
+from arena.battles import Battle, GoldenMark, judge_accuracy, judge_run
+from arena.battles.accuracy import golden_winner
+from arena.evaluation.run_scores import score_run
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec

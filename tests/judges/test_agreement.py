@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from arena.battles import Vote, cross_agreement, judge_kind, load_votes, log_agreement
+from arena.battles.agreement import cross_pairs, within_pairs
 from arena.errors import InputError
-from arena.judging import Vote, cross_agreement, judge_kind, load_votes, log_agreement
-from arena.judging.agreement import cross_pairs, within_pairs
 
 pytestmark = pytest.mark.unit
 

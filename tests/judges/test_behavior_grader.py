@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from arena.golden import GoldenCase
 from arena.models import ModelConfig, TransientModelError, register_fake
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.scoring import score_result
 from judges import JudgeSpec
 from judges.behavior import LLMBehaviorGrader

@@ -10,9 +10,8 @@ from collections.abc import Callable
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
-from arena.evaluate import load_run_scores, score_run
-from arena.judging import Battle, calibrated_margin, compare_combinations, golden_marks, judge_run
-from arena.judging.calibration import (
+from arena.battles import Battle, calibrated_margin, compare_combinations, golden_marks, judge_run
+from arena.battles.calibration import (
     MARGIN_GRID,
     MIN_BATTLES,
     TieMargin,
@@ -21,6 +20,7 @@ from arena.judging.calibration import (
     order_probabilities,
     tie_margin,
 )
+from arena.evaluation.run_scores import load_run_scores, score_run
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec
@@ -86,7 +86,7 @@ def _noisy_judge(seed: int) -> Callable[[list[BaseMessage]], AIMessage]:
 def _many_cases_run(store: Store) -> int:
     from arena.golden import GoldenDataset
     from arena.runner import RunOptions, run_suite
-    from arena.variants import Variant
+    from arena.variants.variant import Variant
 
     register_fake("cal-good", ["The answer is 300."], cycle=True)
     register_fake("cal-bad", ["I think it is 250."], cycle=True)
@@ -223,7 +223,7 @@ def _flipped(battle: Battle) -> Battle:
 
 
 def test_the_golden_margin_ties_only_verdicts_no_better_than_a_coin_on_decisive_pairs() -> None:
-    from arena.judging import GoldenMark
+    from arena.battles import GoldenMark
     from judges import Verdict
 
     spec = JudgeSpec(model=ModelConfig(spec="fake:j"), mode="logprobs")

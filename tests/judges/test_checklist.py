@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
+from arena.battles import judge_run
+from arena.battles.checklist import case_checklist
 from arena.golden import GoldenCase, GoldenDataset
-from arena.judging import judge_run
-from arena.judging.checklist import case_checklist
 from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from judges import JudgeSpec
 from judges.checklist_score import RULES, answer_score, p_first_better
 from judges.modes.checklist import written_items

@@ -1,14 +1,15 @@
-"""`arena compare`'s decision: better, non-inferior, worse or inconclusive (arena/compare.py)."""
+"""`arena compare`'s decision: better, non-inferior, worse or inconclusive
+(arena/gate/compare.py)."""
 
 from __future__ import annotations
 
 import pytest
 from langchain_core.messages import BaseMessage
 
-from arena.compare import _decide, _saving, compare_markdown, compare_variants
+from arena.battles import judge_run
 from arena.errors import InputError
-from arena.evaluate import score_run
-from arena.judging import judge_run
+from arena.evaluation.run_scores import score_run
+from arena.gate.compare import _decide, _saving, compare_markdown, compare_variants
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arena.judging import JudgeHealth, cohen_kappa, health_warnings, judge_run
+from arena.battles import JudgeHealth, cohen_kappa, health_warnings, judge_run
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec

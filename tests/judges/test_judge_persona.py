@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
+from arena.battles import judge_run
 from arena.errors import InputError
 from arena.golden import GoldenDataset, case_hash, load_dataset
-from arena.judging import judge_run
 from arena.models import ModelConfig, register_fake
 from arena.paths import data_dir
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from judges import JudgeSpec, PairRequest, get_mode, parse_judge, verdict_key
 from judges.prompts import DEFAULT_PERSONA
 

@@ -10,8 +10,8 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import ValidationError
 
+from arena.battles import judge_run
 from arena.errors import InputError
-from arena.judging import judge_run
 from arena.models import ModelConfig, Provider, register_fake
 from arena.models.fake import FakeChatModel
 from arena.models.providers.registry import PROVIDERS

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
+from arena.battles import judge_run
 from arena.golden import GoldenCase
-from arena.judging import judge_run
 from arena.models import MemoryResponseStore, ModelConfig, register_fake
 from arena.storage import Store
 from arena.vocabulary import ERROR
@@ -71,7 +71,7 @@ def test_unreadable_replies_are_errors_and_asked_again_after_recovery(
 
 
 def test_only_readable_verdicts_enter_the_verdict_cache(store: Store) -> None:
-    from arena.judging.requests import pair_request
+    from arena.battles.requests import pair_request
 
     run_id = _run(store)
     spec = JudgeSpec(model=ModelConfig(spec="fake:judge"), mode="text")

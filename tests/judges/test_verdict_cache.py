@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
+from arena.battles import judge_run
 from arena.golden import GoldenDataset
-from arena.judging import judge_run
 from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from judges import JudgeSpec, PairRequest, judge_identity, prompts, verdict_key
 from tests.judges.test_judges import _answers
 

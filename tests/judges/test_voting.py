@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.battles import cast_vote, judge_run, next_pair, open_pairs, vote_counts
+from arena.battles.rating_inputs import select_battles
 from arena.errors import InputError
-from arena.judging import cast_vote, judge_run, next_pair, open_pairs, vote_counts
-from arena.leaderboard import build_leaderboard
+from arena.evaluation.leaderboard import build_leaderboard
 from arena.models import ModelConfig, register_fake
-from arena.rating_inputs import select_battles
 from arena.ratings import RatingOptions
 from arena.storage import Store
 from judges import JudgeSpec, human_judge, parse_judge
@@ -57,7 +57,7 @@ def test_pairs_are_blind_random_and_never_offered_twice(store: Store) -> None:
     battle = cast_vote(store, pair.model_copy(), "ann", "model_b")
     assert battle.judge.label == "human:ann" and battle.winner == "model_b"
     assert battle.verdict_ab is None and battle.variant_a == pair.variant_a
-    from arena.judging.voting import swapped
+    from arena.battles.votes.ballots import swapped
 
     with pytest.raises(InputError, match="already voted"):
         cast_vote(store, swapped(pair), "ann", "model_a")  # the same pair, shown the other way

@@ -13,11 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena.battle_log import LogCounts, load_battle_log
+from arena.battles import load_votes
+from arena.battles.log.options import LogCounts
+from arena.battles.log.reader import load_battle_log
+from arena.battles.log.rows import WinnerCounts
 from arena.cli import main
 from arena.errors import InputError
-from arena.judging import load_votes
-from arena.log_rows import WinnerCounts
 
 pytestmark = pytest.mark.unit
 

@@ -11,7 +11,7 @@ import pytest
 from langsmith import schemas as ls
 
 from arena.cli import main
-from arena.evaluate import load_run_scores
+from arena.evaluation.run_scores import load_run_scores
 from arena.langsmith.examples import case_to_example
 from arena.storage import Store
 from tests.langsmith.fake_langsmith import TENANT, FakeLangSmith

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from langsmith import schemas as ls
 
-from arena.variants import load_variant
+from arena.variants.variant import load_variant
 from tests.langsmith.fake_langsmith import FakeLangSmith
 from tests.support.cli_args import arena_command, run_argv
 

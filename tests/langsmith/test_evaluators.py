@@ -12,11 +12,11 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langsmith import Client, evaluate
 from langsmith.schemas import Example
 
-from arena.evaluate import score_run
+from arena.evaluation.run_scores import score_run
 from arena.langsmith import AgentTarget, arena_evaluators, case_to_example, trajectory_match
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from tests.langsmith.fake_langsmith import FakeLangSmith
 from tests.langsmith.helpers import DATASET, register_scripts
 

@@ -15,7 +15,7 @@ from arena.cli import main
 from arena.golden import load_dataset
 from arena.langsmith import AgentTarget, arena_evaluators, case_to_example
 from arena.storage import Store
-from arena.variants import load_variant
+from arena.variants.variant import load_variant
 from tests.langsmith.fake_langsmith import FakeLangSmith
 
 pytestmark = [

@@ -17,7 +17,7 @@ from arena.models import ModelConfig, get_provider, register_provider
 from arena.models.providers import PROVIDERS
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from tests.support.fault_server import FaultServer
 
 pytestmark = pytest.mark.system

@@ -10,7 +10,7 @@ from arena.golden import GoldenDataset
 from arena.models import register_fake
 from arena.runner.tasks import Task
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 PRICE_IN, PRICE_OUT = 1000.0, 2000.0  # dollars per million tokens: a task costs cents
 CASES = 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.judging import judge_run
+from arena.battles import judge_run
 from arena.models import ModelConfig, register_fake
 from arena.plan import plan_run, plan_stored_judge
 from arena.runner import RunOptions, run_suite

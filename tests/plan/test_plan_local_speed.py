@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from arena.battles import judge_run
 from arena.golden import load_dataset
-from arena.judging import judge_run
 from arena.plan import plan_run
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import load_variant
+from arena.variants.variant import load_variant
 from judges import parse_judge
 
 pytestmark = pytest.mark.integration

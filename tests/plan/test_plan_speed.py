@@ -15,7 +15,7 @@ from arena.cli import main
 from arena.models import ModelConfig
 from arena.plan import plan_run, speed
 from arena.plan.speed import CALL_LATENCY_S
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from judges import JudgeSpec
 from tests.plan.helpers import dataset, write_inputs
 

@@ -10,18 +10,18 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import BaseMessage
 
+from arena.battles import judge_run
+from arena.battles.rating_inputs import battles_to_arrays, select_battles
 from arena.cli import main
-from arena.compare import compare_variants
-from arena.evaluate import score_run
+from arena.evaluation.leaderboard import build_leaderboard
+from arena.evaluation.run_scores import score_run
+from arena.gate.compare import compare_variants
 from arena.golden import GoldenDataset
-from arena.judging import judge_run
-from arena.leaderboard import build_leaderboard
 from arena.models import ModelConfig, register_fake
-from arena.rating_inputs import battles_to_arrays, select_battles
 from arena.ratings import RatingOptions, win_rate_interval
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from judges import JudgeSpec
 from tests.gate.conftest import Project, answers, scripted
 

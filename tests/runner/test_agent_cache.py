@@ -20,7 +20,7 @@ from arena.runner import RunOptions, run_suite
 from arena.runner.agents import AgentCache
 from arena.runner.heap import frozen_heap
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 pytestmark = pytest.mark.unit
 

@@ -9,7 +9,7 @@ from arena.golden import GoldenDataset
 from arena.models import register_fake
 from arena.runner import RunOptions, run_suite, run_with_variant
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 pytestmark = pytest.mark.unit
 

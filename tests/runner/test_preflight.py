@@ -11,7 +11,7 @@ from arena.errors import InputError
 from arena.golden import GoldenDataset
 from arena.runner import RunOptions, check_run, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from tests.support.cli_args import run_argv
 
 pytestmark = pytest.mark.unit

@@ -15,7 +15,7 @@ from arena.agents import AgentContext
 from arena.golden import GoldenDataset
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from tests.support.fault_server import FaultServer
 
 pytestmark = pytest.mark.system

@@ -11,7 +11,7 @@ from arena.golden import GoldenDataset, load_dataset
 from arena.models import TransientModelError, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from tests.support.agents import calculator_script
 
 pytestmark = pytest.mark.unit

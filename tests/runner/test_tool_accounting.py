@@ -15,11 +15,11 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from arena.golden import GoldenDataset, load_dataset
 from arena.models import register_fake
-from arena.records import RunResult, TrajectoryStep
+from arena.records.results import RunResult, TrajectoryStep
 from arena.runner import RunOptions, run_suite
 from arena.scoring import score_result
 from arena.storage import Store
-from arena.variants import load_variant
+from arena.variants.variant import load_variant
 
 pytestmark = pytest.mark.unit
 

@@ -16,8 +16,8 @@ from arena.models.fake_files import use_fake_scripts
 from arena.runner import RunOptions, run_suite
 from arena.runner.versions import changes_since_stored, version_story
 from arena.storage import Store
-from arena.variant_version import VariantVersion
-from arena.variants import Variant
+from arena.variants.variant import Variant
+from arena.variants.version import VariantVersion
 from tests.support.shop_project import Project, shop_project
 
 pytestmark = pytest.mark.unit

@@ -15,7 +15,7 @@ from arena.runner import RunOptions, run_suite
 from arena.scoring import aggregate, score_result
 from arena.scoring.difficulty import difficulty_breakdown, difficulty_rows
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 pytestmark = pytest.mark.unit
 

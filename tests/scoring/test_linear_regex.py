@@ -12,7 +12,7 @@ import pytest
 from arena.errors import InputError
 from arena.golden import load_dataset
 from arena.golden.lint import static_findings
-from arena.linear_regex import UnsupportedPattern, check_pattern, nested_quantifiers, search
+from arena.inputs.linear_regex import UnsupportedPattern, check_pattern, nested_quantifiers, search
 from arena.scoring.behavior import TRACEBACK
 from arena.scoring.output import score_regex
 from tests.support.time_limit import time_limit

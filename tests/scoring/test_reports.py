@@ -9,7 +9,7 @@ import pytest
 
 from arena.gate import check_regression
 from arena.golden.models import GoldenCase
-from arena.records import RunResult, TrajectoryStep
+from arena.records.results import RunResult, TrajectoryStep
 from arena.reports import (
     md_table,
     pct,

@@ -10,14 +10,14 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from arena.cli import main
-from arena.evaluate import load_run_scores, make_grader, score_run
+from arena.evaluation.run_scores import load_run_scores, make_grader, score_run
 from arena.golden import GoldenCase, load_dataset
 from arena.models import register_fake
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.runner import RunOptions, run_suite
 from arena.scoring import RubricGrade, score_result, score_results
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 
 pytestmark = pytest.mark.unit
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.golden.models import Behavior, GoldenCase
-from arena.records import RunResult, TrajectoryStep
+from arena.records.results import RunResult, TrajectoryStep
 from arena.scoring import (
     PASS_THRESHOLD,
     TRAJECTORY_WEIGHTS,

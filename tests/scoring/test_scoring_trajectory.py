@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.golden.models import GoldenCase
-from arena.records import RunResult, TrajectoryStep
+from arena.records.results import RunResult, TrajectoryStep
 from arena.scoring import (
     ToolCall,
     edit_distance,

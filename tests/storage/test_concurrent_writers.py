@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from arena.battles import Battle
 from arena.golden import load_dataset
-from arena.judging import Battle
 from arena.models import ModelConfig
 from arena.paths import data_dir
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.scoring import Baseline, CaseScore
 from arena.storage import Store
 from arena.storage.tables import (
@@ -30,7 +30,7 @@ from arena.storage.tables import (
     StepRow,
     VariantRow,
 )
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from judges import JudgeSpec, Verdict
 from tests.support.postgres import postgres_cluster
 from tests.support.processes import apply_env, arena_env, worker_context

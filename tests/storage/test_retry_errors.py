@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import BaseMessage
 
+from arena.battles import Battle
 from arena.cli import main
 from arena.errors import ModelError
-from arena.judging import Battle
 from arena.models import ModelConfig, register_fake
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.scoring import CaseScore
 from arena.storage import Store
 from judges import JudgeSpec

@@ -9,10 +9,10 @@ import pytest
 
 from arena.golden import case_hash, load_dataset
 from arena.models import register_fake
-from arena.records import RunResult
+from arena.records.results import RunResult
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import load_variant
+from arena.variants.variant import load_variant
 
 pytestmark = pytest.mark.unit
 

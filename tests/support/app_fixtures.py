@@ -16,13 +16,13 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from arena.evaluate import score_run
+from arena.battles import judge_run
+from arena.evaluation.run_scores import score_run
 from arena.golden import GoldenDataset
-from arena.judging import judge_run
 from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants import Variant
+from arena.variants.variant import Variant
 from judges import JudgeSpec
 
 SCRIPT_PAYLOAD = "<script>document.title='pwned'</script><b>bold</b>"

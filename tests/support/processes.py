@@ -19,7 +19,7 @@ PRELOAD = [
     "arena.cli.run",
     "arena.cli.judge",
     "arena.runner",
-    "arena.judging",
+    "arena.battles",
     "judges.pairwise",
     "langchain_openai",
 ]

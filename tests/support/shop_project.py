@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-from arena.variants import Variant, load_variant
+from arena.variants.variant import Variant, load_variant
 
 AGENT = """
 from langchain_core.messages import AIMessage

@@ -15,7 +15,7 @@ from arena.scoring.types import Check
 
 if TYPE_CHECKING:
     from arena.golden.models import GoldenCase
-    from arena.records import RunResult
+    from arena.records.results import RunResult
     from arena.scoring.behavior import BehaviorGrade, RubricGrade
 
 OUTPUT = "output"

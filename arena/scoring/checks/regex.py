@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 
-from arena.linear_regex import search as linear_search
+from arena.inputs.linear_regex import search as linear_search
 from arena.registry import golden_check
 from arena.scoring.checks.base import CheckInput, GoldenCheck
 from arena.scoring.types import Check
 
 FLAGS = re.IGNORECASE | re.MULTILINE
-"""How every expected regex is read (arena.linear_regex applies them on RE2)."""
+"""How every expected regex is read (arena.inputs.linear_regex applies them on RE2)."""
 
 
 def regex_search(pattern: str, text: str) -> str | None:
@@ -18,7 +18,7 @@ def regex_search(pattern: str, text: str) -> str | None:
 
     The one place an expected regex is matched (re.error on an invalid pattern).
     """
-    match = linear_search(pattern, text)  # RE2: linear in the text (arena.linear_regex)
+    match = linear_search(pattern, text)  # RE2: linear in the text (arena.inputs.linear_regex)
     return match.group(0) if match else None
 
 

@@ -1,0 +1,99 @@
+"""Battles: judges run over a run's pairs of answers, in both orders, and what the battles say.
+
+How one pair is judged (prompts, modes, reading a verdict) is the LLM judge, :mod:`judges`;
+this package runs judges over a stored run's pairs, and holds judge health and accuracy,
+agreement between judges (and with people), votes, pairings, battle logs
+(:mod:`arena.battles.log`) and battles as rating inputs."""
+
+from arena.battles.accuracy import GoldenMark, JudgeAccuracy, golden_marks, judge_accuracy
+from arena.battles.agreement import (
+    AgreementRow,
+    Vote,
+    cross_agreement,
+    judge_kind,
+    log_agreement,
+    within_agreement,
+)
+from arena.battles.battle import Battle
+from arena.battles.calibration import TieMargin, calibrated_margin, decide_tie_margin, tie_margin
+from arena.battles.combinations import CombinationFigures, compare_combinations
+from arena.battles.health import (
+    HEALTH_CHECKS,
+    Agreement,
+    JudgeHealth,
+    cohen_kappa,
+    health_warnings,
+    judge_agreement,
+    judge_health,
+)
+from arena.battles.pairing import make_pairs
+from arena.battles.run_health import HumanAgreement, RunHealth, judges_of_run, run_health
+from arena.battles.runner import (
+    JudgeReport,
+    calibrate_run,
+    judge_both_orders,
+    judge_run,
+    judge_run_async,
+)
+from arena.battles.votes.ballots import (
+    VOTE_CHOICES,
+    VotePair,
+    cast_vote,
+    default_voter,
+    next_pair,
+    open_pairs,
+    vote_counts,
+)
+from arena.battles.votes.reading import battle_votes, human_agreement, load_votes, order_votes
+from judges.modes import combine
+from judges.orders import Outcome
+
+__all__ = [
+    "HEALTH_CHECKS",
+    "VOTE_CHOICES",
+    "Agreement",
+    "AgreementRow",
+    "Battle",
+    "CombinationFigures",
+    "GoldenMark",
+    "HumanAgreement",
+    "JudgeAccuracy",
+    "JudgeHealth",
+    "JudgeReport",
+    "Outcome",
+    "RunHealth",
+    "TieMargin",
+    "Vote",
+    "VotePair",
+    "battle_votes",
+    "calibrate_run",
+    "calibrated_margin",
+    "cast_vote",
+    "cohen_kappa",
+    "combine",
+    "compare_combinations",
+    "cross_agreement",
+    "decide_tie_margin",
+    "default_voter",
+    "golden_marks",
+    "health_warnings",
+    "human_agreement",
+    "judge_accuracy",
+    "judge_agreement",
+    "judge_both_orders",
+    "judge_health",
+    "judge_kind",
+    "judge_run",
+    "judge_run_async",
+    "judges_of_run",
+    "load_votes",
+    "log_agreement",
+    "make_pairs",
+    "next_pair",
+    "open_pairs",
+    "order_votes",
+    "run_health",
+    "tie_margin",
+    "vote_counts",
+    "within_agreement",
+]

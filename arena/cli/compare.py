@@ -1,0 +1,76 @@
+"""``arena compare``: is the candidate better, non-inferior, worse or inconclusive?"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from arena.cli.common import add_db
+from arena.cli.common import write_text as _write
+from arena.cli.gate_flags import add_cost_limit_flags, cost_limits_from_flags
+from arena.defaults import BOOTSTRAP_ROUNDS
+from arena.errors import InputError
+
+EXIT_WORSE = 1
+
+
+def register(sub: Any) -> None:
+    """Add ``arena compare``."""
+    c = sub.add_parser("compare", help="is the candidate better, non-inferior, worse?")
+    c.add_argument("--baseline", required=True, metavar="VARIANT")
+    c.add_argument("--candidate", required=True, metavar="VARIANT")
+    c.add_argument("--run", type=int, default=None)
+    c.add_argument("--judge", default=None, metavar="KEY")
+    c.add_argument("--margin", type=float, default=0.05)
+    c.add_argument(
+        "--bootstrap",
+        type=int,
+        default=BOOTSTRAP_ROUNDS,
+        help="bootstrap rounds of the judge's accuracy interval (the win-rate interval needs none)",
+    )
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--markdown", default=None, metavar="FILE")
+    c.add_argument("--json", action="store_true")
+    add_cost_limit_flags(c)  # a budget limit that fails makes the verdict "worse"
+    from arena.cli.sequential import add_compare_flags
+
+    add_compare_flags(c)
+    add_db(c)
+    c.set_defaults(handler=cmd_compare)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Print the compare verdict; exit 1 unless better, non-inferior or identical answers."""
+    if args.sequential:
+        from arena.cli.sequential import cmd_compare_sequential
+
+        return cmd_compare_sequential(args)
+    from arena.gate.compare import compare_markdown, compare_variants
+    from arena.ratings.options import check_count
+    from arena.storage import Store
+
+    try:
+        check_count(args.bootstrap, minimum=1)
+    except ValueError as exc:
+        raise InputError(f"--bootstrap: {exc}") from None
+
+    report = compare_variants(
+        Store(args.db),
+        args.baseline,
+        args.candidate,
+        run_id=args.run,
+        judge_key=args.judge,
+        margin=args.margin,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
+        budget=cost_limits_from_flags(args),
+    )
+    if args.markdown:
+        _write(args.markdown, compare_markdown(report))
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        print(report.summary)
+        for reason in report.reasons:
+            print(f"  - {reason}")
+    return 0 if report.verdict in ("better", "non-inferior", "identical") else EXIT_WORSE

@@ -1,0 +1,162 @@
+"""``arena health``: is the judge of a run trustworthy (consistency across orders, agreement,
+accuracy on golden cases)? Also the health report ``arena judge`` prints after judging."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING, Any
+
+from arena.cli.common import add_db
+from arena.reports.cells import accuracy_cell, kappa_text
+from arena.reports.format import pct, text_table
+
+if TYPE_CHECKING:
+    from arena.battles import JudgeHealth, RunHealth
+    from arena.storage import Store
+
+
+def register(sub: Any) -> None:
+    """Add the health sub-command."""
+    p = sub.add_parser(
+        "health", help="judge health, decisive-pair accuracy, judge-judge and human agreement"
+    )
+    p.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
+    p.add_argument(
+        "--human",
+        default=None,
+        metavar="FILE.jsonl",
+        help="human votes to add to those cast in the app: Chatbot Arena rows (question_id, "
+        "model_a, model_b, winner[, judge, turn, repeat]) or case_id, variant_a, variant_b, "
+        "winner[, repeat]",
+    )
+    p.add_argument(
+        "--combinations",
+        action="store_true",
+        help="measure every way of combining a probability judge's two orders on this run",
+    )
+    p.add_argument("--json", action="store_true")
+    add_db(p)
+    p.set_defaults(handler=cmd_health)
+
+
+def cmd_health(args: argparse.Namespace) -> int:
+    """Print every judge's health on a run, and agreements."""
+    from arena.battles import load_votes, run_health
+    from arena.cli.combinations import combination_figures, print_combinations
+    from arena.errors import InputError
+    from arena.storage import Store
+
+    votes = load_votes(args.human, default_judge="human") if args.human else []
+    store = Store(args.db)
+    run_id = store.run(args.run).id
+    if not store.judge_keys(run_id):
+        raise InputError(f"run {run_id} has no battles: run `arena judge {run_id}` first")
+    report = run_health(store, run_id, human_votes=votes)
+    combos = combination_figures(store, run_id) if args.combinations else {}
+    if args.json:
+        doc = report.model_dump(mode="json")
+        doc["health"] = [health_json(h) for h in report.health]
+        if args.combinations:
+            doc["combinations"] = {
+                key: [row.model_dump(mode="json") for row in rows] for key, rows in combos.items()
+            }
+        print(json.dumps(doc, indent=2))
+        return 0
+    print_health(report.health)
+    print_agreements(report)
+    for key, rows in combos.items():
+        print_combinations(key, rows)
+    return 0
+
+
+def judge_health_with_accuracy(store: Store, run_id: int, battles: list[Any]) -> JudgeHealth | None:
+    """A judge's health on the run, with its decisive-pair accuracy."""
+    from arena.battles import golden_marks, judge_accuracy, judge_health
+    from arena.evaluation.run_scores import load_run_scores
+
+    if not battles:
+        return None
+    health = judge_health(battles)
+    health.accuracy = judge_accuracy(battles, golden_marks(load_run_scores(store, run_id).cases))
+    return health
+
+
+def health_json(health: JudgeHealth) -> dict[str, Any]:
+    from arena.battles import health_warnings
+
+    return {**health.model_dump(mode="json"), "warnings": health_warnings(health)}
+
+
+def print_health(healths: list[JudgeHealth]) -> None:
+    """The judge-health table, then the warnings its figures call for."""
+    from arena.battles import health_warnings
+
+    print("\njudge health")
+    print(
+        text_table(
+            [
+                "judge",
+                "battles",
+                "crashes",
+                "consistent",
+                "first wins",
+                "longer wins",
+                "ties",
+                "errors",
+                "self-judged",
+                "decisive-pair accuracy [95% CI]",
+            ],
+            [
+                [
+                    h.judge,
+                    h.battles,
+                    h.crashes,
+                    *[
+                        pct(rate, 0, "-")
+                        for rate in (
+                            h.position_consistency,
+                            h.first_position_win_rate,
+                            h.longer_answer_win_rate,
+                            h.tie_rate,
+                            h.error_rate,
+                        )
+                    ],
+                    h.self_judged,
+                    accuracy_cell(h.accuracy),
+                ]
+                for h in healths
+            ],
+        )
+    )
+    for health in healths:
+        warnings = health_warnings(health)
+        if warnings:
+            print(f"warning: judge {health.judge} ({health.judge_key}): {', '.join(warnings)}")
+
+
+def print_agreements(report: RunHealth) -> None:
+    """Judge-judge, judge-human and human-human agreement lines."""
+    for row in report.judge_agreement:
+        print(
+            f"agreement {' vs '.join(row.judges)}: {pct(row.percent, 0, '-')} over {row.n} "
+            f"battles, Cohen's kappa {'-' if row.kappa is None else f'{row.kappa:.2f}'}"
+        )
+    if report.human_votes:
+        print(
+            f"{report.human_votes} human votes by {len(report.humans)} "
+            f"{'person' if len(report.humans) == 1 else 'people'}"
+        )
+    for human in report.human_agreement:
+        print(
+            f"agreement {human.judge} ({human.label}) vs humans: with ties "
+            f"{pct(human.percent, 0, '-')} of {human.n} (kappa "
+            f"{'-' if human.kappa is None else f'{human.kappa:.2f}'}); without ties "
+            f"{pct(human.without_ties.percent, 0, '-')} of {human.without_ties.n} (kappa "
+            f"{kappa_text(human.without_ties)})"
+        )
+    if report.human_human is not None:
+        print(
+            f"agreement between people: {pct(report.human_human.percent, 0, '-')} of "
+            f"{report.human_human.n} (kappa {kappa_text(report.human_human)})"
+        )

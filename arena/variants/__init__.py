@@ -1,0 +1,2 @@
+"""Variants, the agent configurations under test: loaded from YAML, and versioned by everything
+that decides their answers."""

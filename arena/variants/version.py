@@ -1,0 +1,133 @@
+"""A variant's version: everything that decides its answers, hashed part by part.
+
+A stored result is reused only when its variant's version is unchanged, and the version covers:
+
+- ``config``: the resolved variant file (model settings, prompt text, tools, params, limits);
+- ``code``: the agent's code, file by file (:mod:`arena.agents.fingerprint`);
+- ``tools``: the tools the variant enables (name, description, schema, source);
+- ``models``: each model's identity (spec, sampling, endpoint, the local chat template, and the
+  content of a scripted model's script).
+
+Because the parts are kept, two versions can say *what* changed ("agent code changed:
+shopbot/agent.py"), which the run summary, ``arena show`` and the gate report print.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CONFIG_CHANGED = "configuration changed (prompt, model settings, tools:, params: or limits)"
+MODEL_PARTS = "spec, sampling, endpoint, chat template or scripted replies"
+LEGACY = "legacy"
+"""The ``scheme`` of a version stored before code was versioned: only its hash is known."""
+
+
+class VariantVersion(BaseModel):
+    """What a variant's answers depend on, each part hashed; :attr:`hash` sums them up."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    hash: str = Field(description="The version hash results are stored under (12 hex digits).")
+    scheme: str = Field("v2", description="How the hash was made ('legacy': config only).")
+    config: str = Field("", description="Hash of the resolved variant configuration.")
+    code: dict[str, str] = Field(
+        default_factory=dict, description="The agent's files: relative path -> content hash."
+    )
+    tools: dict[str, str] = Field(
+        default_factory=dict, description="Enabled tools: name -> hash of its definition."
+    )
+    models: dict[str, str] = Field(
+        default_factory=dict, description="'model' and each role -> the model's identity."
+    )
+
+    @classmethod
+    def build(
+        cls,
+        config: dict[str, Any],
+        code: dict[str, str],
+        tools: dict[str, str],
+        models: dict[str, str],
+    ) -> VariantVersion:
+        """The version of a resolved config with its code, tools and models."""
+        config_hash = _digest(config)
+        parts = {"config": config_hash, "code": code, "tools": tools, "models": models}
+        return cls(
+            hash=_digest(parts)[:12], config=config_hash, code=code, tools=tools, models=models
+        )
+
+    @classmethod
+    def legacy(cls, stored_hash: str) -> VariantVersion:
+        """A version stored before code was versioned (its parts are unknown)."""
+        return cls(hash=stored_hash, scheme=LEGACY)
+
+    def changes_since(self, old: VariantVersion | None) -> list[str]:
+        """What differs from ``old``, one line per part ("agent code changed: a.py, b.py");
+        empty when the versions are equal."""
+        if old is None:
+            return ["first run of this variant"]
+        if old.hash == self.hash:
+            return []
+        if LEGACY in (old.scheme, self.scheme):
+            return ["stored before agent code was versioned: run again once under the new version"]
+        lines = []
+        if old.config != self.config:
+            lines.append(
+                "configuration changed (prompt, model settings, tools:, params: or limits)"
+            )
+        lines += _named("agent code changed", old.code, self.code)
+        lines += _named("tool changed", old.tools, self.tools)
+        models = _named("model changed", old.models, self.models)
+        lines += [
+            f"{m} (spec, sampling, endpoint, chat template or scripted replies)" for m in models
+        ]
+        return lines or ["version changed"]
+
+
+def _named(what: str, old: dict[str, str], new: dict[str, str]) -> list[str]:
+    names = sorted(n for n in old.keys() | new.keys() if old.get(n) != new.get(n))
+    if not names:
+        return []
+    shown = ", ".join(
+        f"{n} (added)" if n not in old else f"{n} (removed)" if n not in new else n
+        for n in names[:8]
+    )
+    more = f" and {len(names) - 8} more" if len(names) > 8 else ""
+    return [f"{what}: {shown}{more}"]
+
+
+def _digest(value: Any) -> str:
+    blob = json.dumps(value, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def version_of(variant: Any) -> VariantVersion:
+    """The version of an ``arena.variants.variant.Variant``: imports its factory to read its
+    code and tools (InputError naming the variant file if that fails)."""
+    config = variant.model_dump(mode="json", exclude={"description"})
+    models = {"model": variant.model.cache_identity()}
+    models.update({role: cfg.cache_identity() for role, cfg in sorted(variant.roles.items())})
+    code, tools = _agent_parts(variant)
+    return VariantVersion.build(config, code, tools, models)
+
+
+def _agent_parts(variant: Any) -> tuple[dict[str, str], dict[str, str]]:
+    from arena.agents.fingerprint import builtin_agent_files, package_files, tool_digests
+    from arena.models.providers import get_provider
+    from arena.models.providers.base import UncallableProvider
+
+    if isinstance(get_provider(variant.model.provider), UncallableProvider):
+        return {}, {}  # answers read from a file or given by a person: no code runs
+    if variant.agent in ("react", "supervisor"):
+        return builtin_agent_files(), {}
+    from arena.agents.factories import vet_variant
+    from arena.registry import AGENTS
+
+    spec = vet_variant(variant)
+    factory = AGENTS.lookup(variant.agent) if ":" not in variant.agent else None
+    module = variant.agent.partition(":")[0] if factory is None else factory.__module__
+    tools = {} if spec.tools is None else tool_digests(spec.select(variant.tools))
+    return package_files(module), tools
