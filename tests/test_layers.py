@@ -89,7 +89,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("langsmith", ("arena.langsmith", "arena.langsmith.*")),
     ("app", ("arena.app", "arena.app.*")),
     ("cli", ("arena.cli", "arena.cli.*", "arena.schemas")),
-    ("package", ("arena",)),
+    ("package", ("arena", "arena.extend")),
 )
 """Bottom to top; a module's layer is the first whose patterns match its name."""
 
