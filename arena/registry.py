@@ -28,8 +28,8 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import threading
-from contextlib import contextmanager
 from collections.abc import Callable, Iterator, MutableMapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -144,7 +144,13 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         return name in self._entries
 
     def register(
-        self, name: str, entry: T | str, summary: str | None = None, *, replace: bool = False
+        self,
+        name: str,
+        entry: T | str,
+        summary: str | None = None,
+        *,
+        replace: bool = False,
+        origin: str | None = None,
     ) -> None:
         """Register ``entry`` (an object or an import path ``package.module:attr``) as ``name``.
 
@@ -154,6 +160,8 @@ class Registry(MutableMapping[str, Any], Generic[T]):
             summary: its one-line summary (default: its ``summary`` attribute or the first
                 line of its docstring).
             replace: replace an entry already registered under ``name``.
+            origin: the module defining the entry (default: the entry's own module), which
+                may register it over an import path naming that module.
 
         Raises:
             ValueError: the name is empty or has a colon.
@@ -164,26 +172,26 @@ class Registry(MutableMapping[str, Any], Generic[T]):
             raise ValueError(f"bad {self.kind} name {name!r}")
         with self._lock:
             current = self._entries.get(name)
-            same = current is not None and self._same(name, current, entry)
+            origin = origin or _module_of(entry)
+            same = current is not None and self._same(name, current, entry, origin)
             if current is not None and not replace and not same:
                 raise NameTaken(self.kind, name, self._describe(current))
             if summary is None and same:  # the built-in's or decorator's summary stays
                 summary = self._summaries.get(name)
             stored = entry if isinstance(entry, str) else self._checked(name, entry, summary)
             self._entries[name] = stored
-            self._origins[name] = _module_of(entry)
+            self._origins[name] = origin
             if summary is not None:
                 self._summaries[name] = summary
             else:
                 self._summaries.pop(name, None)
 
-    def _same(self, name: str, current: Any, entry: Any) -> bool:
-        """The entry is the one already there: the same object or path, or an object of the
-        module the registered import path names (registering itself as it is imported)."""
+    def _same(self, name: str, current: Any, entry: Any, origin: str | None) -> bool:
+        """The entry is the one already there: the same object or path, or one defined by
+        the module the registered import path names (registering itself as it is imported)."""
         if current is entry or current == entry:
             return True
-        origin = self._origins.get(name)
-        return origin is not None and origin == _module_of(entry)
+        return origin is not None and self._origins.get(name) == origin
 
     def _describe(self, entry: Any) -> str:
         if isinstance(entry, str):
@@ -191,18 +199,25 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         return f"{_module_of(entry)}:{getattr(entry, '__qualname__', type(entry).__qualname__)}"
 
     def _checked(self, name: str, obj: Any, summary: str | None) -> Any:
+        """The stored entry for ``obj`` (adapted), or TypeError when it is not of the base."""
+        base = _load(self.base) if self.base else None
+        if not (callable(obj) or (base is not None and isinstance(obj, base))):
+            raise self._wrong_type(name, obj)  # neither a class nor a function nor an instance
         stored = self._adapt(name, obj, summary)
-        if self.base is None:
+        if base is None:
             ok = callable(stored)
+        elif isinstance(stored, type):
+            ok = self.classes and issubclass(stored, base)
         else:
-            base = _load(self.base)
-            ok = issubclass(stored, base) if isinstance(stored, type) else isinstance(stored, base)
-            ok = ok and isinstance(stored, type) == self.classes
+            ok = not self.classes and isinstance(stored, base)
         if not ok:
-            want = self.base or "a callable"
-            what = f"a subclass of {want}" if self.classes else f"a {want}"
-            raise TypeError(f"{self.kind} {name!r} must be {what}, got {stored!r}")
+            raise self._wrong_type(name, stored)
         return stored
+
+    def _wrong_type(self, name: str, obj: Any) -> TypeError:
+        want = self.base or "a callable"
+        what = f"a subclass of {want}" if self.classes else f"a {want}"
+        return TypeError(f"{self.kind} {name!r} must be {what}, got {obj!r}")
 
     def decorator(self, name: str, summary: str | None = None, *, replace: bool = False) -> Any:
         """A decorator registering the decorated object under ``name``; returns it unchanged."""
@@ -230,7 +245,7 @@ class Registry(MutableMapping[str, Any], Generic[T]):
                 if current is None:
                     self._entries[point.name] = point.value
                     self._origins[point.name] = _module_of(point.value)
-                elif not self._same(point.name, current, point.value):
+                elif not self._same(point.name, current, point.value, _module_of(point.value)):
                     raise NameTaken(
                         self.kind,
                         point.name,
@@ -247,11 +262,7 @@ class Registry(MutableMapping[str, Any], Generic[T]):
             yield
         finally:
             with self._lock:
-                for mine, old in zip(
-                    (self._entries, self._summaries, self._origins), saved, strict=True
-                ):
-                    mine.clear()
-                    mine.update(old)  # type: ignore[attr-defined]
+                self._entries, self._summaries, self._origins = saved
 
     def names(self) -> tuple[str, ...]:
         """Every registered name, entry points included, in registration order."""
@@ -579,7 +590,7 @@ def rating_method(
     def register(fn: F) -> F:
         rate: Callable[[Any, Any], Any] = fn  # type: ignore[assignment]
         method = RatingMethod(rate, uses_style=uses_style, intervals=intervals)
-        RATING_METHODS.register(name, method, summary, replace=replace)
+        RATING_METHODS.register(name, method, summary, replace=replace, origin=fn.__module__)
         return fn
 
     return register
