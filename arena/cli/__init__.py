@@ -73,7 +73,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arena`` console script."""
     signal.signal(signal.SIGTERM, _sigterm)
     try:
-        code = _run(build_parser().parse_args(argv))
+        try:
+            args = build_parser().parse_args(argv)
+        except InputError as exc:  # e.g. an installed plugin's entry point taking a used name
+            print(f"arena: error: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        code = _run(args)
         sys.stdout.flush()  # here, not at exit, so a closed pipe is caught below
         return code
     except BrokenPipeError:

@@ -4,12 +4,15 @@ unexpected exception shows its traceback and asks for a bug report (exit 70)."""
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
+from importlib.metadata import EntryPoint
 
 import pytest
 
 from arena.cli import EXIT_BAD_INPUT, EXIT_BUG, main
 from arena.errors import ArenaError, NotFound
 from arena.evaluate import RunScores
+from arena.registry import REPORT_FORMATS
 
 pytestmark = pytest.mark.unit
 
@@ -45,3 +48,19 @@ def test_stored_thing_misses_are_not_found_not_key_errors() -> None:
     with pytest.raises(NotFound, match=r"variant 'v' is not in run 3") as caught:
         scores.variant("v")
     assert isinstance(caught.value, ArenaError) and not isinstance(caught.value, KeyError)
+
+
+def test_a_plugin_taking_a_builtin_name_is_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clash = EntryPoint("json", "my_pkg.report:as_json", "agent_arena.report_formats")
+    monkeypatch.setattr(
+        importlib.metadata,
+        "entry_points",
+        lambda group: [clash] if group == clash.group else [],
+    )
+    monkeypatch.setattr(REPORT_FORMATS, "_scanned", False)  # as in a fresh process
+    assert main(["schema", "golden"]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.startswith("arena: error: report format 'json' is registered already")
+    assert "entry point my_pkg.report:as_json" in err and "Traceback" not in err
