@@ -35,3 +35,43 @@ class InputError(ArenaError):
 
 class ModelError(ArenaError):
     """A model could not be built or started (bad spec, missing weights, server failure)."""
+
+
+class NotFound(ArenaError):
+    """A stored thing that is not there: a run, a dataset, a result, a variant of a run.
+
+    The message names what was looked for and, where it helps, what there is.
+    """
+
+
+class UnknownName(InputError):
+    """No extension of this kind is registered under the name (entry points read again).
+
+    Attributes:
+        kind: the extension kind (``model provider``, ``judge mode``, ...).
+        name: the name looked up.
+        known: every registered name of the kind.
+    """
+
+    def __init__(self, kind: str, name: str, known: tuple[str, ...]) -> None:
+        self.kind, self.name, self.known = kind, name, known
+        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(known) or 'none'}")
+
+
+class NameTaken(InputError):
+    """A name registered again (decorator, ``register``, ``REGISTRY[name] = ...`` or an entry
+    point) without ``replace=True``.
+
+    Attributes:
+        kind: the extension kind.
+        name: the name registered twice.
+        current: what is registered under it (an import path).
+    """
+
+    def __init__(self, kind: str, name: str, current: str, new: str = "") -> None:
+        self.kind, self.name, self.current = kind, name, current
+        by = f" by {new}" if new else ""
+        super().__init__(
+            f"{kind} {name!r} is registered already ({current}); registering it again{by} "
+            "needs replace=True (or choose another name)"
+        )

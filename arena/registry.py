@@ -3,34 +3,48 @@ agent architectures and report formats.
 
 Each kind is a :class:`Registry`, a mapping from a name to what is registered under it. An
 entry is either an object or a lazy import path ``package.module:attr`` (the built-ins are
-paths, so reading a registry imports nothing heavy). Three ways in, one module each:
+paths, so reading a registry imports nothing heavy). Three ways in:
 
 - a decorator in your module (``@model_provider("mine")``, ``@judge_mode("mine")``, ...),
 - an entry point in your package's ``pyproject.toml`` (group ``agent_arena.<kind>``, e.g.
   ``[project.entry-points."agent_arena.providers"] mine = "my_pkg.provider:MyProvider"``),
   discovered on a lookup miss in every process (Ray workers included),
-- ``REGISTRY[name] = obj_or_path`` at run time (this process only).
+- ``REGISTRY.register(name, obj_or_path)`` at run time (this process only).
 
-Every entry has a one-line summary (given, else the first docstring line of the object),
-shown by the CLI help.
+A name is registered once: registering it again (by any of the three ways) raises
+:class:`~arena.errors.NameTaken` unless ``replace=True`` is given. :meth:`Registry.lookup` is
+the one way to get an entry; a miss raises :class:`~arena.errors.UnknownName`.
+
+The built-ins are named and summarised once, in the tables below: their modules carry the code,
+and the registry gives a loaded entry its name and summary (a golden check's or judge mode's
+``name`` and ``summary`` attributes, a rating method's fields). This module sits below the
+base classes, so each registry is declared here as ``Registry[Any]`` and typed with its base
+class where that lives (``arena.models.providers.PROVIDERS: Registry[Provider]``, ...) and in
+:mod:`arena.extend`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import threading
 from collections.abc import Callable, Iterator, MutableMapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
+
+from arena.errors import NameTaken, UnknownName
 
 ENTRY_POINT_PREFIX = "agent_arena."
 
 T = TypeVar("T")
+F = TypeVar("F")
 
 
 @dataclass(frozen=True)
 class Builtin:
-    """A built-in entry: where it lives and what it does in one line."""
+    """A built-in entry: where it lives and what it does in one line (the one place both are
+    written)."""
 
     path: str
     summary: str
@@ -47,27 +61,40 @@ def _load(path: str) -> Any:
 
 
 def summary_of(obj: Any) -> str:
-    """An object's one-line summary: its ``summary`` attribute, else its docstring's first line."""
+    """An object's one-line summary: its ``summary`` attribute, else its docstring's first line.
+
+    Args:
+        obj: a registered object (class, instance or function).
+
+    Returns:
+        The first line of its summary, or ``""`` when it has none.
+    """
     text = getattr(obj, "summary", None)
     if not isinstance(text, str) or not text:
         text = (getattr(obj, "__doc__", None) or "").strip()
     return text.splitlines()[0].strip() if text else ""
 
 
-class UnknownName(LookupError):
-    """No entry of this kind under the name (after looking at the entry points)."""
+def _module_of(entry: Any) -> str | None:
+    if isinstance(entry, str):
+        return entry.partition(":")[0]
+    module = getattr(entry, "__module__", None)
+    if module is None or module == "builtins":
+        module = getattr(type(entry), "__module__", None)
+    return module if isinstance(module, str) else None
 
-    def __init__(self, kind: str, name: str, known: tuple[str, ...]) -> None:
-        self.kind, self.name, self.known = kind, name, known
-        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(known)}")
 
-
-class Registry(MutableMapping[str, Any]):
+class Registry(MutableMapping[str, Any], Generic[T]):
     """The entries of one extension kind, by name, in registration order.
 
     ``kind`` names it in messages (``model provider``); ``group`` is its entry-point group.
-    ``adapt(name, obj)`` turns what an import path or entry point loads into the stored
-    object (e.g. a class into an instance); it defaults to the object itself.
+    ``base`` is the import path of what every entry must be (``package.module:Class``): an
+    instance of it, or with ``classes=True`` a subclass of it; ``None`` for a callable.
+    ``adapt(name, obj, summary)`` turns what is registered or loaded into the stored entry
+    (a class into an instance, the registry's name and summary onto it).
+
+    As a mapping it holds the raw entries (objects or import paths); :meth:`lookup` gives
+    the loaded, checked entry.
     """
 
     def __init__(
@@ -75,12 +102,16 @@ class Registry(MutableMapping[str, Any]):
         kind: str,
         group: str,
         builtins: dict[str, Builtin],
-        adapt: Callable[[str, Any], Any] | None = None,
+        *,
+        base: str | None = None,
+        classes: bool = False,
+        adapt: Callable[[str, Any, str | None], Any] | None = None,
     ) -> None:
-        self.kind, self.group = kind, group
+        self.kind, self.group, self.base, self.classes = kind, group, base, classes
         self._entries: dict[str, Any] = {name: b.path for name, b in builtins.items()}
         self._summaries: dict[str, str] = {name: b.summary for name, b in builtins.items()}
-        self._adapt = adapt or (lambda _name, obj: obj)
+        self._origins: dict[str, str | None] = {n: _module_of(b.path) for n, b in builtins.items()}
+        self._adapt = adapt or (lambda _name, obj, _summary: obj)
         self._lock = threading.RLock()
         self._scanned = False
 
@@ -89,15 +120,15 @@ class Registry(MutableMapping[str, Any]):
         return self._entries[name]
 
     def __setitem__(self, name: str, entry: Any) -> None:
-        if not isinstance(name, str) or not name or ":" in name:
-            raise ValueError(f"bad {self.kind} name {name!r}")
-        with self._lock:
-            self._entries[name] = entry
+        """``REGISTRY[name] = entry`` is :meth:`register` without a summary (refused for a
+        registered name)."""
+        self.register(name, entry)
 
     def __delitem__(self, name: str) -> None:
         with self._lock:
             del self._entries[name]
             self._summaries.pop(name, None)
+            self._origins.pop(name, None)
 
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._entries))
@@ -112,19 +143,87 @@ class Registry(MutableMapping[str, Any]):
         self.discover()
         return name in self._entries
 
-    def register(self, name: str, entry: Any, summary: str | None = None) -> None:
-        """Add (or replace) ``name``: an object or an import path ``package.module:attr``."""
-        self[name] = entry
-        if summary is not None:
-            self._summaries[name] = summary
-        elif not isinstance(entry, str):
-            self._summaries.pop(name, None)
+    def register(
+        self,
+        name: str,
+        entry: T | str,
+        summary: str | None = None,
+        *,
+        replace: bool = False,
+        origin: str | None = None,
+    ) -> None:
+        """Register ``entry`` (an object or an import path ``package.module:attr``) as ``name``.
 
-    def decorator(self, name: str, summary: str | None = None) -> Callable[[T], T]:
+        Args:
+            name: the name users write (no colon).
+            entry: the object, or its import path (loaded on first :meth:`lookup`).
+            summary: its one-line summary (default: its ``summary`` attribute or the first
+                line of its docstring).
+            replace: replace an entry already registered under ``name``.
+            origin: the module defining the entry (default: the entry's own module), which
+                may register it over an import path naming that module.
+
+        Raises:
+            ValueError: the name is empty or has a colon.
+            NameTaken: ``name`` is registered already and ``replace`` is false.
+            TypeError: ``entry`` is not of the registry's base type.
+        """
+        if not isinstance(name, str) or not name or ":" in name:
+            raise ValueError(f"bad {self.kind} name {name!r}")
+        with self._lock:
+            current = self._entries.get(name)
+            origin = origin or _module_of(entry)
+            same = current is not None and self._same(name, current, entry, origin)
+            if current is not None and not replace and not same:
+                raise NameTaken(self.kind, name, self._describe(current))
+            if summary is None and same:  # the built-in's or decorator's summary stays
+                summary = self._summaries.get(name)
+            stored = entry if isinstance(entry, str) else self._checked(name, entry, summary)
+            self._entries[name] = stored
+            self._origins[name] = origin
+            if summary is not None:
+                self._summaries[name] = summary
+            else:
+                self._summaries.pop(name, None)
+
+    def _same(self, name: str, current: Any, entry: Any, origin: str | None) -> bool:
+        """The entry is the one already there: the same object or path, or one defined by
+        the module the registered import path names (registering itself as it is imported)."""
+        if current is entry or current == entry:
+            return True
+        return origin is not None and self._origins.get(name) == origin
+
+    def _describe(self, entry: Any) -> str:
+        if isinstance(entry, str):
+            return entry
+        return f"{_module_of(entry)}:{getattr(entry, '__qualname__', type(entry).__qualname__)}"
+
+    def _checked(self, name: str, obj: Any, summary: str | None) -> Any:
+        """The stored entry for ``obj`` (adapted), or TypeError when it is not of the base."""
+        base = _load(self.base) if self.base else None
+        if not (callable(obj) or (base is not None and isinstance(obj, base))):
+            raise self._wrong_type(name, obj)  # neither a class nor a function nor an instance
+        stored = self._adapt(name, obj, summary)
+        if base is None:
+            ok = callable(stored)
+        elif isinstance(stored, type):
+            ok = self.classes and issubclass(stored, base)
+        else:
+            ok = not self.classes and isinstance(stored, base)
+        if not ok:
+            raise self._wrong_type(name, stored)
+        return stored
+
+    def _wrong_type(self, name: str, obj: Any) -> TypeError:
+        want = self.base or "a callable"
+        what = f"a subclass of {want}" if self.classes else f"a {want}"
+        return TypeError(f"{self.kind} {name!r} must be {what}, got {obj!r}")
+
+    def decorator(self, name: str, summary: str | None = None, *, replace: bool = False) -> Any:
         """A decorator registering the decorated object under ``name``; returns it unchanged."""
 
-        def register(obj: T) -> T:
-            self.register(name, self._adapt(name, obj), summary)
+        def register(obj: F) -> F:
+            self.register(name, obj, summary, replace=replace)  # type: ignore[arg-type]
             return obj
 
         return register
@@ -132,14 +231,38 @@ class Registry(MutableMapping[str, Any]):
     def discover(self) -> None:
         """Add the entry points of :attr:`group` not registered yet (as lazy entries).
 
-        Read once per process, and again on every lookup miss (a package installed since)."""
+        Read once per process, and again on every lookup miss (a package installed since).
+
+        Raises:
+            NameTaken: an entry point names what another entry is registered under.
+        """
         from importlib.metadata import entry_points  # costs an import: only when needed
 
         self._scanned = True
         for point in entry_points(group=self.group):
             with self._lock:
-                if point.name not in self._entries:
+                current = self._entries.get(point.name)
+                if current is None:
                     self._entries[point.name] = point.value
+                    self._origins[point.name] = _module_of(point.value)
+                elif not self._same(point.name, current, point.value, _module_of(point.value)):
+                    raise NameTaken(
+                        self.kind,
+                        point.name,
+                        self._describe(current),
+                        f"entry point {point.value} ({self.group})",
+                    )
+
+    @contextmanager
+    def scope(self) -> Iterator[None]:
+        """Undo, on exit, every registration and removal made inside (for tests)."""
+        with self._lock:
+            saved = (dict(self._entries), dict(self._summaries), dict(self._origins))
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._entries, self._summaries, self._origins = saved
 
     def names(self) -> tuple[str, ...]:
         """Every registered name, entry points included, in registration order."""
@@ -147,16 +270,20 @@ class Registry(MutableMapping[str, Any]):
             self.discover()
         return tuple(self._entries)
 
-    def get(self, name: str, default: Any = None) -> Any:
-        """The object under ``name`` (loaded on first use), or ``default``."""
-        try:
-            return self.lookup(name)
-        except UnknownName:
-            return default
+    def lookup(self, name: str) -> T:
+        """The entry registered as ``name``, loaded (and checked) on first use.
 
-    def lookup(self, name: str) -> Any:
-        """The object under ``name``, loaded on first use; on a miss the entry points are
-        read again. :class:`UnknownName` when there is none."""
+        Args:
+            name: the registered name.
+
+        Returns:
+            The entry: an instance of the registry's base type, a subclass of it (judge
+            modes) or a callable (agents, report formats).
+
+        Raises:
+            UnknownName: nothing is registered as ``name``, entry points read again.
+            TypeError: what the name's import path loads is not of the base type.
+        """
         with self._lock:
             entry = self._entries.get(name)
         if entry is None:
@@ -166,14 +293,16 @@ class Registry(MutableMapping[str, Any]):
         if entry is None:
             raise UnknownName(self.kind, name, tuple(self._entries))
         if not isinstance(entry, str):
-            return entry
+            found: T = entry
+            return found
         loaded = _load(entry)
         with self._lock:
             current = self._entries.get(name)
-            if isinstance(current, str):  # importing it did not register it by decorator
-                current = self._adapt(name, loaded)
+            if current is None or isinstance(current, str):  # not registered on import
+                current = self._checked(name, loaded, self._summaries.get(name))
                 self._entries[name] = current
-            return current
+            found = current
+        return found
 
     def summaries(self) -> dict[str, str]:
         """Name -> one-line summary of every entry (loads the entries that give none)."""
@@ -182,15 +311,14 @@ class Registry(MutableMapping[str, Any]):
             text = self._summaries.get(name)
             if text is None:
                 try:
-                    obj = self.lookup(name)  # a decorator may give the summary on import
-                    text = self._summaries.get(name) or summary_of(obj)
+                    text = summary_of(self.lookup(name))
                 except Exception as exc:  # a broken plugin shows up broken, not as a crash
                     text = f"(cannot load: {type(exc).__name__}: {exc})"
             out[name] = text
         return out
 
     def help_lines(self) -> str:
-        """``name: summary`` per entry, comma-separated (for argparse help)."""
+        """``name: summary`` per entry, semicolon-separated (for argparse help)."""
         return "; ".join(f"{name}: {text}" for name, text in self.summaries().items())
 
 
@@ -198,32 +326,51 @@ def _group(kind: str) -> str:
     return ENTRY_POINT_PREFIX + kind
 
 
-def _instance(_name: str, obj: Any) -> Any:
-    return obj() if isinstance(obj, type) else obj
+def _named(name: str, obj: Any, summary: str | None) -> Any:
+    """A class (judge modes) or an instance (a class is instantiated), with the registry's
+    name and summary as its ``name`` and ``summary`` attributes."""
+    text = summary or summary_of(obj)
+    obj.name, obj.summary = name, text
+    return obj
+
+
+def _instance(name: str, obj: Any, summary: str | None) -> Any:
+    return _named(name, obj() if isinstance(obj, type) else obj, summary)
+
+
+def _instance_named(name: str, obj: Any, _summary: str | None) -> Any:
+    instance = obj() if isinstance(obj, type) else obj
+    instance.name = name
+    return instance
 
 
 @dataclass(frozen=True)
 class RatingMethod:
-    """A named rating method: ``rate(battles, options) -> RatingFit``.
+    """A rating method: ``rate(battles, options) -> RatingFit``.
 
-    ``uses_style``: the method reads ``options.style`` (and needs those covariates in the
-    battles); ``intervals``: it reports 95% intervals (otherwise ranks follow the ratings).
+    Attributes:
+        rate: the function computing the ratings.
+        uses_style: the method reads ``options.style`` (and needs those covariates in the
+            battles).
+        intervals: it reports 95% intervals (otherwise ranks follow the ratings).
+        name: the registered name (set by the registry).
+        summary: its one-line summary (set by the registry from the registration).
     """
 
-    name: str
-    summary: str
     rate: Callable[[Any, Any], Any]
     uses_style: bool = False
     intervals: bool = True
+    name: str = ""
+    summary: str = ""
 
 
-def _rating_method(name: str, obj: Any) -> Any:
-    if isinstance(obj, RatingMethod):
-        return obj
-    return RatingMethod(name, summary_of(obj), obj)
+def _rating_method(name: str, obj: Any, summary: str | None) -> Any:
+    method = obj if isinstance(obj, RatingMethod) else RatingMethod(obj)
+    text = summary or method.summary or summary_of(method.rate)
+    return dataclasses.replace(method, name=name, summary=text)
 
 
-PROVIDERS = Registry(
+PROVIDERS: Registry[Any] = Registry(
     "model provider",
     _group("providers"),
     {
@@ -240,11 +387,13 @@ PROVIDERS = Registry(
             "answers read from files (arena judge --outputs), never called",
         ),
     },
-    _instance,
+    base="arena.models.providers.base:Provider",
+    adapt=_instance_named,
 )
-"""Model providers by the name a model spec starts with (``local:``, ``openai:``, ...)."""
+"""Model providers by the name a model spec starts with (``local:``, ``openai:``, ...);
+typed ``Registry[Provider]`` as :data:`arena.models.providers.PROVIDERS`."""
 
-JUDGE_MODES = Registry(
+JUDGE_MODES: Registry[Any] = Registry(
     "judge mode",
     _group("judge_modes"),
     {
@@ -265,10 +414,14 @@ JUDGE_MODES = Registry(
             "each answer alone, one YES/NO logprob question per golden checklist item",
         ),
     },
+    base="judges.modes.base:JudgeMode",
+    classes=True,
+    adapt=_named,
 )
-"""Judge modes (classes; :func:`judges.modes.get_mode` makes a fresh instance)."""
+"""Judge modes (classes; a fresh instance judges each run); typed
+``Registry[type[JudgeMode]]`` as :data:`judges.modes.MODES`."""
 
-RATING_METHODS = Registry(
+RATING_METHODS: Registry[RatingMethod] = Registry(
     "rating method",
     _group("rating_methods"),
     {
@@ -287,35 +440,53 @@ RATING_METHODS = Registry(
             "order-independent Elo: median over elo_rounds seeded shuffles, no intervals",
         ),
     },
-    _rating_method,
+    base="arena.registry:RatingMethod",
+    adapt=_rating_method,
 )
-"""Rating methods (:class:`arena.ratings.RatingMethod`; a bare function is wrapped)."""
+"""Rating methods (:class:`RatingMethod`; a bare function is wrapped)."""
 
 _CHECKS = "arena.scoring.checks"
-GOLDEN_CHECKS = Registry(
+GOLDEN_CHECKS: Registry[Any] = Registry(
     "golden check",
     _group("golden_checks"),
     {
         "trajectory": Builtin(
-            f"{_CHECKS}.trajectory:CHECK", "tool selection, order, arguments and forbidden tools"
+            f"{_CHECKS}.trajectory:CHECK",
+            "tool selection, order, arguments, efficiency and forbidden tools (always)",
         ),
-        "contains": Builtin(f"{_CHECKS}.contains:CHECK", "the output contains each item"),
+        "contains": Builtin(
+            f"{_CHECKS}.contains:CHECK",
+            "the output contains each expected item (or one of its alternatives)",
+        ),
         "not_contains": Builtin(
-            f"{_CHECKS}.not_contains:CHECK", "the output contains none of the strings (hard fail)"
+            f"{_CHECKS}.not_contains:CHECK",
+            "the output contains none of the forbidden strings (a hard fail)",
         ),
-        "regex": Builtin(f"{_CHECKS}.regex:CHECK", "the output matches a regular expression"),
-        "exact": Builtin(f"{_CHECKS}.exact:CHECK", "the output equals a string"),
-        "behavior": Builtin(f"{_CHECKS}.behavior:CHECK", "an expected behaviour, graded"),
+        "regex": Builtin(
+            f"{_CHECKS}.regex:CHECK",
+            "the output matches a regular expression (case-insensitive, multiline)",
+        ),
+        "exact": Builtin(
+            f"{_CHECKS}.exact:CHECK", "the output equals a string (case and whitespace normalised)"
+        ),
+        "behavior": Builtin(
+            f"{_CHECKS}.behavior:CHECK",
+            "an expected behaviour (refuse, ask for clarification, ...), graded",
+        ),
         "functional": Builtin(
             f"{_CHECKS}.functional:CHECK", "files a side-effect tool must leave in the sandbox"
         ),
-        "rubric": Builtin(f"{_CHECKS}.rubric:CHECK", "a free-text rubric graded by an LLM"),
+        "rubric": Builtin(
+            f"{_CHECKS}.rubric:CHECK", "a free-text rubric graded by the --grader LLM"
+        ),
     },
-    _instance,
+    base="arena.scoring.checks.base:GoldenCheck",
+    adapt=_instance,
 )
-"""Golden checks (:class:`arena.scoring.checks.GoldenCheck` instances), in scoring order."""
+"""Golden checks (instances; a class is instantiated), in scoring order; typed
+``Registry[GoldenCheck]`` as :data:`arena.scoring.checks.GOLDEN_CHECKS`."""
 
-AGENTS = Registry(
+AGENTS: Registry[Any] = Registry(
     "agent architecture",
     _group("agents"),
     {
@@ -328,9 +499,10 @@ AGENTS = Registry(
         ),
     },
 )
-"""Agent architectures: factories ``(AgentContext) -> runnable``, named by a variant's agent."""
+"""Agent architectures: factories ``(AgentContext) -> runnable``, named by a variant's agent;
+typed ``Registry[AgentFactory]`` as :data:`arena.agents.AGENTS`."""
 
-REPORT_FORMATS = Registry(
+REPORT_FORMATS: Registry[Any] = Registry(
     "report format",
     _group("report_formats"),
     {
@@ -339,9 +511,10 @@ REPORT_FORMATS = Registry(
         "markdown": Builtin("arena.reports.score_formats:markdown", "Markdown tables"),
     },
 )
-"""Formats of ``arena score --format``: functions ``(ScoreReport) -> str``."""
+"""Formats of ``arena score --format``: functions ``(ScoreReport) -> str``; typed
+``Registry[ReportFormat]`` as :data:`arena.reports.score_formats.REPORT_FORMATS`."""
 
-REGISTRIES: dict[str, Registry] = {
+REGISTRIES: dict[str, Registry[Any]] = {
     "providers": PROVIDERS,
     "judge_modes": JUDGE_MODES,
     "rating_methods": RATING_METHODS,
@@ -352,41 +525,133 @@ REGISTRIES: dict[str, Registry] = {
 """Every extension kind by its entry-point group suffix (``agent_arena.<key>``)."""
 
 
-def model_provider(name: str, summary: str | None = None) -> Callable[[T], T]:
-    """Register a :class:`~arena.models.Provider` subclass (or instance) as ``name:`` specs."""
-    return PROVIDERS.decorator(name, summary)
+def model_provider(
+    name: str, summary: str | None = None, *, replace: bool = False
+) -> Callable[[F], F]:
+    """Register a ``Provider`` subclass (or instance) for model specs ``name:MODEL``.
+
+    Args:
+        name: the part of a model spec before the colon.
+        summary: one line for ``arena --help`` (default: the first docstring line).
+        replace: replace a provider already registered as ``name`` (a built-in included).
+
+    Returns:
+        A decorator registering the class and returning it unchanged.
+
+    Raises:
+        NameTaken: ``name`` is registered already and ``replace`` is false.
+        TypeError: the decorated object is not a ``Provider``.
+    """
+    return PROVIDERS.decorator(name, summary, replace=replace)
 
 
-def judge_mode(name: str, summary: str | None = None) -> Callable[[T], T]:
-    """Register a :class:`~judges.modes.JudgeMode` subclass as ``--judge-mode name``."""
-    return JUDGE_MODES.decorator(name, summary)
+def judge_mode(name: str, summary: str | None = None, *, replace: bool = False) -> Callable[[F], F]:
+    """Register a ``JudgeMode`` subclass as the judge mode ``name`` (``--judge m/NAME``).
+
+    Args:
+        name: the mode's name in judge specs.
+        summary: one line for ``arena --help`` (default: the first docstring line).
+        replace: replace a mode already registered as ``name``.
+
+    Returns:
+        A decorator registering the class (its ``name`` and ``summary`` set) and returning it.
+
+    Raises:
+        NameTaken: ``name`` is registered already and ``replace`` is false.
+        TypeError: the decorated object is not a ``JudgeMode`` subclass.
+    """
+    return JUDGE_MODES.decorator(name, summary, replace=replace)
 
 
 def rating_method(
-    name: str, summary: str | None = None, *, uses_style: bool = False, intervals: bool = True
-) -> Callable[[T], T]:
-    """Register a function ``rate(battles, options) -> RatingFit`` as ``--method name``."""
+    name: str,
+    summary: str | None = None,
+    *,
+    uses_style: bool = False,
+    intervals: bool = True,
+    replace: bool = False,
+) -> Callable[[F], F]:
+    """Register a function ``rate(battles, options) -> RatingFit`` as ``--method name``.
 
-    def register(fn: T) -> T:
-        text = summary if summary is not None else summary_of(fn)
+    Args:
+        name: the method's name.
+        summary: one line for ``arena ratings --methods`` (default: the first docstring line).
+        uses_style: the method reads ``options.style``.
+        intervals: the method reports 95% intervals.
+        replace: replace a method already registered as ``name``.
+
+    Returns:
+        A decorator registering the function and returning it unchanged.
+
+    Raises:
+        NameTaken: ``name`` is registered already and ``replace`` is false.
+    """
+
+    def register(fn: F) -> F:
         rate: Callable[[Any, Any], Any] = fn  # type: ignore[assignment]
-        method = RatingMethod(name, text, rate, uses_style=uses_style, intervals=intervals)
-        RATING_METHODS.register(name, method, text)
+        method = RatingMethod(rate, uses_style=uses_style, intervals=intervals)
+        RATING_METHODS.register(name, method, summary, replace=replace, origin=fn.__module__)
         return fn
 
     return register
 
 
-def golden_check(name: str, summary: str | None = None) -> Callable[[T], T]:
-    """Register a :class:`~arena.scoring.checks.GoldenCheck` subclass (or instance)."""
-    return GOLDEN_CHECKS.decorator(name, summary)
+def golden_check(
+    name: str, summary: str | None = None, *, replace: bool = False
+) -> Callable[[F], F]:
+    """Register a ``GoldenCheck`` subclass (or instance) as the golden check ``name``.
+
+    Args:
+        name: the check's name (in fail reasons and ``arena golden``).
+        summary: one line for ``arena --help`` (default: the first docstring line).
+        replace: replace a check already registered as ``name``.
+
+    Returns:
+        A decorator registering an instance (its ``name`` and ``summary`` set) and returning
+        the decorated object unchanged.
+
+    Raises:
+        NameTaken: ``name`` is registered already and ``replace`` is false.
+        TypeError: the decorated object is not a ``GoldenCheck``.
+    """
+    return GOLDEN_CHECKS.decorator(name, summary, replace=replace)
 
 
-def agent_architecture(name: str, summary: str | None = None) -> Callable[[T], T]:
-    """Register a factory ``(AgentContext) -> runnable`` as the variant agent ``name``."""
-    return AGENTS.decorator(name, summary)
+def agent_architecture(
+    name: str, summary: str | None = None, *, replace: bool = False
+) -> Callable[[F], F]:
+    """Register a factory ``(AgentContext) -> runnable`` as the variant agent ``name``.
+
+    Args:
+        name: what a variant's ``agent:`` names.
+        summary: one line for ``arena --help`` (default: the first docstring line).
+        replace: replace an architecture already registered as ``name``.
+
+    Returns:
+        A decorator registering the factory and returning it unchanged.
+
+    Raises:
+        NameTaken: ``name`` is registered already and ``replace`` is false.
+        TypeError: the decorated object is not callable.
+    """
+    return AGENTS.decorator(name, summary, replace=replace)
 
 
-def report_format(name: str, summary: str | None = None) -> Callable[[T], T]:
-    """Register a function ``(ScoreReport) -> str`` as ``arena score --format name``."""
-    return REPORT_FORMATS.decorator(name, summary)
+def report_format(
+    name: str, summary: str | None = None, *, replace: bool = False
+) -> Callable[[F], F]:
+    """Register a function ``(ScoreReport) -> str`` as ``arena score --format name``.
+
+    Args:
+        name: the format's name.
+        summary: one line for ``arena score --help`` (default: the first docstring line).
+        replace: replace a format already registered as ``name``.
+
+    Returns:
+        A decorator registering the function and returning it unchanged.
+
+    Raises:
+        NameTaken: ``name`` is registered already and ``replace`` is false.
+        TypeError: the decorated object is not callable.
+    """
+    return REPORT_FORMATS.decorator(name, summary, replace=replace)

@@ -120,13 +120,11 @@ def local_db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(autouse=True)
 def _registries_restored() -> Iterator[None]:
     """What a test registers (a docs example's judge mode, a golden check) ends with it."""
+    from contextlib import ExitStack
+
     from arena.registry import REGISTRIES
 
-    saved = {name: (dict(r._entries), dict(r._summaries)) for name, r in REGISTRIES.items()}
-    yield
-    for name, registry in REGISTRIES.items():
-        entries, summaries = saved[name]
-        registry._entries.clear()
-        registry._entries.update(entries)
-        registry._summaries.clear()
-        registry._summaries.update(summaries)
+    with ExitStack() as stack:
+        for registry in REGISTRIES.values():
+            stack.enter_context(registry.scope())
+        yield

@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
-from arena.agents.context import AgentContext
+from arena.agents.context import AGENTS, AgentContext
 from arena.agents.factories import call_factory, import_factory, vet_variant
 from arena.errors import InputError
-from arena.registry import AGENTS
 
 if TYPE_CHECKING:
     from arena.variants.variant import Variant

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from langchain_core.runnables import Runnable
+
+from arena import registry
+from arena.registry import Registry
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -49,3 +55,10 @@ class AgentContext:
     def max_steps(self) -> int:
         """The variant's tool-call budget."""
         return self.variant.max_steps
+
+
+AgentFactory = Callable[[AgentContext], Runnable[Any, Any]]
+"""What an agent architecture is: a factory from the context to a runnable agent."""
+
+AGENTS: Registry[AgentFactory] = registry.AGENTS
+"""The agent architectures (:data:`arena.registry.AGENTS`), typed: factories."""

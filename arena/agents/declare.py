@@ -54,9 +54,21 @@ def agent_factory(
     params: type[BaseModel] | None = None,
     roles: Sequence[str] = (),
 ) -> Callable[[F], F]:
-    """Declare a factory's tools (LangChain tools or plain typed functions with docstrings),
-    the pydantic model its variants' ``params:`` must match, and the roles its variants'
-    ``roles:`` may give a model of their own (read with ``ctx.model_for(role)``)."""
+    """Declare what an agent factory offers its variants.
+
+    Args:
+        tools: its tools (LangChain tools, or plain typed functions with docstrings); a
+            variant's ``tools:`` selects among them.
+        params: the pydantic model its variants' ``params:`` must match.
+        roles: the roles its variants' ``roles:`` may give a model of their own (read with
+            ``ctx.model_for(role)``).
+
+    Returns:
+        A decorator recording the declaration on the factory and returning it unchanged.
+
+    Raises:
+        ValueError: a tool or role declared twice, or roles not a list of names.
+    """
     from langchain_core.tools import BaseTool, tool
 
     declared = None

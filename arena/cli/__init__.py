@@ -6,12 +6,15 @@ import argparse
 import os
 import signal
 import sys
+import traceback
 from collections.abc import Sequence
 
-from arena.errors import ArenaError, InputError
+from arena.errors import ArenaError, InputError, NotFound
 
 EXIT_BAD_INPUT = 2
+EXIT_BUG = 70  # EX_SOFTWARE of sysexits.h: an internal error (1 is a failed gate or lint)
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a Unix tool
+DISTRIBUTION = "agent-arena"
 
 
 class _ArenaParser(argparse.ArgumentParser):
@@ -81,7 +84,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arena`` console script."""
     signal.signal(signal.SIGTERM, _sigterm)
     try:
-        code = _run(build_parser().parse_args(argv))
+        try:
+            args = build_parser().parse_args(argv)
+        except InputError as exc:  # e.g. an installed plugin's entry point taking a used name
+            print(f"arena: error: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        code = _run(args)
         sys.stdout.flush()  # here, not at exit, so a closed pipe is caught below
         return code
     except BrokenPipeError:
@@ -109,18 +117,37 @@ def _run(args: argparse.Namespace) -> int:
 
             use_fake_scripts(args.fake_scripts)
         return int(args.handler(args) or 0)
-    except InputError as exc:
+    except (InputError, NotFound) as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except ArenaError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
         return 1
-    except KeyError as exc:
-        print(f"arena: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print(
             "arena: interrupted; finished results are saved, rerun the command to resume",
             file=sys.stderr,
         )
         return 130
+    except BrokenPipeError:  # main ends quietly
+        raise
+    except Exception:  # a bug, not bad input: show where, and ask for a report
+        traceback.print_exc()
+        print(f"arena: internal error (a bug): {bug_report_request()}", file=sys.stderr)
+        return EXIT_BUG
+
+
+def bug_report_request() -> str:
+    """One line asking for a bug report: where to file it (the issue tracker among the
+    installed distribution's project URLs), else which project to tell."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        urls = metadata(DISTRIBUTION).get_all("Project-URL") or []
+    except PackageNotFoundError:
+        urls = []
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if any(word in label.lower() for word in ("issue", "bug", "tracker")):
+            return f"please report it with the traceback above at {url.strip()}"
+    return f"please report it to the {DISTRIBUTION} project with the traceback above"

@@ -100,7 +100,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
         store = Store(args.db)
         for run_id in runs:
-            store.run(run_id)  # KeyError (exit 2) for an unknown run
+            store.run(run_id)  # NotFound (exit 2) for an unknown run
         scores, stale = scores_for_lint(store, runs, dataset)
     report = lint_dataset(dataset, scores, runs, stale)
     if args.json:

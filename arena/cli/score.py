@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from arena import registry
 from arena.cli.common import add_db
-from arena.registry import REPORT_FORMATS
 
 
 def register(sub: Any) -> None:
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
         "--format",
         default=None,
         metavar="NAME",
-        help=f"report format (default: table): {REPORT_FORMATS.help_lines()}",
+        help=f"report format (default: table): {registry.REPORT_FORMATS.help_lines()}",
     )
     fmt.add_argument("--json", action="store_true", help="the same as --format json")
     fmt.add_argument("--markdown", action="store_true", help="the same as --format markdown")
@@ -38,18 +38,13 @@ def register(sub: Any) -> None:
 
 def cmd_score(args: argparse.Namespace) -> int:
     """Score a run and print it in the chosen report format."""
-    from arena.errors import InputError
     from arena.evaluation.run_scores import make_grader, score_run
-    from arena.registry import UnknownName
-    from arena.reports.score_formats import ScoreReport
+    from arena.reports.score_formats import REPORT_FORMATS, ScoreReport
     from arena.scoring.difficulty import difficulty_breakdown
     from arena.storage import Store
 
     name = args.format or ("json" if args.json else "markdown" if args.markdown else "table")
-    try:
-        render = REPORT_FORMATS.lookup(name)
-    except UnknownName as exc:
-        raise InputError(str(exc), field="--format") from None
+    render = REPORT_FORMATS.lookup(name)
     store = Store(args.db)
     run_id = store.run(args.run).id
     scores = score_run(store, run_id, make_grader(args.grader, store))

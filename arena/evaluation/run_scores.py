@@ -6,6 +6,7 @@ import asyncio
 
 from pydantic import BaseModel
 
+from arena.errors import NotFound
 from arena.records.results import RunResult
 from arena.scoring import (
     BehaviorGrader,
@@ -27,11 +28,11 @@ class RunScores(BaseModel):
     variants: list[VariantScores]
 
     def variant(self, name: str) -> VariantScores:
-        """The aggregate of one variant (KeyError if it is not in the run)."""
+        """The aggregate of one variant (NotFound if it is not in the run)."""
         for scores in self.variants:
             if scores.variant == name:
                 return scores
-        raise KeyError(
+        raise NotFound(
             f"variant {name!r} is not in run {self.run_id} "
             f"({', '.join(v.variant for v in self.variants)})"
         )

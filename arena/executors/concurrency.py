@@ -210,9 +210,9 @@ def limited(inner: Provider, slots: Slots, node: str = "") -> LimitedProvider:
 
 def limit_providers(slots: Slots, node: str = "") -> None:
     """Wrap every registered provider of this process (idempotent)."""
-    from arena.models.providers import get_provider, provider_names, register_provider
+    from arena.models.providers import PROVIDERS, provider_names, register_provider
 
     for name in provider_names():
-        provider = get_provider(name)
+        provider = PROVIDERS.lookup(name)
         if not isinstance(provider, LimitedProvider):
-            register_provider(limited(provider, slots, node), name=name)
+            register_provider(limited(provider, slots, node), name=name, replace=True)

@@ -77,7 +77,7 @@ class ArenaWorker:
         self.servers_prefix = servers_prefix
         self.urls: dict[str, str] = {}
         self.context = jobs.WorkerContext()
-        register_provider(NodeLocalProvider(self.urls), name="local")
+        register_provider(NodeLocalProvider(self.urls), name="local", replace=True)
         limiter = ray.get_actor(LIMITER, namespace=NAMESPACE)
         limit_providers(RaySlots(limiter), self.node)
 

@@ -94,11 +94,11 @@ def key_env(model: dict[str, Any]) -> str | None:
     from pydantic import ValidationError
 
     from arena.models.config import ModelConfig
-    from arena.models.providers.registry import get_provider
+    from arena.models.providers import PROVIDERS
 
     try:
         config = ModelConfig.model_validate(model)
-        return get_provider(config.provider).key_env(config)
+        return PROVIDERS.lookup(config.provider).key_env(config)
     except (ValidationError, InputError, TypeError):
         return None
 

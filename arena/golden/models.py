@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from arena.defaults import Tier as Tier  # re-exported: declared in arena.defaults
+from arena.errors import NotFound
 from arena.inputs.linear_regex import check_pattern
 from arena.registry import GOLDEN_CHECKS
 
@@ -296,8 +297,8 @@ class GoldenDataset(BaseModel):
         return self
 
     def case(self, case_id: str) -> GoldenCase:
-        """The case with this id (KeyError if absent)."""
+        """The case with this id (NotFound if absent)."""
         for case in self.test_cases:
             if case.id == case_id:
                 return case
-        raise KeyError(case_id)
+        raise NotFound(f"no case {case_id!r} in dataset {self.name!r}")

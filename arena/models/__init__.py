@@ -13,12 +13,13 @@ from arena.models.config import ModelConfig
 from arena.models.factory import check_model, make_chat_model
 from arena.models.fake import FakeChatModel, FakeScript, register_fake
 from arena.models.pricing import Price, price_for
-from arena.models.providers import Provider, get_provider, provider_names, register_provider
+from arena.models.providers import PROVIDERS, Provider, provider_names, register_provider
 from arena.models.replies import MalformedReplyError, is_malformed_reply
 from arena.models.retry import RetryPolicy, TransientModelError, is_transient
 
 __all__ = [
     "CALLS",
+    "PROVIDERS",
     "CachingChatModel",
     "CallCounter",
     "FakeChatModel",
@@ -33,7 +34,6 @@ __all__ = [
     "TransientModelError",
     "cache_key",
     "check_model",
-    "get_provider",
     "is_malformed_reply",
     "is_transient",
     "make_chat_model",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.language_models import BaseChatModel
 
 from arena.models.config import ModelConfig
-from arena.models.providers import get_provider
+from arena.models.providers import PROVIDERS
 
 
 def make_chat_model(config: ModelConfig) -> BaseChatModel:
@@ -23,7 +23,7 @@ def make_chat_model(config: ModelConfig) -> BaseChatModel:
         from arena.models.fake import FakeChatModel
 
         return FakeChatModel(script=script)
-    return get_provider(config.provider).build(config)
+    return PROVIDERS.lookup(config.provider).build(config)
 
 
 def check_model(config: ModelConfig) -> None:
@@ -32,4 +32,4 @@ def check_model(config: ModelConfig) -> None:
     from arena.models.fake_files import played_by
 
     if played_by(config.spec) is None:
-        get_provider(config.provider).check(config)
+        PROVIDERS.lookup(config.provider).check(config)

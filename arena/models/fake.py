@@ -76,7 +76,17 @@ MISS_LOADERS: list[Callable[[], object]] = []
 def register_fake(
     name: str, steps: Sequence[Step] | FakeScript, *, cycle: bool = False
 ) -> FakeScript:
-    """Register a script under ``fake:NAME`` (replacing any earlier one) and return it."""
+    """Register a scripted model under ``fake:NAME`` (replacing any earlier one).
+
+    Args:
+        name: the ``NAME`` of the ``fake:NAME`` spec that plays it.
+        steps: the replies in order (strings, dicts, messages, exceptions to raise, or
+            functions of the messages), or a ready :class:`FakeScript`.
+        cycle: start again from the first reply after the last.
+
+    Returns:
+        The registered script.
+    """
     script = steps if isinstance(steps, FakeScript) else FakeScript(steps, cycle=cycle)
     _SCRIPTS[name] = script
     return script

@@ -4,7 +4,7 @@ bounded by a byte budget), style control, rating tables.
 
 Pure numpy/scipy over arrays of battles (see :class:`Battles`). Every knob of a rating is
 one :class:`RatingOptions` record; rating methods are looked up by name in a registry
-(:data:`RATING_METHODS`, :func:`register_rating_method`).
+(:data:`RATING_METHODS`).
 """
 
 from arena.ratings.battle_arrays import Battles
@@ -45,13 +45,11 @@ from arena.ratings.matrices import (
 from arena.ratings.methods import (
     RATING_METHODS,
     RatingMethod,
-    get_rating_method,
     rate_bradley_terry,
     rate_elo_median,
     rate_online_elo,
     rate_style_controlled,
     rating_methods,
-    register_rating_method,
 )
 from arena.ratings.options import RatingOptionError, RatingOptions, expand_style
 from arena.ratings.pair_counts import PairCounts, aggregate_pairs
@@ -116,7 +114,6 @@ __all__ = [
     "expand_style",
     "fit_log_strengths",
     "fit_style_controlled",
-    "get_rating_method",
     "interval_levels",
     "log_strength_to_elo",
     "model_stats",
@@ -131,7 +128,6 @@ __all__ = [
     "rate_style_controlled",
     "rating_methods",
     "rating_table",
-    "register_rating_method",
     "score_interval",
     "seat_identifiable",
     "sparse_newton_fit_batch",

@@ -1,16 +1,18 @@
 """The built-in rating methods: every way of turning battles into ratings, by name.
 
 A method is a function ``rate(battles, options) -> RatingFit`` registered under a name in
-:data:`arena.registry.RATING_METHODS`. Adding one is a new module with that function
-decorated with ``@arena.registry.rating_method(name)`` (or an ``agent_arena.rating_methods``
-entry point); the CLI's ``--method`` choices, the leaderboard and
-:class:`~arena.ratings.RatingOptions` validation all read the registry.
+:data:`arena.registry.RATING_METHODS` (``RATING_METHODS.lookup(name)`` gives it). Adding one
+is a new module with that function decorated with ``@rating_method(name, summary)``
+(:mod:`arena.extend`) or an ``agent_arena.rating_methods`` entry point; the CLI's
+``--method`` choices, the leaderboard and :class:`~arena.ratings.RatingOptions` validation
+all read the registry.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from arena import registry
 from arena.ratings.battle_arrays import Battles
 from arena.ratings.bootstrap import bootstrap_bradley_terry
 from arena.ratings.elo import (
@@ -22,7 +24,7 @@ from arena.ratings.elo import (
 )
 from arena.ratings.fit import RatingFit
 from arena.ratings.style import bootstrap_style_controlled
-from arena.registry import RATING_METHODS, RatingMethod, UnknownName
+from arena.registry import RatingMethod, Registry
 
 if TYPE_CHECKING:
     from arena.ratings.options import RatingOptions
@@ -69,38 +71,14 @@ def rate_elo_median(battles: Battles, options: RatingOptions) -> RatingFit:
     return elo_median_fit(battles, ratings, options.anchor)
 
 
-BT = RatingMethod("bt", "Bradley-Terry MLE, 95% query-bootstrap intervals", rate_bradley_terry)
-STYLE_BT = RatingMethod(
-    "style-bt",
-    "Bradley-Terry with style covariates (length, markdown, seat), bootstrap intervals",
-    rate_style_controlled,
-    uses_style=True,
-)
-ELO = RatingMethod(
-    "elo", "online Elo in battle order (K=4), no intervals", rate_online_elo, intervals=False
-)
-ELO_MEDIAN = RatingMethod(
-    "elo-median",
-    "order-independent Elo: median over elo_rounds seeded shuffles, no intervals",
-    rate_elo_median,
-    intervals=False,
-)
+# Named and summarised in arena.registry's table (the one place).
+BT = RatingMethod(rate_bradley_terry)
+STYLE_BT = RatingMethod(rate_style_controlled, uses_style=True)
+ELO = RatingMethod(rate_online_elo, intervals=False)
+ELO_MEDIAN = RatingMethod(rate_elo_median, intervals=False)
 
-
-def register_rating_method(method: RatingMethod) -> None:
-    """Add (or replace) a rating method under ``method.name``."""
-    RATING_METHODS.register(method.name, method, method.summary)
-
-
-def get_rating_method(name: str) -> RatingMethod:
-    """The method registered as ``name``; KeyError naming the known methods."""
-    try:
-        method = RATING_METHODS.lookup(name)
-    except UnknownName as exc:
-        raise KeyError(str(exc)) from None
-    if not isinstance(method, RatingMethod):
-        raise TypeError(f"rating method {name!r} is not an arena.ratings.RatingMethod")
-    return method
+RATING_METHODS: Registry[RatingMethod] = registry.RATING_METHODS
+"""The rating-method registry (:data:`arena.registry.RATING_METHODS`)."""
 
 
 def rating_methods() -> dict[str, str]:
@@ -112,11 +90,9 @@ __all__ = [
     "RATING_METHODS",
     "RatingMethod",
     "elo_median_rounds",
-    "get_rating_method",
     "rate_bradley_terry",
     "rate_elo_median",
     "rate_online_elo",
     "rate_style_controlled",
     "rating_methods",
-    "register_rating_method",
 ]

@@ -10,7 +10,7 @@ import math
 import operator
 from dataclasses import dataclass
 
-from arena.errors import InputError
+from arena.errors import InputError, UnknownName
 from arena.ratings.bootstrap import DEFAULT_ROUNDS
 from arena.ratings.bradley_terry import DEFAULT_REG
 from arena.ratings.elo import DEFAULT_ELO_ROUNDS, ELO_AUTO_MAX_BATTLES
@@ -98,7 +98,7 @@ class RatingOptions:
     elo_rounds: int | None = None
 
     def __post_init__(self) -> None:
-        from arena.registry import RATING_METHODS, UnknownName
+        from arena.registry import RATING_METHODS
 
         setter = object.__setattr__
         checks = (

@@ -16,7 +16,7 @@ from arena.ratings.matrices import (
     rank_models,
     win_rate_matrix,
 )
-from arena.ratings.methods import elo_median_rounds, get_rating_method, rate_elo_median
+from arena.ratings.methods import RATING_METHODS, elo_median_rounds, rate_elo_median
 from arena.ratings.options import RatingOptions
 
 
@@ -76,7 +76,7 @@ def rating_table(battles: Battles, options: RatingOptions | None = None) -> Rati
     """
     opts = options if options is not None else RatingOptions()
     elo_rounds = opts.elo_column_rounds(len(battles))
-    method = get_rating_method(opts.method_name)
+    method = RATING_METHODS.lookup(opts.method_name)
     if method.rate is rate_elo_median:  # the method's medians are the Elo column: run once
         elo = elo_median_over_orderings(battles, rounds=elo_median_rounds(opts), seed=opts.seed)
         fit = elo_median_fit(battles, elo, opts.anchor)

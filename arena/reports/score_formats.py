@@ -4,8 +4,11 @@ in :data:`arena.registry.REPORT_FORMATS` (``table``, ``json``, ``markdown`` or a
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from arena import registry
+from arena.registry import Registry
 from arena.scoring.aggregate import GroupStats, VariantScores
 from arena.scoring.combined import CaseScore
 
@@ -20,6 +23,13 @@ class ScoreReport:
     variants: list[VariantScores]
     cases: list[CaseScore]
     by_difficulty: dict[str, dict[str, GroupStats]] = field(default_factory=dict)
+
+
+ReportFormat = Callable[[ScoreReport], str]
+"""What a report format is: a function from a score report to text."""
+
+REPORT_FORMATS: Registry[ReportFormat] = registry.REPORT_FORMATS
+"""The report formats (:data:`arena.registry.REPORT_FORMATS`), typed: functions."""
 
 
 def table(report: ScoreReport) -> str:

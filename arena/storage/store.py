@@ -11,6 +11,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, selectinload
 
+from arena.errors import NotFound
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records.results import RunInfo, RunResult, utcnow
 from arena.storage import statements
@@ -115,7 +116,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
         with self.session() as s:
             row = s.get(DatasetRow, dataset_id)
             if row is None:
-                raise KeyError(f"no dataset {dataset_id}")
+                raise NotFound(f"no dataset {dataset_id}")
             cases = s.scalars(
                 select(CaseRow).where(CaseRow.dataset_id == dataset_id).order_by(CaseRow.id)
             ).all()
@@ -190,23 +191,23 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
             ]
 
     def run(self, run_id: int | None = None) -> RunInfo:
-        """One run (the newest when ``run_id`` is None); KeyError if there is none."""
+        """One run (the newest when ``run_id`` is None); NotFound if there is none."""
         runs = self.runs()
         if run_id is None:
             if not runs:
-                raise KeyError("no runs stored yet: run `arena run` or `arena demo` first")
+                raise NotFound("no runs stored yet: run `arena run` or `arena demo` first")
             return runs[0]
         for info in runs:
             if info.id == run_id:
                 return info
-        raise KeyError(f"no run with id {run_id}")
+        raise NotFound(f"no run with id {run_id}")
 
     def run_dataset(self, run_id: int) -> GoldenDataset:
         """The dataset a run used."""
         with self.session() as s:
             row = s.get(RunRow, run_id)
             if row is None:
-                raise KeyError(f"no run with id {run_id}")
+                raise NotFound(f"no run with id {run_id}")
             dataset_id = row.dataset_id
         return self.load_dataset(dataset_id)
 
@@ -254,11 +255,11 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
             return [result_record(r) for r in rows]
 
     def result(self, result_id: int) -> RunResult:
-        """One result with its trajectory; KeyError if absent."""
+        """One result with its trajectory; NotFound if absent."""
         with self.session() as s:
             row = s.get(ResultRow, result_id, options=[selectinload(ResultRow.steps)])
             if row is None:
-                raise KeyError(f"no result with id {result_id}")
+                raise NotFound(f"no result with id {result_id}")
             return result_record(row)
 
     def finished_results(self, run_id: int) -> dict[ResultKey, RunResult]:

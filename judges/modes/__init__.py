@@ -12,33 +12,30 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from arena.errors import InputError
-from arena.registry import JUDGE_MODES, UnknownName
+from arena import registry
+from arena.registry import Registry
 
 if TYPE_CHECKING:
     from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
     from judges.orders import Outcome
     from judges.types import Verdict
 
-MODES = JUDGE_MODES
-"""The judge-mode registry (:data:`arena.registry.JUDGE_MODES`)."""
+MODES: Registry[type[JudgeMode]] = registry.JUDGE_MODES
+"""The judge-mode registry (:data:`arena.registry.JUDGE_MODES`), typed: mode classes."""
 
 
 def mode_names() -> tuple[str, ...]:
     """Every registered mode, in registration order."""
-    return JUDGE_MODES.names()
+    return MODES.names()
 
 
 def get_mode(name: str) -> JudgeMode:
-    """A fresh instance of the mode registered under ``name`` (InputError if none)."""
-    try:
-        mode_class = JUDGE_MODES.lookup(name)
-    except UnknownName as exc:
-        raise InputError(
-            f"judge mode must be one of {', '.join(exc.known)}, got {name!r}", field="judge"
-        ) from None
-    mode: JudgeMode = mode_class()
-    return mode
+    """A fresh instance of the mode registered under ``name``.
+
+    Raises:
+        UnknownName: no mode is registered under ``name``.
+    """
+    return MODES.lookup(name)()
 
 
 def combine(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:

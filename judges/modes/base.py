@@ -54,15 +54,16 @@ class Reading:
 
 
 class JudgeMode(ABC):
-    """One way of judging an ordered pair. Subclass it, set ``name`` and ``summary``, and
-    decorate it with ``@arena.registry.judge_mode(name)`` (see :mod:`arena.registry`).
+    """One way of judging an ordered pair. Subclass it and decorate it with
+    ``@judge_mode(name, summary)`` (:mod:`arena.extend`); the registry sets ``name`` and
+    ``summary``.
 
     The verdict cache key hashes :meth:`conversations` and the templates of
     :mod:`judges.prompts`: keep every prompt text in one of them.
     """
 
-    name: ClassVar[str]
-    summary: ClassVar[str]  # one line, shown in ``arena judge --help``
+    name: ClassVar[str] = ""  # set by the registry
+    summary: ClassVar[str] = ""  # set by the registry: one line, shown in ``arena --help``
     needs_logprobs: ClassVar[bool] = False
     #: Whether each order's verdict depends on which answer is shown first (a tie margin can
     #: then be calibrated from the disagreement between the orders).
@@ -96,10 +97,10 @@ class JudgeMode(ABC):
         """InputError (naming the judge) if the judge's provider cannot serve this mode."""
         if not self.needs_logprobs:
             return
-        from arena.models import get_provider
+        from arena.models.providers import PROVIDERS
 
         provider = spec.model.provider
-        if not get_provider(provider).supports_logprobs:
+        if not PROVIDERS.lookup(provider).supports_logprobs:
             raise InputError(
                 f"judge mode {self.name!r} reads token log-probabilities, which "
                 f"provider {provider!r} ({spec.model.spec}) cannot return; use "

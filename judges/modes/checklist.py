@@ -43,8 +43,6 @@ def written_items(text: str) -> tuple[ChecklistItem, ...]:
 class ChecklistMode(JudgeMode):
     """Per-item P(YES) for each answer alone; P(A better) from the two answers' log-odds."""
 
-    name = "checklist"
-    summary = "each answer alone, one YES/NO logprob question per golden checklist item"
     needs_logprobs = True
     positional = False
     rule: str = DEFAULT_RULE

@@ -22,8 +22,6 @@ from judges.types import PairRequest, Verdict
 class GradesMode(JudgeMode):
     """Bradley-Terry on two grades: P(A better) = sigmoid(logit(p_a) - logit(p_b))."""
 
-    name = "grades"
-    summary = "each answer graded alone (P(YES) of one token), compared by log-odds"
     needs_logprobs = True
     positional = False
 

@@ -15,8 +15,6 @@ from judges.types import PairRequest, Verdict
 class LogprobsMode(JudgeMode):
     """One token's log-probabilities: P(first-shown answer is better) = P(A) / (P(A) + P(B))."""
 
-    name = "logprobs"
-    summary = "P(A) vs P(B) of one token, averaged over both orders (or in log-odds)"
     needs_logprobs = True
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:

@@ -13,9 +13,6 @@ from judges.types import PairRequest
 class TextMode(JudgeMode):
     """A written verdict, asked once more if unreadable; the two orders must agree."""
 
-    name = "text"
-    summary = "a written [[A>B]]-style verdict; a winner only when both orders agree"
-
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
         return [
             [

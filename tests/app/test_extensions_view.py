@@ -20,7 +20,7 @@ EXTRA = "test-extra-format"
 @pytest.fixture
 def extra_format() -> Iterator[str]:
     """A report format registered at run time, removed afterwards."""
-    REPORT_FORMATS.register(EXTRA, object(), summary="Registered by the Extensions test.")
+    REPORT_FORMATS.register(EXTRA, str, summary="Registered by the Extensions test.")
     yield EXTRA
     del REPORT_FORMATS[EXTRA]
 

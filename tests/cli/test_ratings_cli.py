@@ -19,7 +19,6 @@ from arena.ratings import (
     RatingMethod,
     RatingOptions,
     rating_table,
-    register_rating_method,
 )
 from tests.ratings.test_rating_options import rate_win_share, small_arena
 from tests.support.scripted import answers_by_case, prefers_an_answer
@@ -209,11 +208,11 @@ def test_style_control_needs_counts_in_every_row(
 
 @pytest.fixture
 def win_share() -> Iterator[None]:
-    register_rating_method(
-        RatingMethod("win-share", "overall score share", rate_win_share, intervals=False)
-    )
-    yield
-    del RATING_METHODS["win-share"]
+    with RATING_METHODS.scope():
+        RATING_METHODS.register(
+            "win-share", RatingMethod(rate_win_share, intervals=False), "overall score share"
+        )
+        yield
 
 
 def test_methods_are_listed_and_selected_from_the_registry(

@@ -20,7 +20,7 @@ from arena.executors.concurrency import (
     limited,
 )
 from arena.executors.ray_executor import check_reachable, placement, shipped_url
-from arena.models import ModelConfig, get_provider, register_fake
+from arena.models import PROVIDERS, ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from judges import JudgeSpec
@@ -122,7 +122,7 @@ def test_endpoint_keys_name_the_endpoint_and_key_variable_never_the_key() -> Non
 
 
 def test_limited_provider_keeps_name_checks_and_cache_identity() -> None:
-    inner = get_provider("openai")
+    inner = PROVIDERS.lookup("openai")
     wrapped = limited(inner, LocalSlots(EndpointLeases()))
     config = ModelConfig(spec="openai:m", base_url="http://127.0.0.1:1/v1", timeout=3)
     assert (wrapped.name, wrapped.supports_logprobs) == ("openai", inner.supports_logprobs)
@@ -131,7 +131,7 @@ def test_limited_provider_keeps_name_checks_and_cache_identity() -> None:
     assert isinstance(model, LimitedChatModel) and model.lease_s == 8.0
     assert model.endpoint == endpoint_key(config)
     assert not isinstance(
-        limited(get_provider("fake"), LocalSlots(EndpointLeases())).build(
+        limited(PROVIDERS.lookup("fake"), LocalSlots(EndpointLeases())).build(
             ModelConfig(spec="fake:echo")
         ),
         LimitedChatModel,
@@ -192,7 +192,7 @@ def test_node_local_provider_serves_the_nodes_server_with_the_local_identity() -
     provider = NodeLocalProvider({"qwen2.5-coder-1.5b": "http://127.0.0.1:9/v1"})
     model = provider.build(config)
     assert str(model.openai_api_base) == "http://127.0.0.1:9/v1"  # type: ignore[attr-defined]
-    assert provider.identity(config) == get_provider("local").identity(config)
+    assert provider.identity(config) == PROVIDERS.lookup("local").identity(config)
 
 
 def test_workers_are_placed_on_alive_nodes_once_per_cpu_interleaved() -> None:

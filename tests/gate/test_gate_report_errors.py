@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import BaseMessage
 
-from arena.cli import main
+from arena.cli import EXIT_BUG, main
 from arena.models import register_fake
 from arena.storage import Store
 from tests.gate.conftest import Project, answers
@@ -156,7 +156,10 @@ def test_a_bad_arena_yaml_still_writes_the_reports_naming_the_file_and_field(
 
 
 def test_a_gate_that_dies_leaves_no_report_behind(
-    project: Project, db_url: str, monkeypatch: pytest.MonkeyPatch
+    project: Project,
+    db_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     project.variant("base", answers())
     project.config()
@@ -170,6 +173,7 @@ def test_a_gate_that_dies_leaves_no_report_behind(
 
     monkeypatch.setattr("arena.gate.pipeline.run_gate", dies)
     argv = ["gate", "--config", str(project.root / "arena.yaml"), "--report-dir", str(reports)]
-    with pytest.raises(RuntimeError):
-        main([*argv, "--db", db_url, "--baseline", "base", "--candidate", "base"])
+    code = main([*argv, "--db", db_url, "--baseline", "base", "--candidate", "base"])
+    assert code == EXIT_BUG  # a crash, told from a failed gate (1) and bad input (2)
+    assert "RuntimeError: the machine went away" in capsys.readouterr().err
     assert sorted(p.name for p in reports.iterdir()) == []

@@ -11,7 +11,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import ValidationError
 
 from arena.battles import judge_run
-from arena.errors import InputError
+from arena.errors import InputError, UnknownName
 from arena.models import ModelConfig, Provider, register_fake
 from arena.models.fake import FakeChatModel
 from arena.models.providers.registry import PROVIDERS
@@ -66,7 +66,9 @@ def test_the_registry_names_every_mode_and_the_spec_accepts_only_those() -> None
         assert JudgeSpec(model=ModelConfig(spec="fake:j"), mode=name).label == f"fake:j/{name}"
     with pytest.raises(ValidationError, match="text, logprobs, grades, checklist"):
         JudgeSpec(model=ModelConfig(spec="fake:j"), mode="vibes")
-    with pytest.raises(InputError, match="text, logprobs, grades, checklist, got 'vibes'"):
+    with pytest.raises(
+        UnknownName, match="judge mode 'vibes'; known: text, logprobs, grades, checklist"
+    ):
         parse("fake:j/vibes")
 
 

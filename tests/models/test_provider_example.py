@@ -13,7 +13,7 @@ import pytest
 from langchain_core.language_models import BaseChatModel
 
 from arena.golden import GoldenDataset
-from arena.models import ModelConfig, get_provider, register_provider
+from arena.models import ModelConfig, register_provider
 from arena.models.providers import PROVIDERS
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
@@ -58,12 +58,9 @@ class OllamaProvider(Provider):
 
 @pytest.fixture
 def ollama() -> Iterator[FaultServer]:
-    saved = dict(PROVIDERS)
-    register_provider(OllamaProvider())  # = "ollama": "arena.models.providers.ollama:..."
-    with FaultServer() as server:
+    with PROVIDERS.scope(), FaultServer() as server:
+        register_provider(OllamaProvider())  # = "ollama": "arena.models.providers.ollama:..."
         yield server
-    PROVIDERS.clear()
-    PROVIDERS.update(saved)
 
 
 def test_the_readme_provider_runs_a_variant_end_to_end(ollama: FaultServer, store: Store) -> None:
@@ -86,4 +83,4 @@ def test_the_readme_provider_runs_a_variant_end_to_end(ollama: FaultServer, stor
     assert ollama.stats()["models"] == {"llama3.2": 1}
     again = run_suite(store, dataset, [variant], RunOptions(progress=False))
     assert again.model_calls == 0 and ollama.stats()["requests"] == 1
-    assert get_provider("ollama").supports_logprobs is False
+    assert PROVIDERS.lookup("ollama").supports_logprobs is False

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.errors import InputError, ModelError
+from arena.errors import InputError, ModelError, NameTaken, UnknownName
 from arena.models import (
     FakeChatModel,
     ModelConfig,
     Provider,
     check_model,
-    get_provider,
     make_chat_model,
     provider_names,
     register_fake,
@@ -29,24 +28,22 @@ pytestmark = pytest.mark.unit
 @pytest.fixture
 def registry() -> Iterator[None]:
     """Restore the provider registry after a test registers its own."""
-    saved = dict(PROVIDERS)
-    yield
-    PROVIDERS.clear()
-    PROVIDERS.update(saved)
+    with PROVIDERS.scope():
+        yield
 
 
 def test_builtin_providers_are_registered() -> None:
     assert provider_names()[:3] == ("local", "openai", "fake")
     for name in ("local", "openai", "fake"):
-        provider = get_provider(name)
+        provider = PROVIDERS.lookup(name)
         assert isinstance(provider, Provider) and provider.name == name
         assert provider.supports_logprobs is True
 
 
-def test_unknown_provider_is_an_input_error_naming_the_field() -> None:
-    with pytest.raises(InputError, match=r"field model\.spec: unknown model provider 'azure'") as e:
-        get_provider("azure")
-    assert e.value.field == "model.spec" and "local, openai, fake" in str(e.value)
+def test_unknown_provider_is_an_input_error_naming_kind_name_and_known() -> None:
+    with pytest.raises(UnknownName, match=r"^unknown model provider 'azure'; known: ") as e:
+        PROVIDERS.lookup("azure")
+    assert e.value.known[:3] == ("local", "openai", "fake") and e.value.kind == "model provider"
     with pytest.raises(ValueError, match="PROVIDER:NAME with PROVIDER one of local, openai"):
         ModelConfig(spec="azure:gpt-4o")
 
@@ -54,11 +51,11 @@ def test_unknown_provider_is_an_input_error_naming_the_field() -> None:
 def test_builtin_providers_build_their_models(monkeypatch: pytest.MonkeyPatch) -> None:
     register_fake("prov-hello", ["hi"])
     assert isinstance(
-        get_provider("fake").build(ModelConfig(spec="fake:prov-hello")), FakeChatModel
+        PROVIDERS.lookup("fake").build(ModelConfig(spec="fake:prov-hello")), FakeChatModel
     )
     monkeypatch.setenv("PROV_KEY", "sk-prov-0123456789")
     config = ModelConfig(spec="openai:m", api_key_env="PROV_KEY", base_url="http://127.0.0.1:9/v1")
-    model = get_provider("openai").build(config)
+    model = PROVIDERS.lookup("openai").build(config)
     assert type(model).__name__ == "LeanChatOpenAI" and "sk-prov" not in repr(model)
 
 
@@ -127,7 +124,7 @@ def test_a_registered_provider_is_one_class_and_one_line(registry: None) -> None
     register_provider(_Shout())
     config = ModelConfig(spec="shout:hello")
     assert make_chat_model(config).invoke("hi").content == "HELLO"
-    assert get_provider("shout").supports_logprobs is False  # logprobs judges refuse it
+    assert PROVIDERS.lookup("shout").supports_logprobs is False  # logprobs judges refuse it
     assert (
         config.cache_identity()
         != ModelConfig(spec="shout:hello", base_url="http://h/v1").cache_identity()
@@ -137,10 +134,18 @@ def test_a_registered_provider_is_one_class_and_one_line(registry: None) -> None
 def test_providers_register_by_import_path(registry: None) -> None:
     register_provider("tests.models.test_providers:_Shout", name="shout2")
     assert "shout2" in provider_names()
-    assert isinstance(get_provider("shout2"), _Shout)
+    assert isinstance(PROVIDERS.lookup("shout2"), _Shout)
     register_provider("collections:OrderedDict", name="notaprovider")
-    with pytest.raises(TypeError, match=r"not an arena\.models\.Provider"):
-        get_provider("notaprovider")
+    with pytest.raises(TypeError, match=r"model provider 'notaprovider' must be a .*:Provider"):
+        PROVIDERS.lookup("notaprovider")
+
+
+def test_a_provider_named_like_a_builtin_is_refused_unless_replacing(registry: None) -> None:
+    with pytest.raises(NameTaken, match=r"model provider 'openai' is registered already"):
+        register_provider(_Shout(), name="openai")
+    assert type(PROVIDERS.lookup("openai")).__name__ == "OpenAIProvider"
+    register_provider(_Shout(), name="openai", replace=True)
+    assert isinstance(PROVIDERS.lookup("openai"), _Shout)
 
 
 def test_building_without_the_key_is_a_model_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,6 +3,7 @@ command uses them: --help lists them, run, score, the gate, judge and ratings us
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import subprocess
@@ -119,3 +120,16 @@ def test_every_command_uses_the_plugins(plugin_dir: Path, tmp_path: Path) -> Non
     board = json.loads(_arena(env, "ratings", "--method", "wins", "--json", *db))
     entries = {e["variant"]: e for e in board["entries"]}
     assert board["method"] == "wins" and entries["echo"]["rating"] > entries["parrot"]["rating"]
+
+
+def test_the_plugin_imports_nothing_of_agent_arena_but_arena_extend() -> None:
+    package = ROOT / "tests" / "plugin_package" / "arena_test_plugin"
+    imported = set()
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+            elif isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+    ours = {name for name in imported if name.split(".")[0] in ("arena", "judges")}
+    assert ours == {"arena.extend"}

@@ -19,11 +19,9 @@ from arena.ratings import (
     bootstrap_bradley_terry,
     bradley_terry,
     elo_median_over_orderings,
-    get_rating_method,
     online_elo,
     rating_methods,
     rating_table,
-    register_rating_method,
 )
 
 pytestmark = pytest.mark.unit
@@ -119,16 +117,16 @@ def rate_win_share(battles: Battles, options: RatingOptions) -> RatingFit:
 
 @pytest.fixture
 def win_share() -> Iterator[None]:
-    register_rating_method(
-        RatingMethod("win-share", "overall score share", rate_win_share, intervals=False)
-    )
-    yield
-    del RATING_METHODS["win-share"]
+    with RATING_METHODS.scope():
+        RATING_METHODS.register(
+            "win-share", RatingMethod(rate_win_share, intervals=False), "overall score share"
+        )
+        yield
 
 
 def test_a_new_method_is_one_function_and_one_registration(win_share: None) -> None:
     assert rating_methods()["win-share"] == "overall score share"
-    assert get_rating_method("win-share").rate is rate_win_share
+    assert RATING_METHODS.lookup("win-share").rate is rate_win_share
     table = rating_table(small_arena(), RatingOptions(method="win-share", elo_rounds=0))
     assert table.method == "win-share" and table.models[0] == "x"
     assert table.rank.tolist() == [1, 2, 3]

@@ -6,21 +6,19 @@ first, then plugins); combined scoring, the gate and the LangSmith export iterat
 
 from __future__ import annotations
 
-from arena.registry import GOLDEN_CHECKS
+from arena import registry
+from arena.registry import Registry
 from arena.scoring.checks.base import OUTPUT, CheckInput, GoldenCheck
 from arena.scoring.checks.reasons import FailReason, FailureKind, general_reason
+
+GOLDEN_CHECKS: Registry[GoldenCheck] = registry.GOLDEN_CHECKS
+"""The golden-check registry (:data:`arena.registry.GOLDEN_CHECKS`), typed: check instances."""
 
 
 def golden_checks() -> list[GoldenCheck]:
     """Every registered check, in registration order (a broken plugin raises its own
     import error)."""
-    checks: list[GoldenCheck] = []
-    for name in GOLDEN_CHECKS.names():
-        check = GOLDEN_CHECKS.lookup(name)
-        if not isinstance(check, GoldenCheck):
-            raise TypeError(f"golden check {name!r} is not an arena.scoring.checks.GoldenCheck")
-        checks.append(check)
-    return checks
+    return [GOLDEN_CHECKS.lookup(name) for name in GOLDEN_CHECKS.names()]
 
 
 def check_fields() -> tuple[str, ...]:
@@ -41,6 +39,7 @@ def component_kinds() -> dict[str, FailureKind]:
 
 
 __all__ = [
+    "GOLDEN_CHECKS",
     "OUTPUT",
     "CheckInput",
     "FailReason",

@@ -40,8 +40,8 @@ class GoldenCheck:
     """One golden check. Subclass it, set the class attributes, implement :meth:`score`.
 
     Attributes:
-        name: the registered name (``contains``, ``trajectory``, ...).
-        summary: one line for ``arena golden --help`` and the docs.
+        name: the registered name (``contains``, ``trajectory``, ...), set by the registry.
+        summary: one line for ``arena --help``, set by the registry from the registration.
         component: ``output`` for a part of the output component (its score is averaged with
             the other output checks), otherwise its own weighted top-level component.
         kind: the failure kind its reasons carry (what the gate reports).

@@ -6,17 +6,13 @@ The grade comes from the behaviour grader (keyword rules by default, an LLM with
 
 from __future__ import annotations
 
-from arena.registry import golden_check
 from arena.scoring.checks.base import CheckInput, GoldenCheck, graded_check
 from arena.scoring.types import Check
 
 
-@golden_check("behavior")
 class BehaviorCheck(GoldenCheck):
     """``expected_behavior`` shown in the output, as graded."""
 
-    name = "behavior"
-    summary = "an expected behaviour (refuse, ask for clarification, ...), graded"
     component = "behavior"
     kind = "behavior"
     fields = ("expected_behavior",)

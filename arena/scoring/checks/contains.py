@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.registry import golden_check
 from arena.scoring.checks.base import CheckInput, GoldenCheck
 from arena.scoring.textmatch import first_alternative
 from arena.scoring.types import Check
@@ -41,12 +40,9 @@ def _short(item: object, limit: int = 3) -> str:
     return repr(item)
 
 
-@golden_check("contains")
 class ContainsCheck(GoldenCheck):
     """The output contains each item of ``expected_output_contains``."""
 
-    name = "contains"
-    summary = "the output contains each expected item (or one of its alternatives)"
     fields = ("expected_output_contains",)
 
     def score(self, data: CheckInput) -> Check | None:

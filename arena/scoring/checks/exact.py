@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from arena.registry import golden_check
 from arena.scoring.checks.base import CheckInput, GoldenCheck
 from arena.scoring.textmatch import collapse_spaces, normalize_text
 from arena.scoring.types import Check
@@ -19,12 +18,9 @@ def score_exact(output: str, expected: str) -> Check:
     return Check(score=1.0 if equal else 0.0, passed=equal, details={"expected": expected})
 
 
-@golden_check("exact")
 class ExactCheck(GoldenCheck):
     """The output equals ``expected_output_exact``."""
 
-    name = "exact"
-    summary = "the output equals a string (case and whitespace normalised)"
     fields = ("expected_output_exact",)
 
     def score(self, data: CheckInput) -> Check | None:

@@ -5,18 +5,14 @@ The scorer is :func:`arena.scoring.functional.score_files`.
 
 from __future__ import annotations
 
-from arena.registry import golden_check
 from arena.scoring.checks.base import CheckInput, GoldenCheck
 from arena.scoring.functional import score_files
 from arena.scoring.types import Check
 
 
-@golden_check("functional")
 class FunctionalCheck(GoldenCheck):
     """Every ``expected_files`` entry exists and contains its items."""
 
-    name = "functional"
-    summary = "files a side-effect tool must leave in the sandbox"
     component = "functional"
     kind = "side_effect"
     fields = ("expected_files",)

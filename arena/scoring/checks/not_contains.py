@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.registry import golden_check
 from arena.scoring.checks.base import CheckInput, GoldenCheck
 from arena.scoring.textmatch import first_alternative
 from arena.scoring.types import Check
@@ -17,12 +16,9 @@ def score_not_contains(output: str, items: Sequence[str]) -> Check:
     return Check(score=score, passed=not violations, details={"violations": violations})
 
 
-@golden_check("not_contains")
 class NotContainsCheck(GoldenCheck):
     """The output contains none of ``expected_output_not_contains``."""
 
-    name = "not_contains"
-    summary = "the output contains none of the forbidden strings (a hard fail)"
     fields = ("expected_output_not_contains",)
     guard = True
 

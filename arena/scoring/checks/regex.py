@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from arena.inputs.linear_regex import search as linear_search
-from arena.registry import golden_check
 from arena.scoring.checks.base import CheckInput, GoldenCheck
 from arena.scoring.types import Check
 
@@ -38,12 +37,9 @@ def score_regex(output: str, pattern: str) -> Check:
     )
 
 
-@golden_check("regex")
 class RegexCheck(GoldenCheck):
     """The output matches ``expected_output_regex``."""
 
-    name = "regex"
-    summary = "the output matches a regular expression (case-insensitive, multiline)"
     fields = ("expected_output_regex",)
 
     def score(self, data: CheckInput) -> Check | None:

@@ -6,17 +6,13 @@ combined score records why in ``details['rubric']``).
 
 from __future__ import annotations
 
-from arena.registry import golden_check
 from arena.scoring.checks.base import CheckInput, GoldenCheck, graded_check
 from arena.scoring.types import Check
 
 
-@golden_check("rubric")
 class RubricCheck(GoldenCheck):
     """The case's ``rubric``, as graded by an LLM grader."""
 
-    name = "rubric"
-    summary = "a free-text rubric graded by the --grader LLM"
     component = "rubric"
     kind = "output"
     fields = ("rubric",)

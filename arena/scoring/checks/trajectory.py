@@ -6,18 +6,14 @@ there); this module holds what the check reads and the reasons it gives.
 
 from __future__ import annotations
 
-from arena.registry import golden_check
 from arena.scoring.checks.base import CheckInput, GoldenCheck
 from arena.scoring.tool_use import score_trajectory
 from arena.scoring.types import Check
 
 
-@golden_check("trajectory")
 class TrajectoryCheck(GoldenCheck):
     """The tools called against the case's expected trajectory; always applies."""
 
-    name = "trajectory"
-    summary = "tool selection, order, arguments, efficiency and forbidden tools (always)"
     component = "trajectory"
     kind = "trajectory"
     fields = (

@@ -7,8 +7,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable, RunnableLambda
 
-from arena.agents import AgentContext
-from arena.registry import agent_architecture
+from arena.extend import AgentContext, agent_architecture
 
 
 @agent_architecture("parrot-agent", "one model call, no tools (a plugin's agent)")

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from arena.registry import golden_check
-from arena.scoring.checks import CheckInput, GoldenCheck
-from arena.scoring.types import Check
+from arena.extend import Check, CheckInput, GoldenCheck, golden_check
 
 
-@golden_check("max_words")
+@golden_check("max_words", "the answer has at most expected_output_max_words words (a plugin's)")
 class MaxWordsCheck(GoldenCheck):
     """The answer is short enough."""
 
-    name = "max_words"
-    summary = "the answer has at most expected_output_max_words words"
     fields = ("expected_output_max_words",)
     extra_fields: ClassVar[dict[str, tuple[Any, Any]]] = {"expected_output_max_words": (int, None)}
 

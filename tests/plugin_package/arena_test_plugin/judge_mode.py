@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from arena.registry import judge_mode
-from arena.vocabulary import Label
-from judges.modes import Asker, JudgeMode, Reading
-from judges.types import PairRequest
+from arena.extend import Asker, JudgeMode, Label, PairRequest, Reading, judge_mode
 
 
-@judge_mode("shorter")
+@judge_mode("shorter", "the shorter answer wins (a plugin's judge mode)")
 class ShorterMode(JudgeMode):
     """Prefer the shorter answer (ties on equal length)."""
-
-    name = "shorter"
-    summary = "the shorter answer wins (a plugin's judge mode)"
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
         return [[HumanMessage(f"Which is shorter?\nA: {request.answer_a}\nB: {request.answer_b}")]]

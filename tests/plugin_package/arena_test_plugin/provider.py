@@ -7,8 +7,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from arena.models import FakeChatModel, ModelConfig, Provider, register_fake
-from arena.registry import model_provider
+from arena.extend import FakeChatModel, ModelConfig, Provider, model_provider, register_fake
 
 
 def _parrot(messages: list[BaseMessage]) -> str:
@@ -22,8 +21,6 @@ register_fake("parrot", [_parrot], cycle=True)
 @model_provider("parrot", "repeats the last user message (a plugin's provider)")
 class ParrotProvider(Provider):
     """repeats the last user message, word for word"""
-
-    name = "parrot"
 
     def key_env(self, config: ModelConfig) -> str | None:
         return None

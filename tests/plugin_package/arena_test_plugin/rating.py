@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arena.ratings import Battles, RatingFit, RatingOptions
-from arena.registry import rating_method
+from arena.extend import Battles, RatingFit, RatingOptions, rating_method
 
 
 @rating_method("wins", "share of the points won, Elo scale (a plugin's method)", intervals=False)

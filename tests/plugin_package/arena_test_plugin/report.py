@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from arena.registry import report_format
-from arena.reports.score_formats import ScoreReport
+from arena.extend import ScoreReport, report_format
 
 
 @report_format("csv", "variant,cases,passed lines (a plugin's format)")

@@ -1,0 +1,184 @@
+"""Everything a plugin needs, from one module: the six registries and their decorators, the
+base classes, what they receive and what they return, and the errors.
+
+A plugin imports only from here (``from arena.extend import GoldenCheck, golden_check``);
+the modules these names come from may move. Names load on first use, so importing this
+module is cheap. See docs/extending.md.
+
+========================  ===================================  ===========================
+kind                      base / type                          decorator
+========================  ===================================  ===========================
+model provider            :class:`Provider`                    :func:`model_provider`
+judge mode                :class:`JudgeMode`                   :func:`judge_mode`
+rating method             :class:`RatingMethod`                :func:`rating_method`
+golden check              :class:`GoldenCheck`                 :func:`golden_check`
+agent architecture        :data:`AgentFactory`                 :func:`agent_architecture`
+report format             :data:`ReportFormat`                 :func:`report_format`
+========================  ===================================  ===========================
+
+Every registry (``PROVIDERS``, ``JUDGE_MODES``, ...) is a :class:`Registry` typed with its
+base: ``lookup(name)`` gives an entry or raises :class:`UnknownName`; registering a name
+twice raises :class:`NameTaken` unless ``replace=True``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the real names, for type checkers
+    from arena.agents.context import AGENTS, AgentContext, AgentFactory
+    from arena.agents.declare import agent_factory
+    from arena.errors import ArenaError, InputError, ModelError, NameTaken, NotFound, UnknownName
+    from arena.golden.models import GoldenCase
+    from arena.models.config import ModelConfig
+    from arena.models.fake import FakeChatModel, register_fake
+    from arena.models.providers.base import Provider, UncallableProvider
+    from arena.models.providers.registry import PROVIDERS
+    from arena.ratings.battle_arrays import Battles
+    from arena.ratings.fit import RatingFit
+    from arena.ratings.methods import RATING_METHODS
+    from arena.ratings.options import RatingOptions
+    from arena.records.results import RunResult
+    from arena.registry import (
+        RatingMethod,
+        Registry,
+        agent_architecture,
+        golden_check,
+        judge_mode,
+        model_provider,
+        rating_method,
+        report_format,
+    )
+    from arena.reports.score_formats import REPORT_FORMATS, ReportFormat, ScoreReport
+    from arena.scoring.checks import GOLDEN_CHECKS, OUTPUT, CheckInput, GoldenCheck
+    from arena.scoring.checks.reasons import FailReason, FailureKind
+    from arena.scoring.types import Check
+    from arena.vocabulary import Label
+    from judges.modes import MODES as JUDGE_MODES
+    from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
+    from judges.types import JudgeSpec, PairRequest, Verdict
+
+_EXPORTS: dict[str, tuple[str, str]] = {
+    # registries and registration
+    "Registry": ("arena.registry", "Registry"),
+    "model_provider": ("arena.registry", "model_provider"),
+    "judge_mode": ("arena.registry", "judge_mode"),
+    "rating_method": ("arena.registry", "rating_method"),
+    "golden_check": ("arena.registry", "golden_check"),
+    "agent_architecture": ("arena.registry", "agent_architecture"),
+    "report_format": ("arena.registry", "report_format"),
+    "agent_factory": ("arena.agents.declare", "agent_factory"),
+    "PROVIDERS": ("arena.models.providers.registry", "PROVIDERS"),
+    "JUDGE_MODES": ("judges.modes", "MODES"),
+    "RATING_METHODS": ("arena.ratings.methods", "RATING_METHODS"),
+    "GOLDEN_CHECKS": ("arena.scoring.checks", "GOLDEN_CHECKS"),
+    "AGENTS": ("arena.agents.context", "AGENTS"),
+    "REPORT_FORMATS": ("arena.reports.score_formats", "REPORT_FORMATS"),
+    # errors
+    "ArenaError": ("arena.errors", "ArenaError"),
+    "InputError": ("arena.errors", "InputError"),
+    "ModelError": ("arena.errors", "ModelError"),
+    "NameTaken": ("arena.errors", "NameTaken"),
+    "NotFound": ("arena.errors", "NotFound"),
+    "UnknownName": ("arena.errors", "UnknownName"),
+    # model providers
+    "Provider": ("arena.models.providers.base", "Provider"),
+    "UncallableProvider": ("arena.models.providers.base", "UncallableProvider"),
+    "ModelConfig": ("arena.models.config", "ModelConfig"),
+    "FakeChatModel": ("arena.models.fake", "FakeChatModel"),
+    "register_fake": ("arena.models.fake", "register_fake"),
+    # judge modes
+    "JudgeMode": ("judges.modes.base", "JudgeMode"),
+    "Asker": ("judges.modes.base", "Asker"),
+    "Reading": ("judges.modes.base", "Reading"),
+    "UnreadableReply": ("judges.modes.base", "UnreadableReply"),
+    "PairRequest": ("judges.types", "PairRequest"),
+    "Verdict": ("judges.types", "Verdict"),
+    "JudgeSpec": ("judges.types", "JudgeSpec"),
+    "Label": ("arena.vocabulary", "Label"),
+    # rating methods
+    "RatingMethod": ("arena.registry", "RatingMethod"),
+    "Battles": ("arena.ratings.battle_arrays", "Battles"),
+    "RatingFit": ("arena.ratings.fit", "RatingFit"),
+    "RatingOptions": ("arena.ratings.options", "RatingOptions"),
+    # golden checks
+    "GoldenCheck": ("arena.scoring.checks", "GoldenCheck"),
+    "CheckInput": ("arena.scoring.checks", "CheckInput"),
+    "Check": ("arena.scoring.types", "Check"),
+    "FailReason": ("arena.scoring.checks.reasons", "FailReason"),
+    "FailureKind": ("arena.scoring.checks.reasons", "FailureKind"),
+    "OUTPUT": ("arena.scoring.checks", "OUTPUT"),
+    "GoldenCase": ("arena.golden.models", "GoldenCase"),
+    "RunResult": ("arena.records.results", "RunResult"),
+    # agents and report formats
+    "AgentContext": ("arena.agents.context", "AgentContext"),
+    "AgentFactory": ("arena.agents.context", "AgentFactory"),
+    "ReportFormat": ("arena.reports.score_formats", "ReportFormat"),
+    "ScoreReport": ("arena.reports.score_formats", "ScoreReport"),
+}
+
+__all__ = [
+    "AGENTS",
+    "GOLDEN_CHECKS",
+    "JUDGE_MODES",
+    "OUTPUT",
+    "PROVIDERS",
+    "RATING_METHODS",
+    "REPORT_FORMATS",
+    "AgentContext",
+    "AgentFactory",
+    "ArenaError",
+    "Asker",
+    "Battles",
+    "Check",
+    "CheckInput",
+    "FailReason",
+    "FailureKind",
+    "FakeChatModel",
+    "GoldenCase",
+    "GoldenCheck",
+    "InputError",
+    "JudgeMode",
+    "JudgeSpec",
+    "Label",
+    "ModelConfig",
+    "ModelError",
+    "NameTaken",
+    "NotFound",
+    "PairRequest",
+    "Provider",
+    "RatingFit",
+    "RatingMethod",
+    "RatingOptions",
+    "Reading",
+    "Registry",
+    "ReportFormat",
+    "RunResult",
+    "ScoreReport",
+    "UncallableProvider",
+    "UnknownName",
+    "UnreadableReply",
+    "Verdict",
+    "agent_architecture",
+    "agent_factory",
+    "golden_check",
+    "judge_mode",
+    "model_provider",
+    "rating_method",
+    "register_fake",
+    "report_format",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'arena.extend' has no attribute {name!r}")
+    module, attr = _EXPORTS[name]
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
