@@ -94,8 +94,13 @@ class JudgeSpec(BaseModel):
 
     @model_validator(mode="after")
     def _human_is_a_person(self) -> JudgeSpec:
-        if (self.kind == "human") != (self.model.provider == "human"):
-            raise ValueError("a human judge is kind 'human' with model spec 'human:NAME'")
+        from arena.registry import PROVIDERS
+
+        person = bool(getattr(PROVIDERS.lookup(self.model.provider), "person", False))
+        if (self.kind == "human") != person:
+            raise ValueError(
+                "a human judge is kind 'human' with the spec of a person ('human:NAME')"
+            )
         return self
 
     @property
