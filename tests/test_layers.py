@@ -49,7 +49,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "arena.judging.agreement",
             "arena.judging.battle",
             "arena.judging.calibration",
-            "arena.judging.checklist",
             "arena.judging.checklist_view",
             "arena.judging.combinations",
             "arena.judging.health",
