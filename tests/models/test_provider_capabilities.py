@@ -21,6 +21,7 @@ from arena.models.providers import PROVIDERS
 from arena.models.providers.base import UncallableProvider
 from arena.plan import plan_run
 from arena.plan.speed import CALL_LATENCY_S, Speed, default_speed, model_speed, parallel_lanes
+from arena.variant_version import version_of
 from arena.variants import Variant
 from judges import JudgeSpec, parse_judge
 from judges.human import is_human_label
@@ -72,9 +73,20 @@ class _Archive(UncallableProvider):
     name = "archive"
 
 
+class _Elsewhere(Provider):
+    """Declares "never called" without deriving from UncallableProvider."""
+
+    name = "elsewhere"
+    is_callable = False
+    reaches_network = False
+
+    def build(self, config: ModelConfig) -> Any:
+        raise AssertionError("never built")
+
+
 @pytest.fixture(autouse=True)
 def plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for provider in (_Offline(), _OneServer(), _Crowd(), _Archive()):
+    for provider in (_Offline(), _OneServer(), _Crowd(), _Archive(), _Elsewhere()):
         monkeypatch.setitem(PROVIDERS, provider.name, provider)
     yield
 
@@ -157,3 +169,11 @@ def test_a_person_provider_makes_human_judges_like_human() -> None:
         JudgeSpec(model=_config("crowd:bob"))
     with pytest.raises(ValueError, match="kind 'human'"):
         JudgeSpec(kind="human", model=_config("archive:x"))
+
+
+def test_a_variant_of_a_model_never_called_runs_no_code() -> None:
+    def version(spec: str) -> Any:
+        return version_of(Variant.model_validate({"name": "v", "model": {"spec": spec}}))
+
+    assert version("answers:x").code == {} and version("elsewhere:x").code == {}  # main: code
+    assert version("fake:x").code  # the built-in agent's files
