@@ -187,3 +187,28 @@ def test_an_old_verdict_of_another_mode_reads_back_without_details(store: Store)
     )
     verdict = store.get_verdict("k")
     assert verdict is not None and verdict.label == "A>B" and verdict.details == {}
+
+
+@pytest.mark.system
+@pytest.mark.usefixtures("needles_mode")
+def test_the_apps_compare_tab_shows_the_modes_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    url = f"sqlite:///{tmp_path / 'app.db'}"
+    store = Store(url)
+    run_id = _checklist_run(store)
+    register_fake("judge", [_prefers_300], cycle=True)
+    judge_run(store, run_id, JudgeSpec(model=ModelConfig(spec="fake:judge"), mode="needles"))
+    monkeypatch.setenv("ARENA_DB_URL", url)
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"))
+    at.run(timeout=60)
+    assert not at.exception, [e.value for e in at.exception]
+    labels = [e.label for e in at.expander]
+    assert {
+        "needles of judge fake\\:judge/needles on good",
+        "needles of judge fake\\:judge/needles on bad",
+    } <= set(labels)  # markdown-escaped
+    tables = [f.value for f in at.dataframe if "needle" in f.value.columns]
+    assert tables and {bool(m) for t in tables for m in t["mentioned"]} == {True, False}
