@@ -13,7 +13,6 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from sqlalchemy import update
 
-from arena.app import data
 from arena.golden import GoldenCase
 from arena.judging import judge_run
 from arena.judging.checklist_view import result_details
@@ -91,6 +90,7 @@ def test_the_core_types_carry_no_modes_fields() -> None:
 def test_a_new_mode_carries_its_details_to_storage_show_and_the_app(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from arena.app import data  # Streamlit: only for this test
     from arena.cli import main
 
     url = f"sqlite:///{tmp_path / 'n.db'}"
