@@ -121,7 +121,7 @@ def _result(rid: int, name: str, case: GoldenCase, output: str) -> RunResult:
 
 async def _battle(judge: PairwiseJudge, case: GoldenCase, a: RunResult, b: RunResult) -> Battle:
     requests = [
-        pair_request(case, x, y, with_trajectory=judge.spec.with_trajectory)
+        pair_request(case, x, y, mode=judge.mode, with_trajectory=judge.spec.with_trajectory)
         for x, y in ((a, b), (b, a))
     ]
     ab, ba = await asyncio.gather(*(judge.judge(r) for r in requests))

@@ -51,8 +51,9 @@ from arena.storage import Store
 from arena.variants.variant import load_variants
 from judges import parse_judge
 from judges.checklist_score import RULES, answer_score, p_first_better
+from judges.modes.checklist_items import ItemGrade, item_grades
 from judges.parsing import label_from_probability
-from judges.types import ItemGrade, Verdict
+from judges.types import Verdict
 
 TIERS = ("critical", "standard")
 
@@ -124,7 +125,7 @@ ITEM_SETS: dict[str, Callable[[ItemGrade], bool]] = {
 def _rescored(
     verdict: Verdict, rule: str, keep: Callable[[ItemGrade], bool], margin: float
 ) -> Verdict:
-    grades = [g for g in verdict.checklist or [] if keep(g)]
+    grades = [g for g in item_grades(verdict.details) if keep(g)]
     scores = [answer_score([g.p_met for g in grades if g.answer == s], rule) for s in "AB"]
     p_first = p_first_better(*scores)
     label = label_from_probability(p_first, margin)

@@ -25,6 +25,7 @@ class HumanProvider(UncallableProvider):
     """``human:NAME``: a person voting in the app's Vote tab; never called."""
 
     name = HUMAN
+    person = True
 
     def refusal(self, config: ModelConfig) -> str:
         return (
@@ -52,5 +53,11 @@ def human_judge(name: str) -> JudgeSpec:
 
 
 def is_human_label(judge: str) -> bool:
-    """``human:NAME``, as a judge appears in a battle log."""
-    return judge.startswith(f"{HUMAN}:")
+    """A person's judge as it appears in a battle log (``human:NAME``): a label whose
+    provider declares :attr:`~arena.models.providers.base.Provider.person`."""
+    from arena.registry import PROVIDERS
+
+    head, sep, _ = judge.partition(":")
+    if not sep or "/" in judge or head not in PROVIDERS:
+        return False
+    return bool(getattr(PROVIDERS.lookup(head), "person", False))

@@ -121,7 +121,7 @@ class PairwiseJudge:
             raw=reading.raw,
             judge=self._spec,
             model_calls=asker.calls if reading.calls is None else reading.calls,
-            checklist=reading.checklist,
+            details=reading.details,
         )
 
     def _failed(self, error: str, raw: str, calls: int) -> Verdict:

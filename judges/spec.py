@@ -9,13 +9,15 @@ from pydantic import ValidationError
 from arena.errors import InputError
 from arena.inputs.files import load_yaml
 from arena.models.config import ModelConfig
+from arena.models.providers import PROVIDERS
 from judges.modes import default_mode, get_mode
 from judges.types import JudgeSpec
 
 
 def parse_judge(text: str) -> JudgeSpec:
-    """``local:qwen2.5-coder-1.5b`` (logprobs mode for local models, text otherwise),
-    ``openai:gpt-4o/text``, or the path of a YAML file holding a JudgeSpec.
+    """``local:qwen2.5-coder-1.5b`` (the mode its provider declares as default: checklist for
+    local models, text otherwise), ``openai:gpt-4o/text``, or the path of a YAML file holding
+    a JudgeSpec.
 
     Bad input raises InputError naming the file and field (or the ``judge`` flag), including a
     mode the judge's provider cannot serve.
@@ -34,11 +36,9 @@ def _from_flag(text: str) -> JudgeSpec:
         model = ModelConfig(spec=spec)
     except ValidationError as exc:
         raise InputError(exc.errors()[0]["msg"], field="judge") from None
-    if model.provider == "human":
-        raise InputError(
-            f"{spec} is a person, not a model: people vote in the app's Vote tab (`arena app`)",
-            field="judge",
-        )
+    provider = PROVIDERS.lookup(model.provider)
+    if not provider.is_callable:  # a person, answers read from a file
+        raise InputError(provider.refusal(model), field="judge")
     mode = mode or default_mode(model.provider)
     get_mode(mode)  # InputError naming the known modes
     return JudgeSpec(model=model, mode=mode)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -16,14 +16,14 @@ __all__ = [
     "COMBINATIONS",
     "DEFAULT_TIE_MARGIN",
     "LABELS",
-    "ChecklistItem",
     "Combination",
-    "ItemGrade",
     "JudgeSettings",
     "JudgeSpec",
     "Label",
     "PairRequest",
+    "Seat",
     "Verdict",
+    "json_safe",
 ]
 
 #: How the two orders' probabilities combine (see :mod:`judges.orders`).
@@ -94,8 +94,13 @@ class JudgeSpec(BaseModel):
 
     @model_validator(mode="after")
     def _human_is_a_person(self) -> JudgeSpec:
-        if (self.kind == "human") != (self.model.provider == "human"):
-            raise ValueError("a human judge is kind 'human' with model spec 'human:NAME'")
+        from arena.registry import PROVIDERS
+
+        person = bool(getattr(PROVIDERS.lookup(self.model.provider), "person", False))
+        if (self.kind == "human") != person:
+            raise ValueError(
+                "a human judge is kind 'human' with the spec of a person ('human:NAME')"
+            )
         return self
 
     @property
@@ -131,38 +136,24 @@ class JudgeSpec(BaseModel):
         )
 
 
-class ChecklistItem(BaseModel):
-    """One YES/NO question of a checklist judge; ``want`` is the answer a good answer gets."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    question: str
-    want: bool = True
-    kind: str = "fact"
-
-
-class ItemGrade(BaseModel):
-    """One checklist item as the judge answered it for one answer (``A`` or ``B``)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    answer: Literal["A", "B"]
-    question: str
-    want: bool = True
-    kind: str = "fact"
-    p_yes: float
-
-    @property
-    def p_met(self) -> float:
-        """P(the item is met): P(YES) for an item that wants YES, else P(NO)."""
-        return self.p_yes if self.want else 1.0 - self.p_yes
+def json_safe(value: dict[str, Any]) -> dict[str, Any]:
+    """``value`` unchanged if it survives a JSON round trip unchanged (a judge mode's inputs
+    and details are stored as JSON); ValueError otherwise."""
+    try:
+        same = json.loads(json.dumps(value)) == value
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"must be JSON-safe: {exc}") from None
+    if not same:
+        raise ValueError("must be JSON-safe (string keys; lists, not tuples)")
+    return value
 
 
 class PairRequest(BaseModel):
     """One ordered pair to judge: the query, the golden expectations, answer A, answer B.
 
-    ``checklist`` holds the YES/NO items the checklist mode asks about each answer (built from
-    the golden case); other modes ignore it.
+    ``mode_inputs`` holds what the judge's mode prepared from the golden case
+    (:meth:`judges.modes.base.JudgeMode.prepare`, e.g. the checklist mode's YES/NO items);
+    other modes ignore it.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -175,9 +166,17 @@ class PairRequest(BaseModel):
     answer_b: str
     trajectory_a: str | None = None
     trajectory_b: str | None = None
-    checklist: tuple[ChecklistItem, ...] = ()
+    mode_inputs: dict[str, Any] = Field(
+        default_factory=dict,
+        description="what the judge's mode prepared from the golden case (JSON-safe)",
+    )
     persona: str | None = None
     rubric: str | None = None
+
+    @field_validator("mode_inputs")
+    @classmethod
+    def _json_inputs(cls, value: dict[str, Any]) -> dict[str, Any]:
+        return json_safe(value)
 
 
 #: An answer's seat in one order (``A`` shown first).
@@ -196,8 +195,12 @@ class Verdict(BaseModel):
     raw: str = ""
     judge: JudgeSpec
     model_calls: int = 0
-    checklist: list[ItemGrade] | None = Field(
-        None, description="checklist mode: every item of both answers with its P(YES)"
+    details: dict[str, Any] = Field(
+        default_factory=dict,
+        exclude_if=lambda v: not v,
+        description="What the judge's mode read besides the label, in its own JSON-safe "
+        "shape (e.g. the checklist mode's item grades); its mode renders it "
+        "(JudgeMode.details_lines, JudgeMode.details_rows)",
     )
     suspected_injection: dict[Seat, list[str]] = Field(
         default_factory=dict,
@@ -205,6 +208,11 @@ class Verdict(BaseModel):
         description="Seat -> why its answer seems to address the judge instead of the user "
         "(judges.injection); such an answer never wins its battle",
     )
+
+    @field_validator("details")
+    @classmethod
+    def _json_details(cls, value: dict[str, Any]) -> dict[str, Any]:
+        return json_safe(value)
 
     @property
     def ok(self) -> bool:

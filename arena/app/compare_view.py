@@ -256,6 +256,7 @@ def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str
             st.code(row[f"{name} output"] or "(empty answer)", language=None, wrap_lines=True)
             if not missing(row[id_key]):
                 trajectory(ctx.url, int(row[id_key]), name)
+                judge_details(ctx, int(row[id_key]), name)
     if "suspected injection" in str(row["Judge winner"]):
         st.warning(
             "An answer here seems to address the judge instead of the user (suspected "
@@ -269,6 +270,14 @@ def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str
                 f"Judge, **{md(name)}** shown first: **{md(row[f'Verdict, {name} shown first'])}**"
             )
             st.text(row[f"Rationale ({order})"] or "(no rationale)")
+
+
+def judge_details(ctx: Context, result_id: int, name: str) -> None:
+    """What each judge's mode found about one answer (e.g. a checklist judge's items with
+    their P(YES)), as the mode's table (text cells: never markdown)."""
+    for judge, mode, rows in data.load_judge_details(ctx.url, ctx.run_id, result_id):
+        with st.expander(f"{md(mode)} of judge {md(judge)} on {md(name)}"):
+            st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 
 def trajectory(url: str, result_id: int, name: str) -> None:

@@ -208,6 +208,18 @@ def load_battles(url: str, run_id: int, judge_key: str) -> pd.DataFrame:
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
+def load_judge_details(
+    url: str, run_id: int, result_id: int
+) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """(judge label, mode, table rows) per judge whose mode found something about one result
+    besides its verdict (e.g. a checklist's items), rendered by the mode for the app."""
+    from arena.battles.checklist_view import result_details
+
+    found = result_details(get_store(url).battles(run_id), result_id)
+    return [(d.judge, d.mode, rows) for d in found if (rows := d.rows())]
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
 def load_results(url: str, run_id: int) -> pd.DataFrame:
     """One row per result, without trajectories: output, error, cost, latency, tool calls."""
     rows = [

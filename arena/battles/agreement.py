@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from arena.battles.health import Agreement, cohen_kappa
 from arena.vocabulary import DECISIVE, TIE, is_tie, swap_winner
+from judges.human import is_human_label
 
 BattleKey = tuple[str, int, str, str, int]
 
@@ -63,8 +64,7 @@ class AgreementRow(BaseModel):
 def judge_kind(judge: str) -> str:
     """The group a judge belongs to: ``human`` for ``human:NAME``; MT-Bench's ``expert_3``
     and ``author_0`` are ``expert`` and ``author``; any other judge is its own group."""
-    head, sep, _ = judge.partition(":")
-    if sep and head == "human":
+    if is_human_label(judge):
         return "human"
     stem, _, tail = judge.rpartition("_")
     if stem in ("expert", "author") and tail.isdigit():

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from arena.errors import InputError
 from arena.vocabulary import ERROR
+from judges.human import is_human_label
 
 if TYPE_CHECKING:
     from arena.battles.battle import Battle
@@ -29,9 +30,7 @@ def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Bat
     if not keys:
         return []
     # Default: the latest model judge (people voting in the app come after).
-    key = judge_key or next(
-        (k for k, label, _ in keys if not label.startswith("human:")), keys[0][0]
-    )
+    key = judge_key or next((k for k, label, _ in keys if not is_human_label(label)), keys[0][0])
     known = [k for k, _, _ in keys]
     if key not in known:
         raise InputError(

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from arena.golden import GoldenCase
 from arena.golden.models import JudgeSettings
 from arena.records.results import RunResult
 from judges.prompts import NO_TOOLS
 from judges.types import PairRequest
+
+if TYPE_CHECKING:
+    from judges.modes.base import JudgeMode
 
 
 def expectations_text(case: GoldenCase) -> str | None:
@@ -46,14 +51,15 @@ def pair_request(
     first: RunResult,
     second: RunResult,
     *,
+    mode: JudgeMode,
     with_trajectory: bool,
     settings: JudgeSettings | None = None,
 ) -> PairRequest:
     """The request with ``first`` shown as answer A; the trajectories (built from the stored
     tool calls only, never from the answer text) are shown when asked and both results have
-    one. ``settings`` gives the judge's persona and rubric (``JudgeSpec.settings``)."""
-    from arena.battles.checklist import case_checklist
-
+    one. ``mode`` (the judge's) prepares its own inputs from the case
+    (:meth:`~judges.modes.base.JudgeMode.prepare`); ``settings`` gives the judge's persona
+    and rubric (``JudgeSpec.settings``)."""
     with_trajectory = with_trajectory and has_trajectory(first) and has_trajectory(second)
     return PairRequest(
         case_id=case.id,
@@ -64,7 +70,7 @@ def pair_request(
         answer_b=second.output,
         trajectory_a=trajectory_text(first) if with_trajectory else None,
         trajectory_b=trajectory_text(second) if with_trajectory else None,
-        checklist=case_checklist(case, with_trajectory=with_trajectory),
+        mode_inputs=mode.prepare(case, with_trajectory=with_trajectory),
         persona=settings.persona if settings else None,
         rubric=settings.rubric if settings else None,
     )

@@ -28,7 +28,7 @@ from arena.models import CALLS, CallCounter
 from arena.records.results import RunResult
 from arena.storage import Store
 from arena.vocabulary import ERROR, TIE
-from judges import Judge, JudgeSpec, PairwiseJudge, Verdict, verdict_key
+from judges import Judge, JudgeSpec, PairwiseJudge, Verdict, get_mode, verdict_key
 
 
 class JudgeReport(BaseModel):
@@ -94,6 +94,7 @@ async def _verdict(
         pair.case,
         first,
         second,
+        mode=get_mode(spec.mode),
         with_trajectory=spec.with_trajectory,
         settings=spec.settings(pair.settings),
     )

@@ -49,16 +49,19 @@ def cmd_show(args: argparse.Namespace) -> int:
     for path, text in result.files.items():
         print(f"\nfile {path}:\n{textwrap.indent(text[:600], '    ')}")
     print(f"\nfinal answer:\n{textwrap.indent(result.output or '(empty)', '    ')}")
-    print_checklists(store, result.run_id, args.result_id)
+    print_judge_details(store, result.run_id, args.result_id)
     return 0
 
 
-def print_checklists(store: Any, run_id: int | None, result_id: int) -> None:
-    """Each checklist judge's items for this answer, with their P(YES)."""
-    from arena.battles.checklist_view import checklist_lines, result_checklists
+def print_judge_details(store: Any, run_id: int | None, result_id: int) -> None:
+    """What each judge's mode found about this answer (e.g. a checklist judge's items with
+    their P(YES)), as the mode renders it."""
+    from arena.battles.checklist_view import result_details
 
     if run_id is None:
         return
-    for judge, grades in result_checklists(store.battles(run_id), result_id).items():
-        print(f"\nchecklist of judge {judge}:")
-        print(textwrap.indent("\n".join(checklist_lines(grades)), "    "))
+    for found in result_details(store.battles(run_id), result_id):
+        lines = found.lines()
+        if lines:
+            print(f"\n{found.mode} of judge {found.judge}:")
+            print(textwrap.indent("\n".join(lines), "    "))

@@ -29,21 +29,31 @@ from arena.models.providers.base import Provider
 
 if TYPE_CHECKING:
     from arena.models.config import ModelConfig
+    from arena.models.providers.speed import Speed
 
 LEASE_MARGIN_S = 5.0
 """Seconds a lease outlives its request's timeout (then it is taken back)."""
-UNLIMITED = ("fake", "human")
-"""Providers that never reach a network endpoint."""
 
 
 def endpoint_key(config: ModelConfig, node: str = "") -> str | None:
-    """What a concurrency limit is per: the endpoint and the key's variable name (a ``local:``
-    model is one server per node); None for models that reach no endpoint."""
-    if config.provider in UNLIMITED:
-        return None
-    if config.provider == "local":
-        return f"local:{config.name}@{node}"
-    return f"{config.provider}|{config.base_url or 'default'}|{config.api_key_env or ''}"
+    """What a concurrency limit is per, as the model's provider declares it
+    (:meth:`~arena.models.providers.base.Provider.endpoint_key`): the endpoint and the key's
+    variable name, one server per node for a shared server; None for models that reach no
+    endpoint."""
+    from arena.models.providers import PROVIDERS
+
+    return PROVIDERS.lookup(config.provider).endpoint_key(config, node)
+
+
+def node_served(config: ModelConfig) -> bool:
+    """Whether the Ray executor serves the model from one llama.cpp server per node: its
+    provider is (or wraps) the embedded :class:`~arena.models.providers.local.LocalProvider`,
+    under whatever name it is registered."""
+    from arena.models.providers import PROVIDERS
+    from arena.models.providers.local import LocalProvider
+
+    provider = PROVIDERS.lookup(config.provider)
+    return isinstance(getattr(provider, "inner", provider), LocalProvider)
 
 
 class EndpointLeases:
@@ -173,7 +183,7 @@ class LimitedProvider(Provider):
 
     def build(self, config: ModelConfig) -> BaseChatModel:
         model = self.inner.build(config)
-        endpoint = endpoint_key(config, self.node)
+        endpoint = self.inner.endpoint_key(config, self.node)
         if endpoint is None:
             return model
         return LimitedChatModel(
@@ -196,14 +206,23 @@ class LimitedProvider(Provider):
     def identity(self, config: ModelConfig) -> dict[str, Any]:
         return self.inner.identity(config)
 
+    def refusal(self, config: ModelConfig) -> str:
+        return self.inner.refusal(config)
+
+    def endpoint_key(self, config: ModelConfig, node: str = "") -> str | None:
+        return self.inner.endpoint_key(config, node)
+
+    def server_slots(self) -> int:
+        return self.inner.server_slots()
+
+    def speed(self, config: ModelConfig, measure: bool = True) -> Speed:
+        return self.inner.speed(config, measure)
+
 
 def limited(inner: Provider, slots: Slots, node: str = "") -> LimitedProvider:
-    """``inner`` wrapped, keeping its ``name`` and ``supports_logprobs``."""
-    cls = type(
-        f"Limited{type(inner).__name__}",
-        (LimitedProvider,),
-        {"name": inner.name, "supports_logprobs": inner.supports_logprobs},
-    )
+    """``inner`` wrapped, keeping its ``name`` and every declared capability."""
+    attrs = {cap: getattr(inner, cap) for cap in Provider.CAPABILITIES}
+    cls = type(f"Limited{type(inner).__name__}", (LimitedProvider,), {"name": inner.name, **attrs})
     provider: LimitedProvider = cls(inner, slots, node)
     return provider
 

@@ -195,14 +195,16 @@ class RayExecutor:
 
     async def _limit(self, configs: list[Any]) -> None:
         """Set the cluster-wide limit of every endpoint these models use (once per run)."""
-        from arena.executors.concurrency import endpoint_key
+        from arena.executors.concurrency import endpoint_key, node_served
+        from arena.models.providers import PROVIDERS
 
         for config in configs:
             seen = endpoint_key(config)
             if seen is None or seen in self._limited:
                 continue
-            if config.provider == "local":
-                await self._serve_local_models()
+            if PROVIDERS.lookup(config.provider).shared_server:  # one server per node
+                if node_served(config):
+                    await self._serve_local_models()
                 for node in self._alive_nodes():
                     await self._set_limit(endpoint_key(config, node))
             await self._set_limit(seen)

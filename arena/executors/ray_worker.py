@@ -11,7 +11,7 @@ import ray
 
 from arena.executors import jobs
 from arena.executors.base import PairOutcome, TaskOutcome
-from arena.executors.concurrency import EndpointLeases, limit_providers
+from arena.executors.concurrency import EndpointLeases, limit_providers, node_served
 from arena.models.providers.local import LocalProvider
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class ArenaWorker:
 
     async def _serve_locally(self, configs: list[ModelConfig]) -> None:
         for config in configs:
-            if config.provider != "local" or config.name in self.urls:
+            if config.name in self.urls or not node_served(config):
                 continue
             try:
                 servers = ray.get_actor(f"{self.servers_prefix}-{self.node}", namespace=NAMESPACE)

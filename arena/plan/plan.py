@@ -223,7 +223,7 @@ def plan_judge(
                     continue
                 for first, second in ((a, b), (b, a)):
                     request = pair_request(
-                        case, first, second, with_trajectory=spec.with_trajectory
+                        case, first, second, mode=mode, with_trajectory=spec.with_trajectory
                     )
                     size = _request_tokens(mode.conversations(request))
                     count["calls"] += len(size)

@@ -20,6 +20,35 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+#: Verdict fields a judge mode kept in the core types before modes owned their details
+#: (``Verdict.details``); rows written then are read with each one moved into the details.
+LEGACY_DETAIL_FIELDS = ("checklist",)
+
+
+def verdict_value(value: dict[str, Any]) -> dict[str, Any]:
+    """A stored verdict as today's :class:`~judges.types.Verdict` reads it: an old row's mode
+    fields (:data:`LEGACY_DETAIL_FIELDS`) moved into ``details`` (dropped when empty)."""
+    if not any(name in value for name in LEGACY_DETAIL_FIELDS):
+        return value
+    value = dict(value)
+    details = dict(value.get("details") or {})
+    for name in LEGACY_DETAIL_FIELDS:
+        old = value.pop(name, None)
+        if old is not None:
+            details.setdefault(name, old)
+    if details:
+        value["details"] = details
+    return value
+
+
+def battle_body(body: dict[str, Any]) -> dict[str, Any]:
+    """A stored battle's body with both verdicts read by :func:`verdict_value`."""
+    out = dict(body)
+    for order in ("verdict_ab", "verdict_ba"):
+        if isinstance(out.get(order), dict):
+            out[order] = verdict_value(out[order])
+    return out
+
 
 class BattleStoreMixin:
     """Stores battles per run and judge, and caches verdicts by case, outputs, judge, order."""
@@ -81,7 +110,8 @@ class BattleStoreMixin:
             query = query.where(BattleRow.judge_key == judge_key)
         with self.session() as s:
             return [
-                Battle.model_validate({**row.body, "id": row.id}) for row in s.scalars(query).all()
+                Battle.model_validate({**battle_body(row.body), "id": row.id})
+                for row in s.scalars(query).all()
             ]
 
     def judge_keys(self, run_id: int) -> list[tuple[str, str, int]]:
@@ -99,7 +129,7 @@ class BattleStoreMixin:
 
         with self.session() as s:
             row = s.get(VerdictCacheRow, key)
-            return None if row is None else Verdict.model_validate(row.value)
+            return None if row is None else Verdict.model_validate(verdict_value(row.value))
 
     def put_verdict(self, key: str, verdict: Verdict) -> None:
         """Cache a verdict (only successful ones are worth caching); the latest one wins."""

@@ -117,9 +117,8 @@ def version_of(variant: Any) -> VariantVersion:
 def _agent_parts(variant: Any) -> tuple[dict[str, str], dict[str, str]]:
     from arena.agents.fingerprint import builtin_agent_files, package_files, tool_digests
     from arena.models.providers import PROVIDERS
-    from arena.models.providers.base import UncallableProvider
 
-    if isinstance(PROVIDERS.lookup(variant.model.provider), UncallableProvider):
+    if not PROVIDERS.lookup(variant.model.provider).is_callable:
         return {}, {}  # answers read from a file or given by a person: no code runs
     if variant.agent in ("react", "supervisor"):
         return builtin_agent_files(), {}

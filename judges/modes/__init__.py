@@ -45,10 +45,13 @@ def combine(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcom
 
 
 def default_mode(provider: str) -> str:
-    """The mode of a judge given without one: checklist for the local model (the mode
-    ``benchmarks/judge_bench.py`` measured most accurate on it; see docs/judges-checklist.md),
-    text otherwise."""
-    return "checklist" if provider == "local" else "text"
+    """The mode of a judge given without one, as its provider declares it
+    (:attr:`~arena.models.providers.base.Provider.default_judge_mode`): checklist for the
+    local model (the mode ``benchmarks/judge_bench.py`` measured most accurate on it; see
+    docs/judges-checklist.md), text otherwise."""
+    from arena.models.providers import PROVIDERS
+
+    return PROVIDERS.lookup(provider).default_judge_mode
 
 
 _BASE = ("Asker", "JudgeMode", "Reading", "UnreadableReply")

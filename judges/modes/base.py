@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from langchain_core.messages import AIMessage, BaseMessage
 
@@ -12,7 +12,10 @@ from arena.errors import InputError
 from arena.models.config import ModelConfig
 from arena.vocabulary import Label
 from judges.orders import Outcome, agreement_rule
-from judges.types import ItemGrade, JudgeSpec, PairRequest, Verdict
+from judges.types import JudgeSpec, PairRequest, Seat, Verdict
+
+if TYPE_CHECKING:
+    from arena.golden import GoldenCase
 
 
 class UnreadableReply(Exception):
@@ -50,7 +53,8 @@ class Reading:
     rationale: str = ""
     raw: str = ""
     calls: int | None = None  # model calls the verdict rests on (default: the calls made)
-    checklist: list[ItemGrade] | None = None  # checklist mode: each item's P(YES)
+    details: dict[str, Any] = field(default_factory=dict)
+    """The mode's own findings, JSON-safe; stored as ``Verdict.details``."""
 
 
 class JudgeMode(ABC):
@@ -60,6 +64,12 @@ class JudgeMode(ABC):
 
     The verdict cache key hashes :meth:`conversations` and the templates of
     :mod:`judges.prompts`: keep every prompt text in one of them.
+
+    A mode owns its extra inputs and findings: :meth:`prepare` reads what it needs from the
+    golden case into ``PairRequest.mode_inputs``; :meth:`read` may return ``details`` (kept
+    as ``Verdict.details`` and stored with the battle), which :meth:`details_lines` renders
+    for ``arena show`` and :meth:`details_rows` for the app. The core types carry no mode's
+    fields.
     """
 
     name: ClassVar[str] = ""  # set by the registry
@@ -76,6 +86,22 @@ class JudgeMode(ABC):
     @abstractmethod
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
         """Ask and read one order; raise :class:`UnreadableReply` when it cannot be read."""
+
+    def prepare(self, case: GoldenCase, *, with_trajectory: bool) -> dict[str, Any]:
+        """What this mode needs from the golden case besides the query, reference and
+        expectations every mode gets: ``PairRequest.mode_inputs`` (JSON-safe; default none).
+        ``with_trajectory``: the judge sees both answers' tool calls."""
+        return {}
+
+    def details_lines(self, details: dict[str, Any], seat: Seat) -> list[str]:
+        """A verdict's ``details`` about the answer in ``seat``, as plain text lines for
+        ``arena show`` (default: none)."""
+        return []
+
+    def details_rows(self, details: dict[str, Any], seat: Seat) -> list[dict[str, Any]]:
+        """A verdict's ``details`` about the answer in ``seat``, as table rows for the app
+        (shown as a table, never as markdown; default: none)."""
+        return []
 
     def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
         """The two orders' verdicts as one outcome (default: the agreement rule).

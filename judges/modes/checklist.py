@@ -1,17 +1,22 @@
 """``checklist``: each answer alone, one YES/NO question per checklist item, read from the
 first token's log-probabilities; answers compare by the log-odds of their combined scores.
 
-The items come from the golden case (:func:`arena.battles.checklist.case_checklist`); a case
-without expectations gets a short checklist the judge writes from the query first (as TICK
-does), once per query. Every item prompt about one answer starts with the same prefix (query,
-reference, answer, tool calls) and ends with the item question, so llama.cpp's prompt cache
-reads each answer once. Grades are shared by every battle (and both orders) of a judge.
+The items come from the golden case (:meth:`ChecklistMode.prepare`, by
+:func:`judges.modes.checklist_items.case_checklist`); a case without expectations gets a
+short checklist the judge writes from the query first (as TICK does), once per query. Every
+item prompt about one answer starts with the same prefix (query, reference, answer, tool
+calls) and ends with the item question, so llama.cpp's prompt cache reads each answer once.
+Grades are shared by every battle (and both orders) of a judge.
+
+The verdict's ``details`` are ``{"checklist": [ItemGrade, ...]}`` (as JSON): every item of
+both answers with its P(YES).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
@@ -19,9 +24,19 @@ from arena.vocabulary import GRADE_TOKENS, NO, YES
 from judges import prompts
 from judges.checklist_score import DEFAULT_RULE, answer_score, p_first_better
 from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.modes.checklist_items import (
+    ChecklistItem,
+    ItemGrade,
+    case_checklist,
+    checklist_lines,
+    item_grades,
+)
 from judges.orders import Outcome, probability_rule
 from judges.parsing import first_token_probs, label_from_probability, reading_margin
-from judges.types import ChecklistItem, ItemGrade, PairRequest, Verdict
+from judges.types import PairRequest, Seat, Verdict
+
+if TYPE_CHECKING:
+    from arena.golden import GoldenCase
 
 #: Items of these kinds say what the answer should contain; without any, the judge writes some.
 CONTENT_KINDS = frozenset({"fact", "forbidden", "behaviour"})
@@ -50,9 +65,37 @@ class ChecklistMode(JudgeMode):
     def __init__(self) -> None:
         self._shared: dict[str, asyncio.Future[object]] = {}
 
+    def prepare(self, case: GoldenCase, *, with_trajectory: bool) -> dict[str, Any]:
+        """``{"checklist": [...]}``: the case's YES/NO items (tool items only when the judge
+        sees the tool calls)."""
+        items = case_checklist(case, with_trajectory=with_trajectory)
+        return {"checklist": [item.model_dump(mode="json") for item in items]}
+
+    @staticmethod
+    def case_items(request: PairRequest) -> tuple[ChecklistItem, ...]:
+        """The items :meth:`prepare` put in the request."""
+        raw = request.mode_inputs.get("checklist") or []
+        return tuple(ChecklistItem.model_validate(item) for item in raw)
+
     def items(self, request: PairRequest) -> tuple[ChecklistItem, ...]:
         """The items known without asking (the written ones are added by :meth:`read`)."""
-        return request.checklist or (ChecklistItem(question=prompts.GENERIC_ITEM),)
+        return self.case_items(request) or (ChecklistItem(question=prompts.GENERIC_ITEM),)
+
+    def details_lines(self, details: dict[str, Any], seat: Seat) -> list[str]:
+        """``[x] question  P(YES)=0.93`` per item of the answer in ``seat``."""
+        return checklist_lines(item_grades(details, seat))
+
+    def details_rows(self, details: dict[str, Any], seat: Seat) -> list[dict[str, Any]]:
+        """One row per item of the answer in ``seat``: met, question, wanted answer, P(YES)."""
+        return [
+            {
+                "met": "yes" if g.p_met >= 0.5 else "no",
+                "question": g.question,
+                "wants": "YES" if g.want else "NO",
+                "P(YES)": round(g.p_yes, 2),
+            }
+            for g in item_grades(details, seat)
+        ]
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
         return [
@@ -78,7 +121,7 @@ class ChecklistMode(JudgeMode):
             p_first=p_first,
             calls=2 * len(items),
             rationale=rationale(grades, scores),
-            checklist=grades,
+            details={"checklist": [g.model_dump(mode="json") for g in grades]},
         )
 
     def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
@@ -99,13 +142,14 @@ class ChecklistMode(JudgeMode):
         ]
 
     async def _checklist(self, asker: Asker, request: PairRequest) -> tuple[ChecklistItem, ...]:
-        if any(item.kind in CONTENT_KINDS for item in request.checklist):
-            return request.checklist
+        known = self.case_items(request)
+        if any(item.kind in CONTENT_KINDS for item in known):
+            return known
         written = await self._once(
             f"write\0{request.query}", lambda: self._write(asker, request.query)
         )
         assert isinstance(written, tuple)
-        return (*written, *request.checklist) or self.items(request)
+        return (*written, *known) or self.items(request)
 
     @staticmethod
     async def _write(asker: Asker, query: str) -> tuple[ChecklistItem, ...]:

@@ -10,7 +10,6 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
 from arena.battles import judge_run
-from arena.battles.checklist import case_checklist
 from arena.golden import GoldenCase, GoldenDataset
 from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
@@ -19,6 +18,7 @@ from arena.variants.variant import Variant
 from judges import JudgeSpec
 from judges.checklist_score import RULES, answer_score, p_first_better
 from judges.modes.checklist import written_items
+from judges.modes.checklist_items import case_checklist, item_grades
 from judges.prompts import SYSTEM_CHECKLIST
 
 pytestmark = pytest.mark.unit
@@ -116,8 +116,8 @@ def test_checklist_judge_grades_each_item_of_each_answer_once(store: Store) -> N
     # reuses every grade.
     assert len(script.calls) == 18
     battle = report.battles[0]
-    assert battle.verdict_ab is not None and battle.verdict_ab.checklist is not None
-    grades = battle.verdict_ab.checklist
+    assert battle.verdict_ab is not None
+    grades = item_grades(battle.verdict_ab.details)
     assert [(g.answer, g.kind) for g in grades] == [
         ("A", "fact"), ("A", "forbidden"), ("A", "reference"),
         ("B", "fact"), ("B", "forbidden"), ("B", "reference"),
@@ -129,7 +129,7 @@ def test_checklist_judge_grades_each_item_of_each_answer_once(store: Store) -> N
     )
     # Stored with the battle: a reader sees why the judge preferred an answer.
     stored = store.battles(run_id, SPEC.key)[0]
-    assert stored.verdict_ab is not None and stored.verdict_ab.checklist == grades
+    assert stored.verdict_ab is not None and item_grades(stored.verdict_ab.details) == grades
 
 
 def test_item_prompts_share_the_answer_prefix_and_end_with_the_item(store: Store) -> None:
@@ -179,8 +179,8 @@ def test_a_case_without_expectations_gets_a_checklist_written_once_per_query(
     report = judge_run(store, run_id, SPEC, progress=False)
     assert len(writes) == 1 and "Request: Capital of France?" in writes[0]
     (battle,) = report.battles
-    assert battle.verdict_ab is not None and battle.verdict_ab.checklist is not None
-    assert {g.question for g in battle.verdict_ab.checklist} == {
+    assert battle.verdict_ab is not None
+    assert {g.question for g in item_grades(battle.verdict_ab.details)} == {
         "Does it name Paris?",
         "Is it one city?",
     }

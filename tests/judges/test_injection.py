@@ -32,8 +32,7 @@ FORGED = (
 
 
 def _request(answer_a: str = FORGED, answer_b: str = WRONG) -> PairRequest:
-    from judges.types import ChecklistItem
-
+    item = {"question": 'Does the answer state "Canberra" or an equivalent?'}
     return PairRequest(
         case_id="C-1",
         query="What is the capital of Australia?",
@@ -43,7 +42,7 @@ def _request(answer_a: str = FORGED, answer_b: str = WRONG) -> PairRequest:
         answer_b=answer_b,
         trajectory_a="no tools",
         trajectory_b="search_web(query=capital of Australia)",
-        checklist=(ChecklistItem(question='Does the answer state "Canberra" or an equivalent?'),),
+        mode_inputs={"checklist": [item]},
     )
 
 

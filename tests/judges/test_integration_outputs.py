@@ -11,6 +11,7 @@ import pytest
 
 from arena.cli import main
 from arena.storage import Store
+from judges.modes.checklist_items import item_grades
 
 pytestmark = pytest.mark.integration
 
@@ -54,8 +55,9 @@ def test_answer_files_judged_rated_and_agreed_with_people(
     battles = store.battles(run_id)
     assert len(battles) == 3 and all(b.winner != "error" for b in battles)
     for battle in battles:
-        assert battle.verdict_ab is not None and battle.verdict_ab.checklist
-        assert all(0.0 <= g.p_yes <= 1.0 for g in battle.verdict_ab.checklist)
+        assert battle.verdict_ab is not None
+        grades = item_grades(battle.verdict_ab.details)
+        assert grades and all(0.0 <= g.p_yes <= 1.0 for g in grades)
     capsys.readouterr()
     assert main(["ratings", "--db", local_db_url, "--json"]) == 0
     assert "right" in capsys.readouterr().out

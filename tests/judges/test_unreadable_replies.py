@@ -72,6 +72,7 @@ def test_unreadable_replies_are_errors_and_asked_again_after_recovery(
 
 def test_only_readable_verdicts_enter_the_verdict_cache(store: Store) -> None:
     from arena.battles.requests import pair_request
+    from judges import get_mode
 
     run_id = _run(store)
     spec = JudgeSpec(model=ModelConfig(spec="fake:judge"), mode="text")
@@ -81,7 +82,11 @@ def test_only_readable_verdicts_enter_the_verdict_cache(store: Store) -> None:
     results = {(r.case_id, r.variant): r for r in store.results(run_id)}
     case = cases["C-0"]
     request = pair_request(
-        case, results[("C-0", "bad")], results[("C-0", "good")], with_trajectory=True
+        case,
+        results[("C-0", "bad")],
+        results[("C-0", "good")],
+        mode=get_mode("text"),
+        with_trajectory=True,
     )  # trajectories are shown by default
     assert store.get_verdict(verdict_key(spec, request)) is None
     register_fake("judge", [_text_judge], cycle=True)

@@ -13,7 +13,8 @@ import pytest
 
 from arena.cli import main
 from arena.models import ModelConfig
-from arena.plan import plan_run, speed
+from arena.models.providers import local_speed as speed
+from arena.plan import plan_run
 from arena.plan.speed import CALL_LATENCY_S
 from arena.variants.variant import Variant
 from judges import JudgeSpec
@@ -46,9 +47,9 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
     pool = SimpleNamespace(get=lambda name: SimpleNamespace(base_url="http://127.0.0.1:9/v1"))
     monkeypatch.setattr(speed, "_post", post)
     monkeypatch.setattr("arena.models.local_server.server_pool", lambda: pool)
-    speed._probe_local.cache_clear()
+    speed.probe_local.cache_clear()
     yield sent
-    speed._probe_local.cache_clear()
+    speed.probe_local.cache_clear()
 
 
 def _local(name: str = "agent") -> Variant:

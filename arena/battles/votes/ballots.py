@@ -20,7 +20,7 @@ from arena.battles.requests import same_answer, trajectory_text
 from arena.errors import InputError
 from arena.records.results import RunResult
 from arena.vocabulary import LOG_WINNERS
-from judges.human import human_judge, voter_name
+from judges.human import human_judge, is_human_label, voter_name
 
 if TYPE_CHECKING:
     from arena.storage import Store
@@ -164,6 +164,4 @@ def cast_vote(store: Store, pair: VotePair, voter: str, winner: str) -> Battle:
 
 def vote_counts(store: Store, run_id: int) -> dict[str, int]:
     """``human:NAME`` -> votes cast on the run."""
-    return {
-        label: count for key, label, count in store.judge_keys(run_id) if label.startswith("human:")
-    }
+    return {label: count for key, label, count in store.judge_keys(run_id) if is_human_label(label)}

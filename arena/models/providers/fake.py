@@ -17,6 +17,7 @@ class FakeProvider(Provider):
 
     name = "fake"
     supports_logprobs = True
+    reaches_network = False
 
     def key_env(self, config: ModelConfig) -> str | None:
         return None

@@ -7,6 +7,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from arena.models.providers.base import Provider
+from arena.models.providers.speed import Speed
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -23,10 +24,30 @@ def template_hash() -> str:
 
 
 class LocalProvider(Provider):
-    """Starts (or reuses) the embedded llama.cpp server and reaches it like OpenAI."""
+    """Starts (or reuses) the embedded llama.cpp server and reaches it like OpenAI.
+
+    One server per machine serves every worker (:attr:`shared_server`), a few requests at
+    once; its speed is measured with one short request; judges default to the checklist mode
+    (the mode ``benchmarks/judge_bench.py`` measured most accurate on the 1.5B model; see
+    docs/judges-checklist.md).
+    """
 
     name = "local"
     supports_logprobs = True
+    shared_server = True
+    default_judge_mode = "checklist"
+
+    def server_slots(self) -> int:
+        from arena.models.providers.local_speed import server_slots
+
+        return server_slots()
+
+    def speed(self, config: ModelConfig, measure: bool = True) -> Speed:
+        if not measure:
+            return super().speed(config, measure)
+        from arena.models.providers import local_speed
+
+        return local_speed.probe_local(config.spec)
 
     def key_env(self, config: ModelConfig) -> str | None:
         return None

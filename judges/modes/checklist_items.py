@@ -1,17 +1,51 @@
-"""The checklist judge's YES/NO items, built from a golden case (nothing written per case).
+"""The checklist judge's YES/NO items and grades, and the items built from a golden case.
 
 One item per expected-fact group, per forbidden content, for the reference answer's
 conclusion, for the expected behaviour, and per expected tool (answered from the trajectory
 summary, so only when the judge sees it). Forbidden tools get no item: asked "Did it call the
 tool X?" about a tool missing from the summary, the 1.5B judge answered YES about half the
 time, and ``benchmarks/judge_bench.py`` measured the checklist more accurate without them.
+
+These are the checklist mode's own types: the core judge types carry them as JSON in
+``PairRequest.mode_inputs["checklist"]`` and ``Verdict.details["checklist"]``.
 """
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
 from arena.golden import GoldenCase
 from arena.golden.models import Behavior
-from judges.types import ChecklistItem
+
+
+class ChecklistItem(BaseModel):
+    """One YES/NO question of a checklist judge; ``want`` is the answer a good answer gets."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    question: str
+    want: bool = True
+    kind: str = "fact"
+
+
+class ItemGrade(BaseModel):
+    """One checklist item as the judge answered it for one answer (``A`` or ``B``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    answer: Literal["A", "B"]
+    question: str
+    want: bool = True
+    kind: str = "fact"
+    p_yes: float
+
+    @property
+    def p_met(self) -> float:
+        """P(the item is met): P(YES) for an item that wants YES, else P(NO)."""
+        return self.p_yes if self.want else 1.0 - self.p_yes
+
 
 #: At most this many alternatives of one expected-fact group are spelled out in its question.
 MAX_ALTERNATIVES = 3
@@ -66,3 +100,18 @@ def case_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[Checklis
         for tool in dict.fromkeys(case.expected_tools):
             items.append(ChecklistItem(question=f"Did it call the tool {tool}?", kind="tool"))
     return tuple(items)
+
+
+def item_grades(details: dict[str, Any], seat: str | None = None) -> list[ItemGrade]:
+    """The grades in a checklist verdict's ``details`` (of one seat's answer if given)."""
+    grades = [ItemGrade.model_validate(g) for g in details.get("checklist") or []]
+    return [g for g in grades if seat is None or g.answer == seat]
+
+
+def checklist_lines(grades: list[ItemGrade]) -> list[str]:
+    """``[x] question  P(YES)=0.93`` per item; ``x`` when the item is met."""
+    return [
+        f"[{'x' if g.p_met >= 0.5 else ' '}] {g.question}"
+        f"{'' if g.want else ' (wants NO)'}  P(YES)={g.p_yes:.2f}"
+        for g in grades
+    ]
