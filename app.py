@@ -1,68 +1,10 @@
-"""Agent Arena leaderboard: ``streamlit run app.py`` (or ``arena app``).
+"""Agent Arena leaderboard: ``streamlit run app.py`` in a source checkout (or ``arena app``).
 
-Reads the database named by $ARENA_DB_URL (default ``sqlite:///arena.db``); never calls a
-model; writes only the votes cast in the Vote tab. Page layout only: the data, charts and
-sections live in ``arena.app``.
+A pointer: the page is ``arena/app/page.py``, shipped in the package, which ``arena app``
+serves directly; both run the same page with the same settings (``.streamlit/config.toml``
+here, command-line flags in ``arena app``).
 """
 
-from __future__ import annotations
+from arena.app.page import main
 
-import streamlit as st
-
-from arena.app import data, views
-from arena.app.compare_view import compare_section
-from arena.app.extensions_view import extensions_section
-from arena.app.health_view import health_section
-from arena.app.text import error_text, guarded, md
-from arena.app.trends_view import trends_section
-from arena.app.vote_view import vote_section
-from arena.storage import database_problem, resolve_url
-
-st.set_page_config(page_title="Agent Arena", page_icon="🏟️", layout="wide")
-st.title("Agent Arena leaderboard")
-st.caption(
-    "Which agent variant is better? Pairwise judge ratings next to absolute golden "
-    "scores, cost and latency, for every stored run."
-)
-
-url = resolve_url()
-found = database_problem(url)
-problem = None if found is None else views.problem_text(found)
-runs: list[dict] = []
-if problem is None:
-    try:
-        runs = data.load_runs(url)
-    except Exception as exc:  # an unreadable database is a message, never a stack trace
-        problem = f"The runs could not be read ({md(error_text(exc))})."
-    else:
-        if not runs:
-            problem = "The database holds no runs yet."
-if problem is not None:
-    views.empty_page(problem, url)
-    st.stop()
-
-try:
-    ctx = views.sidebar(url, runs)
-except Exception as exc:  # e.g. a run whose dataset cannot be read
-    st.warning(f"Could not read the selected run: {md(error_text(exc))}")
-    st.stop()
-views.run_header(ctx)
-
-board, trends, compare, health, vote, extensions = st.tabs(
-    ["Leaderboard", "Trends", "Compare two variants", "Judge health", "Vote", "Extensions"]
-)
-with board:
-    with guarded("the leaderboard"):
-        views.leaderboard_section(ctx)
-    with guarded("the breakdown charts"):
-        views.breakdown_section(ctx)
-with trends, guarded("the trends"):
-    trends_section(ctx)
-with compare, guarded("the comparison"):
-    compare_section(ctx)
-with health, guarded("the judge health"):
-    health_section(ctx)
-with vote, guarded("the vote"):
-    vote_section(ctx)
-with extensions, guarded("the extensions"):
-    extensions_section()
+main()

@@ -1,4 +1,9 @@
-"""Where the repository's data and the agents' sandboxes live (overridable for installed copies).
+"""Where the shipped data and the agents' sandboxes live.
+
+The data (golden sets, variants, prompts, the research corpus, ``pricing.yaml``) ships inside
+the installed package as ``arena/_data`` (copied from the repository's ``data/`` when the wheel
+is built, see ``setup.py``) and is found with :mod:`importlib.resources`; a source checkout or
+an editable install reads the repository's ``data/`` itself.
 
 No path is ever built from raw user text: names (variant names, case ids, database URLs) go
 through :func:`safe_name`, which keeps a readable, harmless prefix and appends a hash of the
@@ -10,17 +15,36 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from importlib import resources
 from pathlib import Path
 
+DATA_ENV = "ARENA_DATA_DIR"
+PACKAGED_DATA = "_data"
+"""The folder of the ``arena`` package that holds the shipped data in a built wheel."""
 SANDBOX_ENV = "ARENA_SANDBOX_DIR"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _CREDENTIALS = re.compile(r"(//[^/:@]*):[^/@]*@")
 
 
 def data_dir() -> Path:
-    """The data folder: $ARENA_DATA_DIR, else the repository's ``data/``."""
-    env = os.environ.get("ARENA_DATA_DIR")
-    return Path(env) if env else Path(__file__).resolve().parents[1] / "data"
+    """The data folder: $ARENA_DATA_DIR, else the installed package's ``arena/_data``, else
+    the source checkout's ``data/`` (an editable install or ``PYTHONPATH=.``)."""
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env)
+    return packaged_data_dir() or checkout_root() / "data"
+
+
+def packaged_data_dir() -> Path | None:
+    """The data shipped inside the installed package, or None (a source checkout)."""
+    shipped = resources.files("arena").joinpath(PACKAGED_DATA)
+    # A wheel installed by pip lives on the file system: its resources are real paths.
+    return shipped if isinstance(shipped, Path) and shipped.is_dir() else None
+
+
+def checkout_root() -> Path:
+    """The folder holding the ``arena`` package: the repository root in a source checkout."""
+    return Path(__file__).resolve().parents[1]
 
 
 def safe_name(text: str, *, limit: int = 40) -> str:

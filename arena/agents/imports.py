@@ -5,9 +5,10 @@ of the project roots holding a ``kitchen`` package (or ``kitchen.py``) is append
 ``sys.path`` (appended: an installed package or the standard library is never shadowed):
 
 - the variant file's folder and each folder above it, up to the project root (the first one
-  holding ``arena.yaml``, ``pyproject.toml``, ``setup.py`` or ``.git``);
-- the folder of every ``arena.yaml`` that was loaded (``--config``), and the working directory
-  when it holds an ``arena.yaml``.
+  holding ``arena.yaml``, ``pyproject.toml``, ``setup.py`` or ``.git``), then that root's
+  ``src/`` folder;
+- the folder of every ``arena.yaml`` that was loaded (``--config``) and its ``src/``;
+- the working directory and its ``src/``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 from pathlib import Path
 
 PROJECT_MARKERS = ("arena.yaml", "pyproject.toml", "setup.py", ".git")
+SOURCE_FOLDER = "src"
 _CONFIG_ROOTS: list[Path] = []
 
 
@@ -35,14 +37,13 @@ def project_roots(variant_file: str | Path | None) -> list[Path]:
         for candidate in (folder, *folder.parents):
             roots.append(candidate)
             if any((candidate / marker).exists() for marker in PROJECT_MARKERS):
+                roots.append(candidate / SOURCE_FOLDER)
                 break
         else:
             roots = [folder]  # no project root above it: the variant's own folder only
-    roots += _CONFIG_ROOTS
-    cwd = Path.cwd().resolve()
-    if (cwd / "arena.yaml").is_file():
-        roots.append(cwd)
-    return list(dict.fromkeys(roots))
+    for base in (*_CONFIG_ROOTS, Path.cwd().resolve()):
+        roots += [base, base / SOURCE_FOLDER]
+    return [root for root in dict.fromkeys(roots) if root.name != SOURCE_FOLDER or root.is_dir()]
 
 
 def make_importable(module: str, variant_file: str | Path | None) -> list[Path]:

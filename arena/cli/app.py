@@ -1,19 +1,38 @@
-"""``arena app``: the Streamlit leaderboard on a database (read-only, never calls a model)."""
+"""``arena app``: the Streamlit leaderboard on a database (read-only, never calls a model).
+
+It serves the page shipped in the package (``arena/app/page.py``), so it works from a wheel in
+any folder. A wheel has no ``.streamlit/config.toml``: the settings the repository's config
+file holds for ``streamlit run app.py`` (:data:`STREAMLIT_SETTINGS`) are passed as flags.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from arena.cli.common import add_db
 
-APP_FILE = Path(__file__).resolve().parents[2] / "app.py"
 DEFAULT_PORT = 8501
 DEFAULT_ADDRESS = "127.0.0.1"
 ALL_INTERFACES = ("0.0.0.0", "::")
+STREAMLIT_SETTINGS: dict[str, str] = {
+    "server.address": DEFAULT_ADDRESS,
+    "server.headless": "true",
+    "browser.gatherUsageStats": "false",
+    "client.toolbarMode": "viewer",
+}
+"""What both ways of starting the app use: this machine only, no usage statistics, no browser
+opened by the server, the viewer's toolbar (``.streamlit/config.toml`` holds the same)."""
+
+
+def app_file() -> Path:
+    """The page Streamlit runs: ``page.py`` of the installed ``arena.app`` package."""
+    page = resources.files("arena.app").joinpath("page.py")
+    return Path(str(page))
 
 
 def register(sub: Any) -> None:
@@ -34,23 +53,9 @@ def register(sub: Any) -> None:
 
 def app_command(port: int, address: str = DEFAULT_ADDRESS) -> list[str]:
     """The command line that serves the app on ``address``:``port``."""
-    return [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(APP_FILE),
-        "--server.port",
-        str(port),
-        "--server.address",
-        address,
-        "--server.headless",
-        "true",
-        "--browser.gatherUsageStats",
-        "false",
-        "--client.toolbarMode",
-        "viewer",
-    ]
+    settings = {**STREAMLIT_SETTINGS, "server.port": str(port), "server.address": address}
+    flags = [part for key, value in settings.items() for part in (f"--{key}", value)]
+    return [sys.executable, "-m", "streamlit", "run", str(app_file()), *flags]
 
 
 def app_env(db: str | None) -> dict[str, str]:
@@ -68,13 +73,9 @@ def app_url(address: str, port: int) -> str:
 
 
 def cmd_app(args: argparse.Namespace) -> int:
-    """Replace this process with ``python -m streamlit run app.py``."""
+    """Replace this process with ``python -m streamlit run .../arena/app/page.py``."""
     from arena.errors import InputError
 
-    if not APP_FILE.is_file():
-        raise InputError(
-            f"the app file {APP_FILE} is missing (is the package installed from a source checkout?)"
-        )
     if not 0 < args.port < 65536:
         raise InputError(f"port {args.port} is out of range", field="port")
     address = args.address.strip()

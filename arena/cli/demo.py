@@ -28,9 +28,16 @@ def register(sub: Any) -> None:
         nargs="+",
         default=list(DEMO_VARIANTS),
         metavar="NAME",
-        help="variant names from data/variants (default: %(default)s)",
+        help="variant names of the shipped variants (data/variants; default: %(default)s)",
     )
     p.add_argument("--tier", default="critical")
+    p.add_argument(
+        "--cases",
+        nargs="+",
+        default=None,
+        metavar="ID",
+        help="only these case ids of the tier (default: every case of the tier)",
+    )
     p.add_argument("--judge", default=DEMO_JUDGE, help="judge spec (default: %(default)s)")
     p.add_argument(
         "--second-judge",
@@ -74,7 +81,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         store,
         load_dataset(dataset_path),
         variants,
-        RunOptions(tier=args.tier, concurrency=args.concurrency, dataset_path=dataset_path),
+        RunOptions(
+            tier=args.tier,
+            case_ids=args.cases,
+            concurrency=args.concurrency,
+            dataset_path=dataset_path,
+        ),
     )
     print_summary(report)
     _step("2/4 golden scores")

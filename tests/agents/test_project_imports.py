@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,3 +99,57 @@ def test_a_missing_module_is_exit_2_naming_the_variant_file_before_anything_runs
         assert "pip install -e ." in done.stderr and str(tmp_path) in done.stderr
         assert "Traceback" not in done.stderr
     assert not db.exists()
+
+
+def _script_arena(cwd: Path, variant: Path, golden: Path, db: Path) -> Any:
+    """`arena run` as the console script runs it: ``-P`` keeps the working directory off
+    sys.path (``python -m`` would put it first and hide what the lookup does)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(REPO)
+    done = subprocess.run(
+        [sys.executable, "-P", "-m", "arena.cli", "run", "--json", "--variants", str(variant),
+         "--dataset", str(golden), "--db", f"sqlite:///{db}"],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (result,) = json.loads(done.stdout)["results"]
+    assert result["error"] is None, result["error"]
+    return result["output"]
+
+
+@pytest.mark.parametrize("where", ["cwd", "cwd/src", "project/src"])
+def test_a_factory_in_the_working_directory_or_a_src_folder_imports(
+    tmp_path: Path, where: str
+) -> None:
+    project = tmp_path / "project"
+    variant = _project(project, "placeholder", "pyproject.toml")
+    package = f"pkg_{where.replace('/', '_')}"
+    cwd = tmp_path / "work"  # no arena.yaml, no pyproject.toml: only the working directory
+    home = {"cwd": cwd, "cwd/src": cwd / "src", "project/src": project / "src"}[where]
+    (home / package).mkdir(parents=True)
+    (home / package / "__init__.py").write_text("")
+    (home / package / "agent.py").write_text(FACTORY)
+    cwd.mkdir(exist_ok=True)
+    variant.write_text(f"name: mine\nagent: {package}.agent:build\nmodel: {{spec: 'fake:echo'}}\n")
+    output = _script_arena(cwd, variant, project / "golden.json", tmp_path / "arena.db")
+    assert output == "from my own package"
+
+
+def test_a_local_module_never_shadows_an_installed_package(tmp_path: Path) -> None:
+    import yaml
+
+    cwd = tmp_path / "work"
+    (cwd / "src").mkdir(parents=True)
+    for shadow in (cwd / "yaml.py", cwd / "src" / "yaml.py"):  # named like an installed one
+        shadow.write_text("raise RuntimeError('the local yaml.py shadowed the installed one')\n")
+    (cwd / "mine").mkdir()
+    (cwd / "mine" / "__init__.py").write_text("")
+    (cwd / "mine" / "agent.py").write_text(
+        FACTORY.replace('"from my own package"', "yaml.__file__").replace(
+            "from langchain_core", "import yaml\nfrom langchain_core", 1
+        )
+    )
+    variant = _project(tmp_path / "project", "placeholder")
+    variant.write_text("name: mine\nagent: mine.agent:build\nmodel: {spec: 'fake:echo'}\n")
+    output = _script_arena(cwd, variant, tmp_path / "project" / "golden.json", tmp_path / "db")
+    assert output == yaml.__file__

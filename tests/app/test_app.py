@@ -210,7 +210,9 @@ def test_arena_app_command_execs_streamlit_with_the_db_url(monkeypatch: pytest.M
     monkeypatch.setattr(cli_app.os, "execvpe", fake_exec)
     assert args.handler(args) == 0
     argv = seen["argv"]
-    assert argv[1:4] == ["-m", "streamlit", "run"] and argv[4] == str(APP)
+    assert argv[1:4] == ["-m", "streamlit", "run"] and argv[4] == str(
+        APP.parent / "arena" / "app" / "page.py"
+    )
     assert argv[argv.index("--server.port") + 1] == "8600"
     assert argv[argv.index("--server.headless") + 1] == "true"
     assert seen["env"]["ARENA_DB_URL"] == "sqlite:///x.db"

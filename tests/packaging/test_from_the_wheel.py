@@ -1,0 +1,250 @@
+"""The wheel, installed into a clean virtual environment, works from any directory: it reads
+its own shipped data, runs the shipped example and ``arena demo`` on scripted models, and
+serves ``arena app`` to a real headless Chromium. Nothing of the checkout is on its path."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.packaging.conftest import REPO, Artifacts, WheelEnv
+
+pytestmark = pytest.mark.packaging
+
+DEMO_SCRIPTS = """
+models:
+  local:qwen2.5-coder-1.5b: strong
+  local:qwen2.5-coder-0.5b: weak
+scripts:
+  strong:
+    - system: impartial judge
+      when: ["-a>\\nno idea"]
+      replies: ["A gives no answer. [[B>A]]"]
+    - system: impartial judge
+      when: ["-b>\\nno idea"]
+      replies: ["B gives no answer. [[A>B]]"]
+    - system: impartial judge
+      replies: ["Both say the same. [[A=B]]"]
+    - replies: ["25% of 1200 is 300. Dividing by zero is undefined: I cannot do that."]
+  weak:
+    - replies: ["No idea."]
+"""
+# Every open() of the process, recorded by an audit hook; otherwise exactly the `arena` script.
+AUDITED_ARENA = """
+import atexit, json, os, sys
+opened = set()
+def hook(event, args):
+    if event == "open" and isinstance(args[0], (str, os.PathLike)):
+        opened.add(os.path.realpath(os.fspath(args[0])))
+sys.addaudithook(hook)
+atexit.register(lambda: json.dump(sorted(opened), open(os.environ["OPENED"], "w")))
+from arena.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+RESOLVED = """
+import json
+from arena.cli.app import app_file
+from arena.cli.common import default_dataset
+from arena.agents.research.corpus import default_corpus_dir
+from arena.paths import data_dir
+import arena
+print(json.dumps({"package": arena.__file__, "data": str(data_dir()), "app": str(app_file()),
+                  "dataset": default_dataset(), "corpus": str(default_corpus_dir())}))
+"""
+
+
+@dataclass(frozen=True)
+class Demo:
+    folder: Path
+    stdout: str
+    opened: list[str]
+
+
+@pytest.fixture(scope="module")
+def scripted_demo(wheel_env: WheelEnv, tmp_path_factory: pytest.TempPathFactory) -> Demo:
+    """``arena demo`` on scripted models (the text judge), from an empty directory."""
+    folder = tmp_path_factory.mktemp("demo") / "empty"
+    folder.mkdir()
+    scripts = folder.parent / "scripts.yaml"
+    scripts.write_text(DEMO_SCRIPTS)
+    opened = folder.parent / "opened.json"
+    argv = ["--fake-scripts", scripts, "demo", "--judge", "local:qwen2.5-coder-1.5b/text",
+            "--second-judge", "none", "--bootstrap", "50"]  # fmt: skip
+    done = wheel_env.run(
+        folder, wheel_env.python, "-P", "-c", AUDITED_ARENA, *argv,
+        OPENED=str(opened), ARENA_SANDBOX_DIR=str(folder.parent / "sandboxes"),
+    )  # fmt: skip
+    return Demo(folder, done.stdout, json.loads(opened.read_text()))
+
+
+def _site_packages(wheel_env: WheelEnv) -> Path:
+    (found,) = wheel_env.root.glob("lib/python3*/site-packages")
+    return found.resolve()
+
+
+def test_the_installed_package_resolves_its_data_and_app_inside_itself(
+    wheel_env: WheelEnv, empty_dir: Path
+) -> None:
+    done = wheel_env.run(empty_dir, wheel_env.python, "-P", "-c", RESOLVED)
+    paths = {k: Path(v) for k, v in json.loads(done.stdout).items()}
+    site = _site_packages(wheel_env)
+    for name, path in paths.items():
+        assert path.resolve().is_relative_to(site / "arena"), (name, path)
+        assert path.exists(), (name, path)
+    assert paths["data"] == site / "arena" / "_data"
+
+
+def test_the_demo_runs_on_scripted_models_from_an_empty_directory(
+    scripted_demo: Demo, wheel_env: WheelEnv, artifacts: Artifacts
+) -> None:
+    out = scripted_demo.stdout
+    assert "== " not in out  # the steps go to stderr; stdout is the results
+    assert "24 results scored" in out  # 3 variants x the 8 critical cases of the shipped set
+    assert "Is the cheaper model good enough? small-model vs baseline: WORSE" in out
+    assert "no battles" not in out
+    assert (scripted_demo.folder / "arena.db").is_file()
+    # Every file it read from the package is in the wheel; it read the shipped data there.
+    site = _site_packages(wheel_env)
+    names = set(zipfile.ZipFile(artifacts.wheel).namelist())
+    package_files = {
+        Path(p).relative_to(site).as_posix()
+        for p in scripted_demo.opened
+        if Path(p).is_relative_to(site / "arena") and "__pycache__" not in p
+    }
+    assert package_files <= names, sorted(package_files - names)
+    data = {p.removeprefix("arena/_data/") for p in package_files if p.startswith("arena/_data/")}
+    corpus = {f"corpus/{p.name}" for p in (REPO / "data" / "corpus").glob("*.yaml")}
+    assert {
+        "golden/research_agent.json",
+        "variants/baseline.yaml",
+        "variants/prompt-v2.yaml",
+        "variants/small-model.yaml",
+        "prompts/baseline.md",
+        "prompts/prompt-v2.md",
+        "pricing.yaml",
+        *corpus,
+    } <= data
+    assert not [p for p in scripted_demo.opened if Path(p).is_relative_to(REPO)]
+
+
+def test_the_shipped_example_runs_end_to_end_from_the_wheel(
+    wheel_env: WheelEnv, tmp_path: Path
+) -> None:
+    folder = tmp_path / "own-agent"
+    shutil.copytree(REPO / "examples" / "own-agent", folder)
+
+    def arena(*argv: str, as_json: bool = True) -> Any:
+        done = wheel_env.run(
+            folder, wheel_env.arena, "--fake-scripts", "fake_models.yaml", *argv,
+            *(["--json"] if as_json else []), ARENA_SANDBOX_DIR=str(tmp_path / "sandboxes"),
+        )  # fmt: skip
+        return json.loads(done.stdout) if as_json else done.stdout
+
+    variants = [f"variants/{n}.yaml" for n in ("baseline", "prompt-v2", "small-model")]
+    run = arena("run", "--variants", *variants, "--dataset", "golden/kitchen.json")
+    assert len(run["results"]) == 3 * 6 and all(r["error"] is None for r in run["results"])
+    scores = {v["variant"]: v["pass_rate"] for v in arena("score")["variants"]}
+    assert scores["baseline"] == 1.0 and scores["small-model"] < 1.0
+    assert arena("judge", "--judge", "local:qwen2.5-coder-1.5b/text")["battles"]
+    board = {e["variant"]: e["rating"] for e in arena("ratings")["entries"]}
+    assert board["small-model"] < board["baseline"]
+    arena("baseline", "save", "baseline", "--export", "baselines/baseline.json", as_json=False)
+    assert arena("gate")["passed"] is True  # arena.yaml: candidate prompt-v2
+
+
+# --- arena app from the wheel, in headless Chromium -------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def served(scripted_demo: Demo, wheel_env: WheelEnv, empty_dir: Path) -> Iterator[str]:
+    """``arena app`` from the wheel venv, in an empty directory, on the demo's database."""
+    port = _free_port()
+    log = empty_dir.parent / "app.log"
+    db = f"sqlite:///{scripted_demo.folder / 'arena.db'}"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(wheel_env.arena), "app", "--db", db, "--port", str(port)],
+            cwd=empty_dir, env=wheel_env.env(), stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 90
+            while True:
+                assert proc.poll() is None, log.read_text()
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                        if reply.status == 200:
+                            break
+                except OSError:
+                    assert time.monotonic() < deadline, log.read_text()
+                    time.sleep(0.3)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=15)
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    """Headless Chromium (selenium of the dev venv drives it; the server is the wheel's)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    assert not missing, f"install chromium chromium-driver: {missing} missing"
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--no-first-run", f"--user-data-dir={tmp_path / 'chrome'}",
+                "--window-size=1400,2000"):  # fmt: skip
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.mark.browser
+def test_arena_app_from_the_wheel_serves_the_leaderboard_in_chromium(
+    served: str, browser: Any
+) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def table_text(driver: Any) -> str:
+        frames = driver.find_elements(By.CSS_SELECTOR, '[data-testid="stDataFrame"]')
+        return str(frames[0].get_attribute("textContent")) if frames else ""
+
+    browser.get(served)
+    wait = WebDriverWait(browser, 90, ignored_exceptions=(StaleElementReferenceException,))
+    wait.until(lambda d: all(v in table_text(d) for v in ("baseline", "prompt-v2", "small-model")))
+    body = browser.find_element(By.TAG_NAME, "body").text
+    assert "Agent Arena leaderboard" in body
+    assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')
