@@ -48,11 +48,18 @@ class Variant(BaseModel):
         exclude=True,
         description="The JSON Schema of this file, for editors (ignored).",
     )
-    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    description: str = ""
-    agent: str = "react"
-    model: ModelConfig
-    system_prompt: str = ""
+    name: str = Field(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+        description="The variant's name, unique in a run (letters, digits, '_', '.', '-').",
+    )
+    description: str = Field("", description="One line on what this variant changes.")
+    agent: str = Field(
+        "react",
+        description="The agent architecture: 'react', 'supervisor', another registered "
+        "architecture, or 'package.module:factory' for your own agent.",
+    )
+    model: ModelConfig = Field(description="The chat model the agent runs on.")
+    system_prompt: str = Field("", description="The agent's system prompt ('' sends none).")
     tools: list[str] | None = Field(
         None,
         description="Enabled tools (the built-in agent's, or those your factory declares); "
@@ -64,7 +71,9 @@ class Variant(BaseModel):
         description="Settings passed to your own factory (ctx.params), validated against "
         "the params model it declares; part of the variant's version.",
     )
-    max_steps: int = Field(6, ge=1, le=50)
+    max_steps: int = Field(
+        6, ge=1, le=50, description="The tool-call budget per query, then a forced final answer."
+    )
     max_iterations: int = Field(6, ge=1, le=50, description="Supervisor routing limit.")
     roles: dict[str, ModelConfig] = Field(
         default_factory=dict,
