@@ -180,7 +180,18 @@ class Variant(BaseModel):
 
 
 def load_variant(path: str | Path) -> Variant:
-    """Load and validate a variant YAML file; prompt files resolve relative to it."""
+    """Load and validate a variant YAML file; prompt files resolve relative to it.
+
+    Args:
+        path: the variant's YAML file.
+
+    Returns:
+        The variant, its tools checked against its agent (or its factory's declaration).
+
+    Raises:
+        InputError: naming the file, the variant and the field, for unreadable YAML, a
+            field that fails validation, or an unknown tool.
+    """
     file = Path(path)
     raw = load_yaml(file, limit=MAX_VARIANT_BYTES)
     if not isinstance(raw, dict):
@@ -276,7 +287,17 @@ def _check_tools(file: Path, variant: Variant) -> None:
 
 
 def load_variants(paths: list[str] | list[Path]) -> list[Variant]:
-    """Load several variant files; names must be unique."""
+    """Load several variant files; names must be unique.
+
+    Args:
+        paths: the variants' YAML files.
+
+    Returns:
+        The variants, in the order of ``paths``.
+
+    Raises:
+        InputError: as :func:`load_variant`, or when two files name the same variant.
+    """
     variants = [load_variant(p) for p in paths]
     seen: dict[str, str] = {}
     for path, variant in zip(paths, variants, strict=True):

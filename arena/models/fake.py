@@ -76,7 +76,18 @@ MISS_LOADERS: list[Callable[[], object]] = []
 def register_fake(
     name: str, steps: Sequence[Step] | FakeScript, *, cycle: bool = False
 ) -> FakeScript:
-    """Register a script under ``fake:NAME`` (replacing any earlier one) and return it."""
+    """Register a script under ``fake:NAME`` (replacing any earlier one) and return it.
+
+    Args:
+        name: the name after ``fake:`` in a model spec.
+        steps: the replies in order (text, a tool call, an exception to raise, or a function
+            of the messages), or a ready script.
+        cycle: start again from the first step after the last (default: a call past the
+            last step raises ModelError).
+
+    Returns:
+        The registered script.
+    """
     script = steps if isinstance(steps, FakeScript) else FakeScript(steps, cycle=cycle)
     _SCRIPTS[name] = script
     return script
