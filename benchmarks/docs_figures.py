@@ -69,6 +69,7 @@ class Timing:
 
     seconds: float
     peak_rss_gb: float
+    note: str = ""
 
 
 def machine_name() -> str:
@@ -82,7 +83,8 @@ def run_demo(url: str) -> Timing:
     subprocess.run([sys.executable, "-m", "arena.cli", "demo", "--db", url], check=True, cwd=ROOT)
     seconds = time.monotonic() - start
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return Timing(seconds, peak_kb / 1024**2)
+    load = os.getloadavg()[0]
+    return Timing(seconds, peak_kb / 1024**2, f"load average {load:.1f} when it ended")
 
 
 def _duration(seconds: float) -> str:
@@ -150,9 +152,11 @@ def blocks(url: str, judges: list[str], timing: Timing | None) -> dict[str, str]
         "demo-app": f"{banner}\n\n![leaderboard after arena demo](leaderboard-demo.png)",
     }
     if timing is not None:
+        rss = f", peak RSS {timing.peak_rss_gb:.1f} GB" if timing.peak_rss_gb else ""
+        note = f" ({timing.note})" if timing.note else ""
         out["demo-time"] = (
             f"{_duration(timing.seconds)} wall for the whole demo on a fresh database (the "
-            f"model weights already installed), peak RSS {timing.peak_rss_gb:.1f} GB."
+            f"model weights already installed){rss}{note}."
         )
     return out
 
@@ -255,6 +259,22 @@ def undated_figures(text: str) -> list[str]:
     return bad
 
 
+def _wait_until_serving(url: str, app: subprocess.Popen[bytes], timeout: float = 120) -> None:
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if app.poll() is not None:
+            raise RuntimeError(f"arena app exited with {app.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise RuntimeError(f"arena app did not answer within {timeout:.0f} s")
+
+
 def save_screenshot(url: str, target: Path) -> None:
     """The app's Leaderboard tab on ``url``, served by ``arena app``, in headless Chromium."""
     from selenium import webdriver
@@ -264,9 +284,17 @@ def save_screenshot(url: str, target: Path) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
     port = 8600 + os.getpid() % 300
+    cwd = ROOT
+    if url.startswith("sqlite:///"):  # the sidebar shows the file as a user's would be shown
+        path = Path(url.removeprefix("sqlite:///"))
+        cwd, url = path.parent, f"sqlite:///{path.name}"
     app = subprocess.Popen(
         [sys.executable, "-m", "arena.cli", "app", "--db", url, "--port", str(port)],
-        cwd=ROOT,
+        cwd=cwd,
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        },
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -285,7 +313,7 @@ def save_screenshot(url: str, target: Path) -> None:
             options.add_argument(arg)
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         try:
-            time.sleep(3)
+            _wait_until_serving(f"http://127.0.0.1:{port}", app)
             driver.get(f"http://127.0.0.1:{port}")
 
             def settled(d: Any) -> bool:
@@ -314,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--machine", default=machine_name(), help="default: %(default)s")
     p.add_argument("--wall-seconds", type=float, help="the demo's wall time, when run elsewhere")
     p.add_argument("--peak-rss-gb", type=float, default=0.0)
+    p.add_argument("--note", default="", help="how the timed run went (e.g. the machine's load)")
     p.add_argument("--root", type=Path, default=ROOT, help="the checkout whose docs to rewrite")
     p.add_argument("--no-screenshot", action="store_true")
     p.add_argument("--check", action="store_true", help="only list undated figures; exit 1 if any")
@@ -329,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         url = f"sqlite:///{tempfile.mkdtemp(prefix='docs-figures-')}/demo.db"
         timing = run_demo(url)
     elif args.wall_seconds is not None:
-        timing = Timing(args.wall_seconds, args.peak_rss_gb)
+        timing = Timing(args.wall_seconds, args.peak_rss_gb, args.note)
     stamp = stamp_of(max(Store(url).runs(), key=lambda r: r.id), args.machine)
     changed = write_docs(args.root, blocks(url, args.judges, timing), stamp)
     print("\n".join(f"rewrote {p}" for p in changed) or "no block changed")
