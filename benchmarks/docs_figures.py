@@ -132,24 +132,28 @@ def _judges_sentence(healths: list[Any]) -> str:
     return "On this run the judge " + "; the judge ".join(parts) + "."
 
 
+def _banner(healths: list[Any]) -> str:
+    """What the app shows above the table: the main judge's accuracy, or a warning."""
+    if not healths:
+        return "The run was not judged, so the leaderboard has no ratings."
+    main = healths[0]
+    beats = bool(main.accuracy and main.accuracy.beats_chance)
+    shows = "shows its accuracy without a warning" if beats else "is the judge-accuracy warning"
+    return (
+        f"On that run the `{main.judge}` judge {'beats' if beats else 'cannot beat'} chance "
+        f"({_accuracy(main)} decisive pairs), so the banner above the table {shows}."
+    )
+
+
 def blocks(url: str, judges: list[str], timing: Timing | None) -> dict[str, str]:
     """Each generated block's body (without its stamp), by name."""
     output, healths, _run = demo_outcome(url, judges)
     health = output.split("\nleaderboard, run", 1)[0]
-    main = healths[0] if healths else None
-    beats = bool(main and main.accuracy and main.accuracy.beats_chance)
-    banner = (
-        f"On that run the `{main.judge}` judge {'beats' if beats else 'cannot beat'} chance "
-        f"({_accuracy(main)} decisive pairs), so the banner above the table "
-        + ("shows its accuracy without a warning." if beats else "is the judge-accuracy warning.")
-        if main
-        else "The run was not judged, so the leaderboard has no ratings."
-    )
     out = {
         "demo-output": f"```text\n{output}```",
         "demo-health": f"```text\n{health.strip(chr(10))}\n```",
         "demo-judges": _judges_sentence(healths),
-        "demo-app": f"{banner}\n\n![leaderboard after arena demo](leaderboard-demo.png)",
+        "demo-app": f"{_banner(healths)}\n\n![leaderboard after arena demo](leaderboard-demo.png)",
     }
     if timing is not None:
         rss = f", peak RSS {timing.peak_rss_gb:.1f} GB" if timing.peak_rss_gb else ""
