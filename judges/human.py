@@ -45,7 +45,14 @@ def voter_name(name: str) -> str:
 
 
 def human_judge(name: str) -> JudgeSpec:
-    """The judge spec of one person: ``human:NAME`` (kind ``human``)."""
+    """The judge spec of one person: ``human:NAME`` (kind ``human``).
+
+    Args:
+        name: the voter's name.
+
+    Returns:
+        The spec their votes are stored under.
+    """
     from arena.models.config import ModelConfig
     from judges.types import JudgeSpec
 

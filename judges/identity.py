@@ -42,7 +42,14 @@ def prompt_templates() -> dict[str, str]:
 
 
 def judge_identity(spec: JudgeSpec) -> str:
-    """Hash of the judge spec, its model's cache identity and the prompt templates."""
+    """Hash of the judge spec, its model's cache identity and the prompt templates.
+
+    Args:
+        spec: the judge.
+
+    Returns:
+        A hex digest that changes whenever the judge would judge differently.
+    """
     model = get_mode(spec.mode).model_config(spec.model)
     # How the two orders combine changes no single verdict, and a margin calibrated on the
     # run applies to the combined outcome only: each order is read with reading_margin.
@@ -64,6 +71,14 @@ def _rendered(messages: list[BaseMessage]) -> list[list[Any]]:
 
 
 def verdict_key(spec: JudgeSpec, request: PairRequest) -> str:
-    """Cache key of one ordered judgement: the judge's identity and the rendered requests."""
+    """Cache key of one ordered judgement.
+
+    Args:
+        spec: the judge.
+        request: the pair, in the order shown.
+
+    Returns:
+        A hex digest of the judge's identity and the rendered request.
+    """
     conversations = get_mode(spec.mode).conversations(request)
     return _sha({"judge": judge_identity(spec), "requests": [_rendered(c) for c in conversations]})

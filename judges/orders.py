@@ -80,8 +80,16 @@ def _failed(ab: Verdict, ba: Verdict) -> Outcome | None:
 
 
 def agreement_rule(ab: Verdict, ba: Verdict) -> Outcome:
-    """Two agreeing verdicts give a winner, strong if both are strong; disagreeing verdicts
-    give a tie and count as a flip (position inconsistency)."""
+    """Combine the two orders of a written verdict: both must agree.
+
+    Args:
+        ab: the verdict with the first answer shown first.
+        ba: the verdict with the order swapped.
+
+    Returns:
+        A winner when both agree (strong if both are strong); otherwise a tie that counts as
+        a flip (position inconsistency).
+    """
     failed = _failed(ab, ba)
     if failed is not None:
         return failed
@@ -97,10 +105,21 @@ def agreement_rule(ab: Verdict, ba: Verdict) -> Outcome:
 def probability_rule(
     ab: Verdict, ba: Verdict, combination: str = "average", tie_margin: float | None = None
 ) -> Outcome:
-    """P(A better) from both orders by ``combination`` (``logit`` or ``average``); a tie
-    when it is within ``tie_margin`` of 0.5 (default: the spec's margin, else
-    :data:`~judges.types.DEFAULT_TIE_MARGIN`). The per-order verdicts still count a flip when
-    they disagree. Without both probabilities it falls back to the agreement rule."""
+    """P(A better) from both orders, a tie within ``tie_margin`` of 0.5.
+
+    The per-order verdicts still count a flip when they disagree. Without both probabilities
+    it falls back to the agreement rule.
+
+    Args:
+        ab: the verdict with the first answer shown first.
+        ba: the verdict with the order swapped.
+        combination: ``average`` (the mean probability) or ``logit`` (half the difference of
+            the log-odds).
+        tie_margin: default: the spec's margin, else :data:`~judges.types.DEFAULT_TIE_MARGIN`.
+
+    Returns:
+        The battle's outcome.
+    """
     failed = _failed(ab, ba)
     if failed is not None:
         return failed
@@ -115,10 +134,28 @@ def probability_rule(
 
 
 def averaging_rule(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
-    """P(A better) averaged over both orders (:func:`probability_rule` with ``average``)."""
+    """P(A better) averaged over both orders (:func:`probability_rule` with ``average``).
+
+    Args:
+        ab: the verdict with the first answer shown first.
+        ba: the verdict with the order swapped.
+        tie_margin: a tie within this of 0.5 (default: the spec's margin).
+
+    Returns:
+        The battle's outcome.
+    """
     return probability_rule(ab, ba, "average", tie_margin)
 
 
 def logit_rule(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
-    """Half the difference of both orders' log-odds (:func:`probability_rule` with ``logit``)."""
+    """Half the difference of both orders' log-odds (:func:`probability_rule` with ``logit``).
+
+    Args:
+        ab: the verdict with the first answer shown first.
+        ba: the verdict with the order swapped.
+        tie_margin: a tie within this of 0.5 (default: the spec's margin).
+
+    Returns:
+        The battle's outcome.
+    """
     return probability_rule(ab, ba, "logit", tie_margin)

@@ -33,8 +33,15 @@ class Judge(Protocol):
 
 
 def judge_model_config(spec: JudgeSpec) -> ModelConfig:
-    """The judge's model config, as its mode wants it (temperature 0; one token's logprobs
-    for the modes that read them)."""
+    """The judge's model config, as its mode wants it.
+
+    Args:
+        spec: the judge.
+
+    Returns:
+        Its model config at temperature 0, asking for one token's logprobs in the modes that
+        read them.
+    """
     return get_mode(spec.mode).model_config(spec.model)
 
 

@@ -15,8 +15,15 @@ _VERDICT = re.compile(r"\[\[\s*(A\s*>>\s*B|A\s*>\s*B|A\s*=\s*B|B\s*>\s*A|B\s*>>\
 
 
 def parse_verdict(text: str) -> Label | None:
-    """The LAST ``[[...]]`` verdict in the text (A>>B, A>B, A=B, B>A, B>>A; [[A]]/[[B]]/[[C]]
-    as in MT-Bench), or None when there is none."""
+    """The LAST ``[[...]]`` verdict in a written judgement.
+
+    Args:
+        text: the judge's reply.
+
+    Returns:
+        ``A>>B``, ``A>B``, ``A=B``, ``B>A`` or ``B>>A`` (``[[A]]``, ``[[B]]``, ``[[C]]`` as in
+        MT-Bench), or None when there is none.
+    """
     matches = _VERDICT.findall(text or "")
     if not matches:
         return None
@@ -30,8 +37,13 @@ def first_token_probs(
 ) -> dict[str, float]:
     """Probability of each choice for the first generated token, from OpenAI-style logprobs.
 
-    ``choices`` maps a choice to the token spellings that count for it (compared stripped and
-    upper-cased); the default is the letters A and B. Spellings of one choice are summed.
+    Args:
+        response_metadata: a chat reply's ``response_metadata`` holding ``logprobs``.
+        choices: maps a choice to the token spellings that count for it (compared stripped
+            and upper-cased; spellings of one choice are summed); default: the letters A and B.
+
+    Returns:
+        The probability of each choice ({} when the reply has no log-probabilities).
     """
     choices = choices or SEAT_TOKENS
     content = (response_metadata.get("logprobs") or {}).get("content") or []
@@ -55,7 +67,15 @@ def reading_margin(spec: JudgeSpec) -> float:
 
 
 def label_from_probability(p_first: float, tie_margin: float) -> Label:
-    """A verdict label from P(first-shown answer is better)."""
+    """A verdict label from P(first-shown answer is better).
+
+    Args:
+        p_first: the probability that the first-shown answer is better.
+        tie_margin: within this of 0.5 the label is a tie.
+
+    Returns:
+        ``A>B`` or ``A>>B``, ``B>A`` or ``B>>A``, or ``A=B``.
+    """
     if abs(p_first - 0.5) < tie_margin:
         return "A=B"
     if p_first >= 0.9:

@@ -15,12 +15,20 @@ from judges.types import JudgeSpec
 
 
 def parse_judge(text: str) -> JudgeSpec:
-    """``local:qwen2.5-coder-1.5b`` (the mode its provider declares as default: checklist for
-    local models, text otherwise), ``openai:gpt-4o/text``, or the path of a YAML file holding
-    a JudgeSpec.
+    """Parse a judge given as ``SPEC[/MODE]`` or as the path of a YAML file.
 
-    Bad input raises InputError naming the file and field (or the ``judge`` flag), including a
-    mode the judge's provider cannot serve.
+    ``local:qwen2.5-coder-1.5b`` takes the provider's default mode (checklist for local
+    models, text otherwise); ``openai:gpt-4o/text`` names it.
+
+    Args:
+        text: the ``--judge`` value.
+
+    Returns:
+        The judge spec.
+
+    Raises:
+        InputError: naming the file and field (or the ``judge`` flag), including a mode the
+            judge's provider cannot serve.
     """
     if text.endswith((".yaml", ".yml")) or Path(text).is_dir():
         spec = _from_file(text)

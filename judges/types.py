@@ -42,10 +42,18 @@ class JudgeSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    kind: Literal["pairwise", "human"] = "pairwise"
-    model: ModelConfig
-    mode: str = "text"
-    prompt_version: str = "v2"
+    kind: Literal["pairwise", "human"] = Field(
+        "pairwise", description="'pairwise' (a model) or 'human' (people voting in the app)."
+    )
+    model: ModelConfig = Field(description="The judge's model ('human:NAME' for a person).")
+    mode: str = Field(
+        "text",
+        description="How the judge asks and reads: a registered judge mode (text, logprobs, "
+        "grades, checklist, ...).",
+    )
+    prompt_version: str = Field(
+        "v2", description="A label for the judge's prompt version, part of the judge's key."
+    )
     with_trajectory: bool = Field(
         True,
         description="show the judge each answer's tool calls when the results have them "

@@ -93,3 +93,22 @@ def test_loading_accepts_the_schema_key(tmp_path: Path) -> None:
     from judges import parse_judge
 
     assert parse_judge(str(judge)).mode == "text"
+
+
+def _undescribed(node: object, where: str) -> list[str]:
+    """Every property, at any depth of a schema, without a description."""
+    if isinstance(node, list):
+        return [m for item in node for m in _undescribed(item, where)]
+    if not isinstance(node, dict):
+        return []
+    missing = [
+        f"{where}.{name}"
+        for name, prop in (node.get("properties") or {}).items()
+        if "description" not in prop
+    ]
+    return missing + [m for key, value in node.items() for m in _undescribed(value, where)]
+
+
+@pytest.mark.parametrize("kind", ["variant", "golden", "judge", "config"])
+def test_every_field_of_the_files_a_team_writes_has_a_description(kind: str) -> None:
+    assert _undescribed(json_schema(kind), kind) == []

@@ -54,20 +54,20 @@ def agent_factory(
     params: type[BaseModel] | None = None,
     roles: Sequence[str] = (),
 ) -> Callable[[F], F]:
-    """Declare what an agent factory offers its variants.
+    """Declare what your agent factory offers its variants.
 
     Args:
-        tools: its tools (LangChain tools, or plain typed functions with docstrings); a
-            variant's ``tools:`` selects among them.
-        params: the pydantic model its variants' ``params:`` must match.
-        roles: the roles its variants' ``roles:`` may give a model of their own (read with
+        tools: the tools the factory can give its agent (LangChain tools or plain typed
+            functions with docstrings); a variant's ``tools:`` selects among them.
+        params: the pydantic model a variant's ``params:`` must match (``ctx.params``).
+        roles: the roles a variant's ``roles:`` may give a model of their own (read with
             ``ctx.model_for(role)``).
 
     Returns:
-        A decorator recording the declaration on the factory and returning it unchanged.
+        A decorator that marks the factory function with this declaration.
 
     Raises:
-        ValueError: a tool or role declared twice, or roles not a list of names.
+        ValueError: a tool or role declared twice, or roles that are not names.
     """
     from langchain_core.tools import BaseTool, tool
 

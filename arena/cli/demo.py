@@ -57,16 +57,10 @@ def _step(text: str) -> None:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo pipeline and print summary, scores, leaderboard and compare verdict."""
-    from arena.battles import judge_agreement, judge_run
-    from arena.cli.combinations import combination_figures, print_combinations
-    from arena.cli.health import judge_health_with_accuracy, print_health
-    from arena.cli.ratings import print_leaderboard
+    from arena.battles import judge_run
     from arena.cli.run import print_summary
-    from arena.evaluation.leaderboard import build_leaderboard
     from arena.evaluation.run_scores import score_run
-    from arena.gate.compare import compare_variants
     from arena.golden import load_dataset
-    from arena.ratings import RatingOptions
     from arena.reports import scores_table
     from arena.runner import RunOptions, run_suite
     from arena.storage import Store
@@ -108,10 +102,42 @@ def cmd_demo(args: argparse.Namespace) -> int:
             f"sent{margin}"
         )
         battles.insert(0, judged.battles)
+    print_outcome(store, report.run_id, specs, battles, args.variants, args.bootstrap)
+    print(f"\nstored in {store.url}; explore it with `arena app`")
+    return 0
+
+
+def print_outcome(
+    store: Any,
+    run_id: int,
+    specs: list[Any],
+    battles: list[list[Any]],
+    variants: list[str],
+    bootstrap: int = BOOTSTRAP_ROUNDS,
+) -> None:
+    """Print the end of the demo from a judged run: judge health, agreement, leaderboard, verdict.
+
+    Reads only the store (no model call), so ``benchmarks/docs_figures.py`` quotes exactly what
+    the demo prints.
+
+    Args:
+        store: the database the demo filled.
+        run_id: the demo's run.
+        specs: the judges, the main one first.
+        battles: each judge's battles on the run, in the order of ``specs``.
+        variants: the names of the variants that ran.
+        bootstrap: bootstrap rounds for the ratings' and the verdict's intervals.
+    """
+    from arena.battles import judge_agreement
+    from arena.cli.combinations import combination_figures, print_combinations
+    from arena.cli.health import judge_health_with_accuracy, print_health
+    from arena.cli.ratings import print_leaderboard
+    from arena.evaluation.leaderboard import build_leaderboard
+    from arena.gate.compare import compare_variants
+    from arena.ratings import RatingOptions
+
     if all(battles):
-        print_health(
-            [h for b in battles if (h := judge_health_with_accuracy(store, report.run_id, b))]
-        )
+        print_health([h for b in battles if (h := judge_health_with_accuracy(store, run_id, b))])
     if len(battles) == 2 and all(battles):
         agree = judge_agreement(battles[0], battles[1])
         print(
@@ -119,31 +145,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
             f"(Cohen's kappa {agree.kappa if agree.kappa is not None else float('nan'):.2f})"
         )
     other = specs[1].key if len(specs) > 1 else None
-    for key, rows in combination_figures(
-        store, report.run_id, only=specs[0].key, reference=other
-    ).items():
+    for key, rows in combination_figures(store, run_id, only=specs[0].key, reference=other).items():
         print_combinations(key, rows)
     spec = specs[0]
     _step("4/4 leaderboard and compare")
     print_leaderboard(
         build_leaderboard(
             store,
-            report.run_id,
+            run_id,
             judge_key=spec.key,
-            options=RatingOptions(bootstrap_rounds=args.bootstrap),
+            options=RatingOptions(bootstrap_rounds=bootstrap),
         )
     )
-    if {"baseline", "small-model"} <= set(args.variants):
+    if {"baseline", "small-model"} <= set(variants):
         verdict = compare_variants(
             store,
             "baseline",
             "small-model",
-            run_id=report.run_id,
+            run_id=run_id,
             judge_key=spec.key,
-            bootstrap=args.bootstrap,
+            bootstrap=bootstrap,
         )
         print(f"\nIs the cheaper model good enough? {verdict.summary}")
     if len(specs) > 1:
         print(f"(the {specs[1].label} judge's leaderboard: `arena ratings --judge {specs[1].key}`)")
-    print(f"\nstored in {store.url}; explore it with `arena app`")
-    return 0

@@ -30,11 +30,15 @@ class RunSection(BaseModel):
 
     dataset: str | None = Field(None, description="Golden dataset JSON (default: the shipped).")
     variants_dir: str | None = Field(None, description="Where VARIANT names are looked up.")
-    tier: TierChoice = "critical"
-    cases: list[str] | None = None
-    repeats: int = Field(1, ge=1, le=100)
-    concurrency: int = Field(2, ge=1, le=64)
-    timeout_s: float = Field(600.0, gt=0)
+    tier: TierChoice = Field(
+        "critical", description="The tier to run: critical, standard, pending or all."
+    )
+    cases: list[str] | None = Field(
+        None, description="Only these case ids (default: every case of the tier)."
+    )
+    repeats: int = Field(1, ge=1, le=100, description="Runs of each case per variant.")
+    concurrency: int = Field(2, ge=1, le=64, description="Agent runs at a time.")
+    timeout_s: float = Field(600.0, gt=0, description="Seconds one case may take.")
 
 
 class CompareSection(BaseModel):
@@ -43,13 +47,26 @@ class CompareSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     judge: str | None = Field(DEFAULT_JUDGE, description="Judge spec or file; none skips.")
-    margin: float = Field(0.05, ge=0, le=0.5)
-    bootstrap: int = Field(BOOTSTRAP_ROUNDS, ge=100)
-    seed: int = 0
-    fail_on: list[Verdict] = Field(default_factory=lambda: list[Verdict](["worse"]))
-    # decide case by case, stop once settled (arena.sequential)
-    sequential: bool = False
-    batch: int = Field(1, ge=1, le=1000)
+    margin: float = Field(
+        0.05,
+        ge=0,
+        le=0.5,
+        description="Non-inferiority margin: the candidate's win rate may be this far below 0.5.",
+    )
+    bootstrap: int = Field(
+        BOOTSTRAP_ROUNDS, ge=100, description="Bootstrap rounds of the win rate's interval."
+    )
+    seed: int = Field(0, description="Seed of the bootstrap (and the sequential case order).")
+    fail_on: list[Verdict] = Field(
+        default_factory=lambda: list[Verdict](["worse"]),
+        description="The compare verdicts that fail the gate.",
+    )
+    sequential: bool = Field(
+        False, description="Decide case by case and stop once the decision is settled."
+    )
+    batch: int = Field(
+        1, ge=1, le=1000, description="Sequential mode: cases run between two looks."
+    )
 
 
 class GateConfig(BaseModel):
@@ -65,11 +82,19 @@ class GateConfig(BaseModel):
     )
     candidate: str | None = Field(None, description="VARIANT name or variant YAML.")
     grader: str | None = Field(None, description="Behaviour grader spec (default: keywords).")
-    run: RunSection = Field(default_factory=RunSection)
-    rules: RuleConfig = Field(default_factory=RuleConfig)
-    absolute: AbsoluteLimits = Field(default_factory=AbsoluteLimits)
-    budget: CostLimits = Field(default_factory=CostLimits)
-    compare: CompareSection = Field(default_factory=CompareSection)
+    run: RunSection = Field(default_factory=RunSection, description="What to run.")
+    rules: RuleConfig = Field(
+        default_factory=RuleConfig, description="The regression rules against the baseline."
+    )
+    absolute: AbsoluteLimits = Field(
+        default_factory=AbsoluteLimits, description="Minimum pass rates (no baseline needed)."
+    )
+    budget: CostLimits = Field(
+        default_factory=CostLimits, description="Cost, token and latency limits."
+    )
+    compare: CompareSection = Field(
+        default_factory=CompareSection, description="The pairwise comparison by a judge."
+    )
     report_dir: str = Field("reports", description="Where gate.md and gate.json are written.")
     base_dir: str = Field(".", exclude=True, description="Folder relative paths start from.")
     _source: str | None = PrivateAttr(None)

@@ -30,10 +30,18 @@ class AbsoluteLimits(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    min_pass_rate: float | None = Field(None, ge=0, le=1)
-    min_critical_pass_rate: float | None = Field(None, ge=0, le=1)
-    min_tier_pass_rate: dict[str, float] = Field(default_factory=dict)
-    min_category_pass_rate: dict[str, float] = Field(default_factory=dict)
+    min_pass_rate: float | None = Field(
+        None, ge=0, le=1, description="The lowest pass rate over every counted case."
+    )
+    min_critical_pass_rate: float | None = Field(
+        None, ge=0, le=1, description="The lowest pass rate over the critical cases."
+    )
+    min_tier_pass_rate: dict[str, float] = Field(
+        default_factory=dict, description="Per tier, the lowest pass rate."
+    )
+    min_category_pass_rate: dict[str, float] = Field(
+        default_factory=dict, description="Per category, the lowest pass rate."
+    )
 
     @field_validator("min_tier_pass_rate")
     @classmethod
@@ -73,11 +81,19 @@ class CostLimits(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     max_cost_per_query: float | None = Field(None, ge=0, description="US dollars.")
-    max_tokens_per_query: float | None = Field(None, ge=0)
-    max_p90_latency_s: float | None = Field(None, ge=0)
+    max_tokens_per_query: float | None = Field(
+        None, ge=0, description="The most tokens per query (mean over cases)."
+    )
+    max_p90_latency_s: float | None = Field(
+        None, ge=0, description="The longest p90 latency, in seconds."
+    )
     max_cost_increase: float | None = Field(None, ge=0, description="0.2 = at most +20%.")
-    max_tokens_increase: float | None = Field(None, ge=0)
-    max_latency_increase: float | None = Field(None, ge=0)
+    max_tokens_increase: float | None = Field(
+        None, ge=0, description="Relative increase over the baseline: 0.2 = at most +20%."
+    )
+    max_latency_increase: float | None = Field(
+        None, ge=0, description="Relative p90 increase over the baseline: 0.2 = at most +20%."
+    )
 
     def any(self) -> bool:
         """True when at least one limit is set."""

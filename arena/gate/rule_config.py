@@ -35,12 +35,29 @@ class RuleConfig(BaseModel):
         default_factory=lambda: list(DEFAULT_BLOCKING),
         description="Rules that fail the gate; the others warn.",
     )
-    max_drop: float = Field(MAX_DROP, ge=0, le=1)
-    case_drop: float = Field(0.1, gt=0, le=1)
-    alpha: float = Field(0.05, gt=0, lt=1)
-    bootstrap: int = Field(2000, ge=100)
-    seed: int = 0
-    flaky_blocks: bool = False
+    max_drop: float = Field(
+        MAX_DROP,
+        ge=0,
+        le=1,
+        description="suite_drop: the largest suite-score drop tolerated (its interval must "
+        "also lie below 0).",
+    )
+    case_drop: float = Field(
+        0.1, gt=0, le=1, description="case_score_drop: the mean-score loss of one case that warns."
+    )
+    alpha: float = Field(
+        0.05,
+        gt=0,
+        lt=1,
+        description="With repeats: the level of the test that a case's pass rate fell.",
+    )
+    bootstrap: int = Field(
+        2000, ge=100, description="Bootstrap rounds of the suite-score interval."
+    )
+    seed: int = Field(0, description="Seed of the bootstrap.")
+    flaky_blocks: bool = Field(
+        False, description="Let a case flaky in the baseline block (default: only listed)."
+    )
 
     @field_validator("block")
     @classmethod

@@ -17,9 +17,16 @@ from arena.inputs.files import load_json
 def load_dataset(path: str | Path) -> GoldenDataset:
     """Read and validate a golden dataset JSON file.
 
-    Raises InputError naming the file, the case id and the field for malformed JSON (or a
-    file that is missing, a folder, not UTF-8, too deeply nested), unknown categories or
-    tiers, unsafe or duplicate ids, invalid regular expressions and unavailable tools.
+    Args:
+        path: the dataset's JSON file.
+
+    Returns:
+        The dataset, every case validated (categories, tiers, ids, patterns, tools).
+
+    Raises:
+        InputError: naming the file, the case id and the field, for malformed JSON (or a file
+            that is missing, a folder, not UTF-8, too deeply nested), unknown categories or
+            tiers, unsafe or duplicate ids, invalid regular expressions and unavailable tools.
     """
     file = str(path)
     raw = load_json(path)

@@ -110,8 +110,11 @@ class ExpectedFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    path: str
-    contains: list[ContainsItem] = Field(default_factory=list)
+    path: str = Field(description="The file's path, relative to the sandbox.")
+    contains: list[ContainsItem] = Field(
+        default_factory=list,
+        description="Strings the file must contain (a list item: any one of its alternatives).",
+    )
 
 
 class GoldenCase(BaseModel):
@@ -127,37 +130,73 @@ class GoldenCase(BaseModel):
         extra="allow", frozen=True, json_schema_extra={"additionalProperties": False}
     )
 
-    id: Annotated[str, Field(min_length=1)]
-    input: str
+    id: Annotated[str, Field(min_length=1)] = Field(
+        description="A unique id, e.g. 'HP-001' (letters, digits, '.', '_', '-')."
+    )
+    input: str = Field(description="The query the agent is asked.")
     category: str = Field(
         pattern=CATEGORY_PATTERN,
         description="One of the dataset's categories (default: happy_path, edge_case, "
         "ambiguous, multi_step, graceful_failure).",
     )
-    tier: Tier = Tier.STANDARD
-    difficulty: Difficulty = Difficulty.MEDIUM
-    expected_tools: list[str] = Field(default_factory=list)
-    expected_order: list[str] = Field(default_factory=list)
+    tier: Tier = Field(
+        Tier.STANDARD,
+        description="critical (gates every change), standard (run nightly) or pending "
+        "(run and shown, never counted).",
+    )
+    difficulty: Difficulty = Field(
+        Difficulty.MEDIUM, description="easy, medium or hard; pass rates are also given by it."
+    )
+    expected_tools: list[str] = Field(
+        default_factory=list, description="The tools a correct run calls (a multiset)."
+    )
+    expected_order: list[str] = Field(
+        default_factory=list, description="The order those calls should come in."
+    )
     expected_args: dict[str, dict[str, object]] = Field(
         default_factory=dict,
         description="Per tool, approximate arguments: strings match as case-insensitive "
         "substrings, numbers tolerantly.",
     )
-    expected_output_contains: list[ContainsItem] = Field(default_factory=list)
-    expected_output_not_contains: list[str] = Field(default_factory=list)
-    expected_output_regex: str | None = None
-    expected_output_exact: str | None = None
-    expected_files: list[ExpectedFile] = Field(default_factory=list)
-    forbidden_tools: list[str] = Field(default_factory=list)
+    expected_output_contains: list[ContainsItem] = Field(
+        default_factory=list,
+        description="Strings the answer must contain, case-insensitively (a list item: any "
+        "one of its alternatives).",
+    )
+    expected_output_not_contains: list[str] = Field(
+        default_factory=list, description="Strings the answer must not contain (a hard fail)."
+    )
+    expected_output_regex: str | None = Field(
+        None, description="A regular expression the answer must match (RE2 syntax)."
+    )
+    expected_output_exact: str | None = Field(None, description="The exact expected answer.")
+    expected_files: list[ExpectedFile] = Field(
+        default_factory=list, description="Files a side-effect tool must leave in the sandbox."
+    )
+    forbidden_tools: list[str] = Field(
+        default_factory=list, description="Tools a correct run never calls."
+    )
     acceptable_tools: list[list[str]] = Field(
         default_factory=list, description="Alternative tool sets, any of which is acceptable."
     )
-    max_steps: Annotated[int, Field(ge=0)] = 5
-    min_tool_calls: Annotated[int, Field(ge=0)] = 0
-    expected_behavior: Behavior | None = None
-    reference_answer: str | None = None
-    notes: str = ""
-    tags: list[str] = Field(default_factory=list, exclude_if=_unset)
+    max_steps: Annotated[int, Field(ge=0)] = Field(
+        5, description="Steps a run may take before its efficiency score drops (0.2 per step)."
+    )
+    min_tool_calls: Annotated[int, Field(ge=0)] = Field(
+        0, description="The fewest tool calls a correct run makes."
+    )
+    expected_behavior: Behavior | None = Field(
+        None,
+        description="A non-task behaviour the answer must show (refuse, "
+        "ask_for_clarification, ...), graded.",
+    )
+    reference_answer: str | None = Field(
+        None, description="A correct answer, shown to the pairwise judge."
+    )
+    notes: str = Field("", description="Free text for the people who maintain the dataset.")
+    tags: list[str] = Field(
+        default_factory=list, exclude_if=_unset, description="Labels, for filtering."
+    )
     added: date | None = Field(None, exclude_if=_unset, description="When the case joined.")
     reason: str | None = Field(
         None, exclude_if=_unset, description="Why it was added (e.g. the failure it captures)."
@@ -241,15 +280,18 @@ class JudgeSettings(BaseModel):
     )
 
 
+_Date = date  # the field named `date` below would shadow the type
+
+
 class DatasetChange(BaseModel):
     """One recorded edit of a dataset: the version it produced and its content hash."""
 
     model_config = ConfigDict(extra="forbid")
 
-    version: str
-    date: date
-    change: str
-    content_hash: str
+    version: str = Field(description="The version this edit produced.")
+    date: _Date = Field(description="When the edit was made.")
+    change: str = Field(description="What changed.")
+    content_hash: str = Field(description="Hash of the cases after the edit.")
 
 
 class GoldenDataset(BaseModel):
@@ -260,9 +302,9 @@ class GoldenDataset(BaseModel):
     schema_url: str | None = Field(
         None, alias="$schema", exclude=True, description="The JSON Schema, for editors (ignored)."
     )
-    name: str
-    version: str = "1.0.0"
-    description: str = ""
+    name: str = Field(description="The dataset's name.")
+    version: str = Field("1.0.0", description="The dataset's version (bumped on each edit).")
+    description: str = Field("", description="What the dataset covers.")
     categories: list[Annotated[str, Field(pattern=CATEGORY_PATTERN)]] | None = Field(
         None,
         exclude_if=_unset,
@@ -270,18 +312,20 @@ class GoldenDataset(BaseModel):
         description="The categories this dataset's cases use (default: the five of "
         "DEFAULT_CATEGORIES).",
     )
-    available_tools: list[str]
+    available_tools: list[str] = Field(description="The tools the agent under test has.")
     content_hash: str | None = Field(
         None, exclude_if=_unset, description="Hash of the cases as of ``version``."
     )
-    changelog: list[DatasetChange] = Field(default_factory=list, exclude_if=_unset)
+    changelog: list[DatasetChange] = Field(
+        default_factory=list, exclude_if=_unset, description="Every recorded edit, oldest first."
+    )
     judge: JudgeSettings | None = Field(
         None,
         exclude_if=_unset,
         description="The judge's persona and rubric for this dataset's agent (a judge spec "
         "that sets them wins); no case hash depends on it.",
     )
-    test_cases: list[GoldenCase]
+    test_cases: list[GoldenCase] = Field(description="The golden cases.")
 
     @property
     def category_names(self) -> list[str]:

@@ -22,16 +22,29 @@ class ModelConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    spec: str
-    temperature: float = Field(0.0, ge=0.0, le=2.0)
-    max_tokens: int = Field(384, ge=1)
-    timeout: float = Field(120.0, gt=0)
-    base_url: str | None = None
+    spec: str = Field(
+        description="PROVIDER:MODEL, e.g. 'local:qwen2.5-coder-1.5b', 'openai:gpt-4o-mini', "
+        "'fake:NAME'."
+    )
+    temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature.")
+    max_tokens: int = Field(384, ge=1, description="Most tokens in one reply.")
+    timeout: float = Field(120.0, gt=0, description="Seconds one model call may take.")
+    base_url: str | None = Field(
+        None, description="The OpenAI-compatible endpoint (Ollama, vLLM, ...); None: the default."
+    )
     api_key_env: str | None = Field(
         None, description="Name of the environment variable holding the API key (never the key)."
     )
-    price_input_per_mtok: float | None = Field(None, ge=0)
-    price_output_per_mtok: float | None = Field(None, ge=0)
+    price_input_per_mtok: float | None = Field(
+        None,
+        ge=0,
+        description="US dollars per million input tokens; None: from data/pricing.yaml.",
+    )
+    price_output_per_mtok: float | None = Field(
+        None,
+        ge=0,
+        description="US dollars per million output tokens; None: from data/pricing.yaml.",
+    )
     price_per_hour: float | None = Field(
         None,
         ge=0,

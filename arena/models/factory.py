@@ -15,6 +15,16 @@ def make_chat_model(config: ModelConfig) -> BaseChatModel:
     ``ChatOpenAI`` for any compatible endpoint; ``fake:`` plays a registered script; any other
     registered provider builds its own. A spec the active ``--fake-scripts`` file maps to a
     script is played by that script instead (arena.models.fake_files).
+
+    Args:
+        config: the model's spec and sampling parameters.
+
+    Returns:
+        A LangChain chat model.
+
+    Raises:
+        ModelError: the provider needs an API key whose environment variable is unset.
+        InputError: the spec names no callable model (a person, answers read from files).
     """
     from arena.models.fake_files import played_by
 

@@ -76,13 +76,14 @@ MISS_LOADERS: list[Callable[[], object]] = []
 def register_fake(
     name: str, steps: Sequence[Step] | FakeScript, *, cycle: bool = False
 ) -> FakeScript:
-    """Register a scripted model under ``fake:NAME`` (replacing any earlier one).
+    """Register a script under ``fake:NAME`` (replacing any earlier one) and return it.
 
     Args:
-        name: the ``NAME`` of the ``fake:NAME`` spec that plays it.
-        steps: the replies in order (strings, dicts, messages, exceptions to raise, or
-            functions of the messages), or a ready :class:`FakeScript`.
-        cycle: start again from the first reply after the last.
+        name: the name after ``fake:`` in a model spec.
+        steps: the replies in order (text, a tool call, an exception to raise, or a function
+            of the messages), or a ready script.
+        cycle: start again from the first step after the last (default: a call past the
+            last step raises ModelError).
 
     Returns:
         The registered script.

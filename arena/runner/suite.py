@@ -177,5 +177,21 @@ def _progress(total: int, enabled: bool) -> Any:
 def run_suite(
     store: Store, dataset: GoldenDataset, variants: list[Variant], options: RunOptions | None = None
 ) -> RunReport:
-    """Synchronous wrapper around :func:`run_suite_async`."""
+    """Run (or resume) every variant on the selected cases and store each result.
+
+    Each finished result is committed before the next starts, so an interrupted run resumes
+    where it stopped, and an unchanged rerun reuses every stored result.
+
+    Args:
+        store: the database the run and its results go to.
+        dataset: the golden dataset whose cases run.
+        variants: the variants to run.
+        options: tier or cases, repeats, concurrency, timeouts (default: ``RunOptions()``).
+
+    Returns:
+        The run's report: its id, every result, and how many model calls were sent.
+
+    Raises:
+        InputError: bad options or variants, before anything is written or called.
+    """
     return asyncio.run(run_suite_async(store, dataset, variants, options or RunOptions()))

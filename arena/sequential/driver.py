@@ -111,9 +111,24 @@ def run_sequential(
     options: SequentialOptions | None = None,
     grader: Any = None,
 ) -> SequentialReport:
-    """Compare ``candidate`` with ``baseline`` case by case (module docstring).
+    """Compare ``candidate`` with ``baseline`` case by case and stop once the decision settles.
 
-    ``judge`` None decides on the golden scores instead of a pairwise judge.
+    Args:
+        store: the database the run, its results and battles go to.
+        dataset: the golden dataset whose cases run.
+        baseline: the reference variant.
+        candidate: the variant under test.
+        judge: the pairwise judge; None decides on the golden scores instead.
+        run: tier or cases, repeats, concurrency (default: ``RunOptions()``).
+        options: the question, error level, margin, batch size and seed (default:
+            ``SequentialOptions()``).
+        grader: the behaviour grader for golden scoring (default: keywords).
+
+    Returns:
+        The verdict, where it stopped, the trace of every look and what stopping saved.
+
+    Raises:
+        InputError: bad options (checked before anything runs).
     """
     from arena.evaluation.run_scores import make_grader, score_run
     from arena.executors import LocalExecutor

@@ -48,11 +48,18 @@ class Variant(BaseModel):
         exclude=True,
         description="The JSON Schema of this file, for editors (ignored).",
     )
-    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    description: str = ""
-    agent: str = "react"
-    model: ModelConfig
-    system_prompt: str = ""
+    name: str = Field(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+        description="The variant's name, unique in a run (letters, digits, '_', '.', '-').",
+    )
+    description: str = Field("", description="One line on what this variant changes.")
+    agent: str = Field(
+        "react",
+        description="The agent architecture: 'react', 'supervisor', another registered "
+        "architecture, or 'package.module:factory' for your own agent.",
+    )
+    model: ModelConfig = Field(description="The chat model the agent runs on.")
+    system_prompt: str = Field("", description="The agent's system prompt ('' sends none).")
     tools: list[str] | None = Field(
         None,
         description="Enabled tools (the built-in agent's, or those your factory declares); "
@@ -64,7 +71,9 @@ class Variant(BaseModel):
         description="Settings passed to your own factory (ctx.params), validated against "
         "the params model it declares; part of the variant's version.",
     )
-    max_steps: int = Field(6, ge=1, le=50)
+    max_steps: int = Field(
+        6, ge=1, le=50, description="The tool-call budget per query, then a forced final answer."
+    )
     max_iterations: int = Field(6, ge=1, le=50, description="Supervisor routing limit.")
     roles: dict[str, ModelConfig] = Field(
         default_factory=dict,
@@ -171,7 +180,18 @@ class Variant(BaseModel):
 
 
 def load_variant(path: str | Path) -> Variant:
-    """Load and validate a variant YAML file; prompt files resolve relative to it."""
+    """Load and validate a variant YAML file; prompt files resolve relative to it.
+
+    Args:
+        path: the variant's YAML file.
+
+    Returns:
+        The variant, its tools checked against its agent (or its factory's declaration).
+
+    Raises:
+        InputError: naming the file, the variant and the field, for unreadable YAML, a
+            field that fails validation, or an unknown tool.
+    """
     file = Path(path)
     raw = load_yaml(file, limit=MAX_VARIANT_BYTES)
     if not isinstance(raw, dict):
@@ -267,7 +287,17 @@ def _check_tools(file: Path, variant: Variant) -> None:
 
 
 def load_variants(paths: list[str] | list[Path]) -> list[Variant]:
-    """Load several variant files; names must be unique."""
+    """Load several variant files; names must be unique.
+
+    Args:
+        paths: the variants' YAML files.
+
+    Returns:
+        The variants, in the order of ``paths``.
+
+    Raises:
+        InputError: as :func:`load_variant`, or when two files name the same variant.
+    """
     variants = [load_variant(p) for p in paths]
     seen: dict[str, str] = {}
     for path, variant in zip(paths, variants, strict=True):

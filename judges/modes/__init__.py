@@ -25,22 +25,40 @@ MODES: Registry[type[JudgeMode]] = registry.JUDGE_MODES
 
 
 def mode_names() -> tuple[str, ...]:
-    """Every registered mode, in registration order."""
+    """Every registered judge mode.
+
+    Returns:
+        Their names, in registration order.
+    """
     return MODES.names()
 
 
 def get_mode(name: str) -> JudgeMode:
     """A fresh instance of the mode registered under ``name``.
 
+    Args:
+        name: a registered judge mode (``text``, ``logprobs``, ``grades``, ``checklist``, ...).
+
+    Returns:
+        A new instance of that mode.
+
     Raises:
-        UnknownName: no mode is registered under ``name``.
+        UnknownName: no mode has that name (an InputError; the message lists the known ones).
     """
     return MODES.lookup(name)()
 
 
 def combine(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
-    """The outcome of a battle by the rule of the judge's mode; ``tie_margin`` overrides the
-    spec's (e.g. a margin calibrated on the run)."""
+    """The outcome of a battle by the rule of the judge's mode.
+
+    Args:
+        ab: the verdict with the first answer shown first.
+        ba: the verdict with the order swapped.
+        tie_margin: overrides the spec's margin (e.g. one calibrated on the run).
+
+    Returns:
+        The battle's outcome.
+    """
     return get_mode(ab.judge.mode).combine(ab, ba, tie_margin)
 
 
