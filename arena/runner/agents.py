@@ -15,7 +15,6 @@ state; it gets the tools it declares (as the variant's ``tools:`` selects them) 
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from arena.agents import AgentContext, build_agent, graph_tool_names
@@ -28,7 +27,6 @@ if TYPE_CHECKING:
     from langchain_core.runnables import Runnable
     from langchain_core.tools import BaseTool
 
-    from arena.agents.research.corpus import Corpus
     from arena.agents.research.sandbox import Sandbox
     from arena.variants.variant import Variant
 
@@ -51,18 +49,6 @@ def enabled_tools(variant: Variant) -> list[str]:
     from arena.agents.research.tools import TOOL_NAMES
 
     return list(variant.tools) if variant.tools is not None else list(TOOL_NAMES)
-
-
-def search_corpus(enabled: list[str]) -> Corpus | None:
-    """The corpus the search tools read: ``$ARENA_CORPUS_DIR``, else the shipped data's
-    ``corpus/`` (:func:`arena.paths.data_dir`: inside the installed package from a wheel);
-    None when no search tool is enabled."""
-    from arena.agents.research.corpus import CORPUS_ENV, load_corpus
-    from arena.paths import data_dir
-
-    if not any(name.startswith("search_") for name in enabled):
-        return None
-    return load_corpus(os.environ.get(CORPUS_ENV) or data_dir() / "corpus")
 
 
 class AgentCache:
@@ -109,20 +95,12 @@ class AgentCache:
             spec, _ = self.factory(variant)
             if spec.tools is not None:
                 return spec.select(variant.tools)
-            enabled = enabled_tools(variant)
-            return build_tools(
-                model=model, sandbox=sandbox, enabled=enabled, corpus=search_corpus(enabled)
-            )
+            return build_tools(model=model, sandbox=sandbox, enabled=enabled_tools(variant))
         key = (variant.version_hash, id(model))
         if key not in self._tools:
             self._tools[key] = (
                 model,
-                build_tools(
-                    model=model,
-                    sandbox=TASK_SANDBOX,
-                    enabled=enabled_tools(variant),
-                    corpus=search_corpus(enabled_tools(variant)),
-                ),
+                build_tools(model=model, sandbox=TASK_SANDBOX, enabled=enabled_tools(variant)),
             )
         return self._tools[key][1]
 

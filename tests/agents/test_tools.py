@@ -18,8 +18,8 @@ from pydantic import Field
 
 from arena.agents.research.calculator import safe_calculate
 from arena.agents.research.corpus import (
-    DEFAULT_CORPUS_DIR,
     Corpus,
+    default_corpus_dir,
     load_corpus,
     read_corpus,
     resolve_corpus_path,
@@ -238,7 +238,7 @@ def test_search_is_deterministic(corpus: Corpus, tools: dict[str, BaseTool]) -> 
     first = [run(tools["search_web"], query="RAG hybrid search") for _ in range(3)]
     fresh = {
         t.name: t
-        for t in build_tools(model=None, sandbox=None, corpus=read_corpus(DEFAULT_CORPUS_DIR))
+        for t in build_tools(model=None, sandbox=None, corpus=read_corpus(default_corpus_dir()))
     }
     assert len(set(first)) == 1 and run(fresh["search_web"], query="RAG hybrid search") == first[0]
 
@@ -278,10 +278,10 @@ def test_corpus_size_and_topics(corpus: Corpus) -> None:
 
 
 def test_default_corpus_path_and_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    assert DEFAULT_CORPUS_DIR == REPO / "data" / "corpus"
+    assert default_corpus_dir() == REPO / "data" / "corpus"
     monkeypatch.setenv("ARENA_CORPUS_DIR", str(tmp_path))
     assert resolve_corpus_path() == tmp_path.resolve()
-    assert resolve_corpus_path(REPO / "data" / "corpus") == DEFAULT_CORPUS_DIR
+    assert resolve_corpus_path(REPO / "data" / "corpus") == default_corpus_dir()
     (tmp_path / "one.yaml").write_text(
         "- {id: only, source: web, title: T, date: 2024-01-01, text: hello world}\n"
     )

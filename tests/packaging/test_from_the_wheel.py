@@ -56,12 +56,12 @@ RESOLVED = """
 import json
 from arena.cli.app import app_file
 from arena.cli.common import default_dataset
+from arena.agents.research.corpus import default_corpus_dir, load_corpus
 from arena.paths import data_dir
-from arena.runner.agents import search_corpus
 import arena
-assert len(search_corpus(["search_web"])) > 0  # the built-in agent's corpus loads
+assert len(load_corpus()) > 0  # the built-in agent's corpus loads, with no argument
 print(json.dumps({"package": arena.__file__, "data": str(data_dir()), "app": str(app_file()),
-                  "dataset": default_dataset(), "corpus": str(data_dir() / "corpus")}))
+                  "dataset": default_dataset(), "corpus": str(default_corpus_dir())}))
 """
 
 

@@ -1,9 +1,10 @@
 """The Research Agent's offline corpus: YAML documents ranked by a small BM25.
 
-Documents live in ``data/corpus/*.yaml``, each file a YAML list of mappings with ``id``,
-``source`` (``web`` or ``papers``), ``title``, ``date`` (the "as of" date), ``text`` and the
-optional ``url`` and ``authors``. Ranking is deterministic: Okapi BM25 (k1=1.5, b=0.75) over
-lowercase alphanumeric tokens, ties broken by document id.
+Documents live in ``data/corpus/*.yaml`` (shipped in the package, :func:`default_corpus_dir`),
+each file a YAML list of mappings with ``id``, ``source`` (``web`` or ``papers``), ``title``,
+``date`` (the "as of" date), ``text`` and the optional ``url`` and ``authors``. Ranking is
+deterministic: Okapi BM25 (k1=1.5, b=0.75) over lowercase alphanumeric tokens, ties broken by
+document id.
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from arena.errors import InputError
+from arena.paths import data_dir
 
 SOURCES: tuple[str, ...] = ("web", "papers")
 CORPUS_ENV = "ARENA_CORPUS_DIR"
-DEFAULT_CORPUS_DIR = Path(__file__).resolve().parents[3] / "data" / "corpus"
 
 _TOKEN = re.compile(r"[^\W_]+")
 _STOPWORDS = frozenset(
@@ -279,14 +280,19 @@ def _parse_document(file: str, index: int, item: Any) -> Document:
         raise InputError(err["msg"], file=file, case=label, field=field) from None
 
 
+def default_corpus_dir() -> Path:
+    """The shipped corpus: ``corpus/`` in the data folder (:func:`arena.paths.data_dir`)."""
+    return data_dir() / "corpus"
+
+
 def resolve_corpus_path(path: str | Path | None = None) -> Path:
-    """``path``, else ``$ARENA_CORPUS_DIR``, else the repository's ``data/corpus``; absolute."""
+    """``path``, else ``$ARENA_CORPUS_DIR``, else the shipped corpus; absolute."""
     if path is not None:
         chosen = Path(path)
     elif os.environ.get(CORPUS_ENV):
         chosen = Path(os.environ[CORPUS_ENV])
     else:
-        chosen = DEFAULT_CORPUS_DIR
+        chosen = default_corpus_dir()
     return chosen.expanduser().resolve()
 
 
