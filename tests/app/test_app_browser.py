@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -24,52 +21,19 @@ import pytest
 from arena.evaluation.leaderboard import build_leaderboard
 from arena.storage import Store
 from tests.support.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db
+from tests.support.browser import free_port, headless_chromium, require_chromium, served_app
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 SCREENSHOT = ROOT / "docs" / "leaderboard.png"
-START_TIMEOUT_S = 60.0
 PAGE_TIMEOUT_S = 60.0
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _require_chromium() -> None:
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        pytest.fail(
-            f"Chromium is required for the browser test but {', '.join(missing)} "
-            "is missing: install it with `apt-get update && apt-get install -y "
-            "chromium chromium-driver`",
-            pytrace=False,
-        )
-
-
-def _wait_until_serving(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"streamlit exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    pytest.fail(f"streamlit did not answer within {START_TIMEOUT_S:.0f} s:\n{log.read_text()}")
 
 
 @pytest.fixture
 def db_filled(tmp_path: Path) -> str:
     """The demo database, filled in this process (the fake models live here)."""
-    _require_chromium()
+    require_chromium()
     url = f"sqlite:///{tmp_path / 'arena.db'}"
     fill_demo_db(url)
     return url
@@ -78,7 +42,7 @@ def db_filled(tmp_path: Path) -> str:
 @pytest.fixture
 def server(db_filled: str, tmp_path: Path) -> Iterator[str]:
     """``streamlit run app.py`` on a free local port; always stopped afterwards."""
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "streamlit.log"
     env = {**os.environ, "ARENA_DB_URL": db_filled}
     command = [
@@ -98,51 +62,15 @@ def server(db_filled: str, tmp_path: Path) -> Iterator[str]:
         "--client.toolbarMode",
         "viewer",
     ]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            command, cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT
-        )
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_until_serving(url, proc, log)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=15)
+    with served_app(command, port=port, cwd=tmp_path, env=env, log=log) as url:
+        yield url
 
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[Any]:
     """Headless Chromium through chromedriver, 1400x2400."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    _require_chromium()
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={tmp_path / 'chrome'}",
-        "--window-size=1400,2400",
-    ):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
+    with headless_chromium(tmp_path / "chrome") as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _settled(driver: Any) -> bool:

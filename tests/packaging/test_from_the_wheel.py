@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import subprocess
-import time
-import urllib.request
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.packaging.conftest import REPO, Artifacts, WheelEnv
+from tests.support.browser import free_port, headless_chromium, served_app
 
 pytestmark = pytest.mark.packaging
 
@@ -166,69 +163,23 @@ def test_the_shipped_example_runs_end_to_end_from_the_wheel(
 
 # --- arena app from the wheel, in headless Chromium -------------------------------------------
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
 
 @pytest.fixture
 def served(scripted_demo: Demo, wheel_env: WheelEnv, empty_dir: Path) -> Iterator[str]:
     """``arena app`` from the wheel venv, in an empty directory, on the demo's database."""
-    port = _free_port()
+    port = free_port()
     log = empty_dir.parent / "app.log"
     db = f"sqlite:///{scripted_demo.folder / 'arena.db'}"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [str(wheel_env.arena), "app", "--db", db, "--port", str(port)],
-            cwd=empty_dir, env=wheel_env.env(), stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            url = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 90
-            while True:
-                assert proc.poll() is None, log.read_text()
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                        if reply.status == 200:
-                            break
-                except OSError:
-                    assert time.monotonic() < deadline, log.read_text()
-                    time.sleep(0.3)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=15)
+    command = [str(wheel_env.arena), "app", "--db", db, "--port", str(port)]
+    with served_app(command, port=port, cwd=empty_dir, env=wheel_env.env(), log=log) as url:
+        yield url
 
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[Any]:
     """Headless Chromium (selenium of the dev venv drives it; the server is the wheel's)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    assert not missing, f"install chromium chromium-driver: {missing} missing"
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--no-first-run", f"--user-data-dir={tmp_path / 'chrome'}",
-                "--window-size=1400,2000"):  # fmt: skip
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
+    with headless_chromium(tmp_path / "chrome", size="1400,2000") as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.mark.browser

@@ -19,6 +19,7 @@ import pytest
 
 from arena.cli.app import STREAMLIT_SETTINGS, app_command
 from tests.packaging.conftest import REPO
+from tests.support.browser import free_port
 
 pytestmark = pytest.mark.system
 
@@ -68,12 +69,6 @@ def test_both_ways_resolve_no_usage_statistics_and_the_loopback_address(tmp_path
         assert "\nheadless = true\n" in shown
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _listening(port: int) -> set[str]:
     """The addresses a TCP socket listens on at ``port`` (read from /proc/net)."""
     found: set[str] = set()
@@ -116,7 +111,7 @@ def _serve(argv: list[str], cwd: Path, port: int, log: Path) -> Iterator[set[str
 
 @pytest.mark.parametrize("way", ["streamlit run app.py", "arena app"])
 def test_a_started_server_listens_on_the_loopback_address_only(tmp_path: Path, way: str) -> None:
-    port = _free_port()
+    port = free_port()
     if way == "arena app":  # from an empty folder: no config file to lean on
         argv = [sys.executable, "-P", "-m", "arena.cli", "app", "--port", str(port)]
         cwd = tmp_path
