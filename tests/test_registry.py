@@ -26,7 +26,7 @@ from arena.extend import (
     model_provider,
 )
 from arena.registry import REGISTRIES, Registry
-from arena.reports.registered import registered_text
+from arena.reports._registered import registered_text
 
 pytestmark = pytest.mark.unit
 

@@ -57,7 +57,7 @@ import json
 from arena.cli.app import app_file
 from arena.cli.common import default_dataset
 from arena.paths import data_dir
-from arena.runner.agents import search_corpus
+from arena.runner._agents import search_corpus
 import arena
 assert len(search_corpus(["search_web"])) > 0  # the built-in agent's corpus loads
 print(json.dumps({"package": arena.__file__, "data": str(data_dir()), "app": str(app_file()),
