@@ -35,8 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from arena.ratings import Battles, bootstrap_bradley_terry, bradley_terry, sparse_newton
+from arena.ratings import Battles, bootstrap_bradley_terry, bradley_terry
 from arena.ratings import _bootstrap as bootstrap_module
+from arena.ratings import _sparse_newton as sparse_newton
 
 REFERENCES = ("choix ilsr", "FastChat")
 

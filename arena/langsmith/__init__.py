@@ -10,7 +10,8 @@ package does not import the ``langsmith`` SDK.
   :func:`read_examples`, :func:`import_examples`;
 * the service: :func:`langsmith_configured`, :func:`make_client`, :func:`upload_dataset`,
   :func:`fetch_examples`, :func:`push_run`;
-* pytest: :mod:`arena.langsmith._testing`.
+* pytest: :class:`GoldenSuite`, :func:`mark_langsmith_items`, :func:`gate_failures`,
+  :func:`langsmith_active`, :class:`GoldenCaseWarning`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ _EXPORTS = {
     "DatasetSync": "arena.langsmith._client",
     "push_run": "arena.langsmith._experiments",
     "PushReport": "arena.langsmith._experiments",
+    "GoldenSuite": "arena.langsmith._testing",
+    "GoldenCaseWarning": "arena.langsmith._testing",
+    "gate_failures": "arena.langsmith._testing",
+    "langsmith_active": "arena.langsmith._testing",
+    "mark_langsmith_items": "arena.langsmith._testing",
 }
 
 __all__ = list(_EXPORTS)

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.unit
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"]) / "asyncio" / "tasks.py"
 LIBRARY = "/opt/venv/lib/python3.11/site-packages/langgraph/pregel/main.py"
-ARENA = Path(arena.__file__).parent / "runner" / "execute.py"
+ARENA = Path(arena.__file__).parent / "runner" / "_execute.py"
 
 
 def _frame(path: str | Path, line: int, func: str, source: str) -> str:

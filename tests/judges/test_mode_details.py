@@ -20,7 +20,8 @@ from arena.models import ModelConfig, register_fake
 from arena.registry import JUDGE_MODES
 from arena.storage import Store
 from arena.storage._tables import BattleRow, VerdictCacheRow
-from judges import JudgeSpec, PairRequest, Verdict, prompts
+from judges import JudgeSpec, PairRequest, Verdict
+from judges import _prompts as prompts
 from judges._parsing import parse_verdict
 from judges._types import Seat
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply

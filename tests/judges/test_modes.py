@@ -16,7 +16,8 @@ from arena.models import ModelConfig, Provider, register_fake
 from arena.models._fake import FakeChatModel
 from arena.models.providers._registry import PROVIDERS
 from arena.storage import Store
-from judges import MODES, JudgeSpec, PairRequest, PairwiseJudge, get_mode, mode_names, prompts
+from judges import MODES, JudgeSpec, PairRequest, PairwiseJudge, get_mode, mode_names
+from judges import _prompts as prompts
 from judges import parse_judge as parse
 from judges._behavior import LLMBehaviorGrader
 from judges._parsing import parse_verdict
