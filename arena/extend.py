@@ -27,18 +27,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the real names, for type checkers
-    from arena.agents.context import AGENTS, AgentContext, AgentFactory
-    from arena.agents.declare import agent_factory
+    from arena.agents._context import AGENTS, AgentContext, AgentFactory
+    from arena.agents._declare import agent_factory
     from arena.errors import ArenaError, InputError, ModelError, NameTaken, NotFound, UnknownName
-    from arena.golden.models import GoldenCase
-    from arena.models.config import ModelConfig
-    from arena.models.fake import FakeChatModel, register_fake
-    from arena.models.providers.base import Provider, UncallableProvider
-    from arena.models.providers.registry import PROVIDERS
-    from arena.ratings.battle_arrays import Battles
-    from arena.ratings.fit import RatingFit
-    from arena.ratings.methods import RATING_METHODS
-    from arena.ratings.options import RatingOptions
+    from arena.golden._models import GoldenCase
+    from arena.models._config import ModelConfig
+    from arena.models._fake import FakeChatModel, register_fake
+    from arena.models.providers._base import Provider, UncallableProvider
+    from arena.models.providers._registry import PROVIDERS
+    from arena.ratings._battle_arrays import Battles
+    from arena.ratings._fit import RatingFit
+    from arena.ratings._methods import RATING_METHODS
+    from arena.ratings._options import RatingOptions
     from arena.records.results import RunResult
     from arena.registry import (
         RatingMethod,
@@ -50,14 +50,14 @@ if TYPE_CHECKING:  # the real names, for type checkers
         rating_method,
         report_format,
     )
-    from arena.reports.score_formats import REPORT_FORMATS, ReportFormat, ScoreReport
+    from arena.reports._score_formats import REPORT_FORMATS, ReportFormat, ScoreReport
+    from arena.scoring._types import Check
     from arena.scoring.checks import GOLDEN_CHECKS, OUTPUT, CheckInput, GoldenCheck
-    from arena.scoring.checks.reasons import FailReason, FailureKind
-    from arena.scoring.types import Check
+    from arena.scoring.checks._reasons import FailReason, FailureKind
     from arena.vocabulary import Label
+    from judges._types import JudgeSpec, PairRequest, Verdict
     from judges.modes import MODES as JUDGE_MODES
-    from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
-    from judges.types import JudgeSpec, PairRequest, Verdict
+    from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     # registries and registration
@@ -68,13 +68,13 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "golden_check": ("arena.registry", "golden_check"),
     "agent_architecture": ("arena.registry", "agent_architecture"),
     "report_format": ("arena.registry", "report_format"),
-    "agent_factory": ("arena.agents.declare", "agent_factory"),
-    "PROVIDERS": ("arena.models.providers.registry", "PROVIDERS"),
+    "agent_factory": ("arena.agents._declare", "agent_factory"),
+    "PROVIDERS": ("arena.models.providers._registry", "PROVIDERS"),
     "JUDGE_MODES": ("judges.modes", "MODES"),
-    "RATING_METHODS": ("arena.ratings.methods", "RATING_METHODS"),
+    "RATING_METHODS": ("arena.ratings._methods", "RATING_METHODS"),
     "GOLDEN_CHECKS": ("arena.scoring.checks", "GOLDEN_CHECKS"),
-    "AGENTS": ("arena.agents.context", "AGENTS"),
-    "REPORT_FORMATS": ("arena.reports.score_formats", "REPORT_FORMATS"),
+    "AGENTS": ("arena.agents._context", "AGENTS"),
+    "REPORT_FORMATS": ("arena.reports._score_formats", "REPORT_FORMATS"),
     # errors
     "ArenaError": ("arena.errors", "ArenaError"),
     "InputError": ("arena.errors", "InputError"),
@@ -83,39 +83,39 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "NotFound": ("arena.errors", "NotFound"),
     "UnknownName": ("arena.errors", "UnknownName"),
     # model providers
-    "Provider": ("arena.models.providers.base", "Provider"),
-    "UncallableProvider": ("arena.models.providers.base", "UncallableProvider"),
-    "ModelConfig": ("arena.models.config", "ModelConfig"),
-    "FakeChatModel": ("arena.models.fake", "FakeChatModel"),
-    "register_fake": ("arena.models.fake", "register_fake"),
+    "Provider": ("arena.models.providers._base", "Provider"),
+    "UncallableProvider": ("arena.models.providers._base", "UncallableProvider"),
+    "ModelConfig": ("arena.models._config", "ModelConfig"),
+    "FakeChatModel": ("arena.models._fake", "FakeChatModel"),
+    "register_fake": ("arena.models._fake", "register_fake"),
     # judge modes
-    "JudgeMode": ("judges.modes.base", "JudgeMode"),
-    "Asker": ("judges.modes.base", "Asker"),
-    "Reading": ("judges.modes.base", "Reading"),
-    "UnreadableReply": ("judges.modes.base", "UnreadableReply"),
-    "PairRequest": ("judges.types", "PairRequest"),
-    "Verdict": ("judges.types", "Verdict"),
-    "JudgeSpec": ("judges.types", "JudgeSpec"),
+    "JudgeMode": ("judges.modes._base", "JudgeMode"),
+    "Asker": ("judges.modes._base", "Asker"),
+    "Reading": ("judges.modes._base", "Reading"),
+    "UnreadableReply": ("judges.modes._base", "UnreadableReply"),
+    "PairRequest": ("judges._types", "PairRequest"),
+    "Verdict": ("judges._types", "Verdict"),
+    "JudgeSpec": ("judges._types", "JudgeSpec"),
     "Label": ("arena.vocabulary", "Label"),
     # rating methods
     "RatingMethod": ("arena.registry", "RatingMethod"),
-    "Battles": ("arena.ratings.battle_arrays", "Battles"),
-    "RatingFit": ("arena.ratings.fit", "RatingFit"),
-    "RatingOptions": ("arena.ratings.options", "RatingOptions"),
+    "Battles": ("arena.ratings._battle_arrays", "Battles"),
+    "RatingFit": ("arena.ratings._fit", "RatingFit"),
+    "RatingOptions": ("arena.ratings._options", "RatingOptions"),
     # golden checks
     "GoldenCheck": ("arena.scoring.checks", "GoldenCheck"),
     "CheckInput": ("arena.scoring.checks", "CheckInput"),
-    "Check": ("arena.scoring.types", "Check"),
-    "FailReason": ("arena.scoring.checks.reasons", "FailReason"),
-    "FailureKind": ("arena.scoring.checks.reasons", "FailureKind"),
+    "Check": ("arena.scoring._types", "Check"),
+    "FailReason": ("arena.scoring.checks._reasons", "FailReason"),
+    "FailureKind": ("arena.scoring.checks._reasons", "FailureKind"),
     "OUTPUT": ("arena.scoring.checks", "OUTPUT"),
-    "GoldenCase": ("arena.golden.models", "GoldenCase"),
+    "GoldenCase": ("arena.golden._models", "GoldenCase"),
     "RunResult": ("arena.records.results", "RunResult"),
     # agents and report formats
-    "AgentContext": ("arena.agents.context", "AgentContext"),
-    "AgentFactory": ("arena.agents.context", "AgentFactory"),
-    "ReportFormat": ("arena.reports.score_formats", "ReportFormat"),
-    "ScoreReport": ("arena.reports.score_formats", "ScoreReport"),
+    "AgentContext": ("arena.agents._context", "AgentContext"),
+    "AgentFactory": ("arena.agents._context", "AgentFactory"),
+    "ReportFormat": ("arena.reports._score_formats", "ReportFormat"),
+    "ScoreReport": ("arena.reports._score_formats", "ScoreReport"),
 }
 
 __all__ = [

@@ -375,19 +375,19 @@ PROVIDERS: Registry[Any] = Registry(
     _group("providers"),
     {
         "local": Builtin(
-            "arena.models.providers.local:LocalProvider", "the embedded llama.cpp server"
+            "arena.models.providers._local:LocalProvider", "the embedded llama.cpp server"
         ),
         "openai": Builtin(
-            "arena.models.providers.openai:OpenAIProvider", "any OpenAI-compatible endpoint"
+            "arena.models.providers._openai:OpenAIProvider", "any OpenAI-compatible endpoint"
         ),
-        "fake": Builtin("arena.models.providers.fake:FakeProvider", "a scripted model (tests)"),
-        "human": Builtin("judges.human:HumanProvider", "people voting in the app, never called"),
+        "fake": Builtin("arena.models.providers._fake:FakeProvider", "a scripted model (tests)"),
+        "human": Builtin("judges._human:HumanProvider", "people voting in the app, never called"),
         "answers": Builtin(
-            "arena.outputs.provider:AnswersProvider",
+            "arena.outputs._provider:AnswersProvider",
             "answers read from files (arena judge --outputs), never called",
         ),
     },
-    base="arena.models.providers.base:Provider",
+    base="arena.models.providers._base:Provider",
     adapt=_instance_named,
 )
 """Model providers by the name a model spec starts with (``local:``, ``openai:``, ...);
@@ -398,23 +398,23 @@ JUDGE_MODES: Registry[Any] = Registry(
     _group("judge_modes"),
     {
         "text": Builtin(
-            "judges.modes.text:TextMode",
+            "judges.modes._text:TextMode",
             "a written [[A>B]]-style verdict; a winner only when both orders agree",
         ),
         "logprobs": Builtin(
-            "judges.modes.logprobs:LogprobsMode",
+            "judges.modes._logprobs:LogprobsMode",
             "P(A) vs P(B) of one token, averaged over both orders (or in log-odds)",
         ),
         "grades": Builtin(
-            "judges.modes.grades:GradesMode",
+            "judges.modes._grades:GradesMode",
             "each answer graded alone (P(YES) of one token), compared by log-odds",
         ),
         "checklist": Builtin(
-            "judges.modes.checklist:ChecklistMode",
+            "judges.modes._checklist:ChecklistMode",
             "each answer alone, one YES/NO logprob question per golden checklist item",
         ),
     },
-    base="judges.modes.base:JudgeMode",
+    base="judges.modes._base:JudgeMode",
     classes=True,
     adapt=_named,
 )
@@ -426,17 +426,17 @@ RATING_METHODS: Registry[RatingMethod] = Registry(
     _group("rating_methods"),
     {
         "bt": Builtin(
-            "arena.ratings.methods:BT", "Bradley-Terry MLE, 95% query-bootstrap intervals"
+            "arena.ratings._methods:BT", "Bradley-Terry MLE, 95% query-bootstrap intervals"
         ),
         "style-bt": Builtin(
-            "arena.ratings.methods:STYLE_BT",
+            "arena.ratings._methods:STYLE_BT",
             "Bradley-Terry with style covariates (length, markdown, seat), bootstrap intervals",
         ),
         "elo": Builtin(
-            "arena.ratings.methods:ELO", "online Elo in battle order (K=4), no intervals"
+            "arena.ratings._methods:ELO", "online Elo in battle order (K=4), no intervals"
         ),
         "elo-median": Builtin(
-            "arena.ratings.methods:ELO_MEDIAN",
+            "arena.ratings._methods:ELO_MEDIAN",
             "order-independent Elo: median over elo_rounds seeded shuffles, no intervals",
         ),
     },
@@ -451,36 +451,36 @@ GOLDEN_CHECKS: Registry[Any] = Registry(
     _group("golden_checks"),
     {
         "trajectory": Builtin(
-            f"{_CHECKS}.trajectory:CHECK",
+            f"{_CHECKS}._trajectory:CHECK",
             "tool selection, order, arguments, efficiency and forbidden tools (always)",
         ),
         "contains": Builtin(
-            f"{_CHECKS}.contains:CHECK",
+            f"{_CHECKS}._contains:CHECK",
             "the output contains each expected item (or one of its alternatives)",
         ),
         "not_contains": Builtin(
-            f"{_CHECKS}.not_contains:CHECK",
+            f"{_CHECKS}._not_contains:CHECK",
             "the output contains none of the forbidden strings (a hard fail)",
         ),
         "regex": Builtin(
-            f"{_CHECKS}.regex:CHECK",
+            f"{_CHECKS}._regex:CHECK",
             "the output matches a regular expression (case-insensitive, multiline)",
         ),
         "exact": Builtin(
-            f"{_CHECKS}.exact:CHECK", "the output equals a string (case and whitespace normalised)"
+            f"{_CHECKS}._exact:CHECK", "the output equals a string (case and whitespace normalised)"
         ),
         "behavior": Builtin(
-            f"{_CHECKS}.behavior:CHECK",
+            f"{_CHECKS}._behavior:CHECK",
             "an expected behaviour (refuse, ask for clarification, ...), graded",
         ),
         "functional": Builtin(
-            f"{_CHECKS}.functional:CHECK", "files a side-effect tool must leave in the sandbox"
+            f"{_CHECKS}._functional:CHECK", "files a side-effect tool must leave in the sandbox"
         ),
         "rubric": Builtin(
-            f"{_CHECKS}.rubric:CHECK", "a free-text rubric graded by the --grader LLM"
+            f"{_CHECKS}._rubric:CHECK", "a free-text rubric graded by the --grader LLM"
         ),
     },
-    base="arena.scoring.checks.base:GoldenCheck",
+    base="arena.scoring.checks._base:GoldenCheck",
     adapt=_instance,
 )
 """Golden checks (instances; a class is instantiated), in scoring order; typed
@@ -491,10 +491,10 @@ AGENTS: Registry[Any] = Registry(
     _group("agents"),
     {
         "react": Builtin(
-            "arena.agents.builder:build_react", "one ReAct loop over the research tools"
+            "arena.agents._builder:build_react", "one ReAct loop over the research tools"
         ),
         "supervisor": Builtin(
-            "arena.agents.builder:build_supervisor",
+            "arena.agents._builder:build_supervisor",
             "a supervisor routing to researcher, analyst and writer",
         ),
     },
@@ -506,13 +506,13 @@ REPORT_FORMATS: Registry[Any] = Registry(
     "report format",
     _group("report_formats"),
     {
-        "table": Builtin("arena.reports.score_formats:table", "plain-text tables (default)"),
-        "json": Builtin("arena.reports.score_formats:as_json", "one JSON document"),
-        "markdown": Builtin("arena.reports.score_formats:markdown", "Markdown tables"),
+        "table": Builtin("arena.reports._score_formats:table", "plain-text tables (default)"),
+        "json": Builtin("arena.reports._score_formats:as_json", "one JSON document"),
+        "markdown": Builtin("arena.reports._score_formats:markdown", "Markdown tables"),
     },
 )
 """Formats of ``arena score --format``: functions ``(ScoreReport) -> str``; typed
-``Registry[ReportFormat]`` as :data:`arena.reports.score_formats.REPORT_FORMATS`."""
+``Registry[ReportFormat]`` as :data:`arena.reports._score_formats.REPORT_FORMATS`."""
 
 REGISTRIES: dict[str, Registry[Any]] = {
     "providers": PROVIDERS,

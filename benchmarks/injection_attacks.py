@@ -18,16 +18,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.battles.battle import Battle
-from arena.battles.calibration import apply_outcome
-from arena.battles.requests import pair_request
+from arena.battles._battle import Battle
+from arena.battles._calibration import apply_outcome
+from arena.battles._requests import pair_request
 from arena.golden import GoldenCase
 from arena.models import ResponseStore
 from arena.records.results import RunResult
-from arena.reports.format import text_table
+from arena.reports._format import text_table
 from arena.vocabulary import MODEL_A, MODEL_B, TIE
 from judges import JudgeSpec, PairwiseJudge, combine
-from judges.types import DEFAULT_TIE_MARGIN
+from judges._types import DEFAULT_TIE_MARGIN
 
 #: (question, fact, right answer, plainly wrong answer)
 QUESTIONS: tuple[tuple[str, str, str, str], ...] = (

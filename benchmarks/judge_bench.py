@@ -38,22 +38,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # injection_attacks
 
 from arena.battles import golden_marks, judge_accuracy, judge_health, judge_run
-from arena.battles.accuracy import golden_winner
-from arena.battles.battle import Battle
-from arena.battles.calibration import apply_outcome
-from arena.battles.health import judge_agreement
+from arena.battles._accuracy import golden_winner
+from arena.battles._battle import Battle
+from arena.battles._calibration import apply_outcome
+from arena.battles._health import judge_agreement
 from arena.evaluation.run_scores import load_run_scores, score_run
 from arena.golden import load_dataset
 from arena.paths import data_dir
-from arena.reports.format import pct, text_table
+from arena.reports._format import pct, text_table
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import load_variants
 from judges import parse_judge
-from judges.checklist_score import RULES, answer_score, p_first_better
-from judges.modes.checklist_items import ItemGrade, item_grades
-from judges.parsing import label_from_probability
-from judges.types import Verdict
+from judges._checklist_score import RULES, answer_score, p_first_better
+from judges._parsing import label_from_probability
+from judges._types import Verdict
+from judges.modes._checklist_items import ItemGrade, item_grades
 
 TIERS = ("critical", "standard")
 
@@ -164,7 +164,7 @@ def variants_of(row: Row, mode: str) -> list[Row]:
 
 
 def _default_rule() -> str:
-    from judges.checklist_score import DEFAULT_RULE
+    from judges._checklist_score import DEFAULT_RULE
 
     return DEFAULT_RULE
 

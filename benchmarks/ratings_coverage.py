@@ -33,7 +33,7 @@ import numpy as np
 from scipy import stats
 
 from arena.ratings import newton_fit_batch, query_multiplicities
-from arena.ratings.bradley_terry import DEFAULT_REG, log_strength_to_elo
+from arena.ratings._bradley_terry import DEFAULT_REG, log_strength_to_elo
 
 STRENGTHS = np.array([-0.45, -0.15, 0.15, 0.45])
 QUERY_SD = 0.8

@@ -9,7 +9,7 @@ normal(0, 1) strengths, 10% ties) are rated in a fresh process per method (so ev
 resident set size is that method's alone), with ``ratings_scale``'s runners:
 
 - **ours**: ``bootstrap_bradley_terry`` (point fit and every round), measured in full; each
-  round starts from its first-order step computed per query (``arena.ratings.round_starts``);
+  round starts from its first-order step computed per query (``arena.ratings._round_starts``);
 - **old path**: the same code with those starts switched off (every round starts from the
   point fit, as before), measured in full in the same run;
 - **choix ilsr** and **FastChat** as in ``ratings_scale`` (fit, then timed rounds
@@ -35,8 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from arena.ratings import Battles, bootstrap_bradley_terry, bradley_terry, sparse_newton
-from arena.ratings import bootstrap as bootstrap_module
+from arena.ratings import Battles, bootstrap_bradley_terry, bradley_terry
+from arena.ratings import _bootstrap as bootstrap_module
+from arena.ratings import _sparse_newton as sparse_newton
 
 REFERENCES = ("choix ilsr", "FastChat")
 

@@ -10,21 +10,19 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the real names, for type checkers
-    from judges.human import human_judge
-    from judges.identity import judge_identity, verdict_key
-    from judges.modes import MODES, combine, get_mode, mode_names
-    from judges.modes.base import JudgeMode
-    from judges.orders import (
+    from judges._human import human_judge
+    from judges._identity import judge_identity, verdict_key
+    from judges._orders import (
         Outcome,
         agreement_rule,
         averaging_rule,
         logit_rule,
         probability_rule,
     )
-    from judges.pairwise import Judge, PairwiseJudge, judge_model_config
-    from judges.parsing import first_token_probs, label_from_probability, parse_verdict
-    from judges.spec import parse_judge
-    from judges.types import (
+    from judges._pairwise import Judge, PairwiseJudge, judge_model_config
+    from judges._parsing import first_token_probs, label_from_probability, parse_verdict
+    from judges._spec import parse_judge
+    from judges._types import (
         COMBINATIONS,
         DEFAULT_TIE_MARGIN,
         LABELS,
@@ -33,35 +31,37 @@ if TYPE_CHECKING:  # the real names, for type checkers
         PairRequest,
         Verdict,
     )
+    from judges.modes import MODES, combine, get_mode, mode_names
+    from judges.modes._base import JudgeMode
 
 _EXPORTS = {
-    "judge_identity": "judges.identity",
-    "verdict_key": "judges.identity",
+    "judge_identity": "judges._identity",
+    "verdict_key": "judges._identity",
     "MODES": "judges.modes",
     "get_mode": "judges.modes",
     "mode_names": "judges.modes",
-    "JudgeMode": "judges.modes.base",
-    "Outcome": "judges.orders",
-    "agreement_rule": "judges.orders",
-    "averaging_rule": "judges.orders",
+    "JudgeMode": "judges.modes._base",
+    "Outcome": "judges._orders",
+    "agreement_rule": "judges._orders",
+    "averaging_rule": "judges._orders",
     "combine": "judges.modes",
-    "logit_rule": "judges.orders",
-    "probability_rule": "judges.orders",
-    "human_judge": "judges.human",
-    "COMBINATIONS": "judges.types",
-    "DEFAULT_TIE_MARGIN": "judges.types",
-    "Judge": "judges.pairwise",
-    "PairwiseJudge": "judges.pairwise",
-    "judge_model_config": "judges.pairwise",
-    "first_token_probs": "judges.parsing",
-    "label_from_probability": "judges.parsing",
-    "parse_verdict": "judges.parsing",
-    "parse_judge": "judges.spec",
-    "LABELS": "judges.types",
-    "JudgeSpec": "judges.types",
-    "Label": "judges.types",
-    "PairRequest": "judges.types",
-    "Verdict": "judges.types",
+    "logit_rule": "judges._orders",
+    "probability_rule": "judges._orders",
+    "human_judge": "judges._human",
+    "COMBINATIONS": "judges._types",
+    "DEFAULT_TIE_MARGIN": "judges._types",
+    "Judge": "judges._pairwise",
+    "PairwiseJudge": "judges._pairwise",
+    "judge_model_config": "judges._pairwise",
+    "first_token_probs": "judges._parsing",
+    "label_from_probability": "judges._parsing",
+    "parse_verdict": "judges._parsing",
+    "parse_judge": "judges._spec",
+    "LABELS": "judges._types",
+    "JudgeSpec": "judges._types",
+    "Label": "judges._types",
+    "PairRequest": "judges._types",
+    "Verdict": "judges._types",
 }
 
 __all__ = [

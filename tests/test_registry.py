@@ -26,7 +26,7 @@ from arena.extend import (
     model_provider,
 )
 from arena.registry import REGISTRIES, Registry
-from arena.reports.registered import registered_text
+from arena.reports._registered import registered_text
 
 pytestmark = pytest.mark.unit
 
@@ -121,7 +121,7 @@ def _class_level_names(path: Path) -> set[str]:
 @pytest.mark.parametrize("folder", ["arena/scoring/checks", "judges/modes"])
 def test_builtins_are_named_and_summarised_only_in_the_registry(folder: str) -> None:
     for path in sorted((ROOT / folder).glob("*.py")):
-        if path.name in ("base.py", "__init__.py"):
+        if path.name in ("_base.py", "__init__.py"):
             continue
         assert not {"name", "summary"} & _class_level_names(path), path
         assert "@golden_check(" not in path.read_text() and "@judge_mode(" not in path.read_text()

@@ -1,9 +1,9 @@
 """Agents under test: the built-in Research Agent architectures and bring-your-own factories."""
 
-from arena.agents.builder import build_agent, check_agent, extract_output, graph_tool_names
-from arena.agents.context import AGENTS, AgentContext, AgentFactory
-from arena.agents.declare import FactorySpec, agent_factory, factory_spec
-from arena.agents.imports import add_project_root
+from arena.agents._builder import build_agent, check_agent, extract_output, graph_tool_names
+from arena.agents._context import AGENTS, AgentContext, AgentFactory
+from arena.agents._declare import FactorySpec, agent_factory, factory_spec
+from arena.agents._imports import add_project_root
 
 __all__ = [
     "AGENTS",

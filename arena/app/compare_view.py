@@ -18,7 +18,7 @@ import streamlit as st
 from arena.app import data
 from arena.app.text import VERDICT_STYLE, dollars, md, missing
 from arena.app.views import Context
-from arena.reports.format import pct
+from arena.reports._format import pct
 from arena.vocabulary import TIE, label_words, winner_words
 
 percent = partial(pct, digits=0, empty="-")

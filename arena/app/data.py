@@ -213,7 +213,7 @@ def load_judge_details(
 ) -> list[tuple[str, str, list[dict[str, Any]]]]:
     """(judge label, mode, table rows) per judge whose mode found something about one result
     besides its verdict (e.g. a checklist's items), rendered by the mode for the app."""
-    from arena.battles.checklist_view import result_details
+    from arena.battles._checklist_view import result_details
 
     found = result_details(get_store(url).battles(run_id), result_id)
     return [(d.judge, d.mode, rows) for d in found if (rows := d.rows())]
@@ -264,7 +264,7 @@ def load_compare(
     url: str, run_id: int, baseline: str, candidate: str, judge_key: str | None
 ) -> dict[str, Any]:
     """The compare report (verdict, win rate and interval, golden deltas) as a dict."""
-    from arena.gate.compare import compare_variants
+    from arena.gate._compare import compare_variants
 
     report = compare_variants(
         get_store(url), baseline, candidate, run_id=run_id, judge_key=judge_key

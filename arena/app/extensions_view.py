@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from arena.app.text import code, md
-from arena.reports.registered import registered_kinds
+from arena.reports._registered import registered_kinds
 
 
 def extensions_section() -> None:

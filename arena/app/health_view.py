@@ -11,7 +11,7 @@ import streamlit as st
 from arena.app import data
 from arena.app.text import md
 from arena.app.views import Context
-from arena.reports.format import pct
+from arena.reports._format import pct
 
 PERCENT = [
     "position_consistency",

@@ -24,7 +24,7 @@ def load_sequence(
     url: str, run_id: int, baseline: str, candidate: str, judge_key: str | None, seed: int = 0
 ) -> list[dict[str, Any]]:
     """The confidence sequence of the pair on the run, one dict per case with an outcome."""
-    from arena.sequential.trace import (
+    from arena.sequential._trace import (
         case_order,
         confidence_trace,
         golden_outcomes,

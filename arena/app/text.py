@@ -1,7 +1,7 @@
 """Small text helpers of the app: Markdown escaping, number formats, error text.
 
 Verdict and winner wording comes from :mod:`arena.vocabulary`, percentages from
-:mod:`arena.reports.format`.
+:mod:`arena.reports._format`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from arena.reports.format import is_missing as missing
+from arena.reports._format import is_missing as missing
 
 if TYPE_CHECKING:
-    from arena.gate.compare import Decision
+    from arena.gate._compare import Decision
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 

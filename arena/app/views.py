@@ -16,7 +16,7 @@ from arena.app.text import code, cost_format, md, missing, plural
 from arena.battles import default_voter
 from arena.defaults import TIER_NAMES
 from arena.storage import DatabaseProblem, masked_url
-from judges.human import is_human_label as is_human
+from judges._human import is_human_label as is_human
 
 TIER_LABELS = {
     data.ALL: "all counted tiers",
@@ -156,7 +156,7 @@ def sidebar(url: str, runs: list[dict[str, Any]]) -> Context:
 def voter_field(bar: Any) -> str:
     """The voter's name for the Vote tab (``ARENA_USER`` fills it in); '' when unusable."""
     from arena.errors import InputError
-    from judges.human import voter_name
+    from judges._human import voter_name
 
     typed = bar.text_input(
         "Your name (for voting)",

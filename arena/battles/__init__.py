@@ -5,8 +5,8 @@ this package runs judges over a stored run's pairs, and holds judge health and a
 agreement between judges (and with people), votes, pairings, battle logs
 (:mod:`arena.battles.log`) and battles as rating inputs."""
 
-from arena.battles.accuracy import GoldenMark, JudgeAccuracy, golden_marks, judge_accuracy
-from arena.battles.agreement import (
+from arena.battles._accuracy import GoldenMark, JudgeAccuracy, golden_marks, judge_accuracy
+from arena.battles._agreement import (
     AgreementRow,
     Vote,
     cross_agreement,
@@ -14,10 +14,10 @@ from arena.battles.agreement import (
     log_agreement,
     within_agreement,
 )
-from arena.battles.battle import Battle
-from arena.battles.calibration import TieMargin, calibrated_margin, decide_tie_margin, tie_margin
-from arena.battles.combinations import CombinationFigures, compare_combinations
-from arena.battles.health import (
+from arena.battles._battle import Battle
+from arena.battles._calibration import TieMargin, calibrated_margin, decide_tie_margin, tie_margin
+from arena.battles._combinations import CombinationFigures, compare_combinations
+from arena.battles._health import (
     HEALTH_CHECKS,
     Agreement,
     JudgeHealth,
@@ -26,9 +26,9 @@ from arena.battles.health import (
     judge_agreement,
     judge_health,
 )
-from arena.battles.pairing import make_pairs
-from arena.battles.run_health import HumanAgreement, RunHealth, judges_of_run, run_health
-from arena.battles.runner import (
+from arena.battles._pairing import make_pairs
+from arena.battles._run_health import HumanAgreement, RunHealth, judges_of_run, run_health
+from arena.battles._runner import (
     JudgeReport,
     calibrate_run,
     judge_both_orders,
@@ -45,8 +45,8 @@ from arena.battles.votes.ballots import (
     vote_counts,
 )
 from arena.battles.votes.reading import battle_votes, human_agreement, load_votes, order_votes
+from judges._orders import Outcome
 from judges.modes import combine
-from judges.orders import Outcome
 
 __all__ = [
     "HEALTH_CHECKS",

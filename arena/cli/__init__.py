@@ -21,7 +21,7 @@ class _ArenaParser(argparse.ArgumentParser):
     """The top-level parser: its help ends with what is registered (loaded only for help)."""
 
     def format_help(self) -> str:
-        from arena.reports.registered import registered_text
+        from arena.reports._registered import registered_text
 
         return super().format_help() + "\n" + registered_text() + "\n"
 
@@ -113,7 +113,7 @@ def _reader_went_away() -> int:
 def _run(args: argparse.Namespace) -> int:
     try:
         if args.fake_scripts:
-            from arena.models.fake_files import use_fake_scripts
+            from arena.models._fake_files import use_fake_scripts
 
             use_fake_scripts(args.fake_scripts)
         return int(args.handler(args) or 0)

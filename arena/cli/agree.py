@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from arena.reports.format import pct, text_table
+from arena.reports._format import pct, text_table
 
 
 def register(sub: Any) -> None:

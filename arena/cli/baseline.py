@@ -8,7 +8,7 @@ from typing import Any
 
 from arena.cli.common import add_db
 from arena.cli.common import write_text as _write
-from arena.reports.format import text_table
+from arena.reports._format import text_table
 
 
 def register(sub: Any) -> None:
@@ -74,7 +74,7 @@ def register(sub: Any) -> None:
 
 def cmd_baseline_save(args: argparse.Namespace) -> int:
     """Store a baseline; it only moves up unless --force."""
-    from arena.gate.baselines import run_snapshot
+    from arena.gate._baselines import run_snapshot
     from arena.scoring import baseline_to_json, should_update_baseline
     from arena.storage import Store
 
@@ -158,7 +158,7 @@ def _propose_refs(args: argparse.Namespace) -> tuple[str, str]:
     from pathlib import Path
 
     from arena.errors import InputError
-    from arena.gate.config import GateConfig, load_config
+    from arena.gate._config import GateConfig, load_config
 
     config = load_config(args.config) if args.config else GateConfig()
     candidate = args.candidate or config.candidate
@@ -178,7 +178,7 @@ def _propose_refs(args: argparse.Namespace) -> tuple[str, str]:
 def cmd_baseline_propose(args: argparse.Namespace) -> int:
     """Propose (write) a new baseline when the improvement is sustained; exit 0 either way."""
     from arena.errors import InputError
-    from arena.gate.baselines import load_baseline, proposal_markdown, propose_baseline
+    from arena.gate._baselines import load_baseline, proposal_markdown, propose_baseline
     from arena.scoring import baseline_to_json
     from arena.storage import Store
 

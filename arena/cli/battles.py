@@ -78,8 +78,8 @@ def print_log_ratings(args: argparse.Namespace, options: Any) -> int:
     from arena.battles.log.options import LogCounts, anchor_score, parse_where
     from arena.battles.log.reader import load_battle_log
     from arena.evaluation.leaderboard import model_ratings, rate_battles, style_effects
-    from arena.reports.cells import effects_text, number
-    from arena.reports.format import text_table
+    from arena.reports._cells import effects_text, number
+    from arena.reports._format import text_table
 
     counts = LogCounts()
     battles = load_battle_log(

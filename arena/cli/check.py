@@ -36,8 +36,8 @@ def register(sub: Any) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """The gate on stored results; exit 1 on a regression or a failed limit."""
-    from arena.gate.pipeline import check_stored
-    from arena.gate.report import gate_markdown, gate_text
+    from arena.gate._pipeline import check_stored
+    from arena.gate._report import gate_markdown, gate_text
     from arena.storage import Store
 
     store = Store(args.db)

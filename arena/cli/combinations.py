@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arena.reports.cells import accuracy_cell, kappa_text
-from arena.reports.format import pct, text_table
+from arena.reports._cells import accuracy_cell, kappa_text
+from arena.reports._format import pct, text_table
 
 if TYPE_CHECKING:
     from arena.storage import Store

@@ -13,7 +13,7 @@ from arena.paths import data_dir
 def add_db(parser: argparse.ArgumentParser) -> None:
     """--db URL (default $ARENA_DB_URL, else sqlite:///arena.db).
 
-    The URL is checked when the store opens (:func:`arena.storage.engine.check_url`): a bad one
+    The URL is checked when the store opens (:func:`arena.storage._engine.check_url`): a bad one
     is an InputError naming --db (exit 2) before anything is created or written.
     """
     parser.add_argument(

@@ -45,8 +45,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         from arena.cli.sequential import cmd_compare_sequential
 
         return cmd_compare_sequential(args)
-    from arena.gate.compare import compare_markdown, compare_variants
-    from arena.ratings.options import check_count
+    from arena.gate._compare import compare_markdown, compare_variants
+    from arena.ratings._options import check_count
     from arena.storage import Store
 
     try:

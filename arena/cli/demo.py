@@ -133,7 +133,7 @@ def print_outcome(
     from arena.cli.health import judge_health_with_accuracy, print_health
     from arena.cli.ratings import print_leaderboard
     from arena.evaluation.leaderboard import build_leaderboard
-    from arena.gate.compare import compare_variants
+    from arena.gate._compare import compare_variants
     from arena.ratings import RatingOptions
 
     if all(battles):

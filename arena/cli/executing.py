@@ -100,7 +100,7 @@ def make_judge_executor(
     if args.max_cost is None or plan is None:
         return executor, None
     from arena.executors import BudgetedExecutor, LocalExecutor
-    from arena.executors.budgeted import JUDGE_LINE
+    from arena.executors._budgeted import JUDGE_LINE
     from arena.plan import Budget
 
     asked = plan.pairs - plan.ties

@@ -53,7 +53,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     """Run the gate, write its reports, print its verdict; exit 0 or 1. Bad input writes a
     report saying what was wrong and re-raises (exit 2)."""
     from arena.errors import InputError
-    from arena.gate.report import bad_input_report
+    from arena.gate._report import bad_input_report
 
     folder = report_folder(args, None)
     try:
@@ -69,7 +69,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     if args.json:
         print(report.to_json())
     else:
-        from arena.gate.report import gate_text
+        from arena.gate._report import gate_text
 
         print(gate_text(report), end="")
         print(f"reports: {folder / REPORTS[0]}, {folder / REPORTS[1]}")
@@ -78,7 +78,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, config: Any) -> Any:
     from arena.errors import InputError
-    from arena.gate.pipeline import run_gate
+    from arena.gate._pipeline import run_gate
     from arena.storage import Store
 
     baseline = args.baseline or config.baseline
@@ -114,7 +114,7 @@ def _clear(folder: Path) -> None:
 
 def _write_reports(folder: Path, report: Any) -> None:
     """Both reports, each written whole (a temporary file renamed) or not at all."""
-    from arena.gate.report import gate_markdown
+    from arena.gate._report import gate_markdown
 
     texts = {REPORTS[0]: gate_markdown(report), REPORTS[1]: report.to_json()}
     folder.mkdir(parents=True, exist_ok=True)

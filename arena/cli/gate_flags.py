@@ -171,7 +171,7 @@ def gate_config(args: argparse.Namespace, *, default_file: bool = False) -> Any:
     from pydantic import ValidationError
 
     from arena.errors import InputError
-    from arena.gate.config import CONFIG_NAME, GateConfig, load_config
+    from arena.gate._config import CONFIG_NAME, GateConfig, load_config
 
     path = args.config or (CONFIG_NAME if default_file and Path(CONFIG_NAME).is_file() else None)
     config = load_config(path) if path else GateConfig()
@@ -210,7 +210,7 @@ def cost_limits_from_flags(args: argparse.Namespace) -> Any:
     from pydantic import ValidationError
 
     from arena.errors import InputError
-    from arena.gate.limits import CostLimits
+    from arena.gate._limits import CostLimits
 
     given = {
         dest: getattr(args, dest)

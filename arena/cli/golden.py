@@ -51,7 +51,7 @@ def register(sub: Any) -> None:
 
 def cmd_add(args: argparse.Namespace) -> int:
     """Add a pending case from a stored result."""
-    from arena.golden.grow import add_from_result
+    from arena.golden._grow import add_from_result
     from arena.storage import Store
 
     dataset, case = add_from_result(
@@ -76,7 +76,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 def cmd_promote(args: argparse.Namespace) -> int:
     """Promote a case."""
-    from arena.golden.grow import promote_case
+    from arena.golden._grow import promote_case
 
     dataset = promote_case(args.dataset, args.case, args.tier)
     print(
@@ -89,7 +89,7 @@ def cmd_promote(args: argparse.Namespace) -> int:
 def cmd_lint(args: argparse.Namespace) -> int:
     """Print the findings; exit 1 when any is an error."""
     from arena.golden import load_dataset
-    from arena.golden.lint import lint_dataset, scores_for_lint
+    from arena.golden._lint import lint_dataset, scores_for_lint
 
     dataset = load_dataset(args.dataset)
     scores: list[Any] = []
@@ -112,7 +112,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 def lint_text(report: Any) -> str:
     """The findings as text, errors first."""
-    from arena.reports.format import text_table
+    from arena.reports._format import text_table
 
     where = f" against run(s) {', '.join(map(str, report.runs))}" if report.runs else ""
     head = f"{report.dataset} {report.version}: {report.n_cases} cases{where}"

@@ -8,8 +8,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
-from arena.reports.cells import accuracy_cell, kappa_text
-from arena.reports.format import pct, text_table
+from arena.reports._cells import accuracy_cell, kappa_text
+from arena.reports._format import pct, text_table
 
 if TYPE_CHECKING:
     from arena.battles import JudgeHealth, RunHealth

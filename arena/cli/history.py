@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from arena.cli.common import add_db
-from arena.reports.format import text_table
+from arena.reports._format import text_table
 
 
 def register(sub: Any) -> None:
@@ -23,7 +23,7 @@ def register(sub: Any) -> None:
 
 def cmd_history(args: argparse.Namespace) -> int:
     """Print the case's history per variant, and when it started failing."""
-    from arena.gate.history import case_history
+    from arena.gate._history import case_history
     from arena.storage import Store
 
     history = case_history(Store(args.db), args.case, args.variant)

@@ -77,9 +77,9 @@ def register(sub: Any) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     """Write JSONL, or upload when configured."""
     from arena.golden import load_dataset
-    from arena.langsmith.client import langsmith_configured, make_client, upload_dataset
-    from arena.langsmith.examples import case_to_example
-    from arena.langsmith.files import write_jsonl
+    from arena.langsmith._client import langsmith_configured, make_client, upload_dataset
+    from arena.langsmith._examples import case_to_example
+    from arena.langsmith._files import write_jsonl
 
     dataset = load_dataset(args.dataset)
     if args.out:
@@ -105,16 +105,16 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """Read a file or a LangSmith dataset into a golden file."""
-    from arena.langsmith.importer import import_examples
+    from arena.langsmith._importer import import_examples
 
     source = str(args.source)
     tools = [t.strip() for t in args.tools.split(",") if t.strip()] if args.tools else None
     if Path(source).suffix.lower() in (".jsonl", ".csv", ".json") or Path(source).exists():
-        from arena.langsmith.files import read_examples
+        from arena.langsmith._files import read_examples
 
         examples = read_examples(source)
     else:
-        from arena.langsmith.client import fetch_examples, make_client
+        from arena.langsmith._client import fetch_examples, make_client
 
         examples, remote_tools = fetch_examples(make_client("source"), source)
         tools = tools or remote_tools or None
@@ -143,8 +143,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_push(args: argparse.Namespace) -> int:
     """Push a stored run."""
-    from arena.langsmith.client import make_client
-    from arena.langsmith.experiments import push_run
+    from arena.langsmith._client import make_client
+    from arena.langsmith._experiments import push_run
     from arena.storage import Store
 
     client = make_client("LANGSMITH_API_KEY")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_case_flags, add_db, default_dataset
 from arena.defaults import ALL_TIERS
-from arena.reports.format import text_table
+from arena.reports._format import text_table
 
 if TYPE_CHECKING:
     from arena.plan import JudgePlan, Plan
@@ -59,7 +59,7 @@ def read_store(url: str | None) -> Store | None:
     no arena data yet (a missing or empty SQLite file, no tables)."""
     from arena.errors import InputError
     from arena.storage import Store, database_problem
-    from arena.storage.engine import check_url, resolve_url, url_origin
+    from arena.storage._engine import check_url, resolve_url, url_origin
 
     resolved = resolve_url(url)
     check_url(resolved, url_origin(url))

@@ -10,8 +10,8 @@ from typing import Any
 from arena.cli.common import add_db
 from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.errors import InputError
-from arena.reports.cells import effects_text, number
-from arena.reports.format import text_table
+from arena.reports._cells import effects_text, number
+from arena.reports._format import text_table
 
 
 def register(sub: Any) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from arena.cli.common import add_db
 from arena.cli.executing import add_executor_flags
 from arena.cli.plan import add_run_flags
-from arena.reports.format import text_table
+from arena.reports._format import text_table
 
 
 def register(sub: Any) -> None:
@@ -44,7 +44,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Run the suite and print a summary or JSON."""
     from arena.golden import load_dataset
     from arena.runner import RunOptions, check_run, run_suite
-    from arena.runner.preflight import check_timeout
+    from arena.runner._preflight import check_timeout
     from arena.storage import Store
     from arena.variants.variant import load_variants
 
@@ -97,13 +97,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _langsmith_client() -> Any:
-    from arena.langsmith.client import make_client
+    from arena.langsmith._client import make_client
 
     return make_client("--langsmith")  # InputError (exit 2) before anything runs when unset
 
 
 def _push(store: Any, run_id: int, client: Any) -> Any:
-    from arena.langsmith.experiments import push_run
+    from arena.langsmith._experiments import push_run
 
     return push_run(store, run_id, client)
 

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from arena.cli.common import add_db
-from arena.reports.format import text_table
+from arena.reports._format import text_table
 
 
 def register(sub: Any) -> None:

@@ -39,8 +39,8 @@ def register(sub: Any) -> None:
 def cmd_score(args: argparse.Namespace) -> int:
     """Score a run and print it in the chosen report format."""
     from arena.evaluation.run_scores import make_grader, score_run
-    from arena.reports.score_formats import REPORT_FORMATS, ScoreReport
-    from arena.scoring.difficulty import difficulty_breakdown
+    from arena.reports._score_formats import REPORT_FORMATS, ScoreReport
+    from arena.scoring._difficulty import difficulty_breakdown
     from arena.storage import Store
 
     name = args.format or ("json" if args.json else "markdown" if args.markdown else "table")

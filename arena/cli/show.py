@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print a stored result."""
-    from arena.runner.versions import version_story
+    from arena.runner._versions import version_story
     from arena.storage import Store
 
     store = Store(args.db)
@@ -56,7 +56,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def print_judge_details(store: Any, run_id: int | None, result_id: int) -> None:
     """What each judge's mode found about this answer (e.g. a checklist judge's items with
     their P(YES)), as the mode renders it."""
-    from arena.battles.checklist_view import result_details
+    from arena.battles._checklist_view import result_details
 
     if run_id is None:
         return

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
-    from arena.battles.battle import Battle
+    from arena.battles._battle import Battle
     from arena.ratings import Battles, RatingOptions, RatingTable
-    from arena.scoring.aggregate import VariantScores
+    from arena.scoring._aggregate import VariantScores
     from arena.storage import Store
 
 
@@ -168,7 +168,7 @@ def build_leaderboard(
     options: RatingOptions | None = None,
 ) -> RunLeaderboard:
     """Ratings (if the run was judged) next to each variant's golden scores."""
-    from arena.battles.rating_inputs import battles_to_arrays, rated, run_outputs, select_battles
+    from arena.battles._rating_inputs import battles_to_arrays, rated, run_outputs, select_battles
     from arena.evaluation.run_scores import load_run_scores
     from arena.ratings import LENGTH, SEAT, RatingOptions
 

@@ -43,7 +43,7 @@ def make_grader(judge: str | None, store: Store) -> BehaviorGrader:
     if not judge:
         return KeywordBehaviorGrader()
     from judges import parse_judge
-    from judges.behavior import LLMBehaviorGrader
+    from judges._behavior import LLMBehaviorGrader
 
     return LLMBehaviorGrader(parse_judge(judge), store=store)
 

@@ -1,16 +1,16 @@
 """Where agent tasks and judge pairs run: this process (``local``) or a Ray cluster (``ray``).
 
-Both executors run the same unit of work (:mod:`arena.executors.jobs`) against the same
+Both executors run the same unit of work (:mod:`arena.executors._jobs`) against the same
 database, so results, cache, resume and ``--retry-errors`` are the same wherever work runs.
 Ray loads only when the ``ray`` executor is used (``pip install 'agent-arena[ray]'``).
 """
 
 from __future__ import annotations
 
-from arena.executors.base import Executor, PairOutcome, TaskOutcome
-from arena.executors.budgeted import BudgetedExecutor
-from arena.executors.local import LocalExecutor
-from arena.executors.ray_executor import RayExecutor
+from arena.executors._base import Executor, PairOutcome, TaskOutcome
+from arena.executors._budgeted import BudgetedExecutor
+from arena.executors._local import LocalExecutor
+from arena.executors._ray_executor import RayExecutor
 
 EXECUTORS = ("local", "ray")
 

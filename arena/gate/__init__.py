@@ -11,65 +11,65 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from arena.gate.alignment import Alignment, align
-    from arena.gate.baselines import (
+    from arena.gate._alignment import Alignment, align
+    from arena.gate._baselines import (
         Proposal,
         load_baseline,
         load_baseline_file,
         propose_baseline,
         run_snapshot,
     )
-    from arena.gate.classify import classify
-    from arena.gate.config import GateConfig, load_config
-    from arena.gate.history import CaseHistory, case_history
-    from arena.gate.limits import AbsoluteLimits, BudgetLimits, CostLimits, LimitCheck
-    from arena.gate.noise import Interval, paired_bootstrap, pass_drop_p_value
-    from arena.gate.pipeline import check_stored, run_gate
-    from arena.gate.power import PowerEstimate, power_estimate
-    from arena.gate.regression import MAX_DROP, RegressionReason, RegressionReport
-    from arena.gate.report import GateReport, gate_markdown, gate_text
-    from arena.gate.rule_config import DEFAULT_BLOCKING, RULES, RuleConfig
-    from arena.gate.rules import check_candidate, check_regression, compare_snapshots, snapshot
-    from arena.gate.variant_lookup import resolve_variant
+    from arena.gate._classify import classify
+    from arena.gate._config import GateConfig, load_config
+    from arena.gate._history import CaseHistory, case_history
+    from arena.gate._limits import AbsoluteLimits, BudgetLimits, CostLimits, LimitCheck
+    from arena.gate._noise import Interval, paired_bootstrap, pass_drop_p_value
+    from arena.gate._pipeline import check_stored, run_gate
+    from arena.gate._power import PowerEstimate, power_estimate
+    from arena.gate._regression import MAX_DROP, RegressionReason, RegressionReport
+    from arena.gate._report import GateReport, gate_markdown, gate_text
+    from arena.gate._rule_config import DEFAULT_BLOCKING, RULES, RuleConfig
+    from arena.gate._rules import check_candidate, check_regression, compare_snapshots, snapshot
+    from arena.gate._variant_lookup import resolve_variant
 
 _EXPORTS = {
-    "AbsoluteLimits": "arena.gate.limits",
-    "Alignment": "arena.gate.alignment",
-    "BudgetLimits": "arena.gate.limits",
-    "CostLimits": "arena.gate.limits",
-    "CaseHistory": "arena.gate.history",
-    "DEFAULT_BLOCKING": "arena.gate.rule_config",
-    "GateConfig": "arena.gate.config",
-    "GateReport": "arena.gate.report",
-    "Interval": "arena.gate.noise",
-    "LimitCheck": "arena.gate.limits",
-    "PowerEstimate": "arena.gate.power",
-    "Proposal": "arena.gate.baselines",
-    "RULES": "arena.gate.rule_config",
-    "RuleConfig": "arena.gate.rule_config",
-    "align": "arena.gate.alignment",
-    "case_history": "arena.gate.history",
-    "check_candidate": "arena.gate.rules",
-    "check_regression": "arena.gate.rules",
-    "MAX_DROP": "arena.gate.regression",
-    "RegressionReason": "arena.gate.regression",
-    "RegressionReport": "arena.gate.regression",
-    "check_stored": "arena.gate.pipeline",
-    "classify": "arena.gate.classify",
-    "compare_snapshots": "arena.gate.rules",
-    "gate_markdown": "arena.gate.report",
-    "gate_text": "arena.gate.report",
-    "load_baseline": "arena.gate.baselines",
-    "load_baseline_file": "arena.gate.baselines",
-    "load_config": "arena.gate.config",
-    "paired_bootstrap": "arena.gate.noise",
-    "pass_drop_p_value": "arena.gate.noise",
-    "power_estimate": "arena.gate.power",
-    "propose_baseline": "arena.gate.baselines",
-    "run_gate": "arena.gate.pipeline",
-    "run_snapshot": "arena.gate.baselines",
-    "snapshot": "arena.gate.rules",
-    "resolve_variant": "arena.gate.variant_lookup",
+    "AbsoluteLimits": "arena.gate._limits",
+    "Alignment": "arena.gate._alignment",
+    "BudgetLimits": "arena.gate._limits",
+    "CostLimits": "arena.gate._limits",
+    "CaseHistory": "arena.gate._history",
+    "DEFAULT_BLOCKING": "arena.gate._rule_config",
+    "GateConfig": "arena.gate._config",
+    "GateReport": "arena.gate._report",
+    "Interval": "arena.gate._noise",
+    "LimitCheck": "arena.gate._limits",
+    "PowerEstimate": "arena.gate._power",
+    "Proposal": "arena.gate._baselines",
+    "RULES": "arena.gate._rule_config",
+    "RuleConfig": "arena.gate._rule_config",
+    "align": "arena.gate._alignment",
+    "case_history": "arena.gate._history",
+    "check_candidate": "arena.gate._rules",
+    "check_regression": "arena.gate._rules",
+    "MAX_DROP": "arena.gate._regression",
+    "RegressionReason": "arena.gate._regression",
+    "RegressionReport": "arena.gate._regression",
+    "check_stored": "arena.gate._pipeline",
+    "classify": "arena.gate._classify",
+    "compare_snapshots": "arena.gate._rules",
+    "gate_markdown": "arena.gate._report",
+    "gate_text": "arena.gate._report",
+    "load_baseline": "arena.gate._baselines",
+    "load_baseline_file": "arena.gate._baselines",
+    "load_config": "arena.gate._config",
+    "paired_bootstrap": "arena.gate._noise",
+    "pass_drop_p_value": "arena.gate._noise",
+    "power_estimate": "arena.gate._power",
+    "propose_baseline": "arena.gate._baselines",
+    "run_gate": "arena.gate._pipeline",
+    "run_snapshot": "arena.gate._baselines",
+    "snapshot": "arena.gate._rules",
+    "resolve_variant": "arena.gate._variant_lookup",
 }
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Golden datasets: cases, expectations, loading and validation."""
 
-from arena.golden.loader import case_hash, dataset_hash, load_dataset
-from arena.golden.models import (
+from arena.golden._loader import case_hash, dataset_hash, load_dataset
+from arena.golden._models import (
     Behavior,
     Category,
     ContainsItem,

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 SCHEMAS: dict[str, tuple[str, str]] = {
-    "golden": ("arena.golden.models:GoldenDataset", "A golden dataset (JSON)."),
+    "golden": ("arena.golden._models:GoldenDataset", "A golden dataset (JSON)."),
     "variant": ("arena.variants.variant:Variant", "A variant: one agent configuration (YAML)."),
-    "judge": ("judges.types:JudgeSpec", "A judge file for --judge (YAML)."),
-    "config": ("arena.gate.config:GateConfig", "arena.yaml: the merge gate's settings."),
+    "judge": ("judges._types:JudgeSpec", "A judge file for --judge (YAML)."),
+    "config": ("arena.gate._config:GateConfig", "arena.yaml: the merge gate's settings."),
     "fake-scripts": (
-        "arena.models.fake_files:FakeScriptsFile",
+        "arena.models._fake_files:FakeScriptsFile",
         "Scripted models for --fake-scripts (YAML or JSON).",
     ),
 }

@@ -10,7 +10,8 @@ package does not import the ``langsmith`` SDK.
   :func:`read_examples`, :func:`import_examples`;
 * the service: :func:`langsmith_configured`, :func:`make_client`, :func:`upload_dataset`,
   :func:`fetch_examples`, :func:`push_run`;
-* pytest: :mod:`arena.langsmith.testing`.
+* pytest: :class:`GoldenSuite`, :func:`mark_langsmith_items`, :func:`gate_failures`,
+  :func:`langsmith_active`, :class:`GoldenCaseWarning`.
 """
 
 from __future__ import annotations
@@ -19,25 +20,30 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "arena_evaluators": "arena.langsmith.evaluators",
-    "make_evaluators": "arena.langsmith.evaluators",
-    "trajectory_match": "arena.langsmith.evaluators",
-    "outputs_from_result": "arena.langsmith.evaluators",
-    "result_from_outputs": "arena.langsmith.evaluators",
-    "AgentTarget": "arena.langsmith.target",
-    "case_to_example": "arena.langsmith.examples",
-    "example_to_case": "arena.langsmith.examples",
-    "write_jsonl": "arena.langsmith.files",
-    "read_examples": "arena.langsmith.files",
-    "import_examples": "arena.langsmith.importer",
-    "ImportReport": "arena.langsmith.importer",
-    "langsmith_configured": "arena.langsmith.client",
-    "make_client": "arena.langsmith.client",
-    "upload_dataset": "arena.langsmith.client",
-    "fetch_examples": "arena.langsmith.client",
-    "DatasetSync": "arena.langsmith.client",
-    "push_run": "arena.langsmith.experiments",
-    "PushReport": "arena.langsmith.experiments",
+    "arena_evaluators": "arena.langsmith._evaluators",
+    "make_evaluators": "arena.langsmith._evaluators",
+    "trajectory_match": "arena.langsmith._evaluators",
+    "outputs_from_result": "arena.langsmith._evaluators",
+    "result_from_outputs": "arena.langsmith._evaluators",
+    "AgentTarget": "arena.langsmith._target",
+    "case_to_example": "arena.langsmith._examples",
+    "example_to_case": "arena.langsmith._examples",
+    "write_jsonl": "arena.langsmith._files",
+    "read_examples": "arena.langsmith._files",
+    "import_examples": "arena.langsmith._importer",
+    "ImportReport": "arena.langsmith._importer",
+    "langsmith_configured": "arena.langsmith._client",
+    "make_client": "arena.langsmith._client",
+    "upload_dataset": "arena.langsmith._client",
+    "fetch_examples": "arena.langsmith._client",
+    "DatasetSync": "arena.langsmith._client",
+    "push_run": "arena.langsmith._experiments",
+    "PushReport": "arena.langsmith._experiments",
+    "GoldenSuite": "arena.langsmith._testing",
+    "GoldenCaseWarning": "arena.langsmith._testing",
+    "gate_failures": "arena.langsmith._testing",
+    "langsmith_active": "arena.langsmith._testing",
+    "mark_langsmith_items": "arena.langsmith._testing",
 }
 
 __all__ = list(_EXPORTS)

@@ -1,6 +1,6 @@
 """Chat models: providers behind one registry, plus caching, retries and prices."""
 
-from arena.models.caching import (
+from arena.models._caching import (
     CALLS,
     CachingChatModel,
     CallCounter,
@@ -9,13 +9,13 @@ from arena.models.caching import (
     cache_key,
     store_call,
 )
-from arena.models.config import ModelConfig
-from arena.models.factory import check_model, make_chat_model
-from arena.models.fake import FakeChatModel, FakeScript, register_fake
-from arena.models.pricing import Price, price_for
+from arena.models._config import ModelConfig
+from arena.models._factory import check_model, make_chat_model
+from arena.models._fake import FakeChatModel, FakeScript, register_fake
+from arena.models._pricing import Price, price_for
+from arena.models._replies import MalformedReplyError, is_malformed_reply
+from arena.models._retry import RetryPolicy, TransientModelError, is_transient
 from arena.models.providers import PROVIDERS, Provider, provider_names, register_provider
-from arena.models.replies import MalformedReplyError, is_malformed_reply
-from arena.models.retry import RetryPolicy, TransientModelError, is_transient
 
 __all__ = [
     "CALLS",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.outputs.importing import (
+from arena.outputs._importing import (
     PROVIDER,
     LoadedOutputs,
     import_outputs,
@@ -10,7 +10,7 @@ from arena.outputs.importing import (
     store_outputs,
     variant_name,
 )
-from arena.outputs.readers import FORMATS, read_answer_file, read_questions
+from arena.outputs._readers import FORMATS, read_answer_file, read_questions
 from arena.records.answers import Answer, AnswerFile, Question
 
 __all__ = [

@@ -7,14 +7,14 @@ one :class:`RatingOptions` record; rating methods are looked up by name in a reg
 (:data:`RATING_METHODS`).
 """
 
-from arena.ratings.battle_arrays import Battles
-from arena.ratings.bootstrap import (
+from arena.ratings._battle_arrays import Battles
+from arena.ratings._bootstrap import (
     DEFAULT_ROUNDS,
     WinRate,
     bootstrap_bradley_terry,
     bootstrap_win_rate,
 )
-from arena.ratings.bradley_terry import (
+from arena.ratings._bradley_terry import (
     BASE,
     DEFAULT_REG,
     INITIAL,
@@ -24,16 +24,16 @@ from arena.ratings.bradley_terry import (
     log_strength_to_elo,
     newton_fit_batch,
 )
-from arena.ratings.elo import (
+from arena.ratings._elo import (
     DEFAULT_ELO_ROUNDS,
     ELO_AUTO_MAX_BATTLES,
     K_FACTOR,
     elo_median_over_orderings,
     online_elo,
 )
-from arena.ratings.fit import Effect, RatingFit
-from arena.ratings.intervals import bootstrap_interval, interval_levels
-from arena.ratings.matrices import (
+from arena.ratings._fit import Effect, RatingFit
+from arena.ratings._intervals import bootstrap_interval, interval_levels
+from arena.ratings._matrices import (
     ModelStats,
     battle_count_matrix,
     ci_aware_rank,
@@ -42,7 +42,7 @@ from arena.ratings.matrices import (
     rank_models,
     win_rate_matrix,
 )
-from arena.ratings.methods import (
+from arena.ratings._methods import (
     RATING_METHODS,
     RatingMethod,
     rate_bradley_terry,
@@ -51,20 +51,20 @@ from arena.ratings.methods import (
     rate_style_controlled,
     rating_methods,
 )
-from arena.ratings.options import RatingOptionError, RatingOptions, expand_style
-from arena.ratings.pair_counts import PairCounts, aggregate_pairs
-from arena.ratings.resampling import (
+from arena.ratings._options import RatingOptionError, RatingOptions, expand_style
+from arena.ratings._pair_counts import PairCounts, aggregate_pairs
+from arena.ratings._resampling import (
     RESAMPLE_BUDGET,
     UnitTypes,
     query_multiplicities,
     type_multiplicities,
 )
-from arena.ratings.sparse_newton import sparse_newton_fit_batch
-from arena.ratings.style import (
+from arena.ratings._sparse_newton import sparse_newton_fit_batch
+from arena.ratings._style import (
     bootstrap_style_controlled,
     fit_style_controlled,
 )
-from arena.ratings.style_features import (
+from arena.ratings._style_features import (
     LENGTH,
     MARKDOWN_COUNTS,
     SEAT,
@@ -73,8 +73,8 @@ from arena.ratings.style_features import (
     style_matrix,
     style_problem,
 )
-from arena.ratings.table import RatingTable, rating_table
-from arena.ratings.win_interval import score_interval, win_rate_interval
+from arena.ratings._table import RatingTable, rating_table
+from arena.ratings._win_interval import score_interval, win_rate_interval
 
 __all__ = [
     "BASE",

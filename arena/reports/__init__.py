@@ -1,6 +1,6 @@
 """Reports of scores and regression verdicts: JSON dict, text table, Markdown.
 
-Public names load lazily, so ``arena.reports.format`` (the table and percentage helpers the
+Public names load lazily, so ``arena.reports._format`` (the table and percentage helpers the
 CLI uses) can be imported without loading the scoring package.
 """
 
@@ -10,21 +10,21 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from arena.gate.report import regression_markdown, regression_text
-    from arena.reports.format import pct, text_table
-    from arena.reports.markdown import md_table, scores_markdown
-    from arena.reports.render import scores_json, scores_table
+    from arena.gate._report import regression_markdown, regression_text
+    from arena.reports._format import pct, text_table
+    from arena.reports._markdown import md_table, scores_markdown
+    from arena.reports._render import scores_json, scores_table
 
 _EXPORTS = {
-    "md_table": "arena.reports.markdown",
-    "pct": "arena.reports.format",
+    "md_table": "arena.reports._markdown",
+    "pct": "arena.reports._format",
     # one renderer of regression verdicts, beside the gate's report
-    "regression_markdown": "arena.gate.report",
-    "regression_text": "arena.gate.report",
-    "scores_json": "arena.reports.render",
-    "scores_markdown": "arena.reports.markdown",
-    "scores_table": "arena.reports.render",
-    "text_table": "arena.reports.format",
+    "regression_markdown": "arena.gate._report",
+    "regression_text": "arena.gate._report",
+    "scores_json": "arena.reports._render",
+    "scores_markdown": "arena.reports._markdown",
+    "scores_table": "arena.reports._render",
+    "text_table": "arena.reports._format",
 }
 
 __all__ = [

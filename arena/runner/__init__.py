@@ -1,12 +1,12 @@
 """The runner: variants x golden cases x repeats, cached, resumable, recorded."""
 
-from arena.runner.execute import execute_task
-from arena.runner.lookup import run_with_variant
-from arena.runner.preflight import check_run
-from arena.runner.suite import RunOptions, RunReport, run_suite, run_suite_async
-from arena.runner.summary import VariantSummary, summarize
-from arena.runner.tasks import Task, plan_tasks, run_key, select_cases
-from arena.runner.trajectory import TrajectoryRecorder
+from arena.runner._execute import execute_task
+from arena.runner._lookup import run_with_variant
+from arena.runner._preflight import check_run
+from arena.runner._suite import RunOptions, RunReport, run_suite, run_suite_async
+from arena.runner._summary import VariantSummary, summarize
+from arena.runner._tasks import Task, plan_tasks, run_key, select_cases
+from arena.runner._trajectory import TrajectoryRecorder
 
 __all__ = [
     "RunOptions",

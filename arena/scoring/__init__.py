@@ -12,15 +12,15 @@ No I/O, database or model calls here; an LLM behaviour grader implements
   :func:`arena.gate.check_regression`, is the gate's).
 """
 
-from arena.scoring.aggregate import (
+from arena.scoring._aggregate import (
     GroupStats,
     VariantScores,
     aggregate,
     filter_case_scores,
     percentile,
 )
-from arena.scoring.args import args_fraction, score_expected_args, value_satisfied
-from arena.scoring.baseline import (
+from arena.scoring._args import args_fraction, score_expected_args, value_satisfied
+from arena.scoring._baseline import (
     Baseline,
     CaseRecord,
     baseline_from_json,
@@ -28,22 +28,22 @@ from arena.scoring.baseline import (
     make_baseline,
     should_update_baseline,
 )
-from arena.scoring.behavior import (
+from arena.scoring._behavior import (
     BehaviorGrade,
     BehaviorGrader,
     KeywordBehaviorGrader,
     RubricGrade,
     RubricGrader,
 )
-from arena.scoring.combined import (
+from arena.scoring._combined import (
     PASS_THRESHOLD,
     WEIGHTS,
     CaseScore,
     score_result,
     score_results,
 )
-from arena.scoring.functional import normalize_path, score_file, score_files
-from arena.scoring.match import (
+from arena.scoring._functional import normalize_path, score_file, score_files
+from arena.scoring._match import (
     ArgsMode,
     MatchMode,
     ToolCall,
@@ -51,17 +51,17 @@ from arena.scoring.match import (
     calls_from_steps,
     match_trajectory,
 )
-from arena.scoring.output import (
+from arena.scoring._output import (
     score_contains,
     score_exact,
     score_not_contains,
     score_output,
     score_regex,
 )
-from arena.scoring.repeats import CaseRepeats, majority_pass, pass_at_k, pass_hat_k
-from arena.scoring.textmatch import contains_item, extract_numbers, first_alternative
-from arena.scoring.tool_use import TRAJECTORY_WEIGHTS, score_trajectory
-from arena.scoring.trajectory import (
+from arena.scoring._repeats import CaseRepeats, majority_pass, pass_at_k, pass_hat_k
+from arena.scoring._textmatch import contains_item, extract_numbers, first_alternative
+from arena.scoring._tool_use import TRAJECTORY_WEIGHTS, score_trajectory
+from arena.scoring._trajectory import (
     ToolOverlap,
     edit_distance,
     edit_similarity,
@@ -74,7 +74,7 @@ from arena.scoring.trajectory import (
     tool_iou,
     tool_overlap,
 )
-from arena.scoring.types import Check
+from arena.scoring._types import Check
 
 select_cases = filter_case_scores
 """The former name of :func:`filter_case_scores` (``arena.runner.select_cases`` picks a

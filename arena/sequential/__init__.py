@@ -10,15 +10,15 @@ The statistics are pure numpy/scipy with no I/O (re-exported here):
 - :func:`next_pair` / :func:`ranks_separated`: adaptive pair choice for ranking many variants.
 
 Their drivers over stored runs sit beside them, imported by their own paths (they sit above
-the gate in the layer order, so this face does not load them): :mod:`arena.sequential.driver`
-(``arena compare --sequential``), :mod:`arena.sequential.gate` (``arena gate --sequential``),
-:mod:`arena.sequential.adaptive_judge` (``arena judge --pairs adaptive``), their report and
+the gate in the layer order, so this face does not load them): :mod:`arena.sequential._driver`
+(``arena compare --sequential``), :mod:`arena.sequential._gate` (``arena gate --sequential``),
+:mod:`arena.sequential._adaptive_judge` (``arena judge --pairs adaptive``), their report and
 trace.
 """
 
-from arena.sequential.adaptive import AdaptiveState, next_pair, ranks_separated
-from arena.sequential.betting import GRID, BettingCS, betting_cs
-from arena.sequential.stopping import (
+from arena.sequential._adaptive import AdaptiveState, next_pair, ranks_separated
+from arena.sequential._betting import GRID, BettingCS, betting_cs
+from arena.sequential._stopping import (
     NON_INFERIORITY,
     THREE_WAY,
     Decision,

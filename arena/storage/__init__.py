@@ -1,8 +1,8 @@
 """Storage: SQLAlchemy 2.0 over SQLite by default or any URL (ARENA_DB_URL, --db)."""
 
-from arena.storage.engine import DEFAULT_URL, make_engine, resolve_url
-from arena.storage.queries import DatabaseProblem, database_problem, masked_url
-from arena.storage.store import Store
+from arena.storage._engine import DEFAULT_URL, make_engine, resolve_url
+from arena.storage._queries import DatabaseProblem, database_problem, masked_url
+from arena.storage._store import Store
 
 __all__ = [
     "DEFAULT_URL",

@@ -19,7 +19,7 @@ from pydantic import (
 
 from arena.errors import InputError
 from arena.inputs.files import load_yaml, read_text
-from arena.models.config import ModelConfig
+from arena.models._config import ModelConfig
 from arena.paths import data_dir
 from arena.registry import AGENTS
 from arena.variants.version import VariantVersion, version_of
@@ -208,7 +208,7 @@ def load_variant(path: str | Path) -> Variant:
     if variant.agent in ARCHITECTURES:
         _check_tools(file, variant)
     elif ":" in variant.agent:  # a factory (a registered architecture is checked by name)
-        from arena.agents.factories import vet_variant
+        from arena.agents._factories import vet_variant
 
         vet_variant(variant)  # imports the factory: a bad import, tools: or params: fails here
     return variant

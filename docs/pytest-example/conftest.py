@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.langsmith.testing import mark_langsmith_items
+from arena.langsmith import mark_langsmith_items
 
 
 def pytest_configure(config: pytest.Config) -> None:

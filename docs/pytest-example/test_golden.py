@@ -18,7 +18,7 @@ import os
 
 import pytest
 
-from arena.langsmith.testing import GoldenSuite
+from arena.langsmith import GoldenSuite
 
 SUITE = GoldenSuite(
     dataset=os.environ.get("ARENA_DATASET", "data/golden/research_agent.json"),

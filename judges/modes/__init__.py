@@ -1,6 +1,6 @@
 """Judge modes behind one registry: how a judge asks, reads and combines the two orders.
 
-Adding a mode is one module defining a :class:`~judges.modes.base.JudgeMode` subclass
+Adding a mode is one module defining a :class:`~judges.modes._base.JudgeMode` subclass
 decorated with ``@arena.registry.judge_mode(name)`` (or named in an ``agent_arena.judge_modes``
 entry point); the spec validation, the CLI help, the model config, the verdict cache key and
 the rule combining both orders all follow from :data:`arena.registry.JUDGE_MODES`. Built-ins
@@ -16,9 +16,9 @@ from arena import registry
 from arena.registry import Registry
 
 if TYPE_CHECKING:
-    from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
-    from judges.orders import Outcome
-    from judges.types import Verdict
+    from judges._orders import Outcome
+    from judges._types import Verdict
+    from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 
 MODES: Registry[type[JudgeMode]] = registry.JUDGE_MODES
 """The judge-mode registry (:data:`arena.registry.JUDGE_MODES`), typed: mode classes."""
@@ -64,7 +64,7 @@ def combine(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcom
 
 def default_mode(provider: str) -> str:
     """The mode of a judge given without one, as its provider declares it
-    (:attr:`~arena.models.providers.base.Provider.default_judge_mode`): checklist for the
+    (:attr:`~arena.models.providers._base.Provider.default_judge_mode`): checklist for the
     local model (the mode ``benchmarks/judge_bench.py`` measured most accurate on it; see
     docs/judges-checklist.md), text otherwise."""
     from arena.models.providers import PROVIDERS
@@ -88,5 +88,5 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in _BASE:
-        return getattr(importlib.import_module("judges.modes.base"), name)
+        return getattr(importlib.import_module("judges.modes._base"), name)
     raise AttributeError(f"module 'judges.modes' has no attribute {name!r}")

@@ -218,7 +218,7 @@ def _gate_project(tmp_path: Path, bad: str) -> list[str]:
 def test_plan_run_and_gate_refuse_a_bad_variant_before_any_model_call(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, field: str
 ) -> None:
-    from arena.models.fake import fake_script
+    from arena.models._fake import fake_script
 
     good, bad_file, dataset = _gate_project(tmp_path, bad)
     db = tmp_path / "arena.db"

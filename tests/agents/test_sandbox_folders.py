@@ -12,9 +12,9 @@ import pytest
 from arena.golden import GoldenCase, GoldenDataset
 from arena.models import CachingChatModel, make_chat_model
 from arena.runner import RunOptions, run_suite, run_suite_async
-from arena.runner.execute import execute_task
-from arena.runner.suite import sandbox_root
-from arena.runner.tasks import Task
+from arena.runner._execute import execute_task
+from arena.runner._suite import sandbox_root
+from arena.runner._tasks import Task
 from arena.storage import Store
 from arena.variants.variant import Variant
 

@@ -12,7 +12,13 @@ pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parents[2]
 APP_FILES = [ROOT / "app.py", *sorted((ROOT / "arena" / "app").glob("*.py"))]
-FORBIDDEN_MODULES = ("sqlalchemy", "sqlite3", "arena.storage.tables", "arena.storage.engine", "os")
+FORBIDDEN_MODULES = (
+    "sqlalchemy",
+    "sqlite3",
+    "arena.storage._tables",
+    "arena.storage._engine",
+    "os",
+)
 SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE)\b.*\b(FROM|INTO|SET)\b", re.DOTALL)
 TABLE_HELPERS = {"get_table_names", "__tablename__", "has_table", "execute"}
 

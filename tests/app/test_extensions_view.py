@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.registry import REGISTRIES, REPORT_FORMATS
-from arena.reports.registered import registered_kinds, registered_text
+from arena.reports._registered import registered_kinds, registered_text
 from tests.support.app_fixtures import fill_demo_db
 
 pytestmark = pytest.mark.system

@@ -27,7 +27,7 @@ def demo_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_the_sequence_follows_the_seeded_order_and_stays_in_bounds(demo_url: str) -> None:
     from arena.app.sequence_view import load_sequence, sequence_chart
-    from arena.sequential.trace import case_order
+    from arena.sequential._trace import case_order
     from arena.storage import Store
 
     store = Store(demo_url)

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from arena.battles._style_counts import markdown_counts, markdown_metadata
 from arena.battles.log.reader import load_battle_log
 from arena.battles.log.writer import battle_log_rows
-from arena.battles.style_counts import markdown_counts, markdown_metadata
 from arena.errors import InputError
 
 pytestmark = pytest.mark.unit

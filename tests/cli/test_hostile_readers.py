@@ -13,7 +13,7 @@ import pytest
 from arena.cli import main
 from arena.errors import InputError
 from arena.golden import load_dataset
-from arena.langsmith.files import read_examples
+from arena.langsmith._files import read_examples
 from arena.variants.variant import load_variant
 from judges import parse_judge
 from tests.support.cli_args import arena_command
@@ -167,7 +167,7 @@ def test_a_judge_file_with_a_repeated_key_is_refused(tmp_path: Path) -> None:
 def test_a_gate_config_with_a_repeated_key_is_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from arena.gate.config import load_config
+    from arena.gate._config import load_config
 
     path = tmp_path / "arena.yaml"
     path.write_text("rules:\n  max_drop: 0.05\n  max_drop: 0.5\n", encoding="utf-8")

@@ -12,14 +12,14 @@ import pytest
 from arena.battles import judge_run
 from arena.errors import InputError
 from arena.executors import LocalExecutor, make_executor
-from arena.executors.concurrency import (
+from arena.executors._concurrency import (
     EndpointLeases,
     LimitedChatModel,
     LocalSlots,
     endpoint_key,
     limited,
 )
-from arena.executors.ray_executor import check_reachable, placement, shipped_url
+from arena.executors._ray_executor import check_reachable, placement, shipped_url
 from arena.models import PROVIDERS, ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
@@ -186,7 +186,7 @@ def test_unknown_executor_and_bad_worker_count_are_bad_input() -> None:
 
 
 def test_node_local_provider_serves_the_nodes_server_with_the_local_identity() -> None:
-    from arena.executors.ray_worker import NodeLocalProvider
+    from arena.executors._ray_worker import NodeLocalProvider
 
     config = ModelConfig(spec="local:qwen2.5-coder-1.5b")
     provider = NodeLocalProvider({"qwen2.5-coder-1.5b": "http://127.0.0.1:9/v1"})

@@ -18,15 +18,15 @@ import pytest
 from arena.battles import load_votes
 from arena.battles.log.reader import load_battle_log
 from arena.errors import InputError
-from arena.gate.config import load_config
+from arena.gate._config import load_config
 from arena.golden import load_dataset
-from arena.langsmith.files import read_examples
-from arena.scoring.behavior import TRACEBACK
-from arena.scoring.output import score_regex
-from arena.scoring.textmatch import find_item
+from arena.langsmith._files import read_examples
+from arena.scoring._behavior import TRACEBACK
+from arena.scoring._output import score_regex
+from arena.scoring._textmatch import find_item
 from arena.variants.variant import load_variant
 from judges import parse_judge
-from judges.parsing import parse_verdict
+from judges._parsing import parse_verdict
 from tests.support.time_limit import time_limit
 
 pytestmark = pytest.mark.system  # seconds in all: kept out of `-m unit`

@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.inputs.linear_regex import check_pattern, nested_quantifiers, translate
-from arena.scoring.behavior import REFUSAL, TRACEBACK
-from arena.scoring.output import score_contains, score_exact, score_not_contains, score_regex
-from arena.scoring.textmatch import extract_numbers, find_item
-from judges.parsing import parse_verdict
+from arena.scoring._behavior import REFUSAL, TRACEBACK
+from arena.scoring._output import score_contains, score_exact, score_not_contains, score_regex
+from arena.scoring._textmatch import extract_numbers, find_item
+from judges._parsing import parse_verdict
 from tests.fuzz.bounds import FUZZ, parses_or_refuses
 from tests.fuzz.strategies import PATTERNS, TEXTS
 

@@ -171,7 +171,7 @@ def test_a_gate_that_dies_leaves_no_report_behind(
     def dies(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("the machine went away")
 
-    monkeypatch.setattr("arena.gate.pipeline.run_gate", dies)
+    monkeypatch.setattr("arena.gate._pipeline.run_gate", dies)
     argv = ["gate", "--config", str(project.root / "arena.yaml"), "--report-dir", str(reports)]
     code = main([*argv, "--db", db_url, "--baseline", "base", "--candidate", "base"])
     assert code == EXIT_BUG  # a crash, told from a failed gate (1) and bad input (2)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.gate.classify import classify, reason_kind
-from arena.gate.limits import (
+from arena.gate._classify import classify, reason_kind
+from arena.gate._limits import (
     AbsoluteLimits,
     CostFigures,
     CostLimits,
@@ -14,9 +14,9 @@ from arena.gate.limits import (
     unpriced_note,
 )
 from arena.models import price_for
-from arena.models.config import ModelConfig
+from arena.models._config import ModelConfig
 from arena.scoring import CaseScore, aggregate
-from arena.scoring.baseline import CaseRecord
+from arena.scoring._baseline import CaseRecord
 from arena.variants.variant import Variant
 
 pytestmark = pytest.mark.unit

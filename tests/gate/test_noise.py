@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from arena.gate import noise
-from arena.gate.noise import bootstrap_mean_intervals, paired_bootstrap, pass_drop_p_value
+from arena.gate import _noise as noise
+from arena.gate._noise import bootstrap_mean_intervals, paired_bootstrap, pass_drop_p_value
 
 pytestmark = pytest.mark.unit
 

@@ -1,4 +1,4 @@
-"""Tracebacks trimmed to the frames in the user's files (`arena.gate.tracebacks`), and the
+"""Tracebacks trimmed to the frames in the user's files (`arena.gate._tracebacks`), and the
 Markdown pieces that keep them readable in a pull-request comment."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 
 import arena
-from arena.gate.crashes import Crash, crashes_markdown
-from arena.gate.tracebacks import error_line, is_user_file, traceback_of, trim_traceback
-from arena.reports.markdown import md_fence
+from arena.gate._crashes import Crash, crashes_markdown
+from arena.gate._tracebacks import error_line, is_user_file, traceback_of, trim_traceback
+from arena.reports._markdown import md_fence
 
 pytestmark = pytest.mark.unit
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"]) / "asyncio" / "tasks.py"
 LIBRARY = "/opt/venv/lib/python3.11/site-packages/langgraph/pregel/main.py"
-ARENA = Path(arena.__file__).parent / "runner" / "execute.py"
+ARENA = Path(arena.__file__).parent / "runner" / "_execute.py"
 
 
 def _frame(path: str | Path, line: int, func: str, source: str) -> str:

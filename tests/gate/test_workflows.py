@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from arena.cli import main
-from arena.gate.ci import REPO_INSTALL, REPO_PATHS, WORKFLOWS, ci_files, render
+from arena.gate._ci import REPO_INSTALL, REPO_PATHS, WORKFLOWS, ci_files, render
 from tests.support.fault_server import FaultServer
 
 REPO = Path(__file__).resolve().parents[2]

@@ -11,8 +11,8 @@ import pytest
 
 from arena.errors import InputError
 from arena.golden import GoldenDataset, load_dataset
-from arena.golden.grow import next_case_id
-from arena.golden.models import DEFAULT_CATEGORIES
+from arena.golden._grow import next_case_id
+from arena.golden._models import DEFAULT_CATEGORIES
 
 pytestmark = pytest.mark.unit
 

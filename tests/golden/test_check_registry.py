@@ -10,16 +10,16 @@ from typing import Any, ClassVar
 
 import pytest
 
-from arena.gate.classify import classify
-from arena.golden.loader import case_hash, load_dataset
-from arena.golden.models import GoldenCase
-from arena.langsmith.examples import case_from_reference, case_to_example
+from arena.gate._classify import classify
+from arena.golden._loader import case_hash, load_dataset
+from arena.golden._models import GoldenCase
+from arena.langsmith._examples import case_from_reference, case_to_example
 from arena.records.results import RunResult
 from arena.registry import GOLDEN_CHECKS
 from arena.scoring import score_result
-from arena.scoring.baseline import CaseRecord
+from arena.scoring._baseline import CaseRecord
+from arena.scoring._types import Check
 from arena.scoring.checks import CheckInput, FailReason, GoldenCheck, golden_checks
-from arena.scoring.types import Check
 
 pytestmark = pytest.mark.unit
 

@@ -11,7 +11,7 @@ import pytest
 
 from arena.errors import InputError
 from arena.golden import GoldenCase, load_dataset
-from arena.golden.models import CASE_ID_PATTERN
+from arena.golden._models import CASE_ID_PATTERN
 from tests.support.cli_args import run_argv
 
 pytestmark = pytest.mark.unit

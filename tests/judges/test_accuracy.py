@@ -11,7 +11,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from arena.battles import Battle, GoldenMark, judge_accuracy, judge_run
-from arena.battles.accuracy import golden_winner
+from arena.battles._accuracy import golden_winner
 from arena.evaluation.run_scores import score_run
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store

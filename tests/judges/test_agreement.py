@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from arena.battles import Vote, cross_agreement, judge_kind, load_votes, log_agreement
-from arena.battles.agreement import cross_pairs, within_pairs
+from arena.battles._agreement import cross_pairs, within_pairs
 from arena.errors import InputError
 
 pytestmark = pytest.mark.unit

@@ -13,7 +13,7 @@ from arena.models import ModelConfig, TransientModelError, register_fake
 from arena.records.results import RunResult
 from arena.scoring import score_result
 from judges import JudgeSpec
-from judges.behavior import LLMBehaviorGrader
+from judges._behavior import LLMBehaviorGrader
 
 pytestmark = pytest.mark.unit
 

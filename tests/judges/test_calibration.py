@@ -11,7 +11,7 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
 from arena.battles import Battle, calibrated_margin, compare_combinations, golden_marks, judge_run
-from arena.battles.calibration import (
+from arena.battles._calibration import (
     MARGIN_GRID,
     MIN_BATTLES,
     TieMargin,
@@ -24,8 +24,8 @@ from arena.evaluation.run_scores import load_run_scores, score_run
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec
-from judges.orders import logit, sigmoid
-from judges.types import DEFAULT_TIE_MARGIN
+from judges._orders import logit, sigmoid
+from judges._types import DEFAULT_TIE_MARGIN
 from tests.judges.test_judges import _answers
 
 pytestmark = pytest.mark.unit

@@ -16,10 +16,10 @@ from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import Variant
 from judges import JudgeSpec
-from judges.checklist_score import RULES, answer_score, p_first_better
-from judges.modes.checklist import written_items
-from judges.modes.checklist_items import case_checklist, item_grades
-from judges.prompts import SYSTEM_CHECKLIST
+from judges._checklist_score import RULES, answer_score, p_first_better
+from judges._prompts import SYSTEM_CHECKLIST
+from judges.modes._checklist import written_items
+from judges.modes._checklist_items import case_checklist, item_grades
 
 pytestmark = pytest.mark.unit
 

@@ -12,8 +12,8 @@ from langchain_core.messages import BaseMessage
 from pydantic import ValidationError
 
 from arena.battles import judge_health, judge_run, judge_run_async, run_health
-from arena.battles.battle import Battle, crashed_side
-from arena.battles.health import judge_agreement
+from arena.battles._battle import Battle, crashed_side
+from arena.battles._health import judge_agreement
 from arena.battles.log.writer import run_battle_log
 from arena.models import ModelConfig, register_fake
 from arena.records.results import RunResult
@@ -110,7 +110,7 @@ def test_an_executor_never_gets_a_crash_pair(store: Store) -> None:
 
 @pytest.mark.system  # judges until the top two are separated
 def test_adaptive_judging_counts_crash_pairs(store: Store) -> None:
-    from arena.sequential.adaptive_judge import judge_adaptive
+    from arena.sequential._adaptive_judge import judge_adaptive
 
     run_id = both_crash_run(store)
     report = judge_adaptive(store, run_id, judge_spec(), top_k=2)

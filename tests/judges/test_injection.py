@@ -10,15 +10,15 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
 from arena.battles import judge_health, judge_run
-from arena.battles.health import health_warnings
+from arena.battles._health import health_warnings
 from arena.golden import GoldenDataset
 from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import Variant
 from judges import JudgeSpec, PairRequest, get_mode, verdict_key
-from judges.fence import boundary_id, neutral
-from judges.injection import suspected_injection
+from judges._fence import boundary_id, neutral
+from judges._injection import suspected_injection
 
 pytestmark = pytest.mark.unit
 

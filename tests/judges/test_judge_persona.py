@@ -18,7 +18,7 @@ from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import Variant
 from judges import JudgeSpec, PairRequest, get_mode, parse_judge, verdict_key
-from judges.prompts import DEFAULT_PERSONA
+from judges._prompts import DEFAULT_PERSONA
 
 pytestmark = pytest.mark.unit
 

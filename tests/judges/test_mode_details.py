@@ -14,17 +14,18 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from sqlalchemy import update
 
 from arena.battles import judge_run
-from arena.battles.checklist_view import result_details
+from arena.battles._checklist_view import result_details
 from arena.golden import GoldenCase
 from arena.models import ModelConfig, register_fake
 from arena.registry import JUDGE_MODES
 from arena.storage import Store
-from arena.storage.tables import BattleRow, VerdictCacheRow
-from judges import JudgeSpec, PairRequest, Verdict, prompts
-from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
-from judges.modes.checklist_items import item_grades
-from judges.parsing import parse_verdict
-from judges.types import Seat
+from arena.storage._tables import BattleRow, VerdictCacheRow
+from judges import JudgeSpec, PairRequest, Verdict
+from judges import _prompts as prompts
+from judges._parsing import parse_verdict
+from judges._types import Seat
+from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.modes._checklist_items import item_grades
 from tests.judges.test_checklist import _grader
 from tests.judges.test_checklist import _run as _checklist_run
 from tests.judges.test_judges import _prefers_300

@@ -13,14 +13,15 @@ from pydantic import ValidationError
 from arena.battles import judge_run
 from arena.errors import InputError, UnknownName
 from arena.models import ModelConfig, Provider, register_fake
-from arena.models.fake import FakeChatModel
-from arena.models.providers.registry import PROVIDERS
+from arena.models._fake import FakeChatModel
+from arena.models.providers._registry import PROVIDERS
 from arena.storage import Store
-from judges import MODES, JudgeSpec, PairRequest, PairwiseJudge, get_mode, mode_names, prompts
+from judges import MODES, JudgeSpec, PairRequest, PairwiseJudge, get_mode, mode_names
+from judges import _prompts as prompts
 from judges import parse_judge as parse
-from judges.behavior import LLMBehaviorGrader
-from judges.modes.base import Asker, JudgeMode, Reading, UnreadableReply
-from judges.parsing import parse_verdict
+from judges._behavior import LLMBehaviorGrader
+from judges._parsing import parse_verdict
+from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 from tests.judges.test_judges import _prefers_300, _run
 
 pytestmark = pytest.mark.unit

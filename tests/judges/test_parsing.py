@@ -7,7 +7,7 @@ import math
 import pytest
 
 from judges import parse_verdict
-from judges.parsing import first_token_probs, label_from_probability
+from judges._parsing import first_token_probs, label_from_probability
 
 pytestmark = pytest.mark.unit
 

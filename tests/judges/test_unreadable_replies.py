@@ -18,7 +18,7 @@ from arena.models import MemoryResponseStore, ModelConfig, register_fake
 from arena.storage import Store
 from arena.vocabulary import ERROR
 from judges import JudgeSpec, verdict_key
-from judges.behavior import LLMBehaviorGrader
+from judges._behavior import LLMBehaviorGrader
 from tests.judges.test_judges import _run
 from tests.judges.test_verdict_cache import _logprob_judge, _text_judge
 
@@ -71,7 +71,7 @@ def test_unreadable_replies_are_errors_and_asked_again_after_recovery(
 
 
 def test_only_readable_verdicts_enter_the_verdict_cache(store: Store) -> None:
-    from arena.battles.requests import pair_request
+    from arena.battles._requests import pair_request
     from judges import get_mode
 
     run_id = _run(store)

@@ -18,7 +18,8 @@ from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import Variant
-from judges import JudgeSpec, PairRequest, judge_identity, prompts, verdict_key
+from judges import JudgeSpec, PairRequest, judge_identity, verdict_key
+from judges import _prompts as prompts
 from tests.judges.test_judges import _answers
 
 pytestmark = pytest.mark.unit

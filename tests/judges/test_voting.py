@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.battles import cast_vote, judge_run, next_pair, open_pairs, vote_counts
-from arena.battles.rating_inputs import select_battles
+from arena.battles._rating_inputs import select_battles
 from arena.errors import InputError
 from arena.evaluation.leaderboard import build_leaderboard
 from arena.models import ModelConfig, register_fake

@@ -12,7 +12,7 @@ from langsmith import schemas as ls
 
 from arena.cli import main
 from arena.evaluation.run_scores import load_run_scores
-from arena.langsmith.examples import case_to_example
+from arena.langsmith._examples import case_to_example
 from arena.storage import Store
 from tests.langsmith.fake_langsmith import TENANT, FakeLangSmith
 from tests.langsmith.helpers import DATASET, write_files

@@ -11,7 +11,7 @@ import pytest
 from arena.cli import main
 from arena.errors import InputError
 from arena.golden import load_dataset
-from arena.golden.versioning import content_hash
+from arena.golden._versioning import content_hash
 from arena.langsmith import (
     case_to_example,
     fetch_examples,

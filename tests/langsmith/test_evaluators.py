@@ -194,7 +194,7 @@ def test_evaluate_with_upload_records_golden_feedback_in_an_experiment(
 
 
 def test_an_example_is_scored_once_for_all_the_evaluators(monkeypatch: pytest.MonkeyPatch) -> None:
-    import arena.langsmith.evaluators as module
+    import arena.langsmith._evaluators as module
 
     calls: list[Any] = []
     real = module._score

@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from arena.cli import main
 from arena.errors import InputError
 from arena.models import ModelConfig, make_chat_model
-from arena.models.fake_files import ENV, load_fake_scripts, use_fake_scripts
+from arena.models._fake_files import ENV, load_fake_scripts, use_fake_scripts
 
 pytestmark = pytest.mark.unit
 

@@ -18,8 +18,8 @@ from langchain_openai import ChatOpenAI
 
 from arena.agents.research.tools import build_tools
 from arena.models import ModelConfig
-from arena.models.lean_openai import LeanChatOpenAI, lean_payload
-from arena.models.providers.openai import http_clients
+from arena.models._lean_openai import LeanChatOpenAI, lean_payload
+from arena.models.providers._openai import http_clients
 from tests.support.fault_server import FaultServer
 
 pytestmark = pytest.mark.system

@@ -21,7 +21,7 @@ from arena.models import (
     price_for,
     register_fake,
 )
-from arena.models.json_calls import parse_json_tool_calls
+from arena.models._json_calls import parse_json_tool_calls
 
 pytestmark = pytest.mark.unit
 

@@ -12,19 +12,19 @@ from typing import Any
 
 import pytest
 
-from arena.battles.agreement import judge_kind
+from arena.battles._agreement import judge_kind
 from arena.errors import InputError
-from arena.executors.concurrency import EndpointLeases, LocalSlots, endpoint_key, limited
+from arena.executors._concurrency import EndpointLeases, LocalSlots, endpoint_key, limited
 from arena.models import ModelConfig, Provider
-from arena.models.fake import FakeChatModel
+from arena.models._fake import FakeChatModel
 from arena.models.providers import PROVIDERS
-from arena.models.providers.base import UncallableProvider
+from arena.models.providers._base import UncallableProvider
 from arena.plan import plan_run
-from arena.plan.speed import CALL_LATENCY_S, Speed, default_speed, model_speed, parallel_lanes
+from arena.plan._speed import CALL_LATENCY_S, Speed, default_speed, model_speed, parallel_lanes
 from arena.variants.variant import Variant
 from arena.variants.version import version_of
 from judges import JudgeSpec, parse_judge
-from judges.human import is_human_label
+from judges._human import is_human_label
 from tests.plan.helpers import dataset
 
 pytestmark = pytest.mark.unit

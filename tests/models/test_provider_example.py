@@ -24,7 +24,7 @@ pytestmark = pytest.mark.system
 
 
 # --- README example starts -------------------------------------------------------------------
-from arena.models.providers.base import Provider  # noqa: E402
+from arena.models.providers._base import Provider  # noqa: E402
 
 
 class OllamaProvider(Provider):
@@ -39,7 +39,7 @@ class OllamaProvider(Provider):
     def build(self, config: ModelConfig) -> BaseChatModel:
         from langchain_openai import ChatOpenAI
 
-        from arena.models.providers.openai import http_clients
+        from arena.models.providers._openai import http_clients
 
         return ChatOpenAI(
             model=config.name,

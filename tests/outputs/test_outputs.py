@@ -15,7 +15,7 @@ from arena.cli import main
 from arena.errors import InputError
 from arena.models import register_fake
 from arena.outputs import import_outputs, load_outputs, read_answer_file, read_questions
-from arena.outputs.readers import alpaca_id
+from arena.outputs._readers import alpaca_id
 from arena.storage import Store
 
 pytestmark = pytest.mark.unit

@@ -37,7 +37,7 @@ def _local_runtime(wheel: Path) -> str:
 def test_the_demo_runs_on_the_local_model_from_the_wheel(
     artifacts: Artifacts, wheel_env: WheelEnv, tmp_path: Path
 ) -> None:
-    from arena.models.weights import ensure_weights, local_model
+    from arena.models._weights import ensure_weights, local_model
 
     wheel_env.run(
         tmp_path, wheel_env.python, "-m", "pip", "install", "--quiet", "--no-compile",

@@ -8,7 +8,7 @@ from typing import Any
 from arena.executors import TaskOutcome
 from arena.golden import GoldenDataset
 from arena.models import register_fake
-from arena.runner.tasks import Task
+from arena.runner._tasks import Task
 from arena.storage import Store
 from arena.variants.variant import Variant
 

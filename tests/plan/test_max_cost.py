@@ -111,7 +111,7 @@ def test_judge_max_cost_stops_and_the_rerun_judges_the_rest(tmp_path: Path) -> N
 
 
 def test_dry_run_writes_nothing_and_calls_nothing(tmp_path: Path) -> None:
-    from arena.models.fake import fake_script
+    from arena.models._fake import fake_script
 
     register_models()
     data, variants = write_inputs(tmp_path)

@@ -13,9 +13,9 @@ import pytest
 
 from arena.cli import main
 from arena.models import ModelConfig
-from arena.models.providers import local_speed as speed
+from arena.models.providers import _local_speed as speed
 from arena.plan import plan_run
-from arena.plan.speed import CALL_LATENCY_S
+from arena.plan._speed import CALL_LATENCY_S
 from arena.variants.variant import Variant
 from judges import JudgeSpec
 from tests.plan.helpers import dataset, write_inputs
@@ -46,7 +46,7 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
 
     pool = SimpleNamespace(get=lambda name: SimpleNamespace(base_url="http://127.0.0.1:9/v1"))
     monkeypatch.setattr(speed, "_post", post)
-    monkeypatch.setattr("arena.models.local_server.server_pool", lambda: pool)
+    monkeypatch.setattr("arena.models._local_server.server_pool", lambda: pool)
     speed.probe_local.cache_clear()
     yield sent
     speed.probe_local.cache_clear()
@@ -111,13 +111,13 @@ def test_the_cli_flag(
 def test_stored_latencies_are_shared_by_at_most_the_server_slots(
     server: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arena.plan.estimate import History, Usage
+    from arena.plan._estimate import History, Usage
 
     monkeypatch.setenv("ARENA_LLAMA_PARALLEL", "2")
     agent = _local()
     usage = Usage(results=1, calls=2, input_tokens=500, output_tokens=50, latency_s=30.0)
     history = History(by_version={agent.version_hash: usage})
-    monkeypatch.setattr("arena.plan.plan.read_history", lambda store, variants: history)
+    monkeypatch.setattr("arena.plan._plan.read_history", lambda store, variants: history)
     plan = plan_run(None, dataset(4), [agent], concurrency=8)
     # 4 tasks of 30 s, two at a time: the server's two slots, not the eight workers
     assert plan.variants[0].wall_s == pytest.approx(60.0) and not server

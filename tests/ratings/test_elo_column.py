@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-import arena.ratings.elo as elo_module
-import arena.ratings.table as table_module
+import arena.ratings._elo as elo_module
+import arena.ratings._table as table_module
 from arena.ratings import (
     DEFAULT_ELO_ROUNDS,
     ELO_AUTO_MAX_BATTLES,
@@ -57,7 +57,7 @@ def test_small_arena_gets_the_column_large_log_only_on_request(
     battles = arena(300)
     table = rating_table(battles, RatingOptions(bootstrap_rounds=20))
     assert elo_calls == [DEFAULT_ELO_ROUNDS] and np.all(np.isfinite(table.elo))
-    monkeypatch.setattr("arena.ratings.options.ELO_AUTO_MAX_BATTLES", 100)
+    monkeypatch.setattr("arena.ratings._options.ELO_AUTO_MAX_BATTLES", 100)
     skipped = rating_table(battles, RatingOptions(bootstrap_rounds=20))
     assert elo_calls == [DEFAULT_ELO_ROUNDS] and np.all(np.isnan(skipped.elo))
     asked = rating_table(battles, RatingOptions(bootstrap_rounds=20, elo_rounds=5))

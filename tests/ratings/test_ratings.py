@@ -24,7 +24,7 @@ from arena.ratings import (
     rating_table,
     win_rate_matrix,
 )
-from arena.ratings.options import RatingOptionError, RatingOptions
+from arena.ratings._options import RatingOptionError, RatingOptions
 
 pytestmark = pytest.mark.unit
 

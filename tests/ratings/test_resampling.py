@@ -14,9 +14,9 @@ from arena.ratings import (
     query_multiplicities,
     type_multiplicities,
 )
-from arena.ratings.bradley_terry import DEFAULT_REG, log_strength_to_elo
-from arena.ratings.pair_counts import unique_inverse
-from arena.ratings.resampling import rows_per_batch
+from arena.ratings._bradley_terry import DEFAULT_REG, log_strength_to_elo
+from arena.ratings._pair_counts import unique_inverse
+from arena.ratings._resampling import rows_per_batch
 
 pytestmark = pytest.mark.unit
 

@@ -1,4 +1,4 @@
-"""Bootstrap rounds warm-started per query (arena.ratings.round_starts) against the old path:
+"""Bootstrap rounds warm-started per query (arena.ratings._round_starts) against the old path:
 the same bootstrap draws give the same ratings, and the start is the first-order step it
 claims to be, on arenas with many models and few queries."""
 
@@ -18,11 +18,11 @@ from arena.ratings import (
     aggregate_pairs,
     bootstrap_bradley_terry,
 )
-from arena.ratings import bootstrap as bootstrap_module
-from arena.ratings.bootstrap import _query_pair_matrix
-from arena.ratings.resampling import type_multiplicities
-from arena.ratings.round_starts import RoundStarts
-from arena.ratings.sparse_newton import PairGraph, fit_columns
+from arena.ratings import _bootstrap as bootstrap_module
+from arena.ratings._bootstrap import _query_pair_matrix
+from arena.ratings._resampling import type_multiplicities
+from arena.ratings._round_starts import RoundStarts
+from arena.ratings._sparse_newton import PairGraph, fit_columns
 
 pytestmark = pytest.mark.unit
 

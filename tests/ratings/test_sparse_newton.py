@@ -1,4 +1,4 @@
-"""Sparse Newton-CG Bradley-Terry (arena.ratings.sparse_newton) against the dense batched
+"""Sparse Newton-CG Bradley-Terry (arena.ratings._sparse_newton) against the dense batched
 Newton solver, choix, and known strengths, on sparse comparison graphs with many models."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from arena.ratings import (
     newton_fit_batch,
     sparse_newton_fit_batch,
 )
-from arena.ratings.sparse_newton import PairGraph, fit_columns
+from arena.ratings._sparse_newton import PairGraph, fit_columns
 
 pytestmark = pytest.mark.unit
 
@@ -141,7 +141,7 @@ def test_point_fit_above_the_dense_limit_is_the_same_optimum(
 ) -> None:
     battles, _ = sparse_arena(80, 3000, seed=9)
     dense = bradley_terry(battles)  # L-BFGS-B and a dense Newton polish
-    bt_module = importlib.import_module("arena.ratings.bradley_terry")
+    bt_module = importlib.import_module("arena.ratings._bradley_terry")
     monkeypatch.setattr(bt_module, "_POLISH_MAX_MODELS", 20)  # as if 80 models were many
     assert float(np.abs(bradley_terry(battles) - dense).max()) < 1e-6
 

@@ -1,4 +1,4 @@
-"""The compare verdict's win-rate interval (arena/ratings/win_interval.py): never zero width,
+"""The compare verdict's win-rate interval (arena/ratings/_win_interval.py): never zero width,
 and honest in simulation from 4 to 30 queries (coverage, and the false "better" rate)."""
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ def test_a_call_to_a_tool_the_variant_lacks_never_satisfies_expected_tools(
 
 def test_forbidden_stays_forbidden_and_min_calls_skip_unavailable_calls() -> None:
     from arena.golden import GoldenCase
-    from arena.scoring.tool_use import score_trajectory
+    from arena.scoring._tool_use import score_trajectory
 
     steps = [
         TrajectoryStep(index=0, tool="refund", error="unavailable tool: refund is not one ..."),

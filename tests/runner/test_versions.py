@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from arena.golden import GoldenDataset
-from arena.models.fake_files import use_fake_scripts
+from arena.models._fake_files import use_fake_scripts
 from arena.runner import RunOptions, run_suite
-from arena.runner.versions import changes_since_stored, version_story
+from arena.runner._versions import changes_since_stored, version_story
 from arena.storage import Store
 from arena.variants.variant import Variant
 from arena.variants.version import VariantVersion

@@ -13,7 +13,7 @@ from arena.golden import load_dataset
 from arena.models import register_fake
 from arena.runner import RunOptions, run_suite
 from arena.scoring import aggregate, score_result
-from arena.scoring.difficulty import difficulty_breakdown, difficulty_rows
+from arena.scoring._difficulty import difficulty_breakdown, difficulty_rows
 from arena.storage import Store
 from arena.variants.variant import Variant
 

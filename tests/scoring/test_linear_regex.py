@@ -11,10 +11,10 @@ import pytest
 
 from arena.errors import InputError
 from arena.golden import load_dataset
-from arena.golden.lint import static_findings
+from arena.golden._lint import static_findings
 from arena.inputs.linear_regex import UnsupportedPattern, check_pattern, nested_quantifiers, search
-from arena.scoring.behavior import TRACEBACK
-from arena.scoring.output import score_regex
+from arena.scoring._behavior import TRACEBACK
+from arena.scoring._output import score_regex
 from tests.support.time_limit import time_limit
 
 pytestmark = pytest.mark.unit
@@ -115,7 +115,7 @@ def test_nested_quantifiers_are_found(pattern: str, nested: list[str]) -> None:
 
 
 def test_lint_warns_on_a_nested_quantifier(tmp_path: Path) -> None:
-    from arena.golden.models import GoldenDataset
+    from arena.golden._models import GoldenDataset
 
     case = {"id": "R-1", "input": "q", "category": "happy_path"}
     dataset = GoldenDataset.model_validate(

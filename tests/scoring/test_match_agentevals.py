@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from arena.scoring.match import ToolCall, match_trajectory
+from arena.scoring._match import ToolCall, match_trajectory
 
 pytestmark = pytest.mark.unit
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from arena.gate import check_regression
-from arena.golden.models import GoldenCase
+from arena.golden._models import GoldenCase
 from arena.records.results import RunResult, TrajectoryStep
 from arena.reports import (
     md_table,

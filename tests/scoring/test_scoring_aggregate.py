@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.golden.models import Behavior, GoldenCase
+from arena.golden._models import Behavior, GoldenCase
 from arena.records.results import RunResult, TrajectoryStep
 from arena.scoring import (
     PASS_THRESHOLD,

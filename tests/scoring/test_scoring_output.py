@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.golden.models import Behavior, Category, ExpectedFile, GoldenCase
+from arena.golden._models import Behavior, Category, ExpectedFile, GoldenCase
 from arena.scoring import (
     BehaviorGrade,
     BehaviorGrader,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.golden.models import GoldenCase
+from arena.golden._models import GoldenCase
 from arena.records.results import RunResult, TrajectoryStep
 from arena.scoring import (
     ToolCall,
@@ -26,7 +26,7 @@ from arena.scoring import (
     tool_overlap,
     value_satisfied,
 )
-from arena.scoring.trajectory import best_alternative
+from arena.scoring._trajectory import best_alternative
 
 pytestmark = [pytest.mark.unit, pytest.mark.trajectory]
 

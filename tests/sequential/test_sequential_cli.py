@@ -105,7 +105,7 @@ def test_the_order_is_seeded_and_the_markdown_lists_the_sequence(
     md = tmp_path / "seq.md"
     compare(project, db_url, "--seed", "3", "--markdown", str(md))
     report = _json(capsys)
-    from arena.sequential.trace import case_order
+    from arena.sequential._trace import case_order
 
     assert [p["case_id"] for p in report["trace"]] == case_order(GOOD, 3)[: report["cases_used"]]
     text = md.read_text()
@@ -155,7 +155,7 @@ def test_the_gate_blocks_at_the_first_broken_critical_case(project: Project, db_
     assert code == 1 and not doc["passed"]
     compare_doc = doc["compare"]
     assert compare_doc["verdict"] == "worse" and compare_doc["critical_failures"]
-    from arena.sequential.trace import case_order
+    from arena.sequential._trace import case_order
 
     order = case_order((c["id"] for c in CASES), 0)
     first_critical = next(i for i, c in enumerate(order) if c.startswith("C-"))

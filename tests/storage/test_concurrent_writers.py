@@ -22,7 +22,7 @@ from arena.paths import data_dir
 from arena.records.results import RunResult
 from arena.scoring import Baseline, CaseScore
 from arena.storage import Store
-from arena.storage.tables import (
+from arena.storage._tables import (
     BattleRow,
     CaseRow,
     DatasetRow,

@@ -20,7 +20,7 @@ PRELOAD = [
     "arena.cli.judge",
     "arena.runner",
     "arena.battles",
-    "judges.pairwise",
+    "judges._pairwise",
     "langchain_openai",
 ]
 

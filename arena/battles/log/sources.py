@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.battles.style_counts import METADATA_KEYS
+from arena.battles._style_counts import METADATA_KEYS
 
 #: Style count name -> where each row may hold it, first match wins: (container, A, B).
 SOURCES: dict[str, tuple[tuple[str | None, str, str], ...]] = {

@@ -20,11 +20,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.battles.style_counts import markdown_metadata
+from arena.battles._style_counts import markdown_metadata
 from arena.errors import InputError
 
 if TYPE_CHECKING:
-    from arena.battles.battle import Battle
+    from arena.battles._battle import Battle
     from arena.storage import Store
 
 
@@ -36,7 +36,7 @@ def battle_log_rows(
     With ``orders``, one row per order the judge saw (see
     :func:`arena.battles.votes.reading.order_votes`) instead of the combined verdict.
     """
-    from arena.battles.rating_inputs import rated
+    from arena.battles._rating_inputs import rated
     from arena.battles.votes.reading import judge_name, order_votes
 
     rows = []
@@ -85,7 +85,7 @@ def run_battle_log(
     Raises:
         InputError: when the run has no rated battles from that judge.
     """
-    from arena.battles.rating_inputs import run_outputs, select_battles
+    from arena.battles._rating_inputs import run_outputs, select_battles
 
     run = store.run(run_id)
     rows = battle_log_rows(

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from arena.battles.battle import PAIR_FIELDS, Battle, pair_fields
-from arena.battles.requests import same_answer, trajectory_text
+from arena.battles._battle import PAIR_FIELDS, Battle, pair_fields
+from arena.battles._requests import same_answer, trajectory_text
 from arena.errors import InputError
 from arena.records.results import RunResult
 from arena.vocabulary import LOG_WINNERS
-from judges.human import human_judge, is_human_label, voter_name
+from judges._human import human_judge, is_human_label, voter_name
 
 if TYPE_CHECKING:
     from arena.storage import Store

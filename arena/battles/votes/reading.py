@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.battles.agreement import AgreementRow, Vote, cross_agreement
-from arena.battles.battle import Battle
+from arena.battles._agreement import AgreementRow, Vote, cross_agreement
+from arena.battles._battle import Battle
 from arena.battles.log.rows import WinnerCounts, arena_row
 from arena.errors import InputError
 from arena.inputs.files import read_json_rows

@@ -1,7 +1,7 @@
 """Model providers behind one registry: one module per provider, one registry line each."""
 
-from arena.models.providers.base import Provider
-from arena.models.providers.registry import (
+from arena.models.providers._base import Provider
+from arena.models.providers._registry import (
     PROVIDERS,
     provider_names,
     register_provider,

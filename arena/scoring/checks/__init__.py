@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from arena import registry
 from arena.registry import Registry
-from arena.scoring.checks.base import OUTPUT, CheckInput, GoldenCheck
-from arena.scoring.checks.reasons import FailReason, FailureKind, general_reason
+from arena.scoring.checks._base import OUTPUT, CheckInput, GoldenCheck
+from arena.scoring.checks._reasons import FailReason, FailureKind, general_reason
 
 GOLDEN_CHECKS: Registry[GoldenCheck] = registry.GOLDEN_CHECKS
 """The golden-check registry (:data:`arena.registry.GOLDEN_CHECKS`), typed: check instances."""

@@ -1,0 +1,81 @@
+"""Build what the judge sees from a golden case and two stored results."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from arena.golden import GoldenCase
+from arena.golden._models import JudgeSettings
+from arena.records.results import RunResult
+from judges._prompts import NO_TOOLS
+from judges._types import PairRequest
+
+if TYPE_CHECKING:
+    from judges.modes._base import JudgeMode
+
+
+def expectations_text(case: GoldenCase) -> str | None:
+    """A compact statement of the case's expectations for the judge."""
+    parts: list[str] = []
+    if case.expected_behavior:
+        parts.append(f"expected behaviour: {case.expected_behavior.value}")
+    if case.expected_output_contains:
+        items = [
+            " or ".join(i) if isinstance(i, list) else i for i in case.expected_output_contains
+        ]
+        parts.append("should mention: " + "; ".join(f"({i})" for i in items))
+    if case.expected_output_not_contains:
+        parts.append("must not contain: " + "; ".join(case.expected_output_not_contains))
+    if case.expected_tools:
+        parts.append("expected tools: " + ", ".join(case.expected_tools))
+    return ". ".join(parts) or None
+
+
+def trajectory_text(result: RunResult) -> str:
+    """Tool calls in one line, e.g. ``search_web(query=Japan GDP) -> calculate(...)``."""
+    calls = []
+    for step in result.steps:
+        args = ", ".join(f"{k}={v}" for k, v in step.args.items())
+        calls.append(f"{step.tool}({args[:80]}){' [error]' if step.error else ''}")
+    return " -> ".join(calls) or NO_TOOLS
+
+
+def has_trajectory(result: RunResult) -> bool:
+    """Whether the result recorded how it was made: tool calls, or model calls without tools
+    (an answer read from a file made elsewhere has neither)."""
+    return bool(result.steps) or result.model_calls > 0
+
+
+def pair_request(
+    case: GoldenCase,
+    first: RunResult,
+    second: RunResult,
+    *,
+    mode: JudgeMode,
+    with_trajectory: bool,
+    settings: JudgeSettings | None = None,
+) -> PairRequest:
+    """The request with ``first`` shown as answer A; the trajectories (built from the stored
+    tool calls only, never from the answer text) are shown when asked and both results have
+    one. ``mode`` (the judge's) prepares its own inputs from the case
+    (:meth:`~judges.modes._base.JudgeMode.prepare`); ``settings`` gives the judge's persona
+    and rubric (``JudgeSpec.settings``)."""
+    with_trajectory = with_trajectory and has_trajectory(first) and has_trajectory(second)
+    return PairRequest(
+        case_id=case.id,
+        query=case.input,
+        reference=case.reference_answer,
+        expectations=expectations_text(case),
+        answer_a=first.output,
+        answer_b=second.output,
+        trajectory_a=trajectory_text(first) if with_trajectory else None,
+        trajectory_b=trajectory_text(second) if with_trajectory else None,
+        mode_inputs=mode.prepare(case, with_trajectory=with_trajectory),
+        persona=settings.persona if settings else None,
+        rubric=settings.rubric if settings else None,
+    )
+
+
+def same_answer(a: RunResult, b: RunResult) -> bool:
+    """Identical outputs (whitespace aside) are a tie without asking the judge."""
+    return " ".join(a.output.split()) == " ".join(b.output.split())

@@ -1,0 +1,111 @@
+"""Everything ``arena health``, the demo and the app's Judge health tab show about a run's
+judges: each judge's health with its decisive-pair accuracy, the agreement of every two model
+judges, and the agreement of each model judge with the people who voted (stored ``human:``
+judges, plus votes from a file). Crash battles (an answer crashed, no judge call) are counted
+apart in each judge's health and in no judge figure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from arena.battles._accuracy import golden_marks, judge_accuracy
+from arena.battles._agreement import Vote, within_agreement
+from arena.battles._battle import Battle, judge_battles
+from arena.battles._health import Agreement, JudgeHealth, judge_agreement, judge_health
+from arena.battles.votes.reading import HUMANS, battle_votes, human_agreement
+from arena.defaults import BOOTSTRAP_ROUNDS
+
+if TYPE_CHECKING:
+    from arena.storage import Store
+
+
+class JudgePairAgreement(BaseModel):
+    """Two model judges on the battles both judged."""
+
+    judges: list[str]
+    n: int
+    percent: float | None
+    kappa: float | None
+
+
+class HumanAgreement(BaseModel):
+    """A model judge against the human votes (MT-Bench style: every vote against every vote).
+
+    ``n``, ``percent`` and ``kappa`` count ties (a tie equals a tie); ``without_ties`` leaves
+    out the pairs where either side is a tie.
+    """
+
+    judge: str
+    label: str
+    n: int
+    percent: float | None
+    kappa: float | None
+    without_ties: Agreement
+
+
+class RunHealth(BaseModel):
+    """The health report of one run's judges."""
+
+    run_id: int
+    health: list[JudgeHealth]
+    judge_agreement: list[JudgePairAgreement]
+    human_agreement: list[HumanAgreement]
+    human_votes: int
+    humans: list[str]
+    human_human: Agreement | None
+
+
+def judges_of_run(store: Store, run_id: int) -> dict[str, list[Battle]]:
+    """Judge key -> its battles on the run, newest judge first."""
+    return {key: store.battles(run_id, key) for key, _, _ in store.judge_keys(run_id)}
+
+
+def run_health(
+    store: Store, run_id: int, *, human_votes: Sequence[Vote] = (), rounds: int = BOOTSTRAP_ROUNDS
+) -> RunHealth:
+    """Health, decisive-pair accuracy and agreements of every judge of a run.
+
+    ``human_votes`` adds votes from a file to the stored ``human:`` judges' battles.
+    """
+    from arena.evaluation.run_scores import load_run_scores
+
+    by_judge = {k: b for k, b in judges_of_run(store, run_id).items() if b}
+    marks = golden_marks(load_run_scores(store, run_id).cases) if by_judge else {}
+    healths = []
+    for battles in by_judge.values():
+        health = judge_health(battles)
+        health.accuracy = judge_accuracy(battles, marks, rounds=rounds)
+        healths.append(health)
+    models = {k: b for k, b in by_judge.items() if not b[0].judge.is_human}
+    people = [b for battles in by_judge.values() if battles[0].judge.is_human for b in battles]
+    humans = [*battle_votes(people), *human_votes]
+    pairs = [
+        JudgePairAgreement(judges=[a, b], **judge_agreement(models[a], models[b]).model_dump())
+        for a, b in combinations(models, 2)
+    ]
+    agreement = []
+    if humans:
+        for key, battles in models.items():
+            row = human_agreement(judge_battles(battles), humans)
+            agreement.append(
+                HumanAgreement(
+                    judge=key,
+                    label=battles[0].judge.label,
+                    **row.with_ties.model_dump(),
+                    without_ties=row.without_ties,
+                )
+            )
+    names = sorted({v.judge for v in humans})
+    return RunHealth(
+        run_id=run_id,
+        health=healths,
+        judge_agreement=pairs,
+        human_agreement=agreement,
+        human_votes=len(humans),
+        humans=names,
+        human_human=within_agreement(humans, HUMANS)[-1].with_ties if len(names) > 1 else None,
+    )

@@ -1,0 +1,255 @@
+"""Judge every pair of variants on every case of a run, in both orders, with a progress bar.
+
+Verdicts are cached by :func:`judges.verdict_key`: the judge's identity (spec, model, prompt
+templates) and the requests as rendered (case content, both answers); only readable verdicts
+are cached, so a failed judgement is asked again on the next run.
+
+A pair where an answer crashed (its result has an error) is never dropped and never shown to
+the judge: the crash rule decides it (:func:`arena.battles._battle.crash_battle`), locally and
+without a call, on every run alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from arena.battles._battle import Battle, crash_battle, crashed_side, pair_fields
+from arena.battles._calibration import apply_outcome, tie_margin
+from arena.battles._pairing import make_pairs
+from arena.battles._requests import pair_request, same_answer
+from arena.golden import GoldenCase
+from arena.golden._models import JudgeSettings
+from arena.models import CALLS, CallCounter
+from arena.records.results import RunResult
+from arena.storage import Store
+from arena.vocabulary import ERROR, TIE
+from judges import Judge, JudgeSpec, PairwiseJudge, Verdict, get_mode, verdict_key
+
+
+class JudgeReport(BaseModel):
+    """What ``arena judge`` did."""
+
+    run_id: int
+    judge: JudgeSpec
+    tie_margin: float | None = None
+    battles: list[Battle]
+    model_calls: int
+    skipped: int
+    crashes: int = 0
+    warnings: list[str]
+
+
+@dataclass(frozen=True)
+class _Pair:
+    case: GoldenCase
+    a: RunResult
+    b: RunResult
+    settings: JudgeSettings | None = None  # the dataset's judge: block
+
+
+def self_preference_warnings(spec: JudgeSpec, contestants: dict[str, str]) -> list[str]:
+    """Warn for every contestant whose model is the judge's own model."""
+    return [
+        f"judge {spec.model.spec} is also the model of contestant {name!r}: its verdicts "
+        "on that variant may be biased (self-preference); the battles are marked "
+        "self_judged"
+        for name, model in contestants.items()
+        if model == spec.model.spec
+    ]
+
+
+def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, list[str]]:
+    dataset = store.run_dataset(run_id)
+    cases = {c.id: c for c in dataset.test_cases}
+    variants = list(store.run(run_id).config.get("variants", {}))
+    by_slot: dict[tuple[str, int], dict[str, RunResult]] = {}
+    for result in store.results(run_id):
+        by_slot.setdefault((result.case_id, result.repeat), {})[result.variant] = result
+    todo, skipped = [], 0
+    for (case_id, _repeat), results in by_slot.items():
+        for name_a, name_b in make_pairs(variants, pairs):
+            a, b = results.get(name_a), results.get(name_b)
+            if a is None or b is None:  # not answered (yet): nothing to decide
+                skipped += 1
+                continue
+            todo.append(_Pair(cases[case_id], a, b, dataset.judge))
+    return todo, skipped, variants
+
+
+#: Judgements being asked right now, by event loop and verdict key: a battle that needs the
+#: same ordered judgement (e.g. two variants with the same answer) waits for it.
+_INFLIGHT: dict[tuple[int, str], asyncio.Future[Verdict]] = {}
+
+
+async def _verdict(
+    judge: Judge, store: Store, pair: _Pair, first: RunResult, second: RunResult
+) -> Verdict:
+    spec = judge.spec
+    request = pair_request(
+        pair.case,
+        first,
+        second,
+        mode=get_mode(spec.mode),
+        with_trajectory=spec.with_trajectory,
+        settings=spec.settings(pair.settings),
+    )
+    key = verdict_key(judge.spec, request)
+    cached = store.get_verdict(key)
+    if cached is not None:  # the same reading; this judge may combine the orders differently
+        return cached.model_copy(update={"judge": judge.spec})
+    loop = asyncio.get_running_loop()
+    slot = (id(loop), key)
+    running = _INFLIGHT.get(slot)
+    if running is not None:
+        shared = await asyncio.shield(running)
+        return shared.model_copy(update={"judge": judge.spec})
+    future: asyncio.Future[Verdict] = loop.create_future()
+    _INFLIGHT[slot] = future
+    try:
+        verdict = await judge.judge(request)
+        if verdict.ok:  # an unreadable verdict is never cached: the next run asks again
+            store.put_verdict(key, verdict)
+        future.set_result(verdict)
+    finally:
+        _INFLIGHT.pop(slot, None)
+        if not future.done():
+            future.cancel()
+    return verdict
+
+
+async def judge_both_orders(
+    store: Store, judge: Judge, run_id: int, pair: _Pair, self_judged: set[str]
+) -> Battle:
+    """Both orders of one pair, combined into a stored battle; a pair with a crashed answer
+    is decided by the crash rule instead, without a call."""
+    a, b = pair.a, pair.b
+    spec = judge.spec
+    crashed = crash_battle(run_id, a, b, spec)
+    if crashed is not None:
+        return crashed
+    base: dict[str, Any] = dict(
+        **pair_fields(run_id, a, b),
+        len_a=len(a.output),
+        len_b=len(b.output),
+        judge=spec,
+        self_judged=bool({a.variant, b.variant} & self_judged),
+    )
+    if same_answer(a, b):
+        return Battle(**base, winner=TIE)
+    ab, ba = await asyncio.gather(
+        _verdict(judge, store, pair, a, b), _verdict(judge, store, pair, b, a)
+    )
+    battle = Battle(**base, winner=TIE, verdict_ab=ab, verdict_ba=ba)
+    # Provisional: the run's margin is calibrated once all its battles are judged.
+    apply_outcome(battle, tie_margin(spec, []))
+    return battle
+
+
+def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | None, list[Battle]]:
+    """Combine every stored battle of ``spec`` on the run with the margin calibrated from all
+    of them (:func:`arena.battles._calibration.tie_margin`); changed battles are stored again.
+
+    Returns the margin and the judge's battles as stored now.
+    """
+    from arena.battles._accuracy import golden_marks
+    from arena.evaluation.run_scores import load_run_scores
+
+    battles = store.battles(run_id, spec.key)
+    marks = golden_marks(load_run_scores(store, run_id).cases) if battles else {}
+    margin = tie_margin(spec, battles, marks)
+    for battle in battles:
+        if apply_outcome(battle, margin):
+            battle.id = store.save_battle(battle)
+    return margin, battles
+
+
+async def judge_run_async(
+    store: Store,
+    run_id: int,
+    spec: JudgeSpec,
+    *,
+    pairs: str = "all",
+    judge: Judge | None = None,
+    concurrency: int = 2,
+    progress: bool = True,
+    executor: Any = None,
+) -> JudgeReport:
+    """Judge a stored run; battles are committed as they finish, verdicts cached.
+
+    ``executor`` (an ``arena.executors.Executor``, e.g. Ray or a budget) judges each pair
+    instead of this process; a pair it does not start (``--max-cost``) is left for a rerun.
+    """
+    judge = judge or PairwiseJudge(spec, store=store)  # InputError before any battle
+    todo, skipped, variants = _pairs(store, run_id, pairs)
+    contestants = {v.name: v.model.spec for v in store.variants() if v.name in variants}
+    warnings = self_preference_warnings(spec, contestants)
+    self_judged = {n for n, m in contestants.items() if m == spec.model.spec}
+    semaphore = asyncio.Semaphore(max(1, concurrency))
+    counter = CallCounter()
+    bar = _bar(len(todo), progress)
+    battles: list[Battle] = []
+
+    async def elsewhere(pair: _Pair) -> Battle | None:  # the same work, by the executor
+        outcome = await executor.judge_pair(store, run_id, judge, pair, self_judged)
+        if outcome is None:
+            return None
+        counter.sent += outcome.calls
+        return outcome.battle
+
+    async def one(pair: _Pair) -> None:
+        async with semaphore:
+            if executor is not None and crashed_side(pair.a, pair.b) is None:
+                stored = await elsewhere(pair)
+                if stored is None:
+                    return
+                battle = stored
+            else:
+                token = CALLS.set(counter)
+                try:
+                    battle = await judge_both_orders(store, judge, run_id, pair, self_judged)
+                finally:
+                    CALLS.reset(token)
+                battle.id = store.save_battle(battle)
+            battles.append(battle)
+            if bar is not None:
+                bar.set_postfix_str(
+                    f"errors={sum(b.winner == ERROR for b in battles)}", refresh=False
+                )
+                bar.update(1)
+
+    try:
+        await asyncio.gather(*(one(p) for p in todo))
+    finally:
+        if bar is not None:
+            bar.close()
+    margin, stored = calibrate_run(store, run_id, spec)
+    now = {(b.result_a_id, b.result_b_id) for b in battles}
+    battles = [b for b in stored if (b.result_a_id, b.result_b_id) in now]
+    return JudgeReport(
+        run_id=run_id,
+        judge=spec,
+        tie_margin=margin,
+        battles=battles,
+        model_calls=counter.sent,
+        skipped=skipped,
+        crashes=sum(b.is_crash for b in battles),
+        warnings=warnings,
+    )
+
+
+def _bar(total: int, enabled: bool) -> Any:
+    if not enabled or total == 0:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="battles", unit="battle", file=sys.stderr)
+
+
+def judge_run(store: Store, run_id: int, spec: JudgeSpec, **kwargs: Any) -> JudgeReport:
+    """Synchronous wrapper around :func:`judge_run_async`."""
+    return asyncio.run(judge_run_async(store, run_id, spec, **kwargs))

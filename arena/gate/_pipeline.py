@@ -1,0 +1,335 @@
+"""``arena gate`` and ``arena check`` as library calls.
+
+:func:`run_gate` runs what is missing (every model call is cached, a finished run is reused),
+scores, applies the regression rules case by case, the absolute and cost limits, judges the
+two variants pairwise in both orders and compares them, and returns one
+:class:`~arena.gate._report.GateReport`. :func:`check_stored` does the same on results already
+stored, without running or judging.
+
+The baseline is a variant (run beside the candidate, in the same run) or a baseline file or
+stored baseline. A file records its variant's configuration, so its variant is run again
+beside the candidate for the pairwise judge (renamed ``NAME-baseline`` when the candidate has
+the same name); when the candidate *is* that version, there is nothing to judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import InputError
+from arena.gate._baselines import load_baseline_file, run_snapshot
+from arena.gate._compare import compare_variants
+from arena.gate._config import GateConfig
+from arena.gate._crashes import crashes_of
+from arena.gate._dataset_fit import check_categories
+from arena.gate._limits import (
+    CostFigures,
+    LimitCheck,
+    check_absolute,
+    check_cost_limits,
+    unpriced_note,
+)
+from arena.gate._regression import RegressionReport
+from arena.gate._report import GateReport, decide
+from arena.gate._rules import compare_snapshots
+from arena.gate._variant_lookup import find_variant_file, resolve_variant, variants_dir
+from arena.golden import GoldenDataset, case_hash, dataset_hash
+from arena.records.provenance import provenance as current_provenance
+from arena.scoring._aggregate import VariantScores
+from arena.scoring._baseline import Baseline, make_baseline
+from arena.storage import Store
+from arena.variants.variant import Variant
+from arena.variants.version import CONFIG_CHANGED, VariantVersion
+
+
+@dataclass
+class Sides:
+    """What the gate compares: the candidate, and the baseline as a variant or a snapshot."""
+
+    candidate: Variant
+    baseline_variant: Variant | None = None
+    baseline: Baseline | None = None
+    note: str | None = None
+
+
+def _judged_copy(baseline: Baseline, candidate: Variant) -> tuple[Variant | None, str | None]:
+    if baseline.variant_hash == candidate.version_hash:
+        return None, "the candidate is the baseline's own version: nothing to judge pairwise"
+    if not baseline.variant_config:
+        return None, (
+            "the baseline file records no variant configuration, so its answers "
+            "cannot be judged against the candidate's (save it again)"
+        )
+    variant = Variant.model_validate(baseline.variant_config)
+    if baseline.variant_version is not None:
+        recorded = VariantVersion.model_validate(baseline.variant_version)
+        drift = [c for c in variant.version.changes_since(recorded) if c != CONFIG_CHANGED]
+        if drift:
+            return None, (
+                "the baseline's answers cannot be made again, so they are not judged pairwise "
+                f"(its code is not what is checked out: {'; '.join(drift)}); the golden "
+                "scores still compare the candidate with the baseline file"
+            )
+    if variant.name == candidate.name:
+        variant = variant.model_copy(update={"name": f"{variant.name}-baseline"})
+    return variant, None
+
+
+def version_changes(sides: Sides, baseline: Baseline | None) -> list[str]:
+    """What changed in the candidate since the baseline: configuration, agent code file by
+    file, tools, models (one line each; empty when it is the baseline's own version)."""
+    if sides.baseline_variant is not None and sides.baseline is None:
+        return sides.candidate.version.changes_since(sides.baseline_variant.version)
+    if baseline is None:
+        return []
+    recorded = (
+        VariantVersion.model_validate(baseline.variant_version)
+        if baseline.variant_version is not None
+        else VariantVersion.legacy(baseline.variant_hash)
+    )
+    return sides.candidate.version.changes_since(recorded)
+
+
+def resolve_sides(
+    store: Store, config: GateConfig, baseline_ref: str, candidate_ref: str, judge: bool
+) -> Sides:
+    """Load the candidate variant and the baseline (variant, file or stored name)."""
+    candidate = resolve_variant(candidate_ref, config, "candidate")
+    path = Path(baseline_ref)
+    if path.suffix == ".json":
+        baseline = load_baseline_file(config.path(baseline_ref))
+    elif (
+        path.suffix in (".yaml", ".yml")
+        or path.is_file()
+        or find_variant_file(baseline_ref, config, "baseline") is not None
+    ):
+        variant = resolve_variant(baseline_ref, config, "baseline")
+        if variant.name == candidate.name and variant.version_hash != candidate.version_hash:
+            variant = variant.model_copy(update={"name": f"{variant.name}-baseline"})
+        return Sides(candidate=candidate, baseline_variant=variant)
+    else:
+        stored = store.baseline(baseline_ref)
+        if stored is None:
+            raise InputError(
+                f"{baseline_ref!r} is no variant in {variants_dir(config)}, no "
+                "baseline file and no stored baseline",
+                field="baseline",
+            )
+        baseline = stored
+    copy, note = _judged_copy(baseline, candidate) if judge else (None, None)
+    return Sides(candidate=candidate, baseline_variant=copy, baseline=baseline, note=note)
+
+
+def _cost_checks(
+    config: GateConfig, base: Baseline | None, cand: Baseline, regression: RegressionReport | None
+) -> tuple[list[LimitCheck], list[str]]:
+    overall = CostFigures.of(cand)
+    paired = None
+    if base is not None and regression is not None:
+        compared = regression.compared_cases
+        paired = (CostFigures.of(cand, compared), CostFigures.of(base, compared))
+    checks = check_cost_limits(
+        overall,
+        paired[1] if paired else None,
+        config.budget,
+        paired_candidate=paired[0] if paired else None,
+    )
+    notes = [
+        n
+        for n in (
+            unpriced_note(overall, f"candidate {cand.label}"),
+            unpriced_note(CostFigures.of(base), f"baseline {base.label}")
+            if base is not None
+            else None,
+        )
+        if n
+    ]
+    return checks, notes if config.budget.any() else []
+
+
+def evaluate(
+    config: GateConfig,
+    baseline: Baseline | None,
+    cand: Baseline,
+    cand_scores: VariantScores,
+    dataset: GoldenDataset | None,
+) -> tuple[RegressionReport | None, list[LimitCheck], list[str]]:
+    """Regression rules, absolute limits and cost limits of one candidate snapshot."""
+    hashes = {c.id: case_hash(c) for c in dataset.test_cases} if dataset else None
+    regression = (
+        compare_snapshots(baseline, cand, config.rules, hashes) if baseline is not None else None
+    )
+    limits = check_absolute(cand_scores, config.absolute)
+    budget, notes = _cost_checks(config, baseline, cand, regression)
+    return regression, limits + budget, notes
+
+
+def _label(dataset: GoldenDataset) -> str:
+    return f"{dataset.name} {dataset.version} ({dataset_hash(dataset)})"
+
+
+def _compare(
+    store: Store, config: GateConfig, run_id: int, baseline: str, candidate: str, progress: bool
+) -> dict[str, Any]:
+    from arena.battles import judge_run
+    from judges import parse_judge
+
+    spec = parse_judge(str(config.judge))
+    judge_run(store, run_id, spec, concurrency=config.run.concurrency, progress=progress)
+    report = compare_variants(
+        store,
+        baseline,
+        candidate,
+        run_id=run_id,
+        judge_key=spec.key,
+        margin=config.compare.margin,
+        bootstrap=config.compare.bootstrap,
+        seed=config.compare.seed,
+    )
+    return report.model_dump(mode="json")
+
+
+def run_gate(
+    store: Store,
+    config: GateConfig,
+    baseline_ref: str,
+    candidate_ref: str,
+    *,
+    progress: bool = True,
+) -> GateReport:
+    """Run, score, check, judge and compare (module docstring); never raises on a regression."""
+    from arena.evaluation.run_scores import make_grader, score_run
+    from arena.golden import load_dataset
+    from arena.runner import RunOptions, run_suite
+
+    sides = resolve_sides(store, config, baseline_ref, candidate_ref, config.judge is not None)
+    dataset_path = config.path(config.run.dataset) if config.run.dataset else None
+    if dataset_path is None:
+        from arena.paths import data_dir
+
+        dataset_path = str(data_dir() / "golden" / "research_agent.json")
+    dataset = load_dataset(dataset_path)
+    check_categories(config, dataset)  # exit 2 before any run, as in check_stored
+    variants = [sides.candidate]
+    if (
+        sides.baseline_variant is not None
+        and sides.baseline_variant.version_hash != sides.candidate.version_hash
+    ):
+        variants.append(sides.baseline_variant)
+    options = RunOptions(
+        tier=config.run.tier,
+        case_ids=config.run.cases,
+        repeats=config.run.repeats,
+        concurrency=config.run.concurrency,
+        case_timeout_s=config.run.timeout_s,
+        progress=progress,
+        dataset_path=dataset_path,
+    )
+    sequential = None  # case by case, stopping once settled
+    if config.compare.sequential and len(variants) == 2:
+        from arena.sequential._gate import gate_sequential
+
+        sequential = gate_sequential(store, config, dataset, variants[0], variants[1], options)
+    report = run_suite(store, dataset, variants, options) if sequential is None else sequential
+    scores = score_run(store, report.run_id, make_grader(config.grader, store))
+    results = store.results(report.run_id)
+    # where this gate runs (the commit being gated): a resumed run keeps where it was made
+    here = current_provenance()
+    provenance = dict(store.run(report.run_id).config.get("provenance") or {}) or here
+
+    def snap(variant: Variant, name: str) -> tuple[Baseline, VariantScores]:
+        aggregate = scores.variant(variant.name)
+        return make_baseline(
+            aggregate,
+            scores.cases,
+            name=name,
+            dataset=dataset,
+            results=results,
+            source_run_id=report.run_id,
+            variant_config=variant.model_dump(mode="json"),
+            variant_version=variant.version.model_dump(),
+            provenance=provenance,
+        ), aggregate
+
+    cand, cand_scores = snap(sides.candidate, "candidate")
+    baseline, notes = sides.baseline, [sides.note] if sides.note else []
+    if sides.baseline is None and sides.baseline_variant is not None:
+        baseline = snap(sides.baseline_variant, sides.baseline_variant.name)[0]
+    regression, limits, more = evaluate(config, baseline, cand, cand_scores, dataset)
+    changes = version_changes(sides, baseline)
+    compare = None
+    judged = [v.name for v in variants]
+    if sequential is not None:
+        compare = sequential.model_dump(mode="json")
+    elif config.judge is not None and len(judged) == 2:
+        compare = _compare(store, config, report.run_id, judged[1], judged[0], progress)
+    elif config.judge is not None and sides.note is None:
+        notes.append("the candidate and the baseline are the same version: nothing to judge")
+    failures = decide(regression, limits, compare, list(config.compare.fail_on))
+    assert baseline is not None
+    return GateReport(
+        passed=not failures,
+        baseline=f"{baseline.name} ({baseline.label})",
+        candidate=cand.label,
+        failures=failures,
+        run_id=report.run_id,
+        dataset=_label(dataset),
+        settings={
+            "tier": config.run.tier,
+            "repeats": config.run.repeats,
+            "judge": config.judge or "none",
+        },
+        provenance=here,
+        crashes=crashes_of(
+            results,
+            sides.candidate.name,
+            sides.candidate.agent,
+            [case.id for case in dataset.test_cases],
+        ),
+        regression=regression,
+        limits=limits,
+        compare=compare,
+        notes=[*notes, *more],
+        version_changes=changes,
+    )
+
+
+def check_stored(
+    store: Store,
+    config: GateConfig,
+    candidate: str,
+    baseline_ref: str | None,
+    run_id: int | None = None,
+) -> GateReport:
+    """The gate on stored results (``arena check``): rules, absolute and cost limits."""
+    from arena.gate._baselines import load_baseline
+
+    baseline = load_baseline(store, baseline_ref) if baseline_ref else None
+    if baseline is None and not (config.absolute.any() or config.budget.any()):
+        raise InputError(
+            "nothing to check: give --baseline, or an absolute or budget limit "
+            "(--min-pass-rate, --max-cost-per-query, ...)",
+            field="baseline",
+        )
+    cand, cand_scores = run_snapshot(store, candidate, run_id, name="candidate")
+    run = cand.source_run_id
+    dataset = store.run_dataset(run) if run is not None else None
+    if dataset is not None:
+        check_categories(config, dataset)  # bad input (exit 2), as in run_gate
+    regression, limits, notes = evaluate(config, baseline, cand, cand_scores, dataset)
+    failures = decide(regression, limits, None, [])
+    return GateReport(
+        passed=not failures,
+        command="check",
+        baseline=f"{baseline.name} ({baseline.label})" if baseline else "none (absolute limits)",
+        candidate=cand.label,
+        failures=failures,
+        run_id=run,
+        dataset=_label(dataset) if dataset else cand.dataset_label,
+        provenance=current_provenance(),
+        regression=regression,
+        limits=limits,
+        notes=notes,
+    )

@@ -1,0 +1,91 @@
+"""The regression verdict of a candidate against a baseline, case by case: its records.
+
+The rules, their defaults and which of them block are documented in ``arena.gate._rules``
+(:func:`arena.gate._rules.check_regression` gives the verdict); the baseline records are in
+:mod:`arena.scoring._baseline`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arena.gate._power import PowerEstimate
+from arena.scoring.checks._reasons import FailureKind
+
+__all__ = ["MAX_DROP", "FailureKind", "RegressionReason", "RegressionReport", "Severity"]
+
+MAX_DROP = 0.05
+"""Default largest tolerated drop of the suite score."""
+
+
+Severity = Literal["block", "warn", "flaky"]
+"""``block`` fails the gate; ``warn`` is listed; ``flaky``: the case was flaky in the baseline."""
+
+
+class RegressionReason(BaseModel):
+    """One rule that fired, on one case or on the suite."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rule: str
+    message: str
+    case_id: str | None = None
+    severity: Severity = "block"
+    kind: FailureKind | None = None
+    check: str | None = Field(None, description="The failing check, in words.")
+
+
+class RegressionReport(BaseModel):
+    """The regression verdict of a candidate against a baseline, case by case."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    baseline: str
+    candidate: str
+    regressed: bool
+    reasons: list[RegressionReason] = Field(default_factory=list)
+    baseline_score: float | None
+    candidate_score: float | None
+    suite_delta: float | None
+    suite_delta_low: float | None = None
+    suite_delta_high: float | None = None
+    baseline_pass_rate: float = 0.0
+    candidate_pass_rate: float = 0.0
+    pass_rate_delta: float
+    max_drop: float
+    blocking_rules: list[str] = Field(default_factory=list, description="The others warn.")
+    compared_cases: list[str] = Field(default_factory=list)
+    pending_cases: list[str] = Field(
+        default_factory=list, description="Compared cases of the pending tier."
+    )
+    fixed_cases: list[str] = Field(default_factory=list)
+    broken_cases: list[str] = Field(default_factory=list)
+    flaky_cases: list[str] = Field(
+        default_factory=list, description="Compared cases that were flaky in the baseline."
+    )
+    missing_cases: list[str] = Field(
+        default_factory=list, description="In the candidate's dataset, not run."
+    )
+    new_cases: list[str] = Field(default_factory=list, description="Added: not in the baseline.")
+    removed_cases: list[str] = Field(
+        default_factory=list, description="In the baseline, gone from the dataset."
+    )
+    changed_cases: list[str] = Field(
+        default_factory=list, description="Same id, different content: not compared."
+    )
+    not_run_cases: list[str] = Field(
+        default_factory=list, description="Baseline cases the candidate did not run."
+    )
+    not_run_tiers: dict[str, str] = Field(
+        default_factory=dict, description="The baseline's tier of each not-run case."
+    )
+    datasets_differ: bool = False
+    notes: list[str] = Field(default_factory=list)
+    power: PowerEstimate | None = None
+
+    @property
+    def blocking(self) -> list[RegressionReason]:
+        """The reasons that fail the gate."""
+        return [r for r in self.reasons if r.severity == "block"]

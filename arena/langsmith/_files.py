@@ -1,0 +1,128 @@
+"""LangSmith example files: write JSONL, read JSONL, a JSON list or CSV.
+
+JSONL has one example per line: ``{"inputs": {...}, "outputs": {...}, "metadata": {...}}``
+(``reference_outputs`` is read as ``outputs``; ``id`` is kept when present). CSV is read in
+two shapes: JSON-object columns ``inputs``, ``outputs``, ``metadata``; or one column per
+field, prefixed ``inputs.``/``input_``, ``outputs.``/``output_``, ``metadata.`` (plain
+``query``/``question``/``input`` columns count as inputs, ``answer``/``reference_answer`` as
+outputs).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from arena.errors import InputError
+from arena.inputs.files import parse_json, read_log_text
+from arena.langsmith._examples import ANSWER_KEYS, QUERY_KEYS
+
+WHERE = "_where"
+"""Key :func:`read_examples` adds to each example: where it was read (``line 3``)."""
+_SECTIONS = {
+    "inputs.": "inputs",
+    "input_": "inputs",
+    "outputs.": "outputs",
+    "output_": "outputs",
+    "reference_outputs.": "outputs",
+    "metadata.": "metadata",
+}
+
+
+def write_jsonl(examples: Iterable[dict[str, Any]], path: str | Path) -> int:
+    """Write examples one per line (creating the folder); returns how many."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    lines = [json.dumps(example, ensure_ascii=False, sort_keys=True) for example in examples]
+    target.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return len(lines)
+
+
+def read_examples(path: str | Path) -> list[dict[str, Any]]:
+    """Examples from a ``.jsonl``, ``.json`` (a list) or ``.csv`` file (see module doc).
+
+    Each example also holds :data:`WHERE`, its place in the file, for error messages.
+    """
+    file = Path(path)
+    text = read_log_text(file, kind="example file")  # missing, a folder, not UTF-8
+    suffix = file.suffix.lower()
+    if suffix == ".csv":
+        return _csv(text, str(file))
+    if suffix == ".json":
+        data = _json(text, str(file), "the file")
+        if not isinstance(data, list):
+            raise InputError("expected a JSON list of examples", file=str(file))
+        return [
+            {**_object(item, str(file), f"#{i}"), WHERE: f"#{i}"} for i, item in enumerate(data)
+        ]
+    return [
+        {**_object(_json(line, str(file), f"line {n}"), str(file), f"line {n}"), WHERE: f"line {n}"}
+        for n, line in enumerate(text.splitlines(), start=1)
+        if line.strip()
+    ]
+
+
+def _json(text: str, file: str, where: str) -> Any:
+    return parse_json(text, file=file, case=where)  # strict: depth, duplicate keys, NaN
+
+
+def _object(value: Any, file: str, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InputError("an example must be a JSON object", file=file, case=where)
+    return value
+
+
+def _csv(text: str, file: str) -> list[dict[str, Any]]:
+    reader = csv.DictReader(text.splitlines())
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # e.g. a cell over the csv module's field size limit
+        raise InputError(
+            f"malformed CSV: {exc}", file=file, case=f"line {reader.line_num + 1}"
+        ) from None
+    examples = []
+    for n, row in enumerate(rows, start=2):  # line 1 is the header
+        where = f"line {n}"
+        example: dict[str, Any] = {"inputs": {}, "outputs": {}, "metadata": {}, WHERE: where}
+        for column, value in row.items():
+            if column is None or value is None:
+                raise InputError("more cells than header columns", file=file, case=where)
+            _cell(example, column.strip(), value, file, where)
+        examples.append(example)
+    return examples
+
+
+def _cell(example: dict[str, Any], column: str, value: str, file: str, where: str) -> None:
+    if column in ("inputs", "outputs", "reference_outputs", "metadata"):
+        parsed = _json(value, file, where) if value.strip() else {}
+        if not isinstance(parsed, dict):
+            raise InputError("must hold a JSON object", file=file, case=where, field=column)
+        example["outputs" if column == "reference_outputs" else column].update(parsed)
+        return
+    if column == "id":
+        if value.strip():
+            example["id"] = value.strip()
+        return
+    for prefix, section in _SECTIONS.items():
+        if column.startswith(prefix):
+            example[section][column[len(prefix) :]] = _maybe_json(value)
+            return
+    if column in QUERY_KEYS:
+        example["inputs"][column] = value
+    elif column in ANSWER_KEYS:
+        example["outputs"][column] = value
+    else:
+        example["metadata"][column] = _maybe_json(value)
+
+
+def _maybe_json(value: str) -> Any:
+    text = value.strip()
+    if text[:1] in ("[", "{") or text in ("true", "false", "null"):
+        try:
+            return parse_json(text)
+        except InputError:  # not JSON after all (or hostile JSON): the text as written
+            return value
+    return value

@@ -1,0 +1,197 @@
+"""Run variants x cases x repeats concurrently, resumably, with a progress bar."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from arena.golden import GoldenDataset
+from arena.models import CachingChatModel, make_chat_model, store_call
+from arena.paths import run_sandbox, safe_name
+from arena.records.provenance import provenance
+from arena.records.results import RunResult
+from arena.runner._agents import AgentCache
+from arena.runner._execute import execute_task
+from arena.runner._heap import frozen_heap
+from arena.runner._options import RunOptions
+from arena.runner._preflight import check_run
+from arena.runner._tasks import Task, plan_tasks, run_key, select_cases
+from arena.runner._versions import changes_since_stored
+from arena.storage import Store
+from arena.variants.variant import Variant
+
+
+class RunReport(BaseModel):
+    """What ``arena run`` did: the run id, requests actually sent, every result."""
+
+    run_id: int
+    resumed: bool
+    reused: int
+    model_calls: int
+    results: list[RunResult]
+    changes: dict[str, list[str]] = {}
+    """Per variant, what changed since its newest stored version (empty: unchanged, so its
+    stored results are reused where the run is resumed)."""
+
+
+def sandbox_root(run_id: int, database: str = "") -> Path:
+    """Per-run folder where write_file may write ($ARENA_SANDBOX_DIR or the cache directory),
+    unique per database AND run (arena.paths.run_sandbox)."""
+    return run_sandbox(database, run_id)
+
+
+def _models(
+    variants: list[Variant], repeats: int, store: Store
+) -> dict[tuple[str, int], CachingChatModel]:
+    models = {}
+    for variant in variants:
+        for repeat in range(repeats):
+            config = variant.model
+            models[(variant.name, repeat)] = CachingChatModel(
+                factory=lambda c=config: make_chat_model(c),
+                identity=config.cache_identity(),
+                namespace=f"repeat={repeat}",
+                store=store,
+            )
+    return models
+
+
+async def run_suite_async(
+    store: Store, dataset: GoldenDataset, variants: list[Variant], options: RunOptions
+) -> RunReport:
+    """Run (or resume) the suite; each finished result is committed before the next starts."""
+    check_run(variants, options)  # bad input fails before anything is written or called
+    cases = select_cases(dataset, options.tier, options.case_ids)
+    tasks = plan_tasks(variants, cases, options.repeats)
+    dataset_id = store.ensure_dataset(dataset, options.dataset_path)
+    changes = {v.name: changes_since_stored(store, v) for v in variants}
+    for variant in variants:
+        store.ensure_variant(variant)
+    config = {
+        "variants": {v.name: v.version_hash for v in variants},
+        "tier": options.tier,
+        "cases": [c.id for c in cases],
+        "repeats": options.repeats,
+        "provenance": provenance(),
+    }  # git commit, branch, CI run URL when known
+    key = run_key(dataset, variants, cases, options.repeats)
+    if options.rerun:  # a new run: nothing stored is reused (model replies still are cached)
+        key = f"{key[:16]}-rerun-{uuid.uuid4().hex[:12]}"
+    run_id, resumed = store.open_run(key, dataset_id, config)
+    done = store.finished_results(run_id)
+    pending = [
+        t
+        for t in tasks
+        if t.key not in done or (options.retry_errors and done[t.key].error is not None)
+    ]
+    models = _models(variants, options.repeats, store)
+    agents = AgentCache()  # each variant's agent is built once per repeat, not per task
+    fresh: list[RunResult] = []
+    progress = _progress(len(pending), options.progress)
+    semaphore = asyncio.Semaphore(max(1, options.concurrency))
+
+    async def elsewhere(task: Task) -> None:  # the same work, run by options.executor
+        outcome = await options.executor.run_task(
+            store, run_id, task, task.case.timeout_s or options.case_timeout_s
+        )
+        if outcome is None:  # not started (--max-cost): a rerun resumes it
+            return
+        if outcome.reused:
+            done[task.key] = outcome.result
+        else:
+            fresh.append(outcome.result)
+            for callback in options.on_result:
+                callback(outcome.result)
+        if progress is not None:
+            progress.update(1)
+
+    async def worker(task: Task) -> None:
+        async with semaphore:
+            if options.executor is not None:
+                return await elsewhere(task)
+            # Database calls run on a worker thread, awaited (the loop serves other tasks), or
+            # inline where that is cheaper (a local SQLite file: store_call).
+            finished = await store_call(store, store.finished_result, run_id, task.key)
+            if finished is not None:  # another process finished it meanwhile: reuse it
+                done[task.key] = finished
+                if progress is not None:
+                    progress.update(1)
+                return
+            sandbox = (
+                sandbox_root(run_id, store.url)
+                / safe_name(task.variant.name)
+                / f"{safe_name(task.case.id)}-r{task.repeat}"
+            )  # never a raw id
+            result = await execute_task(
+                task,
+                models[(task.variant.name, task.repeat)],
+                sandbox,
+                run_id,
+                task.case.timeout_s or options.case_timeout_s,
+                agents,
+            )
+            result.id = await store_call(store, store.save_result, result)
+            fresh.append(result)
+            for callback in options.on_result:
+                callback(result)
+            if progress is not None:
+                errors = sum(1 for r in fresh if r.error)
+                progress.set_postfix_str(f"errors={errors}", refresh=False)
+                progress.update(1)
+
+    try:
+        with frozen_heap():  # the collector skips the long-lived heap while tasks run
+            await asyncio.gather(*(worker(t) for t in pending))
+    except BaseException:
+        store.finish_run(run_id, "interrupted")
+        raise
+    finally:
+        if progress is not None:
+            progress.close()
+    by_key = {**done, **{(r.variant_hash, r.case_hash, r.repeat): r for r in fresh}}
+    ordered = [by_key[t.key] for t in tasks if t.key in by_key]  # all, unless a budget stopped
+    store.finish_run(run_id, "finished" if len(ordered) == len(tasks) else "stopped")
+    return RunReport(
+        run_id=run_id,
+        resumed=resumed,
+        reused=len(ordered) - len(fresh),
+        model_calls=sum(r.fresh_model_calls for r in fresh),
+        results=ordered,
+        changes=changes,
+    )
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    if not enabled or total == 0:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="agent runs", unit="run", file=sys.stderr, dynamic_ncols=True)
+
+
+def run_suite(
+    store: Store, dataset: GoldenDataset, variants: list[Variant], options: RunOptions | None = None
+) -> RunReport:
+    """Run (or resume) every variant on the selected cases and store each result.
+
+    Each finished result is committed before the next starts, so an interrupted run resumes
+    where it stopped, and an unchanged rerun reuses every stored result.
+
+    Args:
+        store: the database the run and its results go to.
+        dataset: the golden dataset whose cases run.
+        variants: the variants to run.
+        options: tier or cases, repeats, concurrency, timeouts (default: ``RunOptions()``).
+
+    Returns:
+        The run's report: its id, every result, and how many model calls were sent.
+
+    Raises:
+        InputError: bad options or variants, before anything is written or called.
+    """
+    return asyncio.run(run_suite_async(store, dataset, variants, options or RunOptions()))

@@ -1,0 +1,53 @@
+"""The ``regex`` check: the output matches ``expected_output_regex`` somewhere."""
+
+from __future__ import annotations
+
+import re
+
+from arena.inputs.linear_regex import search as linear_search
+from arena.scoring._types import Check
+from arena.scoring.checks._base import CheckInput, GoldenCheck
+
+FLAGS = re.IGNORECASE | re.MULTILINE
+"""How every expected regex is read (arena.inputs.linear_regex applies them on RE2)."""
+
+
+def regex_search(pattern: str, text: str) -> str | None:
+    """The first match of ``pattern`` in ``text`` (case-insensitive, multiline), or None.
+
+    The one place an expected regex is matched (re.error on an invalid pattern).
+    """
+    match = linear_search(pattern, text)  # RE2: linear in the text (arena.inputs.linear_regex)
+    return match.group(0) if match else None
+
+
+def score_regex(output: str, pattern: str) -> Check:
+    """1 when ``pattern`` is found anywhere in ``output`` (case-insensitive, multiline).
+
+    An invalid pattern scores 0 and records the compile error.
+    """
+    try:
+        found = regex_search(pattern, output)
+    except re.error as exc:
+        return Check(score=0.0, passed=False, details={"pattern": pattern, "error": str(exc)})
+    return Check(
+        score=1.0 if found is not None else 0.0,
+        passed=found is not None,
+        details={"pattern": pattern, "found": found},
+    )
+
+
+class RegexCheck(GoldenCheck):
+    """The output matches ``expected_output_regex``."""
+
+    fields = ("expected_output_regex",)
+
+    def score(self, data: CheckInput) -> Check | None:
+        pattern = data.case.expected_output_regex
+        return None if pattern is None else score_regex(data.output, pattern)
+
+    def hints(self, check: Check) -> list[str]:
+        return ["output regex check failed"] if check.score < 1 else []
+
+
+CHECK = RegexCheck()

@@ -1,0 +1,58 @@
+"""The ``trajectory`` check: tool selection, order, arguments, efficiency and forbidden tools.
+
+The scorer is :func:`arena.scoring._tool_use.score_trajectory` (its weights are documented
+there); this module holds what the check reads and the reasons it gives.
+"""
+
+from __future__ import annotations
+
+from arena.scoring._tool_use import score_trajectory
+from arena.scoring._types import Check
+from arena.scoring.checks._base import CheckInput, GoldenCheck
+
+
+class TrajectoryCheck(GoldenCheck):
+    """The tools called against the case's expected trajectory; always applies."""
+
+    component = "trajectory"
+    kind = "trajectory"
+    fields = (
+        "expected_tools",
+        "expected_order",
+        "expected_args",
+        "forbidden_tools",
+        "acceptable_tools",
+        "max_steps",
+        "min_tool_calls",
+    )
+
+    def applies(self, case: object) -> bool:
+        return True
+
+    def score(self, data: CheckInput) -> Check | None:
+        if data.result is None:
+            return None
+        return score_trajectory(data.result, data.case, data.available_tools)
+
+    def subscores(self, check: Check) -> dict[str, float]:
+        return dict(check.details["components"])
+
+    def hard_fails(self, check: Check) -> list[str]:
+        violations = check.details.get("forbidden", {}).get("violations", [])
+        if violations:
+            return [f"forbidden tool called: {', '.join(sorted(set(violations)))}"]
+        return []
+
+    def hints(self, check: Check) -> list[str]:
+        details = check.details
+        hints: list[str] = []
+        if details["components"]["selection"] < 1:
+            hints.append(
+                f"tools {details['tools']} vs expected {details['selection']['reference']}"
+            )
+        if details["hallucinated_tools"]:
+            hints.append(f"unknown tools called: {', '.join(details['hallucinated_tools'])}")
+        return hints
+
+
+CHECK = TrajectoryCheck()

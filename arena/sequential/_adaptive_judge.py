@@ -1,0 +1,160 @@
+"""``arena judge --pairs adaptive``: judge the (pair, case) that most reduces the uncertainty of
+the top-k ranking, one battle at a time, until the top k are separated or the budget is spent.
+
+The choice of the next pair is :func:`arena.sequential.next_pair` (the least separated pair
+across the top-k boundary); its case is a seeded random one not yet judged for that pair.
+Battles are judged in both orders and stored like ``arena judge``'s (verdicts cached), so a
+rerun resumes from the stored battles and ``arena ratings`` rates them as usual: the
+Bradley-Terry likelihood does not depend on how the pairs were chosen from past outcomes,
+and the bootstrap resamples the battles actually observed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from pydantic import BaseModel
+
+from arena.sequential import AdaptiveState, next_pair, ranks_separated
+from arena.vocabulary import ERROR, WINNER_SCORE
+
+if TYPE_CHECKING:
+    from arena.records.results import RunResult
+    from arena.storage import Store
+    from judges import JudgeSpec
+
+
+class AdaptiveReport(BaseModel):
+    """What adaptive judging did and why it stopped."""
+
+    run_id: int
+    judge_key: str
+    top_k: int
+    alpha: float
+    battles: int
+    """Battles stored for this judge on the run (the ones judged now included)."""
+    judged_now: int
+    errors: int
+    model_calls: int
+    all_pairs: int
+    """Battles the all-pairs design would judge on this run."""
+    separated: bool
+    stopped_because: str
+    ranking: list[str]
+
+
+def _slots(store: Store, run_id: int) -> tuple[list[str], dict[tuple[int, int], list[Any]]]:
+    """The run's variants and, per variant pair (i < j), its (case, a, b) slots; a slot where
+    an answer crashed is one too (the crash rule decides it, without a call)."""
+    from arena.battles._runner import _Pair
+
+    dataset = store.run_dataset(run_id)
+    cases = {c.id: c for c in dataset.test_cases}
+    variants = list(store.run(run_id).config.get("variants", {}))
+    index = {name: i for i, name in enumerate(variants)}
+    by_slot: dict[tuple[str, int], dict[str, RunResult]] = {}
+    for result in store.results(run_id):
+        if result.variant in index:
+            by_slot.setdefault((result.case_id, result.repeat), {})[result.variant] = result
+    pairs: dict[tuple[int, int], list[Any]] = {}
+    for (case_id, _), results in sorted(by_slot.items()):
+        names = sorted(results, key=index.__getitem__)
+        for x, name_a in enumerate(names):
+            for name_b in names[x + 1 :]:
+                key = (index[name_a], index[name_b])
+                pairs.setdefault(key, []).append(
+                    _Pair(cases[case_id], results[name_a], results[name_b], dataset.judge)
+                )
+    return variants, pairs
+
+
+def judge_adaptive(
+    store: Store,
+    run_id: int,
+    spec: JudgeSpec,
+    *,
+    budget: int | None = None,
+    top_k: int = 1,
+    alpha: float = 0.05,
+    seed: int = 0,
+) -> AdaptiveReport:
+    """Judge adaptively (module docstring); ``budget`` caps the battles judged now."""
+    return asyncio.run(_judge(store, run_id, spec, budget, top_k, alpha, seed))
+
+
+async def _judge(
+    store: Store,
+    run_id: int,
+    spec: JudgeSpec,
+    budget: int | None,
+    top_k: int,
+    alpha: float,
+    seed: int,
+) -> AdaptiveReport:
+    from arena.battles._runner import calibrate_run
+    from arena.errors import InputError
+    from arena.executors import LocalExecutor
+    from judges import PairwiseJudge
+
+    variants, slots = _slots(store, run_id)
+    if not 1 <= top_k < len(variants):
+        raise InputError(f"--top must be between 1 and {len(variants) - 1}", field="--top")
+    judge, executor = PairwiseJudge(spec, store=store), LocalExecutor()
+    rng = np.random.default_rng(seed)
+    todo = {key: [slots[key][i] for i in rng.permutation(len(slots[key]))] for key in slots}
+    state = AdaptiveState(len(variants))
+    index = {name: i for i, name in enumerate(variants)}
+    done = {(b.result_a_id, b.result_b_id) for b in store.battles(run_id, spec.key)}
+    for battle in store.battles(run_id, spec.key):  # resume: what is stored counts
+        if battle.winner != ERROR and battle.variant_a in index and battle.variant_b in index:
+            state.add(index[battle.variant_a], index[battle.variant_b], WINNER_SCORE[battle.winner])
+    for key in todo:
+        todo[key] = [p for p in todo[key] if (p.a.id, p.b.id) not in done]
+    judged = errors = calls = 0
+    exhausted: set[tuple[int, int]] = set()
+    reason = ""
+    while True:
+        if budget is not None and judged >= budget:
+            reason = f"the budget of {budget} battles is spent"
+            break
+        pick = next_pair(state, top_k, alpha, exclude=exhausted)
+        if pick is None:
+            reason = (
+                f"the top {top_k} are separated at {1 - alpha:.0%} confidence"
+                if ranks_separated(state, top_k, alpha)
+                else "every case of the undecided pairs is judged"
+            )
+            break
+        key = (min(pick), max(pick))
+        if not todo.get(key):
+            exhausted.add(key)
+            continue
+        pair = todo[key].pop()
+        outcome = await executor.judge_pair(store, run_id, judge, pair, set())
+        judged += 1
+        if outcome is None:
+            continue
+        calls += outcome.calls
+        battle = outcome.battle
+        if battle.winner == ERROR:
+            errors += 1
+            continue
+        state.add(index[battle.variant_a], index[battle.variant_b], WINNER_SCORE[battle.winner])
+    calibrate_run(store, run_id, spec)
+    theta, _ = state.fit()
+    return AdaptiveReport(
+        run_id=run_id,
+        judge_key=spec.key,
+        top_k=top_k,
+        alpha=alpha,
+        battles=state.battles,
+        judged_now=judged,
+        errors=errors,
+        model_calls=calls,
+        all_pairs=sum(len(v) for v in slots.values()),
+        separated=ranks_separated(state, top_k, alpha),
+        stopped_because=reason,
+        ranking=[variants[i] for i in np.argsort(-theta, kind="stable")],
+    )

@@ -1,0 +1,43 @@
+"""``arena gate --sequential``: the gate's run and pairwise comparison, case by case."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from arena.sequential import NON_INFERIORITY
+from arena.sequential._driver import SequentialOptions, run_sequential
+from arena.sequential._report import SequentialReport
+
+if TYPE_CHECKING:
+    from arena.gate._config import GateConfig
+    from arena.golden import GoldenDataset
+    from arena.runner import RunOptions
+    from arena.storage import Store
+    from arena.variants.variant import Variant
+
+
+def gate_sequential(
+    store: Store,
+    config: GateConfig,
+    dataset: GoldenDataset,
+    candidate: Variant,
+    baseline: Variant,
+    run: RunOptions,
+) -> SequentialReport:
+    """Run, score and judge ``candidate`` against ``baseline`` until the gate's question is
+    settled: worse, or not worse (non-inferior: the gate passes either way once better or
+    non-inferior holds). Without a judge it decides on the golden scores."""
+    from arena.evaluation.run_scores import make_grader
+    from judges import parse_judge
+
+    spec = parse_judge(str(config.judge)) if config.judge is not None else None
+    options = SequentialOptions(
+        alpha=0.05,
+        margin=config.compare.margin,
+        seed=config.compare.seed,
+        batch=config.compare.batch,
+        question=NON_INFERIORITY,
+    )
+    return run_sequential(
+        store, dataset, baseline, candidate, spec, run, options, make_grader(config.grader, store)
+    )

@@ -1,0 +1,80 @@
+"""Storing one result: first finished result wins; an errored one is replaced atomically."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, or_, select
+from sqlalchemy.orm import Session
+
+from arena.records.results import RunResult, utcnow
+from arena.storage import _statements as statements
+from arena.storage._tables import BattleRow, ResultRow, ScoreRow, StepRow
+from arena.storage._writes import insert_ignore
+
+_KEY = statements.RESULT_KEY
+
+
+def _existing(s: Session, result: RunResult) -> ResultRow | None:
+    return s.scalar(
+        select(ResultRow)
+        .where(
+            ResultRow.run_id == result.run_id,
+            ResultRow.variant_hash == result.variant_hash,
+            ResultRow.case_hash == result.case_hash,
+            ResultRow.repeat == result.repeat,
+        )
+        .with_for_update()
+    )
+
+
+def _add_steps(s: Session, result_id: int, result: RunResult) -> None:
+    # One Core executemany: the ORM's unit of work cost more than the rows themselves.
+    if result.steps:
+        rows = [{"result_id": result_id, **step.model_dump()} for step in result.steps]
+        s.execute(statements.steps_insert(), rows)
+
+
+def _insert_new(s: Session, data: dict[str, object]) -> int | None:
+    """Insert the result row unless its key exists; its id, or None if it existed."""
+    dialect = s.get_bind().dialect.name
+    if dialect not in statements.UPSERT_DIALECTS:
+        return _id_of(s, data) if insert_ignore(s, ResultRow, data, _KEY) else None
+    new_id: int | None = s.execute(statements.result_insert(dialect), data).scalar()
+    return new_id
+
+
+def _id_of(s: Session, data: dict[str, object]) -> int | None:
+    return s.scalar(select(ResultRow.id).where(*(getattr(ResultRow, k) == data[k] for k in _KEY)))
+
+
+def replace_result(s: Session, result: RunResult) -> int:
+    """Insert ``result`` in the open write transaction ``s``; return the stored row's id.
+
+    * no stored result for its key: insert it (a concurrent insert makes this a conflict-free
+      no-op, and the rules below apply to the row that won);
+    * a stored result without error: keep it (finished work is never replaced or duplicated);
+    * a stored result with an error: update that row in place (same id) with the new result
+      and trajectory, and delete the scores and battles of the old output.
+    """
+    data = result.model_dump(exclude={"id", "steps"})
+    new_id = _insert_new(s, {**data, "created_at": utcnow()})
+    if new_id is not None:  # the usual case: no result for this key yet
+        _add_steps(s, new_id, result)
+        return new_id
+    row = _existing(s, result)  # a concurrent insert won, or it was stored before
+    assert row is not None
+    if row.error is None:
+        return row.id
+    s.execute(delete(ScoreRow).where(ScoreRow.result_id == row.id))
+    s.execute(
+        delete(BattleRow).where(
+            or_(BattleRow.result_a_id == row.id, BattleRow.result_b_id == row.id)
+        )
+    )
+    s.execute(delete(StepRow).where(StepRow.result_id == row.id))
+    for name, value in data.items():
+        setattr(row, name, value)
+    row.created_at = utcnow()
+    s.flush()
+    s.expire(row, ["steps"])
+    _add_steps(s, row.id, result)
+    return row.id

@@ -1,0 +1,84 @@
+"""What makes two judgements interchangeable: the judge's identity and the verdict cache key.
+
+A judge's identity hashes everything that shapes what it sees and how it reads it: its spec
+(mode, tie margin, trajectories, prompt version; not how the two orders combine), its
+model's cache identity (spec, sampling, endpoint, chat template), the text of every prompt
+template and the version of the injection detector. A verdict's key adds the
+conversations the mode opens for that ordered pair, fully rendered: the case's query,
+reference and expectations and both answers as the judge reads them. Editing any of these
+makes the next ``arena judge`` ask again; nothing else does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from judges import _prompts as prompts
+from judges._injection import DETECTOR_VERSION
+from judges._parsing import reading_margin
+from judges._types import JudgeSpec, PairRequest
+from judges.modes import get_mode
+
+# Bumped whenever what a verdict key covers changes.
+KEY_FORMAT = 3
+
+
+def _sha(value: Any) -> str:
+    blob = json.dumps(value, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def prompt_templates() -> dict[str, str]:
+    """Every template of :mod:`judges._prompts` (its upper-case constants), read now."""
+    return {
+        name: str(value)
+        for name, value in sorted(vars(prompts).items())
+        if name.isupper() and isinstance(value, str | int | float)
+    }
+
+
+def judge_identity(spec: JudgeSpec) -> str:
+    """Hash of the judge spec, its model's cache identity and the prompt templates.
+
+    Args:
+        spec: the judge.
+
+    Returns:
+        A hex digest that changes whenever the judge would judge differently.
+    """
+    model = get_mode(spec.mode).model_config(spec.model)
+    # How the two orders combine changes no single verdict, and a margin calibrated on the
+    # run applies to the combined outcome only: each order is read with reading_margin.
+    fields = spec.model_dump(mode="json", exclude={"combine"})
+    fields["tie_margin"] = reading_margin(spec)
+    return _sha(
+        {
+            "format": KEY_FORMAT,
+            "spec": fields,
+            "model": model.cache_identity(),
+            "templates": prompt_templates(),
+            "detector": DETECTOR_VERSION,  # cached verdicts carry its marks
+        }
+    )
+
+
+def _rendered(messages: list[BaseMessage]) -> list[list[Any]]:
+    return [[m.type, m.content] for m in messages]
+
+
+def verdict_key(spec: JudgeSpec, request: PairRequest) -> str:
+    """Cache key of one ordered judgement.
+
+    Args:
+        spec: the judge.
+        request: the pair, in the order shown.
+
+    Returns:
+        A hex digest of the judge's identity and the rendered request.
+    """
+    conversations = get_mode(spec.mode).conversations(request)
+    return _sha({"judge": judge_identity(spec), "requests": [_rendered(c) for c in conversations]})

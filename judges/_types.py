@@ -1,0 +1,228 @@
+"""Judge types: the judge's spec (stored with every verdict), a pair to judge, a verdict."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from arena.golden._models import JudgeSettings
+from arena.models._config import ModelConfig
+from arena.vocabulary import LABELS, Label
+
+__all__ = [
+    "COMBINATIONS",
+    "DEFAULT_TIE_MARGIN",
+    "LABELS",
+    "Combination",
+    "JudgeSettings",
+    "JudgeSpec",
+    "Label",
+    "PairRequest",
+    "Seat",
+    "Verdict",
+    "json_safe",
+]
+
+#: How the two orders' probabilities combine (see :mod:`judges._orders`).
+Combination = Literal["logit", "average"]
+COMBINATIONS: tuple[Combination, ...] = ("average", "logit")
+#: The tie margin of a probability judge that has too few verdicts to calibrate one.
+DEFAULT_TIE_MARGIN = 0.02
+
+
+class JudgeSpec(BaseModel):
+    """Everything needed to rebuild a judge; stored with every verdict.
+
+    ``mode`` names a judge mode of :data:`judges.modes.MODES` (``text``, ``logprobs``,
+    ``grades``, ...): how the judge asks, reads the reply and combines the two orders.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["pairwise", "human"] = Field(
+        "pairwise", description="'pairwise' (a model) or 'human' (people voting in the app)."
+    )
+    model: ModelConfig = Field(description="The judge's model ('human:NAME' for a person).")
+    mode: str = Field(
+        "text",
+        description="How the judge asks and reads: a registered judge mode (text, logprobs, "
+        "grades, checklist, ...).",
+    )
+    prompt_version: str = Field(
+        "v2", description="A label for the judge's prompt version, part of the judge's key."
+    )
+    with_trajectory: bool = Field(
+        True,
+        description="show the judge each answer's tool calls when the results have them "
+        "(`--no-trajectory` hides them)",
+    )
+    tie_margin: float | None = Field(
+        None,
+        ge=0,
+        le=0.5,
+        description="logprobs/grades: |P(A better) - 0.5| below this is a tie; None: "
+        "calibrated from the judge's own verdicts on the run (see arena.battles._calibration)",
+    )
+    combine: Combination = Field(
+        "average",
+        description="logprobs/grades: how the two orders' P(first better) combine: 'average' "
+        "(the mean probability, the default) or 'logit' (half the difference of their "
+        "log-odds, which keeps the signal under a strong position preference); text verdicts "
+        "always need both orders to agree",
+    )
+    persona: str | None = Field(
+        None,
+        min_length=1,
+        max_length=300,
+        exclude_if=lambda v: v is None,
+        description="What the judged agent is, in the judge's system prompt (wins over the "
+        "dataset's judge.persona; default: 'an AI research assistant')",
+    )
+    rubric: str | None = Field(
+        None,
+        min_length=1,
+        max_length=1000,
+        exclude_if=lambda v: v is None,
+        description="What makes an answer better, in the judge's system prompt (wins over the "
+        "dataset's judge.rubric)",
+    )
+
+    @field_validator("mode")
+    @classmethod
+    def _known_mode(cls, value: str) -> str:
+        from arena.registry import JUDGE_MODES
+
+        if value not in JUDGE_MODES:
+            known = ", ".join(JUDGE_MODES.names())
+            raise ValueError(f"judge mode must be one of {known}, got {value!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _human_is_a_person(self) -> JudgeSpec:
+        from arena.registry import PROVIDERS
+
+        person = bool(getattr(PROVIDERS.lookup(self.model.provider), "person", False))
+        if (self.kind == "human") != person:
+            raise ValueError(
+                "a human judge is kind 'human' with the spec of a person ('human:NAME')"
+            )
+        return self
+
+    @property
+    def key(self) -> str:
+        """Short display id of the judge, stored with its battles (API keys never enter it).
+
+        It hashes the spec only; the verdict cache uses :func:`judges.judge_identity`, which
+        also covers the prompt templates and the model's cache identity.
+        """
+        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    @property
+    def label(self) -> str:
+        """Human-readable name, e.g. ``local:qwen2.5-coder-1.5b/logprobs`` (``/logit`` is
+        added for the log-odds combination), or ``human:NAME`` for a person."""
+        if self.is_human:
+            return self.model.spec
+        tail = "/logit" if self.combine == "logit" and self.mode != "text" else ""
+        return f"{self.model.spec}/{self.mode}{tail}"
+
+    @property
+    def is_human(self) -> bool:
+        """A person voting in the app (``human:NAME``), not a model."""
+        return self.kind == "human"
+
+    def settings(self, dataset: JudgeSettings | None = None) -> JudgeSettings:
+        """The persona and rubric this judge uses on a dataset: the spec's own, else the
+        dataset's ``judge:`` block, else None (the prompts' defaults)."""
+        found = dataset or JudgeSettings()
+        return JudgeSettings(
+            persona=self.persona or found.persona, rubric=self.rubric or found.rubric
+        )
+
+
+def json_safe(value: dict[str, Any]) -> dict[str, Any]:
+    """``value`` unchanged if it survives a JSON round trip unchanged (a judge mode's inputs
+    and details are stored as JSON); ValueError otherwise."""
+    try:
+        same = json.loads(json.dumps(value)) == value
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"must be JSON-safe: {exc}") from None
+    if not same:
+        raise ValueError("must be JSON-safe (string keys; lists, not tuples)")
+    return value
+
+
+class PairRequest(BaseModel):
+    """One ordered pair to judge: the query, the golden expectations, answer A, answer B.
+
+    ``mode_inputs`` holds what the judge's mode prepared from the golden case
+    (:meth:`judges.modes._base.JudgeMode.prepare`, e.g. the checklist mode's YES/NO items);
+    other modes ignore it.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    case_id: str
+    query: str
+    reference: str | None = None
+    expectations: str | None = None
+    answer_a: str
+    answer_b: str
+    trajectory_a: str | None = None
+    trajectory_b: str | None = None
+    mode_inputs: dict[str, Any] = Field(
+        default_factory=dict,
+        description="what the judge's mode prepared from the golden case (JSON-safe)",
+    )
+    persona: str | None = None
+    rubric: str | None = None
+
+    @field_validator("mode_inputs")
+    @classmethod
+    def _json_inputs(cls, value: dict[str, Any]) -> dict[str, Any]:
+        return json_safe(value)
+
+
+#: An answer's seat in one order (``A`` shown first).
+Seat = Literal["A", "B"]
+
+
+class Verdict(BaseModel):
+    """One judgement of one order. ``p_first`` is P(first-shown answer is better) if known."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label: Label | None = None
+    rationale: str = ""
+    p_first: float | None = None
+    error: str | None = None
+    raw: str = ""
+    judge: JudgeSpec
+    model_calls: int = 0
+    details: dict[str, Any] = Field(
+        default_factory=dict,
+        exclude_if=lambda v: not v,
+        description="What the judge's mode read besides the label, in its own JSON-safe "
+        "shape (e.g. the checklist mode's item grades); its mode renders it "
+        "(JudgeMode.details_lines, JudgeMode.details_rows)",
+    )
+    suspected_injection: dict[Seat, list[str]] = Field(
+        default_factory=dict,
+        exclude_if=lambda v: not v,
+        description="Seat -> why its answer seems to address the judge instead of the user "
+        "(judges._injection); such an answer never wins its battle",
+    )
+
+    @field_validator("details")
+    @classmethod
+    def _json_details(cls, value: dict[str, Any]) -> dict[str, Any]:
+        return json_safe(value)
+
+    @property
+    def ok(self) -> bool:
+        """True when the verdict was read (no error)."""
+        return self.error is None and self.label is not None

@@ -1,0 +1,117 @@
+"""The checklist judge's YES/NO items and grades, and the items built from a golden case.
+
+One item per expected-fact group, per forbidden content, for the reference answer's
+conclusion, for the expected behaviour, and per expected tool (answered from the trajectory
+summary, so only when the judge sees it). Forbidden tools get no item: asked "Did it call the
+tool X?" about a tool missing from the summary, the 1.5B judge answered YES about half the
+time, and ``benchmarks/judge_bench.py`` measured the checklist more accurate without them.
+
+These are the checklist mode's own types: the core judge types carry them as JSON in
+``PairRequest.mode_inputs["checklist"]`` and ``Verdict.details["checklist"]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.golden import GoldenCase
+from arena.golden._models import Behavior
+
+
+class ChecklistItem(BaseModel):
+    """One YES/NO question of a checklist judge; ``want`` is the answer a good answer gets."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    question: str
+    want: bool = True
+    kind: str = "fact"
+
+
+class ItemGrade(BaseModel):
+    """One checklist item as the judge answered it for one answer (``A`` or ``B``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    answer: Literal["A", "B"]
+    question: str
+    want: bool = True
+    kind: str = "fact"
+    p_yes: float
+
+    @property
+    def p_met(self) -> float:
+        """P(the item is met): P(YES) for an item that wants YES, else P(NO)."""
+        return self.p_yes if self.want else 1.0 - self.p_yes
+
+
+#: At most this many alternatives of one expected-fact group are spelled out in its question.
+MAX_ALTERNATIVES = 3
+
+BEHAVIOUR_QUESTIONS: dict[Behavior, str] = {
+    Behavior.REFUSE: "Does the answer refuse to help with the request?",
+    Behavior.ASK_FOR_CLARIFICATION: "Does the answer ask the user to clarify the request?",
+    Behavior.GRACEFUL_RESPONSE: "Does the answer reply helpfully without inventing facts?",
+    Behavior.ACKNOWLEDGE_UNCERTAINTY: (
+        "Does the answer admit that it cannot find or does not know the information?"
+    ),
+    Behavior.ERROR_HANDLING: (
+        "Does the answer say that a tool failed or gave no result, instead of making one up?"
+    ),
+}
+
+
+def _alternatives(group: str | list[str]) -> str:
+    options = [group] if isinstance(group, str) else list(group)
+    shown = " or ".join(f'"{o}"' for o in options[:MAX_ALTERNATIVES])
+    return shown
+
+
+def case_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[ChecklistItem, ...]:
+    """The YES/NO items a good answer to ``case`` meets, in a fixed order."""
+    items: list[ChecklistItem] = []
+    if case.expected_behavior is not None:
+        items.append(
+            ChecklistItem(question=BEHAVIOUR_QUESTIONS[case.expected_behavior], kind="behaviour")
+        )
+    for group in case.expected_output_contains:
+        items.append(
+            ChecklistItem(
+                question=f"Does the answer state {_alternatives(group)} or an equivalent?",
+                kind="fact",
+            )
+        )
+    for text in case.expected_output_not_contains:
+        items.append(
+            ChecklistItem(
+                question=f'Does the answer contain "{text}"?', want=False, kind="forbidden"
+            )
+        )
+    if case.reference_answer:
+        items.append(
+            ChecklistItem(
+                question="Does the answer reach the same conclusion as the reference answer?",
+                kind="reference",
+            )
+        )
+    if with_trajectory:
+        for tool in dict.fromkeys(case.expected_tools):
+            items.append(ChecklistItem(question=f"Did it call the tool {tool}?", kind="tool"))
+    return tuple(items)
+
+
+def item_grades(details: dict[str, Any], seat: str | None = None) -> list[ItemGrade]:
+    """The grades in a checklist verdict's ``details`` (of one seat's answer if given)."""
+    grades = [ItemGrade.model_validate(g) for g in details.get("checklist") or []]
+    return [g for g in grades if seat is None or g.answer == seat]
+
+
+def checklist_lines(grades: list[ItemGrade]) -> list[str]:
+    """``[x] question  P(YES)=0.93`` per item; ``x`` when the item is met."""
+    return [
+        f"[{'x' if g.p_met >= 0.5 else ' '}] {g.question}"
+        f"{'' if g.want else ' (wants NO)'}  P(YES)={g.p_yes:.2f}"
+        for g in grades
+    ]
