@@ -7,6 +7,8 @@ among the rating inputs (:func:`with_people_votes`); an abstained battle nobody 
 as it is (the rating inputs leave it out). Every vote on a pair a model judge also judged is a
 labelled battle (:func:`labelled_battles`): the judge's battle with the person's winner, named
 from the judge's seats, for calibrating the judge on what people pick.
+:func:`pending_escalations` is the queue of a stored run: the abstained battles nobody voted
+on yet.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING
 from arena.battles._battle import Battle
 from arena.battles._escalation import Escalation, RankInterval, escalation_queue
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B
+from judges._human import is_human_label
 
 if TYPE_CHECKING:
     from arena.storage import Store
@@ -119,9 +122,11 @@ def pending_escalations(
     ``judge_key`` defaults to the run's latest model judge; ``critical`` to the critical cases
     of the run's dataset.
     """
-    from arena.battles._rating_inputs import select_battles
-
-    battles = select_battles(store, run_id, judge_key)
+    keys = store.judge_keys(run_id)
+    key = judge_key or next((k for k, label, _ in keys if not is_human_label(label)), None)
+    if key is None:
+        return []
+    battles = store.battles(run_id, key)
     if not any(b.abstained for b in battles):
         return []
     if critical is None:
