@@ -21,7 +21,7 @@ from arena.sequential import THREE_WAY, Question, Stop, decide
 from arena.sequential._cases import OnlyCases
 from arena.sequential._plan import PlanRequest, derive_seed, open_plan, sequence_key
 from arena.sequential._report import VERDICTS, Savings, SequentialReport, describe
-from arena.sequential._steps import Progress, look, replay, test_critical
+from arena.sequential._steps import Progress, check_critical, look, replay
 
 if TYPE_CHECKING:
     from arena.golden import GoldenCase, GoldenDataset
@@ -133,8 +133,11 @@ def run_sequential(
         judge=judge,
     )  # fmt: skip
     critical_ids = {c.id for c in cases if c.tier.value == "critical"}
-    state = Progress(plan, plan.bets(), asked.case_hashes, critical_ids)
-    stop = replay(state, plan.margin, options.question)
+    state = Progress(
+        plan, plan.bets(), asked.case_hashes, critical_ids, options.question,
+        options.allow_stochastic_finite,
+    )  # fmt: skip
+    stop = replay(state)
     critical = list(plan.critical_blocks) if options.stop_on_critical else []
     if critical:
         state.critical_reasons.append("blocked earlier in this sequence")
@@ -151,12 +154,12 @@ def run_sequential(
             run_id = _run_cases(store, dataset, variants, run, inner, batch, state, grader)
             state.used += len(batch)
             if options.stop_on_critical:
-                critical = test_critical(
+                critical = check_critical(
                     store, run_id, batch, sides, state, options.strict_critical
                 )
                 if critical:
                     break
-            stop = look(store, run_id, batch, judge, only, run.concurrency, state, options, sides)
+            stop = look(store, run_id, batch, judge, only, run.concurrency, state, sides)
             state.save(store, run_id)
             if stop is not None:
                 break

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
@@ -117,7 +118,7 @@ def default_horizon(budget: int) -> int:
     return max(budget // 2, 1)
 
 
-def _digest(parts: dict[str, object]) -> str:
+def _digest(parts: Mapping[str, object]) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 

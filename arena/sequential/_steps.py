@@ -7,8 +7,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from arena.errors import InputError
-from arena.sequential import BettingCS, Question, Stop, decide
-from arena.sequential._critical import case_share, critical_blocks, deterministic_failure
+from arena.sequential import THREE_WAY, BettingCS, Question, Stop, decide
+from arena.sequential._critical import (
+    all_or_none,
+    case_share,
+    critical_blocks,
+    deterministic_failure,
+    pattern_bound,
+)
 from arena.sequential._plan import Evidence, SequencePlan, save_plan
 from arena.sequential._trace import (
     Point,
@@ -20,7 +26,6 @@ from arena.sequential._trace import (
 
 if TYPE_CHECKING:
     from arena.sequential._cases import OnlyCases
-    from arena.sequential._driver import SequentialOptions
     from arena.storage import Store
     from judges import JudgeSpec
 
@@ -36,6 +41,8 @@ class Progress:
     cs: BettingCS
     hashes: dict[str, str]
     critical_ids: set[str]
+    question: Question = THREE_WAY
+    allow_stochastic_finite: bool = False
     trace: list[Point] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     critical_reasons: list[str] = field(default_factory=list)
@@ -67,7 +74,7 @@ class Progress:
         save_plan(store, self.plan)
 
 
-def replay(state: Progress, margin: float, question: Question) -> Stop | None:
+def replay(state: Progress) -> Stop | None:
     """Feed the carried evidence, in its order, with the plan's bets (nothing is re-bet: the
     same outcomes and bets give the same sequence); the decision it had reached, if any."""
     for seen in state.plan.evidence:
@@ -75,13 +82,15 @@ def replay(state: Progress, margin: float, question: Question) -> Stop | None:
         state.used += 1
         # the budget never ends a replay: a carried sequence only stops where it had settled
         n = len(state.trace)
-        stop = decide(lower, upper, margin=margin, seen=n, budget=n + 1, question=question)
+        stop = decide(
+            lower, upper, margin=state.plan.margin, seen=n, budget=n + 1, question=state.question
+        )
         if stop.settled:
             return stop
     return None
 
 
-def test_critical(
+def check_critical(
     store: Store,
     run_id: int,
     batch: list[str],
@@ -102,11 +111,12 @@ def test_critical(
         if not bool(critical_blocks(kb, nb, kc, nc, alpha_case=share, strict=strict)):
             continue
         blocked.append(case)
-        how = (
-            "deterministic" + (" (strict mode)" if nb == 1 else "")
-            if bool(deterministic_failure(kb, nb, kc, nc, strict=strict))
-            else f"exact one-sided test significant at its share {share:.2g} of alpha/2"
-        )
+        if bool(deterministic_failure(kb, nb, kc, nc, alpha_case=share)):
+            how = f"deterministic: at most {float(pattern_bound(nb, nc)):.2g} between equal agents"
+        elif bool(all_or_none(kb, nb, kc, nc)) and strict:
+            how = "deterministic (strict mode: the agents are declared deterministic)"
+        else:
+            how = f"the exact one-sided test is significant at {share / 2:.2g}"
         state.critical_reasons.append(
             f"{case}: baseline passes {kb}/{nb}, candidate {kc}/{nc}, {how}"
         )
@@ -122,7 +132,6 @@ def look(
     only: OnlyCases,
     concurrency: int,
     state: Progress,
-    options: SequentialOptions,
     sides: tuple[str, str],
 ) -> Stop | None:
     """Judge the batch, add its outcomes to the sequence; the Stop once settled, else None."""
@@ -136,7 +145,7 @@ def look(
         outcomes = judged_outcomes(store, run_id, baseline, candidate, judge.key)
     else:
         outcomes = golden_outcomes(store, run_id, baseline, candidate)
-    if state.plan.finite and not options.allow_stochastic_finite:
+    if state.plan.finite and not state.allow_stochastic_finite:
         _refuse_stochastic(store, run_id, batch, judge, state, sides)
     for case_id in batch:
         if case_id not in outcomes:
@@ -152,7 +161,7 @@ def look(
             margin=state.plan.margin,
             seen=len(state.trace),
             budget=state.plan.budget - len(state.skipped),
-            question=options.question,
+            question=state.question,
         )
         if stop.settled:
             return stop

@@ -115,8 +115,8 @@ def stochastic_cases(
             continue
         if battle.flip:
             why.setdefault(battle.case_id, "the judge's two orders disagree")
-        score = WINNER_SCORE[battle.winner]
-        shares[battle.case_id].add(score if battle.variant_a == candidate else 1 - score)
+        won = WINNER_SCORE[battle.winner]
+        shares[battle.case_id].add(won if battle.variant_a == candidate else 1 - won)
     for case, seen in shares.items():
         if len(seen) > 1:
             why.setdefault(case, "the judge's verdicts differ between repeats")

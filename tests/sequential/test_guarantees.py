@@ -96,18 +96,21 @@ def test_equal_stochastic_agents_are_not_called_worse_by_critical_cases() -> Non
     # in 65% of runs. 200000 runs: the s.e. is below 0.04%
     runs = 200_000
     assert paths.critical_false_worse(runs, repeats=1, old_rule=True) > 0.6
-    for repeats in (1, 3, 5):
-        rate = paths.critical_false_worse(runs, repeats=repeats, seed=repeats)
-        assert _upper(rate, runs) <= 0.05, (repeats, rate)
+    for p in (0.8, 0.5):
+        for repeats in (1, 2, 3, 5):
+            rate = paths.critical_false_worse(runs, p=p, repeats=repeats, seed=repeats)
+            assert _upper(rate, runs) <= 0.05, (p, repeats, rate)
 
 
 def test_critical_blocks_on_deterministic_failures_and_significant_drops_only() -> None:
     share = case_share(0.05, 0.0, 6)
     assert share == pytest.approx(0.05 / 12)
-    assert critical_blocks(3, 3, 0, 3, alpha_case=share)  # deterministic
-    assert not critical_blocks(1, 1, 0, 1, alpha_case=share)  # one repeat: a test
+    assert critical_blocks(5, 5, 0, 5, alpha_case=share)  # 4^-5 between equal agents
+    assert not critical_blocks(3, 3, 0, 3, alpha_case=share)  # 4^-3: too common
+    assert critical_blocks(3, 3, 0, 3, alpha_case=share, strict=True)
+    assert not critical_blocks(1, 1, 0, 1, alpha_case=share)  # one repeat: no evidence
     assert critical_blocks(1, 1, 0, 1, alpha_case=share, strict=True)
-    assert not critical_blocks(3, 3, 1, 3, alpha_case=share)
+    assert not critical_blocks(5, 5, 1, 5, alpha_case=share, strict=True)
     assert critical_blocks(20, 20, 4, 20, alpha_case=share)  # p ~ 1e-7
     assert drop_p_value(5, 5, 0, 5) == pytest.approx(1 / 252)
     # the shares of a growing set never spend more than alpha / 2

@@ -115,6 +115,7 @@ def test_the_gate_uses_rules_alpha_and_prints_the_plan(
     project.variant("base", {k: "no" for k in GOOD})
     project.variant("cand", GOOD)
     code, doc = gate(project, db_url, "--alpha", "0.01")
+    assert code == 0
     assert doc["compare"]["alpha"] == 0.01 and doc["compare"]["plan"]["alpha"] == 0.01
     assert "99% anytime-valid" in doc["compare"]["summary"]
     markdown = (project.root / "reports" / "gate.md").read_text()
