@@ -40,8 +40,9 @@ def _add_strict(g: Any, default: bool | None) -> None:
         "--strict-critical",
         action="store_true",
         default=default,
-        help="with one repeat, a critical case the baseline passes and the candidate fails "
-        "blocks at once (default: only when every repeat agrees, else an exact test)",
+        help="declare the agents deterministic: a critical case the baseline passes in every "
+        "repeat and the candidate fails in every one blocks at once, one repeat included "
+        "(default: only when that is rare between equal agents, or by an exact test)",
     )
 
 

@@ -74,8 +74,10 @@ class CompareSection(BaseModel):
     )
     strict_critical: bool = Field(
         False,
-        description="Sequential mode, one repeat: a critical case the baseline passes and the "
-        "candidate fails blocks at once (default: only with every repeat agreeing, or by test).",
+        description="Sequential mode: the agents are declared deterministic, so a critical case "
+        "the baseline passes in every repeat and the candidate fails in every one blocks at "
+        "once, one repeat included (default: only when that is rare between equal agents, or "
+        "by the exact test).",
     )
 
 
@@ -208,7 +210,7 @@ compare:
   sequential: false                 # true: case by case, stop once settled (docs/sequential.md)
   batch: 1                          # cases between two looks when sequential
   sequential_seed: null             # null: the order's seed is derived from the run
-  strict_critical: false            # one repeat: a failed critical case blocks at once
+  strict_critical: false            # true: agents deterministic, one failed run blocks
 report_dir: reports                 # gate.md and gate.json
 """
 """An ``arena.yaml`` with every key at its default (``arena init-ci`` writes a variant)."""

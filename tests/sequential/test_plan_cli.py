@@ -4,7 +4,6 @@ configuration, and every report prints the plan."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -114,10 +113,11 @@ def test_the_gate_uses_rules_alpha_and_prints_the_plan(
     project.write_dataset(MANY)
     project.variant("base", {k: "no" for k in GOOD})
     project.variant("cand", GOOD)
-    code, doc = gate(project, db_url, "--alpha", "0.01")
+    code, doc = gate(project, db_url, "--alpha", "0.025")
     assert code == 0
-    assert doc["compare"]["alpha"] == 0.01 and doc["compare"]["plan"]["alpha"] == 0.01
-    assert "99% anytime-valid" in doc["compare"]["summary"]
+    assert doc["compare"]["alpha"] == 0.025 and doc["compare"]["plan"]["alpha"] == 0.025
+    assert "97.5% anytime-valid" in doc["compare"]["summary"]
     markdown = (project.root / "reports" / "gate.md").read_text()
-    assert "plan: seed" in markdown and "alpha 0.01 (99% intervals)" in markdown
-    assert json.loads(json.dumps(doc))["compare"]["plan"]["seed_source"] == "derived"
+    assert "plan: seed" in markdown and "alpha 0.025 (97.5% intervals)" in markdown
+    assert "97.5% interval" in markdown and "95% interval" not in markdown
+    assert doc["compare"]["plan"]["seed_source"] == "derived"
