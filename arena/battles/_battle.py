@@ -71,6 +71,16 @@ class Battle(BaseModel):
         "(judges._injection); when only one answer is flagged, the other one wins.",
     )
     error: str | None = None
+    confidence: float | None = Field(
+        None,
+        description="The judge's calibrated confidence that its winner is the one a person "
+        "would pick (selective judging); None when not computed.",
+    )
+    abstained: bool = Field(
+        False,
+        description="The selective judge withheld its verdict (confidence below the calibrated "
+        "threshold): the battle waits for a person and counts in no rating until one votes.",
+    )
     source: BattleSource = JUDGE
     crashed: CrashedSide | None = None
     created_at: datetime = Field(default_factory=utcnow)

@@ -16,6 +16,8 @@ from arena.battles._accuracy import golden_marks, judge_accuracy
 from arena.battles._agreement import Vote, within_agreement
 from arena.battles._battle import Battle, judge_battles
 from arena.battles._health import Agreement, JudgeHealth, judge_agreement, judge_health
+from arena.battles._selective_run import run_labelled, selective_health
+from arena.battles._self_preference import own_variants, self_preference
 from arena.battles.votes.reading import HUMANS, battle_votes, human_agreement
 from arena.defaults import BOOTSTRAP_ROUNDS
 
@@ -67,7 +69,9 @@ def judges_of_run(store: Store, run_id: int) -> dict[str, list[Battle]]:
 def run_health(
     store: Store, run_id: int, *, human_votes: Sequence[Vote] = (), rounds: int = BOOTSTRAP_ROUNDS
 ) -> RunHealth:
-    """Health, decisive-pair accuracy and agreements of every judge of a run.
+    """Health, decisive-pair accuracy and agreements of every judge of a run; for each model
+    judge, its selective verdicts (calibrated on the run's golden-decisive pairs and the
+    votes) and its self-preference.
 
     ``human_votes`` adds votes from a file to the stored ``human:`` judges' battles.
     """
@@ -75,14 +79,21 @@ def run_health(
 
     by_judge = {k: b for k, b in judges_of_run(store, run_id).items() if b}
     marks = golden_marks(load_run_scores(store, run_id).cases) if by_judge else {}
+    models = {k: b for k, b in by_judge.items() if not b[0].judge.is_human}
+    people = [b for battles in by_judge.values() if battles[0].judge.is_human for b in battles]
+    humans = [*battle_votes(people), *human_votes]
+    dataset = store.run(run_id).dataset if by_judge else ""
     healths = []
     for battles in by_judge.values():
         health = judge_health(battles)
         health.accuracy = judge_accuracy(battles, marks, rounds=rounds)
+        spec = battles[0].judge
+        if not spec.is_human:
+            labelled = run_labelled(battles, marks, humans)
+            health.selective = selective_health(battles, labelled, spec, dataset)
+            own = own_variants(store, run_id, spec.model.spec)
+            health.self_preference = self_preference(battles, marks, own)
         healths.append(health)
-    models = {k: b for k, b in by_judge.items() if not b[0].judge.is_human}
-    people = [b for battles in by_judge.values() if battles[0].judge.is_human for b in battles]
-    humans = [*battle_votes(people), *human_votes]
     pairs = [
         JudgePairAgreement(judges=[a, b], **judge_agreement(models[a], models[b]).model_dump())
         for a, b in combinations(models, 2)

@@ -133,6 +133,17 @@ def print_health(healths: list[JudgeHealth]) -> None:
         warnings = health_warnings(health)
         if warnings:
             print(f"warning: judge {health.judge} ({health.judge_key}): {', '.join(warnings)}")
+    print_trust(healths)
+
+
+def print_trust(healths: list[JudgeHealth]) -> None:
+    """Each model judge's selective verdicts (coverage, guaranteed agreement and what backs
+    it) and self-preference, in plain words."""
+    for h in healths:
+        if h.selective is not None:
+            print(f"selective verdicts, {h.judge} ({h.judge_key}): {h.selective.text()}")
+        if h.self_preference is not None and h.self_judged:
+            print(f"self-preference, {h.judge} ({h.judge_key}): {h.self_preference.text()}")
 
 
 def print_agreements(report: RunHealth) -> None:
