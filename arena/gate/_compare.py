@@ -150,16 +150,10 @@ def compare_variants(
         if identical
         else _decide(lo, hi, margin, regressed)
     )
-    if (
-        waiting
-        and not regressed
-        and undecided_matters(
-            battles, waiting, candidate, lambda bs: _verdict_on(bs, candidate, baseline, margin)
+    if waiting and not regressed:
+        verdict, why = _with_undecided(
+            verdict, why, battles, waiting, (candidate, baseline), margin
         )
-    ):
-        verdict, why = "inconclusive", need_a_person(len(waiting))
-    elif waiting and not regressed:
-        why += "; " + decided_without(len(waiting))
     reasons = [why]
     limits = check_cost_limits(figures_of(cand), figures_of(base), budget) if budget else []
     over = [check.message for check in limits if not check.passed]
@@ -228,6 +222,24 @@ def compare_variants(
         power=power,
         judge_accuracy=accuracy,
     )
+
+
+def _with_undecided(
+    verdict: Decision,
+    why: str,
+    battles: list[Battle],
+    waiting: list[Battle],
+    pair: tuple[str, str],
+    margin: float,
+) -> tuple[Decision, str]:
+    """The verdict when a selective judge left ``waiting`` pairs to people: inconclusive,
+    naming them, when they could change it (or nothing else was decided); else as it was."""
+    candidate, baseline = pair
+    if not battles or undecided_matters(
+        battles, waiting, candidate, lambda bs: _verdict_on(bs, candidate, baseline, margin)
+    ):
+        return "inconclusive", need_a_person(len(waiting))
+    return verdict, f"{why}; {decided_without(len(waiting))}"
 
 
 def _verdict_on(battles: list[Battle], candidate: str, baseline: str, margin: float) -> str:
