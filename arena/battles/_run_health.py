@@ -17,7 +17,7 @@ from arena.battles._agreement import Vote, within_agreement
 from arena.battles._battle import Battle, judge_battles
 from arena.battles._health import Agreement, JudgeHealth, judge_agreement, judge_health
 from arena.battles._selective_run import run_labelled, selective_health
-from arena.battles._self_preference import own_variants, self_preference
+from arena.battles._self_preference import self_preference
 from arena.battles.votes.reading import HUMANS, battle_votes, human_agreement
 from arena.defaults import BOOTSTRAP_ROUNDS
 
@@ -64,6 +64,12 @@ class RunHealth(BaseModel):
 def judges_of_run(store: Store, run_id: int) -> dict[str, list[Battle]]:
     """Judge key -> its battles on the run, newest judge first."""
     return {key: store.battles(run_id, key) for key, _, _ in store.judge_keys(run_id)}
+
+
+def own_variants(store: Store, run_id: int, model_spec: str) -> set[str]:
+    """The run's variants whose model is ``model_spec`` (a judge's own model)."""
+    names = set(store.run(run_id).config.get("variants", {}))
+    return {v.name for v in store.variants() if v.name in names and v.model.spec == model_spec}
 
 
 def run_health(

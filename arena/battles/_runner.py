@@ -155,7 +155,7 @@ def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | N
     of them (:func:`arena.battles._calibration.tie_margin`); changed battles are stored again.
 
     A judge whose spec asks for selective verdicts then stores each battle's confidence and
-    abstention (:func:`arena.battles._selective_run.select_run`).
+    abstention (:func:`arena.battles._selective_store.select_run`).
 
     Returns the margin and the judge's battles as stored now.
     """
@@ -169,7 +169,7 @@ def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | N
         if apply_outcome(battle, margin):
             battle.id = store.save_battle(battle)
     if spec.selective is not None:  # confidence and abstention follow the final outcomes
-        from arena.battles._selective_run import select_run
+        from arena.battles._selective_store import select_run
 
         select_run(store, run_id, spec, battles)
     return margin, battles

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 from pydantic import BaseModel
@@ -33,8 +33,21 @@ from arena.errors import InputError
 from arena.vocabulary import DECISIVE, ERROR, is_tie, swap_winner
 from judges._types import SelectiveSettings
 
-if TYPE_CHECKING:
-    from arena.battles._agreement import Vote
+
+class VoteRow(Protocol):
+    """What a person's vote says (:class:`arena.battles.Vote` has it)."""
+
+    @property
+    def question_id(self) -> str: ...
+    @property
+    def repeat(self) -> int: ...
+    @property
+    def model_a(self) -> str: ...
+    @property
+    def model_b(self) -> str: ...
+    @property
+    def winner(self) -> str: ...
+
 
 #: Share of every calibration set kept out of calibration and reported on.
 HELD_OUT_SHARE = 0.25
@@ -109,7 +122,7 @@ def golden_labelled(battles: Iterable[Battle], marks: Mapping[int, GoldenMark]) 
     return found
 
 
-def vote_labelled(battles: Iterable[Battle], votes: Iterable[Vote]) -> list[Labelled]:
+def vote_labelled(battles: Iterable[Battle], votes: Iterable[VoteRow]) -> list[Labelled]:
     """The judge's battles that people voted on, one labelled verdict per non-tied vote
     (source ``votes``)."""
     by_pair: dict[tuple[str, int, str, str], list[str]] = {}

@@ -2,14 +2,14 @@
 (golden-decisive pairs, people's votes, plus any labelled set given), store each battle's
 confidence and abstention, and say what the guarantee rests on.
 
-A judge spec with ``selective`` set abstains (``arena judge`` stores it); without it,
-``arena health`` still reports what the default target would give, marked not configured.
+A judge spec with ``selective`` set abstains (``arena judge`` stores it, see
+:mod:`arena.battles._selective_store`); without it, ``arena health`` still reports what the
+default target would give, marked not configured.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, computed_field
 
@@ -19,17 +19,13 @@ from arena.battles._selective import (
     NOT_CALIBRATED,
     Labelled,
     SelectiveCalibration,
-    apply_selective,
+    VoteRow,
     calibrate,
     golden_labelled,
     verdict_score,
     vote_labelled,
 )
 from judges._types import JudgeSpec, SelectiveSettings
-
-if TYPE_CHECKING:
-    from arena.battles._agreement import Vote
-    from arena.storage import Store
 
 
 class SelectiveHealth(BaseModel):
@@ -74,7 +70,7 @@ class SelectiveHealth(BaseModel):
 def run_labelled(
     battles: Sequence[Battle],
     marks: Mapping[int, GoldenMark],
-    votes: Sequence[Vote],
+    votes: Sequence[VoteRow],
     extra: Sequence[Labelled] = (),
 ) -> list[Labelled]:
     """Every labelled verdict of a judge's battles on a run: golden-decisive pairs, people's
@@ -104,34 +100,3 @@ def selective_health(
         scored=len(scores),
         given=given,
     )
-
-
-def select_run(
-    store: Store, run_id: int, spec: JudgeSpec, battles: list[Battle] | None = None
-) -> SelectiveHealth | None:
-    """Store each battle's confidence and abstention for a judge whose spec asks for selective
-    verdicts (None otherwise): calibrated on the run's golden-decisive pairs and the votes in
-    the app. Without labelled pairs the judge abstains on nothing it cannot score and on every
-    battle it can (nothing backs a verdict)."""
-    from arena.battles._accuracy import golden_marks
-    from arena.battles.votes.reading import battle_votes
-    from arena.evaluation.run_scores import load_run_scores
-
-    if spec.selective is None:
-        return None
-    battles = store.battles(run_id, spec.key) if battles is None else battles
-    marks = golden_marks(load_run_scores(store, run_id).cases) if battles else {}
-    people = [b for b in store.battles(run_id) if b.judge.is_human]
-    labelled = run_labelled(battles, marks, battle_votes(people))
-    health = selective_health(battles, labelled, spec, store.run(run_id).dataset)
-    calibration = health.calibration
-    for battle in battles:
-        if calibration is None:
-            score = verdict_score(battle)
-            changed = battle.abstained != (score is not None) or battle.confidence is not None
-            battle.confidence, battle.abstained = None, score is not None
-        else:
-            changed = bool(apply_selective([battle], calibration))
-        if changed:
-            battle.id = store.save_battle(battle)
-    return health

@@ -10,16 +10,12 @@ difference (positive: it favours itself). Ties count as not picking it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, computed_field
 
 from arena.battles._accuracy import GoldenMark, golden_winner
 from arena.battles._battle import Battle, judge_battles
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B
-
-if TYPE_CHECKING:
-    from arena.storage import Store
 
 
 class SelfPreference(BaseModel):
@@ -70,9 +66,3 @@ def self_preference(
         picks += battle.winner == own
         golden += truth == own
     return SelfPreference(pairs=pairs, picks_own=picks, golden_own=golden)
-
-
-def own_variants(store: Store, run_id: int, model_spec: str) -> set[str]:
-    """The run's variants whose model is ``model_spec`` (the judge's)."""
-    names = set(store.run(run_id).config.get("variants", {}))
-    return {v.name for v in store.variants() if v.name in names and v.model.spec == model_spec}

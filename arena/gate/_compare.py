@@ -145,11 +145,12 @@ def compare_variants(
         cand.pass_rate < base.pass_rate - margin or cand.mean_score < base.mean_score - margin
     )
     identical = not regressed and not waiting and _all_identical(store, run.id, battles)
-    verdict, why = (
+    decided: tuple[Decision, str] = (
         ("identical", "the two variants answered every judged case the same: nothing to judge")
         if identical
         else _decide(lo, hi, margin, regressed)
     )
+    verdict, why = decided
     if waiting and not regressed:
         verdict, why = _with_undecided(
             verdict, why, battles, waiting, (candidate, baseline), margin
