@@ -6,13 +6,13 @@ apart in each judge's health and in no judge figure."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from arena.battles._accuracy import golden_marks, judge_accuracy
+from arena.battles._accuracy import GoldenMark, golden_marks, judge_accuracy
 from arena.battles._agreement import Vote, within_agreement
 from arena.battles._battle import Battle, judge_battles
 from arena.battles._health import Agreement, JudgeHealth, judge_agreement, judge_health
@@ -72,6 +72,25 @@ def own_variants(store: Store, run_id: int, model_spec: str) -> set[str]:
     return {v.name for v in store.variants() if v.name in names and v.model.spec == model_spec}
 
 
+def add_trust(
+    health: JudgeHealth,
+    store: Store,
+    run_id: int,
+    battles: list[Battle],
+    marks: Mapping[int, GoldenMark],
+    votes: Sequence[Vote],
+    dataset: str,
+) -> JudgeHealth:
+    """A model judge's selective verdicts (calibrated on the run's golden-decisive pairs and
+    ``votes``) and self-preference, set on its ``health``."""
+    spec = battles[0].judge
+    labelled = run_labelled(battles, marks, votes)
+    health.selective = selective_health(battles, labelled, spec, dataset)
+    own = own_variants(store, run_id, spec.model.spec)
+    health.self_preference = self_preference(battles, marks, own)
+    return health
+
+
 def run_health(
     store: Store, run_id: int, *, human_votes: Sequence[Vote] = (), rounds: int = BOOTSTRAP_ROUNDS
 ) -> RunHealth:
@@ -93,12 +112,8 @@ def run_health(
     for battles in by_judge.values():
         health = judge_health(battles)
         health.accuracy = judge_accuracy(battles, marks, rounds=rounds)
-        spec = battles[0].judge
-        if not spec.is_human:
-            labelled = run_labelled(battles, marks, humans)
-            health.selective = selective_health(battles, labelled, spec, dataset)
-            own = own_variants(store, run_id, spec.model.spec)
-            health.self_preference = self_preference(battles, marks, own)
+        if not battles[0].judge.is_human:
+            add_trust(health, store, run_id, battles, marks, humans, dataset)
         healths.append(health)
     pairs = [
         JudgePairAgreement(judges=[a, b], **judge_agreement(models[a], models[b]).model_dump())

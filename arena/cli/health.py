@@ -71,14 +71,20 @@ def cmd_health(args: argparse.Namespace) -> int:
 
 
 def judge_health_with_accuracy(store: Store, run_id: int, battles: list[Any]) -> JudgeHealth | None:
-    """A judge's health on the run, with its decisive-pair accuracy."""
-    from arena.battles import golden_marks, judge_accuracy, judge_health
+    """A judge's health on the run, with its decisive-pair accuracy, and for a model judge
+    its selective verdicts and self-preference (calibrated with the votes cast in the app)."""
+    from arena.battles import battle_votes, golden_marks, judge_accuracy, judge_health
+    from arena.battles._run_health import add_trust
     from arena.evaluation.run_scores import load_run_scores
 
     if not battles:
         return None
     health = judge_health(battles)
-    health.accuracy = judge_accuracy(battles, golden_marks(load_run_scores(store, run_id).cases))
+    marks = golden_marks(load_run_scores(store, run_id).cases)
+    health.accuracy = judge_accuracy(battles, marks)
+    if not battles[0].judge.is_human:
+        votes = battle_votes(b for b in store.battles(run_id) if b.judge.is_human)
+        add_trust(health, store, run_id, battles, marks, votes, store.run(run_id).dataset)
     return health
 
 

@@ -6,6 +6,7 @@ people's votes take the abstained battles' place in the ratings."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -77,3 +78,30 @@ def test_the_gate_asks_for_a_person_then_counts_the_vote(store: Store) -> None:
     again = compare_variants(store, "bad", "good", run_id=run_id)
     assert again.undecided == 0 and again.battles == 4
     assert not any("undecided" in reason for reason in again.reasons)
+
+
+def test_a_judge_yaml_turns_selective_verdicts_on_for_arena_judge(
+    store: Store, db_url: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from arena.cli import main
+
+    run_id = _run(store)
+    score_run(store, run_id)
+    register_fake("sel", [_prefers_300], cycle=True)
+    spec = tmp_path / "judge.yaml"
+    spec.write_text(
+        "model: {spec: 'fake:sel'}\nmode: text\nselective: {target: 0.75, error: 0.2}\n"
+    )
+    assert main(["judge", str(run_id), "--judge", str(spec), "--db", db_url]) == 0
+    out = capsys.readouterr().out
+    assert "selective verdicts, fake:sel/text" in out
+    # 6 calibration pairs suffice at 75% / 0.2 (0.75 ** 6 < 0.2): a threshold is found.
+    assert "agreement with people >= 75% with probability >= 80% on the verdicts given" in out
+    assert "calibrated on 6 labelled pairs (golden 6)" in out
+    stored = store.battles(run_id, SELECTIVE.key)  # the setting is not part of the key
+    assert stored and all(
+        b.judge.selective == SelectiveSettings(target=0.75, error=0.2) for b in stored
+    )
+    given = [b for b in stored if b.confidence is not None and not b.abstained]
+    assert {b.winner for b in given} <= {"model_a", "model_b"} and len(given) == 8
+    assert all(b.abstained for b in stored if b.winner == "tie" and b.verdict_ab is not None)
