@@ -171,6 +171,12 @@ class SelectiveCalibration(BaseModel):
         """``golden 30, votes 10``."""
         return ", ".join(f"{name} {count}" for name, count in sorted(self.sources.items()))
 
+    def labellers(self) -> str:
+        """Who the guarantee is about: the golden checks, people, or both."""
+        if set(self.sources) == {GOLDEN}:
+            return "the golden checks"
+        return "people" if GOLDEN not in self.sources else "the labels (golden checks, people)"
+
     def text(self) -> str:
         """How the guarantee reads, with what backs it."""
         on = f"calibrated on {self.calibration_pairs} labelled pairs ({self.source_text()})"
@@ -186,7 +192,7 @@ class SelectiveCalibration(BaseModel):
                 f"{self.error:g} ({on}): the judge abstains on every battle{held}"
             )
         return (
-            f"agreement with people >= {self.target:.0%} with probability "
+            f"agreement with {self.labellers()} >= {self.target:.0%} with probability "
             f">= {1 - self.error:.0%} on the verdicts given (confidence >= "
             f"{self.threshold:.2f}; {on}){held}"
         )

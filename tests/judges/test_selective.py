@@ -176,7 +176,10 @@ def test_arena_health_prints_what_backs_each_judge_or_that_nothing_does(
     assert lines[0] == (
         f"selective verdicts, fake:sel/grades ({JUDGE.key}): {NOT_CALIBRATED} (dataset shop)"
     )
-    assert "coverage 100% of 2 battles on dataset shop: agreement with people >= 80%" in lines[1]
+    assert lines[1].startswith(
+        f"selective verdicts, fake:sel/grades ({JUDGE.key}): coverage 100% of 2 battles on "
+        "dataset shop: agreement with the labels (golden checks, people) >= 80%"
+    )
     assert lines[2].endswith(
         "picks its own model's answer in 1 of 1 decisive pairs; the golden checks prefer it in 1"
     )

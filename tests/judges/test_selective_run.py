@@ -96,7 +96,10 @@ def test_a_judge_yaml_turns_selective_verdicts_on_for_arena_judge(
     out = capsys.readouterr().out
     assert "selective verdicts, fake:sel/text" in out
     # 6 calibration pairs suffice at 75% / 0.2 (0.75 ** 6 < 0.2): a threshold is found.
-    assert "agreement with people >= 75% with probability >= 80% on the verdicts given" in out
+    assert (
+        "agreement with the golden checks >= 75% with probability >= 80% on the verdicts given"
+        in out
+    )
     assert "calibrated on 6 labelled pairs (golden 6)" in out
     stored = store.battles(run_id, SELECTIVE.key)  # the setting is not part of the key
     assert stored and all(
