@@ -19,6 +19,7 @@ from arena.battles._agreement import (
 from arena.battles._battle import Battle
 from arena.battles._calibration import TieMargin, calibrated_margin, decide_tie_margin, tie_margin
 from arena.battles._combinations import CombinationFigures, compare_combinations
+from arena.battles._escalation import Escalation, RankInterval, escalation_queue, queue_counts
 from arena.battles._health import (
     HEALTH_CHECKS,
     Agreement,
@@ -29,6 +30,12 @@ from arena.battles._health import (
     judge_health,
 )
 from arena.battles._pairing import make_pairs
+from arena.battles._people_votes import (
+    labelled_battles,
+    labelled_pairs,
+    pending_escalations,
+    with_people_votes,
+)
 from arena.battles._run_health import HumanAgreement, RunHealth, judges_of_run, run_health
 from arena.battles._runner import (
     JudgeReport,
@@ -68,6 +75,7 @@ __all__ = [
     "AgreementRow",
     "Battle",
     "CombinationFigures",
+    "Escalation",
     "GoldenMark",
     "HumanAgreement",
     "JudgeAccuracy",
@@ -75,6 +83,7 @@ __all__ = [
     "JudgeReport",
     "Labelled",
     "Outcome",
+    "RankInterval",
     "RunHealth",
     "SelectiveCalibration",
     "SelectiveHealth",
@@ -94,6 +103,7 @@ __all__ = [
     "cross_agreement",
     "decide_tie_margin",
     "default_voter",
+    "escalation_queue",
     "golden_marks",
     "health_warnings",
     "human_agreement",
@@ -106,12 +116,16 @@ __all__ = [
     "judge_run_async",
     "judges_of_run",
     "label_verdict",
+    "labelled_battles",
+    "labelled_pairs",
     "load_votes",
     "log_agreement",
     "make_pairs",
     "next_pair",
     "open_pairs",
     "order_votes",
+    "pending_escalations",
+    "queue_counts",
     "run_health",
     "select_run",
     "selective_health",
@@ -119,5 +133,6 @@ __all__ = [
     "tie_margin",
     "verdict_score",
     "vote_counts",
+    "with_people_votes",
     "within_agreement",
 ]

@@ -70,7 +70,6 @@ class Battle(BaseModel):
         description="Variant -> why its answer seems to address the judge "
         "(judges._injection); when only one answer is flagged, the other one wins.",
     )
-    error: str | None = None
     confidence: float | None = Field(
         None,
         description="The judge's calibrated confidence that its winner is the one a person "
@@ -78,9 +77,11 @@ class Battle(BaseModel):
     )
     abstained: bool = Field(
         False,
-        description="The selective judge withheld its verdict (confidence below the calibrated "
-        "threshold): the battle waits for a person and counts in no rating until one votes.",
+        description="The selective judge withheld its verdict (confidence below the "
+        "calibrated threshold): the battle waits for a person and counts in no rating until "
+        "one votes.",
     )
+    error: str | None = None
     source: BattleSource = JUDGE
     crashed: CrashedSide | None = None
     created_at: datetime = Field(default_factory=utcnow)

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 
 def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Battle]:
-    """The run's battles from one judge (default: the model judge used most recently).
+    """The run's battles from one judge (default: the model judge used most recently), with
+    people's votes in place of the battles it abstained on that people voted on.
 
     Raises:
         InputError: (field ``judge``) when ``judge_key`` judged nothing on the run.
@@ -38,23 +39,10 @@ def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Bat
             f"judge {key!r} has no battles on run {run_id} (judges: {', '.join(known)})",
             field="judge",
         )
-    return with_people(store, run_id, store.battles(run_id, key))
+    from arena.battles._people_votes import decided_by_people
 
-
-def with_people(store: Store, run_id: int, battles: list[Battle]) -> list[Battle]:
-    """``battles`` plus people's votes (stored ``human:`` battles) on the pairs the judge
-    abstained on: the ratings use the verdicts given and the people's votes."""
-    waiting = {pair_key(b) for b in battles if b.abstained}
-    if not waiting:
-        return battles
-    people = [b for b in store.battles(run_id) if b.judge.is_human and pair_key(b) in waiting]
-    return battles + people
-
-
-def pair_key(battle: Battle) -> tuple[int, int]:
-    """The two results a battle compares, in either order."""
-    low, high = sorted((battle.result_a_id, battle.result_b_id))
-    return low, high
+    # Where the judge abstained, people's votes on the pair stand in for its verdict.
+    return decided_by_people(store, run_id, store.battles(run_id, key))
 
 
 def rated(battles: list[Battle]) -> list[Battle]:
@@ -65,6 +53,8 @@ def rated(battles: list[Battle]) -> list[Battle]:
 
 def undecided(battles: list[Battle]) -> list[Battle]:
     """The abstained battles that no person has voted on yet (among ``battles``)."""
+    from arena.battles._people_votes import pair_key
+
     voted = {pair_key(b) for b in battles if b.judge.is_human}
     return [b for b in battles if b.abstained and pair_key(b) not in voted]
 
