@@ -185,6 +185,8 @@ def compare_variants(
     crashes = sum(b.is_crash for b in battles)
     if crashes:
         rate_text += f" ({crashes} decided by a crash)"
+    if waiting:
+        rate_text += f"; {len(waiting)} undecided by the judge, waiting for a person"
     if battles and accuracy is not None:
         rate_text += f"; judge decisive-pair accuracy {accuracy.text()}"
     tokens_b = base.input_tokens_mean + base.output_tokens_mean

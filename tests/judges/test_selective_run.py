@@ -108,3 +108,14 @@ def test_a_judge_yaml_turns_selective_verdicts_on_for_arena_judge(
     given = [b for b in stored if b.confidence is not None and not b.abstained]
     assert {b.winner for b in given} <= {"model_a", "model_b"} and len(given) == 8
     assert all(b.abstained for b in stored if b.winner == "tie" and b.verdict_ab is not None)
+
+
+def test_the_gate_report_carries_the_undecided_pairs(store: Store) -> None:
+    from arena.gate._compare import compare_markdown
+
+    run_id = _judged(store)
+    report = compare_variants(store, "bad", "good", run_id=run_id)
+    assert "4 undecided by the judge, waiting for a person" in report.summary
+    page = compare_markdown(report)
+    assert "- undecided by the judge: 4 pairs need a person" in page
+    assert "battles: 0; undecided by the judge: 4" in page
