@@ -215,3 +215,24 @@ def test_self_preference_compares_own_picks_with_golden_outcomes() -> None:
     assert "picks its own model's answer in 4 of 4" in found.text()
     assert self_preference(battles, marks, {"x", "y"}).pairs == 0  # both sides its own
     assert self_preference(battles, marks, set()).text().startswith("unmeasured")
+
+
+@pytest.mark.system  # 200 calibrations: about a second
+def test_the_whole_calibration_keeps_the_guarantee_by_simulation() -> None:
+    import numpy as np
+
+    # P(agree | score) = 0.45 + 0.5 * score, scores uniform: the verdicts scoring at least t
+    # agree 0.45 + 0.25 * (1 + t) of the time. Held-out part and Platt fit included.
+    rng = np.random.default_rng(11)
+    splits, held = 200, 0
+    for seed in range(splits):
+        scores = rng.uniform(0, 1, 240)
+        agrees = rng.uniform(0, 1, 240) < 0.45 + 0.5 * scores
+        found = calibrate(
+            [Labelled(float(s), bool(a), "golden") for s, a in zip(scores, agrees, strict=True)],
+            seed=seed,
+        )
+        assert found is not None and found.calibration_pairs == 180
+        cut = found.threshold_score
+        held += cut is None or 0.45 + 0.25 * (1 + cut) >= 0.8
+    assert held / splits >= 0.9 - 3 * (0.09 / splits) ** 0.5
