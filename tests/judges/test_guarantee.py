@@ -57,6 +57,7 @@ def _held_rates(low: float, calibration: int, splits: int, seed: int) -> tuple[f
     return valid / splits, naive / splits, float(np.mean(coverage))
 
 
+@pytest.mark.system  # 300 calibrations of a 20,000-pair population: about a second
 @pytest.mark.parametrize(("low", "calibration"), [(0.45, 200), (0.6, 400)])
 def test_the_guarantee_holds_as_often_as_promised_and_the_point_estimate_does_not(
     low: float, calibration: int
