@@ -29,6 +29,7 @@ from arena.battles._health import (
     judge_agreement,
     judge_health,
 )
+from arena.battles._labelled_file import LabelledRow, labelled_for, read_labelled
 from arena.battles._pairing import make_pairs
 from arena.battles._people_votes import (
     labelled_battles,
@@ -82,6 +83,7 @@ __all__ = [
     "JudgeHealth",
     "JudgeReport",
     "Labelled",
+    "LabelledRow",
     "Outcome",
     "RankInterval",
     "RunHealth",
@@ -117,6 +119,7 @@ __all__ = [
     "judges_of_run",
     "label_verdict",
     "labelled_battles",
+    "labelled_for",
     "labelled_pairs",
     "load_votes",
     "log_agreement",
@@ -126,6 +129,7 @@ __all__ = [
     "order_votes",
     "pending_escalations",
     "queue_counts",
+    "read_labelled",
     "run_health",
     "select_run",
     "selective_health",

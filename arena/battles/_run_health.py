@@ -16,6 +16,8 @@ from arena.battles._accuracy import GoldenMark, golden_marks, judge_accuracy
 from arena.battles._agreement import Vote, within_agreement
 from arena.battles._battle import Battle, judge_battles
 from arena.battles._health import Agreement, JudgeHealth, judge_agreement, judge_health
+from arena.battles._labelled_file import LabelledRow, labelled_for
+from arena.battles._selective import Labelled
 from arena.battles._selective_run import run_labelled, selective_health
 from arena.battles._self_preference import self_preference
 from arena.battles.votes.reading import HUMANS, battle_votes, human_agreement
@@ -80,11 +82,12 @@ def add_trust(
     marks: Mapping[int, GoldenMark],
     votes: Sequence[Vote],
     dataset: str,
+    extra: Sequence[Labelled] = (),
 ) -> JudgeHealth:
-    """A model judge's selective verdicts (calibrated on the run's golden-decisive pairs and
-    ``votes``) and self-preference, set on its ``health``."""
+    """A model judge's selective verdicts (calibrated on the run's golden-decisive pairs,
+    ``votes`` and ``extra`` labelled verdicts) and self-preference, set on its ``health``."""
     spec = battles[0].judge
-    labelled = run_labelled(battles, marks, votes)
+    labelled = run_labelled(battles, marks, votes, extra)
     health.selective = selective_health(battles, labelled, spec, dataset)
     own = own_variants(store, run_id, spec.model.spec)
     health.self_preference = self_preference(battles, marks, own)
@@ -92,13 +95,21 @@ def add_trust(
 
 
 def run_health(
-    store: Store, run_id: int, *, human_votes: Sequence[Vote] = (), rounds: int = BOOTSTRAP_ROUNDS
+    store: Store,
+    run_id: int,
+    *,
+    human_votes: Sequence[Vote] = (),
+    labels: Sequence[LabelledRow] = (),
+    rounds: int = BOOTSTRAP_ROUNDS,
 ) -> RunHealth:
     """Health, decisive-pair accuracy and agreements of every judge of a run; for each model
     judge, its selective verdicts (calibrated on the run's golden-decisive pairs and the
     votes) and its self-preference.
 
-    ``human_votes`` adds votes from a file to the stored ``human:`` judges' battles.
+    ``human_votes`` adds votes from a file to the stored ``human:`` judges' battles;
+    ``labels`` (a labelled-verdicts file, :func:`arena.battles._labelled_file.read_labelled`)
+    adds labelled verdicts to each model judge's calibration (its own rows, or rows naming
+    no judge).
     """
     from arena.evaluation.run_scores import load_run_scores
 
@@ -113,7 +124,8 @@ def run_health(
         health = judge_health(battles)
         health.accuracy = judge_accuracy(battles, marks, rounds=rounds)
         if not battles[0].judge.is_human:
-            add_trust(health, store, run_id, battles, marks, humans, dataset)
+            extra = labelled_for(labels, battles[0].judge.label)
+            add_trust(health, store, run_id, battles, marks, humans, dataset, extra)
         healths.append(health)
     pairs = [
         JudgePairAgreement(judges=[a, b], **judge_agreement(models[a], models[b]).model_dump())

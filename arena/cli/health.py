@@ -31,6 +31,14 @@ def register(sub: Any) -> None:
         "winner[, repeat]",
     )
     p.add_argument(
+        "--labels",
+        default=None,
+        metavar="FILE.jsonl",
+        help="labelled verdicts to calibrate the selective judges on, beside the run's "
+        "golden-decisive pairs and votes: rows of source, judge (label, optional), score or "
+        "p_a, said, label (MT-Bench sources are refused)",
+    )
+    p.add_argument(
         "--combinations",
         action="store_true",
         help="measure every way of combining a probability judge's two orders on this run",
@@ -42,17 +50,18 @@ def register(sub: Any) -> None:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Print every judge's health on a run, and agreements."""
-    from arena.battles import load_votes, run_health
+    from arena.battles import load_votes, read_labelled, run_health
     from arena.cli.combinations import combination_figures, print_combinations
     from arena.errors import InputError
     from arena.storage import Store
 
     votes = load_votes(args.human, default_judge="human") if args.human else []
+    labels = read_labelled(args.labels) if args.labels else []
     store = Store(args.db)
     run_id = store.run(args.run).id
     if not store.judge_keys(run_id):
         raise InputError(f"run {run_id} has no battles: run `arena judge {run_id}` first")
-    report = run_health(store, run_id, human_votes=votes)
+    report = run_health(store, run_id, human_votes=votes, labels=labels)
     combos = combination_figures(store, run_id) if args.combinations else {}
     if args.json:
         doc = report.model_dump(mode="json")
