@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the real names, for type checkers
         JudgeSpec,
         Label,
         PairRequest,
+        SelectiveSettings,
         Verdict,
     )
     from judges.modes import MODES, combine, get_mode, mode_names
@@ -50,6 +51,7 @@ _EXPORTS = {
     "human_judge": "judges._human",
     "COMBINATIONS": "judges._types",
     "DEFAULT_TIE_MARGIN": "judges._types",
+    "SelectiveSettings": "judges._types",
     "Judge": "judges._pairwise",
     "PairwiseJudge": "judges._pairwise",
     "judge_model_config": "judges._pairwise",
@@ -76,6 +78,7 @@ __all__ = [
     "Outcome",
     "PairRequest",
     "PairwiseJudge",
+    "SelectiveSettings",
     "Verdict",
     "agreement_rule",
     "averaging_rule",

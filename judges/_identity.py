@@ -53,7 +53,8 @@ def judge_identity(spec: JudgeSpec) -> str:
     model = get_mode(spec.mode).model_config(spec.model)
     # How the two orders combine changes no single verdict, and a margin calibrated on the
     # run applies to the combined outcome only: each order is read with reading_margin.
-    fields = spec.model_dump(mode="json", exclude={"combine"})
+    # Selective settings only decide which verdicts are given afterwards.
+    fields = spec.model_dump(mode="json", exclude={"combine", "selective"})
     fields["tie_margin"] = reading_margin(spec)
     return _sha(
         {

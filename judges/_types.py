@@ -22,6 +22,7 @@ __all__ = [
     "Label",
     "PairRequest",
     "Seat",
+    "SelectiveSettings",
     "Verdict",
     "json_safe",
 ]
@@ -31,6 +32,23 @@ Combination = Literal["logit", "average"]
 COMBINATIONS: tuple[Combination, ...] = ("average", "logit")
 #: The tie margin of a probability judge that has too few verdicts to calibrate one.
 DEFAULT_TIE_MARGIN = 0.02
+
+
+class SelectiveSettings(BaseModel):
+    """Selective verdicts: the judge abstains below a threshold calibrated on labelled pairs so
+    that, among the verdicts it gives, agreement with people (non-tied labels) is at least
+    ``target`` with probability at least ``1 - error`` (see docs/judges.md, "Selective
+    verdicts"). It changes no verdict, so it is in neither the judge's key nor its cache
+    identity."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    target: float = Field(
+        0.8, gt=0.5, lt=1, description="Agreement with people the given verdicts must reach."
+    )
+    error: float = Field(
+        0.1, gt=0, lt=0.5, description="Chance the guarantee may fail (over the calibration set)."
+    )
 
 
 class JudgeSpec(BaseModel):
@@ -90,6 +108,13 @@ class JudgeSpec(BaseModel):
         "dataset's judge.rubric)",
     )
 
+    selective: SelectiveSettings | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="Abstain below a calibrated confidence threshold (target agreement with "
+        "people, error level); None: every verdict is given",
+    )
+
     @field_validator("mode")
     @classmethod
     def _known_mode(cls, value: str) -> str:
@@ -118,7 +143,7 @@ class JudgeSpec(BaseModel):
         It hashes the spec only; the verdict cache uses :func:`judges.judge_identity`, which
         also covers the prompt templates and the model's cache identity.
         """
-        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        blob = json.dumps(self.model_dump(mode="json", exclude={"selective"}), sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
     @property

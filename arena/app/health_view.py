@@ -1,5 +1,6 @@
 """The Judge health tab: each judge's biases, its decisive-pair accuracy against the golden
-scores, and how often the model judges agree with the people who voted (live)."""
+scores, its selective verdicts (coverage, guaranteed agreement and what backs it), its
+self-preference, and how often the model judges agree with the people who voted (live)."""
 
 from __future__ import annotations
 
@@ -65,8 +66,23 @@ def health_table(health: list[dict[str, Any]]) -> pd.DataFrame:
     table["Decisive-pair accuracy"] = [a for a, _, _ in accuracy]
     table["Accuracy 95% CI"] = [ci for _, ci, _ in accuracy]
     table["Decisive pairs"] = [n for _, _, n in accuracy]
+    table["Coverage"] = [_coverage(h.get("selective")) for h in health]
+    table["Selective verdicts"] = [_summary(h.get("selective"), "-") for h in health]
+    table["Self-preference"] = [
+        _summary(h.get("self_preference"), "-") if h.get("self_judged") else "-" for h in health
+    ]
     table["Warnings"] = [", ".join(h["warnings"]) or "none" for h in health]
     return table
+
+
+def _coverage(found: dict[str, Any] | None) -> float | None:
+    """Share of the judge's battles its selective verdicts give, in % (None: unknown)."""
+    value = (found or {}).get("coverage")
+    return None if value is None else 100 * float(value)
+
+
+def _summary(found: dict[str, Any] | None, default: str) -> str:
+    return str((found or {}).get("summary") or default)
 
 
 def health_section(ctx: Context) -> None:
@@ -85,7 +101,10 @@ def health_section(ctx: Context) -> None:
         "among battles where one answer passes its golden case and the other fails "
         "(or their golden scores differ by 0.3 or more), the share where the judge "
         "prefers the golden winner (a tie counts as a miss), with a 95% interval over "
-        "golden cases: a judge whose interval reaches 50% cannot beat chance."
+        "golden cases: a judge whose interval reaches 50% cannot beat chance. **Selective "
+        "verdicts**: the judge abstains below a confidence threshold chosen on labelled "
+        "pairs so that the verdicts it gives agree with people at least the target share "
+        "of the time, with the stated probability; the line says on which labelled pairs."
     )
     table = health_table(report["health"])
     config = {
@@ -94,6 +113,11 @@ def health_section(ctx: Context) -> None:
     }
     config["Decisive-pair accuracy"] = st.column_config.NumberColumn(
         format="%.0f%%", help="Share of decisive pairs where the judge prefers the golden winner"
+    )
+    config["Coverage"] = st.column_config.NumberColumn(
+        format="%.0f%%",
+        help="Share of the judge's battles given at the selective threshold (the rest wait "
+        "for a person)",
     )
     config["Suspected injections"] = st.column_config.NumberColumn(
         help="Battles with an answer that addresses the judge instead of the user (a note to "

@@ -2,7 +2,9 @@
 
 How one pair is judged (prompts, modes, reading a verdict) is the LLM judge, :mod:`judges`;
 this package runs judges over a stored run's pairs, and holds judge health and accuracy,
-agreement between judges (and with people), votes, pairings, battle logs
+agreement between judges (and with people), selective verdicts (a calibrated confidence per
+battle and abstention with a guaranteed agreement, :mod:`arena.battles._guarantee`), votes,
+pairings, battle logs
 (:mod:`arena.battles.log`) and battles as rating inputs."""
 
 from arena.battles._accuracy import GoldenMark, JudgeAccuracy, golden_marks, judge_accuracy
@@ -27,6 +29,7 @@ from arena.battles._health import (
     judge_agreement,
     judge_health,
 )
+from arena.battles._labelled_file import LabelledRow, labelled_for, read_labelled
 from arena.battles._pairing import make_pairs
 from arena.battles._people_votes import (
     labelled_battles,
@@ -42,6 +45,17 @@ from arena.battles._runner import (
     judge_run,
     judge_run_async,
 )
+from arena.battles._selective import (
+    Labelled,
+    SelectiveCalibration,
+    apply_selective,
+    calibrate,
+    label_verdict,
+    verdict_score,
+)
+from arena.battles._selective_run import SelectiveHealth, selective_health
+from arena.battles._selective_store import select_run
+from arena.battles._self_preference import SelfPreference, self_preference
 from arena.battles.votes.ballots import (
     VOTE_CHOICES,
     VotePair,
@@ -68,13 +82,20 @@ __all__ = [
     "JudgeAccuracy",
     "JudgeHealth",
     "JudgeReport",
+    "Labelled",
+    "LabelledRow",
     "Outcome",
     "RankInterval",
     "RunHealth",
+    "SelectiveCalibration",
+    "SelectiveHealth",
+    "SelfPreference",
     "TieMargin",
     "Vote",
     "VotePair",
+    "apply_selective",
     "battle_votes",
+    "calibrate",
     "calibrate_run",
     "calibrated_margin",
     "cast_vote",
@@ -96,7 +117,9 @@ __all__ = [
     "judge_run",
     "judge_run_async",
     "judges_of_run",
+    "label_verdict",
     "labelled_battles",
+    "labelled_for",
     "labelled_pairs",
     "load_votes",
     "log_agreement",
@@ -106,8 +129,13 @@ __all__ = [
     "order_votes",
     "pending_escalations",
     "queue_counts",
+    "read_labelled",
     "run_health",
+    "select_run",
+    "selective_health",
+    "self_preference",
     "tie_margin",
+    "verdict_score",
     "vote_counts",
     "with_people_votes",
     "within_agreement",

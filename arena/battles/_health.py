@@ -15,6 +15,8 @@ from pydantic import BaseModel
 
 from arena.battles._accuracy import JudgeAccuracy
 from arena.battles._battle import Battle, judge_battles
+from arena.battles._selective_run import SelectiveHealth
+from arena.battles._self_preference import SelfPreference
 from arena.vocabulary import (
     ERROR,
     LABEL_DIRECTION,
@@ -48,6 +50,8 @@ class JudgeHealth(BaseModel):
     human: bool = False
     tie_margin: float | None = None
     accuracy: JudgeAccuracy | None = None
+    selective: SelectiveHealth | None = None
+    self_preference: SelfPreference | None = None
 
 
 def _ratio(num: int, den: int) -> float | None:
@@ -105,6 +109,8 @@ HEALTH_CHECKS: tuple[tuple[str, Callable[[float], bool], str], ...] = (
 
 
 CANNOT_BEAT_CHANCE = "cannot beat chance on decisive pairs"
+#: A judge picking its own model's answer this much more often than the golden checks do.
+SELF_PREFERENCE_EXCESS = 0.15
 
 
 def health_warnings(health: JudgeHealth) -> list[str]:
@@ -117,6 +123,9 @@ def health_warnings(health: JudgeHealth) -> list[str]:
             warnings.append(text)
     if health.accuracy is not None and health.accuracy.beats_chance is False:
         warnings.append(CANNOT_BEAT_CHANCE)
+    own = health.self_preference
+    if own is not None and own.excess is not None and own.excess > SELF_PREFERENCE_EXCESS:
+        warnings.append(f"favours its own model's answers: {own.text()}")
     if health.suspected_injection:
         warnings.append(
             f"{health.suspected_injection} battle(s) with an answer that addresses the judge "

@@ -1,8 +1,9 @@
 """A run's battles as rating inputs: pick one judge's battles, and turn them into rating arrays.
 
 Shared by the leaderboard, ``arena compare`` and ``arena battles export``. Crash battles (an
-answer crashed: a loss for it, a tie when both did) are rated like judged ones; only battles
-whose verdict could not be read are left out.
+answer crashed: a loss for it, a tie when both did) are rated like judged ones; battles whose
+verdict could not be read are left out, and so are the battles a selective judge abstained on
+(never counted as ties): people's votes on those pairs take their place.
 """
 
 from __future__ import annotations
@@ -46,8 +47,16 @@ def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Bat
 
 def rated(battles: list[Battle]) -> list[Battle]:
     """The battles that count in a rating: every one whose verdict could be read, crash
-    battles included."""
-    return [b for b in battles if b.winner != ERROR]
+    battles included; abstained battles never count (not even as ties)."""
+    return [b for b in battles if b.winner != ERROR and not b.abstained]
+
+
+def undecided(battles: list[Battle]) -> list[Battle]:
+    """The abstained battles that no person has voted on yet (among ``battles``)."""
+    from arena.battles._people_votes import pair_key
+
+    voted = {pair_key(b) for b in battles if b.judge.is_human}
+    return [b for b in battles if b.abstained and pair_key(b) not in voted]
 
 
 def run_outputs(store: Store, run_id: int) -> dict[int, str]:

@@ -6,16 +6,20 @@ apart in each judge's health and in no judge figure."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from arena.battles._accuracy import golden_marks, judge_accuracy
+from arena.battles._accuracy import GoldenMark, golden_marks, judge_accuracy
 from arena.battles._agreement import Vote, within_agreement
 from arena.battles._battle import Battle, judge_battles
 from arena.battles._health import Agreement, JudgeHealth, judge_agreement, judge_health
+from arena.battles._labelled_file import LabelledRow, labelled_for
+from arena.battles._selective import Labelled
+from arena.battles._selective_run import run_labelled, selective_health
+from arena.battles._self_preference import self_preference
 from arena.battles.votes.reading import HUMANS, battle_votes, human_agreement
 from arena.defaults import BOOTSTRAP_ROUNDS
 
@@ -64,25 +68,65 @@ def judges_of_run(store: Store, run_id: int) -> dict[str, list[Battle]]:
     return {key: store.battles(run_id, key) for key, _, _ in store.judge_keys(run_id)}
 
 
-def run_health(
-    store: Store, run_id: int, *, human_votes: Sequence[Vote] = (), rounds: int = BOOTSTRAP_ROUNDS
-) -> RunHealth:
-    """Health, decisive-pair accuracy and agreements of every judge of a run.
+def own_variants(store: Store, run_id: int, model_spec: str) -> set[str]:
+    """The run's variants whose model is ``model_spec`` (a judge's own model)."""
+    names = set(store.run(run_id).config.get("variants", {}))
+    return {v.name for v in store.variants() if v.name in names and v.model.spec == model_spec}
 
-    ``human_votes`` adds votes from a file to the stored ``human:`` judges' battles.
+
+def add_trust(
+    health: JudgeHealth,
+    store: Store,
+    run_id: int,
+    battles: list[Battle],
+    marks: Mapping[int, GoldenMark],
+    votes: Sequence[Vote],
+    dataset: str,
+    extra: Sequence[Labelled] = (),
+) -> JudgeHealth:
+    """A model judge's selective verdicts (calibrated on the run's golden-decisive pairs,
+    ``votes`` and ``extra`` labelled verdicts) and self-preference, set on its ``health``."""
+    spec = battles[0].judge
+    labelled = run_labelled(battles, marks, votes, extra)
+    health.selective = selective_health(battles, labelled, spec, dataset)
+    own = own_variants(store, run_id, spec.model.spec)
+    health.self_preference = self_preference(battles, marks, own)
+    return health
+
+
+def run_health(
+    store: Store,
+    run_id: int,
+    *,
+    human_votes: Sequence[Vote] = (),
+    labels: Sequence[LabelledRow] = (),
+    rounds: int = BOOTSTRAP_ROUNDS,
+) -> RunHealth:
+    """Health, decisive-pair accuracy and agreements of every judge of a run; for each model
+    judge, its selective verdicts (calibrated on the run's golden-decisive pairs and the
+    votes) and its self-preference.
+
+    ``human_votes`` adds votes from a file to the stored ``human:`` judges' battles;
+    ``labels`` (a labelled-verdicts file, :func:`arena.battles._labelled_file.read_labelled`)
+    adds labelled verdicts to each model judge's calibration (its own rows, or rows naming
+    no judge).
     """
     from arena.evaluation.run_scores import load_run_scores
 
     by_judge = {k: b for k, b in judges_of_run(store, run_id).items() if b}
     marks = golden_marks(load_run_scores(store, run_id).cases) if by_judge else {}
+    models = {k: b for k, b in by_judge.items() if not b[0].judge.is_human}
+    people = [b for battles in by_judge.values() if battles[0].judge.is_human for b in battles]
+    humans = [*battle_votes(people), *human_votes]
+    dataset = store.run(run_id).dataset if by_judge else ""
     healths = []
     for battles in by_judge.values():
         health = judge_health(battles)
         health.accuracy = judge_accuracy(battles, marks, rounds=rounds)
+        if not battles[0].judge.is_human:
+            extra = labelled_for(labels, battles[0].judge.label)
+            add_trust(health, store, run_id, battles, marks, humans, dataset, extra)
         healths.append(health)
-    models = {k: b for k, b in by_judge.items() if not b[0].judge.is_human}
-    people = [b for battles in by_judge.values() if battles[0].judge.is_human for b in battles]
-    humans = [*battle_votes(people), *human_votes]
     pairs = [
         JudgePairAgreement(judges=[a, b], **judge_agreement(models[a], models[b]).model_dump())
         for a, b in combinations(models, 2)

@@ -154,6 +154,9 @@ def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | N
     """Combine every stored battle of ``spec`` on the run with the margin calibrated from all
     of them (:func:`arena.battles._calibration.tie_margin`); changed battles are stored again.
 
+    A judge whose spec asks for selective verdicts then stores each battle's confidence and
+    abstention (:func:`arena.battles._selective_store.select_run`).
+
     Returns the margin and the judge's battles as stored now.
     """
     from arena.battles._accuracy import golden_marks
@@ -165,6 +168,10 @@ def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | N
     for battle in battles:
         if apply_outcome(battle, margin):
             battle.id = store.save_battle(battle)
+    if spec.selective is not None:  # confidence and abstention follow the final outcomes
+        from arena.battles._selective_store import select_run
+
+        select_run(store, run_id, spec, battles)
     return margin, battles
 
 

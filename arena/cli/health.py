@@ -31,6 +31,14 @@ def register(sub: Any) -> None:
         "winner[, repeat]",
     )
     p.add_argument(
+        "--labels",
+        default=None,
+        metavar="FILE.jsonl",
+        help="labelled verdicts to calibrate the selective judges on, beside the run's "
+        "golden-decisive pairs and votes: rows of source, judge (label, optional), score or "
+        "p_a, said, label (MT-Bench sources are refused)",
+    )
+    p.add_argument(
         "--combinations",
         action="store_true",
         help="measure every way of combining a probability judge's two orders on this run",
@@ -42,17 +50,18 @@ def register(sub: Any) -> None:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Print every judge's health on a run, and agreements."""
-    from arena.battles import load_votes, run_health
+    from arena.battles import load_votes, read_labelled, run_health
     from arena.cli.combinations import combination_figures, print_combinations
     from arena.errors import InputError
     from arena.storage import Store
 
     votes = load_votes(args.human, default_judge="human") if args.human else []
+    labels = read_labelled(args.labels) if args.labels else []
     store = Store(args.db)
     run_id = store.run(args.run).id
     if not store.judge_keys(run_id):
         raise InputError(f"run {run_id} has no battles: run `arena judge {run_id}` first")
-    report = run_health(store, run_id, human_votes=votes)
+    report = run_health(store, run_id, human_votes=votes, labels=labels)
     combos = combination_figures(store, run_id) if args.combinations else {}
     if args.json:
         doc = report.model_dump(mode="json")
@@ -71,14 +80,20 @@ def cmd_health(args: argparse.Namespace) -> int:
 
 
 def judge_health_with_accuracy(store: Store, run_id: int, battles: list[Any]) -> JudgeHealth | None:
-    """A judge's health on the run, with its decisive-pair accuracy."""
-    from arena.battles import golden_marks, judge_accuracy, judge_health
+    """A judge's health on the run, with its decisive-pair accuracy, and for a model judge
+    its selective verdicts and self-preference (calibrated with the votes cast in the app)."""
+    from arena.battles import battle_votes, golden_marks, judge_accuracy, judge_health
+    from arena.battles._run_health import add_trust
     from arena.evaluation.run_scores import load_run_scores
 
     if not battles:
         return None
     health = judge_health(battles)
-    health.accuracy = judge_accuracy(battles, golden_marks(load_run_scores(store, run_id).cases))
+    marks = golden_marks(load_run_scores(store, run_id).cases)
+    health.accuracy = judge_accuracy(battles, marks)
+    if not battles[0].judge.is_human:
+        votes = battle_votes(b for b in store.battles(run_id) if b.judge.is_human)
+        add_trust(health, store, run_id, battles, marks, votes, store.run(run_id).dataset)
     return health
 
 
@@ -133,6 +148,17 @@ def print_health(healths: list[JudgeHealth]) -> None:
         warnings = health_warnings(health)
         if warnings:
             print(f"warning: judge {health.judge} ({health.judge_key}): {', '.join(warnings)}")
+    print_trust(healths)
+
+
+def print_trust(healths: list[JudgeHealth]) -> None:
+    """Each model judge's selective verdicts (coverage, guaranteed agreement and what backs
+    it) and self-preference, in plain words."""
+    for h in healths:
+        if h.selective is not None:
+            print(f"selective verdicts, {h.judge} ({h.judge_key}): {h.selective.text()}")
+        if h.self_preference is not None and h.self_judged:
+            print(f"self-preference, {h.judge} ({h.judge_key}): {h.self_preference.text()}")
 
 
 def print_agreements(report: RunHealth) -> None:

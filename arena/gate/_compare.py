@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, Field
 
 from arena.battles._accuracy import JudgeAccuracy, golden_marks, judge_accuracy
-from arena.battles._rating_inputs import battles_to_arrays, select_battles
+from arena.battles._rating_inputs import battles_to_arrays, rated, select_battles, undecided
 from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.evaluation.run_scores import load_run_scores
 from arena.gate._limits import CostLimits, LimitCheck, check_cost_limits, figures_of
 from arena.gate._power import PowerEstimate, power_estimate, win_rate_groups
+from arena.gate._undecided import decided_without, need_a_person, undecided_matters
 from arena.storage import Store
-from arena.vocabulary import ERROR, TIE
+from arena.vocabulary import TIE
 
 if TYPE_CHECKING:
     from arena.battles._battle import Battle
@@ -39,6 +40,11 @@ class CompareReport(BaseModel):
     judge: str | None
     battles: int
     crash_battles: int = 0
+    undecided: int = Field(
+        0,
+        description="Pairs the selective judge abstained on and nobody has voted on yet: "
+        "in no win rate",
+    )
     win_rate: float | None
     ci_low: float | None
     ci_high: float | None
@@ -123,14 +129,12 @@ def compare_variants(
     scores = load_run_scores(store, run.id)
     base, cand = scores.variant(baseline), scores.variant(candidate)
     judged = select_battles(store, run.id, judge_key)
-    battles = [
-        b
-        for b in judged
-        if {b.variant_a, b.variant_b} == {baseline, candidate} and b.winner != ERROR
-    ]
+    own = [b for b in judged if b.judge.key == judged[0].judge.key] if judged else []
+    between = [b for b in judged if {b.variant_a, b.variant_b} == {baseline, candidate}]
+    battles, waiting = rated(between), undecided(between)
     accuracy = (
-        judge_accuracy(judged, golden_marks(scores.cases), rounds=bootstrap, seed=seed)
-        if judged
+        judge_accuracy(own, golden_marks(scores.cases), rounds=bootstrap, seed=seed)
+        if own
         else None
     )
     win = lo = hi = None
@@ -140,12 +144,17 @@ def compare_variants(
     regressed = (
         cand.pass_rate < base.pass_rate - margin or cand.mean_score < base.mean_score - margin
     )
-    identical = not regressed and _all_identical(store, run.id, battles)
-    verdict, why = (
+    identical = not regressed and not waiting and _all_identical(store, run.id, battles)
+    decided: tuple[Decision, str] = (
         ("identical", "the two variants answered every judged case the same: nothing to judge")
         if identical
         else _decide(lo, hi, margin, regressed)
     )
+    verdict, why = decided
+    if waiting and not regressed:
+        verdict, why = _with_undecided(
+            verdict, why, battles, waiting, (candidate, baseline), margin
+        )
     reasons = [why]
     limits = check_cost_limits(figures_of(cand), figures_of(base), budget) if budget else []
     over = [check.message for check in limits if not check.passed]
@@ -176,6 +185,8 @@ def compare_variants(
     crashes = sum(b.is_crash for b in battles)
     if crashes:
         rate_text += f" ({crashes} decided by a crash)"
+    if waiting:
+        rate_text += f"; {len(waiting)} undecided by the judge, waiting for a person"
     if battles and accuracy is not None:
         rate_text += f"; judge decisive-pair accuracy {accuracy.text()}"
     tokens_b = base.input_tokens_mean + base.output_tokens_mean
@@ -196,6 +207,7 @@ def compare_variants(
         judge=judge,
         battles=len(battles),
         crash_battles=crashes,
+        undecided=len(waiting),
         win_rate=win,
         ci_low=lo,
         ci_high=hi,
@@ -213,6 +225,32 @@ def compare_variants(
         power=power,
         judge_accuracy=accuracy,
     )
+
+
+def _with_undecided(
+    verdict: Decision,
+    why: str,
+    battles: list[Battle],
+    waiting: list[Battle],
+    pair: tuple[str, str],
+    margin: float,
+) -> tuple[Decision, str]:
+    """The verdict when a selective judge left ``waiting`` pairs to people: inconclusive,
+    naming them, when they could change it (or nothing else was decided); else as it was."""
+    candidate, baseline = pair
+    if not battles or undecided_matters(
+        battles, waiting, candidate, lambda bs: _verdict_on(bs, candidate, baseline, margin)
+    ):
+        return "inconclusive", need_a_person(len(waiting))
+    return verdict, f"{why}; {decided_without(len(waiting))}"
+
+
+def _verdict_on(battles: list[Battle], candidate: str, baseline: str, margin: float) -> str:
+    """The win-rate verdict (golden scores aside) the gate would give on ``battles``."""
+    from arena.ratings import win_rate_interval
+
+    rate = win_rate_interval(battles_to_arrays(battles), candidate, baseline)
+    return _decide(float(rate.ci_low), float(rate.ci_high), margin, False)[0]
 
 
 def _trust(accuracy: JudgeAccuracy | None) -> str:
@@ -254,6 +292,7 @@ def compare_markdown(report: CompareReport) -> str:
             "",
             f"Judge: {report.judge or 'none'}; battles: {report.battles}"
             + (f" ({report.crash_battles} decided by a crash)" if report.crash_battles else "")
+            + (f"; undecided by the judge: {report.undecided}" if report.undecided else "")
             + "; candidate win rate "
             f"(95% CI over cases): {win}; margin {report.margin}",
             "",

@@ -83,7 +83,9 @@ def test_leaderboard_lists_variants_with_ratings(
     assert all("–" in ci for ci in board["95% CI"])
     assert board["Version"].str.fullmatch(r"[0-9a-f]{12}").all()
     assert board["Description"].str.len().gt(0).all()
-    assert "Bradley-Terry" in _texts(at) and at.warning.len == 0
+    # The only warning: the scripted judge picks the longer answer (length preference).
+    assert "Bradley-Terry" in _texts(at) and at.warning.len == 1
+    assert "prefers longer answers" in at.warning[0].value
     assert "Judge fake\\:judge/text: decisive-pair accuracy" in _texts(at)  # above the ratings
     health = _table(at, "Consistency")
     assert health["Judge"].tolist() == ["fake:judge/text"]

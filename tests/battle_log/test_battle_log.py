@@ -172,6 +172,7 @@ def test_written_rows_read_back_with_the_same_counts(tmp_path: Path) -> None:
             self.len_a, self.len_b = len(outputs[ra]), len(outputs[rb])
             self.strong, self.created_at = False, datetime.now(UTC)
             self.verdict_ab = self.verdict_ba = self.crashed = None
+            self.abstained = False
 
     outputs = {1: "# Plan\n- a\n- b\n**done**", 2: "plain answer", 3: "1. x\n2. y"}
     stored = [

@@ -1,0 +1,252 @@
+"""Selective verdicts: a confidence for every judged battle, a threshold with a guarantee, and
+abstention below it.
+
+A battle's **score** (0 to 1) is read from what the judge's mode gives: ``|2 P(A better) - 1|``
+for the modes that read probabilities (log-probabilities, grade gaps, checklist scores,
+order-averaged), halved when the two orders point opposite ways; for text verdicts, 1 when
+both orders agree strongly, 0.75 when they agree, 0 otherwise; a tie scores 0 (a tie never
+agrees with a non-tied label). Calibration (:func:`calibrate`) takes generic labelled
+verdicts (:class:`Labelled`: a score, whether the judge's winner is the label's, and the
+label's source) from any source: golden-decisive pairs of the run, people's votes in the
+app, a shipped human-preference set. It keeps a quarter of them out (reported as held-out
+agreement and coverage), fits a Platt map from score to confidence on the rest and picks the
+threshold there by the fixed-sequence test of :mod:`arena.battles._guarantee`.
+
+MT-Bench's human judgments are kept for independent checking: a label source naming MT-Bench
+is refused (:func:`check_source`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from pydantic import BaseModel
+
+from arena.battles._accuracy import GoldenMark, golden_winner
+from arena.battles._battle import Battle
+from arena.battles._guarantee import fixed_sequence_threshold, platt, platt_fit
+from arena.errors import InputError
+from arena.vocabulary import DECISIVE, ERROR, is_tie, swap_winner
+from judges._types import SelectiveSettings
+
+
+class VoteRow(Protocol):
+    """What a person's vote says (:class:`arena.battles.Vote` has it)."""
+
+    @property
+    def question_id(self) -> str: ...
+    @property
+    def repeat(self) -> int: ...
+    @property
+    def model_a(self) -> str: ...
+    @property
+    def model_b(self) -> str: ...
+    @property
+    def winner(self) -> str: ...
+
+
+#: Share of every calibration set kept out of calibration and reported on.
+HELD_OUT_SHARE = 0.25
+#: Label sources never used for calibration (kept for independent checking).
+FORBIDDEN_SOURCES = ("mt-bench", "mt_bench", "mtbench", "mt bench")
+GOLDEN, VOTES = "golden", "votes"
+NOT_CALIBRATED = "not calibrated: no labelled pairs"
+
+
+def check_source(source: str) -> str:
+    """``source`` unless it names MT-Bench's human judgments (InputError, field ``source``)."""
+    if any(name in source.lower() for name in FORBIDDEN_SOURCES):
+        raise InputError(
+            f"label source {source!r}: MT-Bench's human judgments are kept for independent "
+            "checking and never used to calibrate a judge",
+            field="source",
+        )
+    return source
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """One judged pair with a person's (or the golden checks') non-tied label: the verdict's
+    score, whether the judge's winner is the label's, and where the label comes from."""
+
+    score: float
+    agrees: bool
+    source: str
+
+    def __post_init__(self) -> None:
+        check_source(self.source)
+        if not 0.0 <= self.score <= 1.0:
+            raise ValueError(f"a verdict score is in [0, 1], got {self.score}")
+
+
+def verdict_score(battle: Battle) -> float | None:
+    """The battle's score in [0, 1] (module docstring); None for crash battles, unreadable
+    verdicts, people's votes and identical answers (no judge opinion to score)."""
+    if battle.is_crash or battle.winner == ERROR or battle.judge.is_human:
+        return None
+    ab, ba = battle.verdict_ab, battle.verdict_ba
+    if ab is None or ba is None:
+        return None
+    if is_tie(battle.winner):
+        return 0.0
+    if battle.p_a is not None:
+        return abs(2 * battle.p_a - 1) * (0.5 if battle.flip else 1.0)
+    if battle.flip:
+        return 0.0
+    return 1.0 if battle.strong else 0.75
+
+
+def label_verdict(battle: Battle | float, said: str, label: str, source: str) -> Labelled | None:
+    """A labelled verdict from a battle (or its score) whose winner is ``said`` and a label
+    winner ``label`` (both from A's side); None for tied or unreadable labels and unscored
+    battles. The generic entry point for any labelled set (golden, votes, shipped)."""
+    score = verdict_score(battle) if isinstance(battle, Battle) else float(battle)
+    if score is None or label not in DECISIVE or said == ERROR:
+        return None
+    return Labelled(score=score, agrees=said == label, source=source)
+
+
+def golden_labelled(battles: Iterable[Battle], marks: Mapping[int, GoldenMark]) -> list[Labelled]:
+    """The judge's golden-decisive pairs as labelled verdicts (source ``golden``)."""
+    found = []
+    for battle in battles:
+        a, b = marks.get(battle.result_a_id), marks.get(battle.result_b_id)
+        truth = None if a is None or b is None else golden_winner(a, b)
+        item = None if truth is None else label_verdict(battle, battle.winner, truth, GOLDEN)
+        if item is not None:
+            found.append(item)
+    return found
+
+
+def vote_labelled(battles: Iterable[Battle], votes: Iterable[VoteRow]) -> list[Labelled]:
+    """The judge's battles that people voted on, one labelled verdict per non-tied vote
+    (source ``votes``)."""
+    by_pair: dict[tuple[str, int, str, str], list[str]] = {}
+    for vote in votes:
+        by_pair.setdefault((vote.question_id, vote.repeat, vote.model_a, vote.model_b), []).append(
+            vote.winner
+        )
+    found = []
+    for battle in battles:
+        key = (battle.case_id, battle.repeat, battle.variant_a, battle.variant_b)
+        swapped = (battle.case_id, battle.repeat, battle.variant_b, battle.variant_a)
+        labels = by_pair.get(key, []) + [swap_winner(w) for w in by_pair.get(swapped, [])]
+        for label in labels:
+            item = label_verdict(battle, battle.winner, label, VOTES)
+            if item is not None:
+                found.append(item)
+    return found
+
+
+class SelectiveCalibration(BaseModel):
+    """A calibrated selective judge: the Platt map, the threshold and what backs it."""
+
+    target: float
+    error: float
+    sources: dict[str, int]
+    calibration_pairs: int
+    held_out_pairs: int
+    intercept: float
+    slope: float
+    threshold_score: float | None
+    threshold: float | None
+    calibration_given: int
+    calibration_agreement_bound: float | None
+    held_out_given: int
+    held_out_agreed: int
+
+    def confidence(self, score: float) -> float:
+        """The calibrated confidence of a verdict score."""
+        return platt(score, self.intercept, self.slope)
+
+    def gives(self, score: float) -> bool:
+        """True when a verdict of this score is given (at or above the threshold)."""
+        return self.threshold_score is not None and score >= self.threshold_score - 1e-12
+
+    def source_text(self) -> str:
+        """``golden 30, votes 10``."""
+        return ", ".join(f"{name} {count}" for name, count in sorted(self.sources.items()))
+
+    def labellers(self) -> str:
+        """Who the guarantee is about: the golden checks, people, or both."""
+        if set(self.sources) == {GOLDEN}:
+            return "the golden checks"
+        return "people" if GOLDEN not in self.sources else "the labels (golden checks, people)"
+
+    def text(self) -> str:
+        """How the guarantee reads, with what backs it."""
+        on = f"calibrated on {self.calibration_pairs} labelled pairs ({self.source_text()})"
+        held = (
+            f"; held out {self.held_out_pairs}: {self.held_out_given} given, "
+            f"{self.held_out_agreed} agreed"
+            if self.held_out_pairs
+            else ""
+        )
+        if self.threshold is None:
+            return (
+                f"no threshold guarantees {self.target:.0%} agreement at error level "
+                f"{self.error:g} ({on}): the judge abstains on every battle{held}"
+            )
+        return (
+            f"agreement with {self.labellers()} >= {self.target:.0%} with probability "
+            f">= {1 - self.error:.0%} on the verdicts given (confidence >= "
+            f"{self.threshold:.2f}; {on}){held}"
+        )
+
+
+def calibrate(
+    labelled: Sequence[Labelled], settings: SelectiveSettings | None = None, *, seed: int = 0
+) -> SelectiveCalibration | None:
+    """Calibrate a selective judge on labelled verdicts; None without any.
+
+    A seeded quarter is held out; the Platt map and the threshold are fitted on the rest.
+    """
+    settings = settings or SelectiveSettings()
+    if not labelled:
+        return None
+    order = np.random.default_rng(seed).permutation(len(labelled))
+    held = int(len(labelled) * HELD_OUT_SHARE)
+    held_out = [labelled[i] for i in order[:held]]
+    used = [labelled[i] for i in order[held:]]
+    scores = [x.score for x in used]
+    agrees = [x.agrees for x in used]
+    intercept, slope = platt_fit(scores, agrees)
+    choice = fixed_sequence_threshold(scores, agrees, settings.target, settings.error)
+    cut = choice.threshold
+    given = [x for x in held_out if cut is not None and x.score >= cut - 1e-12]
+    return SelectiveCalibration(
+        target=settings.target,
+        error=settings.error,
+        sources=dict(Counter(x.source for x in used)),
+        calibration_pairs=len(used),
+        held_out_pairs=len(held_out),
+        intercept=intercept,
+        slope=slope,
+        threshold_score=cut,
+        threshold=None if cut is None else platt(cut, intercept, slope),
+        calibration_given=choice.given,
+        calibration_agreement_bound=None if cut is None else choice.lower_agreement,
+        held_out_given=len(given),
+        held_out_agreed=sum(x.agrees for x in given),
+    )
+
+
+def apply_selective(battles: Iterable[Battle], calibration: SelectiveCalibration) -> list[Battle]:
+    """Set every scored battle's confidence, and abstain on those below the threshold (in
+    place); returns the battles whose fields changed."""
+    changed = []
+    for battle in battles:
+        score = verdict_score(battle)
+        before = (battle.confidence, battle.abstained)
+        if score is None:
+            battle.confidence, battle.abstained = None, False
+        else:
+            battle.confidence = calibration.confidence(score)
+            battle.abstained = not calibration.gives(score)
+        if before != (battle.confidence, battle.abstained):
+            changed.append(battle)
+    return changed
