@@ -36,6 +36,7 @@ class AdaptiveState:
     variants: int
     wins: NDArray[np.float64] = field(init=False)
     counts: NDArray[np.float64] = field(init=False)
+    _warm: NDArray[np.float64] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.variants < 2:
@@ -62,7 +63,7 @@ class AdaptiveState:
         (with :data:`PRIOR_TIES` virtual ties between every two variants)."""
         prior = PRIOR_TIES * (1 - np.eye(self.variants))
         wins, counts = self.wins + prior / 2, self.counts + prior
-        theta = np.zeros(self.variants)
+        theta = np.zeros(self.variants) if self._warm is None else self._warm.copy()
         hessian = np.eye(self.variants) * REG
         for _ in range(100):
             p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
@@ -73,6 +74,7 @@ class AdaptiveState:
             theta += step
             if np.max(np.abs(step)) < 1e-9:
                 break
+        self._warm = theta.copy()  # the next fit starts here: a few Newton steps, not many
         return theta, np.asarray(np.linalg.inv(hessian), dtype=float)
 
 

@@ -15,7 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from arena.sequential import THREE_WAY, BettingCS, Question, Stop, decide
+from arena.sequential import (
+    NON_INFERIORITY,
+    THREE_WAY,
+    BettingCS,
+    Plan,
+    Question,
+    SpendingCS,
+    Stop,
+    decide,
+    futile,
+    make_sequence,
+)
 from arena.sequential._cases import OnlyCases
 from arena.sequential._report import VERDICTS, Savings, SequentialReport, describe
 from arena.sequential._trace import Point, case_order, golden_outcomes, judged_outcomes
@@ -63,7 +74,7 @@ class SequentialOptions:
 
 @dataclass
 class _Progress:
-    cs: BettingCS
+    cs: BettingCS | SpendingCS
     trace: list[Point]
     skipped: list[str]
     agent_calls: int = 0
@@ -149,8 +160,9 @@ def run_sequential(
     grader = grader or make_grader(None, store)
     inner = run.executor or LocalExecutor()
     population = len(order) if options.finite else None
-    # bets sharpest around half the budget: early stops pay, the guarantee holds regardless
-    cs = BettingCS(options.alpha, population=population, horizon=max(budget // 2, 1))
+    # the known-horizon boundary spends alpha by the budget (betting for --finite)
+    plan = Plan(budget, alpha=options.alpha, margin=options.margin)
+    cs = make_sequence(plan, population=population)
     state = _Progress(cs, [], [])
     stop: Stop | None = None
     critical: list[str] = []
@@ -251,6 +263,14 @@ def _look(
                 upper=upper,
             )
         )
+        hopeless = isinstance(state.cs, SpendingCS) and bool(
+            futile(
+                state.cs,
+                options.margin,
+                Plan(budget).futility,
+                non_inferiority=options.question == NON_INFERIORITY,
+            )[0]
+        )
         stop = decide(
             lower,
             upper,
@@ -258,6 +278,7 @@ def _look(
             seen=len(state.trace),
             budget=budget - len(state.skipped),
             question=options.question,
+            futile=hopeless,
         )
         if stop.settled:
             return stop
