@@ -23,6 +23,7 @@ trace.
 """
 
 from arena.sequential._adaptive import AdaptiveState, next_pair, ranks_separated
+from arena.sequential._adaptive_loop import FUTILITY as ADAPTIVE_FUTILITY
 from arena.sequential._adaptive_loop import AdaptiveLoop
 from arena.sequential._betting import GRID, BettingCS, betting_cs
 from arena.sequential._futility import decision_chance, futile
@@ -46,6 +47,7 @@ from arena.sequential._stopping import (
 )
 
 __all__ = [
+    "ADAPTIVE_FUTILITY",
     "ANYTIME",
     "FUTILITY",
     "GRID",

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.stats import norm
+from scipy.special import ndtri
 
 #: The L2 prior on log-strengths (fixes the free shift of Bradley-Terry strengths).
 REG = 0.01
@@ -87,7 +87,7 @@ def _gaps(
     theta, cov = state.fit()
     order = np.argsort(-theta, kind="stable")
     top, rest = order[:k], order[k:]
-    z = float(norm.ppf(1 - alpha / (2 * k * len(rest))))
+    z = float(ndtri(1 - alpha / (2 * k * len(rest))))
     gaps = []
     for i in top:
         for j in rest:

@@ -118,13 +118,13 @@ async def _judge(
         state, {key: len(v) for key, v in todo.items()}, top_k=top_k, alpha=alpha, budget=budget
     )
     errors = calls = 0
-    while (key := loop.next()) is not None:
-        pair = todo[key].pop()
+    while (pick := loop.next()) is not None:
+        pair = todo[pick].pop()
         outcome = await executor.judge_pair(store, run_id, judge, pair, set())
         if outcome is None or outcome.battle.winner == ERROR:
             errors += outcome is not None
             calls += outcome.calls if outcome is not None else 0
-            loop.record(key, None)
+            loop.record(pick, None)
             continue
         calls += outcome.calls
         battle = outcome.battle

@@ -12,16 +12,24 @@ separated (top-k member, outsider) pair of :func:`arena.sequential.next_pair` wh
 cases left; once it has none, the battle that most shrinks the variance of *its* strength
 difference among the pairs that still have cases (Bradley-Terry links every pair through
 common opponents: judging ``(i, k)`` and ``(j, k)`` informs ``theta_i - theta_j``). The
-loop stops when the top k are separated, when the budget is spent, or when no pair with a
-case left can inform an unseparated difference: then the ranking is reported as *not*
-separated, settled as far as the evidence goes.
+loop stops when the top k are separated, when the budget is spent, when no pair with a case
+left can inform an unseparated difference, or for **futility**: when even every case left,
+judged, would separate some boundary difference with a predictive chance under
+:data:`FUTILITY` (its estimate ``d`` moves by ``N(0, V_now - V_all)`` and must end above
+``z sqrt(V_all)``, ``V_all`` the variance once every case left is judged). Then the ranking is
+reported as *not* separated, settled as far as the evidence goes.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
+from scipy.special import ndtr, ndtri
 
 from arena.sequential._adaptive import AdaptiveState, _gaps
+
+#: Stop once the chance that every case left separates the top k is under this.
+FUTILITY = 0.02
 
 
 class AdaptiveLoop:
@@ -39,8 +47,10 @@ class AdaptiveLoop:
         top_k: int = 1,
         alpha: float = 0.05,
         budget: int | None = None,
+        futility: float = FUTILITY,
     ) -> None:
         self.state, self.top_k, self.alpha, self.budget = state, top_k, alpha, budget
+        self.futility = futility
         self.left = {(min(p), max(p)): n for p, n in cases_left.items() if n > 0}
         self.judged = 0
         self.separated = False
@@ -56,6 +66,13 @@ class AdaptiveLoop:
         if not open_:
             self.separated = True
             self.reason = f"the top {self.top_k} are separated at {1 - self.alpha:.0%} confidence"
+            return None
+        if self.futility and self._hopeless([(i, j) for _, i, j in open_]):
+            self.reason = (
+                f"undecided: more cases would not separate the top {self.top_k} (even every "
+                f"case left gives it a chance under {self.futility:.0%}): not separated, "
+                "settled as far as the evidence goes"
+            )
             return None
         for _, i, j in open_:
             pair = (min(i, j), max(i, j))
@@ -99,3 +116,28 @@ class AdaptiveLoop:
         gain = weight * link**2 / (1 + weight * self_var)
         best = int(np.argmax(gain))
         return pairs[best] if gain[best] > 1e-12 else None
+
+    def _hopeless(self, open_: list[tuple[int, int]]) -> bool:
+        """True when some unseparated difference would stay unseparated, with predictive
+        chance at least 1 - futility, after every case left (module docstring)."""
+        pairs = [p for p, n in self.left.items() if n > 0]
+        theta, cov = self.state.fit()
+        n = self.state.variants
+        future = np.linalg.inv(cov)
+        for (a, b), count in ((p, self.left[p]) for p in pairs):
+            p_ab = 1 / (1 + np.exp(theta[b] - theta[a]))
+            u = np.zeros(n)
+            u[a], u[b] = 1.0, -1.0
+            future += count * p_ab * (1 - p_ab) * np.outer(u, u)
+        cov_all: NDArray[np.float64] = np.linalg.inv(future)
+        z = float(ndtri(1 - self.alpha / (2 * self.top_k * (n - self.top_k))))
+        for i, j in open_:
+            v = np.zeros(n)
+            v[i], v[j] = 1.0, -1.0
+            now, after = float(v @ cov @ v), float(v @ cov_all @ v)
+            gap = float(theta[i] - theta[j]) - z * np.sqrt(max(after, 0.0))
+            moves = np.sqrt(max(now - after, 0.0))
+            chance = float(gap > 0) if moves < 1e-12 else float(ndtr(gap / moves))
+            if chance < self.futility:
+                return True
+        return False

@@ -61,7 +61,7 @@ def decision_chance(
     truth = mean + NODES[None, :] * sigma / math.sqrt(t)  # (sequences, nodes)
     level = critical(cs.alpha) * sigma * math.sqrt(budget)
     total = cs.total[:, None]
-    floor, ceiling = 0.5 - margin, 0.5 + margin
+    floor = 0.5 - margin
     up_floor = _crossing(level - (total - floor * t), truth - floor, sigma, left)
     if non_inferiority:
         chance = up_floor  # lower >= 0.5 - margin is the whole question (better included)
