@@ -1,4 +1,4 @@
-"""Sequential decisions: anytime-valid decisions with fewer cases and judge calls.
+"""Sequential decisions: decisions valid however often one looks, with fewer cases and calls.
 
 The statistics are pure numpy/scipy with no I/O (re-exported here):
 

@@ -8,15 +8,17 @@ model, or a simulation) and records the outcome::
         loop.record(pair, judge(pair))   # None: judged, but no outcome (a judge error)
 
 **Finite cases per pair.** Each pair has only so many cases. The next pair is the least
-separated (top-k member, outsider) pair of :func:`arena.sequential.next_pair` while it has
-cases left; once it has none, the battle that most shrinks the variance of *its* strength
-difference among the pairs that still have cases (Bradley-Terry links every pair through
+separated (top-k member, outsider) pair with cases left, as :func:`arena.sequential.next_pair`
+would pick it; once no unseparated pair has a case left, the battle that most shrinks the
+variance of the least separated difference among the pairs that still have cases (Bradley-Terry links every pair through
 common opponents: judging ``(i, k)`` and ``(j, k)`` informs ``theta_i - theta_j``). The
 loop stops when the top k are separated, when the budget is spent, when no pair with a case
-left can inform an unseparated difference, or for **futility**: when even every case left,
-judged, would separate some boundary difference with a predictive chance under
-:data:`FUTILITY` (its estimate ``d`` moves by ``N(0, V_now - V_all)`` and must end above
-``z sqrt(V_all)``, ``V_all`` the variance once every case left is judged). Then the ranking is
+left can inform an unseparated difference, or, with ``futility`` (off by default), when even
+every case left, judged, would separate some boundary difference with a predictive chance
+under it (its estimate ``d`` moves by ``N(0, V_now - V_all)`` and must end above
+``z sqrt(V_all)``, ``V_all`` the variance once every case left is judged). A futility stop
+saves calls but finds the true top less often (``benchmarks/sequential_bench.py``: separation
+is rarely reachable, while more battles still sharpen the ranking). Then the ranking is
 reported as *not* separated, settled as far as the evidence goes.
 """
 
@@ -28,7 +30,8 @@ from scipy.special import ndtr, ndtri
 
 from arena.sequential._adaptive import AdaptiveState, _gaps
 
-#: Stop once the chance that every case left separates the top k is under this.
+#: A futility threshold worth trying: stop once the chance that every case left separates
+#: the top k is under this (the loop's default is 0, no futility stop).
 FUTILITY = 0.02
 
 
@@ -47,7 +50,7 @@ class AdaptiveLoop:
         top_k: int = 1,
         alpha: float = 0.05,
         budget: int | None = None,
-        futility: float = FUTILITY,
+        futility: float = 0.0,
     ) -> None:
         self.state, self.top_k, self.alpha, self.budget = state, top_k, alpha, budget
         self.futility = futility
@@ -78,6 +81,7 @@ class AdaptiveLoop:
             pair = (min(i, j), max(i, j))
             if self.left.get(pair, 0) > 0:
                 return pair
+        for _, i, j in open_:
             helper = self._most_informative(i, j)
             if helper is not None:
                 return helper

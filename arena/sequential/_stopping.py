@@ -2,7 +2,9 @@
 
 The outcome of a case is the candidate's share of the win against the baseline, in [0, 1]
 (1 a win, 0 a loss, 0.5 a tie; both judge orders averaged), so 0.5 means "equal". With the
-anytime-valid interval ``[lower, upper]`` of its mean after each case, at a ``margin``:
+interval ``[lower, upper]`` of its mean after each case (valid at every look up to the budget:
+:mod:`arena.sequential._spending`, or at every look at all: the betting sequence), at a
+``margin``:
 
 - **better**: ``lower > 0.5``, the candidate wins more often than not;
 - **worse**: ``upper < 0.5 - margin``, it loses by more than the margin;

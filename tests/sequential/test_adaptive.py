@@ -82,3 +82,13 @@ def test_the_loop_stops_once_separated_or_at_the_budget() -> None:
     assert loop.separated and "separated" in loop.reason and loop.judged < 300
     capped = AdaptiveLoop(AdaptiveState(3), cases, top_k=1, budget=4)
     assert _loop_until_stop(capped, [0.1, 0.0, 0.0]) == 4 and "budget of 4" in capped.reason
+
+
+def test_a_futility_stop_says_the_ranking_is_not_separated() -> None:
+    strengths = [0.05, 0.0, -0.05]  # far too close for 20 cases a pair
+    cases = {(i, j): 20 for i in range(3) for j in range(i + 1, 3)}
+    hopeless = AdaptiveLoop(AdaptiveState(3), cases, top_k=1, futility=0.02)
+    judged = _loop_until_stop(hopeless, strengths)
+    assert not hopeless.separated and hopeless.reason.startswith("undecided: more cases")
+    exhaustive = AdaptiveLoop(AdaptiveState(3), cases, top_k=1)  # the default: no futility
+    assert judged < _loop_until_stop(exhaustive, strengths) == 60
