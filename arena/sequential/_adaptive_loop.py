@@ -10,8 +10,9 @@ model, or a simulation) and records the outcome::
 **Finite cases per pair.** Each pair has only so many cases. The next pair is the least
 separated (top-k member, outsider) pair with cases left, as :func:`arena.sequential.next_pair`
 would pick it; once no unseparated pair has a case left, the battle that most shrinks the
-variance of the least separated difference among the pairs that still have cases (Bradley-Terry links every pair through
-common opponents: judging ``(i, k)`` and ``(j, k)`` informs ``theta_i - theta_j``). The
+variance of the least separated difference among the pairs that still have cases
+(Bradley-Terry links every pair through common opponents: judging ``(i, k)`` and ``(j, k)``
+informs ``theta_i - theta_j``). The
 loop stops when the top k are separated, when the budget is spent, when no pair with a case
 left can inform an unseparated difference, or, with ``futility`` (off by default), when even
 every case left, judged, would separate some boundary difference with a predictive chance
