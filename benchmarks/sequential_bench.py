@@ -12,7 +12,7 @@ undecided:
   arena did before the known-horizon boundary; still what ``--finite`` uses);
 - sequential, spending: the known-horizon boundary (``arena.sequential.SpendingCS``) alone;
 - sequential, spending + futility (arena): the same with the predictive-power futility stop
-  (``arena.sequential.futile``), built from ``arena.sequential.Plan`` as the driver does.
+  (``arena.sequential.futile``), built from ``arena.sequential.BoundaryPlan``.
 
 It prints, per true effect, the mean and 90th-percentile cases and judge calls (two per
 case) and the error rates: false "better" when the candidate is not better, false "worse"
@@ -53,7 +53,7 @@ from arena.sequential import (  # noqa: E402
     AdaptiveLoop,
     AdaptiveState,
     BettingCS,
-    Plan,
+    BoundaryPlan,
     SpendingCS,
     futile,
     make_sequence,
@@ -167,7 +167,7 @@ def simulate(truth: Truth, runs: int, cases: int, margin: float, seed: int) -> d
         now = _decide(*_normal(x, t + 1), margin)
         hit = open_peek & (now > 0)
         peek_d[hit], peek_n[hit], open_peek[hit] = now[hit], t + 1, False
-    plan = Plan(cases, margin=margin)  # as the driver builds it
+    plan = BoundaryPlan(cases, margin=margin)
     return {
         "fixed": (_decide(*_normal(x, cases), margin), np.full(runs, cases)),
         "naive peeking": (peek_d, peek_n),

@@ -10,7 +10,7 @@ The statistics are pure numpy/scipy with no I/O (re-exported here):
 - :class:`SpendingCS`: the known-horizon interval (Lan-DeMets alpha spending of
   O'Brien-Fleming type up to a budget fixed in advance), :func:`futile` /
   :func:`decision_chance`: the predictive-power futility rule on it.
-- :class:`Plan` / :func:`make_sequence` / :func:`continuation_valid` / :func:`continued`:
+- :class:`BoundaryPlan` / :func:`make_sequence` / :func:`continuation_valid` / :func:`continued`:
   what a run's boundary is a pure function of, and which continuations keep its error rate.
 - :func:`next_pair` / :func:`ranks_separated`: adaptive pair choice for ranking many variants;
   :class:`AdaptiveLoop`: the judging loop built on them (the CLI's and the benchmark's).
@@ -26,16 +26,16 @@ from arena.sequential._adaptive import AdaptiveState, next_pair, ranks_separated
 from arena.sequential._adaptive_loop import FUTILITY as ADAPTIVE_FUTILITY
 from arena.sequential._adaptive_loop import AdaptiveLoop
 from arena.sequential._betting import GRID, BettingCS, betting_cs
-from arena.sequential._futility import decision_chance, futile
-from arena.sequential._plan import (
+from arena.sequential._boundary import (
     ANYTIME,
     FUTILITY,
     SPENDING,
-    Plan,
+    BoundaryPlan,
     continuation_valid,
     continued,
     make_sequence,
 )
+from arena.sequential._futility import decision_chance, futile
 from arena.sequential._spending import SpendingCS
 from arena.sequential._stopping import (
     NON_INFERIORITY,
@@ -57,8 +57,8 @@ __all__ = [
     "AdaptiveLoop",
     "AdaptiveState",
     "BettingCS",
+    "BoundaryPlan",
     "Decision",
-    "Plan",
     "Question",
     "SpendingCS",
     "Stop",

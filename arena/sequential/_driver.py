@@ -15,18 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from arena.sequential import (
-    NON_INFERIORITY,
-    THREE_WAY,
-    BettingCS,
-    Plan,
-    Question,
-    SpendingCS,
-    Stop,
-    decide,
-    futile,
-    make_sequence,
-)
+from arena.sequential import THREE_WAY, BettingCS, Question, Stop, decide
 from arena.sequential._cases import OnlyCases
 from arena.sequential._report import VERDICTS, Savings, SequentialReport, describe
 from arena.sequential._trace import Point, case_order, golden_outcomes, judged_outcomes
@@ -74,7 +63,7 @@ class SequentialOptions:
 
 @dataclass
 class _Progress:
-    cs: BettingCS | SpendingCS
+    cs: BettingCS
     trace: list[Point]
     skipped: list[str]
     agent_calls: int = 0
@@ -160,9 +149,8 @@ def run_sequential(
     grader = grader or make_grader(None, store)
     inner = run.executor or LocalExecutor()
     population = len(order) if options.finite else None
-    # the known-horizon boundary spends alpha by the budget (betting for --finite)
-    plan = Plan(budget, alpha=options.alpha, margin=options.margin)
-    cs = make_sequence(plan, population=population)
+    # bets sharpest around half the budget: early stops pay, the guarantee holds regardless
+    cs = BettingCS(options.alpha, population=population, horizon=max(budget // 2, 1))
     state = _Progress(cs, [], [])
     stop: Stop | None = None
     critical: list[str] = []
@@ -263,14 +251,6 @@ def _look(
                 upper=upper,
             )
         )
-        hopeless = isinstance(state.cs, SpendingCS) and bool(
-            futile(
-                state.cs,
-                options.margin,
-                Plan(budget).futility,
-                non_inferiority=options.question == NON_INFERIORITY,
-            )[0]
-        )
         stop = decide(
             lower,
             upper,
@@ -278,7 +258,6 @@ def _look(
             seen=len(state.trace),
             budget=budget - len(state.skipped),
             question=options.question,
-            futile=hopeless,
         )
         if stop.settled:
             return stop

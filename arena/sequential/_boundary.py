@@ -1,6 +1,6 @@
-"""The plan of a sequential run: every parameter its boundary is a pure function of.
+"""The boundary plan of a sequential run: every parameter its boundary is a pure function of.
 
-A run fixes its :class:`Plan` before the first case: the budget (the most cases it may
+A run fixes its :class:`BoundaryPlan` before the first case: the budget (the most cases it may
 use), alpha, the margin, the betting horizon, the boundary and the futility threshold.
 :func:`make_sequence` builds the interval from the plan alone, so a continued run rebuilds
 the same boundary from the stored plan and replays the same outcomes to the same decisions.
@@ -22,24 +22,24 @@ from typing import Any, Literal
 from arena.sequential._betting import BettingCS
 from arena.sequential._spending import SpendingCS
 
-Boundary = Literal["spending", "anytime"]
+BoundaryKind = Literal["spending", "anytime"]
 #: Spend the allowance by the budget (Lan-DeMets, O'Brien-Fleming type): more power and
 #: futility stops; valid up to the budget only.
-SPENDING: Boundary = "spending"
+SPENDING: BoundaryKind = "spending"
 #: The betting confidence sequence: valid at every number of cases, the budget included.
-ANYTIME: Boundary = "anytime"
+ANYTIME: BoundaryKind = "anytime"
 #: Stop for futility once the chance of a decision by the budget is under this.
 FUTILITY = 0.02
 
 
 @dataclass(frozen=True)
-class Plan:
+class BoundaryPlan:
     """What a sequential run's boundary depends on (module docstring)."""
 
     budget: int
     alpha: float = 0.05
     margin: float = 0.05
-    boundary: Boundary = SPENDING
+    boundary: BoundaryKind = SPENDING
     futility: float = FUTILITY
     """0 turns futility stops off; only the spending boundary has them."""
     horizon: int | None = None
@@ -67,13 +67,13 @@ class Plan:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, stored: dict[str, Any]) -> Plan:
+    def from_dict(cls, stored: dict[str, Any]) -> BoundaryPlan:
         """The plan a run stored (:meth:`to_dict`)."""
         return cls(**stored)
 
 
 def make_sequence(
-    plan: Plan, *, sequences: int = 1, population: int | None = None
+    plan: BoundaryPlan, *, sequences: int = 1, population: int | None = None
 ) -> BettingCS | SpendingCS:
     """The interval of ``plan``: the known-horizon one, or the betting sequence for the
     anytime boundary and for a finite ``population`` (sampling without replacement)."""
@@ -84,11 +84,11 @@ def make_sequence(
     )
 
 
-def continuation_valid(plan: Plan, budget: int, **changes: Any) -> tuple[bool, str]:
+def continuation_valid(plan: BoundaryPlan, budget: int, **changes: Any) -> tuple[bool, str]:
     """Whether continuing the run of ``plan`` up to ``budget`` cases (with ``changes`` to
     other plan fields, if any) keeps its error rate, and why (module docstring)."""
     for name, value in changes.items():
-        if name not in Plan.__dataclass_fields__:
+        if name not in BoundaryPlan.__dataclass_fields__:
             raise ValueError(f"a plan has no field {name!r}")
         if name != "budget" and getattr(plan, name) != value:
             return False, (
@@ -109,7 +109,7 @@ def continuation_valid(plan: Plan, budget: int, **changes: Any) -> tuple[bool, s
     )
 
 
-def continued(plan: Plan, budget: int) -> Plan:
+def continued(plan: BoundaryPlan, budget: int) -> BoundaryPlan:
     """The plan continuing ``plan`` up to ``budget`` cases, with the same bets (its horizon
     pinned); ValueError with the reason when :func:`continuation_valid` refuses it."""
     valid, reason = continuation_valid(plan, budget)
