@@ -9,9 +9,9 @@ undecided:
 - fixed: every case, then the 95% normal interval (the fixed-size design);
 - naive peeking: the same interval after every case (from the 10th), stop once decided;
 - sequential, anytime: the betting confidence sequence (``arena.sequential.BettingCS``, what
-  arena did before the known-horizon boundary; still what ``--finite`` uses);
+  ``arena compare/gate --sequential`` decide on);
 - sequential, spending: the known-horizon boundary (``arena.sequential.SpendingCS``) alone;
-- sequential, spending + futility (arena): the same with the predictive-power futility stop
+- sequential, spending + futility: the same with the predictive-power futility stop
   (``arena.sequential.futile``), built from ``arena.sequential.BoundaryPlan``.
 
 It prints, per true effect, the mean and 90th-percentile cases and judge calls (two per
@@ -171,11 +171,11 @@ def simulate(truth: Truth, runs: int, cases: int, margin: float, seed: int) -> d
     return {
         "fixed": (_decide(*_normal(x, cases), margin), np.full(runs, cases)),
         "naive peeking": (peek_d, peek_n),
-        "sequential, anytime (before)": _sequence(
+        "sequential, anytime (the CLI's)": _sequence(
             x, margin, lambda r: BettingCS(0.05, sequences=r, grid=400, horizon=cases // 2)
         ),
         "sequential, spending": _sequence(x, margin, lambda r: make_sequence(plan, sequences=r)),
-        "sequential, spending + futility (arena)": _sequence(
+        "sequential, spending + futility": _sequence(
             x, margin, lambda r: make_sequence(plan, sequences=r), plan.futility
         ),
     }

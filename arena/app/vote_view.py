@@ -1,7 +1,10 @@
 """The Vote tab: people judge blind pairs of answers; each vote is a ``human:NAME`` battle.
 
-A random pair of answers to the same case is shown without the variants' names, in a random
-order; four buttons record the vote, then the names are revealed. Answers, queries and
+The pairs the judge abstained on come first, most decision-relevant first
+(:func:`arena.battles.pending_escalations`: the gate's pairs, then close ranks, then the
+rest), each with why it is in the queue and how many remain; then random pairs. A pair is
+shown without the variants' names, in a random order; four buttons record the vote, then the
+names are revealed. Answers, queries and
 trajectories come from models and users: they are shown in code blocks only (text, never
 HTML). The votes are read back by the leaderboard (the judge selector offers each voter) and
 the Judge health tab (model judges' agreement with the humans).
@@ -9,6 +12,7 @@ the Judge health tab (model judges' agreement with the humans).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import streamlit as st
@@ -16,11 +20,27 @@ import streamlit as st
 from arena.app import data
 from arena.app.text import error_text, md
 from arena.app.views import Context
-from arena.battles import VOTE_CHOICES, VotePair, cast_vote, next_pair, vote_counts
+from arena.battles import (
+    VOTE_CHOICES,
+    Escalation,
+    RankInterval,
+    VotePair,
+    cast_vote,
+    next_pair,
+    open_pairs,
+    pending_escalations,
+    queue_counts,
+    vote_counts,
+)
+from arena.battles.votes.ballots import swapped
 from arena.errors import InputError
+from judges._human import is_human_label
 
 PAIR = "vote_pair"
 LAST = "vote_last"
+WHY = "vote_why"
+#: The variant the gate compares candidates against, when the run has one by that name.
+BASELINE = "baseline"
 
 
 def _slot(ctx: Context) -> str:
@@ -28,14 +48,76 @@ def _slot(ctx: Context) -> str:
     return f"{PAIR}:{ctx.run_id}:{ctx.voter}"
 
 
-def _current(ctx: Context) -> VotePair | None:
-    """The pair on screen, or a new random one this person has not voted on."""
+def _model_judge(ctx: Context) -> str | None:
+    """The selected judge when it is a model, else None (the run's latest model judge)."""
+    return None if ctx.judge_label is None or is_human_label(ctx.judge_label) else ctx.judge_key
+
+
+def _ranking(ctx: Context, judge_key: str | None) -> list[RankInterval]:
+    """The rated variants, best first, with their intervals (the leaderboard's own fit)."""
+    board = data.load_leaderboard(ctx.url, ctx.run_id, judge_key)
+    return [
+        RankInterval(e["variant"], e["ci_low"], e["ci_high"])
+        for e in board["entries"]
+        if e["rating"] is not None
+    ]
+
+
+def waiting_pairs(ctx: Context) -> list[Escalation]:
+    """The run's abstained pairs nobody has voted on, most decision-relevant first."""
+    store = data.get_store(ctx.url)
+    judge = _model_judge(ctx)
+    if not pending_escalations(store, ctx.run_id, judge):
+        return []
+    baseline = BASELINE if BASELINE in ctx.run["variants"] else None
+    return pending_escalations(
+        store, ctx.run_id, judge, baseline=baseline, ranking=_ranking(ctx, judge)
+    )
+
+
+def _escalated(ctx: Context, queue: list[Escalation]) -> tuple[VotePair, str] | None:
+    """The first pair of the queue this person can vote on, in a random order, and why."""
+    if not queue:
+        return None
+    pairs = {
+        frozenset((p.result_a_id, p.result_b_id)): p
+        for p in open_pairs(data.get_store(ctx.url), ctx.run_id, ctx.voter)
+    }
+    for item in queue:
+        pair = pairs.get(frozenset((item.battle.result_a_id, item.battle.result_b_id)))
+        if pair is not None:
+            return (swapped(pair) if random.random() < 0.5 else pair), item.why
+    return None
+
+
+def _current(ctx: Context, queue: list[Escalation]) -> tuple[VotePair | None, str]:
+    """The pair on screen and why it is there: the head of the queue of abstained pairs, else
+    a random pair this person has not voted on ('' as the why)."""
     slot = _slot(ctx)
     if slot not in st.session_state:
-        pair = next_pair(data.get_store(ctx.url), ctx.run_id, ctx.voter)
+        found = _escalated(ctx, queue)
+        pair, why = found if found is not None else (None, "")
+        if pair is None:
+            pair = next_pair(data.get_store(ctx.url), ctx.run_id, ctx.voter)
         st.session_state[slot] = None if pair is None else pair.model_dump()
+        st.session_state[WHY] = why
     raw = st.session_state[slot]
-    return None if raw is None else VotePair.model_validate(raw)
+    pair = None if raw is None else VotePair.model_validate(raw)
+    return pair, st.session_state.get(WHY, "")
+
+
+def _queue_line(queue: list[Escalation]) -> None:
+    """How many abstained pairs wait for a person, and how many of them could move what."""
+    if not queue:
+        return
+    counts = queue_counts(queue)
+    n = len(queue)
+    st.markdown(
+        f"**{n} {'pair waits' if n == 1 else 'pairs wait'} for a person**: the judge "
+        f"withheld its verdict on {'it' if n == 1 else 'them'} ({counts['gate']} could move "
+        f"the gate verdict, {counts['rank']} a rank, {counts['other']} other). They come "
+        "first; your vote counts in the ratings in the judge's place."
+    )
 
 
 def _vote(ctx: Context, pair: VotePair, winner: str) -> None:
@@ -97,10 +179,14 @@ def vote_section(ctx: Context) -> None:
         f"Votes on run #{ctx.run_id}: **{mine}** by you"
         + (f" (everyone: {others})" if others else "")
     )
-    pair = _current(ctx)
+    queue = waiting_pairs(ctx)
+    _queue_line(queue)
+    pair, why = _current(ctx, queue)
     if pair is None:
         st.info("You have voted on every pair of answers of this run. Thank you!")
         return
+    if why:
+        st.info(f"**Why this pair:** {md(why)}")
     st.markdown(f"**Question** (case {md(pair.case_id)})")
     st.code(pair.query or "(empty message)", language=None, wrap_lines=True)
     show = st.checkbox("Show each answer's tool calls", key="vote_trajectories")

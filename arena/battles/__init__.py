@@ -17,6 +17,7 @@ from arena.battles._agreement import (
 from arena.battles._battle import Battle
 from arena.battles._calibration import TieMargin, calibrated_margin, decide_tie_margin, tie_margin
 from arena.battles._combinations import CombinationFigures, compare_combinations
+from arena.battles._escalation import Escalation, RankInterval, escalation_queue, queue_counts
 from arena.battles._health import (
     HEALTH_CHECKS,
     Agreement,
@@ -27,6 +28,12 @@ from arena.battles._health import (
     judge_health,
 )
 from arena.battles._pairing import make_pairs
+from arena.battles._people_votes import (
+    labelled_battles,
+    labelled_pairs,
+    pending_escalations,
+    with_people_votes,
+)
 from arena.battles._run_health import HumanAgreement, RunHealth, judges_of_run, run_health
 from arena.battles._runner import (
     JudgeReport,
@@ -55,12 +62,14 @@ __all__ = [
     "AgreementRow",
     "Battle",
     "CombinationFigures",
+    "Escalation",
     "GoldenMark",
     "HumanAgreement",
     "JudgeAccuracy",
     "JudgeHealth",
     "JudgeReport",
     "Outcome",
+    "RankInterval",
     "RunHealth",
     "TieMargin",
     "Vote",
@@ -75,6 +84,7 @@ __all__ = [
     "cross_agreement",
     "decide_tie_margin",
     "default_voter",
+    "escalation_queue",
     "golden_marks",
     "health_warnings",
     "human_agreement",
@@ -86,14 +96,19 @@ __all__ = [
     "judge_run",
     "judge_run_async",
     "judges_of_run",
+    "labelled_battles",
+    "labelled_pairs",
     "load_votes",
     "log_agreement",
     "make_pairs",
     "next_pair",
     "open_pairs",
     "order_votes",
+    "pending_escalations",
+    "queue_counts",
     "run_health",
     "tie_margin",
     "vote_counts",
+    "with_people_votes",
     "within_agreement",
 ]

@@ -70,6 +70,17 @@ class Battle(BaseModel):
         description="Variant -> why its answer seems to address the judge "
         "(judges._injection); when only one answer is flagged, the other one wins.",
     )
+    confidence: float | None = Field(
+        None,
+        description="The judge's calibrated confidence that its winner is the one a person "
+        "would pick (selective judging); None when not computed.",
+    )
+    abstained: bool = Field(
+        False,
+        description="The selective judge withheld its verdict (confidence below the "
+        "calibrated threshold): the battle waits for a person and counts in no rating until "
+        "one votes.",
+    )
     error: str | None = None
     source: BattleSource = JUDGE
     crashed: CrashedSide | None = None

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 
 def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Battle]:
-    """The run's battles from one judge (default: the model judge used most recently).
+    """The run's battles from one judge (default: the model judge used most recently), with
+    people's votes in place of the battles it abstained on that people voted on.
 
     Raises:
         InputError: (field ``judge``) when ``judge_key`` judged nothing on the run.
@@ -37,7 +38,10 @@ def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Bat
             f"judge {key!r} has no battles on run {run_id} (judges: {', '.join(known)})",
             field="judge",
         )
-    return store.battles(run_id, key)
+    from arena.battles._people_votes import decided_by_people
+
+    # Where the judge abstained, people's votes on the pair stand in for its verdict.
+    return decided_by_people(store, run_id, store.battles(run_id, key))
 
 
 def rated(battles: list[Battle]) -> list[Battle]:

@@ -28,7 +28,13 @@ def register(sub: Any) -> None:
         default=BOOTSTRAP_ROUNDS,
         help="bootstrap rounds of the judge's accuracy interval (the win-rate interval needs none)",
     )
-    c.add_argument("--seed", type=int, default=0)
+    c.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="bootstrap seed (default 0); with --sequential, an explicit seed of "
+        "the case order, recorded as explicit (default: derived from the run)",
+    )
     c.add_argument("--markdown", default=None, metavar="FILE")
     c.add_argument("--json", action="store_true")
     add_cost_limit_flags(c)  # a budget limit that fails makes the verdict "worse"
@@ -62,7 +68,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         judge_key=args.judge,
         margin=args.margin,
         bootstrap=args.bootstrap,
-        seed=args.seed,
+        seed=args.seed if args.seed is not None else 0,
         budget=cost_limits_from_flags(args),
     )
     if args.markdown:

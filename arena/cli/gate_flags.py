@@ -39,6 +39,8 @@ _FIELDS: dict[str, tuple[str | None, str]] = {
     "fail_on": ("compare", "fail_on"),
     "sequential": ("compare", "sequential"),
     "batch": ("compare", "batch"),
+    "strict_critical": ("compare", "strict_critical"),
+    "sequential_seed": ("compare", "sequential_seed"),
     "grader": (None, "grader"),
 }
 

@@ -24,6 +24,26 @@ def add_gate_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--batch", type=int, default=None, metavar="N", help="cases between two looks (1)"
     )
+    g.add_argument(
+        "--sequential-seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="an explicit seed of the case order, recorded as explicit (default: derived "
+        "from the dataset and variant versions)",
+    )
+    _add_strict(g, default=None)
+
+
+def _add_strict(g: Any, default: bool | None) -> None:
+    g.add_argument(
+        "--strict-critical",
+        action="store_true",
+        default=default,
+        help="declare the agents deterministic: a critical case the baseline passes in every "
+        "repeat and the candidate fails in every one blocks at once, one repeat included "
+        "(default: only when that is rare between equal agents, or by an exact test)",
+    )
 
 
 def add_compare_flags(c: argparse.ArgumentParser) -> None:
@@ -33,14 +53,24 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--sequential", action="store_true", help="run case by case until settled")
     add_case_flags(g, dataset=None, tier=ALL_TIERS, repeats=1, concurrency=2, variants_dir=True)
-    g.add_argument("--alpha", type=float, default=0.05, help="error rate (two-sided; 0.05)")
+    g.add_argument(
+        "--alpha", type=float, default=0.05, help="error rate (two-sided; 0.05: 95%% intervals)"
+    )
     g.add_argument("--batch", type=int, default=1, metavar="N", help="cases between looks")
     g.add_argument("--max-cases", type=int, default=None, metavar="N", help="case budget")
     g.add_argument(
         "--finite",
         action="store_true",
-        help="the golden set is the whole population (sampling without replacement)",
+        help="decide about these cases' realised outcomes (sampling without replacement); "
+        "refused when outcomes are stochastic unless --allow-stochastic-finite",
     )
+    g.add_argument(
+        "--allow-stochastic-finite",
+        action="store_true",
+        help="--finite even when repeats or the judge's two orders disagree: the decision is "
+        "then about these realised outcomes only",
+    )
+    _add_strict(g, default=False)
     g.add_argument("--retry-errors", action="store_true", help="rerun errored tasks")
 
 
@@ -78,11 +108,15 @@ def cmd_compare_sequential(args: argparse.Namespace) -> int:
     options = SequentialOptions(
         alpha=args.alpha,
         margin=args.margin,
-        seed=args.seed,
+        seed=args.seed,  # None unless given: derived from the run
         batch=args.batch,
         max_cases=args.max_cases,
         finite=args.finite,
+        allow_stochastic_finite=args.allow_stochastic_finite,
+        strict_critical=args.strict_critical,
     )
+    if args.allow_stochastic_finite and not args.finite:
+        raise InputError("--allow-stochastic-finite only applies with --finite", field="--finite")
     store = Store(args.db)
     report = run_sequential(store, load_dataset(path), baseline, candidate, judge, run, options)
     _print(args, report, sequential_markdown(report))

@@ -56,7 +56,7 @@ class CompareSection(BaseModel):
     bootstrap: int = Field(
         BOOTSTRAP_ROUNDS, ge=100, description="Bootstrap rounds of the win rate's interval."
     )
-    seed: int = Field(0, description="Seed of the bootstrap (and the sequential case order).")
+    seed: int = Field(0, description="Seed of the bootstrap.")
     fail_on: list[Verdict] = Field(
         default_factory=lambda: list[Verdict](["worse"]),
         description="The compare verdicts that fail the gate.",
@@ -66,6 +66,18 @@ class CompareSection(BaseModel):
     )
     batch: int = Field(
         1, ge=1, le=1000, description="Sequential mode: cases run between two looks."
+    )
+    sequential_seed: int | None = Field(
+        None,
+        description="Sequential mode: an explicit seed of the case order, recorded as explicit "
+        "(default: derived from the dataset and variant versions).",
+    )
+    strict_critical: bool = Field(
+        False,
+        description="Sequential mode: the agents are declared deterministic, so a critical case "
+        "the baseline passes in every repeat and the candidate fails in every one blocks at "
+        "once, one repeat included (default: only when that is rare between equal agents, or "
+        "by the exact test).",
     )
 
 
@@ -197,6 +209,8 @@ compare:
   fail_on: [worse]                  # add inconclusive to require a decided verdict
   sequential: false                 # true: case by case, stop once settled (docs/sequential.md)
   batch: 1                          # cases between two looks when sequential
+  sequential_seed: null             # null: the order's seed is derived from the run
+  strict_critical: false            # true: agents deterministic, one failed run blocks
 report_dir: reports                 # gate.md and gate.json
 """
 """An ``arena.yaml`` with every key at its default (``arena init-ci`` writes a variant)."""

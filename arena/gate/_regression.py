@@ -51,6 +51,9 @@ class RegressionReport(BaseModel):
     suite_delta: float | None
     suite_delta_low: float | None = None
     suite_delta_high: float | None = None
+    suite_delta_level: float = Field(
+        0.95, description="The level of the suite-delta interval (1 - rules.alpha)."
+    )
     baseline_pass_rate: float = 0.0
     candidate_pass_rate: float = 0.0
     pass_rate_delta: float

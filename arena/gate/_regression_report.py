@@ -47,7 +47,10 @@ def _figures(report: RegressionReport) -> list[list[str]]:
     ]
 
 
-FIGURE_HEADERS = ["Figure", "Baseline", "Candidate", "Delta", "95% interval"]
+def _headers(report: RegressionReport) -> list[str]:
+    """The figures' columns; the interval's at its level (rules.alpha 0.025: "97.5%")."""
+    level = f"{round(100 * report.suite_delta_level, 6):g}%"
+    return ["Figure", "Baseline", "Candidate", "Delta", f"{level} interval"]
 
 
 def _case_sets(report: RegressionReport, code: bool) -> list[str]:
@@ -162,7 +165,7 @@ def regression_markdown(report: RegressionReport, level: int = 2, section: bool 
         f"Candidate `{report.candidate}` against baseline `{report.baseline}`, case by "
         f"case (max drop {report.max_drop:.3f}).",
         "",
-        md_table(FIGURE_HEADERS, _figures(report)),
+        md_table(_headers(report), _figures(report)),
     ]
     if report.reasons:
         parts += [
@@ -201,7 +204,7 @@ def regression_text(report: RegressionReport, section: bool = False) -> str:
         title,
         f"  {report.candidate} vs baseline {report.baseline}",
         rule,
-        text_table(FIGURE_HEADERS, _figures(report)),
+        text_table(_headers(report), _figures(report)),
     ]
     if report.reasons:
         parts += ["", "Rules that fired:"]

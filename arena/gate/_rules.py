@@ -177,6 +177,7 @@ def compare_snapshots(
         suite_delta=delta,
         suite_delta_low=interval.low if interval else None,
         suite_delta_high=interval.high if interval else None,
+        suite_delta_level=1 - config.alpha,
         baseline_pass_rate=suite.baseline_pass_rate,
         candidate_pass_rate=suite.candidate_pass_rate,
         pass_rate_delta=suite.candidate_pass_rate - suite.baseline_pass_rate,

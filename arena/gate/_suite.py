@@ -91,7 +91,8 @@ def suite_rule(suite: SuiteFigures, config: RuleConfig) -> list[RegressionReason
             )
         ]
     ci = (
-        f"; {interval.level:.0%} interval of the change [{interval.low:+.3f}, {interval.high:+.3f}]"
+        f"; {round(100 * interval.level, 6):g}% interval of the change "
+        f"[{interval.low:+.3f}, {interval.high:+.3f}]"
     )
     if interval.high < 0:
         return [

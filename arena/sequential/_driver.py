@@ -1,13 +1,15 @@
 """Sequential compare: run, score and judge case by case, and stop once the decision settles.
 
-The selected cases go in a seeded random order (:func:`~arena.sequential._trace.case_order`),
-``batch`` at a time: both variants run on the batch (the runner's cache and resume as
-always; the run is the full design's run, so tasks never started leave an ordinary
-"stopped" run), the results are scored, a critical case the candidate breaks stops at once
-(``worse``, no statistics), then the judge judges the batch's pairs, each case's outcome
-updates the betting confidence sequence (:class:`arena.sequential.BettingCS`), and
-:func:`arena.sequential.decide` says whether to stop. A rerun replays the same order from
-the cache and continues where the last one stopped.
+The sequence's plan (:mod:`arena.sequential._plan`: the order, seeded from the run unless
+``seed`` is given, the horizon of the bets, alpha, margin, budget) is stored with its
+evidence; a later run of the same comparison continues it (the carried outcomes replayed with
+the same bets, never re-bet; new cases after them) or refuses a plan that differs. The cases
+go ``batch`` at a time: both variants run on the batch (the runner's cache and resume as
+always; the run is the full design's run, so tasks never started leave an ordinary "stopped"
+run), the results are scored, the batch's critical cases are tested by evidence
+(:mod:`arena.sequential._critical`), then the judge judges the batch's pairs, each case's
+outcome updates the betting confidence sequence (:class:`arena.sequential.BettingCS`), and
+:func:`arena.sequential.decide` says whether to stop.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from arena.sequential import THREE_WAY, BettingCS, Question, Stop, decide
+from arena.sequential import THREE_WAY, Question, Stop, decide
 from arena.sequential._cases import OnlyCases
+from arena.sequential._plan import PlanRequest, derive_seed, open_plan, sequence_key
 from arena.sequential._report import VERDICTS, Savings, SequentialReport, describe
-from arena.sequential._trace import Point, case_order, golden_outcomes, judged_outcomes
+from arena.sequential._steps import Progress, check_critical, look, replay
 
 if TYPE_CHECKING:
-    from arena.golden import GoldenDataset
+    from arena.golden import GoldenCase, GoldenDataset
     from arena.runner import RunOptions
     from arena.storage import Store
     from arena.variants.variant import Variant
@@ -35,8 +38,9 @@ class SequentialOptions:
     alpha: float = 0.05
     """Each side of the interval misses with at most alpha / 2 (false "better" <= 2.5%)."""
     margin: float = 0.05
-    seed: int = 0
-    """Seeds the order of the cases."""
+    seed: int | None = None
+    """Seeds the order of the cases; None derives it from the run (dataset and variant
+    versions). A given seed is recorded as explicit in the report."""
     batch: int = 1
     """Cases run (and judged) between two looks; larger batches use concurrency better."""
     max_cases: int | None = None
@@ -44,8 +48,14 @@ class SequentialOptions:
     finite: bool = False
     """The golden set is the whole population (sampling without replacement): the decision
     is about these cases only, and the interval closes on their exact mean at the end."""
+    allow_stochastic_finite: bool = False
+    """Let ``finite`` decide about these cases' realised outcomes even when they are
+    stochastic (repeats or the judge's two orders disagree); refused otherwise."""
     question: Question = THREE_WAY
     stop_on_critical: bool = True
+    """Test each critical case by evidence and stop at "worse" when one blocks."""
+    strict_critical: bool = False
+    """With one repeat, a critical case the baseline passes and the candidate fails blocks."""
 
     def check(self) -> None:
         """Raise InputError on an out-of-range knob (before anything runs)."""
@@ -59,30 +69,6 @@ class SequentialOptions:
             raise InputError(f"batch must be at least 1, got {self.batch}", field="--batch")
         if self.max_cases is not None and self.max_cases < 1:
             raise InputError("max cases must be at least 1", field="--max-cases")
-
-
-@dataclass
-class _Progress:
-    cs: BettingCS
-    trace: list[Point]
-    skipped: list[str]
-    agent_calls: int = 0
-    judge_calls: int = 0
-    used: int = 0
-
-
-def _critical_broken(
-    store: Store, run_id: int, batch: list[str], sides: tuple[str, str]
-) -> list[str]:
-    """Critical cases of ``batch`` the candidate fails and the baseline does not."""
-    from arena.evaluation.run_scores import load_run_scores
-
-    baseline, candidate = sides
-    failed: dict[str, set[str]] = {baseline: set(), candidate: set()}
-    for score in load_run_scores(store, run_id).cases:
-        if score.case_id in batch and score.tier == "critical" and not score.passed:
-            failed.get(score.variant, set()).add(score.case_id)
-    return sorted(failed[candidate] - failed[baseline])
 
 
 def _savings(full: Any, cases_total: int, used: int) -> Savings:
@@ -130,72 +116,161 @@ def run_sequential(
     Raises:
         InputError: bad options (checked before anything runs).
     """
-    from arena.evaluation.run_scores import make_grader, score_run
+    from arena.evaluation.run_scores import make_grader
     from arena.executors import LocalExecutor
     from arena.plan import plan_run
-    from arena.runner import RunOptions, run_suite, select_cases
+    from arena.runner import RunOptions, select_cases
 
     run = run or RunOptions()
     options = options or SequentialOptions()
     options.check()
     variants = [candidate, baseline]
     cases = select_cases(dataset, run.tier, run.case_ids)
-    order = case_order((c.id for c in cases), options.seed)
-    budget = min(options.max_cases or len(order), len(order))
+    asked = _request(dataset, cases, (baseline, candidate), judge, run, options)
+    plan = open_plan(store, asked)
     full = plan_run(
         store, dataset, variants, tier=run.tier, case_ids=run.case_ids, repeats=run.repeats,
         judge=judge,
     )  # fmt: skip
-    grader = grader or make_grader(None, store)
+    critical_ids = {c.id for c in cases if c.tier.value == "critical"}
+    state = Progress(
+        plan, plan.bets(), asked.case_hashes, critical_ids, options.question,
+        options.allow_stochastic_finite,
+    )  # fmt: skip
+    stop = replay(state)
+    critical = list(plan.critical_blocks) if options.stop_on_critical else []
+    if critical:
+        state.critical_reasons.append("blocked earlier in this sequence")
+    sides = (baseline.name, candidate.name)
+    carried = [e.case_id for e in plan.evidence]
     inner = run.executor or LocalExecutor()
-    population = len(order) if options.finite else None
-    # bets sharpest around half the budget: early stops pay, the guarantee holds regardless
-    cs = BettingCS(options.alpha, population=population, horizon=max(budget // 2, 1))
-    state = _Progress(cs, [], [])
-    stop: Stop | None = None
-    critical: list[str] = []
-    run_id = 0
-    for start in range(0, budget, options.batch):
-        batch = order[start : min(start + options.batch, budget)]
-        only = OnlyCases(inner, set(batch))
-        report = run_suite(store, dataset, variants, replace(run, executor=only, progress=False))
-        run_id, state.used = report.run_id, start + len(batch)
-        state.agent_calls += report.model_calls
-        score_run(store, run_id, grader)
-        if options.stop_on_critical:
-            critical = _critical_broken(store, run_id, batch, (baseline.name, candidate.name))
-            if critical:
+    run_id = _run_cases(store, dataset, variants, run, inner, carried, state) if carried else 0
+    grader = grader or make_grader(None, store)
+    pending = [c for c in plan.order[: plan.budget] if c not in set(carried)]
+    if stop is None and not critical:
+        for start in range(0, len(pending), options.batch):
+            batch = pending[start : start + options.batch]
+            only = OnlyCases(inner, set(batch))
+            run_id = _run_cases(store, dataset, variants, run, inner, batch, state, grader)
+            state.used += len(batch)
+            if options.stop_on_critical:
+                critical = check_critical(
+                    store, run_id, batch, sides, state, options.strict_critical
+                )
+                if critical:
+                    break
+            stop = look(store, run_id, batch, judge, only, run.concurrency, state, sides)
+            state.save(store, run_id)
+            if stop is not None:
                 break
-        stop = _look(store, run_id, batch, judge, only, run, state, options, budget, variants)
-        if stop is not None:
-            break
+    state.save(store, run_id)
+    return _report(state, stop, critical, full, run_id, (baseline, candidate), judge, options)
+
+
+def _request(
+    dataset: GoldenDataset,
+    cases: list[GoldenCase],
+    sides: tuple[Variant, Variant],
+    judge: JudgeSpec | None,
+    run: RunOptions,
+    options: SequentialOptions,
+) -> PlanRequest:
+    """What this run asks of the sequence (checked against a stored plan)."""
+    from arena.golden import case_hash
+
+    baseline, candidate = sides
+    key = sequence_key(
+        dataset.name,
+        baseline.version_hash,
+        candidate.version_hash,
+        judge.key if judge else None,
+        options.question,
+    )
+    return PlanRequest(
+        key=key,
+        seed=options.seed,
+        derived_seed=derive_seed(dataset, [baseline.version_hash, candidate.version_hash]),
+        case_ids=[c.id for c in cases],
+        case_hashes={c.id: case_hash(c) for c in cases},
+        alpha=options.alpha,
+        margin=options.margin,
+        max_cases=options.max_cases,
+        question=options.question,
+        finite=options.finite,
+        repeats=run.repeats,
+    )
+
+
+def _run_cases(
+    store: Store,
+    dataset: GoldenDataset,
+    variants: list[Variant],
+    run: RunOptions,
+    inner: Any,
+    cases: list[str],
+    state: Progress,
+    grader: Any = None,
+) -> int:
+    """Run (or replay from the run and the cache) both variants on ``cases``; score them when
+    a grader is given. The run id."""
+    from arena.evaluation.run_scores import score_run
+    from arena.runner import run_suite
+
+    only = OnlyCases(inner, set(cases))
+    report = run_suite(store, dataset, variants, replace(run, executor=only, progress=False))
+    state.agent_calls += report.model_calls
+    if grader is not None:
+        score_run(store, report.run_id, grader)
+    return report.run_id
+
+
+def _report(
+    state: Progress,
+    stop: Stop | None,
+    critical: list[str],
+    full: Any,
+    run_id: int,
+    sides: tuple[Variant, Variant],
+    judge: JudgeSpec | None,
+    options: SequentialOptions,
+) -> SequentialReport:
+    """The report of where and why the sequence stopped."""
+    baseline, candidate = sides
+    plan = state.plan
     lower, upper = state.cs.bounds()
     seen = len(state.trace)
     if critical:
         stop = Stop(
             "worse",
             True,
-            f"critical case(s) {', '.join(critical)} broken by the candidate (the baseline "
-            "passes them): the comparison stops at once, no statistics needed",
+            f"critical case(s) {', '.join(critical)} failed by evidence ("
+            + "; ".join(state.critical_reasons)
+            + "): the comparison stops at once",
         )
     elif stop is None:
         stop = decide(
-            float(lower[0]), float(upper[0]), margin=options.margin, seen=seen, budget=seen,
+            float(lower[0]), float(upper[0]), margin=plan.margin, seen=seen, budget=seen,
             question=options.question,
         )  # fmt: skip
+    total = len(plan.order)
     sequential = SequentialReport(
         run_id=run_id,
         baseline=baseline.name,
         candidate=candidate.name,
         judge=judge.label if judge else None,
-        alpha=options.alpha,
-        margin=options.margin,
-        population="finite (without replacement)" if options.finite else "sample",
+        alpha=plan.alpha,
+        margin=plan.margin,
+        population=(
+            f"finite: decides about these {total} cases' realised outcomes (without "
+            "replacement), not about the agents' expected behaviour on new cases"
+            if plan.finite
+            else "sample"
+        ),
         decision=stop.decision,
         verdict=VERDICTS[stop.decision],
         stopped_because=stop.reason,
         cases_used=state.used,
-        cases_total=len(order),
+        cases_total=total,
         cases_skipped=state.skipped,
         critical_failures=critical,
         lower=float(lower[0]) if seen else None,
@@ -203,62 +278,9 @@ def run_sequential(
         mean=float(state.cs.mean()[0]) if seen else None,
         agent_calls=state.agent_calls,
         judge_calls=state.judge_calls,
-        savings=_savings(full, len(order), state.used),
+        savings=_savings(full, total, state.used),
         trace=state.trace,
+        plan=plan,
     )
     sequential.summary, sequential.reasons = describe(sequential)
     return sequential
-
-
-def _look(
-    store: Store,
-    run_id: int,
-    batch: list[str],
-    judge: JudgeSpec | None,
-    only: OnlyCases,
-    run: RunOptions,
-    state: _Progress,
-    options: SequentialOptions,
-    budget: int,
-    variants: list[Variant],
-) -> Stop | None:
-    """Judge the batch, add its outcomes to the sequence; the Stop once settled, else None."""
-    from arena.battles import judge_run
-
-    candidate, baseline = (v.name for v in variants)
-    if judge is not None:
-        judged = judge_run(
-            store, run_id, judge, executor=only, concurrency=run.concurrency, progress=False
-        )
-        state.judge_calls += judged.model_calls
-        outcomes = judged_outcomes(store, run_id, baseline, candidate, judge.key)
-    else:
-        outcomes = golden_outcomes(store, run_id, baseline, candidate)
-    for case_id in batch:
-        if case_id not in outcomes:
-            state.skipped.append(case_id)
-            continue
-        state.cs.update([outcomes[case_id]])
-        low, high = state.cs.bounds()
-        lower, upper = float(low[0]), float(high[0])
-        state.trace.append(
-            Point(
-                n=len(state.trace) + 1,
-                case_id=case_id,
-                outcome=outcomes[case_id],
-                mean=float(state.cs.mean()[0]),
-                lower=lower,
-                upper=upper,
-            )
-        )
-        stop = decide(
-            lower,
-            upper,
-            margin=options.margin,
-            seen=len(state.trace),
-            budget=budget - len(state.skipped),
-            question=options.question,
-        )
-        if stop.settled:
-            return stop
-    return None

@@ -26,17 +26,21 @@ def gate_sequential(
 ) -> SequentialReport:
     """Run, score and judge ``candidate`` against ``baseline`` until the gate's question is
     settled: worse, or not worse (non-inferior: the gate passes either way once better or
-    non-inferior holds). Without a judge it decides on the golden scores."""
+    non-inferior holds). Without a judge it decides on the golden scores. The error level is
+    ``rules.alpha`` (``--alpha``); the order's seed is derived from the run unless
+    ``compare.sequential_seed`` is set (then recorded as explicit)."""
     from arena.evaluation.run_scores import make_grader
     from judges import parse_judge
 
     spec = parse_judge(str(config.judge)) if config.judge is not None else None
+    compare = config.compare
     options = SequentialOptions(
-        alpha=0.05,
-        margin=config.compare.margin,
-        seed=config.compare.seed,
-        batch=config.compare.batch,
+        alpha=config.rules.alpha,
+        margin=compare.margin,
+        seed=compare.sequential_seed,
+        batch=compare.batch,
         question=NON_INFERIORITY,
+        strict_critical=compare.strict_critical,
     )
     return run_sequential(
         store, dataset, baseline, candidate, spec, run, options, make_grader(config.grader, store)

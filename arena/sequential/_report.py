@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from arena.sequential._plan import SequencePlan, level
 from arena.sequential._trace import Point
 
 #: The compare vocabulary of each sequential decision (what ``arena gate``'s fail_on reads).
@@ -56,6 +57,9 @@ class SequentialReport(BaseModel):
     judge_calls: int
     savings: Savings | None = None
     trace: list[Point] = Field(default_factory=list)
+    plan: SequencePlan | None = Field(
+        None, description="Seed, order, horizon, alpha, margin, budget and the evidence."
+    )
     summary: str = ""
     reasons: list[str] = Field(default_factory=list)
 
@@ -63,7 +67,7 @@ class SequentialReport(BaseModel):
 def describe(report: SequentialReport) -> tuple[str, list[str]]:
     """The one-line summary and the reasons of a report."""
     interval = (
-        f"win share {report.mean:.2f}, {1 - report.alpha:.0%} anytime-valid interval "
+        f"win share {report.mean:.2f}, {level(report.alpha)} anytime-valid interval "
         f"[{report.lower:.3f}, {report.upper:.3f}]"
         if report.mean is not None and report.lower is not None and report.upper is not None
         else "no paired outcome yet"
@@ -73,6 +77,10 @@ def describe(report: SequentialReport) -> tuple[str, list[str]]:
         f"stopped after {report.cases_used} of {report.cases_total} cases; {interval})"
     )
     reasons = [report.stopped_because]
+    if report.plan is not None:
+        reasons.append(report.plan.describe())
+    if report.population != "sample":
+        reasons.append(f"population: {report.population}")
     if report.cases_skipped:
         reasons.append(
             f"{len(report.cases_skipped)} case(s) without an outcome (errors), not counted: "

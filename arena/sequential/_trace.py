@@ -70,6 +70,59 @@ def golden_outcomes(store: Store, run_id: int, baseline: str, candidate: str) ->
     }
 
 
+def critical_passes(
+    store: Store, run_id: int, baseline: str, candidate: str, cases: set[str]
+) -> dict[str, tuple[int, int, int, int]]:
+    """Critical case id (of ``cases``) -> (baseline passes, its repeats, candidate passes,
+    its repeats), over the scored results (errors count as failures)."""
+    from arena.evaluation.run_scores import load_run_scores
+
+    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for score in load_run_scores(store, run_id).cases:
+        if score.case_id in cases and score.tier == "critical":
+            tally = counts[(score.variant, score.case_id)]
+            tally[0] += int(score.passed)
+            tally[1] += 1
+    return {
+        case: (*counts[(baseline, case)], *counts[(candidate, case)])  # type: ignore[misc]
+        for case in sorted(cases)
+        if (baseline, case) in counts and (candidate, case) in counts
+    }
+
+
+def stochastic_cases(
+    store: Store, run_id: int, baseline: str, candidate: str, judge_key: str | None
+) -> dict[str, str]:
+    """Case id -> why its outcome is not one fixed number: a variant's repeats disagree, or
+    the judge's two orders (or its repeats) disagree."""
+    from arena.evaluation.run_scores import load_run_scores
+
+    why: dict[str, str] = {}
+    scores: dict[tuple[str, str], set[float]] = defaultdict(set)
+    for score in load_run_scores(store, run_id).cases:
+        if score.error is None and score.variant in (baseline, candidate):
+            scores[(score.variant, score.case_id)].add(round(score.score, 9))
+    for (variant, case), values in scores.items():
+        if len(values) > 1:
+            why.setdefault(case, f"the repeats of {variant} score differently")
+    if judge_key is None:
+        return why
+    shares: dict[str, set[float]] = defaultdict(set)
+    for battle in store.battles(run_id, judge_key):
+        if {battle.variant_a, battle.variant_b} != {baseline, candidate}:
+            continue
+        if battle.winner == ERROR:
+            continue
+        if battle.flip:
+            why.setdefault(battle.case_id, "the judge's two orders disagree")
+        won = WINNER_SCORE[battle.winner]
+        shares[battle.case_id].add(won if battle.variant_a == candidate else 1 - won)
+    for case, seen in shares.items():
+        if len(seen) > 1:
+            why.setdefault(case, "the judge's verdicts differ between repeats")
+    return why
+
+
 def confidence_trace(
     outcomes: list[tuple[str, float]],
     alpha: float = 0.05,

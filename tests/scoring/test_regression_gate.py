@@ -7,9 +7,9 @@ with ``arena baseline save baseline --export``).
 * The unchanged prompt passes the gate on three consecutive fresh runs (a new database each
   time, so every answer is asked of the model again) with repeats: no flapping.
 
-To stay within a few minutes on 2 cores the runs keep to four critical cases with two
-repeats (``--cases``), so ``critical_missing`` (critical cases not run) is left out of the
-blocking rules here; the shipped workflow runs the whole critical tier.
+To stay within a few minutes on 2 cores the runs keep to four critical cases (three for the
+fresh runs) with two repeats (``--cases``), so ``critical_missing`` (critical cases not run)
+is left out of the blocking rules here; the shipped workflow runs the whole critical tier.
 """
 
 from __future__ import annotations
@@ -27,10 +27,13 @@ pytestmark = [pytest.mark.regression, pytest.mark.integration]
 REPO = Path(__file__).resolve().parents[2]
 BASELINE = REPO / "baselines" / "baseline.json"
 CASES = "HP-001,HP-003,GF-001,GF-003"
+#: The flapping check leaves out HP-001, the slowest case (two minutes a repeat on a loaded
+#: machine): three fresh runs of the rest still ask the model every answer three times.
+STABLE_CASES = "HP-003,GF-001,GF-003"
 BLOCK = "suite_drop,critical_broken,happy_path_fail,category_broken"
 
 
-def _gate(tmp: Path, candidate: str, db: str) -> tuple[int, Any, str]:
+def _gate(tmp: Path, candidate: str, db: str, cases: str = CASES) -> tuple[int, Any, str]:
     """`arena gate` on the local model; the pairwise judge is left out to save minutes (the
     judge on the local model is covered by the integration tests)."""
     reports = tmp / "reports"
@@ -44,7 +47,7 @@ def _gate(tmp: Path, candidate: str, db: str) -> tuple[int, Any, str]:
             "--tier",
             "critical",
             "--cases",
-            CASES,
+            cases,
             "--repeats",
             "2",
             "--block",
@@ -69,13 +72,13 @@ def test_the_unchanged_prompt_passes_three_fresh_runs(
     for attempt in range(3):
         folder = tmp_path / f"run{attempt}"
         folder.mkdir()
-        code, doc, md = _gate(folder, "baseline", f"sqlite:///{folder / 'arena.db'}")
+        code, doc, md = _gate(folder, "baseline", f"sqlite:///{folder / 'arena.db'}", STABLE_CASES)
         capsys.readouterr()
         assert code == 0, md
         assert doc["regression"]["broken_cases"] == [] or all(
             r["severity"] != "block" for r in doc["regression"]["reasons"]
         ), md
-        assert len(doc["regression"]["compared_cases"]) == 4
+        assert len(doc["regression"]["compared_cases"]) == 3
 
 
 def test_a_prompt_that_forbids_tools_fails_the_gate_and_says_why(
