@@ -142,3 +142,13 @@ def test_a_futile_stop_is_undecided_with_its_reason() -> None:
     assert stop.settled and stop.decision == "undecided"
     assert stop.reason.startswith("undecided: more cases would not settle it")
     assert decide(0.55, 0.7, margin=0.05, seen=40, budget=200, futile=True).decision == "better"
+
+
+def test_the_gate_question_counts_only_reaching_non_inferiority() -> None:
+    cs = SpendingCS(0.05, budget=100, sequences=2)
+    for _ in range(40):
+        cs.update([0.5, 0.3])  # ties: not worse; a steady 0.3: worse, never non-inferior
+    chance = decision_chance(cs, MARGIN, non_inferiority=True)
+    assert chance[0] > 0.9 and chance[1] < 0.02
+    assert futile(cs, MARGIN, 0.02, non_inferiority=True).tolist() == [False, True]
+    assert not futile(cs, MARGIN, 0.02).any()  # three-way: the 0.3 run can still say "worse"
