@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.stats import norm
+from scipy.special import ndtri
 
 #: The L2 prior on log-strengths (fixes the free shift of Bradley-Terry strengths).
 REG = 0.01
@@ -36,6 +36,7 @@ class AdaptiveState:
     variants: int
     wins: NDArray[np.float64] = field(init=False)
     counts: NDArray[np.float64] = field(init=False)
+    _warm: NDArray[np.float64] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.variants < 2:
@@ -62,7 +63,7 @@ class AdaptiveState:
         (with :data:`PRIOR_TIES` virtual ties between every two variants)."""
         prior = PRIOR_TIES * (1 - np.eye(self.variants))
         wins, counts = self.wins + prior / 2, self.counts + prior
-        theta = np.zeros(self.variants)
+        theta = np.zeros(self.variants) if self._warm is None else self._warm.copy()
         hessian = np.eye(self.variants) * REG
         for _ in range(100):
             p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
@@ -73,6 +74,7 @@ class AdaptiveState:
             theta += step
             if np.max(np.abs(step)) < 1e-9:
                 break
+        self._warm = theta.copy()  # the next fit starts here: a few Newton steps, not many
         return theta, np.asarray(np.linalg.inv(hessian), dtype=float)
 
 
@@ -85,7 +87,7 @@ def _gaps(
     theta, cov = state.fit()
     order = np.argsort(-theta, kind="stable")
     top, rest = order[:k], order[k:]
-    z = float(norm.ppf(1 - alpha / (2 * k * len(rest))))
+    z = float(ndtri(1 - alpha / (2 * k * len(rest))))
     gaps = []
     for i in top:
         for j in rest:

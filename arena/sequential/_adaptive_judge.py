@@ -1,8 +1,10 @@
 """``arena judge --pairs adaptive``: judge the (pair, case) that most reduces the uncertainty of
 the top-k ranking, one battle at a time, until the top k are separated or the budget is spent.
 
-The choice of the next pair is :func:`arena.sequential.next_pair` (the least separated pair
-across the top-k boundary); its case is a seeded random one not yet judged for that pair.
+The choice of the next pair and the stop are :class:`arena.sequential.AdaptiveLoop`'s (the
+least separated pair across the top-k boundary, or once its cases are used up the pair that
+best informs it; the same loop ``benchmarks/sequential_bench.py`` measures); its case is a
+seeded random one not yet judged for that pair.
 Battles are judged in both orders and stored like ``arena judge``'s (verdicts cached), so a
 rerun resumes from the stored battles and ``arena ratings`` rates them as usual: the
 Bradley-Terry likelihood does not depend on how the pairs were chosen from past outcomes,
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import BaseModel
 
-from arena.sequential import AdaptiveState, next_pair, ranks_separated
+from arena.sequential import AdaptiveLoop, AdaptiveState, ranks_separated
 from arena.vocabulary import ERROR, WINNER_SCORE
 
 if TYPE_CHECKING:
@@ -112,36 +114,22 @@ async def _judge(
             state.add(index[battle.variant_a], index[battle.variant_b], WINNER_SCORE[battle.winner])
     for key in todo:
         todo[key] = [p for p in todo[key] if (p.a.id, p.b.id) not in done]
-    judged = errors = calls = 0
-    exhausted: set[tuple[int, int]] = set()
-    reason = ""
-    while True:
-        if budget is not None and judged >= budget:
-            reason = f"the budget of {budget} battles is spent"
-            break
-        pick = next_pair(state, top_k, alpha, exclude=exhausted)
-        if pick is None:
-            reason = (
-                f"the top {top_k} are separated at {1 - alpha:.0%} confidence"
-                if ranks_separated(state, top_k, alpha)
-                else "every case of the undecided pairs is judged"
-            )
-            break
-        key = (min(pick), max(pick))
-        if not todo.get(key):
-            exhausted.add(key)
-            continue
-        pair = todo[key].pop()
+    loop = AdaptiveLoop(
+        state, {key: len(v) for key, v in todo.items()}, top_k=top_k, alpha=alpha, budget=budget
+    )
+    errors = calls = 0
+    while (pick := loop.next()) is not None:
+        pair = todo[pick].pop()
         outcome = await executor.judge_pair(store, run_id, judge, pair, set())
-        judged += 1
-        if outcome is None:
+        if outcome is None or outcome.battle.winner == ERROR:
+            errors += outcome is not None
+            calls += outcome.calls if outcome is not None else 0
+            loop.record(pick, None)
             continue
         calls += outcome.calls
         battle = outcome.battle
-        if battle.winner == ERROR:
-            errors += 1
-            continue
-        state.add(index[battle.variant_a], index[battle.variant_b], WINNER_SCORE[battle.winner])
+        first, second = index[battle.variant_a], index[battle.variant_b]
+        loop.record((first, second), WINNER_SCORE[battle.winner])
     calibrate_run(store, run_id, spec)
     theta, _ = state.fit()
     return AdaptiveReport(
@@ -150,11 +138,11 @@ async def _judge(
         top_k=top_k,
         alpha=alpha,
         battles=state.battles,
-        judged_now=judged,
+        judged_now=loop.judged,
         errors=errors,
         model_calls=calls,
         all_pairs=sum(len(v) for v in slots.values()),
-        separated=ranks_separated(state, top_k, alpha),
-        stopped_because=reason,
+        separated=loop.separated or ranks_separated(state, top_k, alpha),
+        stopped_because=loop.reason,
         ranking=[variants[i] for i in np.argsort(-theta, kind="stable")],
     )

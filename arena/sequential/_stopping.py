@@ -2,14 +2,18 @@
 
 The outcome of a case is the candidate's share of the win against the baseline, in [0, 1]
 (1 a win, 0 a loss, 0.5 a tie; both judge orders averaged), so 0.5 means "equal". With the
-anytime-valid interval ``[lower, upper]`` of its mean after each case, at a ``margin``:
+interval ``[lower, upper]`` of its mean after each case (valid at every look up to the budget:
+:mod:`arena.sequential._spending`, or at every look at all: the betting sequence), at a
+``margin``:
 
 - **better**: ``lower > 0.5``, the candidate wins more often than not;
 - **worse**: ``upper < 0.5 - margin``, it loses by more than the margin;
 - **non-inferior**: ``lower >= 0.5 - margin`` and (``upper <= 0.5 + margin``: within the
   margin either way, or the question is only "worse or not", :data:`NON_INFERIORITY`, as for
   the merge gate);
-- **undecided** at the budget: every case allowed was used and none of these holds.
+- **undecided** at the budget: every case allowed was used and none of these holds;
+- **undecided, futile** (``futile=True``, :func:`arena.sequential.futile`): a decision by the
+  budget has become unlikely, so the run stops early, undecided; this adds no decision.
 
 Each side of the interval misses with at most ``alpha / 2``, so "better" when the variants
 are equal happens with probability at most ``alpha / 2`` however often one looks.
@@ -45,8 +49,10 @@ def decide(
     seen: int,
     budget: int,
     question: Question = THREE_WAY,
+    futile: bool = False,
 ) -> Stop:
-    """The decision after ``seen`` of ``budget`` cases (module docstring)."""
+    """The decision after ``seen`` of ``budget`` cases (module docstring); ``futile`` says
+    the futility rule found a decision by the budget unlikely."""
     if not 0 <= margin < 0.5:
         raise ValueError(f"margin must be in [0, 0.5), got {margin}")
     floor = 0.5 - margin
@@ -62,6 +68,13 @@ def decide(
             else f"within {floor:.2f} and {0.5 + margin:.2f}"
         )
         return Stop("non-inferior", True, f"the interval {interval} is {where}")
+    if futile and seen < budget:
+        return Stop(
+            "undecided",
+            True,
+            f"undecided: more cases would not settle it (a decision by the budget of {budget} "
+            f"cases has become unlikely; the interval {interval})",
+        )
     if seen >= budget:
         return Stop(
             "undecided",
