@@ -3,7 +3,8 @@
 Run:  python benchmarks/ratings_bench.py [--battles N] [--models M] [--rounds R]
       python benchmarks/ratings_bench.py --models-axis 50,300,1000,3000,10000  (see ratings_scale)
       python benchmarks/ratings_bench.py --queries-axis 50,500,5000,20000 --axis-battles 300000
-          [--axis-models 1000] [--cases-repeats 100x3]  (see ratings_queries)
+          [--axis-models 1000] [--cases-repeats 100x3] [--old-tree DIR] [--markdown]
+          (see ratings_queries)
 
 Battles are simulated from known Bradley-Terry strengths (seeded, 10% ties, query ids).
 "Ours" is ``arena.ratings.bootstrap_bradley_terry``: pair counts, L-BFGS-B point fit, then
@@ -194,6 +195,8 @@ def main() -> None:
     queries.add_argument("--queries-axis", help="comma-separated query counts, e.g. 50,500,20000")
     queries.add_argument("--axis-models", type=int, default=1000)
     queries.add_argument("--cases-repeats", help="also CASESxREPEATS, e.g. 100x3")
+    queries.add_argument("--old-tree", help="a checkout of the old code (e.g. main) to run too")
+    queries.add_argument("--markdown", action="store_true", help="also print the docs table")
     args = parser.parse_args()
     if args.queries_axis:
         from ratings_queries import queries_axis
@@ -208,6 +211,8 @@ def main() -> None:
             args.timeout,
             args.fastchat_rounds,
             cases,  # type: ignore[arg-type]
+            args.old_tree,
+            args.markdown,
         )
         return
     if args.models_axis:

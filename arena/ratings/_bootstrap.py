@@ -33,6 +33,7 @@ from arena.ratings._intervals import bootstrap_interval
 from arena.ratings._pair_counts import PairCounts, aggregate_pairs, unique_inverse
 from arena.ratings._resampling import UnitTypes, query_multiplicities, type_multiplicities
 from arena.ratings._round_starts import DENSE_MAX_MODELS, RoundStarts
+from arena.ratings._round_workers import default_workers, solve_chunks
 from arena.ratings._sparse_newton import PairGraph, chunk_columns, fit_columns
 
 DEFAULT_ROUNDS = BOOTSTRAP_ROUNDS
@@ -136,21 +137,24 @@ def _fit_rounds(
     solver: str,
     graph: PairGraph | None,
     starts: RoundStarts | None = None,
+    workers: int = 1,
 ) -> FloatArray:
     """(rounds x models) refits for a batch of multiplicities, warm-started from ``point``
     or, given ``starts``, from each round's first-order step away from it."""
     bound = float(counts.total.max(initial=0.0))
     n_pairs, m = counts.lo.shape[0], counts.n_models
     if graph is not None:
-        # Resampled counts are made a cache-sized chunk at a time, in the (pairs x rounds)
+        sparse_graph = graph
+
+        # Resampled counts are made a budget-sized chunk at a time, in the (pairs x rounds)
         # layout the sparse solver works in, so no (rounds x pairs) copy is ever held.
-        out = np.empty((mult.shape[0], m))
-        step = chunk_columns(n_pairs, m)
-        for first in range(0, mult.shape[0], step):
-            rows = slice(first, first + step)
+        def solve(rows: slice) -> FloatArray:
             both = _pair_counts_for(matrix, matrix32, mult[rows], bound)
             start = point if starts is None else starts(mult[rows])
-            out[rows] = fit_columns(graph, both[:n_pairs], both[n_pairs:], reg, start).T
+            return fit_columns(sparse_graph, both[:n_pairs], both[n_pairs:], reg, start).T
+
+        out = np.empty((mult.shape[0], m))
+        solve_chunks(solve, mult.shape[0], chunk_columns(n_pairs, m), out, workers)
         return out
     both = _pair_counts_for(matrix, matrix32, mult, bound).T.astype(np.float64)
     wins, total = both[:, :n_pairs], both[:, n_pairs:]
@@ -175,6 +179,7 @@ def bootstrap_bradley_terry(
     scale: float = SCALE,
     base: float = BASE,
     initial: float = INITIAL,
+    workers: int | None = None,
 ) -> RatingFit:
     """Bradley-Terry ratings with 95% intervals from a seeded query bootstrap.
 
@@ -187,9 +192,15 @@ def bootstrap_bradley_terry(
     (:func:`~arena.ratings._intervals.bootstrap_interval`), which keeps small arenas'
     intervals honest; memory stays within
     :data:`~arena.ratings._resampling.RESAMPLE_BUDGET` however many queries there are.
+    Sparse rounds are refitted on ``workers`` threads (default: one per core,
+    :func:`~arena.ratings._round_workers.default_workers`); the result is the same, bit for
+    bit, whatever the number of workers.
     """
     if rounds < 1:
         raise ValueError("rounds must be >= 1")
+    if workers is not None and workers < 1:
+        raise ValueError("workers must be >= 1")
+    n_workers = default_workers() if workers is None else workers
     anchor_index = None if anchor is None else battles.index_of(anchor)
     counts = aggregate_pairs(battles)
     m = battles.n_models
@@ -223,7 +234,7 @@ def bootstrap_bradley_terry(
         for mult in type_multiplicities(types, rounds, rng):
             rows = slice(done, done + mult.shape[0])
             samples[rows] = _fit_rounds(
-                counts, matrix, matrix32, mult, point, reg, solver, graph, starts
+                counts, matrix, matrix32, mult, point, reg, solver, graph, starts, n_workers
             )
             done += mult.shape[0]
     rating, sample_ratings = (
