@@ -39,7 +39,9 @@ def _ratings(at: object) -> dict[str, int]:
 def _vote_for_the_baseline(at: object) -> str:
     """Click the button of the answer that is not prompt-v2's (the baseline's, on the gate's
     pairs); returns the button's winner."""
-    answer_a = at.code[1].value  # type: ignore[attr-defined]  # after the question
+    # The Vote tab is the last tab: its two answers are the last code blocks on the page
+    # (the other tabs render code blocks of their own before it).
+    answer_a = at.code[-2].value  # type: ignore[attr-defined]
     winner = "model_b" if BECAUSE in answer_a else "model_a"
     at.button(key=f"vote_{winner}").click().run()  # type: ignore[attr-defined]
     return winner
