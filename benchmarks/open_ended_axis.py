@@ -121,6 +121,14 @@ def _combined(
     return row, fit
 
 
+def _seconds(row: ModeRow) -> str:
+    if not row.seconds:
+        return "-"
+    if not row.calls:
+        return "cached"
+    return f"{row.seconds / max(len(row.p_first), 1):.1f}"
+
+
 def table(rows: list[ModeRow], held: list[LabelledPair]) -> str:
     """Each row's figures on the held-out pairs."""
     people: list[Choice] = [p.preferred for p in held]
@@ -143,7 +151,7 @@ def table(rows: list[ModeRow], held: list[LabelledPair]) -> str:
                 "-"
                 if guaranteed is None
                 else f"{pct(guaranteed[0], 0)} at {pct(guaranteed[1], 0)}",
-                f"{row.seconds / max(len(row.p_first), 1):.1f}" if row.seconds else "-",
+                _seconds(row),
             ]
         )
     headers = [
