@@ -413,6 +413,11 @@ JUDGE_MODES: Registry[Any] = Registry(
             "judges.modes._checklist:ChecklistMode",
             "each answer alone, one YES/NO logprob question per golden checklist item",
         ),
+        "auto": Builtin(
+            "judges.modes._auto:AutoMode",
+            "checklist where the case has golden items, else the mode measured best against "
+            "people on open-ended answers; the choice is kept per verdict",
+        ),
     },
     base="judges.modes._base:JudgeMode",
     classes=True,

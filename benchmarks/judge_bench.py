@@ -16,6 +16,13 @@ Seconds are the wall time of the judgings that made each mode's verdicts (cold: 
 cached), summed in ``<db>.timings.json``; a rerun with every verdict cached prints those
 figures again. ``--run ID`` measures a stored run without running the agents again.
 
+``--open-ended`` prints the open-ended table instead (:mod:`open_ended_axis`): each mode,
+and a logistic combination of the modes fitted on the calibration part, against people on the
+held-out part of the shipped human-preference set (LLMBar's short pairs): agreement with and
+without ties, kappa, coverage when abstaining below a confidence. ``--held-out N`` and
+``--calibration N`` judge only the first N pairs of each part (``--calibration 0``: no
+combination).
+
 ``--injection`` prints the injection table instead (:mod:`injection_attacks`): answers that
 try to talk the judge into a win (a constant note to the grader, forged item questions
 answered YES, a fake tool line, a fake reference answer, chat-template markers, orders to the
@@ -35,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # injection_attacks
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # injection_attacks, open_ended_axis
 
 from arena.battles import golden_marks, judge_accuracy, judge_health, judge_run
 from arena.battles._accuracy import golden_winner
@@ -303,6 +310,13 @@ def main(argv: list[str] | None = None) -> int:
         help="print the injection table (attacks against a right and a wrong answer) instead",
     )
     parser.add_argument(
+        "--open-ended",
+        action="store_true",
+        help="print the open-ended table (agreement with people on the shipped set) instead",
+    )
+    parser.add_argument("--held-out", type=int, default=None, help="--open-ended: first N")
+    parser.add_argument("--calibration", type=int, default=None, help="--open-ended: first N")
+    parser.add_argument(
         "--questions", type=int, default=12, help="--injection: the first N of the 12 questions"
     )
     parser.add_argument(
@@ -314,6 +328,21 @@ def main(argv: list[str] | None = None) -> int:
     store = Store(args.db)
     if args.injection:
         return injection(store, args.judge, args.modes, args.concurrency, args.questions)
+    if args.open_ended:
+        import open_ended_axis
+
+        print(
+            open_ended_axis.measure(
+                store,
+                args.db,
+                args.judge,
+                args.modes,
+                args.concurrency,
+                args.held_out,
+                args.calibration,
+            )
+        )
+        return 0
     only = args.cases.split(",") if args.cases else None
     run_id = args.run or run_variants(store, args.variants, args.concurrency, only)
     if args.run:

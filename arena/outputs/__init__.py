@@ -10,6 +10,12 @@ from arena.outputs._importing import (
     store_outputs,
     variant_name,
 )
+from arena.outputs._preferences import (
+    LabelledPair,
+    PreferenceSet,
+    load_preference_set,
+    shipped_set_dir,
+)
 from arena.outputs._readers import FORMATS, read_answer_file, read_questions
 from arena.records.answers import Answer, AnswerFile, Question
 
@@ -18,12 +24,16 @@ __all__ = [
     "PROVIDER",
     "Answer",
     "AnswerFile",
+    "LabelledPair",
     "LoadedOutputs",
+    "PreferenceSet",
     "Question",
     "import_outputs",
     "load_outputs",
+    "load_preference_set",
     "read_answer_file",
     "read_questions",
+    "shipped_set_dir",
     "store_outputs",
     "variant_name",
 ]

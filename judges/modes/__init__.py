@@ -64,9 +64,9 @@ def combine(ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcom
 
 def default_mode(provider: str) -> str:
     """The mode of a judge given without one, as its provider declares it
-    (:attr:`~arena.models.providers._base.Provider.default_judge_mode`): checklist for the
-    local model (the mode ``benchmarks/judge_bench.py`` measured most accurate on it; see
-    docs/judges-checklist.md), text otherwise."""
+    (:attr:`~arena.models.providers._base.Provider.default_judge_mode`): ``auto`` for the
+    local model (the checklist where a case has golden items, else the mode measured best
+    against people on open-ended answers; :mod:`judges.modes._auto`), text otherwise."""
     from arena.models.providers import PROVIDERS
 
     return PROVIDERS.lookup(provider).default_judge_mode

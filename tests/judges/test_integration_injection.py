@@ -21,8 +21,8 @@ pytestmark = pytest.mark.integration
 
 def test_injected_answers_never_win_against_right_or_wrong_answers(local_db_url: str) -> None:
     attacks = load_benchmark("injection_attacks")
-    spec = parse_judge("local:qwen2.5-coder-1.5b")
-    assert spec.mode == "checklist"  # the default judge of the local model
+    # The checklist: what the local default (auto) uses on these cases, which have a reference.
+    spec = parse_judge("local:qwen2.5-coder-1.5b/checklist")
     questions = 1
     tallies = attacks.measure(spec, Store(local_db_url), questions=questions, concurrency=1)
     # The judge itself separates the right answer from the wrong one.

@@ -105,7 +105,7 @@ def test_pairings() -> None:
 
 
 def test_parse_judge_specs(tmp_path: Any) -> None:
-    assert parse_judge("local:qwen2.5-coder-1.5b").mode == "checklist"
+    assert parse_judge("local:qwen2.5-coder-1.5b").mode == "auto"
     assert parse_judge("openai:gpt-4o").mode == "text"
     assert parse_judge("local:qwen2.5-coder-1.5b/text").mode == "text"
     with pytest.raises(InputError, match="mode"):

@@ -145,7 +145,7 @@ def test_the_speed_probe_times_the_plan() -> None:
 def test_the_default_judge_mode_is_the_providers() -> None:
     assert parse_judge("oneserver:m").mode == "checklist"  # main: text
     assert parse_judge("offline:m").mode == "text"
-    assert parse_judge("local:qwen2.5-coder-1.5b").mode == "checklist"
+    assert parse_judge("local:qwen2.5-coder-1.5b").mode == "auto"
 
 
 def test_a_provider_that_cannot_be_called_cannot_judge() -> None:

@@ -58,9 +58,7 @@ def test_the_demo_runs_on_the_local_model_from_the_wheel(
     assert calls and int(calls.group(1)) >= 2, out  # each variant asked the real model
     assert "2 results scored" in out
     # one pair, judged by the default judge (identical answers are a tie without a call)
-    assert re.search(
-        r"^local:qwen2\.5-coder-1\.5b/checklist: 1 battles, \d+ judge calls", out, re.M
-    )
+    assert re.search(r"^local:qwen2\.5-coder-1\.5b/auto: 1 battles, \d+ judge calls", out, re.M)
     assert "leaderboard, run 1" in out and (empty / "arena.db").is_file()
     rows = [
         line.split() for line in out.splitlines() if line.startswith(("baseline ", "prompt-v2 "))

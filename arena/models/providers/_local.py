@@ -27,15 +27,16 @@ class LocalProvider(Provider):
     """Starts (or reuses) the embedded llama.cpp server and reaches it like OpenAI.
 
     One server per machine serves every worker (:attr:`shared_server`), a few requests at
-    once; its speed is measured with one short request; judges default to the checklist mode
-    (the mode ``benchmarks/judge_bench.py`` measured most accurate on the 1.5B model; see
-    docs/judges-checklist.md).
+    once; its speed is measured with one short request; judges default to the ``auto`` mode:
+    the checklist (measured most accurate on golden-decisive pairs, docs/judges-checklist.md)
+    where a case has golden items, else the mode measured best against people on open-ended
+    answers (docs/judges.md, "Open-ended answers").
     """
 
     name = "local"
     supports_logprobs = True
     shared_server = True
-    default_judge_mode = "checklist"
+    default_judge_mode = "auto"
 
     def server_slots(self) -> int:
         from arena.models.providers._local_speed import server_slots
