@@ -282,6 +282,19 @@ def _check_same(stored: SequencePlan, asked: PlanRequest) -> None:
             )
 
 
+def _refuse_budget(stored: SequencePlan, budget: int, reason: str) -> InputError:
+    planned = stored.first_budget
+    return InputError(
+        f"this comparison continues a stored sequence planned with the spending boundary for "
+        f"a budget of {planned} cases, and this run asks for {budget}: {reason}. Rerun on at "
+        f"most {planned} cases (arena compare: --max-cases {planned}) to continue it; to use "
+        "more cases, plan the larger budget from the start (a new sequence on a new database, "
+        f"--db, with that --max-cases), or start with {BOUNDARY_FLAG} {ANYTIME} to be able to "
+        "grow the budget later",
+        field="--max-cases",
+    )
+
+
 def continue_plan(stored: SequencePlan, asked: PlanRequest) -> SequencePlan:
     """The stored sequence continued by this run, or InputError naming what differs.
 
@@ -308,15 +321,7 @@ def continue_plan(stored: SequencePlan, asked: PlanRequest) -> SequencePlan:
     budget = max(budget, len(stored.evidence))
     valid, reason = continuation_valid(stored.boundary_plan(), budget)
     if not valid:
-        raise InputError(
-            f"this comparison continues a stored sequence planned with the spending boundary "
-            f"for a budget of {stored.first_budget} cases, and this run asks for {budget}: "
-            f"{reason}. Rerun with --max-cases {stored.first_budget} (or fewer) to continue "
-            "it; to use more cases, plan the larger budget from the start (a new sequence on "
-            f"a new database, --db, with that --max-cases), or start with {BOUNDARY_FLAG} "
-            f"{ANYTIME} to be able to grow the budget later",
-            field="--max-cases",
-        )
+        raise _refuse_budget(stored, budget, reason)
     return stored.model_copy(
         update={"order": order, "budget": budget, "continued": stored.continued + 1}
     )
