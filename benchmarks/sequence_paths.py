@@ -1,8 +1,9 @@
 """What a sequential decision guarantees on each documented path, by simulation.
 
 - **Continued run**: equal variants, reruns that raise ``--max-cases`` (40, 80, ..., 200).
-  ``continued`` is what ``arena compare --sequential`` does now (the stored plan: one order,
-  the first run's horizon, the evidence carried over); ``re-bet`` is what it did before (each
+  ``continued`` is what ``arena compare --sequential --boundary anytime`` does (the stored
+  plan: one order, the first run's horizon, the evidence carried over; the default spending
+  boundary refuses a larger budget instead); ``re-bet`` is what it did before (each
   rerun replayed the same order with bets tuned to its own ``budget // 2``). A false "better"
   is "better" at any look of any rerun.
 - **Critical cases**: equal stochastic agents that pass each critical case with probability
@@ -49,6 +50,7 @@ def _request(cases: int, max_cases: int, alpha: float) -> PlanRequest:
         question="three-way",
         finite=False,
         repeats=1,
+        boundary="anytime",  # the boundary whose budget a rerun may raise
     )
 
 

@@ -41,6 +41,7 @@ _FIELDS: dict[str, tuple[str | None, str]] = {
     "batch": ("compare", "batch"),
     "strict_critical": ("compare", "strict_critical"),
     "sequential_seed": ("compare", "sequential_seed"),
+    "boundary": ("compare", "boundary"),
     "grader": (None, "grader"),
 }
 

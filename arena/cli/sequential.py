@@ -13,7 +13,7 @@ from arena.defaults import ALL_TIERS
 
 def add_gate_flags(p: argparse.ArgumentParser) -> None:
     """``arena gate --sequential [--batch N]`` (each overrides its arena.yaml key)."""
-    g = p.add_argument_group("sequential (anytime-valid, stops once the decision is settled)")
+    g = p.add_argument_group("sequential (stops once the decision is settled)")
     g.add_argument(
         "--sequential",
         action="store_true",
@@ -32,7 +32,20 @@ def add_gate_flags(p: argparse.ArgumentParser) -> None:
         help="an explicit seed of the case order, recorded as explicit (default: derived "
         "from the dataset and variant versions)",
     )
+    _add_boundary(g)
     _add_strict(g, default=None)
+
+
+def _add_boundary(g: Any) -> None:
+    g.add_argument(
+        "--boundary",
+        choices=["spending", "anytime"],
+        default=None,
+        help="a new sequence's boundary: spending (default: valid up to the case budget, "
+        "stops early for futility; a rerun may not raise the budget) or anytime (valid at "
+        "every number of cases, so a rerun may raise the budget; less power). A stored "
+        "sequence keeps its own",
+    )
 
 
 def _add_strict(g: Any, default: bool | None) -> None:
@@ -58,6 +71,7 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--batch", type=int, default=1, metavar="N", help="cases between looks")
     g.add_argument("--max-cases", type=int, default=None, metavar="N", help="case budget")
+    _add_boundary(g)
     g.add_argument(
         "--finite",
         action="store_true",
@@ -114,6 +128,7 @@ def cmd_compare_sequential(args: argparse.Namespace) -> int:
         finite=args.finite,
         allow_stochastic_finite=args.allow_stochastic_finite,
         strict_critical=args.strict_critical,
+        boundary=args.boundary,
     )
     if args.allow_stochastic_finite and not args.finite:
         raise InputError("--allow-stochastic-finite only applies with --finite", field="--finite")

@@ -72,6 +72,13 @@ class CompareSection(BaseModel):
         description="Sequential mode: an explicit seed of the case order, recorded as explicit "
         "(default: derived from the dataset and variant versions).",
     )
+    boundary: Literal["spending", "anytime"] | None = Field(
+        None,
+        description="Sequential mode: a new sequence's boundary; null is spending (valid up to "
+        "the case budget, futility stops; a rerun may not raise the budget), anytime is the "
+        "betting sequence (valid at every number of cases; the budget may grow). A stored "
+        "sequence keeps its own.",
+    )
     strict_critical: bool = Field(
         False,
         description="Sequential mode: the agents are declared deterministic, so a critical case "
@@ -210,6 +217,7 @@ compare:
   sequential: false                 # true: case by case, stop once settled (docs/sequential.md)
   batch: 1                          # cases between two looks when sequential
   sequential_seed: null             # null: the order's seed is derived from the run
+  boundary: null                    # null: spending (futility stops); anytime: budget may grow
   strict_critical: false            # true: agents deterministic, one failed run blocks
 report_dir: reports                 # gate.md and gate.json
 """

@@ -8,8 +8,11 @@ go ``batch`` at a time: both variants run on the batch (the runner's cache and r
 always; the run is the full design's run, so tasks never started leave an ordinary "stopped"
 run), the results are scored, the batch's critical cases are tested by evidence
 (:mod:`arena.sequential._critical`), then the judge judges the batch's pairs, each case's
-outcome updates the betting confidence sequence (:class:`arena.sequential.BettingCS`), and
-:func:`arena.sequential.decide` says whether to stop.
+outcome updates the plan's interval (the known-horizon boundary,
+:class:`arena.sequential.SpendingCS`, by default; the betting confidence sequence,
+:class:`arena.sequential.BettingCS`, with ``boundary="anytime"`` or ``finite``), and the
+stopping rule (:func:`arena.sequential._rule.stop_now`: better, worse, non-inferior, or
+undecided because more cases would not settle it) says whether to stop.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from arena.sequential import THREE_WAY, Question, Stop, decide
+from arena.sequential import ANYTIME, FUTILITY, SPENDING, THREE_WAY, Question, Stop, decide
+from arena.sequential._boundary import BoundaryKind
 from arena.sequential._cases import OnlyCases
 from arena.sequential._plan import PlanRequest, derive_seed, open_plan, sequence_key
 from arena.sequential._report import VERDICTS, Savings, SequentialReport, describe
 from arena.sequential._steps import Progress, check_critical, look, replay
+from arena.sequential._stopping import FUTILE_REASON
 
 if TYPE_CHECKING:
     from arena.golden import GoldenCase, GoldenDataset
@@ -52,6 +57,14 @@ class SequentialOptions:
     """Let ``finite`` decide about these cases' realised outcomes even when they are
     stochastic (repeats or the judge's two orders disagree); refused otherwise."""
     question: Question = THREE_WAY
+    boundary: BoundaryKind | None = None
+    """``spending`` (the known-horizon boundary with futility stops: valid up to the budget,
+    which a continuation may not raise) or ``anytime`` (the betting sequence: the budget may
+    grow later); None: spending for a new sequence, a stored one keeps its own. ``finite``
+    always uses the betting sequence."""
+    futility: float = FUTILITY
+    """Spending boundary: stop once the chance of a decision by the budget is under this (0:
+    never)."""
     stop_on_critical: bool = True
     """Test each critical case by evidence and stop at "worse" when one blocks."""
     strict_critical: bool = False
@@ -69,6 +82,12 @@ class SequentialOptions:
             raise InputError(f"batch must be at least 1, got {self.batch}", field="--batch")
         if self.max_cases is not None and self.max_cases < 1:
             raise InputError("max cases must be at least 1", field="--max-cases")
+        if self.boundary not in (None, SPENDING, ANYTIME):
+            raise InputError(
+                f"boundary must be {SPENDING} or {ANYTIME}, got {self.boundary}", field="--boundary"
+            )
+        if not 0 <= self.futility < 1:
+            raise InputError(f"futility must be in [0, 1), got {self.futility}", field="futility")
 
 
 def _savings(full: Any, cases_total: int, used: int) -> Savings:
@@ -134,7 +153,7 @@ def run_sequential(
     )  # fmt: skip
     critical_ids = {c.id for c in cases if c.tier.value == "critical"}
     state = Progress(
-        plan, plan.bets(), asked.case_hashes, critical_ids, options.question,
+        plan, plan.sequence(), asked.case_hashes, critical_ids, options.question,
         options.allow_stochastic_finite,
     )  # fmt: skip
     stop = replay(state)
@@ -198,6 +217,8 @@ def _request(
         question=options.question,
         finite=options.finite,
         repeats=run.repeats,
+        boundary=options.boundary,
+        futility=options.futility,
     )
 
 
@@ -267,6 +288,7 @@ def _report(
             else "sample"
         ),
         decision=stop.decision,
+        futile=stop.reason.startswith(FUTILE_REASON),
         verdict=VERDICTS[stop.decision],
         stopped_because=stop.reason,
         cases_used=state.used,

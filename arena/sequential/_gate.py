@@ -41,6 +41,7 @@ def gate_sequential(
         batch=compare.batch,
         question=NON_INFERIORITY,
         strict_critical=compare.strict_critical,
+        boundary=compare.boundary,
     )
     return run_sequential(
         store, dataset, baseline, candidate, spec, run, options, make_grader(config.grader, store)

@@ -5,8 +5,14 @@ error level and margin, and the evidence gathered so far. Rerunning with a large
 ``--max-cases``, on a grown dataset, or after an interruption must continue *that* sequence:
 the outcomes already seen are replayed from the stored evidence (never re-bet with other bets),
 the new cases follow in the stored order, and a knob that would change the test (alpha, margin,
-an explicit seed, repeats, ``--finite``, a seen case edited or removed) is refused with an
-:class:`~arena.errors.InputError` naming what differs.
+an explicit seed, repeats, ``--finite``, the boundary, a seen case edited or removed) is
+refused with an :class:`~arena.errors.InputError` naming what differs.
+
+The boundary (:mod:`arena.sequential._boundary`) is stored too: ``spending`` (the
+known-horizon boundary with futility stops, the default of a new sequence) is valid up to
+the budget it was planned with, so a continuation may keep or lower that budget and a larger
+one is refused; ``anytime`` (the betting sequence; ``--finite`` always) may grow it. Plans
+stored before the field existed were made with the anytime boundary and load as such.
 
 The plan is keyed by what is compared (dataset name, the two variant versions, the judge, the
 question), not by the run, so a grown dataset (a new run) still finds it. It is stored in the
@@ -23,11 +29,23 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, Field
 
 from arena.errors import InputError
+from arena.sequential._boundary import (
+    ANYTIME,
+    FUTILITY,
+    SPENDING,
+    BoundaryKind,
+    BoundaryPlan,
+    continuation_valid,
+    make_sequence,
+)
 
 if TYPE_CHECKING:
     from arena.golden import GoldenDataset
-    from arena.sequential import BettingCS
+    from arena.sequential._rule import Sequence
     from arena.storage import Store
+
+#: The flag that chooses the boundary of a new sequence.
+BOUNDARY_FLAG = "--boundary"
 
 #: The model column of a stored plan in the key-value table.
 PLAN_MODEL = "arena.sequential.plan"
@@ -59,6 +77,15 @@ class SequencePlan(BaseModel):
     finite: bool
     population: int | None = Field(None, description="--finite: the number of cases.")
     repeats: int
+    boundary: BoundaryKind = Field(
+        ANYTIME,
+        description="spending: valid up to the planned budget (first_budget), futility stops; "
+        "anytime: the betting sequence, valid at every number of cases. Plans stored without "
+        "it were made with anytime.",
+    )
+    futility: float = Field(
+        FUTILITY, description="Stop once the chance of a decision by the budget is under this."
+    )
     evidence: list[Evidence] = Field(default_factory=list)
     critical_tested: list[str] = Field(
         default_factory=list, description="Critical cases already tested (each once)."
@@ -68,27 +95,57 @@ class SequencePlan(BaseModel):
     runs: list[int] = Field(default_factory=list, description="Runs that added to it.")
     continued: int = Field(0, description="How many later runs continued the sequence.")
 
-    def bets(self, sequences: int = 1, grid: int | None = None) -> BettingCS:
-        """A fresh confidence sequence with this plan's bets (replay the evidence into it)."""
-        from arena.sequential import GRID, BettingCS
-
-        return BettingCS(
-            self.alpha,
-            sequences=sequences,
-            population=self.population,
+    def boundary_plan(self) -> BoundaryPlan:
+        """The boundary of this sequence, from stored fields only: the spending boundary is
+        planned for the first budget (a continuation never raises it), the anytime one keeps
+        the first horizon."""
+        budget = self.first_budget if self.boundary == SPENDING else self.budget
+        return BoundaryPlan(
+            budget=budget,
+            alpha=self.alpha,
+            margin=self.margin,
+            boundary=self.boundary,
+            futility=self.futility,
             horizon=self.horizon,
-            grid=grid or GRID,
         )
+
+    def sequence(self, sequences: int = 1) -> Sequence:
+        """A fresh interval with this plan's boundary (replay the evidence into it)."""
+        return make_sequence(self.boundary_plan(), sequences=sequences, population=self.population)
+
+    def describe_boundary(self) -> str:
+        """Which boundary, its budget and alpha: what the report's interval is valid for."""
+        if self.finite:
+            return (
+                f"anytime boundary without replacement (betting sequence over these "
+                f"{self.population} cases, alpha {self.alpha:g})"
+            )
+        if self.boundary == SPENDING:
+            stop = f"; futility stop under {self.futility:.0%}" if self.futility else ""
+            return (
+                f"spending boundary (Lan-DeMets O'Brien-Fleming, valid up to the planned budget "
+                f"of {self.first_budget} cases, alpha {self.alpha:g}{stop})"
+            )
+        return (
+            f"anytime boundary (betting sequence, valid at every number of cases, budget "
+            f"{self.budget}, alpha {self.alpha:g})"
+        )
+
+    def interval_name(self) -> str:
+        """The interval's name in a summary: "95% anytime-valid" or "95% known-horizon"."""
+        kind = "known-horizon" if self.boundary == SPENDING and not self.finite else "anytime-valid"
+        return f"{level(self.alpha)} {kind}"
 
     def describe(self) -> str:
         """One line: everything that fixes the test, for every report."""
         seed = "derived from the run" if self.seed_source == "derived" else "explicit --seed"
         extra = f"; continued {self.continued} time(s)" if self.continued else ""
+        horizon = "" if self.boundary == SPENDING else f", horizon {self.horizon}"
         return (
-            f"plan: seed {self.seed} ({seed}), {len(self.order)} cases in order, horizon "
-            f"{self.horizon}, alpha {self.alpha:g} ({level(self.alpha)} intervals), margin "
-            f"{self.margin:g}, budget {self.budget} cases (started at {self.first_budget}), "
-            f"{len(self.evidence)} outcome(s) carried{extra}"
+            f"plan: {self.describe_boundary()}, seed {self.seed} ({seed}), {len(self.order)} "
+            f"cases in order{horizon}, alpha {self.alpha:g} ({level(self.alpha)} intervals), "
+            f"margin {self.margin:g}, budget {self.budget} cases (started at "
+            f"{self.first_budget}), {len(self.evidence)} outcome(s) carried{extra}"
         )
 
 
@@ -106,6 +163,12 @@ class PlanRequest(BaseModel):
     question: str
     finite: bool
     repeats: int
+    boundary: BoundaryKind | None = Field(
+        None,
+        description="None: spending for a new sequence (anytime with --finite); a "
+        "stored sequence keeps its own.",
+    )
+    futility: float = FUTILITY
 
 
 def level(alpha: float) -> str:
@@ -155,6 +218,13 @@ def start_plan(asked: PlanRequest) -> SequencePlan:
     seed = asked.seed if asked.seed is not None else asked.derived_seed
     order = case_order(asked.case_ids, seed)
     budget = min(asked.max_cases or len(order), len(order))
+    if asked.finite and asked.boundary == SPENDING:
+        raise InputError(
+            "--finite samples these cases without replacement, which only the anytime betting "
+            f"sequence handles: drop {BOUNDARY_FLAG} {SPENDING} (or --finite)",
+            field=BOUNDARY_FLAG,
+        )
+    boundary = asked.boundary or (ANYTIME if asked.finite else SPENDING)
     return SequencePlan(
         key=asked.key,
         seed=seed,
@@ -169,6 +239,8 @@ def start_plan(asked: PlanRequest) -> SequencePlan:
         finite=asked.finite,
         population=len(order) if asked.finite else None,
         repeats=asked.repeats,
+        boundary=boundary,
+        futility=asked.futility,
     )
 
 
@@ -193,6 +265,10 @@ def _check_same(stored: SequencePlan, asked: PlanRequest) -> None:
         raise _refuse("repeats", stored.repeats, asked.repeats, "--repeats")
     if asked.finite != stored.finite:
         raise _refuse("--finite", stored.finite, f"--finite {asked.finite}", "--finite")
+    if asked.boundary is not None and asked.boundary != stored.boundary:
+        raise _refuse("boundary", stored.boundary, f"boundary {asked.boundary}", BOUNDARY_FLAG)
+    if asked.futility != stored.futility:
+        raise _refuse("futility threshold", stored.futility, asked.futility, "futility")
     for seen in stored.evidence:
         now = asked.case_hashes.get(seen.case_id)
         if now != seen.case_hash:
@@ -206,13 +282,27 @@ def _check_same(stored: SequencePlan, asked: PlanRequest) -> None:
             )
 
 
+def _refuse_budget(stored: SequencePlan, budget: int, reason: str) -> InputError:
+    planned = stored.first_budget
+    return InputError(
+        f"this comparison continues a stored sequence planned with the spending boundary for "
+        f"a budget of {planned} cases, and this run asks for {budget}: {reason}. Rerun on at "
+        f"most {planned} cases (arena compare: --max-cases {planned}) to continue it; to use "
+        "more cases, plan the larger budget from the start (a new sequence on a new database, "
+        f"--db, with that --max-cases), or start with {BOUNDARY_FLAG} {ANYTIME} to be able to "
+        "grow the budget later",
+        field="--max-cases",
+    )
+
+
 def continue_plan(stored: SequencePlan, asked: PlanRequest) -> SequencePlan:
     """The stored sequence continued by this run, or InputError naming what differs.
 
     Same order (unseen cases no longer selected drop out; new cases follow, in an order
-    seeded by the plan's seed), same horizon and bets, the evidence carried over. The budget
-    may grow (the bets are anytime-valid, so more cases keep the guarantee); it never falls
-    below the outcomes already seen.
+    seeded by the plan's seed), same boundary, horizon and bets, the evidence carried over.
+    The budget never falls below the outcomes already seen; it may grow under the anytime
+    boundary (valid at every number of cases) but not past the planned budget under the
+    spending one (:func:`arena.sequential.continuation_valid`), which is refused.
     """
     from arena.sequential._trace import case_order
 
@@ -229,6 +319,9 @@ def continue_plan(stored: SequencePlan, asked: PlanRequest) -> SequencePlan:
     order = kept + case_order(selected - set(kept), stored.seed)
     budget = min(asked.max_cases or len(order), len(order))
     budget = max(budget, len(stored.evidence))
+    valid, reason = continuation_valid(stored.boundary_plan(), budget)
+    if not valid:
+        raise _refuse_budget(stored, budget, reason)
     return stored.model_copy(
         update={"order": order, "budget": budget, "continued": stored.continued + 1}
     )

@@ -42,6 +42,9 @@ class SequentialReport(BaseModel):
     margin: float
     population: str
     decision: str
+    futile: bool = Field(
+        False, description="Stopped undecided because more cases would not settle it."
+    )
     verdict: str
     stopped_because: str
     cases_used: int
@@ -66,9 +69,9 @@ class SequentialReport(BaseModel):
 
 def describe(report: SequentialReport) -> tuple[str, list[str]]:
     """The one-line summary and the reasons of a report."""
+    name = report.plan.interval_name() if report.plan else f"{level(report.alpha)} anytime-valid"
     interval = (
-        f"win share {report.mean:.2f}, {level(report.alpha)} anytime-valid interval "
-        f"[{report.lower:.3f}, {report.upper:.3f}]"
+        f"win share {report.mean:.2f}, {name} interval [{report.lower:.3f}, {report.upper:.3f}]"
         if report.mean is not None and report.lower is not None and report.upper is not None
         else "no paired outcome yet"
     )

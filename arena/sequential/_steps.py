@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from arena.errors import InputError
-from arena.sequential import THREE_WAY, BettingCS, Question, Stop, decide
+from arena.sequential import THREE_WAY, Question, Stop
 from arena.sequential._critical import (
     all_or_none,
     case_share,
@@ -16,6 +16,7 @@ from arena.sequential._critical import (
     pattern_bound,
 )
 from arena.sequential._plan import Evidence, SequencePlan, save_plan
+from arena.sequential._rule import Sequence, stop_now
 from arena.sequential._trace import (
     Point,
     critical_passes,
@@ -38,7 +39,7 @@ class Progress:
     """The sequence so far: its plan and evidence, the interval, the trace, the counts."""
 
     plan: SequencePlan
-    cs: BettingCS
+    cs: Sequence
     hashes: dict[str, str]
     critical_ids: set[str]
     question: Question = THREE_WAY
@@ -67,6 +68,14 @@ class Progress:
         )
         return lower, upper
 
+    def stop(self, budget: int) -> Stop:
+        """The decision after the outcomes so far, ``budget`` cases allowed (futility on the
+        spending boundary included)."""
+        return stop_now(
+            self.cs, self.plan.boundary_plan(), seen=len(self.trace), budget=budget,
+            question=self.question,
+        )  # fmt: skip
+
     def save(self, store: Store, run_id: int) -> None:
         """Store the plan with the evidence so far (a later run continues from it)."""
         if run_id and run_id not in self.plan.runs:
@@ -76,16 +85,15 @@ class Progress:
 
 def replay(state: Progress) -> Stop | None:
     """Feed the carried evidence, in its order, with the plan's bets (nothing is re-bet: the
-    same outcomes and bets give the same sequence); the decision it had reached, if any."""
+    same outcomes and bets give the same sequence, futility stops included); the decision it
+    had reached, if any."""
+    budget = state.plan.budget
     for seen in state.plan.evidence:
-        lower, upper = state.add(seen.case_id, seen.outcome)
+        state.add(seen.case_id, seen.outcome)
         state.used += 1
+        stop = state.stop(budget)
         # the budget never ends a replay: a carried sequence only stops where it had settled
-        n = len(state.trace)
-        stop = decide(
-            lower, upper, margin=state.plan.margin, seen=n, budget=n + 1, question=state.question
-        )
-        if stop.settled:
+        if stop.settled and (stop.decision != "undecided" or len(state.trace) < budget):
             return stop
     return None
 
@@ -151,18 +159,11 @@ def look(
         if case_id not in outcomes:
             state.skipped.append(case_id)
             continue
-        lower, upper = state.add(case_id, outcomes[case_id])
+        state.add(case_id, outcomes[case_id])
         state.plan.evidence.append(
             Evidence(case_id=case_id, case_hash=state.hashes[case_id], outcome=outcomes[case_id])
         )
-        stop = decide(
-            lower,
-            upper,
-            margin=state.plan.margin,
-            seen=len(state.trace),
-            budget=state.plan.budget - len(state.skipped),
-            question=state.question,
-        )
+        stop = state.stop(state.plan.budget - len(state.skipped))
         if stop.settled:
             return stop
     return None

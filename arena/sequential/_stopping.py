@@ -24,12 +24,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
 Decision = Literal["better", "worse", "non-inferior", "undecided"]
 Question = Literal["three-way", "non-inferiority"]
 #: Stop at better, worse, or within the margin either way (``arena compare``).
 THREE_WAY: Question = "three-way"
 #: Stop as soon as worse or non-inferior is settled (``arena gate``: it fails on worse only).
 NON_INFERIORITY: Question = "non-inferiority"
+
+#: The codes of :func:`decisions`: not settled, better, worse, non-inferior, undecided because
+#: futile, undecided at the budget.
+OPEN, BETTER, WORSE, NON_INFERIOR, FUTILE, AT_BUDGET = range(6)
+
+
+#: How a futility stop reads in every report.
+FUTILE_REASON = "undecided: more cases would not settle it"
 
 
 @dataclass(frozen=True)
@@ -39,6 +50,33 @@ class Stop:
     decision: Decision
     settled: bool
     reason: str
+
+
+def decisions(
+    lower: ArrayLike,
+    upper: ArrayLike,
+    *,
+    margin: float,
+    seen: int,
+    budget: int,
+    question: Question = THREE_WAY,
+    futile: ArrayLike = False,
+) -> NDArray[np.int_]:
+    """The decision code per sequence (:data:`OPEN` ... :data:`AT_BUDGET`) of the rule in the
+    module docstring, for many sequences at once (:func:`decide` is this for one, with its
+    reason); ``futile`` per sequence says the futility rule found a decision unlikely."""
+    if not 0 <= margin < 0.5:
+        raise ValueError(f"margin must be in [0, 0.5), got {margin}")
+    low, high = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    floor = 0.5 - margin
+    code = np.full(np.broadcast(low, high).shape, OPEN, dtype=int)
+    code[...] = np.where(seen >= budget, AT_BUDGET, OPEN)
+    code[np.asarray(futile, dtype=bool) & (seen < budget) & (code == OPEN)] = FUTILE
+    within = high <= 0.5 + margin if question != NON_INFERIORITY else np.ones_like(low, bool)
+    code[(low >= floor) & within] = NON_INFERIOR
+    code[high < floor] = WORSE
+    code[low > 0.5] = BETTER
+    return code
 
 
 def decide(
@@ -53,29 +91,33 @@ def decide(
 ) -> Stop:
     """The decision after ``seen`` of ``budget`` cases (module docstring); ``futile`` says
     the futility rule found a decision by the budget unlikely."""
-    if not 0 <= margin < 0.5:
-        raise ValueError(f"margin must be in [0, 0.5), got {margin}")
+    code = int(
+        decisions(
+            lower, upper, margin=margin, seen=seen, budget=budget, question=question,
+            futile=futile,
+        )
+    )  # fmt: skip
     floor = 0.5 - margin
     interval = f"[{lower:.3f}, {upper:.3f}] after {seen} case(s)"
-    if lower > 0.5:
+    if code == BETTER:
         return Stop("better", True, f"the interval {interval} is above 0.5")
-    if upper < floor:
+    if code == WORSE:
         return Stop("worse", True, f"the interval {interval} is below {floor:.2f}")
-    if lower >= floor and (upper <= 0.5 + margin or question == NON_INFERIORITY):
+    if code == NON_INFERIOR:
         where = (
             f"above {floor:.2f}"
             if question == NON_INFERIORITY
             else f"within {floor:.2f} and {0.5 + margin:.2f}"
         )
         return Stop("non-inferior", True, f"the interval {interval} is {where}")
-    if futile and seen < budget:
+    if code == FUTILE:
         return Stop(
             "undecided",
             True,
-            f"undecided: more cases would not settle it (a decision by the budget of {budget} "
-            f"cases has become unlikely; the interval {interval})",
+            f"{FUTILE_REASON} (a decision by the budget of {budget} cases has become unlikely; "
+            f"the interval {interval})",
         )
-    if seen >= budget:
+    if code == AT_BUDGET:
         return Stop(
             "undecided",
             True,

@@ -31,6 +31,7 @@ def _request(**change: object) -> PlanRequest:
         "question": "three-way",
         "finite": False,
         "repeats": 1,
+        "boundary": "anytime",  # the boundary a rerun may raise the budget of
     }
     return PlanRequest.model_validate({**asked, **change})
 
@@ -62,6 +63,19 @@ def test_a_continued_plan_keeps_order_horizon_and_bets() -> None:
     assert later.alpha == first.alpha and later.seed == first.seed
 
 
+def test_a_spending_plan_refuses_a_larger_budget_and_accepts_an_equal_or_smaller_one() -> None:
+    first = start_plan(_request(boundary="spending"))
+    assert first.boundary == "spending" and first.boundary_plan().budget == 10
+    with pytest.raises(InputError) as error:
+        continue_plan(first, _request(boundary=None, max_cases=11))
+    assert error.value.field == "--max-cases" and "budget of 10 cases" in str(error.value)
+    same = continue_plan(first, _request(boundary=None, max_cases=10))
+    lower = continue_plan(first, _request(boundary=None, max_cases=6))
+    assert same.budget == 10 and lower.budget == 6 and same.continued == 1
+    # the boundary stays the one planned for 10 cases: the same decisions on replay
+    assert lower.boundary_plan() == first.boundary_plan()
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
@@ -70,6 +84,7 @@ def test_a_continued_plan_keeps_order_horizon_and_bets() -> None:
         ({"seed": 3}, "--seed"),
         ({"repeats": 2}, "--repeats"),
         ({"finite": True}, "--finite"),
+        ({"boundary": "spending"}, "--boundary"),
     ],
 )
 def test_a_continuation_that_changes_the_test_is_refused(

@@ -34,6 +34,7 @@ def test_both_sequential_commands_work_on_the_local_model(
     assert code in (0, 1) and report["cases_total"] == 2
     assert 1 <= report["cases_used"] <= 2 and report["stopped_because"]
     assert report["verdict"] in ("better", "worse", "non-inferior", "inconclusive")
+    assert report["plan"]["boundary"] == "spending"  # the default: known horizon, futility
     for point in report["trace"]:
         assert 0 <= point["lower"] <= point["mean"] <= point["upper"] <= 1
     reports = tmp_path / "reports"

@@ -20,7 +20,7 @@ def test_a_larger_max_cases_continues_the_same_sequence(
     project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _many(project)
-    compare(project, db_url, "--max-cases", "3")
+    compare(project, db_url, "--max-cases", "3", "--boundary", "anytime")
     first = _json(capsys)
     assert first["decision"] == "undecided" and first["plan"]["horizon"] == 1
     compare(project, db_url, "--max-cases", "40")
@@ -40,7 +40,7 @@ def test_a_grown_dataset_continues_after_the_cases_already_seen(
     project.write_dataset(MANY[:10])
     project.variant("base", GOOD)
     project.variant("cand", {k: "no" for k in GOOD})
-    compare(project, db_url, "--max-cases", "2")
+    compare(project, db_url, "--max-cases", "2", "--boundary", "anytime")
     first = _json(capsys)
     project.write_dataset(MANY, version="1.1.0")
     compare(project, db_url)
@@ -81,8 +81,10 @@ def test_the_seed_is_derived_from_the_run_and_an_explicit_one_is_shown(
         ]
     )  # fmt: skip
     text = capsys.readouterr().out
-    assert code == 1 and "derived from the run" in text and "97.5% anytime-valid" in text
-    assert "horizon 20, alpha 0.025 (97.5% intervals), margin 0.05, budget 40" in text
+    assert code == 1 and "derived from the run" in text and "97.5% known-horizon" in text
+    assert "plan: spending boundary (Lan-DeMets O'Brien-Fleming, valid up to the planned " in text
+    assert "budget of 40 cases, alpha 0.025; futility stop under 2%)" in text
+    assert "alpha 0.025 (97.5% intervals), margin 0.05, budget 40" in text
     assert "derived from the run" in md.read_text()
     other = tmp_path / "other.db"
     compare(project, f"sqlite:///{other}", "--seed", "4")
@@ -116,8 +118,9 @@ def test_the_gate_uses_rules_alpha_and_prints_the_plan(
     code, doc = gate(project, db_url, "--alpha", "0.025")
     assert code == 0
     assert doc["compare"]["alpha"] == 0.025 and doc["compare"]["plan"]["alpha"] == 0.025
-    assert "97.5% anytime-valid" in doc["compare"]["summary"]
+    assert "97.5% known-horizon" in doc["compare"]["summary"]
+    assert doc["compare"]["plan"]["boundary"] == "spending"
     markdown = (project.root / "reports" / "gate.md").read_text()
-    assert "plan: seed" in markdown and "alpha 0.025 (97.5% intervals)" in markdown
+    assert "plan: spending boundary" in markdown and "alpha 0.025 (97.5% intervals)" in markdown
     assert "97.5% interval" in markdown and "95% interval" not in markdown
     assert doc["compare"]["plan"]["seed_source"] == "derived"
