@@ -171,11 +171,11 @@ def simulate(truth: Truth, runs: int, cases: int, margin: float, seed: int) -> d
     return {
         "fixed": (_decide(*_normal(x, cases), margin), np.full(runs, cases)),
         "naive peeking": (peek_d, peek_n),
-        "sequential, anytime (the CLI's)": _sequence(
+        "sequential, anytime (--boundary anytime)": _sequence(
             x, margin, lambda r: BettingCS(0.05, sequences=r, grid=400, horizon=cases // 2)
         ),
         "sequential, spending": _sequence(x, margin, lambda r: make_sequence(plan, sequences=r)),
-        "sequential, spending + futility": _sequence(
+        "sequential, spending + futility (the default)": _sequence(
             x, margin, lambda r: make_sequence(plan, sequences=r), plan.futility
         ),
     }
