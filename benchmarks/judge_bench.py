@@ -19,9 +19,10 @@ figures again. ``--run ID`` measures a stored run without running the agents aga
 ``--open-ended`` prints the open-ended table instead (:mod:`open_ended_axis`): each mode,
 and a logistic combination of the modes fitted on the calibration part, against people on the
 held-out part of the shipped human-preference set (LLMBar's short pairs): agreement with and
-without ties, kappa, coverage when abstaining below a confidence. ``--held-out N`` and
-``--calibration N`` judge only the first N pairs of each part (``--calibration 0``: no
-combination).
+without ties, kappa, coverage when abstaining below a confidence, and coverage / agreement of
+the selective judge calibrated on the calibration part (checked over 200 random splits).
+``--held-out N`` and ``--calibration N`` judge only the first N pairs of each part
+(``--calibration 0``: no combination).
 
 ``--injection`` prints the injection table instead (:mod:`injection_attacks`): answers that
 try to talk the judge into a win (a constant note to the grader, forged item questions
