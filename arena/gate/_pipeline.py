@@ -204,7 +204,10 @@ def run_gate(
     from arena.golden import load_dataset
     from arena.runner import RunOptions, run_suite
 
-    sides = resolve_sides(store, config, baseline_ref, candidate_ref, config.judge is not None)
+    # A judge, or a sequential comparison, runs the baseline beside the candidate: from a
+    # baseline file that needs the variant it recorded.
+    rerun_baseline = config.judge is not None or config.compare.sequential
+    sides = resolve_sides(store, config, baseline_ref, candidate_ref, rerun_baseline)
     dataset_path = config.path(config.run.dataset) if config.run.dataset else None
     if dataset_path is None:
         from arena.paths import data_dir
@@ -267,6 +270,9 @@ def run_gate(
         compare = _compare(store, config, report.run_id, judged[1], judged[0], progress)
     elif config.judge is not None and sides.note is None:
         notes.append("the candidate and the baseline are the same version: nothing to judge")
+    if config.compare.sequential and sequential is None:
+        why = sides.note or "the candidate and the baseline are the same version"
+        notes.append(f"--sequential did not run case by case ({why}): the full design ran")
     failures = decide(regression, limits, compare, list(config.compare.fail_on))
     assert baseline is not None
     return GateReport(

@@ -359,3 +359,32 @@ def test_compare_fails_a_candidate_over_budget(
     assert any(r.startswith("over budget: tokens per query") for r in report["reasons"])
     assert main([*argv, "--max-cost-increase", "-1"]) == 2
     assert "field --max-cost-increase" in capsys.readouterr().err
+
+
+@pytest.mark.system
+def test_sequential_against_a_baseline_file_runs_case_by_case_or_says_why_not(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--sequential --judge none` against a saved baseline file reruns the recorded version
+    beside the candidate case by case; where nothing can run beside it, the report says so
+    instead of silently running the full design."""
+    project.variant("agent", answers())
+    gate(project, db_url, "--baseline", "agent", "--candidate", "agent", "--judge", "none")
+    exported = project.root / "baselines" / "agent.json"
+    assert main(["baseline", "save", "agent", "--export", str(exported), "--db", db_url]) == 0
+    capsys.readouterr()
+    sequential = ("--baseline", str(exported), "--judge", "none", "--sequential")
+    # the unchanged agent: nothing to run beside it, and the note says why
+    code, doc, md = gate(project, db_url, *sequential, "--candidate", "agent")
+    assert code == 0 and doc["compare"] is None
+    assert any("--sequential did not run case by case" in n for n in doc["notes"]), doc["notes"]
+    assert "--sequential did not run case by case" in md
+    # a new version: the recorded one runs again, and the comparison is sequential
+    project.variant(
+        "agent", answers(C_2="Sure, done."), model="gate-agent-v2", extra="system_prompt: be bold\n"
+    )
+    code, doc, md = gate(project, db_url, *sequential, "--candidate", "agent")
+    assert doc["compare"] is not None and doc["compare"]["plan"]["boundary"] == "spending"
+    assert doc["compare"]["baseline"] == "agent-baseline"
+    assert "plan: spending boundary" in md
+    assert not any("did not run case by case" in n for n in doc["notes"])
