@@ -271,8 +271,8 @@ def run_gate(
     elif config.judge is not None and sides.note is None:
         notes.append("the candidate and the baseline are the same version: nothing to judge")
     if config.compare.sequential and sequential is None:
-        why = sides.note or "the candidate and the baseline are the same version"
-        notes.append(f"--sequential did not run case by case ({why}): the full design ran")
+        why = "for the reason above" if sides.note else "the candidate is the baseline's version"
+        notes.append(f"--sequential did not run case by case, {why}: the full design ran")
     failures = decide(regression, limits, compare, list(config.compare.fail_on))
     assert baseline is not None
     return GateReport(
