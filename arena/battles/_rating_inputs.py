@@ -21,9 +21,12 @@ if TYPE_CHECKING:
     from arena.storage import Store
 
 
-def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Battle]:
+def select_battles(
+    store: Store, run_id: int, judge_key: str | None, *, people: bool = True
+) -> list[Battle]:
     """The run's battles from one judge (default: the model judge used most recently), with
-    people's votes in place of the battles it abstained on that people voted on.
+    people's votes in place of the battles it abstained on that people voted on (``people``;
+    without it, only the judge's own battles: what its battle log exports).
 
     Raises:
         InputError: (field ``judge``) when ``judge_key`` judged nothing on the run.
@@ -39,10 +42,13 @@ def select_battles(store: Store, run_id: int, judge_key: str | None) -> list[Bat
             f"judge {key!r} has no battles on run {run_id} (judges: {', '.join(known)})",
             field="judge",
         )
+    battles = store.battles(run_id, key)
+    if not people:
+        return battles
     from arena.battles._people_votes import decided_by_people
 
     # Where the judge abstained, people's votes on the pair stand in for its verdict.
-    return decided_by_people(store, run_id, store.battles(run_id, key))
+    return decided_by_people(store, run_id, battles)
 
 
 def rated(battles: list[Battle]) -> list[Battle]:

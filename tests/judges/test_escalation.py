@@ -173,3 +173,9 @@ def test_people_votes_where_the_judge_abstained_move_the_ratings_and_the_compare
     )
     (row,) = rows
     assert row.right == "human" and row.with_ties.n == 4 and row.agree_with_ties == 0
+
+    # The model judge's own battle log holds the verdicts it gave: neither the battles it
+    # abstained on nor the votes that stand in for them (those export as human:ann).
+    exported = run_battle_log(store, run_id)
+    assert exported and all({r["model_a"], r["model_b"]} != {"good", "bad"} for r in exported)
+    assert {r["judge"] for r in exported} == {judged[0].judge.key}

@@ -80,7 +80,9 @@ def _crashed(battle: Battle) -> list[str]:
 def run_battle_log(
     store: Store, run_id: int | None = None, *, judge_key: str | None = None, orders: bool = False
 ) -> list[dict[str, Any]]:
-    """The rows of a run's battles from one judge (default: latest run, latest judge).
+    """The rows of a run's battles from one judge (default: latest run, latest judge): the
+    verdicts it gave (battles it abstained on are left out; people's votes on them export
+    under their own ``human:NAME`` judge).
 
     Raises:
         InputError: when the run has no rated battles from that judge.
@@ -89,7 +91,9 @@ def run_battle_log(
 
     run = store.run(run_id)
     rows = battle_log_rows(
-        select_battles(store, run.id, judge_key), run_outputs(store, run.id), orders=orders
+        select_battles(store, run.id, judge_key, people=False),
+        run_outputs(store, run.id),
+        orders=orders,
     )
     if not rows:
         raise InputError(f"run {run.id} has no judged battles to export: run `arena judge` first")
