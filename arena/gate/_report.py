@@ -192,11 +192,19 @@ def _md_limits(report: GateReport) -> list[str]:
     return ["### Limits", "", md_table(headers, _limit_rows(report.limits))]
 
 
+def _compare_title(report: GateReport) -> str:
+    """What decided the comparison: the pairwise judge, or (sequential with ``--judge none``)
+    the golden scores case by case."""
+    if report.settings.get("judge") == "none":
+        return "golden scores, case by case"
+    return "pairwise judge"
+
+
 def _md_compare(report: GateReport) -> list[str]:
     if report.compare is None:
         return []
     return [
-        f"### Pairwise judge: **{report.compare['verdict']}**",
+        f"### {_compare_title(report).capitalize()}: **{report.compare['verdict']}**",
         "",
         *_compare_lines(report.compare),
     ]
@@ -277,7 +285,7 @@ def gate_text(report: GateReport) -> str:
     if report.compare is not None:
         parts += [
             "",
-            f"pairwise judge: {report.compare['verdict']}",
+            f"{_compare_title(report)}: {report.compare['verdict']}",
             *[f"  {line}" for line in _compare_lines(report.compare) if line],
         ]
     parts += [f"note: {n}" for n in report.notes]

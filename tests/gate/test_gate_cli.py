@@ -387,4 +387,5 @@ def test_sequential_against_a_baseline_file_runs_case_by_case_or_says_why_not(
     assert doc["compare"] is not None and doc["compare"]["plan"]["boundary"] == "spending"
     assert doc["compare"]["baseline"] == "agent-baseline"
     assert "plan: spending boundary" in md
+    assert "### Golden scores, case by case:" in md and "Pairwise judge" not in md
     assert not any("did not run case by case" in n for n in doc["notes"])
