@@ -59,6 +59,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         check_count(args.bootstrap, minimum=1)
     except ValueError as exc:
         raise InputError(f"--bootstrap: {exc}") from None
+    if not 0 < args.alpha < 1:
+        raise InputError(f"--alpha must be in (0, 1), got {args.alpha}", field="--alpha")
 
     report = compare_variants(
         Store(args.db),
@@ -70,6 +72,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
         seed=args.seed if args.seed is not None else 0,
         budget=cost_limits_from_flags(args),
+        alpha=args.alpha,
     )
     if args.markdown:
         _write(args.markdown, compare_markdown(report))

@@ -67,7 +67,11 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
     g.add_argument("--sequential", action="store_true", help="run case by case until settled")
     add_case_flags(g, dataset=None, tier=ALL_TIERS, repeats=1, concurrency=2, variants_dir=True)
     g.add_argument(
-        "--alpha", type=float, default=0.05, help="error rate (two-sided; 0.05: 95%% intervals)"
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="error rate (two-sided; 0.05: 95%% intervals); without --sequential, that of "
+        "the win rate's interval",
     )
     g.add_argument("--batch", type=int, default=1, metavar="N", help="cases between looks")
     g.add_argument("--max-cases", type=int, default=None, metavar="N", help="case budget")

@@ -26,7 +26,8 @@ VERDICT_WORDS: dict[str, str] = {"identical": "identical answers"}
 
 
 class CompareReport(BaseModel):
-    """Pairwise win rate with a 95% interval over cases, golden deltas and cost deltas.
+    """Pairwise win rate with a (1 - alpha) interval over cases (95% at the default alpha
+    0.05), golden deltas and cost deltas.
 
     The interval is :func:`arena.ratings.win_rate_interval`: it never has zero width, so a
     handful of ties is no proof of anything. ``battles`` counts the battles decided by a
@@ -49,6 +50,7 @@ class CompareReport(BaseModel):
     ci_low: float | None
     ci_high: float | None
     margin: float
+    alpha: float = Field(0.05, description="The win-rate interval is at level 1 - alpha.")
     pass_rate: tuple[float, float]
     critical_pass_rate: tuple[float | None, float | None]
     mean_score: tuple[float, float]
@@ -117,8 +119,10 @@ def compare_variants(
     bootstrap: int = BOOTSTRAP_ROUNDS,
     seed: int = 0,
     budget: CostLimits | None = None,
+    alpha: float = 0.05,
 ) -> CompareReport:
-    """Compare two variants of one run on battles, golden scores and cost limits.
+    """Compare two variants of one run on battles, golden scores and cost limits; the win
+    rate's interval is at level ``1 - alpha`` (the gate passes ``rules.alpha``).
 
     A budget limit that does not hold makes the verdict ``worse``; an inconclusive verdict
     carries a power estimate (how many more cases or repeats would decide it).
@@ -139,7 +143,8 @@ def compare_variants(
     )
     win = lo = hi = None
     if battles:
-        rate = win_rate_interval(battles_to_arrays(battles), candidate, baseline)
+        arrays = battles_to_arrays(battles)
+        rate = win_rate_interval(arrays, candidate, baseline, level=1 - alpha)
         win, lo, hi = float(rate.win_rate), float(rate.ci_low), float(rate.ci_high)
     regressed = (
         cand.pass_rate < base.pass_rate - margin or cand.mean_score < base.mean_score - margin
@@ -153,7 +158,7 @@ def compare_variants(
     verdict, why = decided
     if waiting and not regressed:
         verdict, why = _with_undecided(
-            verdict, why, battles, waiting, (candidate, baseline), margin
+            verdict, why, battles, waiting, (candidate, baseline), margin, alpha
         )
     reasons = [why]
     limits = check_cost_limits(figures_of(cand), figures_of(base), budget) if budget else []
@@ -212,6 +217,7 @@ def compare_variants(
         ci_low=lo,
         ci_high=hi,
         margin=margin,
+        alpha=alpha,
         pass_rate=(base.pass_rate, cand.pass_rate),
         critical_pass_rate=(base.critical_pass_rate, cand.critical_pass_rate),
         mean_score=(base.mean_score, cand.mean_score),
@@ -234,22 +240,25 @@ def _with_undecided(
     waiting: list[Battle],
     pair: tuple[str, str],
     margin: float,
+    alpha: float = 0.05,
 ) -> tuple[Decision, str]:
     """The verdict when a selective judge left ``waiting`` pairs to people: inconclusive,
     naming them, when they could change it (or nothing else was decided); else as it was."""
     candidate, baseline = pair
     if not battles or undecided_matters(
-        battles, waiting, candidate, lambda bs: _verdict_on(bs, candidate, baseline, margin)
+        battles, waiting, candidate, lambda bs: _verdict_on(bs, candidate, baseline, margin, alpha)
     ):
         return "inconclusive", need_a_person(len(waiting))
     return verdict, f"{why}; {decided_without(len(waiting))}"
 
 
-def _verdict_on(battles: list[Battle], candidate: str, baseline: str, margin: float) -> str:
+def _verdict_on(
+    battles: list[Battle], candidate: str, baseline: str, margin: float, alpha: float = 0.05
+) -> str:
     """The win-rate verdict (golden scores aside) the gate would give on ``battles``."""
     from arena.ratings import win_rate_interval
 
-    rate = win_rate_interval(battles_to_arrays(battles), candidate, baseline)
+    rate = win_rate_interval(battles_to_arrays(battles), candidate, baseline, level=1 - alpha)
     return _decide(float(rate.ci_low), float(rate.ci_high), margin, False)[0]
 
 
@@ -294,7 +303,7 @@ def compare_markdown(report: CompareReport) -> str:
             + (f" ({report.crash_battles} decided by a crash)" if report.crash_battles else "")
             + (f"; undecided by the judge: {report.undecided}" if report.undecided else "")
             + "; candidate win rate "
-            f"(95% CI over cases): {win}; margin {report.margin}",
+            f"({_level(report.alpha)} CI over cases): {win}; margin {report.margin}",
             "",
             "Judge decisive-pair accuracy (95% CI): "
             + (report.judge_accuracy.text() if report.judge_accuracy else "unmeasured"),
@@ -311,3 +320,8 @@ def compare_markdown(report: CompareReport) -> str:
             "",
         ]
     )
+
+
+def _level(alpha: float) -> str:
+    """The level of an interval at ``alpha``: 0.05 -> "95%", 0.025 -> "97.5%"."""
+    return f"{round(100 * (1 - alpha), 6):g}%"

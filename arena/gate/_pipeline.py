@@ -187,6 +187,7 @@ def _compare(
         margin=config.compare.margin,
         bootstrap=config.compare.bootstrap,
         seed=config.compare.seed,
+        alpha=config.rules.alpha,
     )
     return report.model_dump(mode="json")
 

@@ -136,3 +136,20 @@ def test_a_verdict_from_a_judge_that_cannot_beat_chance_says_so(store: Store) ->
     assert "cannot beat chance" in report.summary
     assert any("its win rate is no evidence either way" in r for r in report.reasons)
     assert "cannot beat chance" in compare_markdown(report)
+
+
+def test_the_win_rate_interval_is_at_the_level_alpha_asks(
+    judged: tuple[Store, int, JudgeSpec],
+) -> None:
+    """alpha (the gate's rules.alpha, compare's --alpha) sets the interval's level and the
+    report says which: a wider 99% interval, a narrower 80% one, on the same battles."""
+    store, run_id, _ = judged
+    default = compare_variants(store, "bad", "good", run_id=run_id, bootstrap=200)
+    strict = compare_variants(store, "bad", "good", run_id=run_id, bootstrap=200, alpha=0.01)
+    loose = compare_variants(store, "bad", "good", run_id=run_id, bootstrap=200, alpha=0.2)
+    assert strict.ci_low is not None and default.ci_low is not None and loose.ci_low is not None
+    assert strict.ci_low < default.ci_low < loose.ci_low
+    assert (strict.alpha, default.alpha) == (0.01, 0.05)
+    assert "(99% CI over cases)" in compare_markdown(strict)
+    assert "(95% CI over cases)" in compare_markdown(default)
+    assert "(80% CI over cases)" in compare_markdown(loose)
