@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import time
 from collections.abc import Iterator
 from functools import partial
@@ -21,7 +20,13 @@ import pytest
 from arena.evaluation.leaderboard import build_leaderboard
 from arena.storage import Store
 from tests.support.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db
-from tests.support.browser import free_port, headless_chromium, require_chromium, served_app
+from tests.support.browser import (
+    free_port,
+    headless_chromium,
+    require_chromium,
+    served_app,
+    streamlit_command,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -45,23 +50,7 @@ def server(db_filled: str, tmp_path: Path) -> Iterator[str]:
     port = free_port()
     log = tmp_path / "streamlit.log"
     env = {**os.environ, "ARENA_DB_URL": db_filled}
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app.py"),
-        "--server.headless",
-        "true",
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--browser.gatherUsageStats",
-        "false",
-        "--client.toolbarMode",
-        "viewer",
-    ]
+    command = streamlit_command(ROOT / "app.py", port, "--client.toolbarMode", "viewer")
     with served_app(command, port=port, cwd=tmp_path, env=env, log=log) as url:
         yield url
 

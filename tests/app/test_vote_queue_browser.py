@@ -8,7 +8,6 @@ Needs ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``; without them the test
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -22,7 +21,13 @@ from judges import human_judge
 from tests.app.test_app_browser import _click, _first_table_text, _settled, _shown_code, _waiter
 from tests.support.abstained import BECAUSE, GATE_PAIR, RUN, abstain_demo_battles
 from tests.support.app_fixtures import fill_demo_db
-from tests.support.browser import free_port, headless_chromium, require_chromium, served_app
+from tests.support.browser import (
+    free_port,
+    headless_chromium,
+    require_chromium,
+    served_app,
+    streamlit_command,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -45,21 +50,7 @@ def server(db_abstained: str, tmp_path: Path) -> Iterator[str]:
     """``streamlit run app.py`` for the voter ann on a free local port."""
     port = free_port()
     env = {**os.environ, "ARENA_DB_URL": db_abstained, "ARENA_USER": "ann"}
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app.py"),
-        "--server.headless",
-        "true",
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--browser.gatherUsageStats",
-        "false",
-    ]
+    command = streamlit_command(ROOT / "app.py", port)
     log = tmp_path / "streamlit.log"
     with served_app(command, port=port, cwd=tmp_path, env=env, log=log) as url:
         yield url

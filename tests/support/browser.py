@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
@@ -62,6 +63,27 @@ def served_app(
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=15)
+
+
+def streamlit_command(app: Path, port: int, *extra: str) -> list[str]:
+    """``streamlit run APP`` headless on 127.0.0.1:PORT with usage statistics off, plus
+    ``extra`` settings."""
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(app),
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--browser.gatherUsageStats",
+        "false",
+        *extra,
+    ]
 
 
 def _wait_until_serving(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
