@@ -1,5 +1,12 @@
 """Golden datasets: cases, expectations, loading and validation."""
 
+from arena.golden._conversation import (
+    Conversation,
+    ReplyCheck,
+    ScriptedTurn,
+    SimulatedUser,
+    TurnExpect,
+)
 from arena.golden._loader import case_hash, dataset_hash, load_dataset
 from arena.golden._models import (
     Behavior,
@@ -16,11 +23,16 @@ __all__ = [
     "Behavior",
     "Category",
     "ContainsItem",
+    "Conversation",
     "Difficulty",
     "ExpectedFile",
     "GoldenCase",
     "GoldenDataset",
+    "ReplyCheck",
+    "ScriptedTurn",
+    "SimulatedUser",
     "Tier",
+    "TurnExpect",
     "case_hash",
     "dataset_hash",
     "load_dataset",

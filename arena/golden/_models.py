@@ -20,6 +20,8 @@ from pydantic import (
 
 from arena.defaults import Tier as Tier  # re-exported: declared in arena.defaults
 from arena.errors import NotFound
+from arena.golden._conversation import ContainsItem as ContainsItem
+from arena.golden._conversation import Conversation
 from arena.inputs.linear_regex import check_pattern
 from arena.registry import GOLDEN_CHECKS
 
@@ -99,10 +101,6 @@ def check_case_id(value: str) -> str:
             f"(letters, digits, '.', '_', '-'), got {value[:80]!r}"
         )
     return value
-
-
-# An expected output item: one string, or a list of alternatives of which any one suffices.
-ContainsItem = Annotated[str | list[str], Field()]
 
 
 class ExpectedFile(BaseModel):
@@ -207,6 +205,12 @@ class GoldenCase(BaseModel):
     rubric: str | None = Field(
         None, exclude_if=_unset, description="A free-text criterion graded by the --grader LLM."
     )
+    conversation: Conversation | None = Field(
+        None,
+        exclude_if=_unset,
+        description="A dialogue instead of one message: scripted user turns or a simulated "
+        "user after ``input``, and what given replies must do (docs: conversations).",
+    )
 
     @field_validator("id")
     @classmethod
@@ -243,7 +247,14 @@ class GoldenCase(BaseModel):
         names |= set(self.expected_args)
         for alternative in self.acceptable_tools:
             names |= set(alternative)
+        if self.conversation is not None:
+            names |= self.conversation.tool_names()
         return names
+
+    @property
+    def is_conversation(self) -> bool:
+        """True for a dialogue case (``conversation`` set)."""
+        return self.conversation is not None
 
 
 def unknown_category(case: GoldenCase, allowed: list[str]) -> str:

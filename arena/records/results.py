@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from arena.records.dialogue import Dialogue
 from arena.secrets import redact_optional
 
 
@@ -69,9 +70,21 @@ class RunResult(BaseModel):
     files: dict[str, str] = Field(
         default_factory=dict, description="Files the run left in its sandbox (path -> text)."
     )
+    dialogue: Dialogue | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="A conversation case's turns (None for a one-message case); ``output`` "
+        "is then the agent's last reply.",
+    )
     created_at: datetime = Field(default_factory=utcnow)
 
     _no_secrets = field_validator("error")(redact_optional)
+
+    @property
+    def simulator_error(self) -> str | None:
+        """Why the simulated user failed (then the run is neither a pass nor an agent
+        failure), else None."""
+        return self.dialogue.simulator_error if self.dialogue is not None else None
 
     @property
     def tool_names(self) -> list[str]:

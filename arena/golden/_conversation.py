@@ -1,0 +1,196 @@
+"""Conversation cases: a golden case that is a dialogue, not one message.
+
+The case's ``input`` is always the user's first message. After each reply of the agent the
+user speaks again, either from a script (:class:`ScriptedTurn`, optionally conditioned on the
+agent's last reply) or as a simulated user (:class:`SimulatedUser`: a persona with a goal and
+private facts, played by a model). :class:`TurnExpect` states what one reply must do; the
+case's ordinary expectations (tools, files, the answer) apply to the whole conversation, the
+answer being the agent's last reply.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+# An expected output item: one string, or a list of alternatives of which any one suffices.
+ContainsItem = Annotated[str | list[str], Field()]
+
+#: The most user turns a conversation case may hold (scripted or simulated).
+MAX_TURNS = 20
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+class ReplyCheck(BaseModel):
+    """A simple check of the agent's last reply: case-insensitive substrings."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    contains: list[ContainsItem] = Field(
+        default_factory=list,
+        description="Strings the reply must contain (a list item: any one of its alternatives).",
+    )
+    not_contains: list[str] = Field(
+        default_factory=list, description="Strings the reply must not contain."
+    )
+
+    def matches(self, reply: str) -> bool:
+        """Whether ``reply`` meets every item (case and spacing ignored)."""
+        text = _fold(reply)
+        for item in self.contains:
+            options = [item] if isinstance(item, str) else item
+            if not any(_fold(option) in text for option in options):
+                return False
+        return not any(_fold(item) in text for item in self.not_contains)
+
+
+class TurnExpect(BaseModel):
+    """What the agent's reply to one user turn must do (turn 1 answers ``input``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turn: Annotated[int, Field(ge=1, le=MAX_TURNS)] = Field(
+        description="The user turn this reply answers, 1-based (1: the case's input)."
+    )
+    description: str | None = Field(
+        None,
+        min_length=1,
+        max_length=300,
+        description="What the reply must do, in words (e.g. 'asks for the order number "
+        "before refunding'); the judge's checklist states it.",
+    )
+    contains: list[ContainsItem] = Field(
+        default_factory=list,
+        description="Strings the reply must contain, case-insensitively (a list item: any "
+        "one of its alternatives).",
+    )
+    not_contains: list[str] = Field(
+        default_factory=list, description="Strings the reply must not contain."
+    )
+    tools: list[str] = Field(
+        default_factory=list, description="Tools the agent calls in this turn (a multiset)."
+    )
+    forbidden_tools: list[str] = Field(
+        default_factory=list, description="Tools the agent must not call in this turn."
+    )
+
+    @model_validator(mode="after")
+    def _says_something(self) -> TurnExpect:
+        if not (
+            self.description
+            or self.contains
+            or self.not_contains
+            or self.tools
+            or self.forbidden_tools
+        ):
+            raise ValueError(f"turn {self.turn}: an expectation needs at least one field")
+        return self
+
+
+class ScriptedTurn(BaseModel):
+    """One scripted user message, sent after the agent's reply to the turn before."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    user: str = Field(min_length=1, description="What the user says.")
+    when: ReplyCheck | None = Field(
+        None,
+        description="Send it only if the agent's last reply meets this check; otherwise "
+        "send ``otherwise``, or end the conversation when that is unset.",
+    )
+    otherwise: str | None = Field(
+        None, min_length=1, description="What the user says when ``when`` is not met."
+    )
+
+    @model_validator(mode="after")
+    def _otherwise_needs_when(self) -> ScriptedTurn:
+        if self.otherwise is not None and self.when is None:
+            raise ValueError("'otherwise' needs a 'when' check")
+        return self
+
+
+class SimulatedUser(BaseModel):
+    """A user played by a model: who they are, what they want, what only they know."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    persona: str = Field(
+        min_length=1, max_length=500, description="Who the user is and how they talk."
+    )
+    goal: str = Field(
+        min_length=1, max_length=1000, description="What the user wants from the agent."
+    )
+    facts: dict[str, str] = Field(
+        default_factory=dict,
+        description="Private facts the user gives only when the agent asks for them "
+        "(name -> value, e.g. 'order number': '4471').",
+    )
+    stop_when: str | None = Field(
+        None,
+        min_length=1,
+        max_length=300,
+        description="When the user is satisfied and ends the conversation (default: when "
+        "the goal is reached).",
+    )
+    max_turns: Annotated[int, Field(ge=1, le=MAX_TURNS)] = Field(
+        6, description="The most user messages, the case's input included."
+    )
+    model: str | None = Field(
+        None,
+        min_length=1,
+        description="The model spec that plays the user (default: the run's user model, "
+        "the local model unless set).",
+    )
+
+
+class Conversation(BaseModel):
+    """A dialogue case: scripted user turns or a simulated user, and per-turn expectations."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turns: list[ScriptedTurn] = Field(
+        default_factory=list,
+        description="Scripted user messages after the case's input, in order.",
+    )
+    user: SimulatedUser | None = Field(None, description="A simulated user instead of a script.")
+    expect: list[TurnExpect] = Field(
+        default_factory=list, description="What the agent's reply to given turns must do."
+    )
+
+    @model_validator(mode="after")
+    def _one_user(self) -> Conversation:
+        if bool(self.turns) == (self.user is not None):
+            raise ValueError("a conversation has either scripted 'turns' or a simulated 'user'")
+        seen: set[int] = set()
+        for expect in self.expect:
+            if expect.turn in seen:
+                raise ValueError(f"turn {expect.turn} has two expectations; merge them")
+            if expect.turn > self.max_turns:
+                raise ValueError(
+                    f"turn {expect.turn} is expected but the conversation has at most "
+                    f"{self.max_turns} user turns"
+                )
+            seen.add(expect.turn)
+        return self
+
+    @property
+    def simulated(self) -> bool:
+        """True when a model plays the user."""
+        return self.user is not None
+
+    @property
+    def max_turns(self) -> int:
+        """The most user turns: the input plus the script, or the simulated user's limit."""
+        return self.user.max_turns if self.user is not None else 1 + len(self.turns)
+
+    def expectation(self, turn: int) -> TurnExpect | None:
+        """The expectation of the reply to ``turn`` (1-based), if any."""
+        return next((e for e in self.expect if e.turn == turn), None)
+
+    def tool_names(self) -> set[str]:
+        """Every tool the per-turn expectations name."""
+        return {name for e in self.expect for name in (*e.tools, *e.forbidden_tools)}
