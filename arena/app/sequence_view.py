@@ -7,23 +7,76 @@ judge), never from a model.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 from arena.app import data
+from arena.sequential import SPENDING
+from arena.sequential._plan import level
+
+if TYPE_CHECKING:
+    from arena.sequential._plan import SequencePlan
+    from arena.storage import Store
 
 ALPHA = 0.05
 MARGIN = 0.05
 
 
+def _stored_plan(
+    store: Store, run_id: int, baseline: str, candidate: str, judge_key: str | None
+) -> SequencePlan | None:
+    """The sequence ``arena compare/gate --sequential`` stored for this pair on this run's
+    dataset and variant versions (either question), if any has evidence."""
+    from arena.sequential import NON_INFERIORITY, THREE_WAY
+    from arena.sequential._plan import load_plan, sequence_key
+
+    run = store.run(run_id)
+    hashes = run.config.get("variants") or {}
+    if baseline not in hashes or candidate not in hashes:
+        return None
+    for question in (THREE_WAY, NON_INFERIORITY):
+        key = sequence_key(run.dataset, hashes[baseline], hashes[candidate], judge_key, question)
+        plan = load_plan(store, key)
+        if plan is not None and plan.evidence:
+            return plan
+    return None
+
+
+def _points(sequence: Any, outcomes: list[tuple[str, float]]) -> list[dict[str, Any]]:
+    points = []
+    for n, (case_id, outcome) in enumerate(outcomes, start=1):
+        sequence.update([outcome])
+        low, high = sequence.bounds()
+        points.append(
+            {
+                "n": n,
+                "case_id": case_id,
+                "outcome": outcome,
+                "mean": float(sequence.mean()[0]),
+                "lower": float(low[0]),
+                "upper": float(high[0]),
+            }
+        )
+    return points
+
+
 @st.cache_data(ttl=data.TTL, show_spinner=False)
 def load_sequence(
-    url: str, run_id: int, baseline: str, candidate: str, judge_key: str | None, seed: int = 0
-) -> list[dict[str, Any]]:
-    """The confidence sequence of the pair on the run, one dict per case with an outcome."""
+    url: str, run_id: int, baseline: str, candidate: str, judge_key: str | None
+) -> dict[str, Any]:
+    """The pair's confidence sequence on the run: ``points`` (one dict per case with an
+    outcome), ``alpha``, ``margin`` and ``plan`` (the stored plan's line, or None).
+
+    When ``arena compare/gate --sequential`` stored a sequence for these variant versions and
+    this judge, it is drawn as decided: the stored outcomes in their order, with the plan's
+    boundary, alpha and margin. Otherwise the run's outcomes are drawn in the order a first
+    sequential comparison would take (the seed derived from the dataset and the variants) on
+    the anytime boundary at alpha 0.05.
+    """
+    from arena.sequential._plan import default_horizon, derive_seed
     from arena.sequential._trace import (
         case_order,
         confidence_trace,
@@ -32,18 +85,42 @@ def load_sequence(
     )
 
     store = data.get_store(url)
-    outcomes = (
+    plan = _stored_plan(store, run_id, baseline, candidate, judge_key)
+    if plan is not None:
+        outcomes = [(e.case_id, e.outcome) for e in plan.evidence]
+        return {
+            "points": _points(plan.sequence(), outcomes),
+            "alpha": plan.alpha,
+            "margin": plan.margin,
+            "plan": plan.describe(),
+            "anytime": plan.boundary != SPENDING or plan.finite,
+        }
+    found = (
         judged_outcomes(store, run_id, baseline, candidate, judge_key)
         if judge_key
         else golden_outcomes(store, run_id, baseline, candidate)
     )
-    cases = store.run(run_id).config.get("cases") or sorted(outcomes)
-    ordered = [(c, outcomes[c]) for c in case_order(cases, seed) if c in outcomes]
-    horizon = max(len(cases) // 2, 1)
-    return [p.model_dump() for p in confidence_trace(ordered, ALPHA, horizon=horizon)]
+    run = store.run(run_id)
+    cases = run.config.get("cases") or sorted(found)
+    hashes = run.config.get("variants") or {}
+    seed = derive_seed(
+        store.run_dataset(run_id),
+        [hashes.get(baseline, baseline), hashes.get(candidate, candidate)],
+    )
+    ordered = [(c, found[c]) for c in case_order(cases, seed) if c in found]
+    trace = confidence_trace(ordered, ALPHA, horizon=default_horizon(len(cases)))
+    return {
+        "points": [p.model_dump() for p in trace],
+        "alpha": ALPHA,
+        "margin": MARGIN,
+        "plan": None,
+        "anytime": True,
+    }
 
 
-def sequence_chart(points: list[dict[str, Any]], margin: float = MARGIN) -> alt.LayerChart:
+def sequence_chart(
+    points: list[dict[str, Any]], margin: float = MARGIN, alpha: float = ALPHA
+) -> alt.LayerChart:
     """The interval as a band, the running mean as a line, 0.5 and the margin as rules."""
     frame = pd.DataFrame(points)
     base = alt.Chart(frame).encode(x=alt.X("n:Q", title="Cases so far"))
@@ -65,21 +142,44 @@ def sequence_chart(points: list[dict[str, Any]], margin: float = MARGIN) -> alt.
         .encode(y="y:Q", color=alt.Color("what:N", legend=alt.Legend(title=None)))
     )
     return (band + line + rules).properties(
-        height=260, title=f"Anytime-valid {1 - ALPHA:.0%} confidence sequence over cases"
+        height=260, title=f"{level(alpha)} confidence sequence over cases"
+    )
+
+
+def _validity(anytime: bool) -> str:
+    if anytime:
+        return (
+            "The interval holds at every case at once, so stopping as soon as it clears a "
+            "line is safe."
+        )
+    return (
+        "The interval holds at every look up to the planned budget (spending boundary), so "
+        "stopping as soon as it clears a line is safe within that budget."
     )
 
 
 def sequence_section(url: str, run_id: int, baseline: str, candidate: str, judge: Any) -> None:
-    """The chart with a line saying where the sequence stands now."""
-    points = load_sequence(url, run_id, baseline, candidate, judge)
+    """The chart with a line saying where the sequence stands now and what fixes it."""
+    found = load_sequence(url, run_id, baseline, candidate, judge)
+    points = found["points"]
     if not points:
         st.info("No case has an outcome for this pair yet: nothing to chart.")
         return
     last = points[-1]
+    if found["plan"]:
+        where = (
+            "The sequence `arena compare --sequential` decided on, as stored ("
+            + found["plan"]
+            + ")"
+        )
+    else:
+        where = (
+            "No sequential comparison is stored for these versions: this is the order and "
+            f"the anytime boundary at alpha {found['alpha']:g} a first "
+            "`arena compare --sequential` would use"
+        )
     st.caption(
-        f"After {last['n']} cases (in the seeded order `arena compare --sequential` uses): "
-        f"win share {last['mean']:.2f}, interval [{last['lower']:.3f}, {last['upper']:.3f}]. "
-        "The interval holds at every case at once, so stopping as soon as it clears a line "
-        "is safe."
+        f"{where}. After {last['n']} cases: win share {last['mean']:.2f}, interval "
+        f"[{last['lower']:.3f}, {last['upper']:.3f}]. {_validity(found['anytime'])}"
     )
-    st.altair_chart(sequence_chart(points), width="stretch")
+    st.altair_chart(sequence_chart(points, found["margin"], found["alpha"]), width="stretch")
