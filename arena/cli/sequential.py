@@ -77,6 +77,14 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
     g.add_argument("--max-cases", type=int, default=None, metavar="N", help="case budget")
     _add_boundary(g)
     g.add_argument(
+        "--futility",
+        type=float,
+        default=None,
+        metavar="P",
+        help="spending boundary: stop as undecided once the chance of a decision by the "
+        "budget is under P (default 0.02; 0: never)",
+    )
+    g.add_argument(
         "--finite",
         action="store_true",
         help="decide about these cases' realised outcomes (sampling without replacement); "
@@ -101,6 +109,7 @@ def cmd_compare_sequential(args: argparse.Namespace) -> int:
     from arena.golden import load_dataset
     from arena.paths import data_dir
     from arena.runner import RunOptions
+    from arena.sequential import FUTILITY
     from arena.sequential._driver import SequentialOptions, run_sequential
     from arena.sequential._report import sequential_markdown
     from arena.storage import Store
@@ -133,6 +142,7 @@ def cmd_compare_sequential(args: argparse.Namespace) -> int:
         allow_stochastic_finite=args.allow_stochastic_finite,
         strict_critical=args.strict_critical,
         boundary=args.boundary,
+        futility=FUTILITY if args.futility is None else args.futility,
     )
     if args.allow_stochastic_finite and not args.finite:
         raise InputError("--allow-stochastic-finite only applies with --finite", field="--finite")

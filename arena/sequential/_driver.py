@@ -87,7 +87,7 @@ class SequentialOptions:
                 f"boundary must be {SPENDING} or {ANYTIME}, got {self.boundary}", field="--boundary"
             )
         if not 0 <= self.futility < 1:
-            raise InputError(f"futility must be in [0, 1), got {self.futility}", field="futility")
+            raise InputError(f"futility must be in [0, 1), got {self.futility}", field="--futility")
 
 
 def _savings(full: Any, cases_total: int, used: int) -> Savings:

@@ -268,7 +268,7 @@ def _check_same(stored: SequencePlan, asked: PlanRequest) -> None:
     if asked.boundary is not None and asked.boundary != stored.boundary:
         raise _refuse("boundary", stored.boundary, f"boundary {asked.boundary}", BOUNDARY_FLAG)
     if asked.futility != stored.futility:
-        raise _refuse("futility threshold", stored.futility, asked.futility, "futility")
+        raise _refuse("futility threshold", stored.futility, asked.futility, "--futility")
     for seen in stored.evidence:
         now = asked.case_hashes.get(seen.case_id)
         if now != seen.case_hash:

@@ -162,3 +162,19 @@ def test_finite_keeps_the_betting_sequence() -> None:
     with pytest.raises(InputError) as error:
         start_plan(_request(finite=True, boundary="spending"))
     assert error.value.field == "--boundary"
+
+
+def test_the_futility_threshold_is_a_flag_and_part_of_the_plan(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--futility 0` turns futility stops off (the split pair then runs its whole budget
+    undecided); a rerun asking another threshold is refused, naming the flag."""
+    _split(project)
+    code, _ = compare(project, db_url, "--futility", "0")
+    report = _json(capsys)
+    assert code == 1 and not report["futile"] and report["plan"]["futility"] == 0
+    assert report["cases_used"] == 40 and report["decision"] == "undecided"
+    code, _ = compare(project, db_url, "--futility", "0.1")
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "futility threshold" in err and "--futility" in err
