@@ -51,6 +51,17 @@ def test_scripted_dialogues_run_store_rerun_free_and_show(user: User) -> None:
         r["dialogue"]["turns"][-1]["reply"] for r in run["results"]
     ]
 
+    hasty_id = str(results[("small-model", "KD-1")]["id"])
+    user.arena(
+        "golden", "add", "--from-result", hasty_id, "--reason", "converts before asking",
+        "--dataset", "golden/kitchen-dialogues.json", "--id", "KD-4",
+        "--input", "Bread day! Help me with the flour quantities, please.",
+    )  # fmt: skip
+    grown = json.loads((user.folder / "golden" / "kitchen-dialogues.json").read_text())
+    (added,) = [c for c in grown["test_cases"] if c["id"] == "KD-4"]
+    assert added["tier"] == "pending"
+    assert added["conversation"]["turns"][0]["when"] == {"contains": [["how many", "how much"]]}
+
     shown = user.json("show", str(results[("baseline", "KD-1")]["id"]))
     assert shown["dialogue"]["turns"][2]["reply"] == "180 °C is 356 °F."
     for result in run["results"]:
