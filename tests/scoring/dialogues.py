@@ -40,8 +40,13 @@ GOOD = [
 ]
 """Replies and tool calls that meet every expectation of :data:`REFUND`."""
 
-BROKEN_TURN_3 = [*GOOD[:2], ("Done: your refund is noted.", ["lookup_order"])]
-"""Turn 1 still passes, turn 3 never calls ``issue_refund``."""
+BROKEN_TURN_3 = [
+    GOOD[0],
+    ("Order 4471 found; refunding it now.", ["lookup_order", "issue_refund"]),
+    ("Done: your refund of $40 is on its way.", []),
+]
+"""Turn 1 still passes and the end state is the same as :data:`GOOD`'s (the same tools, the
+same last reply), but the refund comes in turn 2, before the user confirmed: turn 3 fails."""
 
 
 def refund_case(**changes: Any) -> GoldenCase:

@@ -36,6 +36,11 @@ def test_breaking_turn_three_fails_the_case_and_names_the_turn() -> None:
     rows = {r["turn"]: r for r in score.details["turns"]["turns"]}
     assert rows[1]["passed"] and not rows[3]["passed"]
     assert score.components["turns"] == 0.5
+    # the end state alone is as good as a dialogue that meets every turn
+    good = score_result(dialogue_result(GOOD), refund_case())
+    for name in ("output", "trajectory"):
+        assert score.components[name] == good.components[name]
+    assert [r for r in score.fail_reasons if r.hard] == hard
 
 
 def test_a_turn_reply_is_matched_with_the_scorers_text_matching() -> None:
@@ -105,7 +110,8 @@ def test_end_state_checks_read_the_last_reply_every_turns_calls_and_files() -> N
     # the refund is made in turn 3 but expected over the whole conversation
     whole = score_result(ok, case)
     assert whole.details["trajectory"]["tools"] == ["lookup_order", "issue_refund"]
-    without = score_result(dialogue_result(BROKEN_TURN_3, files=ok.files), case)
+    no_refund = [*GOOD[:2], ("Done: your refund is noted.", [])]
+    without = score_result(dialogue_result(no_refund, files=ok.files), case)
     assert without.components["trajectory.selection"] < whole.components["trajectory.selection"]
     # a forbidden tool in turn 2 fails the end state
     turns = [GOOD[0], ("Found it.", ["delete_account"]), GOOD[2]]
