@@ -11,7 +11,7 @@ from arena.gate._regression_report import regression_markdown, regression_text
 from arena.golden import GoldenDataset
 from arena.records.results import RunResult
 from arena.scoring import aggregate, make_baseline, score_result
-from tests.scoring.dialogues import BROKEN_TURN_3, GOOD, REFUND, dialogue_result, refund_case
+from tests.scoring.dialogues import BROKEN_TURN_3, GOOD, REFUND, dialogue_result
 
 pytestmark = pytest.mark.unit
 
