@@ -47,6 +47,8 @@ def test_text_and_markdown_show_conversation_pass_hat_k_and_simulator_errors() -
     assert "Conversation cases — v@h1 (pass^k: all k repeats pass)" in text
     row = next(line for line in text.splitlines() if line.startswith("REFUND-01"))
     assert "1/2" in row and "pass^1 0.500, pass^2 0.000" in row and row.rstrip().endswith("1")
+    failing = text.split("Failing or flaky cases", 1)[1]
+    assert "turn 3: expected a call to issue_refund" in failing
     md = scores_markdown(report.variants, report.cases)
     assert "- v@h1: conversation cases (1): pass@1 0.500, pass@2 1.000; pass^1 0.500" in md
     assert "- v@h1: 1 simulator error (not agent failures" in md

@@ -85,3 +85,13 @@ def test_arena_health_prints_the_simulator_errors(
 
     print_agreements(run_health(store, fill(store)))
     assert "1 simulator error (not agent failures)" in capsys.readouterr().out
+
+
+def test_sequential_decisions_leave_simulator_errors_out(store: Store) -> None:
+    from arena.sequential._trace import critical_passes, golden_outcomes
+
+    run_id = fill(store)
+    score_run(store, run_id)
+    both = {"REFUND-01", "HP-1"}
+    assert critical_passes(store, run_id, "w", "v", both) == {"HP-1": (1, 1, 1, 1)}
+    assert set(golden_outcomes(store, run_id, "w", "v")) == {"HP-1"}
