@@ -65,7 +65,8 @@ def test_breaking_turn_three_fails_the_gate_while_turn_one_passes() -> None:
     assert broken.case_id == "REFUND-01"
     assert broken.kind == "trajectory"
     assert broken.check is not None
-    assert broken.check.startswith("turn 3: expected a call to issue_refund")
+    assert broken.check == "turn 3: expected a call to issue_refund"  # no 'also: turns score'
+
     assert report.broken_cases == ["REFUND-01"]
     for score in scores:
         if score.case_id == "REFUND-01":
