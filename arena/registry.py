@@ -484,6 +484,10 @@ GOLDEN_CHECKS: Registry[Any] = Registry(
         "rubric": Builtin(
             f"{_CHECKS}._rubric:CHECK", "a free-text rubric graded by the --grader LLM"
         ),
+        "turns": Builtin(
+            f"{_CHECKS}._turns:CHECK",
+            "a conversation's per-turn expectations: each turn's reply and tool calls",
+        ),
     },
     base="arena.scoring.checks._base:GoldenCheck",
     adapt=_instance,

@@ -239,11 +239,20 @@ def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
             "Description": entries["description"],
         }
     )
+    simulated = entries.get("simulator_errors")
+    if simulated is not None and simulated.fillna(0).sum() > 0:
+        table.insert(table.columns.get_loc("Errors") + 1, "Simulator errors", simulated)
     cfg = st.column_config
     percent = "%.0f%%"
     st.caption(
         f"Pass rate and score cover **{md(ctx.scope)}** (change it in the sidebar); "
         "cost, latency and errors cover every result of the run."
+        + (
+            " Simulator errors (the simulated user failed) are not agent failures: they "
+            "are left out of the pass rate, the score and the errors."
+            if "Simulator errors" in table
+            else ""
+        )
     )
     st.dataframe(
         table,
@@ -271,6 +280,9 @@ def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
             ),
             "p90": cfg.NumberColumn(format="%.1f s", help="90th percentile latency"),
             "Errors": cfg.NumberColumn(format=percent, help="Results that ended in an error"),
+            "Simulator errors": cfg.NumberColumn(
+                format="%d", help="Results whose simulated user failed (not agent failures)"
+            ),
             "Description": cfg.TextColumn(width="large"),
         },
     )

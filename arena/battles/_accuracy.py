@@ -76,11 +76,12 @@ def golden_winner(a: GoldenMark, b: GoldenMark, min_gap: float = MIN_SCORE_GAP) 
 
 def golden_marks(cases: Iterable[object]) -> dict[int, GoldenMark]:
     """Result id -> golden mark, from :class:`arena.scoring.CaseScore` records (results of
-    uncounted tiers and results without an id are left out)."""
+    uncounted tiers, simulator errors and results without an id are left out)."""
     marks: dict[int, GoldenMark] = {}
     for case in cases:
         result_id = getattr(case, "result_id", None)
-        if result_id is not None and getattr(case, "counted", True):
+        simulated = getattr(case, "simulator_error", None) is not None
+        if result_id is not None and getattr(case, "counted", True) and not simulated:
             marks[int(result_id)] = GoldenMark(float(case.score), bool(case.passed))  # type: ignore[attr-defined]
     return marks
 

@@ -2,7 +2,9 @@
 judges: each judge's health with its decisive-pair accuracy, the agreement of every two model
 judges, and the agreement of each model judge with the people who voted (stored ``human:``
 judges, plus votes from a file). Crash battles (an answer crashed, no judge call) are counted
-apart in each judge's health and in no judge figure."""
+apart in each judge's health and in no judge figure. Results whose simulated user failed
+(conversation cases) are counted in ``simulator_errors``: not agent failures, never golden
+marks."""
 
 from __future__ import annotations
 
@@ -61,6 +63,8 @@ class RunHealth(BaseModel):
     human_votes: int
     humans: list[str]
     human_human: Agreement | None
+    simulator_errors: int = 0
+    """Results whose simulated user failed: not agent failures, no golden mark."""
 
 
 def judges_of_run(store: Store, run_id: int) -> dict[str, list[Battle]]:
@@ -152,4 +156,5 @@ def run_health(
         human_votes=len(humans),
         humans=names,
         human_human=within_agreement(humans, HUMANS)[-1].with_ties if len(names) > 1 else None,
+        simulator_errors=sum(r.simulator_error is not None for r in store.results(run_id)),
     )

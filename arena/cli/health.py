@@ -186,3 +186,8 @@ def print_agreements(report: RunHealth) -> None:
             f"agreement between people: {pct(report.human_human.percent, 0, '-')} of "
             f"{report.human_human.n} (kappa {kappa_text(report.human_human)})"
         )
+    if n := report.simulator_errors:
+        print(
+            f"{n} simulator error{'s' if n != 1 else ''} (not agent failures): the "
+            "simulated user failed; no golden mark, left out of every pass figure"
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 if TYPE_CHECKING:
     from arena.battles._battle import Battle
@@ -69,6 +69,9 @@ class VariantStanding(RatingFigures):
     p90_latency_s: float | None = None
     error_rate: float | None = None
     crashes: int = 0
+    simulator_errors: int = Field(
+        0, description="Results whose simulated user failed: not agent failures, not in pass_rate."
+    )
 
 
 class RunLeaderboard(BaseModel):
@@ -221,7 +224,7 @@ def _standing(
     name: str, version: str, r: ModelRating | None, s: VariantScores | None, description: str
 ) -> VariantStanding:
     rating = r.model_dump(exclude={"model"}) if r else {"rank": None}
-    golden: dict[str, float | None] = {}
+    golden: dict[str, float | int | None] = {}
     if s is not None:
         golden = {
             "pass_rate": s.pass_rate,
@@ -230,6 +233,7 @@ def _standing(
             "cost_per_query": s.cost_mean_usd,
             "p90_latency_s": s.latency_p90_s,
             "error_rate": s.error_rate,
+            "simulator_errors": s.simulator_errors,
         }
     return VariantStanding(
         variant=name, version=version, description=description, **rating, **golden

@@ -7,7 +7,9 @@ A case is its id plus its content hash. Cases both sides ran with the same conte
 * *added*: the candidate ran it, the baseline does not have it;
 * *removed*: the baseline has it, the candidate's dataset no longer does;
 * *not run*: the candidate's dataset still has it (same content), the candidate did not run
-  it (another tier or ``--cases``); a critical one that passed is ``critical_missing``.
+  it (another tier or ``--cases``); a critical one that passed is ``critical_missing``;
+* *simulator errors*: a side ran it but every repeat's simulated user failed, so that side has
+  no evidence about the agent: not compared, never broken, fixed nor missing.
 
 When a side recorded no content hash (baselines of format 1), cases are matched by id.
 """
@@ -31,6 +33,7 @@ class Alignment(BaseModel):
     added: list[str] = Field(default_factory=list)
     removed: list[str] = Field(default_factory=list)
     not_run: list[str] = Field(default_factory=list)
+    simulator_errors: list[str] = Field(default_factory=list)
     datasets_differ: bool = False
     notes: list[str] = Field(default_factory=list)
 
@@ -48,6 +51,8 @@ def align(
         mine = candidate.cases.get(case_id)
         if mine is not None:
             (out.compared if _same(record.hash, mine.hash) else out.changed).append(case_id)
+        elif case_id in candidate.simulator_errors:
+            out.simulator_errors.append(case_id)
         elif dataset_hashes is None:
             out.not_run.append(case_id)
         elif case_id not in dataset_hashes:
@@ -56,7 +61,12 @@ def align(
             out.not_run.append(case_id)
         else:
             out.changed.append(case_id)
-    out.added = [case_id for case_id in candidate.cases if case_id not in baseline.cases]
+    for case_id in candidate.cases:
+        if case_id in baseline.cases:
+            continue
+        (out.simulator_errors if case_id in baseline.simulator_errors else out.added).append(
+            case_id
+        )
     out.datasets_differ = _datasets_differ(baseline, candidate)
     if out.datasets_differ:
         out.notes.append(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from arena.gate._tracebacks import error_line
 from arena.scoring._baseline import CaseRecord
 from arena.scoring._combined import WEIGHTS
-from arena.scoring.checks import FailReason, FailureKind, component_kinds
+from arena.scoring.checks import FailReason, FailureKind, component_kinds, golden_checks
 
 KIND_WORDS: dict[str, str] = {
     "output": "output",
@@ -50,13 +50,21 @@ def _fallen_component(baseline: CaseRecord, candidate: CaseRecord) -> str | None
     return None
 
 
-def _also(baseline: CaseRecord, candidate: CaseRecord, kind: FailureKind) -> str:
-    """Other components that fell by at least :data:`ALSO_DROP`, with their reasons."""
+def _own_component(check: str) -> str | None:
+    """The component a check's verdict scores (``turns`` for the ``turns`` check)."""
+    return next((c.component for c in golden_checks() if c.name == check), None)
+
+
+def _also(
+    baseline: CaseRecord, candidate: CaseRecord, kind: FailureKind, skip: str | None = None
+) -> str:
+    """Other components that fell by at least :data:`ALSO_DROP`, with their reasons (``skip``:
+    the component of the reason already given)."""
     notes = []
     for name, now in candidate.components.items():
         was = baseline.components.get(name)
         other = _component_kind(name)
-        if other == kind or was is None or was - now < ALSO_DROP:
+        if name == skip or other == kind or was is None or was - now < ALSO_DROP:
             continue
         reason = next((r for r in candidate.fail_reasons if r.kind == other), None)
         notes.append(f"{KIND_WORDS[other]}: {reason or f'{name} score {was:.2f} -> {now:.2f}'}")
@@ -74,7 +82,8 @@ def classify(baseline: CaseRecord, candidate: CaseRecord) -> tuple[FailureKind |
         )
     for reason in candidate.fail_reasons:
         if reason.hard and reason.kind is not None:
-            return reason.kind, reason + _also(baseline, candidate, reason.kind)
+            skip = _own_component(reason.check)
+            return reason.kind, reason + _also(baseline, candidate, reason.kind, skip)
     component = _fallen_component(baseline, candidate)
     if component is None:
         return None, "; ".join(candidate.fail_reasons) or "score fell"

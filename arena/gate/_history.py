@@ -115,9 +115,10 @@ def case_history(store: Store, case_id: str, variant: str | None = None) -> Case
             if variant is not None and name != variant:
                 continue
             mine = [c for c in scores.cases if c.variant == name and c.case_id == case_id]
-            if not mine:
+            summary = group_by_case(mine)  # none when every repeat was a simulator error
+            if not summary:
                 continue
-            [case] = group_by_case(mine)
+            [case] = summary
             by_variant.setdefault(name, []).append(
                 HistoryPoint(
                     run_id=info.id,

@@ -84,6 +84,14 @@ class RegressionReport(BaseModel):
     not_run_tiers: dict[str, str] = Field(
         default_factory=dict, description="The baseline's tier of each not-run case."
     )
+    simulator_error_cases: list[str] = Field(
+        default_factory=list,
+        description="Not compared: one side's every repeat was a simulator error (missing "
+        "evidence, never broken or missing).",
+    )
+    simulator_errors: int = Field(
+        0, description="The candidate's results whose simulated user failed (not agent failures)."
+    )
     datasets_differ: bool = False
     notes: list[str] = Field(default_factory=list)
     power: PowerEstimate | None = None

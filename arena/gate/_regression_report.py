@@ -69,6 +69,7 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
         ("Changed since the baseline (not compared)", report.changed_cases),
         ("Added since the baseline (not compared)", report.new_cases),
         ("Removed from the dataset (not compared)", report.removed_cases),
+        ("Only simulator errors (not compared: missing evidence)", report.simulator_error_cases),
     ):
         if cases:
             lines.append(f"{label}: {ids(cases)}")

@@ -17,6 +17,10 @@ rule                 fires when                                            defau
                      ``case_drop`` (0.1) of mean score
 ==================== ===================================================== ========
 
+Cases a side ran but whose every repeat was a *simulator error* (the simulated user failed)
+hold no evidence about the agent: they are not compared, never broken, fixed or missing, and the
+report's notes count the simulator errors (``N simulator errors (not agent failures)``).
+
 *Pass to fail*: the case passed in the baseline (a strict majority of its repeats) and in the
 candidate either a majority of repeats fail or its pass rate fell significantly (Fisher's
 one-sided exact test below ``alpha``). A case that was *flaky* in the baseline
@@ -141,6 +145,18 @@ def _category_rule(
     return reasons
 
 
+def simulator_note(count: int, cases: Sequence[str]) -> str:
+    """``N simulator errors (not agent failures)``, and the cases left without evidence."""
+    plural = "s" if count != 1 else ""
+    note = f"{count} simulator error{plural} (not agent failures): left out of the pass figures"
+    if cases:
+        note += (
+            f"; no other repeat of {', '.join(cases)}, so not compared (missing evidence: "
+            "rerun them, e.g. with a stronger --user-model)"
+        )
+    return note
+
+
 def compare_snapshots(
     base: Baseline,
     cand: Baseline,
@@ -160,7 +176,12 @@ def compare_snapshots(
         *_missing_rule(base, aligned.not_run, config),
         *_category_rule(base, cand, compared, config),
     ]
-    notes = [*aligned.notes, *([suite.note] if suite.note else [])]
+    simulated = sum(cand.simulator_errors.values())
+    notes = [
+        *aligned.notes,
+        *([suite.note] if suite.note else []),
+        *([simulator_note(simulated, aligned.simulator_errors)] if simulated else []),
+    ]
     delta = (
         None
         if suite.baseline_score is None or suite.candidate_score is None
@@ -198,6 +219,8 @@ def compare_snapshots(
         changed_cases=aligned.changed,
         not_run_cases=aligned.not_run,
         not_run_tiers={c: str(base.cases[c].tier) for c in aligned.not_run},
+        simulator_error_cases=aligned.simulator_errors,
+        simulator_errors=simulated,
         datasets_differ=aligned.datasets_differ,
         notes=notes,
         power=suite_power(base, cand, counted, suite, config),

@@ -6,7 +6,17 @@ import re
 from collections.abc import Sequence
 
 from arena.reports._format import pct
-from arena.reports._render import SUMMARY_HEADERS, category_rows, failing_cases, label, summary_row
+from arena.reports._render import (
+    CONVERSATION_HEADERS,
+    SUMMARY_HEADERS,
+    category_rows,
+    conversation_note,
+    conversation_rows,
+    failing_cases,
+    label,
+    simulator_note,
+    summary_row,
+)
 from arena.scoring._aggregate import VariantScores
 from arena.scoring._combined import PASS_THRESHOLD, CaseScore
 
@@ -57,6 +67,9 @@ def _extras(scores: VariantScores) -> list[str]:
         lines.append(
             f"- **{label(scores)}** {scores.n_repeats} repeats: {at}; {hat}; flaky: {flaky}"
         )
+    for note in (conversation_note(scores, " "), simulator_note(scores)):
+        if note:
+            lines.append(f"- {note}")
     return lines
 
 
@@ -80,6 +93,15 @@ def scores_markdown(
     extras = [line for v in variant_scores for line in _extras(v)]
     if extras:
         parts += ["", *extras]
+    for v in variant_scores:
+        dialogues = conversation_rows(v)
+        if dialogues:
+            parts += [
+                "",
+                f"### Conversation cases — {label(v)} (pass^k: all k repeats pass)",
+                "",
+                md_table(CONVERSATION_HEADERS, [[f"`{r[0]}`", *r[1:]] for r in dialogues]),
+            ]
     failing = [(v, failing_cases(v)) for v in variant_scores]
     if any(rows for _, rows in failing):
         parts += ["", "### Failing cases"]

@@ -113,6 +113,56 @@ def _repeats(scores: VariantScores) -> str | None:
     return f"{label(scores)}: {at}; {hat}; flaky: {flaky}"
 
 
+def simulator_note(scores: VariantScores) -> str | None:
+    """``N simulator errors (not agent failures)`` of one variant, and their cases."""
+    n = scores.simulator_errors
+    if not n:
+        return None
+    cases = ", ".join(scores.simulator_error_cases)
+    return (
+        f"{label(scores)}: {n} simulator error{'s' if n != 1 else ''} (not agent failures; "
+        f"left out of the pass figures): {cases}"
+    )
+
+
+def ks_text(values: dict[int, float], mark: str, sep: str = "=") -> str:
+    """``pass@1=0.500, pass@2=1.000`` (``mark`` ``@`` or ``^``)."""
+    return ", ".join(f"pass{mark}{k}{sep}{v:.3f}" for k, v in values.items())
+
+
+def conversation_note(scores: VariantScores, sep: str = "=") -> str | None:
+    """pass@k and pass^k over the conversation cases (with repeats), else None."""
+    if scores.n_repeats <= 1 or not scores.conversation_pass_hat_k:
+        return None
+    n = sum(c.conversation and c.counted for c in scores.cases)
+    return (
+        f"{label(scores)}: conversation cases ({n}): "
+        f"{ks_text(scores.conversation_pass_at_k, '@', sep)}; "
+        f"{ks_text(scores.conversation_pass_hat_k, '^', sep)}"
+    )
+
+
+def conversation_rows(scores: VariantScores) -> list[list[str]]:
+    """Rows (case, tier, passes, pass^k for each k, simulator errors) of the conversation
+    cases of a variant run with repeats; none without repeats."""
+    if scores.n_repeats <= 1:
+        return []
+    return [
+        [
+            case.case_id,
+            case.tier,
+            f"{case.passes}/{case.n}",
+            ks_text(case.pass_hat_k, "^", " "),
+            str(case.simulator_errors),
+        ]
+        for case in scores.cases
+        if case.conversation
+    ]
+
+
+CONVERSATION_HEADERS = ["Case", "Tier", "Passes", "pass^k", "Simulator errors"]
+
+
 def scores_table(
     variant_scores: Sequence[VariantScores], case_scores: Sequence[CaseScore] = ()
 ) -> str:
@@ -125,9 +175,22 @@ def scores_table(
     headers, rows = category_rows(variant_scores)
     if len(headers) > 1:
         parts += ["", "Pass rate by category (counted cases)", text_table(headers, rows)]
-    notes = [n for v in variant_scores for n in (_pending(v), _repeats(v)) if n]
+    notes = [
+        n
+        for v in variant_scores
+        for n in (_pending(v), _repeats(v), conversation_note(v), simulator_note(v))
+        if n
+    ]
     if notes:
         parts += ["", *notes]
+    for v in variant_scores:
+        dialogues = conversation_rows(v)
+        if dialogues:
+            parts += [
+                "",
+                f"Conversation cases — {label(v)} (pass^k: all k repeats pass)",
+                text_table(CONVERSATION_HEADERS, dialogues),
+            ]
     for v in variant_scores:
         failing = failing_cases(v)
         if failing:

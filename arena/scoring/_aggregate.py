@@ -15,6 +15,13 @@ against the expected tools or the best acceptable alternative) over counted resu
 an errored result counting 0. Task completion = no error and a non-empty output.
 Latency percentiles use ``numpy.percentile`` with linear interpolation.
 
+**Simulator errors** (a conversation whose simulated user failed: ``CaseScore.simulator_error``)
+are neither passes nor failures: they are left out of both populations' pass, score, tool
+accuracy, completion and error figures and counted in ``simulator_errors`` (results) and
+``simulator_error_cases``; what those runs cost (latency, tokens, cost) stays in the run
+figures. ``conversation_pass_at_k`` / ``conversation_pass_hat_k`` are pass@k / pass^k over the
+counted conversation cases alone.
+
 The same figures over any tier x category selection (the app's filters) come from
 :meth:`VariantScores.figures` and :meth:`VariantScores.figures_by_category`.
 """
@@ -77,6 +84,27 @@ class VariantScores(BaseModel):
     pass_hat_k: dict[int, float] = Field(default_factory=dict)
     flaky_cases: list[str] = Field(default_factory=list)
     cases: list[CaseRepeats] = Field(default_factory=list)
+    simulator_errors: int = Field(
+        0,
+        exclude_if=lambda v: v == 0,
+        description="Results whose simulated user failed: not agent failures, left out of "
+        "every pass figure.",
+    )
+    simulator_error_cases: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="Cases with at least one simulator error.",
+    )
+    conversation_pass_at_k: dict[int, float] = Field(
+        default_factory=dict,
+        exclude_if=lambda v: not v,
+        description="pass@k over the counted conversation cases.",
+    )
+    conversation_pass_hat_k: dict[int, float] = Field(
+        default_factory=dict,
+        exclude_if=lambda v: not v,
+        description="pass^k (all k repeats pass) over the counted conversation cases.",
+    )
 
     def figures(self, tier: str | None = None, category: str | None = None) -> GroupStats | None:
         """Pass figures over one tier and one category (see :func:`filter_case_scores`).
@@ -155,10 +183,11 @@ def _run_figures(results: list[RunResult]) -> dict[str, float | int]:
     if not n:
         return {}
     latencies = [r.latency_s for r in results]
+    agent = [r for r in results if r.simulator_error is None]
+    done = sum(r.error is None and bool(r.output.strip()) for r in agent)
     return {
-        "task_completion_rate": sum(r.error is None and bool(r.output.strip()) for r in results)
-        / n,
-        "error_rate": sum(r.error is not None for r in results) / n,
+        "task_completion_rate": done / len(agent) if agent else 0.0,
+        "error_rate": sum(r.error is not None for r in agent) / len(agent) if agent else 0.0,
         "latency_mean_s": mean(latencies),
         "latency_p50_s": percentile(latencies, 50),
         "latency_p90_s": percentile(latencies, 90),
@@ -178,12 +207,15 @@ def variant_scores(scores: list[CaseScore], results: list[RunResult]) -> Variant
         raise ValueError("no scores to aggregate")
     cases = group_by_case(scores)
     counted = [c for c in cases if c.counted]
-    counted_scores = [s for s in scores if s.counted]
+    valid = [s for s in scores if s.simulator_error is None]
+    counted_scores = [s for s in valid if s.counted]
     by_tier = _groups(cases, "tier")
+    dialogues = [c for c in counted if c.conversation]
+    simulated = [s for s in scores if s.simulator_error is not None]
     return VariantScores(
         variant=scores[0].variant,
         variant_hash=scores[0].variant_hash,
-        n_results=len(scores),
+        n_results=len(valid),
         n_cases=len(cases),
         n_counted_cases=len(counted),
         pass_rate=mean([c.pass_rate for c in counted]),
@@ -193,11 +225,15 @@ def variant_scores(scores: list[CaseScore], results: list[RunResult]) -> Variant
         by_tier=by_tier,
         component_means=_component_means(counted_scores),
         tool_accuracy=mean([s.components.get("trajectory.selection", 0.0) for s in counted_scores]),
-        n_repeats=max(c.n for c in cases),
+        n_repeats=max((c.n for c in cases), default=1),
         pass_at_k=_ks(counted, "pass_at_k"),
         pass_hat_k=_ks(counted, "pass_hat_k"),
         flaky_cases=[c.case_id for c in cases if c.flaky],
         cases=cases,
+        simulator_errors=len(simulated),
+        simulator_error_cases=list(dict.fromkeys(s.case_id for s in simulated)),
+        conversation_pass_at_k=_ks(dialogues, "pass_at_k"),
+        conversation_pass_hat_k=_ks(dialogues, "pass_hat_k"),
         **_run_figures(results),
     )
 

@@ -10,8 +10,10 @@ its repeats pass (``arena.scoring._repeats``); it is *flaky* when 0 < pass rate 
 Baselines written before per-case details were recorded (``case_pass`` / ``case_category`` /
 ``case_tier`` only) still load: their cases have one repeat, no score and no content hash, so
 they are compared by id and their suite score is compared only when the candidate ran the
-same counted cases. ``should_update_baseline`` only lets a baseline move up (new suite score
->= old) unless forced.
+same counted cases. Repeats whose simulated user failed are left out of a case's record and
+counted in :attr:`Baseline.simulator_errors`; a case with nothing else has no record (the gate
+treats it as missing evidence, ``arena.gate._alignment``). ``should_update_baseline`` only
+lets a baseline move up (new suite score >= old) unless forced.
 """
 
 from __future__ import annotations
@@ -113,6 +115,12 @@ class Baseline(BaseModel):
     )
     created_at: datetime = Field(default_factory=utcnow)
     source_run_id: int | None = None
+    simulator_errors: dict[str, int] = Field(
+        default_factory=dict,
+        exclude_if=lambda v: not v,
+        description="Case id -> repeats whose simulated user failed (not agent failures; "
+        "left out of the case's record).",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -233,11 +241,16 @@ def make_baseline(
     ``dataset`` is the dataset (its version, content hash and per-case hashes are recorded)
     or only its name. Case content hashes come from the dataset, else from ``results``.
     """
-    mine = [
+    ours = [
         s
         for s in case_scores
         if s.variant == scores.variant and s.variant_hash == scores.variant_hash
     ]
+    mine = [s for s in ours if s.simulator_error is None]
+    simulated: dict[str, int] = {}
+    for s in ours:
+        if s.simulator_error is not None:
+            simulated[s.case_id] = simulated.get(s.case_id, 0) + 1
     runs = [
         r for r in results if r.variant == scores.variant and r.variant_hash == scores.variant_hash
     ]
@@ -248,7 +261,7 @@ def make_baseline(
     order = {case_id: i for i, case_id in enumerate(hashes)}
     cases = {}
     for case_id, group in sorted(groups.items(), key=lambda g: order.get(g[0], len(order))):
-        own = [r for r in runs if r.case_id == case_id]
+        own = [r for r in runs if r.case_id == case_id and r.simulator_error is None]
         digest = hashes.get(case_id) or (own[0].case_hash if own else "")
         cases[case_id] = _case_record(group, own, digest)
     tokens = [r.input_tokens + r.output_tokens for r in runs]
@@ -269,6 +282,7 @@ def make_baseline(
         provenance=provenance or {},
         created_at=created_at or utcnow(),
         source_run_id=source_run_id,
+        simulator_errors=simulated,
     )
 
 

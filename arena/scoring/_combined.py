@@ -17,6 +17,13 @@ a forbidden tool was called, a not-contains string appears, or the behaviour or 
 grader failed. Keyword rules cannot grade a free-text rubric: without an LLM grader
 (``--grader``) the rubric is left ungraded (``details['rubric']`` says so).
 Pending-tier cases are scored like any other but carry ``counted=False``.
+
+A conversation case adds the ``turns`` component (weight 0.35, :mod:`arena.scoring.checks._turns`):
+its per-turn expectations, each unmet one a hard fail naming the turn; the other components
+score the end state (the last reply, every tool call of every turn, the sandbox's files). A
+conversation whose simulated user failed (``RunResult.simulator_error``) is not scored: its
+score carries ``simulator_error`` and is neither a pass nor a failure (the aggregates, the
+baselines and the gate leave it out and count it apart).
 """
 
 from __future__ import annotations
@@ -89,6 +96,15 @@ class CaseScore(BaseModel):
     rubric: RubricGrade | None = None
     error: str | None = None
     fail_reasons: list[FailReason] = Field(default_factory=list)
+    conversation: bool = Field(
+        False, exclude_if=lambda v: not v, description="The case is a conversation."
+    )
+    simulator_error: str | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="The simulated user failed: the result is neither a pass nor a failure "
+        "and is left out of every pass figure.",
+    )
 
 
 def _checks(data: CheckInput) -> Verdicts:
@@ -180,6 +196,25 @@ def _errored(result: RunResult, case: GoldenCase, base: dict[str, Any]) -> CaseS
     )
 
 
+def _simulator_errored(result: RunResult, base: dict[str, Any]) -> CaseScore:
+    why = result.simulator_error or ""
+    return CaseScore(
+        **base,
+        score=0.0,
+        passed=False,
+        details={"tools": result.tool_names, "simulator_error": why},
+        simulator_error=why,
+        fail_reasons=[
+            general_reason(
+                f"simulator error (not an agent failure): {why}",
+                None,
+                check="simulator",
+                hard=False,
+            )
+        ],
+    )
+
+
 def score_result(
     result: RunResult,
     case: GoldenCase,
@@ -193,7 +228,8 @@ def score_result(
     ``behavior`` is a precomputed grade; when the case expects a behaviour and none is
     given, the deterministic keyword grader is applied. ``rubric`` is a precomputed grade
     of the case's ``rubric`` (an LLM grader's); without one the rubric is not graded. A
-    result with ``error`` set scores 0 and fails.
+    result with ``error`` set scores 0 and fails; one with a ``simulator_error`` (and no
+    error of the agent) is marked so, neither passing nor failing.
     """
     if result.case_id != case.id:
         raise ValueError(f"result is for case {result.case_id!r}, not {case.id!r}")
@@ -206,9 +242,12 @@ def score_result(
         "tier": case.tier.value,
         "repeat": result.repeat,
         "counted": case.tier != Tier.PENDING,
+        "conversation": case.is_conversation,
     }
     if result.error is not None:
         return _errored(result, case, base)
+    if result.simulator_error is not None:
+        return _simulator_errored(result, base)
     grade = None
     if case.expected_behavior is not None:
         grade = behavior or KeywordBehaviorGrader().grade_sync(case, result.output)
@@ -255,6 +294,11 @@ def score_result(
         rubric=rubric if "rubric" in checks else None,
         fail_reasons=reasons,
     )
+
+
+def _gradable(result: RunResult) -> bool:
+    """Neither the agent nor the simulated user failed."""
+    return result.error is None and result.simulator_error is None
 
 
 async def _grade_one(
@@ -304,7 +348,7 @@ async def score_results(
     todo = [
         i
         for i, (result, case) in enumerate(pairs)
-        if case.expected_behavior is not None and result.error is None
+        if case.expected_behavior is not None and _gradable(result)
     ]
     grades = await asyncio.gather(
         *(_grade_one(active, pairs[i][1], pairs[i][0].output, gate) for i in todo)
@@ -312,9 +356,7 @@ async def score_results(
     by_index = dict(zip(todo, grades, strict=True))
     rubrics: dict[int, RubricGrade] = {}
     if isinstance(active, RubricGrader):
-        marked = [
-            i for i, (result, case) in enumerate(pairs) if case.rubric and result.error is None
-        ]
+        marked = [i for i, (result, case) in enumerate(pairs) if case.rubric and _gradable(result)]
         graded = await asyncio.gather(
             *(_rubric_one(active, pairs[i][1], pairs[i][0].output, gate) for i in marked)
         )

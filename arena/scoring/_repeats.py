@@ -8,6 +8,10 @@
   repeats pass: ``2 * passes > n`` (1 of 2 is a fail).
 * A case is *flaky* when ``0 < pass rate < 1``.
 * The score spread is the population standard deviation (ddof=0; 0 for one run).
+
+Repeats whose simulated user failed (``CaseScore.simulator_error``) are left out: ``n`` counts
+the others and ``simulator_errors`` those; a case all of whose repeats are simulator errors has
+no summary (:func:`group_by_case` skips it).
 """
 
 from __future__ import annotations
@@ -65,12 +69,23 @@ class CaseRepeats(BaseModel):
     pass_hat_k: dict[int, float]
     errors: int = 0
     fail_reasons: list[FailReason] = Field(default_factory=list)
+    conversation: bool = Field(
+        False, exclude_if=lambda v: not v, description="The case is a conversation."
+    )
+    simulator_errors: int = Field(
+        0,
+        exclude_if=lambda v: v == 0,
+        description="Repeats whose simulated user failed: not in n, neither pass nor failure.",
+    )
 
 
 def case_repeats(scores: Sequence[CaseScore]) -> CaseRepeats:
-    """Summarise the repeats of one case (all ``scores`` share variant and case)."""
+    """Summarise the repeats of one case (all ``scores`` share variant and case); simulator
+    errors are counted apart, not summarised."""
+    simulated = sum(s.simulator_error is not None for s in scores)
+    scores = [s for s in scores if s.simulator_error is None]
     if not scores:
-        raise ValueError("no scores to summarise")
+        raise ValueError("no scores to summarise (simulator errors aside)")
     first = scores[0]
     n = len(scores)
     passes = sum(s.passed for s in scores)
@@ -96,12 +111,19 @@ def case_repeats(scores: Sequence[CaseScore]) -> CaseRepeats:
         pass_hat_k={k: pass_hat_k(n, passes, k) for k in range(1, n + 1)},
         errors=sum(s.error is not None for s in scores),
         fail_reasons=reasons,
+        conversation=first.conversation,
+        simulator_errors=simulated,
     )
 
 
 def group_by_case(scores: Sequence[CaseScore]) -> list[CaseRepeats]:
-    """Summaries per case id, in order of first appearance."""
+    """Summaries per case id, in order of first appearance (a case with nothing but
+    simulator errors has none)."""
     groups: dict[str, list[CaseScore]] = {}
     for score in scores:
         groups.setdefault(score.case_id, []).append(score)
-    return [case_repeats(group) for group in groups.values()]
+    return [
+        case_repeats(group)
+        for group in groups.values()
+        if any(s.simulator_error is None for s in group)
+    ]

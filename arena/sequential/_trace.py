@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from arena.vocabulary import ERROR, WINNER_SCORE
 
 if TYPE_CHECKING:
+    from arena.scoring import CaseScore
     from arena.storage import Store
 
 
@@ -54,13 +55,18 @@ def judged_outcomes(
     return {case: float(np.mean(values)) for case, values in shares.items()}
 
 
+def _agent_result(score: CaseScore) -> bool:
+    """Neither the agent failed (an error) nor the simulated user (a simulator error)."""
+    return score.error is None and score.simulator_error is None
+
+
 def golden_outcomes(store: Store, run_id: int, baseline: str, candidate: str) -> dict[str, float]:
     """Case id -> ``(candidate score - baseline score + 1) / 2`` over repeats (no judge)."""
     from arena.evaluation.run_scores import load_run_scores
 
     by: dict[tuple[str, str], list[float]] = defaultdict(list)
     for score in load_run_scores(store, run_id).cases:
-        if score.error is None and score.variant in (baseline, candidate):
+        if _agent_result(score) and score.variant in (baseline, candidate):
             by[(score.variant, score.case_id)].append(score.score)
     cases = {case for variant, case in by if variant == candidate}
     return {
@@ -74,12 +80,13 @@ def critical_passes(
     store: Store, run_id: int, baseline: str, candidate: str, cases: set[str]
 ) -> dict[str, tuple[int, int, int, int]]:
     """Critical case id (of ``cases``) -> (baseline passes, its repeats, candidate passes,
-    its repeats), over the scored results (errors count as failures)."""
+    its repeats), over the scored results (errors count as failures, simulator errors not at
+    all)."""
     from arena.evaluation.run_scores import load_run_scores
 
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for score in load_run_scores(store, run_id).cases:
-        if score.case_id in cases and score.tier == "critical":
+        if score.case_id in cases and score.tier == "critical" and score.simulator_error is None:
             tally = counts[(score.variant, score.case_id)]
             tally[0] += int(score.passed)
             tally[1] += 1
@@ -100,7 +107,7 @@ def stochastic_cases(
     why: dict[str, str] = {}
     scores: dict[tuple[str, str], set[float]] = defaultdict(set)
     for score in load_run_scores(store, run_id).cases:
-        if score.error is None and score.variant in (baseline, candidate):
+        if _agent_result(score) and score.variant in (baseline, candidate):
             scores[(score.variant, score.case_id)].add(round(score.score, 9))
     for (variant, case), values in scores.items():
         if len(values) > 1:

@@ -1,0 +1,122 @@
+"""The ``turns`` check: a conversation case's per-turn expectations, turn by turn.
+
+Each :class:`~arena.golden._conversation.TurnExpect` with something to score (``contains``,
+``not_contains``, ``tools``, ``forbidden_tools``; a ``description`` alone is for the judge)
+is checked on the agent's reply to that user turn and on the tool calls made in that turn:
+
+* ``contains`` / ``not_contains``: the scorers' own text matching (case-insensitive, numbers
+  by value, ``arena.scoring._textmatch``) on that turn's reply;
+* ``tools``: a multiset the turn's calls must include (calls to tools the variant lacks do not
+  count);
+* ``forbidden_tools``: none of them called in that turn;
+* a turn the conversation never reached fails its expectation.
+
+The score is the share of expectations met; every unmet expectation is a hard fail naming its
+turn (``turn 3: expected a call to issue_refund``), so the case fails. Single-turn cases never
+have this check.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from arena.scoring._types import Check
+from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._contains import score_contains
+from arena.scoring.checks._not_contains import score_not_contains
+from arena.scoring.checks._reasons import FailReason, FailureKind
+
+if TYPE_CHECKING:
+    from arena.golden._conversation import TurnExpect
+    from arena.records.dialogue import DialogueTurn
+    from arena.records.results import RunResult
+
+_TOOL_WORDS = ("expected a call to", " calls to ", "called the forbidden tool")
+"""How the texts of the tool failures read (their kind is ``trajectory``)."""
+
+
+def scored(expect: TurnExpect) -> bool:
+    """True when an expectation has something to score (not only a description)."""
+    return bool(expect.contains or expect.not_contains or expect.tools or expect.forbidden_tools)
+
+
+def _quote(item: str | list[str]) -> str:
+    return repr(item) if isinstance(item, str) else " or ".join(repr(x) for x in item)
+
+
+def _turn_calls(result: RunResult, turn: DialogueTurn) -> list[str]:
+    """The tools called in one turn, calls to unavailable tools left out."""
+    steps = result.steps
+    return [steps[i].tool for i in turn.steps if 0 <= i < len(steps) and not steps[i].unavailable]
+
+
+def check_turn(expect: TurnExpect, turn: DialogueTurn | None, result: RunResult) -> list[str]:
+    """What the reply to ``expect.turn`` failed to do, in words (empty: met)."""
+    label = f"turn {expect.turn}"
+    if turn is None:
+        return [f"{label}: never reached (the conversation ended before it)"]
+    failures: list[str] = []
+    found = score_contains(turn.reply, expect.contains)
+    failures.extend(f"{label}: reply missing {_quote(item)}" for item in found.details["missed"])
+    banned = score_not_contains(turn.reply, expect.not_contains)
+    failures.extend(f"{label}: reply contains {item!r}" for item in banned.details["violations"])
+    calls = _turn_calls(result, turn)
+    wanted, made = Counter(expect.tools), Counter(calls)
+    for tool in sorted(wanted - made):
+        if wanted[tool] == 1:
+            failures.append(f"{label}: expected a call to {tool}")
+        else:
+            failures.append(f"{label}: expected {wanted[tool]} calls to {tool}, got {made[tool]}")
+    for tool in sorted(set(expect.forbidden_tools) & set(calls)):
+        failures.append(f"{label}: called the forbidden tool {tool}")
+    return failures
+
+
+def score_turns(result: RunResult, expects: list[TurnExpect]) -> Check:
+    """The share of the scored expectations the dialogue met, and what each turn missed."""
+    dialogue = result.dialogue
+    turns = {t.index: t for t in dialogue.turns} if dialogue is not None else {}
+    rows: list[dict[str, Any]] = []
+    for expect in expects:
+        turn = turns.get(expect.turn)
+        failures = check_turn(expect, turn, result)
+        rows.append(
+            {
+                "turn": expect.turn,
+                "reached": turn is not None,
+                "passed": not failures,
+                "failures": failures,
+            }
+        )
+    met = sum(row["passed"] for row in rows)
+    return Check(score=met / len(rows), passed=met == len(rows), details={"turns": rows})
+
+
+class TurnsCheck(GoldenCheck):
+    """A conversation case's per-turn expectations, on each turn's reply and tool calls."""
+
+    component = "turns"
+    kind = "output"
+    weight = 0.35
+
+    def applies(self, case: Any) -> bool:
+        conversation = getattr(case, "conversation", None)
+        return conversation is not None and any(scored(e) for e in conversation.expect)
+
+    def score(self, data: CheckInput) -> Check | None:
+        conversation = data.case.conversation
+        if data.result is None or conversation is None:
+            return None
+        expects = [e for e in conversation.expect if scored(e)]
+        return score_turns(data.result, expects) if expects else None
+
+    def hard_fails(self, check: Check) -> list[str]:
+        return [text for row in check.details["turns"] for text in row["failures"]]
+
+    def reason(self, text: str, *, hard: bool = False) -> FailReason:
+        kind: FailureKind = "trajectory" if any(w in text for w in _TOOL_WORDS) else "output"
+        return FailReason(text, check=self.name, kind=kind, hard=hard)
+
+
+CHECK = TurnsCheck()
