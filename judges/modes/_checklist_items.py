@@ -63,14 +63,20 @@ BEHAVIOUR_QUESTIONS: dict[Behavior, str] = {
 }
 
 
-def _alternatives(group: str | list[str]) -> str:
+def alternatives(group: str | list[str]) -> str:
+    """An expected-fact group as its question spells it: ``"a" or "b"`` (the first few)."""
     options = [group] if isinstance(group, str) else list(group)
     shown = " or ".join(f'"{o}"' for o in options[:MAX_ALTERNATIVES])
     return shown
 
 
 def case_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[ChecklistItem, ...]:
-    """The YES/NO items a good answer to ``case`` meets, in a fixed order."""
+    """The YES/NO items a good answer to ``case`` meets, in a fixed order (a conversation
+    case's: :func:`judges.modes._conversation_items.conversation_checklist`)."""
+    if case.is_conversation:
+        from judges.modes._conversation_items import conversation_checklist
+
+        return conversation_checklist(case, with_trajectory=with_trajectory)
     items: list[ChecklistItem] = []
     if case.expected_behavior is not None:
         items.append(
@@ -79,7 +85,7 @@ def case_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[Checklis
     for group in case.expected_output_contains:
         items.append(
             ChecklistItem(
-                question=f"Does the answer state {_alternatives(group)} or an equivalent?",
+                question=f"Does the answer state {alternatives(group)} or an equivalent?",
                 kind="fact",
             )
         )
