@@ -89,3 +89,15 @@ def test_arena_show_prints_a_stored_conversation_turn_by_turn(
     assert "SIMULATOR ERROR (not the agent's): leak: stated its goal verbatim" in (
         capsys.readouterr().out
     )
+
+
+def test_adaptive_judging_leaves_out_the_simulator_errors_pair(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.sequential._adaptive_judge import judge_adaptive
+
+    run_id = conversation_run(store, monkeypatch)
+    register_fake("judge", [_judge], cycle=True)
+    spec = JudgeSpec(model=ModelConfig(spec="fake:judge"), mode="text")
+    judge_adaptive(store, run_id, spec)
+    assert [b.case_id for b in store.battles(run_id, spec.key)] == ["REFUND-01"]
