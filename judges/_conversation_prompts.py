@@ -161,9 +161,13 @@ def context(request: PairRequest) -> list[str]:
 def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
     """Both conversations, each transcript between its own boundary tags."""
     tag_id = boundary_id(
-        "conversation-pair", request.query, request.reference, request.expectations,
-        request.answer_a, request.answer_b,
-    )  # fmt: skip
+        "conversation-pair",
+        request.query,
+        request.reference,
+        request.expectations,
+        request.answer_a,
+        request.answer_b,
+    )
     parts = context(request)
     for name, text in (("A", request.answer_a), ("B", request.answer_b)):
         parts.append(f"Conversation {name}:\n{_transcript(text, f'{tag_id}-{name}')}")
