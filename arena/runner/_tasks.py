@@ -85,9 +85,9 @@ def run_key(
         "repeats": repeats,
     }
     players = {
-        c.id: config.cache_identity()
+        c.id: task_case_hash(c, user_model)
         for c in cases
-        if (config := user_model_config(c, user_model)) is not None
+        if user_model_config(c, user_model) is not None
     }
     if players:
         doc["user_models"] = players

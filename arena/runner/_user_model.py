@@ -2,12 +2,15 @@
 fingerprint of a conversation case's results.
 
 A simulated user's own ``model`` wins, then the run's ``user_model`` option, then
-:data:`DEFAULT_USER_MODEL`. Scripted and one-message cases have no user model.
+:data:`DEFAULT_USER_MODEL`. Scripted and one-message cases have no user model. The stored
+case hash of a simulated case folds in that model's identity and the simulated user's prompt
+version, so changing either reruns only those cases.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
@@ -60,8 +63,18 @@ def task_case_hash(case: GoldenCase, run_user_model: ModelConfig | None = None) 
     config = user_model_config(case, run_user_model)
     if config is None:
         return digest
-    blob = f"{digest}|user-model:{config.spec}|{config.cache_identity()}"
+    blob = f"{digest}|user-model:{config.spec}|{config.cache_identity()}|{_prompt_version()}"
     return hashlib.sha256(blob.encode()).hexdigest()[: len(digest)]
+
+
+def _prompt_version() -> str:
+    """The simulated user's prompt version (its module's ``PROMPT_VERSION``; "" when this
+    installation has no simulated users): a new prompt is a new simulated user."""
+    from arena.conversations._make import SIMULATED_MODULE, simulated_users_available
+
+    if not simulated_users_available():
+        return ""
+    return str(getattr(importlib.import_module(SIMULATED_MODULE), "PROMPT_VERSION", ""))
 
 
 def user_chat_model(config: ModelConfig, repeat: int, store: ResponseStore) -> CachingChatModel:
