@@ -17,6 +17,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from judges import _conversation_prompts as conversation_prompts
 from judges import _prompts as prompts
 from judges._injection import DETECTOR_VERSION
 from judges._parsing import reading_margin
@@ -32,13 +33,24 @@ def _sha(value: Any) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def prompt_templates() -> dict[str, str]:
-    """Every template of :mod:`judges._prompts` (its upper-case constants), read now."""
+def _templates(module: Any) -> dict[str, str]:
     return {
         name: str(value)
-        for name, value in sorted(vars(prompts).items())
+        for name, value in sorted(vars(module).items())
         if name.isupper() and isinstance(value, str | int | float)
     }
+
+
+def prompt_templates() -> dict[str, str]:
+    """Every template of :mod:`judges._prompts` (its upper-case constants), read now."""
+    return _templates(prompts)
+
+
+def conversation_templates() -> dict[str, str]:
+    """Every template of :mod:`judges._conversation_prompts`, read now: part of the key of a
+    conversation verdict only, so one-message verdict keys stay as they were."""
+    examples = repr(conversation_prompts.CHECKLIST_EXAMPLES)
+    return {**_templates(conversation_prompts), "CHECKLIST_EXAMPLES": examples}
 
 
 def judge_identity(spec: JudgeSpec) -> str:
@@ -82,4 +94,10 @@ def verdict_key(spec: JudgeSpec, request: PairRequest) -> str:
         A hex digest of the judge's identity and the rendered request.
     """
     conversations = get_mode(spec.mode).conversations(request)
-    return _sha({"judge": judge_identity(spec), "requests": [_rendered(c) for c in conversations]})
+    key: dict[str, Any] = {
+        "judge": judge_identity(spec),
+        "requests": [_rendered(c) for c in conversations],
+    }
+    if request.is_conversation:
+        key["conversation_templates"] = conversation_templates()
+    return _sha(key)

@@ -53,10 +53,20 @@ def forget_reply(model: BaseChatModel, reply: AIMessage) -> None:
 
 def injection_marks(request: PairRequest) -> dict[Seat, list[str]]:
     """Seat -> the reasons its answer seems to address the judge (seats without any left
-    out), by :func:`judges._injection.suspected_injection`."""
+    out), by :func:`judges._injection.suspected_injection`. In a conversation, the agent's
+    replies are checked, each one alone (the user's turns never are: a reply quoting them
+    is not counted)."""
     marks: dict[Seat, list[str]] = {}
-    for seat, answer in (("A", request.answer_a), ("B", request.answer_b)):
-        reasons = suspected_injection(answer, request.query)
+    for seat, answer, turns in (
+        ("A", request.answer_a, request.turns_a),
+        ("B", request.answer_b, request.turns_b),
+    ):
+        if turns is None:
+            reasons = suspected_injection(answer, request.query)
+        else:
+            said = "\n".join([request.query, *(turn.user for turn in turns)])
+            found = (suspected_injection(turn.reply, said) for turn in turns)
+            reasons = list(dict.fromkeys(reason for each in found for reason in each))
         if reasons:
             marks["A" if seat == "A" else "B"] = reasons
     return marks

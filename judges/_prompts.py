@@ -14,6 +14,7 @@ judge spec's, else the dataset's ``judge:`` block), else :data:`DEFAULT_PERSONA`
 
 from __future__ import annotations
 
+from judges import _conversation_prompts as conversation
 from judges._fence import boundary_id, fenced, neutral
 from judges._types import PairRequest
 
@@ -84,6 +85,8 @@ def persona(request: PairRequest) -> str:
 
 def system_text(request: PairRequest) -> str:
     """The text judge's system prompt, with the request's persona and rubric."""
+    if request.is_conversation:
+        return conversation.system_text(request, persona(request))
     return _fill(
         SYSTEM_TEXT,
         persona=persona(request),
@@ -98,6 +101,8 @@ def _rubric_line(request: PairRequest) -> str:
 
 def system_logprobs(request: PairRequest) -> str:
     """The system prompt of the modes that read one token (logprobs, grades)."""
+    if request.is_conversation:
+        return conversation.system_logprobs(request, persona(request))
     return _fill(
         SYSTEM_LOGPROBS,
         persona=persona(request),
@@ -118,6 +123,8 @@ def _context(request: PairRequest, *, expectations: bool) -> list[str]:
 def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
     """The user turn: request, golden expectations, both answers (and trajectories), each
     answer and tool list between boundary tags."""
+    if request.is_conversation:
+        return conversation.pair_prompt(request, logprobs=logprobs)
     tag_id = boundary_id(
         "pair",
         request.query,
@@ -145,6 +152,8 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
 
 def grade_prompt(request: PairRequest, answer: str, trajectory: str | None = None) -> str:
     """Single-answer grading (grades mode): one answer (and its tool calls), then YES or NO."""
+    if request.is_conversation:
+        return conversation.grade_prompt(request, answer)
     tag_id = boundary_id(
         "grade", request.query, request.reference, request.expectations, answer, trajectory
     )
@@ -234,6 +243,8 @@ SYSTEM_CHECKLIST = (
 
 def system_checklist(request: PairRequest) -> str:
     """The checklist judge's system prompt, with the request's persona and rubric."""
+    if request.is_conversation:
+        return conversation.system_checklist(request, persona(request))
     return _fill(
         SYSTEM_CHECKLIST,
         persona=persona(request),
@@ -270,6 +281,8 @@ GENERIC_ITEM = "Does the answer correctly and fully answer the question?"
 def checklist_prefix(request: PairRequest, answer: str, trajectory: str | None) -> str:
     """What every item question about one answer shares (llama.cpp caches this prefix):
     query, reference, the answer and its tool calls between boundary tags."""
+    if request.is_conversation:
+        return conversation.checklist_prefix(request, answer)
     return _checklist_block(request.query, request.reference, answer, trajectory)
 
 

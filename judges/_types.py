@@ -17,6 +17,7 @@ __all__ = [
     "DEFAULT_TIE_MARGIN",
     "LABELS",
     "Combination",
+    "Exchange",
     "JudgeSettings",
     "JudgeSpec",
     "Label",
@@ -181,12 +182,25 @@ def json_safe(value: dict[str, Any]) -> dict[str, Any]:
     return value
 
 
+class Exchange(BaseModel):
+    """One turn of a judged conversation: the user's message and the agent's reply."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    user: str
+    reply: str
+
+
 class PairRequest(BaseModel):
     """One ordered pair to judge: the query, the golden expectations, answer A, answer B.
 
     ``mode_inputs`` holds what the judge's mode prepared from the golden case
     (:meth:`judges.modes._base.JudgeMode.prepare`, e.g. the checklist mode's YES/NO items);
     other modes ignore it.
+
+    A conversation pair (:attr:`is_conversation`) shows each side's transcript as its
+    answer, and keeps each side's turns in ``turns_a`` / ``turns_b`` for the checks that read
+    the agent's replies alone (:mod:`judges._injection`).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -205,6 +219,21 @@ class PairRequest(BaseModel):
     )
     persona: str | None = None
     rubric: str | None = None
+    turns_a: list[Exchange] | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="A conversation's turns on side A (None: a one-message answer)",
+    )
+    turns_b: list[Exchange] | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="A conversation's turns on side B (None: a one-message answer)",
+    )
+
+    @property
+    def is_conversation(self) -> bool:
+        """True when the answers are transcripts of whole conversations."""
+        return self.turns_a is not None
 
     @field_validator("mode_inputs")
     @classmethod

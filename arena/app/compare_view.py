@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from arena.app import data
+from arena.app.dialogue_view import load_dialogue, render_dialogue
 from arena.app.text import VERDICT_STYLE, dollars, md, missing
 from arena.app.views import Context
 from arena.reports._format import pct
@@ -231,7 +232,8 @@ def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
 
 
 def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str) -> None:
-    """One case: both outputs, both verdicts with rationales, both trajectories."""
+    """One case: both outputs, both verdicts with rationales, both trajectories (a
+    conversation: its dialogue turn by turn)."""
     st.subheader("Open a case")
     labels = [
         f"{row['Case']}"
@@ -253,9 +255,16 @@ def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str
             )
             if row[f"{side}_golden"]:
                 st.caption(md(row[f"{side}_golden"]))
-            st.code(row[f"{name} output"] or "(empty answer)", language=None, wrap_lines=True)
+            conversation = (
+                None if missing(row[id_key]) else load_dialogue(ctx.url, int(row[id_key]))
+            )
+            if conversation is not None:  # turn by turn, each turn's tool calls in it
+                render_dialogue(conversation, name)
+            else:
+                st.code(row[f"{name} output"] or "(empty answer)", language=None, wrap_lines=True)
             if not missing(row[id_key]):
-                trajectory(ctx.url, int(row[id_key]), name)
+                if conversation is None:
+                    trajectory(ctx.url, int(row[id_key]), name)
                 judge_details(ctx, int(row[id_key]), name)
     if "suspected injection" in str(row["Judge winner"]):
         st.warning(

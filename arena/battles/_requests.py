@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from arena.battles._conversation_requests import (
+    conversation_expectations,
+    conversation_query,
+    exchanges,
+    shown_conversation,
+)
 from arena.golden import GoldenCase
 from arena.golden._models import JudgeSettings
 from arena.records.results import RunResult
+from arena.records.transcript import call_text, replies
 from judges._prompts import NO_TOOLS
 from judges._types import PairRequest
 
@@ -33,11 +40,7 @@ def expectations_text(case: GoldenCase) -> str | None:
 
 def trajectory_text(result: RunResult) -> str:
     """Tool calls in one line, e.g. ``search_web(query=Japan GDP) -> calculate(...)``."""
-    calls = []
-    for step in result.steps:
-        args = ", ".join(f"{k}={v}" for k, v in step.args.items())
-        calls.append(f"{step.tool}({args[:80]}){' [error]' if step.error else ''}")
-    return " -> ".join(calls) or NO_TOOLS
+    return " -> ".join(call_text(step) for step in result.steps) or NO_TOOLS
 
 
 def has_trajectory(result: RunResult) -> bool:
@@ -59,8 +62,15 @@ def pair_request(
     tool calls only, never from the answer text) are shown when asked and both results have
     one. ``mode`` (the judge's) prepares its own inputs from the case
     (:meth:`~judges.modes._base.JudgeMode.prepare`); ``settings`` gives the judge's persona
-    and rubric (``JudgeSpec.settings``)."""
+    and rubric (``JudgeSpec.settings``).
+
+    A conversation case (:func:`conversation_request`) shows each side's transcript
+    instead."""
     with_trajectory = with_trajectory and has_trajectory(first) and has_trajectory(second)
+    if case.is_conversation:
+        return conversation_request(
+            case, first, second, mode=mode, with_trajectory=with_trajectory, settings=settings
+        )
     return PairRequest(
         case_id=case.id,
         query=case.input,
@@ -76,6 +86,43 @@ def pair_request(
     )
 
 
+def conversation_request(
+    case: GoldenCase,
+    first: RunResult,
+    second: RunResult,
+    *,
+    mode: JudgeMode,
+    with_trajectory: bool,
+    settings: JudgeSettings | None = None,
+) -> PairRequest:
+    """The request of a conversation case: each side's transcript as its answer (with each
+    turn's tool calls when ``with_trajectory``), the query saying what the conversation is,
+    the expectations per turn and for the end state, and each side's turns for the checks
+    that read the agent's replies alone."""
+    return PairRequest(
+        case_id=case.id,
+        query=conversation_query(case),
+        reference=case.reference_answer,
+        expectations=conversation_expectations(case, expectations_text(case)),
+        answer_a=shown_conversation(first, tools=with_trajectory),
+        answer_b=shown_conversation(second, tools=with_trajectory),
+        mode_inputs=mode.prepare(case, with_trajectory=with_trajectory),
+        persona=settings.persona if settings else None,
+        rubric=settings.rubric if settings else None,
+        turns_a=exchanges(first, case.input),
+        turns_b=exchanges(second, case.input),
+    )
+
+
+def _said(result: RunResult) -> str:
+    if result.dialogue is None:
+        return result.output
+    return "\0".join(f"{user}\0{reply}" for user, reply in replies(result))
+
+
 def same_answer(a: RunResult, b: RunResult) -> bool:
-    """Identical outputs (whitespace aside) are a tie without asking the judge."""
+    """Identical outputs (whitespace aside) are a tie without asking the judge; for two
+    conversations, identical whole transcripts (every user turn and reply)."""
+    if a.dialogue is not None or b.dialogue is not None:
+        return " ".join(_said(a).split()) == " ".join(_said(b).split())
     return " ".join(a.output.split()) == " ".join(b.output.split())

@@ -6,7 +6,9 @@ are cached, so a failed judgement is asked again on the next run.
 
 A pair where an answer crashed (its result has an error) is never dropped and never shown to
 the judge: the crash rule decides it (:func:`arena.battles._battle.crash_battle`), locally and
-without a call, on every run alike.
+without a call, on every run alike. A pair where a simulated user failed (a conversation
+result's ``simulator_error``) is not judged at all, since the failure is not the agent's:
+the report counts it in ``simulator_errors``.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from arena.battles._battle import Battle, crash_battle, crashed_side, pair_fields
 from arena.battles._calibration import apply_outcome, tie_margin
-from arena.battles._pairing import make_pairs
+from arena.battles._pairing import make_pairs, simulator_failed
 from arena.battles._requests import pair_request, same_answer
 from arena.golden import GoldenCase
 from arena.golden._models import JudgeSettings
@@ -41,6 +43,9 @@ class JudgeReport(BaseModel):
     model_calls: int
     skipped: int
     crashes: int = 0
+    simulator_errors: int = Field(
+        0, description="Pairs not judged because a simulated user failed (not the agent's fault)."
+    )
     warnings: list[str]
 
 
@@ -63,22 +68,27 @@ def self_preference_warnings(spec: JudgeSpec, contestants: dict[str, str]) -> li
     ]
 
 
-def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, list[str]]:
+def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, int, list[str]]:
+    """The pairs to judge, the pairs skipped (an answer missing), the pairs not judged (a
+    simulated user failed) and the run's variants."""
     dataset = store.run_dataset(run_id)
     cases = {c.id: c for c in dataset.test_cases}
     variants = list(store.run(run_id).config.get("variants", {}))
     by_slot: dict[tuple[str, int], dict[str, RunResult]] = {}
     for result in store.results(run_id):
         by_slot.setdefault((result.case_id, result.repeat), {})[result.variant] = result
-    todo, skipped = [], 0
+    todo, skipped, simulator_errors = [], 0, 0
     for (case_id, _repeat), results in by_slot.items():
         for name_a, name_b in make_pairs(variants, pairs):
             a, b = results.get(name_a), results.get(name_b)
             if a is None or b is None:  # not answered (yet): nothing to decide
                 skipped += 1
                 continue
+            if simulator_failed(a, b):
+                simulator_errors += 1
+                continue
             todo.append(_Pair(cases[case_id], a, b, dataset.judge))
-    return todo, skipped, variants
+    return todo, skipped, simulator_errors, variants
 
 
 #: Judgements being asked right now, by event loop and verdict key: a battle that needs the
@@ -192,7 +202,7 @@ async def judge_run_async(
     instead of this process; a pair it does not start (``--max-cost``) is left for a rerun.
     """
     judge = judge or PairwiseJudge(spec, store=store)  # InputError before any battle
-    todo, skipped, variants = _pairs(store, run_id, pairs)
+    todo, skipped, simulator_errors, variants = _pairs(store, run_id, pairs)
     contestants = {v.name: v.model.spec for v in store.variants() if v.name in variants}
     warnings = self_preference_warnings(spec, contestants)
     self_judged = {n for n, m in contestants.items() if m == spec.model.spec}
@@ -245,6 +255,7 @@ async def judge_run_async(
         model_calls=counter.sent,
         skipped=skipped,
         crashes=sum(b.is_crash for b in battles),
+        simulator_errors=simulator_errors,
         warnings=warnings,
     )
 

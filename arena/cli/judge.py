@@ -100,6 +100,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
                     "model_calls": report.model_calls,
                     "skipped": report.skipped,
                     "crashes": report.crashes,
+                    "simulator_errors": report.simulator_errors,
                     "warnings": report.warnings,
                     "health": health_json(health) if health else None,
                     "battles": [b.model_dump(mode="json") for b in report.battles],
@@ -115,6 +116,11 @@ def cmd_judge(args: argparse.Namespace) -> int:
         f"{report.skipped} pairs skipped (an answer is missing); {report.crashes} decided by "
         f"a crash (no judge call){margin}"
     )
+    if report.simulator_errors:
+        print(
+            f"not judged: {report.simulator_errors} simulator errors (a simulated user "
+            "failed; not the agent's fault)"
+        )
     counts: dict[tuple[str, str], list[int]] = {}
     for b in report.battles:
         row = counts.setdefault((b.variant_a, b.variant_b), [0, 0, 0, 0, 0])

@@ -1,13 +1,16 @@
-"""``arena show RESULT_ID``: one trajectory, readably."""
+"""``arena show RESULT_ID``: one trajectory, readably; a conversation turn by turn."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
+
+if TYPE_CHECKING:
+    from arena.records.results import RunResult, TrajectoryStep
 
 
 def register(sub: Any) -> None:
@@ -41,16 +44,63 @@ def cmd_show(args: argparse.Namespace) -> int:
     print(version_story(store, result.variant, result.variant_hash))
     if result.error:
         print(f"ERROR: {result.error}")
-    for step in result.steps:
-        print(f"\n[{step.index}] {step.agent} -> {step.tool}({json.dumps(step.args)})")
-        body = step.error or step.observation
-        label = "error" if step.error else "observation"
-        print(textwrap.indent(f"{label}: {body[:600]}", "    "))
+    if result.dialogue is not None:
+        print("\n".join(dialogue_lines(result)))
+    else:
+        for step in result.steps:
+            print("\n".join(step_lines(step)))
     for path, text in result.files.items():
         print(f"\nfile {path}:\n{textwrap.indent(text[:600], '    ')}")
-    print(f"\nfinal answer:\n{textwrap.indent(result.output or '(empty)', '    ')}")
+    if result.dialogue is None:
+        print(f"\nfinal answer:\n{textwrap.indent(result.output or '(empty)', '    ')}")
     print_judge_details(store, result.run_id, args.result_id)
     return 0
+
+
+def step_lines(step: TrajectoryStep) -> list[str]:
+    """One tool call: ``[index] agent -> tool(args)``, then its observation or error."""
+    body = step.error or step.observation
+    label = "error" if step.error else "observation"
+    return [
+        f"\n[{step.index}] {step.agent} -> {step.tool}({json.dumps(step.args)})",
+        textwrap.indent(f"{label}: {body[:600]}", "    "),
+    ]
+
+
+def dialogue_lines(result: RunResult) -> list[str]:
+    """A conversation result turn by turn: the user's message, the tool calls of that turn
+    with their observations, the agent's reply; then how the conversation ended."""
+    from arena.records.transcript import turn_steps
+
+    dialogue = result.dialogue
+    assert dialogue is not None
+    user = f", user played by {dialogue.user_model}" if dialogue.user_model else ""
+    calls = (
+        f" ({dialogue.simulator_calls} simulator calls, {dialogue.simulator_fresh_calls} sent)"
+        if dialogue.user_model
+        else ""
+    )
+    lines = [
+        f"conversation: {len(dialogue.turns)} turn(s), ended by {dialogue.ended_by}{user}{calls}"
+    ]
+    if dialogue.simulator_error:
+        lines.append(f"SIMULATOR ERROR (not the agent's): {dialogue.simulator_error}")
+    shown: set[int] = set()
+    for turn in dialogue.turns:
+        lines.append(
+            f"\n--- turn {turn.index} ({turn.model_calls} model calls, {turn.latency_s:.2f} s) ---"
+        )
+        lines.append(f"user:\n{textwrap.indent(turn.user or '(empty)', '    ')}")
+        for step in turn_steps(result, turn):
+            lines.extend(step_lines(step))
+        shown.update(turn.steps)
+        lines.append(f"\nreply:\n{textwrap.indent(turn.reply or '(no reply)', '    ')}")
+    rest = [step for i, step in enumerate(result.steps) if i not in shown]
+    if rest:
+        lines.append("\ntool calls in no turn:")
+        for step in rest:
+            lines.extend(step_lines(step))
+    return lines
 
 
 def print_judge_details(store: Any, run_id: int | None, result_id: int) -> None:

@@ -50,6 +50,7 @@ class AdaptiveReport(BaseModel):
 def _slots(store: Store, run_id: int) -> tuple[list[str], dict[tuple[int, int], list[Any]]]:
     """The run's variants and, per variant pair (i < j), its (case, a, b) slots; a slot where
     an answer crashed is one too (the crash rule decides it, without a call)."""
+    from arena.battles._pairing import simulator_failed
     from arena.battles._runner import _Pair
 
     dataset = store.run_dataset(run_id)
@@ -65,6 +66,8 @@ def _slots(store: Store, run_id: int) -> tuple[list[str], dict[tuple[int, int], 
         names = sorted(results, key=index.__getitem__)
         for x, name_a in enumerate(names):
             for name_b in names[x + 1 :]:
+                if simulator_failed(results[name_a], results[name_b]):  # not judged at all
+                    continue
                 key = (index[name_a], index[name_b])
                 pairs.setdefault(key, []).append(
                     _Pair(cases[case_id], results[name_a], results[name_b], dataset.judge)

@@ -8,6 +8,15 @@ time, and ``benchmarks/judge_bench.py`` measured the checklist more accurate wit
 
 These are the checklist mode's own types: the core judge types carry them as JSON in
 ``PairRequest.mode_inputs["checklist"]`` and ``Verdict.details["checklist"]``.
+
+A conversation case's checklist (:func:`conversation_checklist`) asks per expected turn
+(:class:`arena.golden.TurnExpect`), in turn order: its description ("In turn 1, does the
+agent do this: asks for the order number before refunding?"), one item per expected-fact
+group and per forbidden text of that turn's reply, and, when the judge sees the tool calls,
+one per expected and per forbidden tool of that turn ("In turn 3, does the agent call the
+tool issue_refund?"; a forbidden one wants NO: each turn's Tools line in the transcript names
+exactly that turn's calls, which makes such an item answerable there). Then the end state:
+the one-message items reworded for the agent's last reply and the whole conversation.
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from arena.golden import GoldenCase
+from arena.golden._conversation import TurnExpect
 from arena.golden._models import Behavior
 
 
@@ -63,14 +73,18 @@ BEHAVIOUR_QUESTIONS: dict[Behavior, str] = {
 }
 
 
-def _alternatives(group: str | list[str]) -> str:
+def alternatives(group: str | list[str]) -> str:
+    """An expected-fact group as its question spells it: ``"a" or "b"`` (the first few)."""
     options = [group] if isinstance(group, str) else list(group)
     shown = " or ".join(f'"{o}"' for o in options[:MAX_ALTERNATIVES])
     return shown
 
 
 def case_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[ChecklistItem, ...]:
-    """The YES/NO items a good answer to ``case`` meets, in a fixed order."""
+    """The YES/NO items a good answer to ``case`` meets, in a fixed order (a conversation
+    case's: :func:`conversation_checklist`)."""
+    if case.is_conversation:
+        return conversation_checklist(case, with_trajectory=with_trajectory)
     items: list[ChecklistItem] = []
     if case.expected_behavior is not None:
         items.append(
@@ -79,7 +93,7 @@ def case_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[Checklis
     for group in case.expected_output_contains:
         items.append(
             ChecklistItem(
-                question=f"Does the answer state {_alternatives(group)} or an equivalent?",
+                question=f"Does the answer state {alternatives(group)} or an equivalent?",
                 kind="fact",
             )
         )
@@ -115,3 +129,100 @@ def checklist_lines(grades: list[ItemGrade]) -> list[str]:
         f"{'' if g.want else ' (wants NO)'}  P(YES)={g.p_yes:.2f}"
         for g in grades
     ]
+
+
+def turn_items(expect: TurnExpect, *, with_trajectory: bool) -> list[ChecklistItem]:
+    """The YES/NO items of one expected turn."""
+    at = f"In turn {expect.turn},"
+    items: list[ChecklistItem] = []
+    if expect.description:
+        items.append(
+            ChecklistItem(
+                question=f"{at} does the agent do this: {expect.description.rstrip('.?')}?",
+                kind="behaviour",
+            )
+        )
+    for group in expect.contains:
+        items.append(
+            ChecklistItem(
+                question=f"{at} does the agent's reply state {alternatives(group)} or an "
+                "equivalent?",
+                kind="fact",
+            )
+        )
+    for text in expect.not_contains:
+        items.append(
+            ChecklistItem(
+                question=f'{at} does the agent\'s reply contain "{text}"?',
+                want=False,
+                kind="forbidden",
+            )
+        )
+    if with_trajectory:
+        for tool in dict.fromkeys(expect.tools):
+            items.append(
+                ChecklistItem(question=f"{at} does the agent call the tool {tool}?", kind="tool")
+            )
+        for tool in dict.fromkeys(expect.forbidden_tools):
+            items.append(
+                ChecklistItem(
+                    question=f"{at} does the agent call the tool {tool}?",
+                    want=False,
+                    kind="forbidden_tool",
+                )
+            )
+    return items
+
+
+def end_state_items(case: GoldenCase, *, with_trajectory: bool) -> list[ChecklistItem]:
+    """The case's own expectations, about the end of the conversation."""
+    items: list[ChecklistItem] = []
+    if case.expected_behavior is not None:
+        question = BEHAVIOUR_QUESTIONS[case.expected_behavior]
+        items.append(
+            ChecklistItem(
+                question=question.replace("Does the answer", "In the conversation, does the agent"),
+                kind="behaviour",
+            )
+        )
+    for group in case.expected_output_contains:
+        items.append(
+            ChecklistItem(
+                question=f"In its last reply, does the agent state {alternatives(group)} or an "
+                "equivalent?",
+                kind="fact",
+            )
+        )
+    for text in case.expected_output_not_contains:
+        items.append(
+            ChecklistItem(
+                question=f'In its last reply, does the agent say "{text}"?',
+                want=False,
+                kind="forbidden",
+            )
+        )
+    if case.reference_answer:
+        items.append(
+            ChecklistItem(
+                question="Does the conversation end with the same conclusion as the reference "
+                "answer?",
+                kind="reference",
+            )
+        )
+    if with_trajectory:
+        for tool in dict.fromkeys(case.expected_tools):
+            items.append(
+                ChecklistItem(
+                    question=f"In any turn, does the agent call the tool {tool}?", kind="tool"
+                )
+            )
+    return items
+
+
+def conversation_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[ChecklistItem, ...]:
+    """Every item of a conversation case: per expected turn (in turn order), then the end
+    state."""
+    conversation = case.conversation
+    expects = sorted(conversation.expect, key=lambda e: e.turn) if conversation else []
+    items = [i for e in expects for i in turn_items(e, with_trajectory=with_trajectory)]
+    return (*items, *end_state_items(case, with_trajectory=with_trajectory))
