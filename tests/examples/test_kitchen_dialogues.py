@@ -65,7 +65,10 @@ def test_scripted_dialogues_run_store_rerun_free_and_show(user: User) -> None:
     shown = user.json("show", str(results[("baseline", "KD-1")]["id"]))
     assert shown["dialogue"]["turns"][2]["reply"] == "180 °C is 356 °F."
     for result in run["results"]:
-        assert "final answer" in user.arena("show", str(result["id"]))
+        text = user.arena("show", str(result["id"]))
+        turns = len(result["dialogue"]["turns"])
+        assert f"conversation: {turns} turn(s)" in text
+        assert [f"--- turn {i} (" in text for i in range(1, turns + 1)] == [True] * turns
 
 
 def test_a_bad_user_model_exits_2_naming_the_flag(user: User) -> None:
