@@ -1,5 +1,16 @@
 """Conversation cases at run time: the user's side of a dialogue, scripted or simulated."""
 
+from arena.conversations._detect import STOP_TOKEN, simulator_error
 from arena.conversations._player import UserMove, UserPlayer
+from arena.conversations._seed import simulator_seed
+from arena.conversations._simulated import PROMPT_VERSION, SimulatedUserPlayer
 
-__all__ = ["UserMove", "UserPlayer"]
+__all__ = [
+    "PROMPT_VERSION",
+    "STOP_TOKEN",
+    "SimulatedUserPlayer",
+    "UserMove",
+    "UserPlayer",
+    "simulator_error",
+    "simulator_seed",
+]
