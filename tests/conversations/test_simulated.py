@@ -168,7 +168,8 @@ def test_two_variants_given_the_same_replies_meet_the_same_cached_user() -> None
     assert first.text == second.text == "It's 4471."
     assert (first.fresh_model_calls, second.fresh_model_calls) == (1, 0)
     assert second.model_calls == 1 and len(script.calls) == 1
-    # the seed is part of the key: another repeat asks again
+    # the seed is sent with the call, so it is part of the key: another seed asks again
+    assert move(player(cached(store), "REFUND-02"), dialogue).fresh_model_calls == 1
     assert move(player(cached(store), repeat=1), dialogue).fresh_model_calls == 1
 
 
