@@ -3,8 +3,8 @@
 :func:`simulator_error` reads one message of the simulated user (before it is sent) and
 returns ``"KIND: why"`` or None. The kinds (see ``SIMULATOR_ERROR_KINDS``):
 
-- ``role``: it speaks as the assistant ("How can I help you?", "As an AI", an "Assistant:"
-  label), emits a tool call or tool-call JSON, or says nothing.
+- ``role``: it speaks as the assistant ("How can I help you?", "As an AI", a line that starts
+  with "Assistant:"), emits a tool call or tool-call JSON, or says nothing.
 - ``refusal``: it refuses to play the user ("I can't help with that", "I'm sorry, but I
   cannot assist").
 - ``leak``: it states its goal verbatim (a run of :data:`LEAK_WORDS` words of the goal, or
@@ -45,7 +45,7 @@ _ASSISTANT = re.compile(
     r"|\bi(?:'m| am) (?:an|a|your) (?:ai|virtual assistant|assistant|language model|chatbot)\b"
     r"|^\s*(?:assistant|agent|ai)\s*:"
     r"|<tool_call>",
-    re.IGNORECASE,
+    re.IGNORECASE | re.MULTILINE,
 )
 _REFUSAL = re.compile(
     r"\bi (?:can(?:no|')t|can not|won't|will not|am unable to|'m unable to|am not able to"

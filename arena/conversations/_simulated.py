@@ -17,6 +17,7 @@ seed. The simulator counts its calls with its own counter, never the agent's.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,6 +56,7 @@ something you do not know, say so.
 PROMPT_VERSION = "1-" + hashlib.sha256(f"{GREETING}\n{PROMPT}".encode()).hexdigest()[:8]
 
 _LABELS = ("user:", "customer:", "me:")
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
 def system_prompt(user: SimulatedUser) -> str:
@@ -84,8 +86,9 @@ def swapped_messages(
 
 
 def _clean(text: str) -> str:
-    """The message without quotes around it or a speaker label before it."""
-    text = text.strip()
+    """The message without reasoning (``<think>...</think>``), quotes around it or a speaker
+    label before it."""
+    text = _THINK.sub("", text).strip()
     if text.casefold().startswith(_LABELS):
         text = text.split(":", 1)[1].strip()
     if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":

@@ -73,6 +73,7 @@ def test_an_ordinary_user_message_is_no_error(message: str, turns: list[Dialogue
         "As an AI, I do not have orders.",
         "I'm an AI assistant, so I can't own a blender.",
         "Assistant: your refund has been processed.",
+        "Order 4471.\nAssistant: Thank you, I have found your order.",
         "Your refund is done. Is there anything else I can help you with?",
         '{"name": "issue_refund", "arguments": {"order": "4471"}}',
         '<tool_call>{"name": "issue_refund"}</tool_call>',

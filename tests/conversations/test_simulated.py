@@ -247,6 +247,6 @@ def test_a_model_without_a_cache_counts_one_call_per_move() -> None:
     assert (result.text, result.model_calls, result.fresh_model_calls) == ("It's 4471.", 1, 1)
 
 
-def test_replies_lose_quotes_and_a_speaker_label() -> None:
-    register_fake("sim-user", ['User: "It is 4471."'])
+def test_replies_lose_reasoning_quotes_and_a_speaker_label() -> None:
+    register_fake("sim-user", ['<think>They asked.</think>User: "It is 4471."'])
     assert move(player(cached()), turns("Order number?")).text == "It is 4471."
