@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli.common import add_case_flags
+from arena.cli.plan import add_user_model_flag
 
 # flag dest -> (section, key) in arena.yaml; None section = top level
 _FIELDS: dict[str, tuple[str | None, str]] = {
@@ -32,6 +33,7 @@ _FIELDS: dict[str, tuple[str | None, str]] = {
     "repeats": ("run", "repeats"),
     "concurrency": ("run", "concurrency"),
     "timeout": ("run", "timeout_s"),
+    "user_model": ("run", "user_model"),
     "dataset": ("run", "dataset"),
     "variants_dir": ("run", "variants_dir"),
     "judge": ("compare", "judge"),
@@ -118,6 +120,7 @@ def add_gate_run_flags(p: argparse.ArgumentParser) -> None:
     run = p.add_argument_group("what to run (default: arena.yaml, else the critical tier)")
     add_case_flags(run, dataset=None, tier=None, repeats=None, concurrency=None, variants_dir=True)
     run.add_argument("--timeout", type=float, default=None, help="per-case timeout in seconds")
+    add_user_model_flag(run)
     run.add_argument(
         "--grader",
         default=None,

@@ -52,6 +52,18 @@ def add_run_flags(p: argparse.ArgumentParser) -> None:
         "--variants", nargs="+", required=True, metavar="FILE", help="variant YAML files"
     )
     add_case_flags(p, dataset=default_dataset(), tier=ALL_TIERS, repeats=1, concurrency=2)
+    add_user_model_flag(p)
+
+
+def add_user_model_flag(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """--user-model: the model spec that plays simulated users (conversation cases)."""
+    p.add_argument(
+        "--user-model",
+        default=None,
+        metavar="SPEC",
+        help="model that plays the simulated users of conversation cases whose case names "
+        "none (default: local:qwen2.5-coder-1.5b); part of those cases' fingerprint",
+    )
 
 
 def read_store(url: str | None) -> Store | None:
@@ -76,10 +88,12 @@ def run_plan(args: argparse.Namespace, store: Store | None, judge: str | None = 
     """The plan of ``arena run`` with these arguments (and ``arena judge --judge judge``)."""
     from arena.golden import load_dataset
     from arena.plan import plan_run
+    from arena.runner._user_model import parse_user_model
     from arena.variants.variant import load_variants
     from judges import parse_judge
 
     spec = parse_judge(judge) if judge else None
+    user_model = parse_user_model(getattr(args, "user_model", None), field="--user-model")
     return plan_run(
         store,
         load_dataset(args.dataset),
@@ -92,6 +106,7 @@ def run_plan(args: argparse.Namespace, store: Store | None, judge: str | None = 
         judge=spec,
         pairs=getattr(args, "pairs", "all"),
         measure=not getattr(args, "no_measure", False),
+        user_model=user_model,
     )
 
 

@@ -45,10 +45,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     from arena.golden import load_dataset
     from arena.runner import RunOptions, check_run, run_suite
     from arena.runner._preflight import check_timeout
+    from arena.runner._user_model import parse_user_model
     from arena.storage import Store
     from arena.variants.variant import load_variants
 
     check_timeout(args.timeout, field="--timeout")
+    parse_user_model(args.user_model, field="--user-model")
     client = _langsmith_client() if args.langsmith else None
     variants = load_variants(args.variants)
     dataset = load_dataset(args.dataset)
@@ -62,6 +64,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         rerun=args.rerun,
         progress=not args.json,
         dataset_path=args.dataset,
+        user_model=args.user_model,
     )
     check_run(variants, options)  # before the database is opened: bad input writes nothing
     from arena.cli import executing, plan
@@ -142,6 +145,11 @@ def run_json(report: Any) -> dict[str, Any]:
                 "output_tokens": r.output_tokens,
                 "cost_usd": r.cost_usd,
                 "error": redact_optional(r.error),
+                **(
+                    {"dialogue": r.dialogue.model_dump(mode="json")}
+                    if r.dialogue is not None
+                    else {}
+                ),
             }
             for r in report.results
         ],

@@ -11,7 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+)
 
 from arena.defaults import BOOTSTRAP_ROUNDS, DEFAULT_JUDGE, TierChoice
 from arena.errors import InputError
@@ -39,6 +46,21 @@ class RunSection(BaseModel):
     repeats: int = Field(1, ge=1, le=100, description="Runs of each case per variant.")
     concurrency: int = Field(2, ge=1, le=64, description="Agent runs at a time.")
     timeout_s: float = Field(600.0, gt=0, description="Seconds one case may take.")
+    user_model: str | None = Field(
+        None,
+        min_length=1,
+        description="The model spec that plays the simulated users of conversation cases "
+        "whose case names none (default: the local model).",
+    )
+
+    @field_validator("user_model")
+    @classmethod
+    def _model_spec(cls, value: str | None) -> str | None:
+        if value is not None:
+            from arena.models import ModelConfig
+
+            ModelConfig(spec=value)  # a malformed spec fails here, naming run.user_model
+        return value
 
 
 class CompareSection(BaseModel):
@@ -188,6 +210,7 @@ run:
   repeats: 1
   concurrency: 2
   timeout_s: 600
+  user_model: null                  # plays simulated users (conversation cases); null = local
 rules:
   block: [suite_drop, critical_broken, critical_missing, happy_path_fail, category_broken]
   max_drop: 0.05                    # suite-score drop tolerated

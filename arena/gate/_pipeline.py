@@ -230,6 +230,7 @@ def run_gate(
         case_timeout_s=config.run.timeout_s,
         progress=progress,
         dataset_path=dataset_path,
+        user_model=config.run.user_model,
     )
     sequential = None  # case by case, stopping once settled
     if config.compare.sequential and len(variants) == 2:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
 
     from arena.golden import GoldenCase, GoldenDataset
+    from arena.models import ModelConfig
     from arena.records.results import RunResult
     from arena.storage import Store
     from arena.variants.variant import Variant
@@ -67,6 +68,7 @@ def plan_run(
     judge: JudgeSpec | None = None,
     pairs: str = "all",
     measure: bool = True,
+    user_model: ModelConfig | None = None,
 ) -> Plan:
     """What ``arena run`` with these options (then ``arena judge`` with ``judge``) would do.
 
@@ -74,8 +76,8 @@ def plan_run(
     that no stored result has timed yet (one short request), else assume its speed.
     """
     cases = select_cases(dataset, tier, case_ids)
-    tasks = plan_tasks(variants, cases, repeats)
-    run_id = stored_run(store, run_key(dataset, variants, cases, repeats))
+    tasks = plan_tasks(variants, cases, repeats, user_model)
+    run_id = stored_run(store, run_key(dataset, variants, cases, repeats, user_model))
     done = store.finished_results(run_id) if store is not None and run_id is not None else {}
     pending = pending_tasks(tasks, done, retry_errors)
     history = read_history(store, variants)

@@ -26,3 +26,6 @@ class RunOptions:
     on_result: list[Callable[[RunResult], None]] = field(default_factory=list)
     executor: Any = None
     """Where tasks run instead of inline (an ``arena.executors.Executor``: Ray, a budget)."""
+    user_model: str | None = None
+    """The model spec that plays simulated users whose case names none (``arena run
+    --user-model``; None: the local model)."""

@@ -19,8 +19,9 @@ from arena.runner._agents import AgentCache
 from arena.runner._execute import execute_task
 from arena.runner._heap import frozen_heap
 from arena.runner._options import RunOptions
-from arena.runner._preflight import check_run
+from arena.runner._preflight import check_run, check_user_models
 from arena.runner._tasks import Task, plan_tasks, run_key, select_cases
+from arena.runner._user_model import DEFAULT_USER_MODEL
 from arena.runner._versions import changes_since_stored
 from arena.storage import Store
 from arena.variants.variant import Variant
@@ -67,7 +68,8 @@ async def run_suite_async(
     """Run (or resume) the suite; each finished result is committed before the next starts."""
     check_run(variants, options)  # bad input fails before anything is written or called
     cases = select_cases(dataset, options.tier, options.case_ids)
-    tasks = plan_tasks(variants, cases, options.repeats)
+    user_model = check_user_models(cases, options)
+    tasks = plan_tasks(variants, cases, options.repeats, user_model)
     dataset_id = store.ensure_dataset(dataset, options.dataset_path)
     changes = {v.name: changes_since_stored(store, v) for v in variants}
     for variant in variants:
@@ -79,7 +81,9 @@ async def run_suite_async(
         "repeats": options.repeats,
         "provenance": provenance(),
     }  # git commit, branch, CI run URL when known
-    key = run_key(dataset, variants, cases, options.repeats)
+    if any(c.conversation is not None and c.conversation.simulated for c in cases):
+        config["user_model"] = user_model.spec if user_model is not None else DEFAULT_USER_MODEL
+    key = run_key(dataset, variants, cases, options.repeats, user_model)
     if options.rerun:  # a new run: nothing stored is reused (model replies still are cached)
         key = f"{key[:16]}-rerun-{uuid.uuid4().hex[:12]}"
     run_id, resumed = store.open_run(key, dataset_id, config)

@@ -9,23 +9,31 @@ from functools import cached_property
 
 from arena.defaults import ALL_TIERS, TIER_CHOICES
 from arena.errors import InputError
-from arena.golden import GoldenCase, GoldenDataset, case_hash, dataset_hash
+from arena.golden import GoldenCase, GoldenDataset, dataset_hash
+from arena.models import ModelConfig
+from arena.runner._user_model import task_case_hash, user_model_config
 from arena.variants.variant import Variant
 
 
 @dataclass(frozen=True)
 class Task:
-    """One agent execution: a variant on a case, for one repeat."""
+    """One agent execution: a variant on a case, for one repeat.
+
+    ``user_model`` is the run's user model option (see :mod:`arena.runner._user_model`); it
+    only matters to a case with a simulated user.
+    """
 
     variant: Variant
     case: GoldenCase
     repeat: int
+    user_model: ModelConfig | None = None
 
     @cached_property
     def key(self) -> tuple[str, str, int]:
         """(variant hash, case hash, repeat): how finished results are matched on resume
-        (computed once: both hashes serialise the whole variant or case)."""
-        return (self.variant.version_hash, case_hash(self.case), self.repeat)
+        (computed once: both hashes serialise the whole variant or case). A simulated
+        user's model is part of the case hash (:func:`task_case_hash`)."""
+        return (self.variant.version_hash, task_case_hash(self.case, self.user_model), self.repeat)
 
 
 def select_cases(
@@ -47,25 +55,41 @@ def select_cases(
     return cases
 
 
-def plan_tasks(variants: list[Variant], cases: list[GoldenCase], repeats: int) -> list[Task]:
+def plan_tasks(
+    variants: list[Variant],
+    cases: list[GoldenCase],
+    repeats: int,
+    user_model: ModelConfig | None = None,
+) -> list[Task]:
     """Every (variant, case, repeat), variant-major: concurrent tasks then share one model
     server instead of oversubscribing the CPU with several local servers at once."""
     if repeats < 1:
         raise InputError("repeats must be at least 1", field="repeats")
-    return [Task(v, c, r) for v in variants for r in range(repeats) for c in cases]
+    return [Task(v, c, r, user_model) for v in variants for r in range(repeats) for c in cases]
 
 
 def run_key(
-    dataset: GoldenDataset, variants: list[Variant], cases: list[GoldenCase], repeats: int
+    dataset: GoldenDataset,
+    variants: list[Variant],
+    cases: list[GoldenCase],
+    repeats: int,
+    user_model: ModelConfig | None = None,
 ) -> str:
-    """Same dataset, variant versions, cases and repeats give the same run (so it resumes)."""
-    blob = json.dumps(
-        {
-            "dataset": dataset_hash(dataset),
-            "variants": sorted(v.version_hash for v in variants),
-            "cases": sorted(c.id for c in cases),
-            "repeats": repeats,
-        },
-        sort_keys=True,
-    )
+    """Same dataset, variant versions, cases and repeats give the same run (so it resumes);
+    with simulated users, also the same models playing them (a run without any keeps the key
+    it always had)."""
+    doc: dict[str, object] = {
+        "dataset": dataset_hash(dataset),
+        "variants": sorted(v.version_hash for v in variants),
+        "cases": sorted(c.id for c in cases),
+        "repeats": repeats,
+    }
+    players = {
+        c.id: task_case_hash(c, user_model)
+        for c in cases
+        if user_model_config(c, user_model) is not None
+    }
+    if players:
+        doc["user_models"] = players
+    blob = json.dumps(doc, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:32]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from arena.records.dialogue import Dialogue
 from arena.records.results import RunInfo, RunResult, TrajectoryStep
 from arena.storage._tables import DatasetRow, ResultRow, RunRow
 
@@ -39,6 +40,7 @@ def result_record(row: ResultRow) -> RunResult:
         cost_usd=row.cost_usd,
         error=row.error,
         files=row.files or {},
+        dialogue=None if row.dialogue is None else Dialogue.model_validate(row.dialogue.body),
         created_at=aware(row.created_at),
     )
 

@@ -13,11 +13,12 @@ from typing import Any, cast
 
 from sqlalchemy import Executable, Table, bindparam, delete, select
 
-from arena.storage._tables import ResponseCacheRow, ResultRow, StepRow
+from arena.storage._tables import DialogueRow, ResponseCacheRow, ResultRow, StepRow
 
 _CACHE = cast(Table, ResponseCacheRow.__table__)
 _RESULTS = cast(Table, ResultRow.__table__)
 _STEPS = cast(Table, StepRow.__table__)
+_DIALOGUES = cast(Table, DialogueRow.__table__)
 RESULT_KEY = ("run_id", "variant_hash", "case_hash", "repeat")
 """The unique key of a stored result."""
 UPSERT_DIALECTS = ("sqlite", "postgresql")
@@ -93,3 +94,9 @@ def result_insert(dialect: str) -> Executable:
 def steps_insert() -> Executable:
     """Insert trajectory steps (executemany)."""
     return _STEPS.insert()
+
+
+@cache
+def dialogue_insert() -> Executable:
+    """Insert a result's dialogue (``result_id``, ``body``)."""
+    return _DIALOGUES.insert()

@@ -82,6 +82,11 @@ class ResultRow(Base):
     steps: Mapped[list[StepRow]] = relationship(
         back_populates="result", cascade="all, delete-orphan", order_by="StepRow.index"
     )
+    # A conversation case's dialogue, in a table of its own (loaded with every result, one
+    # extra query per load; existing databases gain the table, no column is added).
+    dialogue: Mapped[DialogueRow | None] = relationship(
+        back_populates="result", cascade="all, delete-orphan", lazy="selectin", uselist=False
+    )
 
 
 class StepRow(Base):
@@ -95,6 +100,14 @@ class StepRow(Base):
     observation: Mapped[str] = mapped_column(Text, default="")
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     result: Mapped[ResultRow] = relationship(back_populates="steps")
+
+
+class DialogueRow(Base):
+    __tablename__ = "dialogues"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), unique=True)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[ResultRow] = relationship(back_populates="dialogue")
 
 
 class ResponseCacheRow(Base):

@@ -1,0 +1,87 @@
+"""Run one conversation task: the agent and its user player in one sandbox, one result."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from arena.conversations import user_player
+from arena.models import CALLS, CachingChatModel, CallCounter
+from arena.records.dialogue import Dialogue
+from arena.records.results import RunResult
+from arena.runner._agents import AgentCache
+from arena.runner._dialogue import DialogueRun, run_dialogue
+from arena.runner._invoke import error_text, run_config, run_cost
+from arena.runner._tasks import Task
+from arena.runner._trajectory import TrajectoryRecorder
+from arena.runner._user_model import user_chat_model, user_model_config
+
+
+async def execute_dialogue(
+    task: Task,
+    model: CachingChatModel,
+    sandbox_dir: Path,
+    run_id: int,
+    timeout_s: float,
+    agents: AgentCache,
+) -> RunResult:
+    """Run the task's conversation case (see :mod:`arena.runner._dialogue`) and return its
+    result with the dialogue; errors are recorded, not raised. ``timeout_s`` bounds each
+    agent turn. The simulated user's model shares the run's response cache (``model.store``).
+    """
+    from arena.agents.research.sandbox import Sandbox
+    from arena.agents.research.tools import use_sandbox
+
+    variant, case = task.variant, task.case
+    variant_hash, digest, _ = task.key
+    config = user_model_config(case, task.user_model)
+    label = None if config is None else config.spec
+    sandbox = await asyncio.to_thread(Sandbox.create, sandbox_dir)
+    recorder = TrajectoryRecorder()
+    counter = CallCounter()
+    token = CALLS.set(counter)
+    run = DialogueRun(Dialogue(ended_by="agent_error", user_model=label))
+    try:
+        tools = agents.tools(variant, model, sandbox)
+        agent = agents.agent(variant, model, tools, sandbox)
+        recorder.tool_names = agents.tool_names(variant, agent, tools)
+        user = None if config is None else user_chat_model(config, task.repeat, model.store)
+        player = user_player(case, repeat=task.repeat, user_model=user)
+        with use_sandbox(sandbox):  # every turn writes into the same sandbox
+            run = await run_dialogue(
+                agent,
+                run_config(task, run_id, recorder),
+                case,
+                player,
+                recorder=recorder,
+                counter=counter,
+                timeout_s=timeout_s,
+                error_text=lambda exc: error_text(exc, shared=agents.shared(variant)),
+                user_model=label,
+            )
+    except Exception as exc:  # the agent (or the player) could not be built
+        run.error = error_text(exc, shared=agents.shared(variant))
+    finally:
+        CALLS.reset(token)
+    steps = recorder.finish(run.messages)
+    files = await asyncio.to_thread(sandbox.release)  # snapshot, then delete (inside the root)
+    latency = run.latency_s
+    return RunResult(
+        run_id=run_id,
+        variant=variant.name,
+        variant_hash=variant_hash,
+        case_id=case.id,
+        case_hash=digest,
+        repeat=task.repeat,
+        output=run.output,
+        steps=steps,
+        model_calls=recorder.model_calls,
+        fresh_model_calls=counter.sent,
+        latency_s=round(latency, 4),
+        input_tokens=recorder.input_tokens,
+        output_tokens=recorder.output_tokens,
+        cost_usd=run_cost(variant, recorder, latency),
+        error=run.error,
+        files=files,
+        dialogue=run.dialogue,
+    )

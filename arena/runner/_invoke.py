@@ -1,0 +1,68 @@
+"""What every agent run shares, one message or a dialogue: its invocation config, the text
+of an error it raised, and its cost."""
+
+from __future__ import annotations
+
+import traceback
+
+from langchain_core.runnables import RunnableConfig
+
+from arena.models import price_for
+from arena.runner._tasks import Task
+from arena.runner._trajectory import TrajectoryRecorder
+from arena.secrets import redact
+from arena.variants.variant import Variant
+
+TRACEBACK_LIMIT = 6000
+
+
+def run_config(task: Task, run_id: int, recorder: TrajectoryRecorder) -> RunnableConfig:
+    """The agent's invocation config: the recorder, a recursion limit, tags and metadata."""
+    variant, case = task.variant, task.case
+    variant_hash = task.key[0]
+    return {
+        "callbacks": [recorder],
+        "recursion_limit": 4 * variant.max_steps + 4 * variant.max_iterations + 10,
+        "run_name": f"{variant.name}:{case.id}",
+        "tags": [
+            f"variant:{variant.name}",
+            f"case:{case.id}",
+            f"arena-run:{run_id}",
+            f"version:{variant_hash}",
+            f"repeat:{task.repeat}",
+        ],
+        "metadata": {
+            "arena_run_id": run_id,
+            "variant": variant.name,
+            "variant_hash": variant_hash,
+            "case_id": case.id,
+            "repeat": task.repeat,
+        },
+    }
+
+
+def error_text(exc: BaseException, *, shared: bool) -> str:
+    """The stored error of an agent that raised: redacted, cut, and for your own agent's code
+    (not ``shared``) where it failed, for ``arena show``."""
+    error = redact(f"{type(exc).__name__}: {exc}")[:2000]  # redact, then cut
+    if not shared:
+        error += "\n\n" + redact(traceback_tail(exc))
+    return error
+
+
+def traceback_tail(exc: BaseException, limit: int = TRACEBACK_LIMIT) -> str:
+    """The exception's traceback, its last ``limit`` characters (where it was raised)."""
+    text = "".join(traceback.format_exception(exc)).rstrip()
+    return text if len(text) <= limit else "...\n" + text[-limit:]
+
+
+def run_cost(variant: Variant, recorder: TrajectoryRecorder, seconds: float = 0.0) -> float:
+    """Dollars of the run's tokens, each (sub-)agent's at its own model's price, plus
+    ``seconds`` of the main model's machine time at its ``price_per_hour``."""
+    main = price_for(variant.model)
+    if not variant.roles:
+        return main.cost(recorder.input_tokens, recorder.output_tokens, seconds)
+    return main.cost(0, 0, seconds) + sum(
+        price_for(variant.model_for(agent)).cost(tokens_in, tokens_out)
+        for agent, (tokens_in, tokens_out) in recorder.tokens_by_agent.items()
+    )
