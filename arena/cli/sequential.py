@@ -8,6 +8,7 @@ from typing import Any
 
 from arena.cli.common import add_case_flags
 from arena.cli.common import write_text as _write
+from arena.cli.plan import add_user_model_flag
 from arena.defaults import ALL_TIERS
 
 
@@ -66,6 +67,7 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--sequential", action="store_true", help="run case by case until settled")
     add_case_flags(g, dataset=None, tier=ALL_TIERS, repeats=1, concurrency=2, variants_dir=True)
+    add_user_model_flag(g)
     g.add_argument(
         "--alpha",
         type=float,
@@ -122,6 +124,7 @@ def cmd_compare_sequential(args: argparse.Namespace) -> int:
         retry_errors=args.retry_errors,
         progress=False,
         dataset_path=path,
+        user_model=args.user_model,
     )
     options = SequentialOptions(
         alpha=args.alpha,

@@ -59,7 +59,10 @@ class RunSection(BaseModel):
         if value is not None:
             from arena.models import ModelConfig
 
-            ModelConfig(spec=value)  # a malformed spec fails here, naming run.user_model
+            try:
+                ModelConfig(spec=value)
+            except ValidationError as exc:  # named run.user_model (or --user-model)
+                raise ValueError(exc.errors()[0]["msg"]) from None
         return value
 
 

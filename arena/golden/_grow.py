@@ -62,7 +62,8 @@ def case_from_result(
 
     The query is the result's (unless ``query`` rephrases it); the expected, acceptable
     and forbidden tools come from the source case, or, when it expected none, the tools the
-    run called without an error, as a starting point to review.
+    run called without an error, as a starting point to review. A conversation case keeps
+    its conversation (:func:`conversation_from_result`).
     """
     if not reason.strip():
         raise InputError("give the reason the case is added", field="reason")
@@ -97,7 +98,49 @@ def case_from_result(
     )
     if tags:
         case["tags"] = list(tags)
+    conversation = conversation_from_result(result, source)
+    if conversation is not None:
+        case["conversation"] = conversation
     return case
+
+
+def conversation_from_result(result: RunResult, source: GoldenCase) -> dict[str, Any] | None:
+    """The new case's conversation (JSON) when ``source`` is a conversation case.
+
+    A scripted source keeps its script (its ``when`` checks included). A simulated one
+    becomes a script of what its user actually said in the result's dialogue, so the case
+    replays that dialogue's user side without a model (it stays simulated when the dialogue
+    has no second user turn). Per-turn expectations are kept for the turns the new
+    conversation still has.
+    """
+    conversation = source.conversation
+    if conversation is None:
+        return None
+    kept = conversation.model_dump(mode="json", exclude_defaults=True)
+    dialogue = result.dialogue
+    if conversation.user is None or dialogue is None or len(dialogue.turns) < 2:
+        return kept
+    turns = [{"user": t.user} for t in dialogue.turns[1:]]
+    expect = [
+        e.model_dump(mode="json", exclude_defaults=True)
+        for e in conversation.expect
+        if e.turn <= len(dialogue.turns)
+    ]
+    return {"turns": turns, **({"expect": expect} if expect else {})}
+
+
+def case_query(case: dict[str, Any]) -> str:
+    """What a case (as JSON) asks, for the duplicate check: its input, and for a
+    conversation its scripted turns or its simulated user's goal."""
+    text = str(case.get("input", ""))
+    conversation = case.get("conversation")
+    if not isinstance(conversation, dict):
+        return text
+    user = conversation.get("user")
+    if isinstance(user, dict):
+        return f"{text} / goal: {user.get('goal', '')}"
+    turns = conversation.get("turns") or []
+    return " / ".join([text, *(str(t.get("user", "")) for t in turns if isinstance(t, dict))])
 
 
 def add_case(path: str | Path, case: dict[str, Any], change: str) -> GoldenDataset:
@@ -109,7 +152,7 @@ def add_case(path: str | Path, case: dict[str, Any], change: str) -> GoldenDatas
             raise InputError(
                 "id already used in this dataset", file=str(path), case=case["id"], field="id"
             )
-        if normalize_query(str(other.get("input", ""))) == normalize_query(str(case["input"])):
+        if normalize_query(case_query(other)) == normalize_query(case_query(case)):
             raise InputError(
                 f"the same query is already case {other.get('id')}; give a "
                 "rephrased query (--input) or edit that case",

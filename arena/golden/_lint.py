@@ -17,6 +17,10 @@ saturated           warning  with runs: every variant passes every repeat
 no_separation       warning  with runs: 2+ variants, same pass rate and scores within 0.05
 stale_results       info     with runs: results of an older version of a case were ignored
 =================== ======== ================================================================
+
+Conversation cases have rules of their own (:mod:`arena.golden._lint_conversation`), and a
+conversation's "query" for duplicates is its input with its scripted turns or its simulated
+user's goal.
 """
 
 from __future__ import annotations
@@ -26,11 +30,13 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from arena.golden._grow import normalize_query
+from arena.golden._grow import case_query, normalize_query
+from arena.golden._lint_conversation import conversation_findings
+from arena.golden._lint_types import LintFinding, Severity
 from arena.golden._models import GoldenCase, GoldenDataset, Tier
 from arena.golden._versioning import content_hash
 from arena.inputs.linear_regex import nested_quantifiers
@@ -39,20 +45,10 @@ if TYPE_CHECKING:
     from arena.scoring import CaseScore
     from arena.storage import Store
 
-Severity = Literal["error", "warning", "info"]
 MIN_CATEGORY_CASES = 4
 NEAR_JACCARD = 0.8
 NEAR_RATIO = 0.9
 SEPARATION_SPREAD = 0.05
-
-
-class LintFinding(BaseModel):
-    """One problem: its rule, how serious, which cases, and what to do."""
-
-    rule: str
-    severity: Severity
-    cases: list[str] = Field(default_factory=list)
-    message: str
 
 
 class LintReport(BaseModel):
@@ -68,6 +64,9 @@ class LintReport(BaseModel):
     def errors(self) -> int:
         """How many findings are errors."""
         return sum(f.severity == "error" for f in self.findings)
+
+
+_ASKED = {"input", "conversation"}
 
 
 def _words(text: str) -> set[str]:
@@ -89,7 +88,11 @@ def _near(a: str, b: str) -> bool:
 def duplicate_findings(dataset: GoldenDataset) -> list[LintFinding]:
     """Exact (normalized) duplicates are errors, near-duplicates warnings."""
     findings: list[LintFinding] = []
-    queries = [(c.id, normalize_query(c.input)) for c in dataset.test_cases if c.input.strip()]
+    queries = [
+        (c.id, normalize_query(case_query(c.model_dump(mode="json", include=_ASKED))))
+        for c in dataset.test_cases
+        if c.input.strip()
+    ]
     for (id_a, a), (id_b, b) in combinations(queries, 2):
         if a == b:
             findings.append(
@@ -114,8 +117,9 @@ def duplicate_findings(dataset: GoldenDataset) -> list[LintFinding]:
 
 def static_findings(dataset: GoldenDataset) -> list[LintFinding]:
     """Findings that need no run: duplicates, small categories, references, content hash,
-    nested quantifiers."""
+    nested quantifiers, conversation rules."""
     findings = duplicate_findings(dataset) + regex_findings(dataset)
+    findings += conversation_findings(dataset)
     counted: dict[str, list[str]] = {}
     pending: dict[str, int] = {}
     for case in dataset.test_cases:

@@ -334,3 +334,30 @@ def test_a_simulated_users_own_model_wins_and_a_bad_spec_is_refused(
             store, data, [_variant("shop-own")], RunOptions(progress=False, user_model="nope")
         )
     assert bad.value.field == "user_model"
+
+
+async def test_the_timeout_applies_to_each_turn_and_keeps_the_turns_before() -> None:
+    import asyncio
+
+    async def slow_second(state: dict[str, Any]) -> dict[str, Any]:
+        asked = [m for m in state["messages"] if isinstance(m, HumanMessage)]
+        await asyncio.sleep(1.2 if len(asked) < 3 else 30.0)  # 2.4 s in all, 1.2 s a turn
+        return {"output": f"answer {len(asked)}"}
+
+    case = GoldenCase.model_validate(
+        _case(turns=[{"user": "second"}, {"user": "third"}, {"user": "fourth"}])
+    )
+    run = await run_dialogue(
+        RunnableLambda(slow_second),
+        {},
+        case,
+        ScriptedPlayer(case.conversation),  # type: ignore[arg-type]
+        recorder=TrajectoryRecorder(),
+        counter=CallCounter(),
+        timeout_s=2.0,
+        error_text=str,
+    )
+    assert run.error == "timeout: no answer within 2 s"
+    assert run.dialogue.ended_by == "agent_error"
+    assert [t.reply for t in run.dialogue.turns] == ["answer 1", "answer 2", ""]
+    assert run.output == ""

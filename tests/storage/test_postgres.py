@@ -9,11 +9,13 @@ import pytest
 from arena.battles import judge_run
 from arena.evaluation.leaderboard import build_leaderboard
 from arena.evaluation.run_scores import score_run
+from arena.golden import GoldenDataset
 from arena.models import ModelConfig, register_fake
 from arena.ratings import RatingOptions
 from arena.storage import Store
 from judges import JudgeSpec
 from tests.judges.test_judges import _prefers_300, _run
+from tests.storage.test_dialogues import _dialogue, _result
 from tests.support.postgres import postgres_cluster
 
 pytestmark = pytest.mark.system
@@ -50,3 +52,23 @@ def test_pipeline_on_postgres(postgres_url: str) -> None:
     )
     result = again.results(run_id)[0]
     assert again.result(result.id or -1).output == result.output
+
+
+def test_dialogues_on_postgres(postgres_url: str) -> None:
+    """A scripted conversation's dialogue is stored and read back on PostgreSQL; a retried
+    errored result replaces it."""
+    store = Store(postgres_url)
+    dataset = GoldenDataset.model_validate(
+        {
+            "name": "pg-dialogues",
+            "available_tools": [],
+            "test_cases": [{"id": "C", "input": "hi", "category": "happy_path"}],
+        }
+    )
+    run_id, _ = store.open_run("pg-dialogues", store.ensure_dataset(dataset), {})
+    failed = _dialogue("asks", "", ended_by="agent_error")
+    first = store.save_result(_result(run_id, error="timeout", dialogue=failed))
+    assert store.result(first).dialogue == failed
+    done = _dialogue("asks", "refunds")
+    assert store.save_result(_result(run_id, error=None, dialogue=done)) == first
+    assert [r.dialogue for r in store.results(run_id)] == [done]
