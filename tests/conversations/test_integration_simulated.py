@@ -60,6 +60,8 @@ def test_a_simulated_conversation_runs_is_stored_and_replays_from_the_cache(
         assert len(dialogue.turns) >= 2 or dialogue.ended_by == "user"
         assert all(t.user.strip() and "###STOP###" not in t.user for t in dialogue.turns)
     else:  # a small model may break the simulation: recorded as such, not as the agent's error
+        # (measured: the 1.5B user stops at once after the agent answers "about 2 cups of
+        # rice", its stop condition asking for grams: an early_stop)
         assert dialogue.ended_by == "simulator_error"
         assert dialogue.simulator_error_kind in SIMULATOR_ERROR_KINDS
     assert len(dialogue.turns) <= 3
