@@ -13,9 +13,12 @@ returns ``"KIND: why"`` or None. The kinds (see ``SIMULATOR_ERROR_KINDS``):
   replies so far names it: contains a word of the fact's name of 3 letters or more (the
   fact "order number" is asked by "What's your order ID?"). A value already in the dialogue
   (the case's input, an earlier reply) is no leak, nor is a value under 3 characters.
-- ``early_stop``: it ends the conversation (the stop token alone) on its very first move, or
-  while the agent's last reply asks it a question other than a closing one ("Anything else I
-  can help with?" is closing).
+- ``early_stop``: it ends the conversation (the stop token alone) on its first move while it
+  has private facts none of which is in the dialogue yet (a goal that needs them cannot be
+  reached yet: list in ``facts`` only what the goal needs), or while the agent's last reply
+  asks it a question other than a closing one ("Anything else I can help with?" is
+  closing). A user without private facts may end at its first move: the agent may have
+  answered; the golden checks and the judge say whether it did.
 
 The checks are plain text rules, tuned for precision: an ordinary user message is never
 flagged (tests/conversations/test_detect.py holds the realistic messages that must pass).
@@ -133,11 +136,13 @@ def asked_about(fact: str, replies: Sequence[str]) -> bool:
     return any(names & set(_words(reply)) for reply in replies)
 
 
-def _early_stop(message: str, turns: Sequence[DialogueTurn]) -> str | None:
+def _early_stop(message: str, user: SimulatedUser, turns: Sequence[DialogueTurn]) -> str | None:
     if message.replace(STOP_TOKEN, "").strip():
         return None  # a message comes first: it is sent, the conversation ends after it
-    if len(turns) <= 1:
-        return "early_stop: ends the conversation on its first move"
+    said = " ".join(turn.user for turn in turns)
+    unsaid = not any(_contains_words(said, value) for value in user.facts.values())
+    if len(turns) <= 1 and user.facts and unsaid:
+        return "early_stop: ends the conversation on its first move, no private fact given"
     if asks_question(turns[-1].reply):
         return "early_stop: ends the conversation while the agent asks it a question"
     return None
@@ -159,7 +164,7 @@ def simulator_error(message: str, user: SimulatedUser, turns: Sequence[DialogueT
     if STOP_TOKEN in message:
         said = message.replace(STOP_TOKEN, "").strip()
         if not said:
-            return _early_stop(message, turns)
+            return _early_stop(message, user, turns)
         message = said
     if not message.strip() or _tool_json(message.strip()):
         return _role(message)

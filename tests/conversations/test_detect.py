@@ -116,9 +116,20 @@ def test_a_short_goal_repeated_whole_is_no_leak() -> None:
     assert simulator_error("I just want to get a refund.", short, NOTHING_ASKED) is None
 
 
-def test_stopping_on_the_first_move_is_early() -> None:
+def test_stopping_at_the_first_move_before_any_private_fact_is_early() -> None:
     error = simulator_error(STOP_TOKEN, USER, dialogue("Your refund is on its way."))
-    assert error == "early_stop: ends the conversation on its first move"
+    assert error == "early_stop: ends the conversation on its first move, no private fact given"
+
+
+def test_a_user_without_private_facts_may_stop_at_its_first_move() -> None:
+    """The agent may have answered at once: whether it did is the golden checks' and the
+    judge's call, not a simulator error."""
+    plain = SimulatedUser(persona="p", goal="Learn the shop's opening hours.")
+    assert simulator_error(STOP_TOKEN, plain, dialogue("We open at 9 and close at 6.")) is None
+    told = [
+        DialogueTurn(index=1, user="Refund order 4471 please.", reply="Done: refunded."),
+    ]
+    assert simulator_error(STOP_TOKEN, USER, told) is None  # a fact was given, no question
 
 
 def test_stopping_while_the_agent_asks_a_question_is_early() -> None:

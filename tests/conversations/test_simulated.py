@@ -135,10 +135,12 @@ def test_a_stop_after_a_confirmation_waits_when_the_agent_asks_again() -> None:
     assert len(script.calls) == 2
 
 
-def test_stopping_on_the_first_move_is_an_early_stop() -> None:
+def test_stopping_before_giving_any_private_fact_is_an_early_stop() -> None:
     register_fake("sim-user", [STOP_TOKEN])
     result = move(player(cached()), turns("Refunded."))
-    assert result.error == "early_stop: ends the conversation on its first move"
+    assert (
+        result.error == "early_stop: ends the conversation on its first move, no private fact given"
+    )
 
 
 def test_a_tool_call_from_the_simulator_is_a_role_error() -> None:
