@@ -142,12 +142,17 @@ def task_estimate(
 
 
 def _dataset_task(variant: Variant, cases: list[GoldenCase]) -> tuple[float, float, float, float]:
-    """Mean calls, input tokens (sent), output tokens and prompt tokens processed once."""
+    """Mean calls, input tokens (sent), output tokens and prompt tokens processed once. A
+    conversation case is one invocation per user turn, its history growing turn by turn."""
+    from arena.plan._dialogues import agent_turns, expected_tool_calls
+
     tools = len(variant.tools) if variant.tools is not None else _all_tools()
     per_reply = min(OUTPUT_TOKENS, variant.model.max_tokens)
     calls_sum = tokens_in_sum = processed_sum = 0.0
     for case in cases:
-        calls = 1 + (min(len(case.expected_tools), variant.max_steps) if tools else 0)
+        turns = agent_turns(case)
+        tool_calls = min(expected_tool_calls(case), variant.max_steps * turns) if tools else 0
+        calls = turns + tool_calls
         prompt = tokens(variant.system_prompt) + tokens(case.input) + tools * TOOL_SCHEMA_TOKENS
         calls_sum += calls
         tokens_in_sum += calls * prompt + TURN_TOKENS * calls * (calls - 1) / 2
