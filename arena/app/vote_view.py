@@ -166,10 +166,11 @@ def _answer(column: Any, title: str, answer: str, trajectory: str, show: bool) -
 def _conversations(ctx: Context, pair: VotePair, show: bool) -> bool:
     """Both sides of a pair of conversations, turn by turn, side by side; False (nothing
     shown) when the pair is of one-message answers."""
-    views = [load_dialogue(ctx.url, pair.result_a_id), load_dialogue(ctx.url, pair.result_b_id)]
-    if views[0] is None or views[1] is None:
+    view_a = load_dialogue(ctx.url, pair.result_a_id)
+    view_b = load_dialogue(ctx.url, pair.result_b_id)
+    if view_a is None or view_b is None:
         return False
-    for column, title, view in zip(st.columns(2, gap="large"), "AB", views, strict=True):
+    for column, title, view in zip(st.columns(2, gap="large"), "AB", (view_a, view_b), strict=True):
         with column:
             st.markdown(f"**Conversation {title}**")
             render_dialogue(view, title, tools=show)
