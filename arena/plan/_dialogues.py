@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena.plan._estimate import OUTPUT_TOKENS, TURN_TOKENS, cost, tokens
+from arena.plan._estimate import OUTPUT_TOKENS, TURN_TOKENS, agent_turns, cost, tokens
 from arena.plan._models import ConversationPlan, Estimate
 from arena.plan._speed import default_speed
 from arena.runner._user_model import user_model_config
@@ -24,20 +24,6 @@ if TYPE_CHECKING:
 
 USER_PROMPT_TOKENS = 250
 """Tokens of the simulated user's instructions, before its persona, goal and facts."""
-
-
-def agent_turns(case: GoldenCase) -> int:
-    """The agent invocations of one task: 1, or the conversation's ``max_turns``."""
-    return case.conversation.max_turns if case.conversation is not None else 1
-
-
-def expected_tool_calls(case: GoldenCase) -> int:
-    """The tool calls a task is expected to make: the case's expected tools, or for a
-    conversation the per-turn ``tools`` when they are more."""
-    count = len(case.expected_tools)
-    if case.conversation is not None:
-        count = max(count, sum(len(e.tools) for e in case.conversation.expect))
-    return count
 
 
 def user_turns(case: GoldenCase) -> int:
