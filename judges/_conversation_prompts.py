@@ -94,6 +94,20 @@ CHECKLIST_EXAMPLES: tuple[tuple[str, str, str, str], ...] = (
 
 ASK = "Reply YES or NO."
 
+WRITE_CHECKLIST = (
+    "Write 3 short YES/NO questions that check whether an assistant handles the conversation "
+    "below well, in its turns and at its end (a good conversation gets YES to each). Ask "
+    'about what the agent does, such as "Does the agent ask for what it needs before '
+    'acting?" or "In its last reply, does the agent give the user what they asked '
+    'for?". One question per line, nothing else.\n\n{conversation}'
+)
+
+#: The one item of a conversation checklist when the case has none and none was written.
+GENERIC_ITEM = (
+    "Does the agent handle the whole conversation well, giving the user what they asked for "
+    "by its last reply?"
+)
+
 
 def _fill(template: str, **values: str) -> str:
     for key, value in values.items():
@@ -193,6 +207,12 @@ def _checklist_block(query: str, reference: str | None, text: str) -> str:
         parts.append(f"Reference answer (for the end): {_clip_middle(neutral(reference), 600)}")
     parts.append(f"Transcript:\n{_transcript(text, tag_id)}")
     return "\n\n".join(parts)
+
+
+def write_checklist(request: PairRequest) -> str:
+    """The request to write a checklist for a conversation whose case has no content items:
+    what the conversation is (its opening, a simulated user's persona, goal and facts)."""
+    return _fill(WRITE_CHECKLIST, conversation=neutral(request.query) or "(empty message)")
 
 
 def checklist_prefix(request: PairRequest, text: str) -> str:

@@ -58,8 +58,9 @@ def _tool_call(step: dict[str, Any]) -> None:
         st.code(step["error"], language=None, wrap_lines=True)
 
 
-def render_dialogue(view: dict[str, Any], name: str) -> None:
-    """The dialogue turn by turn, one chat message per speaker."""
+def render_dialogue(view: dict[str, Any], name: str, *, tools: bool = True) -> None:
+    """The dialogue turn by turn, one chat message per speaker (each turn's tool calls with
+    their observations when ``tools``)."""
     turns = view["turns"]
     ended = f"ended by {view['ended_by']}"
     if view["user_model"]:
@@ -79,7 +80,7 @@ def render_dialogue(view: dict[str, Any], name: str) -> None:
                 f"turn {turn['index']} · {len(turn['steps'])} tool call(s) · "
                 f"{turn['model_calls']} model call(s) · {turn['latency_s']:.1f} s"
             )
-            for step in turn["steps"]:
+            for step in turn["steps"] if tools else []:
                 _tool_call(step)
             st.code(turn["reply"] or "(no reply)", language=None, wrap_lines=True)
     if view["error"]:

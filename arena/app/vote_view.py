@@ -4,7 +4,9 @@ The pairs the judge abstained on come first, most decision-relevant first
 (:func:`arena.battles.pending_escalations`: the gate's pairs, then close ranks, then the
 rest), each with why it is in the queue and how many remain; then random pairs. A pair is
 shown without the variants' names, in a random order; four buttons record the vote, then the
-names are revealed. Answers, queries and
+names are revealed. A pair of conversations is shown whole, turn by turn, side by side
+(:func:`arena.app.dialogue_view.render_dialogue`); pairs where either side's simulated user
+failed are never offered. Answers, queries and
 trajectories come from models and users: they are shown in code blocks only (text, never
 HTML). The votes are read back by the leaderboard (the judge selector offers each voter) and
 the Judge health tab (model judges' agreement with the humans).
@@ -18,6 +20,7 @@ from typing import Any
 import streamlit as st
 
 from arena.app import data
+from arena.app.dialogue_view import load_dialogue, render_dialogue
 from arena.app.text import error_text, md
 from arena.app.views import Context
 from arena.battles import (
@@ -160,6 +163,20 @@ def _answer(column: Any, title: str, answer: str, trajectory: str, show: bool) -
             st.code(trajectory, language=None, wrap_lines=True)
 
 
+def _conversations(ctx: Context, pair: VotePair, show: bool) -> bool:
+    """Both sides of a pair of conversations, turn by turn, side by side; False (nothing
+    shown) when the pair is of one-message answers."""
+    view_a = load_dialogue(ctx.url, pair.result_a_id)
+    view_b = load_dialogue(ctx.url, pair.result_b_id)
+    if view_a is None or view_b is None:
+        return False
+    for column, title, view in zip(st.columns(2, gap="large"), "AB", (view_a, view_b), strict=True):
+        with column:
+            st.markdown(f"**Conversation {title}**")
+            render_dialogue(view, title, tools=show)
+    return True
+
+
 def vote_section(ctx: Context) -> None:
     """One blind pair with four buttons, the names revealed after the vote, vote counts."""
     st.caption(
@@ -190,9 +207,10 @@ def vote_section(ctx: Context) -> None:
     st.markdown(f"**Question** (case {md(pair.case_id)})")
     st.code(pair.query or "(empty message)", language=None, wrap_lines=True)
     show = st.checkbox("Show each answer's tool calls", key="vote_trajectories")
-    left, right = st.columns(2, gap="large")
-    _answer(left, "Answer A", pair.answer_a, pair.trajectory_a, show)
-    _answer(right, "Answer B", pair.answer_b, pair.trajectory_b, show)
+    if not _conversations(ctx, pair, show):
+        left, right = st.columns(2, gap="large")
+        _answer(left, "Answer A", pair.answer_a, pair.trajectory_a, show)
+        _answer(right, "Answer B", pair.answer_b, pair.trajectory_b, show)
     for column, (winner, label) in zip(st.columns(4), VOTE_CHOICES.items(), strict=True):
         column.button(
             label, key=f"vote_{winner}", width="stretch", on_click=_vote, args=(ctx, pair, winner)

@@ -107,6 +107,16 @@ def labelled_pairs(
     return labelled_battles(judged, [b for b in everything if b.judge.is_human])
 
 
+def _simulator_failed_pairs(
+    store: Store, run_id: int, battles: Sequence[Battle]
+) -> set[frozenset[int]]:
+    """The pairs among ``battles`` where either side's simulated user failed: never queued
+    for people (the failure is not the agent's; the judge no longer judges such pairs, but a
+    database judged before may hold them)."""
+    failed = {r.id for r in store.results(run_id) if r.simulator_error is not None}
+    return {pair_key(b) for b in battles if failed & pair_key(b)}
+
+
 def pending_escalations(
     store: Store,
     run_id: int,
@@ -117,7 +127,8 @@ def pending_escalations(
     critical: Collection[str] | None = None,
 ) -> list[Escalation]:
     """The run's queue for people: one model judge's abstained battles that nobody has voted
-    on yet, most decision-relevant first (:func:`arena.battles.escalation_queue`).
+    on yet, most decision-relevant first (:func:`arena.battles.escalation_queue`); pairs
+    where either side's simulated user failed are left out.
 
     ``judge_key`` defaults to the run's latest model judge; ``critical`` to the critical cases
     of the run's dataset.
@@ -133,5 +144,6 @@ def pending_escalations(
         dataset = store.run_dataset(run_id)
         critical = {c.id for c in dataset.test_cases if c.tier.value == "critical"}
     voted = set(_votes_by_pair(people_votes(store, run_id)))
+    voted |= _simulator_failed_pairs(store, run_id, battles)
     waiting = [b for b in battles if b.abstained and pair_key(b) not in voted]
     return escalation_queue(waiting, baseline=baseline, critical=critical, ranking=ranking)

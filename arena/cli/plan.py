@@ -160,9 +160,30 @@ def print_plan(plan: Plan, as_json: bool = False) -> None:
             ],
         )
     )
+    if plan.conversations is not None:
+        print(conversations_line(plan))
     if plan.judge is not None:
         print_judge_plan(plan.judge)
     print(f"total: about ${plan.cost_usd:.4f} and {_duration(plan.wall_s)}")
+
+
+def conversations_line(plan: Plan) -> str:
+    """What the run's conversation cases cost in calls, said in one line."""
+    c = plan.conversations
+    assert c is not None
+    line = (
+        f"conversations: {c.cases} of {c.of} cases are dialogues: one agent invocation per "
+        f"user turn ({c.agent_turns} turns per variant and repeat at most: max_turns, or 1 + "
+        "the scripted turns), each with its tool calls, in 'calls'"
+    )
+    if c.simulated:
+        to_run = sum(v.user_calls for v in plan.variants)
+        line += (
+            f"; {c.simulated} with a simulated user: one call per user turn after the first "
+            f"({c.user_turns} per variant and repeat, {to_run} to run), at the user model's "
+            "price and speed in 'cost' and 'wall'"
+        )
+    return line
 
 
 def print_judge_plan(plan: JudgePlan) -> None:
@@ -202,6 +223,11 @@ def print_judge_plan(plan: JudgePlan) -> None:
             ],
         )
     )
+    if plan.simulator_errors:
+        print(
+            f"not judged: {plan.simulator_errors} pairs with a simulator error (the simulated "
+            "user failed, not the agent)"
+        )
 
 
 def _duration(seconds: float) -> str:

@@ -16,6 +16,8 @@ always_fails        error    with runs: every variant fails every repeat (possib
 saturated           warning  with runs: every variant passes every repeat
 no_separation       warning  with runs: 2+ variants, same pass rate and scores within 0.05
 stale_results       info     with runs: results of an older version of a case were ignored
+simulator_errors    info     with runs: repeats whose simulated user failed were left out of
+                             the run rules (not a pass, not a failure of the case)
 =================== ======== ================================================================
 
 Conversation cases have rules of their own (:mod:`arena.golden._lint_conversation`), and a
@@ -197,8 +199,12 @@ def _by_case(scores: Iterable[CaseScore]) -> dict[str, dict[str, list[CaseScore]
 
 
 def run_findings(dataset: GoldenDataset, scores: Sequence[CaseScore]) -> list[LintFinding]:
-    """Saturated, always failing and non-separating cases, from stored scores."""
+    """Saturated, always failing and non-separating cases, from stored scores. A repeat whose
+    simulated user failed (``CaseScore.simulator_error``) is neither a pass nor a failure of
+    the case: it is left out of these rules and listed under ``simulator_errors``."""
     tiers = {c.id: c.tier for c in dataset.test_cases}
+    failed_users = sorted({s.case_id for s in scores if s.simulator_error is not None})
+    scores = [s for s in scores if s.simulator_error is None]
     findings: list[LintFinding] = []
     groups: dict[str, list[str]] = {
         "saturated": [],
@@ -247,6 +253,16 @@ def run_findings(dataset: GoldenDataset, scores: Sequence[CaseScore]) -> list[Li
             findings.append(
                 LintFinding(rule=name, severity=severity, cases=sorted(ids), message=text)
             )
+    if failed_users:
+        findings.append(
+            LintFinding(
+                rule="simulator_errors",
+                severity="info",
+                cases=failed_users,
+                message="repeats whose simulated user failed were left out of the run rules "
+                "(not failures of the case; rerun them, e.g. with a stronger --user-model)",
+            )
+        )
     return findings
 
 

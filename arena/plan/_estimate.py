@@ -3,7 +3,8 @@
 History: the mean model calls, tokens and latency of stored results without error of the same
 variant version, else of any variant on the same model. Dataset: the prompt's size at
 :data:`CHARS_PER_TOKEN`, one call per expected tool plus the answer, each later call carrying
-the conversation so far (:data:`TURN_TOKENS` per turn), :data:`OUTPUT_TOKENS` per reply (at
+the conversation so far (:data:`TURN_TOKENS` per turn; a conversation case is one
+invocation per user turn, :func:`agent_turns`), :data:`OUTPUT_TOKENS` per reply (at
 most the model's ``max_tokens``), and the time those tokens take at the model's speed
 (:mod:`arena.plan._speed`: measured for a ``local:`` model, whose server caches the
 conversation so far and so processes each prompt token once; else ``speed.CALL_LATENCY_S`` per
@@ -141,13 +142,31 @@ def task_estimate(
     )
 
 
+def agent_turns(case: GoldenCase) -> int:
+    """The agent invocations of one task: 1, or the conversation's ``max_turns``."""
+    return case.conversation.max_turns if case.conversation is not None else 1
+
+
+def expected_tool_calls(case: GoldenCase) -> int:
+    """The tool calls a task is expected to make: the case's expected tools, or for a
+    conversation the per-turn ``tools`` when they are more."""
+    count = len(case.expected_tools)
+    if case.conversation is not None:
+        count = max(count, sum(len(e.tools) for e in case.conversation.expect))
+    return count
+
+
 def _dataset_task(variant: Variant, cases: list[GoldenCase]) -> tuple[float, float, float, float]:
-    """Mean calls, input tokens (sent), output tokens and prompt tokens processed once."""
+    """Mean calls, input tokens (sent), output tokens and prompt tokens processed once. A
+    conversation case is one invocation per user turn, its history growing turn by turn."""
+
     tools = len(variant.tools) if variant.tools is not None else _all_tools()
     per_reply = min(OUTPUT_TOKENS, variant.model.max_tokens)
     calls_sum = tokens_in_sum = processed_sum = 0.0
     for case in cases:
-        calls = 1 + (min(len(case.expected_tools), variant.max_steps) if tools else 0)
+        turns = agent_turns(case)
+        tool_calls = min(expected_tool_calls(case), variant.max_steps * turns) if tools else 0
+        calls = turns + tool_calls
         prompt = tokens(variant.system_prompt) + tokens(case.input) + tools * TOOL_SCHEMA_TOKENS
         calls_sum += calls
         tokens_in_sum += calls * prompt + TURN_TOKENS * calls * (calls - 1) / 2

@@ -19,6 +19,9 @@ class Estimate(BaseModel):
     """Where the figures come from: ``history: ...`` (stored results of the same variant
     version or model) or ``dataset`` (the prompts' sizes and the heuristics of
     :mod:`arena.plan._estimate`)."""
+    user_calls: float = 0.0
+    """Calls of the simulated users of conversation cases (not in ``calls``, which are the
+    agent's; their cost and time are in ``cost_usd`` and ``latency_s``)."""
 
     @property
     def measured(self) -> bool:
@@ -43,6 +46,24 @@ class VariantPlan(BaseModel):
     output_tokens: int
     cost_usd: float
     wall_s: float
+    user_calls: int = 0
+    """Calls the simulated users of the tasks to run would make (upper bound)."""
+
+
+class ConversationPlan(BaseModel):
+    """The conversation cases of a run: the turns one repeat of one variant plays at most."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cases: int
+    of: int
+    """The run's cases, conversations or not."""
+    simulated: int
+    """Of the conversation cases, those with a simulated user."""
+    agent_turns: int
+    """Agent invocations, one per user turn (``max_turns``, or 1 + the scripted turns)."""
+    user_turns: int
+    """Simulated-user calls, one per user turn after the first."""
 
 
 class JudgePlan(BaseModel):
@@ -56,6 +77,8 @@ class JudgePlan(BaseModel):
     """Pairs the judge will see (both answers present and without error)."""
     skipped: int
     """Pairs the judge skips because an answer crashed (the crash rule decides them)."""
+    simulator_errors: int = 0
+    """Pairs not judged at all because either side's simulated user failed."""
     ties: int
     """Pairs with identical answers: a tie without asking the judge."""
     estimated_pairs: int
@@ -85,5 +108,6 @@ class Plan(BaseModel):
     to_run: int
     variants: list[VariantPlan]
     judge: JudgePlan | None = None
+    conversations: ConversationPlan | None = None
     cost_usd: float
     wall_s: float

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena.battles._pairing import make_pairs
+from arena.battles._pairing import make_pairs, simulator_failed
 from arena.battles._requests import expectations_text, pair_request, same_answer
+from arena.plan._dialogues import conversation_plan, user_estimate, with_users
 from arena.plan._estimate import (
     OUTPUT_TOKENS,
     History,
@@ -26,6 +27,7 @@ from arena.plan._estimate import (
 from arena.plan._models import Estimate, JudgePlan, Plan, VariantPlan
 from arena.plan._speed import CALL_LATENCY_S, Speed, model_speed, parallel_lanes
 from arena.runner._tasks import Task, plan_tasks, run_key, select_cases
+from arena.runner._user_model import parse_user_model, task_case_hash
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -82,13 +84,14 @@ def plan_run(
     pending = pending_tasks(tasks, done, retry_errors)
     history = read_history(store, variants)
     workers = max(1, concurrency)
+    users = user_estimate(cases, user_model)
     lines = []
     for variant in variants:
         mine = [t for t in tasks if t.variant.version_hash == variant.version_hash]
         to_run = sum(1 for t in pending if t.variant.version_hash == variant.version_hash)
         fresh = history.usage(variant) is None
         speed = model_speed(variant.model, measure) if fresh and to_run else None
-        each = task_estimate(variant, cases, history, speed)
+        each = with_users(task_estimate(variant, cases, history, speed), users)
         lines.append(
             VariantPlan(
                 variant=variant.name,
@@ -102,6 +105,7 @@ def plan_run(
                 output_tokens=round(to_run * each.output_tokens),
                 cost_usd=to_run * each.cost_usd,
                 wall_s=to_run * each.latency_s / _lanes(variant, workers),
+                user_calls=round(to_run * each.user_calls),
             )
         )
     judged = None
@@ -119,6 +123,7 @@ def plan_run(
             pairs=pairs,
             concurrency=concurrency,
             measure=measure,
+            user_model=user_model,
         )
     return Plan(
         run_id=run_id,
@@ -128,6 +133,7 @@ def plan_run(
         to_run=len(pending),
         variants=lines,
         judge=judged,
+        conversations=conversation_plan(cases),
         cost_usd=sum(v.cost_usd for v in lines) + (judged.cost_usd if judged else 0),
         wall_s=sum(v.wall_s for v in lines) + (judged.wall_s if judged else 0),
     )
@@ -166,6 +172,7 @@ def plan_stored_judge(
         pairs=pairs,
         concurrency=concurrency,
         measure=measure,
+        user_model=parse_user_model(info.config.get("user_model"), field="user_model"),
     )
 
 
@@ -181,27 +188,33 @@ def plan_judge(
     pairs: str = "all",
     concurrency: int = 2,
     measure: bool = True,
+    user_model: ModelConfig | None = None,
 ) -> JudgePlan:
     """The judge's pairs over the run's grid: exact where both answers are stored, estimated
     (answers of the variants' usual length) where they are still to be produced; each
-    request's time at the judge model's speed (both orders of a pair at once)."""
-    from arena.golden import case_hash
+    request's time at the judge model's speed (both orders of a pair at once). Pairs where
+    either stored side's simulated user failed are not judged (``arena judge``'s rule);
+    ``user_model`` is the run's, which the stored results of simulated cases are keyed by."""
     from judges import get_mode, judge_model_config, verdict_key
     from judges._types import PairRequest
 
     mode = get_mode(spec.mode)
     names = {v.name: v for v in variants}
     filler = "x" * round(mean_output_chars(variants, history))
-    count = {"pairs": 0, "skipped": 0, "ties": 0, "estimated": 0, "calls": 0, "cached": 0}
+    count = dict.fromkeys(("pairs", "skipped", "simulator", "ties", "estimated", "calls"), 0)
+    count["cached"] = 0
     sent_tokens: list[int] = []
     seen: set[str] = set()  # identical requests are sent once: the first answer is cached
     for case in cases:
+        digest = task_case_hash(case, user_model)
         for repeat in range(repeats):
             for name_a, name_b in make_pairs(list(names), pairs):
                 a, b = (
-                    stored.get((names[n].version_hash, case_hash(case), repeat))
-                    for n in (name_a, name_b)
+                    stored.get((names[n].version_hash, digest, repeat)) for n in (name_a, name_b)
                 )
+                if a is not None and b is not None and simulator_failed(a, b):
+                    count["simulator"] += 1
+                    continue
                 if (a is not None and a.error) or (b is not None and b.error):
                     count["skipped"] += 1
                     continue
@@ -255,6 +268,7 @@ def plan_judge(
         judge_key=spec.key,
         pairs=count["pairs"],
         skipped=count["skipped"],
+        simulator_errors=count["simulator"],
         ties=count["ties"],
         estimated_pairs=count["estimated"],
         calls=count["calls"],

@@ -3,7 +3,9 @@ first token's log-probabilities; answers compare by the log-odds of their combin
 
 The items come from the golden case (:meth:`ChecklistMode.prepare`, by
 :func:`judges.modes._checklist_items.case_checklist`); a case without expectations gets a
-short checklist the judge writes from the query first (as TICK does), once per query. Every
+short checklist the judge writes from the query first (as TICK does), once per query; for a
+conversation, from what the conversation is, asking about the agent's turns and its end
+(:func:`judges._conversation_prompts.write_checklist`). Every
 item prompt about one answer starts with the same prefix (query, reference, answer, tool
 calls) and ends with the item question, so llama.cpp's prompt cache reads each answer once.
 Grades are shared by every battle (and both orders) of a judge.
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from arena.vocabulary import GRADE_TOKENS, NO, YES
+from judges import _conversation_prompts as conversation_prompts
 from judges import _prompts as prompts
 from judges._checklist_score import DEFAULT_RULE, answer_score, p_first_better
 from judges._orders import Outcome, probability_rule
@@ -79,7 +82,10 @@ class ChecklistMode(JudgeMode):
 
     def items(self, request: PairRequest) -> tuple[ChecklistItem, ...]:
         """The items known without asking (the written ones are added by :meth:`read`)."""
-        return self.case_items(request) or (ChecklistItem(question=prompts.GENERIC_ITEM),)
+        generic = (
+            conversation_prompts.GENERIC_ITEM if request.is_conversation else prompts.GENERIC_ITEM
+        )
+        return self.case_items(request) or (ChecklistItem(question=generic),)
 
     def details_lines(self, details: dict[str, Any], seat: Seat) -> list[str]:
         """``[x] question  P(YES)=0.93`` per item of the answer in ``seat``."""
@@ -145,17 +151,17 @@ class ChecklistMode(JudgeMode):
         known = self.case_items(request)
         if any(item.kind in CONTENT_KINDS for item in known):
             return known
-        written = await self._once(
-            f"write\0{request.query}", lambda: self._write(asker, request.query)
-        )
+        if request.is_conversation:
+            prompt = conversation_prompts.write_checklist(request)
+        else:
+            prompt = prompts.WRITE_CHECKLIST.format(query=request.query or "(empty message)")
+        written = await self._once(f"write\0{prompt}", lambda: self._write(asker, prompt))
         assert isinstance(written, tuple)
         return (*written, *known) or self.items(request)
 
     @staticmethod
-    async def _write(asker: Asker, query: str) -> tuple[ChecklistItem, ...]:
-        messages: list[BaseMessage] = [
-            HumanMessage(prompts.WRITE_CHECKLIST.format(query=query or "(empty message)"))
-        ]
+    async def _write(asker: Asker, prompt: str) -> tuple[ChecklistItem, ...]:
+        messages: list[BaseMessage] = [HumanMessage(prompt)]
         reply = await asker.ask(messages, max_tokens=WRITE_TOKENS)
         return written_items(str(reply.content))
 

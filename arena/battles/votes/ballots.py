@@ -1,7 +1,8 @@
 """People vote on blind pairs of answers; each vote is a battle of a ``human:NAME`` judge.
 
-A pair is two variants' answers to the same case and repeat of a run (errors and identical
-answers are never offered, as the model judges never see them either). The order the pair is
+A pair is two variants' answers to the same case and repeat of a run (errors, identical
+answers and conversations whose simulated user failed are never offered, as the model judges
+never see them either). The order the pair is
 shown in is random and is the order it is stored in: ``model_a`` is the answer shown as A. A
 person votes at most once per pair, whichever order it was shown in.
 """
@@ -79,7 +80,12 @@ def open_pairs(store: Store, run_id: int, voter: str) -> list[VotePair]:
     order = list(store.run(run_id).config.get("variants", {}))
     slots: dict[tuple[str, int], dict[str, RunResult]] = {}
     for result in store.results(run_id):
-        if result.error is None and result.id is not None and result.case_id in queries:
+        if (
+            result.error is None
+            and result.simulator_error is None
+            and result.id is not None
+            and result.case_id in queries
+        ):
             slots.setdefault((result.case_id, result.repeat), {})[result.variant] = result
     pairs = []
     for (case_id, _repeat), found in slots.items():
