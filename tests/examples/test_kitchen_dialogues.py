@@ -1,7 +1,7 @@
 """examples/own-agent/golden/kitchen-dialogues.json from the CLI, offline (scripted models):
 the scripted conversations run, their dialogues are stored, a rerun sends no model call and
-`arena show` prints their results. The simulated-user case (KD-3) needs the simulated user's
-module (tests/conversations cover it); these tests run the scripted cases KD-1 and KD-2."""
+`arena show` prints their results; all three cases (KD-3's user simulated by the scripted
+model) run, score, judge and gate end to end."""
 
 from __future__ import annotations
 
@@ -93,3 +93,39 @@ def test_the_dialogue_dataset_loads_with_its_conversations(user: User) -> None:
     assert len(simulated) == 1
     lint = user.json("golden", "lint", "golden/kitchen-dialogues.json")
     assert lint["errors"] == 0
+
+
+def test_scripted_and_simulated_dialogues_score_judge_and_gate_from_the_cli(user: User) -> None:
+    """The whole set, KD-3's user played by the scripted model: the gate blocks the small
+    model, which converts before asking (turn 1 of KD-1 broken), and names the turn."""
+    db = f"sqlite:///{user.folder / 'gate.db'}"
+    report = user.json(
+        "gate", "--baseline", "variants/baseline.yaml", "--candidate",
+        "variants/small-model.yaml", "--dataset", "golden/kitchen-dialogues.json",
+        "--tier", "all", "--db", db, code=1,
+    )  # fmt: skip
+    blocks = {r["case_id"]: r["check"] for r in report["regression"]["reasons"]
+              if r["rule"] == "critical_broken"}  # fmt: skip
+    assert set(blocks) == {"KD-1", "KD-2"}
+    assert blocks["KD-1"].startswith("turn 1: reply missing 'how many' or 'how much'")
+    compared = {r["case_id"] for r in report["regression"]["reasons"] if r["case_id"]}
+    assert "KD-3" in compared  # the simulated conversation was scored on both sides
+
+    from arena.storage import Store
+
+    store = Store(db)
+    results = {(r.variant, r.case_id): r for r in store.results(report["run_id"])}
+    simulated = results[("baseline", "KD-3")].dialogue
+    assert simulated is not None and simulated.ended_by == "user"
+    assert simulated.user_model == "local:qwen2.5-coder-1.5b" and simulated.simulator_calls >= 2
+    assert simulated.turns[1].user.startswith("We are 6 people")  # the fact, once asked
+    assert simulated.simulator_error is None and results[("baseline", "KD-3")].error is None
+
+    judged = user.json(
+        "judge", str(report["run_id"]), "--judge", "local:qwen2.5-coder-1.5b/text",
+        "--db", db,
+    )  # fmt: skip
+    assert judged["simulator_errors"] == 0
+    battles = store.battles(report["run_id"], judged["judge_key"])
+    assert {b.case_id for b in battles} == {"KD-1", "KD-2", "KD-3"}
+    assert all(b.error is None for b in battles)
