@@ -87,6 +87,11 @@ class AutoMode(JudgeMode):
         return dataclasses.replace(reading, details=details)
 
     def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+        """The rule of the mode that judged the pair (a mode that must choose ignores the
+        margin); the probability rule for verdicts that do not say."""
+        name = (ab.details or {}).get("mode")
+        if name in self._modes:
+            return self._modes[name].combine(ab, ba, tie_margin)
         return probability_rule(ab, ba, ab.judge.combine, tie_margin)
 
     def details_lines(self, details: dict[str, Any], seat: Seat) -> list[str]:
