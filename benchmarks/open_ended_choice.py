@@ -145,8 +145,8 @@ def combination(
         found.calibration_p[pair.id] = loo.p_first(values)
         found.calibration_outcome[pair.id] = choice(found.calibration_p[pair.id], 0.0)
     for pair in held:
-        values = row(pair)
-        p = None if values is None else fit.p_first(values)
+        shown = row(pair)
+        p = None if shown is None else fit.p_first(shown)
         found.p_first[pair.id] = p
         found.outcome[pair.id] = choice(p, 0.0)
     return found
@@ -250,7 +250,25 @@ def candidates(
             candidate.calibration_outcome = fitted.calibration_outcome
             candidate.calibration_p = fitted.calibration_p
         found.append(candidate)
+    for row in rows:
+        if _mode(row.name) in FORCIBLE:
+            found.append(forced(row))
     return found + ([fitted] if fitted is not None else [])
+
+
+#: Modes whose verdicts tie inside a margin; each is also a candidate as a forced choice.
+FORCIBLE = frozenset({"grades", "checklist", "logprobs"})
+
+
+def forced(row: Row) -> Candidate:
+    """``row``'s mode made to choose: the side its P(side 1 better) leans to, a tie only at
+    exactly 0.5. The same outcomes as ``blend`` with the weight 1 on that mode alone (a
+    positive weight keeps the sign of the log-odds of both orders combined)."""
+    found = Candidate(f"{row.name}, forced choice", mode=_mode(row.name))
+    for pair_id, p in row.p_first.items():
+        found.p_first[pair_id] = p
+        found.outcome[pair_id] = choice(p, 0.0) if row.outcome.get(pair_id) is not None else None
+    return found
 
 
 def choice_lines(

@@ -113,6 +113,7 @@ def test_the_open_ended_mode_decides_with_its_own_rule(
         return AIMessage("A", response_metadata=meta)
 
     run_id = store_outputs(store, load_outputs(_files(tmp_path)))
+
     def reply(messages: list[BaseMessage]) -> AIMessage:
         text = str(messages[-1].content)
         pairwise = "Answer A:" in text or text.startswith("Write 3")

@@ -97,7 +97,8 @@ def test_a_new_mode_is_one_class_and_one_registry_line(
     with pytest.raises(SystemExit):
         build_parser().parse_args(["judge", "--help"])
     assert re.search(
-        r"text,\s+logprobs,\s+grades,\s+checklist,\s+rules,\s+blend,\s+auto,\s+short", capsys.readouterr().out
+        r"text,\s+logprobs,\s+grades,\s+checklist,\s+rules,\s+blend,\s+auto,\s+short",
+        capsys.readouterr().out,
     )
 
     run_id = _run(store)

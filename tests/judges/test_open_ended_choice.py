@@ -130,3 +130,16 @@ def test_the_selective_items_of_a_fitted_row_are_out_of_sample(oc: ModuleType) -
     assert len(items) == 26 and all(x is not None and x.agrees for x in items)
     loo = fitted.calibration_p[cal[0].id]
     assert items[0].score == pytest.approx(abs(2 * loo - 1))
+
+
+def test_a_forced_choice_takes_the_side_the_probability_leans_to(oc: ModuleType) -> None:
+    cal = _pairs(4, "c")
+    row = _Row("j/grades")
+    for pair, p in zip(cal, (0.51, 0.49, 0.5, None), strict=True):
+        row.p_first[pair.id] = p
+        row.outcome[pair.id] = None if p is None else 0  # all ties inside the margin
+    found = oc.candidates([row], cal, [])
+    names = [c.name for c in found]
+    assert "j/grades, forced choice" in names
+    forced = found[names.index("j/grades, forced choice")]
+    assert [forced.outcome[p.id] for p in cal] == [1, 2, 0, None]

@@ -54,7 +54,11 @@ def _judge(
 def _run(tmp_path: Path, store: Store, expected: list[str] | None = None) -> int:
     paths = []
     for model, answer in (("good", "Paris."), ("poor", "Lyon, a fine city with a long history.")):
-        row = {"question_id": "city", "question": "Capital of France?", "answer": answer}
+        row: dict[str, object] = {
+            "question_id": "city",
+            "question": "Capital of France?",
+            "answer": answer,
+        }
         if expected:
             row["expected"] = expected
         path = tmp_path / f"{model}.jsonl"
