@@ -275,16 +275,21 @@ def choice_lines(
     rows: Sequence[Row], calibration: Sequence[LabelledPair], held: Sequence[LabelledPair]
 ) -> tuple[list[str], Candidate | None]:
     """The choice step's report, and the chosen candidate (None without calibration pairs)."""
-    if not calibration:
+    judged = [r for r in rows if any(r.outcome.get(p.id) is not None for p in calibration)]
+    common = [p for p in calibration if all(r.outcome.get(p.id) is not None for r in judged)]
+    if not common:
         return ["choice of the open-ended mode: no calibration pairs judged"], None
-    found = candidates(rows, calibration, held)
-    reference = longer_answer([*calibration, *held])
-    table, chosen = choice_table(found, calibration, held, [reference])
+    left = [r.name for r in rows if r not in judged]
+    found = candidates(judged, common, held)
+    reference = longer_answer([*common, *held])
+    table, chosen = choice_table(found, common, held, [reference])
     figures = chosen.figures(held, calibration=False)
     kappa = "-" if figures.kappa is None else f"{figures.kappa:.2f}"
     lines = [
-        f"choice of the open-ended mode: highest agreement with ties on the {len(calibration)} "
-        f"calibration pairs (fitted rows cross-fitted there, leave one out)",
+        f"choice of the open-ended mode: highest agreement with ties on the {len(common)} "
+        f"calibration pairs every mode judged (of {len(calibration)}; fitted rows "
+        "cross-fitted there, leave one out)"
+        + (f"; not judged on calibration, so not candidates: {', '.join(left)}" if left else ""),
         table,
         f"chosen: {chosen.name}; on the {len(held)} held-out pairs: "
         f"{pct(figures.with_ties, 0, '-')} with ties, {pct(figures.without_ties, 0, '-')} of "

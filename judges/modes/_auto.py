@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 GOLDEN_MODE = "checklist"
 #: The mode for open-ended cases: the best agreement with people on the shipped set's
 #: held-out part (docs/judges.md, "Open-ended answers").
-OPEN_ENDED_MODE = "grades"
+OPEN_ENDED_MODE = "blend"
 GOLDEN_KINDS = CONTENT_KINDS | {"reference"}
 
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 #: The feature read from the two answers' lengths, not from a mode.
 LENGTH = "length"
 #: Weight per feature on its log-odds (fitted on the shipped set's calibration part).
-WEIGHTS: dict[str, float] = {"checklist": 1.0, "grades": 0.0, LENGTH: 0.0}
+WEIGHTS: dict[str, float] = {"logprobs": 1.0}
 #: Built-in delegates whose verdict depends on which answer is shown first.
 POSITIONAL = frozenset({"rules", "logprobs", "text"})
 #: The tie margin of a judge that must choose: a tie only at P = 0.5 exactly.

@@ -143,3 +143,17 @@ def test_a_forced_choice_takes_the_side_the_probability_leans_to(oc: ModuleType)
     assert "j/grades, forced choice" in names
     forced = found[names.index("j/grades, forced choice")]
     assert [forced.outcome[p.id] for p in cal] == [1, 2, 0, None]
+
+
+def test_candidates_are_compared_on_the_calibration_pairs_every_mode_judged(
+    oc: ModuleType,
+) -> None:
+    cal, held = _pairs(20, "c"), _pairs(4, "h")
+    full = _row("j/full", cal + held, {p.id for p in cal[10:]})  # wrong on the first 10
+    part = _row("j/part", cal[:12] + held, {p.id for p in cal[:12]})  # judged 12, all right
+    lines, chosen = oc.choice_lines([full, part], cal, held)
+    assert "on the 12 calibration pairs every mode judged (of 20" in lines[0]
+    assert chosen is not None and chosen.name == "j/part"
+    held_only = _row("j/held", held, set())
+    lines, _ = oc.choice_lines([full, part, held_only], cal, held)
+    assert "not judged on calibration, so not candidates: j/held" in lines[0]
