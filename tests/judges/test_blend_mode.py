@@ -99,3 +99,18 @@ def test_only_weighted_modes_are_asked_with_their_own_prompts(
 def test_length_share_is_symmetric() -> None:
     assert length_share("ab", "ab") == 0.5
     assert length_share("a", "abc") + length_share("abc", "a") == pytest.approx(1.0)
+
+
+def test_the_shipped_weights_are_the_checklist_made_to_choose(tmp_path: Path, store: Store) -> None:
+    from judges.modes._auto import OPEN_ENDED_MODE
+    from judges.modes._blend import WEIGHTS
+
+    assert OPEN_ENDED_MODE == "blend" and WEIGHTS == {"checklist": 1.0}
+    run_id = _run(tmp_path, store)
+    register_fake("judge", [_yes], cycle=True)
+    (checklist,) = judge_run(
+        store, run_id, parse_judge("fake:judge/checklist"), progress=False
+    ).battles
+    (blend,) = judge_run(store, run_id, parse_judge("fake:judge/blend"), progress=False).battles
+    assert checklist.p_a is not None and blend.p_a == pytest.approx(checklist.p_a)
+    assert blend.winner == checklist.winner != "tie"
