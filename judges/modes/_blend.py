@@ -88,11 +88,13 @@ class BlendMode(JudgeMode):
 
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
         features: dict[str, float] = {}
+        found: dict[str, Any] = {}
         calls = 0
         for name, mode in self._modes.items():
             reading = await mode.read(asker, self._inner(request, name))
             assert reading.p_first is not None  # every delegate reads probabilities
             features[name] = reading.p_first
+            found[name] = reading.details
             calls += reading.calls or 1
         if self.weights.get(LENGTH):
             features[LENGTH] = length_share(request.answer_a, request.answer_b)
@@ -104,7 +106,7 @@ class BlendMode(JudgeMode):
             p_first=p_first,
             calls=calls,
             rationale=f"P(A better): {shown}; blended {p_first:.3f}",
-            details={"features": features},
+            details={"features": features, "modes": found},
         )
 
     def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
@@ -112,6 +114,20 @@ class BlendMode(JudgeMode):
         return probability_rule(ab, ba, "logit", EXACT_TIE)
 
     def details_lines(self, details: dict[str, Any], seat: Seat) -> list[str]:
-        """Each feature's P(first-shown better) in this order."""
+        """Each feature's P(first-shown better) in this order, then each delegate's lines
+        (the checklist's items, for one)."""
         features = details.get("features") or {}
-        return [f"{name}: P(first better) {float(p):.3f}" for name, p in features.items()]
+        lines = [f"{name}: P(first better) {float(p):.3f}" for name, p in features.items()]
+        for name, found in (details.get("modes") or {}).items():
+            if name in self._modes:
+                lines.extend(self._modes[name].details_lines(found, seat))
+        return lines
+
+    def details_rows(self, details: dict[str, Any], seat: Seat) -> list[dict[str, Any]]:
+        """Each delegate's rows (the checklist's items, for one)."""
+        return [
+            row
+            for name, found in (details.get("modes") or {}).items()
+            if name in self._modes
+            for row in self._modes[name].details_rows(found, seat)
+        ]

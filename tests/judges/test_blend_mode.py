@@ -114,3 +114,19 @@ def test_the_shipped_weights_are_the_checklist_made_to_choose(tmp_path: Path, st
     (blend,) = judge_run(store, run_id, parse_judge("fake:judge/blend"), progress=False).battles
     assert checklist.p_a is not None and blend.p_a == pytest.approx(checklist.p_a)
     assert blend.winner == checklist.winner != "tie"
+
+
+def test_the_delegates_findings_are_kept_and_shown(tmp_path: Path, store: Store) -> None:
+    run_id = _run(tmp_path, store)
+    register_fake("judge", [_yes], cycle=True)
+    (battle,) = judge_run(store, run_id, parse_judge("fake:judge/blend"), progress=False).battles
+    assert battle.verdict_ab is not None
+    details = battle.verdict_ab.details
+    assert set(details["features"]) == {"checklist"} and "checklist" in details["modes"]
+    mode = get_mode("blend")
+    lines = mode.details_lines(details, "A")
+    assert lines[0].startswith("checklist: P(first better)")
+    assert any("P(YES)" in line for line in lines[1:])  # the checklist's own item lines
+    assert mode.details_rows(details, "A") == get_mode("checklist").details_rows(
+        details["modes"]["checklist"], "A"
+    )
