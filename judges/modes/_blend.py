@@ -14,6 +14,10 @@ the sign of the two orders' combined log-odds). Measured 2026-12-02 on the local
 the choice was ``checklist`` made to choose: 67% agreement with people on the 30 calibration
 pairs every mode judged (kappa 0.34), then 60% of the 40 held-out pairs, with ties counted
 (it gives none; kappa 0.21). docs/judges.md, "Which mode judges them", has every candidate.
+
+With fitted weights, a selective judge calibrated on the same calibration pairs would be
+calibrated in sample: calibrate it on other labelled pairs (the held-out part, the team's
+votes, golden-decisive pairs). The shipped weight 1 on one mode fits nothing.
 """
 
 from __future__ import annotations
