@@ -413,6 +413,16 @@ JUDGE_MODES: Registry[Any] = Registry(
             "judges.modes._checklist:ChecklistMode",
             "each answer alone, one YES/NO logprob question per golden checklist item",
         ),
+        "rules": Builtin(
+            "judges.modes._rules:RulesMode",
+            "both answers under instruction-following rules with questions written first "
+            "(LLMBar's Rules + Metrics + Swap); orders in log-odds, a forced choice",
+        ),
+        "blend": Builtin(
+            "judges.modes._blend:BlendMode",
+            "several modes' evidence and the length ratio in one combination fitted on "
+            "labelled pairs; a forced choice",
+        ),
         "auto": Builtin(
             "judges.modes._auto:AutoMode",
             "checklist where the case has golden items, else the mode measured best against "

@@ -348,4 +348,28 @@ def measure(
     if fit is not None:
         weights = ", ".join(f"{m} {w:+.2f}" for m, w in zip(fit.modes, fit.weights, strict=True))
         lines.append(f"combination: bias {fit.bias:+.2f}; weights on log-odds: {weights}")
+    lines.extend(chosen_lines(rows, held, calibration))
     return "\n".join(lines)
+
+
+def chosen_lines(
+    rows: list[ModeRow], held: list[LabelledPair], calibration: list[LabelledPair]
+) -> list[str]:
+    """The choice step (:mod:`open_ended_choice`) and the chosen candidate's selective judge
+    over the repeated random splits."""
+    import open_ended_choice
+
+    lines, chosen = open_ended_choice.choice_lines(rows, calibration, held)
+    if chosen is None:
+        return lines
+    row = next((r for r in rows if r.name == chosen.name), None)
+    pairs = held + calibration
+    items = (
+        labelled(row, pairs)
+        if row is not None and chosen.calibration_p is None
+        else open_ended_choice.selective_items(chosen, pairs)
+    )
+    settings = SelectiveSettings()
+    figures = repeated_splits(items, len(calibration), SPLITS, settings)
+    lines.append(f"selective, chosen: {figures.text(settings.target, settings.error)}")
+    return lines

@@ -43,6 +43,19 @@ def _yes(messages: list[BaseMessage]) -> AIMessage:
     return AIMessage("YES", response_metadata=meta)
 
 
+def _any_mode(messages: list[BaseMessage]) -> AIMessage:
+    """:func:`_yes` for one answer; for two side by side, P("A") 0.9 when answer A says 300
+    or Paris, else 0.1 (whatever mode the open-ended cases go to)."""
+    text = str(messages[-1].content)
+    if "Answer A:" not in text:
+        return _yes(messages)
+    first = text.split("Answer A:", 1)[1].split("Answer B:", 1)[0]
+    p = 0.9 if ("300" in first or "Paris" in first) else 0.1
+    tops = [{"token": "A", "logprob": math.log(p)}, {"token": "B", "logprob": math.log(1 - p)}]
+    meta = {"logprobs": {"content": [{"token": "A", "logprob": 0.0, "top_logprobs": tops}]}}
+    return AIMessage("A", response_metadata=meta)
+
+
 def _files(tmp_path: Path) -> list[str]:
     rows = {
         "good": ["300", "Paris, on the Seine."],
@@ -71,7 +84,7 @@ def _files(tmp_path: Path) -> list[str]:
 
 def test_each_verdict_keeps_the_mode_that_judged_it(tmp_path: Path, store: Store) -> None:
     run_id = store_outputs(store, load_outputs(_files(tmp_path)))
-    register_fake("judge", [_yes], cycle=True)
+    register_fake("judge", [_any_mode], cycle=True)
     report = judge_run(store, run_id, parse_judge("fake:judge/auto"), progress=False)
     by_case = {b.case_id: b for b in report.battles}
     golden, open_ended = by_case["sum"], by_case["city"]
@@ -90,5 +103,38 @@ def test_each_verdict_keeps_the_mode_that_judged_it(tmp_path: Path, store: Store
 
 
 def test_arena_show_names_the_mode_chosen() -> None:
-    lines = get_mode("auto").details_lines({"mode": "grades", "chosen_for": "open-ended"}, "A")
-    assert lines == ["judged by grades (open-ended)"]
+    details = {"mode": OPEN_ENDED_MODE, "chosen_for": "open-ended"}
+    lines = get_mode("auto").details_lines(details, "A")
+    assert lines[0] == f"judged by {OPEN_ENDED_MODE} (open-ended)"
+
+
+def test_the_open_ended_mode_decides_with_its_own_rule(
+    tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forced-choice open-ended mode keeps its rule under ``auto``: no tie from a margin."""
+    import judges.modes._auto as auto
+
+    monkeypatch.setattr(auto, "OPEN_ENDED_MODE", "rules")
+
+    def letters(messages: list[BaseMessage]) -> AIMessage:
+        text = str(messages[-1].content)
+        if text.startswith("Write 3 short YES/NO questions"):
+            return AIMessage("1. Does it name Paris?")
+        first = text.split("Answer A:", 1)[1].split("Answer B:", 1)[0]
+        p = 0.52 if "Paris" in first else 0.49  # a hair's preference for Paris, both orders
+        tops = [{"token": "A", "logprob": math.log(p)}, {"token": "B", "logprob": math.log(1 - p)}]
+        meta = {"logprobs": {"content": [{"token": "A", "logprob": 0.0, "top_logprobs": tops}]}}
+        return AIMessage("A", response_metadata=meta)
+
+    run_id = store_outputs(store, load_outputs(_files(tmp_path)))
+
+    def reply(messages: list[BaseMessage]) -> AIMessage:
+        text = str(messages[-1].content)
+        pairwise = "Answer A:" in text or text.startswith("Write 3")
+        return letters(messages) if pairwise else _yes(messages)
+
+    register_fake("judge", [reply], cycle=True)
+    report = judge_run(store, run_id, parse_judge("fake:judge/auto"), progress=False)
+    city = next(b for b in report.battles if b.case_id == "city")
+    assert city.verdict_ab is not None and city.verdict_ab.details["mode"] == "rules"
+    assert city.winner == "model_a" and city.variant_a == "good"

@@ -60,7 +60,7 @@ def short_mode(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_registry_names_every_mode_and_the_spec_accepts_only_those() -> None:
-    assert mode_names() == ("text", "logprobs", "grades", "checklist", "auto")
+    assert mode_names() == ("text", "logprobs", "grades", "checklist", "rules", "blend", "auto")
     for name in mode_names():
         mode = get_mode(name)
         assert mode.name == name and mode.summary
@@ -92,12 +92,13 @@ def test_a_new_mode_is_one_class_and_one_registry_line(
     from arena.cli import build_parser
 
     assert parse("fake:judge/short").mode == "short"
-    with pytest.raises(InputError, match="checklist, auto, short"):
+    with pytest.raises(InputError, match="checklist, rules, blend, auto, short"):
         parse("fake:judge/vibes")
     with pytest.raises(SystemExit):
         build_parser().parse_args(["judge", "--help"])
     assert re.search(
-        r"text,\s+logprobs,\s+grades,\s+checklist,\s+auto,\s+short", capsys.readouterr().out
+        r"text,\s+logprobs,\s+grades,\s+checklist,\s+rules,\s+blend,\s+auto,\s+short",
+        capsys.readouterr().out,
     )
 
     run_id = _run(store)

@@ -49,3 +49,10 @@ def test_the_open_ended_table_measures_each_mode_on_the_held_out_pairs(
     assert any(line.startswith("fake:judge/checklist") for line in out.splitlines())
     assert "combination of 2 modes (fitted on 12 pairs)" in out
     assert "weights on log-odds: fake:judge/grades" in out
+    # The choice step: every candidate on both parts, one chosen on the 12 calibration pairs.
+    assert "highest agreement with ties on the 12 calibration pairs" in out
+    assert "fake:judge/checklist, forced choice" in out
+    assert "combination of grades + checklist + length (fitted on 12 calibration pairs)" in out
+    assert sum(line.startswith("* ") for line in out.splitlines()) == 1
+    assert "chosen: fake:judge/" in out or "chosen: combination" in out
+    assert "selective, chosen: 200 random splits (12 calibration / 4 test pairs)" in out

@@ -1,0 +1,106 @@
+"""``rules``: LLMBar-style rules, questions written first, both orders, a forced choice.
+
+Both answers are shown side by side under rules that put following the instruction before
+style and length (:mod:`judges._rules_prompts`), with the checklist's questions about the
+request (the case's own items, else the three the judge writes once per query, exactly as the
+``checklist`` mode writes them, so they are shared through the response cache). One token's
+P("A") against P("B") is read in each order, and the two orders combine in log-odds, which
+cancels a constant preference for a position. The judge must choose: a tie only when the two
+orders' evidence is exactly balanced (P = 0.5), whatever tie margin the run calibrates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from judges import _prompts as prompts
+from judges._orders import Outcome, probability_rule
+from judges._parsing import first_token_probs, label_from_probability, reading_margin
+from judges._rules_prompts import rules_prompt, system_rules
+from judges._types import PairRequest, Verdict
+from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.modes._checklist import CONTENT_KINDS, ChecklistMode
+
+if TYPE_CHECKING:
+    from arena.golden import GoldenCase
+
+
+#: The tie margin of a judge that must choose: a tie only at P = 0.5 exactly.
+EXACT_TIE = 1e-12
+
+
+class RulesMode(JudgeMode):
+    """P(first-shown better) = P(A) / (P(A) + P(B)) under the rules; orders in log-odds."""
+
+    needs_logprobs = True
+
+    def __init__(self) -> None:
+        self._questions: dict[str, asyncio.Future[tuple[str, ...]]] = {}
+
+    def prepare(self, case: GoldenCase, *, with_trajectory: bool) -> dict[str, Any]:
+        """``{"questions": [...]}``: the case's content items as questions (none for an
+        open-ended case: the judge writes them)."""
+        items = ChecklistMode().prepare(case, with_trajectory=False)["checklist"]
+        return {"questions": [i["question"] for i in items if i.get("kind") in CONTENT_KINDS]}
+
+    @staticmethod
+    def case_questions(request: PairRequest) -> tuple[str, ...]:
+        """The questions :meth:`prepare` put in the request."""
+        return tuple(str(q) for q in request.mode_inputs.get("questions") or [])
+
+    def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
+        return [self._messages(request, self.case_questions(request))]
+
+    @staticmethod
+    def _messages(request: PairRequest, questions: tuple[str, ...]) -> list[BaseMessage]:
+        return [
+            SystemMessage(system_rules(prompts.persona(request))),
+            HumanMessage(rules_prompt(request, questions)),
+        ]
+
+    async def read(self, asker: Asker, request: PairRequest) -> Reading:
+        questions = await self._written(asker, request)
+        reply = await asker.ask(self._messages(request, questions))
+        probs = first_token_probs(reply.response_metadata or {})
+        total = probs.get("A", 0.0) + probs.get("B", 0.0)
+        if total <= 0:
+            raise UnreadableReply("the judge model returned no log-probabilities for A or B", reply)
+        p_first = probs["A"] / total
+        return Reading(
+            label=label_from_probability(p_first, reading_margin(asker.spec)),
+            p_first=p_first,
+            raw=str(reply.content),
+            rationale=f"P(A)={probs['A']:.3f}, P(B)={probs['B']:.3f}",
+            details={"questions": list(questions)},
+        )
+
+    def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
+        """Log-odds of both orders; never a tie unless they balance exactly."""
+        return probability_rule(ab, ba, "logit", EXACT_TIE)
+
+    def details_lines(self, details: dict[str, Any], seat: str) -> list[str]:
+        """The questions the verdict was asked with."""
+        return [f"question: {q}" for q in details.get("questions") or []]
+
+    async def _written(self, asker: Asker, request: PairRequest) -> tuple[str, ...]:
+        known = self.case_questions(request)
+        if known:
+            return known
+        task = self._questions.get(request.query)
+        if task is None:
+            task = asyncio.ensure_future(self._write(asker, request.query))
+            self._questions[request.query] = task
+            task.add_done_callback(lambda t: self._drop_failed(request.query, t))
+        return await asyncio.shield(task)
+
+    @staticmethod
+    async def _write(asker: Asker, query: str) -> tuple[str, ...]:
+        items = await ChecklistMode._write(asker, query)  # the checklist's own writer and prompt
+        return tuple(item.question for item in items)
+
+    def _drop_failed(self, query: str, task: asyncio.Future[tuple[str, ...]]) -> None:
+        if task.cancelled() or task.exception() is not None:
+            self._questions.pop(query, None)
