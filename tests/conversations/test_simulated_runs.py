@@ -98,3 +98,44 @@ def test_a_leaking_simulated_user_is_a_simulator_error_not_an_agent_failure(
         "leak: gives the private fact 'order number' before the agent asked for it"
     )
     assert dialogue.ended_by == "simulator_error" and len(dialogue.turns) == 1
+
+
+def test_changing_one_simulated_persona_reruns_only_that_case(store: Store) -> None:
+    """Two simulated users and a scripted dialogue: editing one user's persona reruns that
+    case alone (agent and user); the others replay from the cache with zero calls."""
+    register_fake("shop", [shop], cycle=True)
+    register_fake("sim", ["It's order 4471.", STOP_TOKEN], cycle=True)
+    other = {**CASE, "id": "REFUND-SIM-2", "input": "My blender broke: I want a refund."}
+    scripted = {
+        **CASE,
+        "id": "REFUND-SCRIPT",
+        "input": "Refund please, the blender is broken.",
+        "conversation": {"turns": [{"user": "Order 4471."}]},
+    }
+    cases = [CASE, other, scripted]
+    data = GoldenDataset.model_validate(
+        {"name": "d", "available_tools": ["calculate"], "test_cases": cases}
+    )
+    variant = Variant.model_validate(
+        {"name": "shop", "model": {"spec": "fake:shop"}, "system_prompt": "Help."}
+    )
+    options = RunOptions(progress=False, user_model="fake:sim")
+    first = {r.case_id: r for r in run_suite(store, data, [variant], options).results}
+    assert all(r.fresh_model_calls > 0 for r in first.values())
+
+    user = CASE["conversation"]["user"]  # type: ignore[index]
+    edited = {**CASE, "conversation": {"user": {**user, "persona": "An impatient student."}}}
+    changed = data.model_copy(
+        update={"test_cases": [GoldenDataset.model_validate(
+            {"name": "d", "available_tools": ["calculate"], "test_cases": [edited]}
+        ).test_cases[0], *data.test_cases[1:]]}
+    )  # fmt: skip
+    again = {r.case_id: r for r in run_suite(store, changed, [variant], options).results}
+    assert again["REFUND-SIM"].case_hash != first["REFUND-SIM"].case_hash
+    assert again["REFUND-SIM"].dialogue is not None
+    assert again["REFUND-SIM"].dialogue.simulator_fresh_calls > 0  # its user asked anew
+    for case_id in ("REFUND-SIM-2", "REFUND-SCRIPT"):
+        assert again[case_id].case_hash == first[case_id].case_hash
+        assert again[case_id].fresh_model_calls == 0
+        dialogue = again[case_id].dialogue
+        assert dialogue is not None and dialogue.simulator_fresh_calls == 0
