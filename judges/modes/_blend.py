@@ -11,9 +11,9 @@ and the judge must choose: a tie only at exactly P = 0.5.
 calibration part only, never on its held-out part: either a fitted combination, or the weight
 1 on one mode alone, which is that mode made to choose (same outcomes: a positive weight keeps
 the sign of the two orders' combined log-odds). Measured 2026-12-02 on the local 1.5B model,
-the choice was ``checklist`` made to choose: 67% agreement with people on the 30 calibration
-pairs every mode judged (kappa 0.34), then 60% of the 40 held-out pairs, with ties counted
-(it gives none; kappa 0.21). docs/judges.md, "Which mode judges them", has every candidate.
+the choice was ``checklist`` made to choose: 59% agreement with people on the 59 calibration
+pairs (kappa 0.19), then 60% of the 40 held-out pairs, with ties counted (it gives none;
+kappa 0.21). docs/judges.md, "Which mode judges them", has every candidate.
 
 With fitted weights, a selective judge calibrated on the same calibration pairs would be
 calibrated in sample: calibrate it on other labelled pairs (the held-out part, the team's
