@@ -98,7 +98,8 @@ class RulesMode(JudgeMode):
 
     @staticmethod
     async def _write(asker: Asker, query: str) -> tuple[str, ...]:
-        items = await ChecklistMode._write(asker, query)  # the checklist's own writer and prompt
+        prompt = prompts.WRITE_CHECKLIST.format(query=query or "(empty message)")
+        items = await ChecklistMode._write(asker, prompt)  # the checklist's own writer and prompt
         return tuple(item.question for item in items)
 
     def _drop_failed(self, query: str, task: asyncio.Future[tuple[str, ...]]) -> None:
