@@ -11,7 +11,7 @@ from arena.records.dialogue import Dialogue
 from arena.records.results import RunResult
 from arena.runner._agents import AgentCache
 from arena.runner._dialogue import DialogueRun, run_dialogue
-from arena.runner._invoke import error_text, run_config, run_cost
+from arena.runner._invoke import error_text, run_config, task_result
 from arena.runner._tasks import Task
 from arena.runner._trajectory import TrajectoryRecorder
 from arena.runner._user_model import user_chat_model, user_model_config
@@ -33,7 +33,6 @@ async def execute_dialogue(
     from arena.agents.research.tools import use_sandbox
 
     variant, case = task.variant, task.case
-    variant_hash, digest, _ = task.key
     config = user_model_config(case, task.user_model)
     label = None if config is None else config.spec
     sandbox = await asyncio.to_thread(Sandbox.create, sandbox_dir)
@@ -63,25 +62,16 @@ async def execute_dialogue(
         run.error = error_text(exc, shared=agents.shared(variant))
     finally:
         CALLS.reset(token)
-    steps = recorder.finish(run.messages)
+    recorder.finish(run.messages)
     files = await asyncio.to_thread(sandbox.release)  # snapshot, then delete (inside the root)
-    latency = run.latency_s
-    return RunResult(
-        run_id=run_id,
-        variant=variant.name,
-        variant_hash=variant_hash,
-        case_id=case.id,
-        case_hash=digest,
-        repeat=task.repeat,
+    return task_result(
+        task,
+        run_id,
+        recorder,
+        counter,
         output=run.output,
-        steps=steps,
-        model_calls=recorder.model_calls,
-        fresh_model_calls=counter.sent,
-        latency_s=round(latency, 4),
-        input_tokens=recorder.input_tokens,
-        output_tokens=recorder.output_tokens,
-        cost_usd=run_cost(variant, recorder, latency),
         error=run.error,
+        latency_s=run.latency_s,
         files=files,
         dialogue=run.dialogue,
     )

@@ -12,7 +12,7 @@ from arena.agents import extract_output
 from arena.models import CALLS, CachingChatModel, CallCounter
 from arena.records.results import RunResult
 from arena.runner._agents import AgentCache, role_models
-from arena.runner._invoke import error_text, run_config, run_cost, traceback_tail
+from arena.runner._invoke import error_text, run_config, run_cost, task_result, traceback_tail
 from arena.runner._tasks import Task
 from arena.runner._trajectory import TrajectoryRecorder
 
@@ -41,7 +41,6 @@ async def execute_task(
 
         return await execute_dialogue(task, model, sandbox_dir, run_id, timeout_s, agents)
     variant, case = task.variant, task.case
-    variant_hash, digest, _ = task.key
     # A fresh folder of its own, never shared or wiped (file system calls run on a worker
     # thread, so the event loop serves other tasks meanwhile).
     sandbox = await asyncio.to_thread(Sandbox.create, sandbox_dir)
@@ -70,23 +69,8 @@ async def execute_task(
     finally:
         CALLS.reset(token)
     latency = time.perf_counter() - started + counter.replayed_s
-    steps = recorder.finish(final_messages)
+    recorder.finish(final_messages)
     files = await asyncio.to_thread(sandbox.release)  # snapshot, then delete (inside the root)
-    return RunResult(
-        run_id=run_id,
-        variant=variant.name,
-        variant_hash=variant_hash,
-        case_id=case.id,
-        case_hash=digest,
-        repeat=task.repeat,
-        output=output,
-        steps=steps,
-        model_calls=recorder.model_calls,
-        fresh_model_calls=counter.sent,
-        latency_s=round(latency, 4),
-        input_tokens=recorder.input_tokens,
-        output_tokens=recorder.output_tokens,
-        cost_usd=run_cost(variant, recorder, latency),
-        error=error,
-        files=files,
+    return task_result(
+        task, run_id, recorder, counter, output=output, error=error, latency_s=latency, files=files
     )

@@ -7,7 +7,9 @@ import traceback
 
 from langchain_core.runnables import RunnableConfig
 
-from arena.models import price_for
+from arena.models import CallCounter, price_for
+from arena.records.dialogue import Dialogue
+from arena.records.results import RunResult
 from arena.runner._tasks import Task
 from arena.runner._trajectory import TrajectoryRecorder
 from arena.secrets import redact
@@ -65,4 +67,40 @@ def run_cost(variant: Variant, recorder: TrajectoryRecorder, seconds: float = 0.
     return main.cost(0, 0, seconds) + sum(
         price_for(variant.model_for(agent)).cost(tokens_in, tokens_out)
         for agent, (tokens_in, tokens_out) in recorder.tokens_by_agent.items()
+    )
+
+
+def task_result(
+    task: Task,
+    run_id: int,
+    recorder: TrajectoryRecorder,
+    counter: CallCounter,
+    *,
+    output: str,
+    error: str | None,
+    latency_s: float,
+    files: dict[str, str],
+    dialogue: Dialogue | None = None,
+) -> RunResult:
+    """The result of one task from what its recorder and call counter saw (the recorder's
+    steps already finished)."""
+    variant_hash, digest, _ = task.key
+    return RunResult(
+        run_id=run_id,
+        variant=task.variant.name,
+        variant_hash=variant_hash,
+        case_id=task.case.id,
+        case_hash=digest,
+        repeat=task.repeat,
+        output=output,
+        steps=recorder.steps,
+        model_calls=recorder.model_calls,
+        fresh_model_calls=counter.sent,
+        latency_s=round(latency_s, 4),
+        input_tokens=recorder.input_tokens,
+        output_tokens=recorder.output_tokens,
+        cost_usd=run_cost(task.variant, recorder, latency_s),
+        error=error,
+        files=files,
+        dialogue=dialogue,
     )
