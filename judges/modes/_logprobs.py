@@ -3,6 +3,8 @@ combined in log-odds, ``JudgeSpec.combine``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from judges import _prompts as prompts
@@ -26,18 +28,24 @@ class LogprobsMode(JudgeMode):
         ]
 
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
-        reply = await asker.ask(self.conversations(request)[0])
-        probs = first_token_probs(reply.response_metadata or {})
-        total = probs.get("A", 0.0) + probs.get("B", 0.0)
-        if total <= 0:
-            raise UnreadableReply("the judge model returned no log-probabilities for A or B", reply)
-        p_first = probs["A"] / total
-        return Reading(
-            label=label_from_probability(p_first, reading_margin(asker.spec)),
-            p_first=p_first,
-            raw=str(reply.content),
-            rationale=f"P(A)={probs['A']:.3f}, P(B)={probs['B']:.3f}",
-        )
+        return letter_reading(asker, await asker.ask(self.conversations(request)[0]))
 
     def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
         return probability_rule(ab, ba, ab.judge.combine, tie_margin)
+
+
+def letter_reading(asker: Asker, reply: Any, details: dict[str, Any] | None = None) -> Reading:
+    """The reading of a one-token "A" or "B" reply: P(first better) from the two letters'
+    log-probabilities (UnreadableReply when the reply has neither)."""
+    probs = first_token_probs(reply.response_metadata or {})
+    total = probs.get("A", 0.0) + probs.get("B", 0.0)
+    if total <= 0:
+        raise UnreadableReply("the judge model returned no log-probabilities for A or B", reply)
+    p_first = probs["A"] / total
+    return Reading(
+        label=label_from_probability(p_first, reading_margin(asker.spec)),
+        p_first=p_first,
+        raw=str(reply.content),
+        rationale=f"P(A)={probs['A']:.3f}, P(B)={probs['B']:.3f}",
+        details=details or {},
+    )

@@ -18,11 +18,11 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from judges import _prompts as prompts
 from judges._orders import Outcome, probability_rule
-from judges._parsing import first_token_probs, label_from_probability, reading_margin
 from judges._rules_prompts import rules_prompt, system_rules
 from judges._types import PairRequest, Verdict
-from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.modes._base import Asker, JudgeMode, Reading
 from judges.modes._checklist import CONTENT_KINDS, ChecklistMode
+from judges.modes._logprobs import letter_reading
 
 if TYPE_CHECKING:
     from arena.golden import GoldenCase
@@ -64,18 +64,7 @@ class RulesMode(JudgeMode):
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
         questions = await self._written(asker, request)
         reply = await asker.ask(self._messages(request, questions))
-        probs = first_token_probs(reply.response_metadata or {})
-        total = probs.get("A", 0.0) + probs.get("B", 0.0)
-        if total <= 0:
-            raise UnreadableReply("the judge model returned no log-probabilities for A or B", reply)
-        p_first = probs["A"] / total
-        return Reading(
-            label=label_from_probability(p_first, reading_margin(asker.spec)),
-            p_first=p_first,
-            raw=str(reply.content),
-            rationale=f"P(A)={probs['A']:.3f}, P(B)={probs['B']:.3f}",
-            details={"questions": list(questions)},
-        )
+        return letter_reading(asker, reply, {"questions": list(questions)})
 
     def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
         """Log-odds of both orders; never a tie unless they balance exactly."""
