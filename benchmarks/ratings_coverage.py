@@ -22,18 +22,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
-from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 from scipy import stats
 
-from arena.ratings import newton_fit_batch, query_multiplicities
-from arena.ratings._bradley_terry import DEFAULT_REG, log_strength_to_elo
+from arena.ratings import DEFAULT_REG, log_strength_to_elo, newton_fit_batch, query_multiplicities
 
 STRENGTHS = np.array([-0.45, -0.15, 0.15, 0.45])
 QUERY_SD = 0.8
@@ -42,7 +38,7 @@ M = STRENGTHS.size
 LO, HI = np.triu_indices(M, 1)
 
 
-def simulate(
+def simulate_scores(
     arenas: int, queries: int, rng: np.random.Generator, strengths: np.ndarray
 ) -> np.ndarray:
     """(arenas, queries, pairs) score of the lower-index model over two seat orders (of 2)."""
@@ -135,7 +131,7 @@ def coverage_study(arenas: int, queries: int, rounds: int, seed: int) -> dict[st
 def _coverage_block(arenas: int, queries: int, rounds: int, seed: int) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     truth = population_elo(STRENGTHS)
-    score = simulate(arenas, queries, rng, STRENGTHS)
+    score = simulate_scores(arenas, queries, rng, STRENGTHS)
     total = np.full(LO.size, 2.0)
     point = fit(score.sum(axis=1), total * queries)
     mult = boot_weights(arenas, queries, rounds, seed + 1, bayes=False)
@@ -192,13 +188,14 @@ def _better_block(
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Parse the flags and run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arenas", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--queries", type=int, nargs="+", default=[5, 8, 10, 15, 30, 100])
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     t0 = time.perf_counter()
     print(
         f"{args.arenas} arenas per row, {M} models x {LO.size} pairs x 2 seat orders per query, "

@@ -30,6 +30,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arena.sequential import BettingCS
+
+# private on purpose: the critical-value blocks and the sequence plan belong to the gate's layer
+# (docs/architecture.yaml), above the statistics face (arena.sequential), which must not load them
 from arena.sequential._critical import critical_blocks
 from arena.sequential._plan import PlanRequest, SequencePlan, continue_plan, start_plan
 
@@ -118,12 +121,12 @@ def _se(rate: float, runs: int) -> float:
     return math.sqrt(max(rate * (1 - rate), 1e-12) / runs)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=6000, help="simulated sets per row")
     parser.add_argument("--grid", type=int, default=200, help="candidate means of the bets")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     started = time.time()
     print(f"machine: {platform.machine()}, Python {platform.python_version()}, "
           f"numpy {np.__version__}\n")  # fmt: skip

@@ -34,21 +34,13 @@ from __future__ import annotations
 import argparse
 import math
 import platform
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-for folder in (ROOT, ROOT / "benchmarks"):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-
-from sequential_bench import GRID_OF_TRUTHS, Truth, _decide  # noqa: E402
-
-from arena.sequential import BettingCS  # noqa: E402
+from arena.sequential import BettingCS
+from benchmarks.sequential_bench import GRID_OF_TRUTHS, Truth, decide_once
 
 CONSTANT_BETS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
 
@@ -136,7 +128,7 @@ def _constant(bet: float) -> Make:
 def simulate(
     make: Make, x: np.ndarray, margin: float, loose: Make | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(decision, cases used) per simulated golden set (``_decide``'s codes). With
+    """(decision, cases used) per simulated golden set (``decide_once``'s codes). With
     ``loose``, "non-inferior" is read from that second sequence instead."""
     runs, cases = x.shape
     cs, other = make(runs), loose(runs) if loose else None
@@ -144,7 +136,7 @@ def simulate(
     open_ = np.ones(runs, dtype=bool)
     for t in range(cases):
         cs.update(x[:, t])
-        now = _decide(*cs.bounds(), margin)
+        now = decide_once(*cs.bounds(), margin)
         if other is not None:
             other.update(x[:, t])
             lower, upper = other.bounds()
@@ -155,13 +147,14 @@ def simulate(
     return decision, used
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Parse the flags and run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--margin", type=float, default=0.05)
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     start = time.time()
     print(
         f"machine: {platform.processor() or platform.machine()}, {platform.system()} "
