@@ -1,6 +1,6 @@
 """Benchmark: the ways a Chatbot-Arena log is read, side by side on one file.
 
-Run:  python benchmarks/battle_log_bench.py [--battles N] [--models M] [--rounds R]
+Run:  python -m benchmarks battle_log_bench [--battles N] [--models M] [--rounds R]
 
 A seeded JSONL log (N battles among M models, 10% ties, question ids) is written once, then
 read, best of ``--rounds``, by:

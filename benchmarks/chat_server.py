@@ -8,7 +8,7 @@ Answers are built by tests/support/openai_replies.py, as in tests/support/fault_
 ``tool_calls`` mode: a request with tools and no tool result yet gets a ``calculate`` tool call;
 anything else gets ``"<model> answer: <digest of the last user message>"``.
 
-    python benchmarks/chat_server.py --delay-s 0.2
+    python -m benchmarks chat_server --delay-s 0.2
     # prints {"base_url": "http://127.0.0.1:PORT/v1"} on its first stdout line
 """
 

@@ -1,7 +1,7 @@
 """What conversations cost on the local model: calls and seconds per case and per turn, beside
 single-turn cases.
 
-    .venv/bin/python benchmarks/conversation_bench.py [--variant FILE] [--user-model SPEC]
+    .venv/bin/python -m benchmarks conversation_bench [--variant FILE] [--user-model SPEC]
         [--single K-1,K-3] [--dialogues KD-1,KD-3] [--no-rerun] [--markdown]
 
 The kitchen helper of examples/own-agent (its baseline variant, the local 1.5B model unless

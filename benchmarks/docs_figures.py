@@ -1,7 +1,7 @@
 """Regenerate the demo's figures quoted in README.md and docs/, and the README screenshot.
 
-    python benchmarks/docs_figures.py                      # run `arena demo` into a fresh database
-    python benchmarks/docs_figures.py --db sqlite:///d.db  # re-read a demo database (seconds)
+    python -m benchmarks docs_figures                      # run `arena demo` into a fresh database
+    python -m benchmarks docs_figures --db sqlite:///d.db  # re-read a demo database (seconds)
 
 Every quoted block sits between ``<!-- figures:NAME -->`` and ``<!-- /figures -->`` in a
 Markdown file; only those lines are rewritten, each stamped with the run's date, commit and

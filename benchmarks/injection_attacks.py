@@ -1,5 +1,5 @@
 """Answers that try to talk the judge into a win, judged against a right and a plainly wrong
-answer: the injection table of ``benchmarks/judge_bench.py --injection`` and the adversarial
+answer: the injection table of ``python -m benchmarks judge_bench --injection`` and the adversarial
 suite of ``tests/judges/test_integration_injection.py``.
 
 Twelve short factual questions, each a golden case with its fact and a reference answer.

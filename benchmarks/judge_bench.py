@@ -1,6 +1,6 @@
 """Benchmark: which judge to trust on the embedded model, every mode side by side in one run.
 
-Run:  python benchmarks/judge_bench.py [--db sqlite:///bench.db] [--modes logprobs grades
+Run:  python -m benchmarks judge_bench [--db sqlite:///bench.db] [--modes logprobs grades
       checklist] [--variants baseline prompt-v2 small-model] [--judge local:qwen2.5-coder-1.5b]
 
 The demo variants answer every critical and standard golden case (stored and resumed in

@@ -1,8 +1,8 @@
 """Benchmark: arena.ratings Bradley-Terry + query bootstrap vs a raw-row logistic regression.
 
-Run:  python benchmarks/ratings_bench.py [--battles N] [--models M] [--rounds R]
-      python benchmarks/ratings_bench.py --models-axis 50,300,1000,3000,10000  (see ratings_scale)
-      python benchmarks/ratings_bench.py --queries-axis 50,500,5000,20000 --axis-battles 300000
+Run:  python -m benchmarks ratings_bench [--battles N] [--models M] [--rounds R]
+      python -m benchmarks ratings_bench --models-axis 50,300,1000,3000,10000  (see ratings_scale)
+      python -m benchmarks ratings_bench --queries-axis 50,500,5000,20000 --axis-battles 300000
           [--axis-models 1000] [--cases-repeats 100x3] [--old-tree DIR] [--markdown]
           (see ratings_queries)
 

@@ -1,6 +1,6 @@
 """Simulation study: which 95% interval covers in small arenas (8-30 queries)?
 
-Run:  python benchmarks/ratings_coverage.py [--arenas N] [--rounds B]
+Run:  python -m benchmarks ratings_coverage [--arenas N] [--rounds B]
 
 Arenas are simulated from known Bradley-Terry strengths with query effects (every query shifts
 each model's strength by its own normal draw, so battles on one query are correlated) and

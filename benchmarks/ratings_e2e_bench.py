@@ -1,6 +1,6 @@
 """Benchmark: ``arena ratings --battles`` end to end against FastChat's pipeline, and its memory.
 
-Run:  python benchmarks/ratings_e2e_bench.py [--battles N] [--models M] [--ref-rounds K]
+Run:  python -m benchmarks ratings_e2e_bench [--battles N] [--models M] [--ref-rounds K]
 
 1. Speed. A Chatbot-Arena-schema JSONL log (N battles among M models, 10% ties, question ids)
    is written once. **Ours** is the real CLI, ``python -m arena.cli ratings --battles FILE

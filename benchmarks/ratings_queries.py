@@ -1,6 +1,6 @@
 """The queries axis of ``ratings_bench.py``: many variants on few golden cases.
 
-Run:  python benchmarks/ratings_bench.py --queries-axis 50,500,5000,20000
+Run:  python -m benchmarks ratings_bench --queries-axis 50,500,5000,20000
           [--axis-models 1000] [--axis-battles 300000] [--cases-repeats 100x3] [--rounds R]
           [--old-tree DIR] [--markdown]
 

@@ -1,6 +1,6 @@
 """The models axis of ``ratings_bench.py``: ours against choix and FastChat as models grow.
 
-Run:  python benchmarks/ratings_bench.py --models-axis 50,300,1000,3000,10000
+Run:  python -m benchmarks ratings_bench --models-axis 50,300,1000,3000,10000
                                          [--axis-battles N] [--rounds R] [--timeout S]
 
 For each model count the same seeded battles (normal(0, 1) strengths, 10% ties, 20,000 query

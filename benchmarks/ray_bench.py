@@ -1,6 +1,6 @@
 """Throughput of the Ray executor against the local executor, side by side.
 
-    .venv/bin/python benchmarks/ray_bench.py [--tasks 600] [--concurrency 64] [--latency 0.2]
+    .venv/bin/python -m benchmarks ray_bench [--tasks 600] [--concurrency 64] [--latency 0.2]
         [--workers 1,2,4] [--address ADDRESS]
 
 An OpenAI-compatible server on 127.0.0.1 (benchmarks/chat_server.py, its own process) answers

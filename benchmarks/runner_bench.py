@@ -1,6 +1,6 @@
 """Runner throughput: this tree against a base commit, side by side, in one run.
 
-    .venv/bin/python benchmarks/runner_bench.py [--tasks 1520] [--zero-tasks 760]
+    .venv/bin/python -m benchmarks runner_bench [--tasks 1520] [--zero-tasks 760]
         [--concurrency 32] [--latency 0.2] [--base 91200a7 | --base-dir DIR] [--rounds 2]
         [--no-base] [--profile FILE]
 

@@ -16,7 +16,7 @@ Outcomes are Bernoulli(1/2) (a win or a loss, the largest variance), the run's p
 the bets from :class:`arena.sequential.BettingCS`. Prints Markdown tables with Monte Carlo
 standard errors::
 
-    python benchmarks/sequence_paths.py --runs 6000
+    python -m benchmarks sequence_paths --runs 6000
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ all pairs, with a futility stop, and with neither, the CLI's default), on the
 original design (the true best first, 20% ties) and on one with the true best at a random
 index and tie-prone cases: judge calls, share of all pairs, top-1 found, ranks separated.
 
-    python benchmarks/sequential_bench.py            # about 4-5 minutes on one core
+    python -m benchmarks sequential_bench            # about 4-5 minutes on one core
 """
 
 from __future__ import annotations

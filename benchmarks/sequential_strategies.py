@@ -26,7 +26,7 @@ every case; they differ only in how much they bet:
   ``E[min(tau, 200)]`` (min is concave), so it never capped the savings; runs that would end
   undecided can stop early (futility) at no error cost.
 
-    python benchmarks/sequential_strategies.py --runs 1000
+    python -m benchmarks sequential_strategies --runs 1000
 """
 
 from __future__ import annotations
