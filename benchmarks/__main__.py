@@ -46,6 +46,7 @@ def _split(argv: list[str]) -> tuple[bool, Path | None, list[str]]:
 def run(name: str, argv: list[str], as_json: bool, out: Path | None = None) -> int:
     """Run the benchmark ``name`` with ``argv``; with ``as_json``, its JSON record."""
     module = importlib.import_module(f"benchmarks.{name}")
+    sys.argv = [f"python -m benchmarks {name}", *argv]  # the name argparse shows in --help
     if not as_json:
         return int(module.main(argv) or 0)
     stamp = Stamp.now()

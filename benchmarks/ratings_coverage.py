@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -30,6 +29,7 @@ import numpy as np
 from scipy import stats
 
 from arena.ratings import DEFAULT_REG, log_strength_to_elo, newton_fit_batch, query_multiplicities
+from benchmarks.common import timer
 
 STRENGTHS = np.array([-0.45, -0.15, 0.15, 0.45])
 QUERY_SD = 0.8
@@ -196,32 +196,33 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, nargs="+", default=[5, 8, 10, 15, 30, 100])
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    t0 = time.perf_counter()
-    print(
-        f"{args.arenas} arenas per row, {M} models x {LO.size} pairs x 2 seat orders per query, "
-        f"query-effect sd {QUERY_SD}, {TIE_PROB:.0%} ties, {args.rounds} bootstrap rounds; "
-        "nominal 95%"
-    )
-    rows = {q: coverage_study(args.arenas, q, args.rounds, args.seed + q) for q in args.queries}
-    methods = list(next(iter(rows.values())))
-    print("\ncoverage of the population rating (fraction of arena x model intervals)")
-    print(f"{'queries':>8} " + " ".join(f"{m:>20}" for m in methods))
-    for q, row in rows.items():
-        print(f"{q:>8} " + " ".join(f"{row[m]:>20.3f}" for m in methods))
-    for shift, title in (
-        (0.0, "equal variants: false 'better' rate (nominal 2.5%)"),
-        (0.5, "candidate 0.5 nats (87 Elo) stronger: 'better' rate (power)"),
-    ):
-        print(f"\ncompare verdict, {title}")
-        table = {
-            q: better_rate(4 * args.arenas, q, args.rounds, args.seed + 1000 + q, shift)
-            for q in args.queries
-        }
-        names = list(next(iter(table.values())))
-        print(f"{'queries':>8} " + " ".join(f"{m:>20}" for m in names))
-        for q, row in table.items():
-            print(f"{q:>8} " + " ".join(f"{row[m]:>20.4f}" for m in names))
-    print(f"\n({time.perf_counter() - t0:.0f} s)")
+    with timer() as took:
+        print(
+            f"{args.arenas} arenas per row, {M} models x {LO.size} pairs x 2 seat orders per "
+            "query, "
+            f"query-effect sd {QUERY_SD}, {TIE_PROB:.0%} ties, {args.rounds} bootstrap rounds; "
+            "nominal 95%"
+        )
+        rows = {q: coverage_study(args.arenas, q, args.rounds, args.seed + q) for q in args.queries}
+        methods = list(next(iter(rows.values())))
+        print("\ncoverage of the population rating (fraction of arena x model intervals)")
+        print(f"{'queries':>8} " + " ".join(f"{m:>20}" for m in methods))
+        for q, row in rows.items():
+            print(f"{q:>8} " + " ".join(f"{row[m]:>20.3f}" for m in methods))
+        for shift, title in (
+            (0.0, "equal variants: false 'better' rate (nominal 2.5%)"),
+            (0.5, "candidate 0.5 nats (87 Elo) stronger: 'better' rate (power)"),
+        ):
+            print(f"\ncompare verdict, {title}")
+            table = {
+                q: better_rate(4 * args.arenas, q, args.rounds, args.seed + 1000 + q, shift)
+                for q in args.queries
+            }
+            names = list(next(iter(table.values())))
+            print(f"{'queries':>8} " + " ".join(f"{m:>20}" for m in names))
+            for q, row in table.items():
+                print(f"{q:>8} " + " ".join(f"{row[m]:>20.4f}" for m in names))
+    print(f"\n({took.wall:.0f} s)")
 
 
 if __name__ == "__main__":

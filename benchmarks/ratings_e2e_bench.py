@@ -70,10 +70,10 @@ def run_cli(path: Path, *extra: str) -> tuple[float, float, list[dict[str, objec
     """Wall seconds, peak RSS (GiB), the JSON rows and the CPU seconds (user + system) of
     one ``arena ratings --battles`` run."""
     cmd = [sys.executable, "-m", "arena.cli", "ratings", "--battles", str(path), "--json", *extra]
-    timer = shutil.which("time") or "/usr/bin/time"
+    time_tool = shutil.which("time") or "/usr/bin/time"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with timer() as took:
-        done = subprocess.run([timer, "-v", *cmd], capture_output=True, text=True, env=env)
+        done = subprocess.run([time_tool, "-v", *cmd], capture_output=True, text=True, env=env)
     wall = took.wall
     if done.returncode != 0:
         raise SystemExit(f"arena ratings failed:\n{done.stderr[-2000:]}")

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -52,6 +51,7 @@ from arena.sequential import (
     futile,
     make_sequence,
 )
+from benchmarks.common import timer
 
 
 @dataclass(frozen=True)
@@ -336,19 +336,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rank-runs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    started = time.perf_counter()
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}\n"
-    )
-    if args.runs:
-        part_one(args, "the original grid", GRID_OF_TRUTHS, args.seed)
-        part_one(
-            args, "the harder grid (heterogeneous cases, many ties)", HARD_GRID, args.seed + 100
+    with timer() as took:
+        print(
+            f"machine: {platform.processor() or platform.machine()}, {platform.system()} "
+            f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}\n"
         )
-    if args.rank_runs:
-        part_two(args)
-    print(f"took {time.perf_counter() - started:.0f} s")
+        if args.runs:
+            part_one(args, "the original grid", GRID_OF_TRUTHS, args.seed)
+            part_one(
+                args, "the harder grid (heterogeneous cases, many ties)", HARD_GRID, args.seed + 100
+            )
+        if args.rank_runs:
+            part_two(args)
+    print(f"took {took.wall:.0f} s")
 
 
 if __name__ == "__main__":

@@ -34,12 +34,12 @@ from __future__ import annotations
 import argparse
 import math
 import platform
-import time
 from collections.abc import Callable
 
 import numpy as np
 
 from arena.sequential import BettingCS
+from benchmarks.common import timer
 from benchmarks.sequential_bench import GRID_OF_TRUTHS, Truth, decide_once
 
 CONSTANT_BETS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
@@ -155,58 +155,59 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    start = time.time()
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}\n"
-    )
-    data = [
-        t.draw(np.random.default_rng(args.seed + k), args.runs, args.cases)
-        for k, t in enumerate(GRID_OF_TRUTHS)
-    ]
-    names = " | ".join(f"{t.name} ({t.mean})" for t in GRID_OF_TRUTHS)
-    print(
-        f"{args.runs} simulated golden sets of {args.cases} cases per truth, margin {args.margin}"
-    )
-    print("mean cases to a decision; in brackets: false better (equal, ties) or power\n")
-    print(f"| strategy | {names} | saved vs fixed | max false better |")
-    print("|---|" + "---|" * len(GRID_OF_TRUTHS) + "---|---|")
-    rows = {
-        name: [simulate(make, x, args.margin) for x in data]
-        for name, make in strategies(args.cases).items()
-    }
-    arena_cs = next(iter(strategies(args.cases).values()))
-
-    def loose(runs: int) -> BettingCS:
-        return BettingCS(0.10, sequences=runs, grid=400, horizon=max(args.cases // 2, 1))
-
-    rows["TOST: non-inferior at 5% per side (looser, not adopted)"] = [
-        simulate(arena_cs, x, args.margin, loose) for x in data
-    ]
-    rows["oracle constant bet (knows the truth)"] = [
-        min(
-            (simulate(_constant(bet), x, args.margin) for bet in CONSTANT_BETS),
-            key=lambda result: result[1].mean(),
+    with timer() as took:
+        print(
+            f"machine: {platform.processor() or platform.machine()}, {platform.system()} "
+            f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}\n"
         )
-        for x in data
-    ]
-    for name, results in rows.items():
-        cells, false_better = [], 0.0
-        for truth, (decision, used) in zip(GRID_OF_TRUTHS, results, strict=True):
-            right = {0.6: 1, 0.2: 2, 0.55: 1}.get(truth.mean)
-            rate = np.mean(decision == right) if right else np.mean(decision == 1)
-            if not right:
-                false_better = max(false_better, float(rate))
-            cells.append(f"{used.mean():.1f} ({rate:.1%})")
-        saved = np.mean([1 - used.mean() / args.cases for _, used in results])
-        print(f"| {name} | {' | '.join(cells)} | {saved:.1%} | {false_better:.1%} |")
-    first = next(iter(rows.values()))
-    floors = " | ".join(
-        f"{_floor(t, args.margin, _power(t, d, args.margin)):.0f}"
-        for t, (d, _) in zip(GRID_OF_TRUTHS, first, strict=True)
-    )
-    print(f"| information floor, kl(beta, alpha/2) / KL_inf (capped) | {floors} | | |")
-    print(f"\ntook {time.time() - start:.0f} s")
+        data = [
+            t.draw(np.random.default_rng(args.seed + k), args.runs, args.cases)
+            for k, t in enumerate(GRID_OF_TRUTHS)
+        ]
+        names = " | ".join(f"{t.name} ({t.mean})" for t in GRID_OF_TRUTHS)
+        print(
+            f"{args.runs} simulated golden sets of {args.cases} cases per truth, "
+            f"margin {args.margin}"
+        )
+        print("mean cases to a decision; in brackets: false better (equal, ties) or power\n")
+        print(f"| strategy | {names} | saved vs fixed | max false better |")
+        print("|---|" + "---|" * len(GRID_OF_TRUTHS) + "---|---|")
+        rows = {
+            name: [simulate(make, x, args.margin) for x in data]
+            for name, make in strategies(args.cases).items()
+        }
+        arena_cs = next(iter(strategies(args.cases).values()))
+
+        def loose(runs: int) -> BettingCS:
+            return BettingCS(0.10, sequences=runs, grid=400, horizon=max(args.cases // 2, 1))
+
+        rows["TOST: non-inferior at 5% per side (looser, not adopted)"] = [
+            simulate(arena_cs, x, args.margin, loose) for x in data
+        ]
+        rows["oracle constant bet (knows the truth)"] = [
+            min(
+                (simulate(_constant(bet), x, args.margin) for bet in CONSTANT_BETS),
+                key=lambda result: result[1].mean(),
+            )
+            for x in data
+        ]
+        for name, results in rows.items():
+            cells, false_better = [], 0.0
+            for truth, (decision, used) in zip(GRID_OF_TRUTHS, results, strict=True):
+                right = {0.6: 1, 0.2: 2, 0.55: 1}.get(truth.mean)
+                rate = np.mean(decision == right) if right else np.mean(decision == 1)
+                if not right:
+                    false_better = max(false_better, float(rate))
+                cells.append(f"{used.mean():.1f} ({rate:.1%})")
+            saved = np.mean([1 - used.mean() / args.cases for _, used in results])
+            print(f"| {name} | {' | '.join(cells)} | {saved:.1%} | {false_better:.1%} |")
+        first = next(iter(rows.values()))
+        floors = " | ".join(
+            f"{_floor(t, args.margin, _power(t, d, args.margin)):.0f}"
+            for t, (d, _) in zip(GRID_OF_TRUTHS, first, strict=True)
+        )
+        print(f"| information floor, kl(beta, alpha/2) / KL_inf (capped) | {floors} | | |")
+    print(f"\ntook {took.wall:.0f} s")
 
 
 def _support(truth: Truth) -> tuple[np.ndarray, np.ndarray]:
