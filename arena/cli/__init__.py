@@ -119,7 +119,7 @@ def _run_safely(args: argparse.Namespace) -> int:
     from arena.cli.common import TerminalSafe
 
     real = sys.stdout
-    sys.stdout = TerminalSafe(real)  # type: ignore[assignment]
+    sys.stdout = TerminalSafe(real)
     try:
         return _run(args)
     finally:
