@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
 from arena.registry import PROVIDERS
 
@@ -30,7 +30,10 @@ class ModelConfig(BaseModel):
     max_tokens: int = Field(384, ge=1, description="Most tokens in one reply.")
     timeout: float = Field(120.0, gt=0, description="Seconds one model call may take.")
     base_url: str | None = Field(
-        None, description="The OpenAI-compatible endpoint (Ollama, vLLM, ...); None: the default."
+        None,
+        description="The OpenAI-compatible endpoint (Ollama, vLLM, ...); None: the default. "
+        "Stored and reported without credentials: userinfo and key-like query values become "
+        "REDACTED (the live requests use it whole).",
     )
     api_key_env: str | None = Field(
         None, description="Name of the environment variable holding the API key (never the key)."
@@ -75,6 +78,20 @@ class ModelConfig(BaseModel):
 
             register_secret_env(value)
         return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _remember_url_secrets(cls, value: str | None) -> str | None:
+        from arena.secrets import register_url_secrets
+
+        register_url_secrets(value)  # redacted from every stored or printed error
+        return value
+
+    @field_serializer("base_url", when_used="json")
+    def _stored_url(self, value: str | None) -> str | None:
+        from arena.secrets import redact_url
+
+        return None if value is None else redact_url(value)
 
     @property
     def provider(self) -> str:
