@@ -30,10 +30,7 @@ class ModelConfig(BaseModel):
     max_tokens: int = Field(384, ge=1, description="Most tokens in one reply.")
     timeout: float = Field(120.0, gt=0, description="Seconds one model call may take.")
     base_url: str | None = Field(
-        None,
-        description="The OpenAI-compatible endpoint (Ollama, vLLM, ...); None: the default. "
-        "Stored and reported without credentials: userinfo and key-like query values become "
-        "REDACTED (the live requests use it whole).",
+        None, description="The OpenAI-compatible endpoint (Ollama, vLLM, ...); None: the default."
     )
     api_key_env: str | None = Field(
         None, description="Name of the environment variable holding the API key (never the key)."
@@ -89,6 +86,7 @@ class ModelConfig(BaseModel):
 
     @field_serializer("base_url", when_used="json")
     def _stored_url(self, value: str | None) -> str | None:
+        # stored and reported without credentials (REDACTED); the live client gets it whole
         from arena.secrets import redact_url
 
         return None if value is None else redact_url(value)
