@@ -114,9 +114,7 @@ def url_credentials(url: str) -> tuple[str, list[str]]:
     (``user:key@``) and credential-like query or fragment values become :data:`REDACTED`;
     a URL that cannot be parsed is replaced whole."""
     try:
-        parts = urlsplit(url)
-        host = parts.hostname  # reads the port and brackets: raises on a malformed one
-        del host
+        parts = urlsplit(url)  # raises on malformed brackets (an IPv6 host)
     except ValueError:
         return REDACTED, [url]
     found: list[str] = []
