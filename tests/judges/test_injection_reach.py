@@ -43,7 +43,7 @@ def _files(tmp_path: Path, case: dict[str, Any], tools: list[str]) -> tuple[Path
     return dataset, variants
 
 
-def _judged(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str], *run: str) -> Any:
+def _judged(db: str, capsys: pytest.CaptureFixture[str], *run: str) -> Any:
     """``arena run`` then ``arena judge --json``: the battles."""
     assert main(["run", *run, "--db", db]) == 0
     capsys.readouterr()
@@ -93,7 +93,7 @@ def test_a_simulated_user_typing_what_the_agent_asked_for_is_flagged(
 
     register_fake("inj-user", [user], cycle=True)
     run = ["--variants", *variants, "--dataset", str(dataset), "--user-model", "fake:inj-user"]
-    _flags_steer(_judged(tmp_path, db_url, capsys, *run))
+    _flags_steer(_judged(db_url, capsys, *run))
 
 
 def test_a_scripted_users_turn_is_the_teams_and_never_flagged(
@@ -108,7 +108,7 @@ def test_a_scripted_users_turn_is_the_teams_and_never_flagged(
     dataset, variants = _files(tmp_path, case, [])
     register_fake("inj-steer", ["Which order is it?", "Refunded."])
     register_fake("inj-plain", ["Which order?", "Done."])
-    battles = _judged(tmp_path, db_url, capsys, "--variants", *variants, "--dataset", str(dataset))
+    battles = _judged(db_url, capsys, "--variants", *variants, "--dataset", str(dataset))
     for battle in battles:
         assert not battle["verdict_ab"].get("suspected_injection")
         assert not battle["verdict_ba"].get("suspected_injection")
@@ -137,5 +137,5 @@ def test_a_tool_call_argument_addressing_the_grader_is_flagged(
 
     register_fake("inj-steer", [steer], cycle=True)
     register_fake("inj-plain", [plain], cycle=True)
-    battles = _judged(tmp_path, db_url, capsys, "--variants", *variants, "--dataset", str(dataset))
+    battles = _judged(db_url, capsys, "--variants", *variants, "--dataset", str(dataset))
     _flags_steer(battles)
