@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from arena.defaults import TIER_CHOICES
 from arena.paths import data_dir
+from arena.reports._format import terminal_safe
 
 
 def add_db(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +60,31 @@ def default_dataset() -> str:
 
 
 def write_text(path: str, text: str) -> None:
-    """Write a report file, creating its folder."""
+    """Write a report file, creating its folder; control characters are escaped
+    (:func:`~arena.reports._format.terminal_safe`), since the file is read in terminals too."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    target.write_text(terminal_safe(text), encoding="utf-8")
+
+
+class TerminalSafe:
+    """A text stream that passes everything written through
+    :func:`~arena.reports._format.terminal_safe`: ``arena`` writes its stdout through one, so
+    no command prints a model's control characters, whatever it prints. The rest (flush,
+    fileno, isatty, encoding) is the wrapped stream's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text`` made safe; returns the length of ``text`` (as TextIO does)."""
+        self.stream.write(terminal_safe(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        """Write each line made safe."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)

@@ -14,6 +14,7 @@ from typing import Any
 from arena.cli.common import add_db, default_dataset
 from arena.defaults import BOOTSTRAP_ROUNDS, DEFAULT_JUDGE
 from arena.paths import data_dir
+from arena.reports._format import terminal_safe
 
 DEMO_VARIANTS = ("baseline", "prompt-v2", "small-model")
 DEMO_JUDGE = DEFAULT_JUDGE
@@ -95,7 +96,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         _step(f"3/4 judging every pair in both orders with {spec.label}")
         judged = judge_run(store, report.run_id, spec, concurrency=args.concurrency)
         for warning in judged.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(terminal_safe(f"warning: {warning}"), file=sys.stderr)
         margin = "" if judged.tie_margin is None else f", tie margin {judged.tie_margin:.3f}"
         print(
             f"{spec.label}: {len(judged.battles)} battles, {judged.model_calls} judge calls "

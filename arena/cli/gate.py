@@ -115,8 +115,10 @@ def _clear(folder: Path) -> None:
 def _write_reports(folder: Path, report: Any) -> None:
     """Both reports, each written whole (a temporary file renamed) or not at all."""
     from arena.gate._report import gate_markdown
+    from arena.reports._format import terminal_safe
 
     texts = {REPORTS[0]: gate_markdown(report), REPORTS[1]: report.to_json()}
+    texts = {name: terminal_safe(text) for name, text in texts.items()}  # both read in terminals
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in texts.items():
         part = folder / f".{name}.part"
