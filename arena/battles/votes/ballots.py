@@ -24,7 +24,7 @@ from arena.battles._requests import same_answer, trajectory_text
 from arena.errors import InputError
 from arena.records.results import RunResult
 from arena.vocabulary import LOG_WINNERS
-from judges._human import human_judge, is_human_label, same_person
+from judges._human import human_judge, is_human_label, same_person, voter_name
 
 if TYPE_CHECKING:
     from arena.storage import Store
@@ -70,11 +70,12 @@ def _pair_id(a: int, b: int) -> frozenset[int]:
 
 def voted_pairs(store: Store, run_id: int, voter: str) -> set[frozenset[int]]:
     """The result pairs (either order) this person has voted on in the run, under any name
-    that normalises to theirs."""
+    that normalises to theirs; InputError for a bad name."""
+    person = voter_name(voter)
     return {
         _pair_id(b.result_a_id, b.result_b_id)
         for b in store.battles(run_id)
-        if b.judge.is_human and same_person(b.judge.label, voter)
+        if b.judge.is_human and same_person(b.judge.label, person)
     }
 
 
