@@ -79,6 +79,7 @@ from arena.battles.votes.ballots import (
     vote_counts,
 )
 from arena.battles.votes.reading import battle_votes, human_agreement, load_votes, order_votes
+from arena.errors import AlreadyVoted
 from judges._orders import Outcome
 from judges.modes import combine
 
@@ -87,6 +88,7 @@ __all__ = [
     "VOTE_CHOICES",
     "Agreement",
     "AgreementRow",
+    "AlreadyVoted",
     "Battle",
     "CombinationFigures",
     "Escalation",
