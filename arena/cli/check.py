@@ -18,7 +18,9 @@ def register(sub: Any) -> None:
         help="regression gate on stored results: exit 1 when the "
         "candidate regressed or a limit fails",
     )
-    c.add_argument("--candidate", required=True, metavar="VARIANT")
+    c.add_argument(
+        "--candidate", required=True, metavar="VARIANT", help="the variant checked (stored runs)"
+    )
     c.add_argument(
         "--baseline",
         default=None,
@@ -28,7 +30,7 @@ def register(sub: Any) -> None:
     )
     c.add_argument("--run", type=int, default=None, help="run holding the candidate")
     c.add_argument("--markdown", default=None, metavar="FILE", help="write a Markdown report")
-    c.add_argument("--json", action="store_true")
+    c.add_argument("--json", action="store_true", help="print the gate report as JSON")
     add_limit_flags(c)
     add_db(c)
     c.set_defaults(handler=cmd_check)

@@ -46,10 +46,12 @@ def add_case_flags(
         group.add_argument(
             "--variants-dir", default=None, metavar="DIR", help="where VARIANT names are looked up"
         )
-    group.add_argument("--tier", default=tier, choices=TIER_CHOICES)
+    group.add_argument(
+        "--tier", default=tier, choices=TIER_CHOICES, help="the golden cases' tier to run"
+    )
     group.add_argument("--cases", default=None, metavar="ID,...", help="comma-separated case ids")
-    group.add_argument("--repeats", type=int, default=repeats)
-    group.add_argument("--concurrency", type=int, default=concurrency)
+    group.add_argument("--repeats", type=int, default=repeats, help="runs of each case per variant")
+    group.add_argument("--concurrency", type=int, default=concurrency, help="agent runs at a time")
 
 
 def default_dataset() -> str:

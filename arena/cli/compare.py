@@ -36,7 +36,7 @@ def register(sub: Any) -> None:
         "the case order, recorded as explicit (default: derived from the run)",
     )
     c.add_argument("--markdown", default=None, metavar="FILE")
-    c.add_argument("--json", action="store_true")
+    c.add_argument("--json", action="store_true", help="print the comparison as JSON")
     add_cost_limit_flags(c)  # a budget limit that fails makes the verdict "worse"
     from arena.cli.sequential import add_compare_flags
 

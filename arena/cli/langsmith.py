@@ -25,7 +25,9 @@ def register(sub: Any) -> None:
         help="the golden set as LangSmith examples: a JSONL file, "
         "or uploaded when LangSmith is configured",
     )
-    exp.add_argument("dataset", nargs="?", default=default_dataset())
+    exp.add_argument(
+        "dataset", nargs="?", default=default_dataset(), help="golden dataset JSON to export"
+    )
     exp.add_argument(
         "--out",
         default=None,
@@ -69,7 +71,7 @@ def register(sub: Any) -> None:
     )
     push.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
     push.add_argument("--name", default=None, help="LangSmith dataset name")
-    push.add_argument("--json", action="store_true")
+    push.add_argument("--json", action="store_true", help="print what was pushed as JSON")
     add_db(push)
     push.set_defaults(handler=cmd_push)
 

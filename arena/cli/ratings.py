@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
         metavar="N",
         help=f"bootstrap rounds (default {BOOTSTRAP_ROUNDS})",
     )
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=int, default=None, help="bootstrap seed (default 0)")
     p.add_argument(
         "--style-control",
         nargs="?",
@@ -87,7 +87,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--reg", type=float, default=None, help="L2 prior on log-strengths (default 0.1)"
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
     add_db(p)
     p.set_defaults(handler=cmd_ratings)
 
