@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,94 @@ def add_case_flags(
     group.add_argument("--cases", default=None, metavar="ID,...", help="comma-separated case ids")
     group.add_argument("--repeats", type=int, default=repeats, help="runs of each case per variant")
     group.add_argument("--concurrency", type=int, default=concurrency, help="agent runs at a time")
+
+
+JUDGE_KEY_NOTE = (
+    "arena: note: --judge KEY is deprecated here, use --judge-key KEY (a stored judge's key); "
+    "--judge names a judge spec in `arena judge`, `gate`, `plan` and `demo`"
+)
+
+
+class _OldJudgeKey(argparse.Action):
+    """``--judge KEY`` where a stored judge key is meant: stored as ``judge_key``, with a
+    deprecation note on stderr."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(JUDGE_KEY_NOTE, file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def add_judge_key(p: Any, *, old_spelling: bool = True) -> None:
+    """``--judge-key KEY``: a stored judge (default: the latest); with ``old_spelling``,
+    ``--judge KEY`` too, its deprecated spelling."""
+    p.add_argument(
+        "--judge-key",
+        default=None,
+        metavar="KEY",
+        help="the stored judge whose battles are read, by key (`arena judge` prints it; "
+        "default: the latest)",
+    )
+    if old_spelling:
+        p.add_argument(
+            "--judge",
+            dest="judge_key",
+            action=_OldJudgeKey,
+            metavar="KEY",
+            help="deprecated spelling of --judge-key",
+        )
+
+
+def add_pair_flags(
+    p: Any,
+    *,
+    baseline: tuple[str, str],
+    candidate: str,
+    required: tuple[bool, bool] = (False, False),
+) -> None:
+    """``--baseline`` and ``--candidate`` of ``arena gate``, ``check`` and ``compare``:
+    ``baseline`` is its (metavar, help), ``candidate`` its help, ``required`` says which of
+    the two must be given."""
+    p.add_argument(
+        "--baseline", required=required[0], default=None, metavar=baseline[0], help=baseline[1]
+    )
+    p.add_argument(
+        "--candidate", required=required[1], default=None, metavar="VARIANT", help=candidate
+    )
+
+
+def add_stored_run(p: Any, holding: str = "the variants") -> None:
+    """``--run N``: the stored run ``holding`` the variants (``arena check``, ``compare``)."""
+    p.add_argument(
+        "--run",
+        type=int,
+        default=None,
+        help=f"the stored run holding {holding} (default: the newest)",
+    )
+
+
+def add_report_flags(p: Any, *, what: str, markdown: bool = True) -> None:
+    """``--markdown FILE`` (when ``markdown``) and ``--json``, saying what they write."""
+    if markdown:
+        p.add_argument(
+            "--markdown", default=None, metavar="FILE", help=f"also write the {what} as Markdown"
+        )
+    p.add_argument("--json", action="store_true", help=f"print the {what} as JSON")
+
+
+def add_margin(p: Any, default: float | None) -> None:
+    """``--margin``: the non-inferiority margin of the pairwise comparison."""
+    p.add_argument(
+        "--margin",
+        type=float,
+        default=default,
+        help="non-inferiority margin: the candidate's win rate may be this far below 0.5",
+    )
 
 
 def default_dataset() -> str:

@@ -172,4 +172,7 @@ def print_outcome(
         )
         print(f"\nIs the cheaper model good enough? {verdict.summary}")
     if len(specs) > 1:
-        print(f"(the {specs[1].label} judge's leaderboard: `arena ratings --judge {specs[1].key}`)")
+        print(
+            f"(the {specs[1].label} judge's leaderboard: "
+            f"`arena ratings --judge-key {specs[1].key}`)"
+        )

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import add_case_flags
+from arena.cli.common import add_case_flags, add_margin
 from arena.cli.plan import add_user_model_flag
 
 # flag dest -> (section, key) in arena.yaml; None section = top level
@@ -179,7 +179,7 @@ def add_gate_run_flags(p: argparse.ArgumentParser) -> None:
         default=None,
         help="pairwise judge spec or file, or none (default: the local model)",
     )
-    run.add_argument("--margin", type=float, default=None, help="non-inferiority margin")
+    add_margin(run, None)
     run.add_argument(
         "--fail-on",
         default=None,
