@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +10,22 @@ from arena.defaults import TIER_CHOICES
 from arena.paths import data_dir
 
 
+def add_config(parser: argparse.ArgumentParser) -> None:
+    """--config FILE: the ``arena.yaml`` this command takes its defaults from (see
+    :mod:`arena.cli.config_defaults`)."""
+    parser.add_argument(
+        "--config",
+        default=None,
+        metavar="arena.yaml",
+        help="the project's settings, read for this command's defaults: db, run.dataset, "
+        "run.variants_dir, run.user_model, grader, compare.judge (default: the nearest "
+        "arena.yaml up from here; flags win)",
+    )
+
+
 def add_db(parser: argparse.ArgumentParser) -> None:
-    """--db URL (default $ARENA_DB_URL, else sqlite:///arena.db).
+    """--db URL (default $ARENA_DB_URL, else arena.yaml's ``db``, else sqlite:///arena.db),
+    and --config when the command has none yet.
 
     The URL is checked when the store opens (:func:`arena.storage._engine.check_url`): a bad one
     is an InputError naming --db (exit 2) before anything is created or written.
@@ -23,8 +36,10 @@ def add_db(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="SQLAlchemy URL, e.g. sqlite:///arena.db or "
         "postgresql+psycopg://user@host/dbname; an SQLite file's folder "
-        "must exist (default: $ARENA_DB_URL or sqlite:///arena.db)",
+        "must exist (default: $ARENA_DB_URL, else arena.yaml's db, else sqlite:///arena.db)",
     )
+    if not any("--config" in a.option_strings for a in parser._actions):
+        add_config(parser)
 
 
 def add_case_flags(
@@ -63,7 +78,7 @@ JUDGE_KEY_NOTE = (
 
 class _OldJudgeKey(argparse.Action):
     """``--judge KEY`` where a stored judge key is meant: stored as ``judge_key``, with a
-    deprecation note on stderr."""
+    deprecation note in ``notes`` (printed on stderr before the command runs)."""
 
     def __call__(
         self,
@@ -72,8 +87,23 @@ class _OldJudgeKey(argparse.Action):
         values: Any,
         option_string: str | None = None,
     ) -> None:
-        print(JUDGE_KEY_NOTE, file=sys.stderr)
         setattr(namespace, self.dest, values)
+        namespace.notes = [*(getattr(namespace, "notes", None) or []), JUDGE_KEY_NOTE]
+
+
+class TypedJudge(argparse.Action):
+    """``--judge`` that also records it was typed (``judge_typed``), so a default from
+    ``arena.yaml`` is told apart from the command line."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.judge_typed = True
 
 
 def add_judge_key(p: Any, *, old_spelling: bool = True) -> None:

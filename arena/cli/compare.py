@@ -8,6 +8,7 @@ from typing import Any
 
 from arena.cli.common import (
     JUDGE_KEY_NOTE,
+    TypedJudge,
     add_db,
     add_judge_key,
     add_margin,
@@ -37,6 +38,7 @@ def register(sub: Any) -> None:
     c.add_argument(
         "--judge",
         default=None,
+        action=TypedJudge,
         metavar="SPEC",
         help="with --sequential: the judge spec or file, or none for golden scores only "
         "(default: the local model); without --sequential, the deprecated spelling of "
@@ -77,7 +79,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             )
         return cmd_compare_sequential(args)
     judge_key = args.judge_key
-    if args.judge is not None:  # without --sequential, the old spelling of --judge-key
+    if getattr(args, "judge_typed", False):  # without --sequential: old spelling of --judge-key
         print(JUDGE_KEY_NOTE, file=sys.stderr)
         judge_key = judge_key or args.judge
     from arena.gate._compare import compare_markdown, compare_variants

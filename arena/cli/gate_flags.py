@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from arena.cli.common import add_case_flags, add_margin
@@ -219,14 +218,15 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def gate_config(args: argparse.Namespace, *, default_file: bool = False) -> Any:
-    """The ``arena.yaml`` (``--config``; ``./arena.yaml`` when ``default_file`` and present)
-    with the flags applied; InputError names the file or the flag of a bad value."""
+    """The ``arena.yaml`` (``--config``; when ``default_file``, the nearest one up from the
+    working directory) with the flags applied; InputError names the file or the flag of a bad
+    value."""
     from pydantic import ValidationError
 
     from arena.errors import InputError
-    from arena.gate._config import CONFIG_NAME, GateConfig, load_config
+    from arena.gate._config import GateConfig, find_config, load_config
 
-    path = args.config or (CONFIG_NAME if default_file and Path(CONFIG_NAME).is_file() else None)
+    path = args.config or (find_config() if default_file else None)
     config = load_config(path) if path else GateConfig()
     overrides = _overrides(args)
     if not overrides:

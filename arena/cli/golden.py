@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from arena.cli.common import add_db, default_dataset
+from arena.cli.common import add_config, add_db, default_dataset
 
 EXIT_LINT_ERRORS = 1
 
@@ -38,6 +38,7 @@ def register(sub: Any) -> None:
         "--tier", required=True, choices=["standard", "critical"], help="the tier it moves to"
     )
     pro.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON to edit")
+    add_config(pro)
     pro.set_defaults(handler=cmd_promote)
 
     lint = gsub.add_parser(

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import add_db, default_dataset
+from arena.cli.common import add_config, add_db, default_dataset
 
 SHOW_SKIPPED = 5
 
@@ -35,6 +35,7 @@ def register(sub: Any) -> None:
         help="write JSONL here (default: upload with LANGSMITH_API_KEY)",
     )
     exp.add_argument("--name", default=None, help="LangSmith dataset name (default: its name)")
+    add_config(exp)
     exp.set_defaults(handler=cmd_export)
 
     imp = lsub.add_parser(
