@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from arena.gate._report import GateReport, gate_markdown, gate_text
     from arena.gate._rule_config import DEFAULT_BLOCKING, RULES, RuleConfig
     from arena.gate._rules import check_candidate, check_regression, compare_snapshots, snapshot
-    from arena.gate._variant_lookup import resolve_variant
+    from arena.gate._variant_lookup import resolve_variant, resolve_variants
 
 _EXPORTS = {
     "AbsoluteLimits": "arena.gate._limits",
@@ -75,6 +75,7 @@ _EXPORTS = {
     "run_snapshot": "arena.gate._baselines",
     "snapshot": "arena.gate._rules",
     "resolve_variant": "arena.gate._variant_lookup",
+    "resolve_variants": "arena.gate._variant_lookup",
 }
 
 __all__ = [
@@ -116,6 +117,7 @@ __all__ = [
     "propose_baseline",
     "read_project_defaults",
     "resolve_variant",
+    "resolve_variants",
     "run_gate",
     "run_snapshot",
     "snapshot",

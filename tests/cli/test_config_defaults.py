@@ -168,3 +168,15 @@ def test_commands_without_an_arena_yaml_keep_their_defaults(
     run_id = json.loads(capsys.readouterr().out)["run_id"]
     assert (project / "arena.db").is_file()
     assert Store("sqlite:///arena.db").run_dataset(run_id).name == "research-agent-golden"
+
+
+def test_run_finds_variant_names_in_the_variants_dir_of_arena_yaml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = _project(tmp_path / "project", CONFIG + "  variants_dir: .\n")
+    monkeypatch.chdir(project / "sub")
+    assert main(["run", "--variants", "good", "bad", "--cases", "C-1", "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert sorted(r["variant"] for r in results) == ["bad", "good"]
+    assert main(["run", "--variants", "nosuch", "--json"]) == 2
+    assert "--variants" in capsys.readouterr().err
