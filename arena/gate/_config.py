@@ -228,7 +228,7 @@ EXAMPLE = f"""\
 baseline: baselines/baseline.json   # a baseline JSON file, a VARIANT name or a variant YAML
 candidate: baseline                 # a VARIANT name (in run.variants_dir) or a variant YAML
 grader: null                        # behaviour grader: a judge spec, null = keyword rules
-db: null                            # every command's database; null = $ARENA_DB_URL or arena.db
+db: null                            # every command's database (--db, $ARENA_DB_URL win)
 run:
   dataset: null                     # golden dataset JSON; null = the shipped one
   variants_dir: null                # null = data/variants
