@@ -94,6 +94,8 @@ def test_flags_win_over_arena_yaml(
     run_id = json.loads(capsys.readouterr().out)["run_id"]
     assert not (project / "project.db").exists()
     assert Store(f"sqlite:///{other}").run_dataset(run_id).name == "other"
+    assert main(["runs", "--json"]) == 0  # without --db: arena.yaml's
+    assert json.loads(capsys.readouterr().out) == [] and (project / "project.db").is_file()
 
 
 def test_arena_db_url_wins_over_the_file_and_config_names_another_file(
@@ -158,7 +160,7 @@ def test_a_bad_arena_yaml_is_exit_2_naming_the_file_and_field_before_anything_is
     ]
 
 
-def test_commands_without_an_arena_yaml_keep_their_defaults(
+def test_without_an_arena_yaml_the_shipped_dataset_and_variants_are_the_defaults(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = _project(tmp_path / "project", CONFIG)
@@ -168,6 +170,12 @@ def test_commands_without_an_arena_yaml_keep_their_defaults(
     run_id = json.loads(capsys.readouterr().out)["run_id"]
     assert (project / "arena.db").is_file()
     assert Store("sqlite:///arena.db").run_dataset(run_id).name == "research-agent-golden"
+    plan = ["plan", "--variants", "baseline", "small-model", "--cases", "HP-001", "--json"]
+    assert main([*plan, "--no-measure"]) == 0  # names of the shipped variants
+    assert [v["variant"] for v in json.loads(capsys.readouterr().out)["variants"]] == [
+        "baseline",
+        "small-model",
+    ]
 
 
 def test_run_finds_variant_names_in_the_variants_dir_of_arena_yaml(
