@@ -188,3 +188,17 @@ def test_run_finds_variant_names_in_the_variants_dir_of_arena_yaml(
     assert sorted(r["variant"] for r in results) == ["bad", "good"]
     assert main(["run", "--variants", "nosuch", "--json"]) == 2
     assert "--variants" in capsys.readouterr().err
+
+
+def test_the_gate_reads_the_nearest_arena_yaml_up_from_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.cli import build_parser
+    from arena.cli.gate_flags import gate_config
+
+    (tmp_path / "arena.yaml").write_text("rules:\n  max_drop: 0.2\n")
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "a" / "b")
+    config = gate_config(build_parser().parse_args(["gate"]), default_file=True)
+    assert config.rules.max_drop == 0.2
+    assert Path(str(config.source_file)).resolve() == (tmp_path / "arena.yaml").resolve()
