@@ -72,7 +72,7 @@ def add_case_flags(
 
 JUDGE_KEY_NOTE = (
     "arena: note: --judge KEY is deprecated here, use --judge-key KEY (a stored judge's key); "
-    "--judge names a judge spec in `arena judge`, `gate`, `plan` and `demo`"
+    "--judge names a judge spec (`arena judge`, `gate`, `plan`, `demo`, `compare --sequential`)"
 )
 
 

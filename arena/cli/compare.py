@@ -41,8 +41,8 @@ def register(sub: Any) -> None:
         action=TypedJudge,
         metavar="SPEC",
         help="with --sequential: the judge spec or file, or none for golden scores only "
-        "(default: the local model); without --sequential, the deprecated spelling of "
-        "--judge-key",
+        "(default: arena.yaml's compare.judge, else the local model); without --sequential, "
+        "the deprecated spelling of --judge-key",
     )
     add_margin(c, 0.05)
     c.add_argument(
