@@ -86,7 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _sigterm)
     try:
         try:
-            args = build_parser().parse_args(argv)
+            from arena.cli.config_defaults import parse_args
+
+            args = parse_args(build_parser(), argv)  # with arena.yaml's defaults
         except InputError as exc:  # e.g. an installed plugin's entry point taking a used name
             print(f"arena: error: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -127,6 +129,8 @@ def _run_safely(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    for note in getattr(args, "notes", None) or []:  # deprecated spellings used
+        print(note, file=sys.stderr)
     try:
         if args.fake_scripts:
             from arena.models._fake_files import use_fake_scripts

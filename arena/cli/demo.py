@@ -31,7 +31,7 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="variant names of the shipped variants (data/variants; default: %(default)s)",
     )
-    p.add_argument("--tier", default="critical")
+    p.add_argument("--tier", default="critical", help="the golden cases' tier to run")
     p.add_argument(
         "--cases",
         nargs="+",
@@ -46,8 +46,12 @@ def register(sub: Any) -> None:
         help="a second judge whose health and agreement are shown beside the first "
         "('none' to skip; default: %(default)s)",
     )
-    p.add_argument("--concurrency", type=int, default=2)
-    p.add_argument("--bootstrap", type=int, default=BOOTSTRAP_ROUNDS)
+    p.add_argument(
+        "--concurrency", type=int, default=2, help="agent runs and judge requests at a time"
+    )
+    p.add_argument(
+        "--bootstrap", type=int, default=BOOTSTRAP_ROUNDS, help="bootstrap rounds of the ratings"
+    )
     add_db(p)
     p.set_defaults(handler=cmd_demo)
 
@@ -169,4 +173,7 @@ def print_outcome(
         )
         print(f"\nIs the cheaper model good enough? {verdict.summary}")
     if len(specs) > 1:
-        print(f"(the {specs[1].label} judge's leaderboard: `arena ratings --judge {specs[1].key}`)")
+        print(
+            f"(the {specs[1].label} judge's leaderboard: "
+            f"`arena ratings --judge-key {specs[1].key}`)"
+        )

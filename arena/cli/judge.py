@@ -56,8 +56,10 @@ def register(sub: Any) -> None:
         "combine them in log-odds, which keeps the signal under a strong position preference",
     )
     add_output_flags(p)  # --outputs, --questions, --turn: answers made elsewhere
-    p.add_argument("--concurrency", type=int, default=2)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--concurrency", type=int, default=2, help="judge requests at a time")
+    p.add_argument(
+        "--json", action="store_true", help="print the battles and the judge's health as JSON"
+    )
     add_executor_flags(p)  # --executor ray, --max-cost, --dry-run
     add_db(p)
     p.set_defaults(handler=cmd_judge)
