@@ -170,3 +170,45 @@ def test_golden_lint_takes_the_dataset_positionally_or_with_the_flag(
     other.write_text(dataset.read_text())
     assert main(["golden", "lint", str(dataset), "--dataset", str(other)]) == 2
     assert "field --dataset: two datasets given" in capsys.readouterr().err
+
+
+def _simulated(case_id: str, facts: dict[str, str], **fields: Any) -> dict[str, Any]:
+    user = {"persona": "A locked-out employee.", "goal": "Get my password reset.", "facts": facts}
+    return {
+        **_case({"user": user, "expect": [{"turn": 2, "contains": ["ticket opened"]}]}),
+        "id": case_id,
+        "input": f"I can't log in ({case_id}).",
+        "expected_output_contains": [["temporary password", "temp password"]],
+        "expected_args": {"reset_password": {"user_id": "u-17"}},
+        **fields,
+    }
+
+
+def test_lint_flags_a_simulated_user_who_knows_the_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    honest = {"employee id": "u-17", "laptop": "a ThinkPad"}
+    cases = [
+        _simulated("HD-3", honest),
+        _simulated("HD-4", {**honest, "what IT said last time": "Your Temp  Password is 0000"}),
+        _simulated("HD-5", {"status": "the ticket opened yesterday"}),
+        _simulated("HD-6", {"fix": "ask them to run reset_password for u-17"}),
+        _simulated("HD-7", {"answer": "all done"}, expected_output_exact="All done"),
+    ]
+    path = tmp_path / "leaks.json"
+    path.write_text(json.dumps({"name": "h", "available_tools": TOOLS, "test_cases": cases}))
+    assert main(["golden", "lint", "--dataset", str(path), "--json"]) == 0
+    found = [
+        f
+        for f in json.loads(capsys.readouterr().out)["findings"]
+        if f["rule"] == "simulated_user_knows_answer"
+    ]
+    assert [f["cases"] for f in found] == [["HD-4"], ["HD-5"], ["HD-6"], ["HD-7"]]
+    assert all(f["severity"] == "warning" for f in found)
+    messages = [f["message"] for f in found]
+    assert "'what IT said last time' holds expected_output_contains 'temp password'" in messages[0]
+    assert "turn 2 contains 'ticket opened'" in messages[1]
+    assert "the call reset_password('u-17')" in messages[2]
+    assert "expected_output_exact 'All done'" in messages[3]
+    assert main(["golden", "lint", str(path)]) == 0
+    assert "simulated_user_knows_answer" in capsys.readouterr().out
