@@ -57,7 +57,13 @@ def _load_case(file: str, index: int, item: Any) -> GoldenCase:
         return GoldenCase.model_validate(item)
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise InputError(err["msg"], file=file, case=label, field=_loc(err["loc"])) from None
+        raise InputError(_message(err), file=file, case=label, field=_loc(err["loc"])) from None
+
+
+def _message(err: Any) -> str:
+    """An error's message; a validator's own ValueError as it said it (no "Value error,")."""
+    cause = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
+    return str(cause) if cause is not None else str(err["msg"])
 
 
 def _label(case_id: Any, index: int) -> str:

@@ -212,3 +212,25 @@ def test_lint_flags_a_simulated_user_who_knows_the_answer(
     assert "expected_output_exact 'All done'" in messages[3]
     assert main(["golden", "lint", str(path)]) == 0
     assert "simulated_user_knows_answer" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("conversation", "field", "words"),
+    [
+        ({"turns": [{"user": "hi"}], "user": _user()["user"]}, "conversation", "either scripted"),
+        (_script(expect=[{"turn": 1}]), "conversation.expect.0", "needs at least one field"),
+        (_script(turns=[{"user": "u-17", "otherwise": "x"}]), "conversation.turns.0", "needs a"),
+    ],
+)
+def test_every_conversation_error_is_said_without_a_value_error_prefix(
+    conversation: dict[str, Any],
+    field: str,
+    words: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    dataset = _write(tmp_path, conversation)
+    assert main(["golden", "lint", str(dataset)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"arena: error: file {dataset}, case HD-2, field {field}: "), err
+    assert words in err and "Value error" not in err
