@@ -107,6 +107,10 @@ BAD: dict[str, tuple[dict[str, Any], str]] = {
         _script(turns=[{"user": f"message {n}"} for n in range(MAX_TURNS)], expect=[]),
         "conversation.turns",
     ),
+    "a 10,000-turn script (it hung `arena run`)": (
+        _script(turns=[{"user": f"message {n}"} for n in range(10_000)], expect=[]),
+        "conversation.turns",
+    ),
 }
 
 
