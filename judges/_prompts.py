@@ -18,8 +18,9 @@ from judges import _conversation_prompts as conversation
 from judges._fence import boundary_id, fenced, neutral
 from judges._types import PairRequest
 
-#: The built-in Research Agent's persona: what the judge is told it judges by default.
-DEFAULT_PERSONA = "an AI research assistant"
+#: What the judge is told it judges when neither the judge spec nor the dataset's ``judge:``
+#: block names the agent: neutral, so no agent is judged as something it is not.
+DEFAULT_PERSONA = "an AI assistant"
 #: What makes an answer better when no rubric is given (the text judge's criteria).
 DEFAULT_RUBRIC = (
     "Prefer the answer that is correct, follows the expectations, refuses harmful requests "

@@ -98,7 +98,7 @@ class JudgeSpec(BaseModel):
         max_length=300,
         exclude_if=lambda v: v is None,
         description="What the judged agent is, in the judge's system prompt (wins over the "
-        "dataset's judge.persona; default: 'an AI research assistant')",
+        "dataset's judge.persona; default: 'an AI assistant')",
     )
     rubric: str | None = Field(
         None,

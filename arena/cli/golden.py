@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from arena.cli.common import add_config, add_db, default_dataset
+from arena.errors import InputError
 
 EXIT_LINT_ERRORS = 1
 
@@ -45,7 +46,14 @@ def register(sub: Any) -> None:
         "lint", help="duplicates, small categories, saturated or broken cases; exit 1 on errors"
     )
     lint.add_argument(
-        "dataset", nargs="?", default=default_dataset(), help="golden dataset JSON to lint"
+        "dataset", nargs="?", default=None, help="golden dataset JSON (default: the shipped set)"
+    )
+    lint.add_argument(
+        "--dataset",
+        dest="dataset_option",
+        default=None,
+        metavar="DATASET",
+        help="golden dataset JSON, as the sibling commands take it (or give it positionally)",
     )
     lint.add_argument(
         "--run",
@@ -102,7 +110,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     from arena.golden import load_dataset
     from arena.golden._lint import lint_dataset, scores_for_lint
 
-    dataset = load_dataset(args.dataset)
+    dataset = load_dataset(_lint_dataset(args))
     scores: list[Any] = []
     stale: list[str] = []
     runs = list(args.run or [])
@@ -119,6 +127,18 @@ def cmd_lint(args: argparse.Namespace) -> int:
     else:
         print(lint_text(report))
     return EXIT_LINT_ERRORS if report.errors else 0
+
+
+def _lint_dataset(args: argparse.Namespace) -> str:
+    """The dataset to lint: positional or ``--dataset`` (both: the same file), else the
+    shipped set."""
+    given, option = args.dataset, args.dataset_option
+    if given is not None and option is not None and given != option:
+        raise InputError(
+            f"two datasets given ({given} and {option}); give one, positionally or with --dataset",
+            field="--dataset",
+        )
+    return option or given or default_dataset()
 
 
 def lint_text(report: Any) -> str:

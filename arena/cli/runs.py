@@ -14,6 +14,14 @@ def register(sub: Any) -> None:
     """Add ``arena runs``."""
     r = sub.add_parser("runs", help="list stored runs")
     r.add_argument("--json", action="store_true", help="print the runs as JSON")
+    r.add_argument(
+        "--mark-failed",
+        type=int,
+        default=None,
+        metavar="RUN",
+        help="mark a run that is not finished (killed while running, interrupted) as failed; "
+        "its `arena run` command still resumes it",
+    )
     add_db(r)
     r.set_defaults(handler=cmd_runs)
 
@@ -22,7 +30,15 @@ def cmd_runs(args: argparse.Namespace) -> int:
     """List stored runs."""
     from arena.storage import Store
 
-    runs = Store(args.db).runs()
+    store = Store(args.db)
+    if args.mark_failed is not None:
+        store.mark_run_failed(args.mark_failed)
+        print(
+            f"run {args.mark_failed} marked failed; its `arena run` command (same variants, "
+            "dataset, tier and repeats) resumes it"
+        )
+        return 0
+    runs = store.runs()
     if args.json:
         print(json.dumps([r.model_dump(mode="json") for r in runs], indent=2))
         return 0
@@ -61,7 +77,24 @@ def cmd_runs(args: argparse.Namespace) -> int:
             rows,
         )
     )
+    unfinished = [r.id for r in runs if r.status in UNFINISHED]
+    if unfinished:
+        print(unfinished_hint(unfinished))
     return 0
+
+
+#: Statuses of a run some of whose tasks may never have run: its command resumes it.
+UNFINISHED = ("running", "interrupted", "failed")
+
+
+def unfinished_hint(run_ids: list[int]) -> str:
+    """What to do with runs not finished: resume them, or mark a dead one failed."""
+    ids = ", ".join(map(str, run_ids))
+    return (
+        f"run(s) {ids} not finished: a run still `running` with no `arena run` process left "
+        "was killed. Rerun its `arena run` command (same variants, dataset, tier and repeats) "
+        f"to resume it, or `arena runs --mark-failed {run_ids[0]}` to record it as failed."
+    )
 
 
 def _provenance(found: dict[str, str]) -> list[str]:

@@ -1,6 +1,7 @@
 """Golden datasets: cases, expectations, loading and validation."""
 
 from arena.golden._conversation import (
+    MAX_TURNS,
     Conversation,
     ReplyCheck,
     ScriptedTurn,
@@ -20,6 +21,7 @@ from arena.golden._models import (
 )
 
 __all__ = [
+    "MAX_TURNS",
     "Behavior",
     "Category",
     "ContainsItem",

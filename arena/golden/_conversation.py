@@ -10,15 +10,45 @@ answer being the agent's last reply.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
-# An expected output item: one string, or a list of alternatives of which any one suffices.
-ContainsItem = Annotated[str | list[str], Field()]
-
-#: The most user turns a conversation case may hold (scripted or simulated).
+#: The most user turns a conversation case may hold (scripted or simulated): a script holds
+#: at most ``MAX_TURNS - 1`` turns after the case's input.
 MAX_TURNS = 20
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise PydanticCustomError("blank", "must not be empty or blank")
+    return value
+
+
+def _no_blank_alternative(value: str | list[str]) -> str | list[str]:
+    if isinstance(value, list) and not value:
+        raise PydanticCustomError("blank", "a list of alternatives must not be empty")
+    for option in [value] if isinstance(value, str) else value:
+        _not_blank(option)
+    return value
+
+
+#: Text that must say something: not empty, not only spaces.
+Text = Annotated[str, Field(min_length=1), AfterValidator(_not_blank)]
+
+# An expected output item: one string, or a list of alternatives of which any one suffices;
+# never empty (an empty string is in every reply, so the check would say nothing).
+ContainsItem = Annotated[str | list[str], AfterValidator(_no_blank_alternative)]
+
+
+def field_error(loc: tuple[str | int, ...], message: str, value: Any) -> ValidationError:
+    """A validation error at ``loc`` (relative to the model validated) saying ``message``
+    as is (no "Value error," prefix), for checks that span several fields."""
+    error = PydanticCustomError("conversation", "{reason}", {"reason": message})
+    return ValidationError.from_exception_data(
+        "Conversation", [InitErrorDetails(type=error, loc=loc, input=value)]
+    )
 
 
 def _fold(text: str) -> str:
@@ -34,7 +64,7 @@ class ReplyCheck(BaseModel):
         default_factory=list,
         description="Strings the reply must contain (a list item: any one of its alternatives).",
     )
-    not_contains: list[str] = Field(
+    not_contains: list[Text] = Field(
         default_factory=list, description="Strings the reply must not contain."
     )
 
@@ -68,7 +98,7 @@ class TurnExpect(BaseModel):
         description="Strings the reply must contain, case-insensitively (a list item: any "
         "one of its alternatives).",
     )
-    not_contains: list[str] = Field(
+    not_contains: list[Text] = Field(
         default_factory=list, description="Strings the reply must not contain."
     )
     tools: list[str] = Field(
@@ -96,15 +126,13 @@ class ScriptedTurn(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    user: str = Field(min_length=1, description="What the user says.")
+    user: Text = Field(description="What the user says.")
     when: ReplyCheck | None = Field(
         None,
         description="Send it only if the agent's last reply meets this check; otherwise "
         "send ``otherwise``, or end the conversation when that is unset.",
     )
-    otherwise: str | None = Field(
-        None, min_length=1, description="What the user says when ``when`` is not met."
-    )
+    otherwise: Text | None = Field(None, description="What the user says when ``when`` is not met.")
 
     @model_validator(mode="after")
     def _otherwise_needs_when(self) -> ScriptedTurn:
@@ -118,12 +146,8 @@ class SimulatedUser(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    persona: str = Field(
-        min_length=1, max_length=500, description="Who the user is and how they talk."
-    )
-    goal: str = Field(
-        min_length=1, max_length=1000, description="What the user wants from the agent."
-    )
+    persona: Text = Field(max_length=500, description="Who the user is and how they talk.")
+    goal: Text = Field(max_length=1000, description="What the user wants from the agent.")
     facts: dict[str, str] = Field(
         default_factory=dict,
         description="Private facts the user gives only when the agent asks for them "
@@ -154,7 +178,8 @@ class Conversation(BaseModel):
 
     turns: list[ScriptedTurn] = Field(
         default_factory=list,
-        description="Scripted user messages after the case's input, in order.",
+        description="Scripted user messages after the case's input, in order (at most "
+        f"{MAX_TURNS - 1}: {MAX_TURNS} user turns with the input).",
     )
     user: SimulatedUser | None = Field(None, description="A simulated user instead of a script.")
     expect: list[TurnExpect] = Field(
@@ -165,14 +190,27 @@ class Conversation(BaseModel):
     def _one_user(self) -> Conversation:
         if bool(self.turns) == (self.user is not None):
             raise ValueError("a conversation has either scripted 'turns' or a simulated 'user'")
+        if len(self.turns) > MAX_TURNS - 1:
+            raise field_error(
+                ("turns",),
+                f"{len(self.turns)} scripted turns after the input; a conversation holds at "
+                f"most {MAX_TURNS} user turns (MAX_TURNS), so at most {MAX_TURNS - 1} here",
+                len(self.turns),
+            )
         seen: set[int] = set()
-        for expect in self.expect:
+        for index, expect in enumerate(self.expect):
             if expect.turn in seen:
-                raise ValueError(f"turn {expect.turn} has two expectations; merge them")
+                raise field_error(
+                    ("expect", index, "turn"),
+                    f"turn {expect.turn} has two expectations; merge them",
+                    expect.turn,
+                )
             if expect.turn > self.max_turns:
-                raise ValueError(
+                raise field_error(
+                    ("expect", index, "turn"),
                     f"turn {expect.turn} is expected but the conversation has at most "
-                    f"{self.max_turns} user turns"
+                    f"{self.max_turns} user turns",
+                    expect.turn,
                 )
             seen.add(expect.turn)
         return self
@@ -193,4 +231,13 @@ class Conversation(BaseModel):
 
     def tool_names(self) -> set[str]:
         """Every tool the per-turn expectations name."""
-        return {name for e in self.expect for name in (*e.tools, *e.forbidden_tools)}
+        return {name for _field, names in self.named_tools() for name in names}
+
+    def named_tools(self) -> list[tuple[str, list[str]]]:
+        """Each per-turn field naming tools, by its path in the case (e.g.
+        ``conversation.expect.0.tools``), with the names it holds."""
+        return [
+            (f"conversation.expect.{index}.{field}", list(getattr(expect, field)))
+            for index, expect in enumerate(self.expect)
+            for field in ("tools", "forbidden_tools")
+        ]

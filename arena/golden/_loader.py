@@ -57,7 +57,13 @@ def _load_case(file: str, index: int, item: Any) -> GoldenCase:
         return GoldenCase.model_validate(item)
     except ValidationError as exc:
         err = exc.errors()[0]
-        raise InputError(err["msg"], file=file, case=label, field=_loc(err["loc"])) from None
+        raise InputError(_message(err), file=file, case=label, field=_loc(err["loc"])) from None
+
+
+def _message(err: Any) -> str:
+    """An error's message; a validator's own ValueError as it said it (no "Value error,")."""
+    cause = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
+    return str(cause) if cause is not None else str(err["msg"])
 
 
 def _label(case_id: Any, index: int) -> str:
@@ -88,19 +94,31 @@ def _check_categories(file: str, dataset: GoldenDataset) -> None:
             raise InputError(message, file=file, case=case.id, field="category")
 
 
+_TOOL_FIELDS = (
+    "expected_tools",
+    "expected_order",
+    "forbidden_tools",
+    "expected_args",
+    "acceptable_tools",
+)
+
+
+def _named_tools(case: GoldenCase) -> list[tuple[str, set[str]]]:
+    """Every field of ``case`` naming tools, by its path, with the names it holds."""
+    named = []
+    for field in _TOOL_FIELDS:
+        value = getattr(case, field)
+        names = {n for alt in value for n in alt} if field == "acceptable_tools" else set(value)
+        named.append((field, names))
+    if case.conversation is not None:
+        named += [(field, set(names)) for field, names in case.conversation.named_tools()]
+    return named
+
+
 def _check_tools(file: str, dataset: GoldenDataset) -> None:
     available = set(dataset.available_tools)
-    fields = (
-        "expected_tools",
-        "expected_order",
-        "forbidden_tools",
-        "expected_args",
-        "acceptable_tools",
-    )
     for case in dataset.test_cases:
-        for field in fields:
-            value = getattr(case, field)
-            names = {n for alt in value for n in alt} if field == "acceptable_tools" else set(value)
+        for field, names in _named_tools(case):
             unknown = sorted(names - available)
             if unknown:
                 raise InputError(

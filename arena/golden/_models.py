@@ -21,7 +21,7 @@ from pydantic import (
 from arena.defaults import Tier as Tier  # re-exported: declared in arena.defaults
 from arena.errors import NotFound
 from arena.golden._conversation import ContainsItem as ContainsItem
-from arena.golden._conversation import Conversation
+from arena.golden._conversation import Conversation, Text
 from arena.inputs.linear_regex import check_pattern
 from arena.registry import GOLDEN_CHECKS
 
@@ -161,7 +161,7 @@ class GoldenCase(BaseModel):
         description="Strings the answer must contain, case-insensitively (a list item: any "
         "one of its alternatives).",
     )
-    expected_output_not_contains: list[str] = Field(
+    expected_output_not_contains: list[Text] = Field(
         default_factory=list, description="Strings the answer must not contain (a hard fail)."
     )
     expected_output_regex: str | None = Field(
@@ -277,8 +277,8 @@ class JudgeSettings(BaseModel):
         max_length=300,
         exclude_if=_unset,
         description="What the agent is, as the judge's system prompt names it, e.g. "
-        "'a kitchen assistant that converts units and scales recipes' (default: 'an AI "
-        "research assistant', the built-in agent).",
+        "'a kitchen assistant that converts units and scales recipes' (default: the "
+        "neutral 'an AI assistant').",
     )
     rubric: str | None = Field(
         None,

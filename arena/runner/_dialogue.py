@@ -3,17 +3,20 @@
 One sandbox, one trajectory recorder and one agent for the whole dialogue. Each agent turn is
 ``agent.ainvoke({"messages": history + [HumanMessage(user_text)]})`` under the case's time
 limit; the history is the messages the agent returned on the turn before (rebuilt as
-human/assistant pairs when it returns none). The dialogue ends when the user player ends it,
-at the conversation's turn limit, when the agent fails a turn (then the result's error is set
-as for a one-message case) or when the simulated user fails (a simulator error: the result's
-error stays None).
+human/assistant pairs when it returns none). The runner's own work per turn does not grow
+with the turns before it: of the messages a turn returns only those no earlier turn returned
+are kept for the recorder (an agent returns the whole history each turn; keeping every list
+whole held the square of the turns), and the user player reads the turns in place. The
+dialogue ends when the user player ends it, at the conversation's turn limit, when the agent
+fails a turn (then the result's error is set as for a one-message case) or when the simulated
+user fails (a simulator error: the result's error stays None).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +35,10 @@ from arena.secrets import redact
 ErrorText = Callable[[BaseException], str]
 
 
+def _identity(message: Any) -> str | int:
+    return getattr(message, "id", None) or id(message)
+
+
 @dataclass
 class DialogueRun:
     """What a dialogue produced: its turns, why it ended, the agent's error and messages."""
@@ -39,7 +46,20 @@ class DialogueRun:
     dialogue: Dialogue
     error: str | None = None
     messages: list[Any] = field(default_factory=list)
-    """Every message the agent returned, for the recorder's observations."""
+    """Every message the agent returned, each once, for the recorder's observations."""
+    _kept: set[str | int] = field(default_factory=set, repr=False)
+
+    def keep(self, asked: list[BaseMessage], returned: list[Any]) -> None:
+        """Add the messages of ``returned`` not kept before: those after ``asked`` when the
+        agent returned that history as it was given (LangGraph agents do), else each one not
+        already kept (by its message id, else its object: kept messages stay referenced, so
+        an object's ``id`` is never reused)."""
+        start = 0
+        if asked and len(returned) >= len(asked) and returned[len(asked) - 1] is asked[-1]:
+            start = len(asked)
+        fresh = [m for m in returned[start:] if _identity(m) not in self._kept]
+        self._kept.update(map(_identity, fresh))
+        self.messages.extend(fresh)
 
     @property
     def output(self) -> str:
@@ -80,11 +100,11 @@ async def _agent_turn(
     return turn
 
 
-async def _user_move(player: UserPlayer, turns: list[DialogueTurn]) -> UserMove:
+async def _user_move(player: UserPlayer, turns: Sequence[DialogueTurn]) -> UserMove:
     """The player's move, its model calls kept out of the agent's call counter."""
     token = CALLS.set(CallCounter())
     try:
-        return await player.next_move(list(turns))
+        return await player.next_move(turns)
     except Exception as exc:  # a player that raises instead of reporting is a failed one
         return UserMove(None, error=redact(f"failed: {type(exc).__name__}: {exc}")[:2000])
     finally:
@@ -130,7 +150,7 @@ async def run_dialogue(
                 latency_s=round(latency, 4),
             )
         )
-        run.messages.extend(turn.messages or [])
+        run.keep(asked, turn.messages or [])
         if turn.error is not None:
             run.error = turn.error
             run.dialogue.ended_by = "agent_error"

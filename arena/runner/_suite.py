@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import uuid
 from pathlib import Path
@@ -25,6 +26,9 @@ from arena.runner._user_model import DEFAULT_USER_MODEL
 from arena.runner._versions import changes_since_stored
 from arena.storage import Store
 from arena.variants.variant import Variant
+
+#: The status of a run that raised or was stopped by a signal: the same command resumes it.
+INTERRUPTED = "interrupted"
 
 
 class RunReport(BaseModel):
@@ -87,6 +91,25 @@ async def run_suite_async(
     if options.rerun:  # a new run: nothing stored is reused (model replies still are cached)
         key = f"{key[:16]}-rerun-{uuid.uuid4().hex[:12]}"
     run_id, resumed = store.open_run(key, dataset_id, config)
+    try:
+        return await _execute(store, run_id, resumed, variants, tasks, options, changes)
+    except BaseException:  # an error, Ctrl-C, SIGTERM (the CLI's SystemExit), a cancellation
+        with contextlib.suppress(Exception):  # a failing database must not hide the cause
+            store.finish_run(run_id, INTERRUPTED)
+        raise
+
+
+async def _execute(
+    store: Store,
+    run_id: int,
+    resumed: bool,
+    variants: list[Variant],
+    tasks: list[Task],
+    options: RunOptions,
+    changes: dict[str, list[str]],
+) -> RunReport:
+    """Run the tasks of the open run ``run_id`` not finished yet and mark it finished (or
+    stopped, when a budget left some); the caller marks it interrupted if this raises."""
     done = store.finished_results(run_id)
     pending = [
         t
@@ -151,9 +174,6 @@ async def run_suite_async(
     try:
         with frozen_heap():  # the collector skips the long-lived heap while tasks run
             await asyncio.gather(*(worker(t) for t in pending))
-    except BaseException:
-        store.finish_run(run_id, "interrupted")
-        raise
     finally:
         if progress is not None:
             progress.close()

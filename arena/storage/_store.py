@@ -11,7 +11,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, selectinload
 
-from arena.errors import NotFound
+from arena.errors import InputError, NotFound
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records.results import RunInfo, RunResult, utcnow
 from arena.storage import _statements as statements
@@ -169,6 +169,23 @@ class Store(BattleStoreMixin, ScoreStoreMixin):
                 .values(status=status, finished_at=utcnow())
             )
         )
+
+    def mark_run_failed(self, run_id: int) -> None:
+        """Mark a run that is not finished as failed (e.g. killed while ``running``); running
+        its command again still resumes it.
+
+        Raises:
+            NotFound: no such run.
+            InputError: the run finished (``finished`` or ``stopped`` by a budget).
+        """
+        status = self.run(run_id).status
+        if status in ("finished", "stopped"):
+            raise InputError(
+                f"run {run_id} is {status}, not interrupted: only a run that did not finish "
+                "can be marked failed",
+                field="--mark-failed",
+            )
+        self.finish_run(run_id, "failed")
 
     def runs(self) -> list[RunInfo]:
         """All runs, newest first, with result and error counts."""

@@ -72,10 +72,10 @@ def test_the_datasets_judge_block_sets_the_persona_and_rubric(store: Store) -> N
     assert "Exact quantities matter most." in system and "research" not in system
 
 
-def test_without_a_block_the_built_in_agents_text_stays(store: Store) -> None:
+def test_without_a_block_the_judge_is_told_a_neutral_persona(store: Store) -> None:
     (system,) = _systems(store, TEXT, None)
-    assert f"an impartial judge of {DEFAULT_PERSONA}." in system
-    assert DEFAULT_PERSONA == "an AI research assistant" and "ignore length and style" in system
+    assert "an impartial judge of an AI assistant." in system and "research" not in system
+    assert DEFAULT_PERSONA == "an AI assistant" and "ignore length and style" in system
 
 
 def test_the_judge_specs_persona_wins_over_the_datasets(store: Store) -> None:

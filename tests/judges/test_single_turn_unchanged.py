@@ -18,9 +18,13 @@ from judges import JudgeSpec, get_mode, judge_identity, verdict_key
 
 pytestmark = pytest.mark.unit
 
-#: sha256 of every mode's request and rendered prompts for the case below, computed on main
-#: at 9c40ccf (before conversations were judged) by :func:`_shown`.
-MAIN_SHOWN = "29efe77a7e3af5b407e6d1dcb04f17434dad46f7b15c768d58cecc47da2d95a9"
+#: sha256 of every mode's request and rendered prompts for the case below, by :func:`_shown`:
+#: computed on main at 9c40ccf (before conversations were judged) as
+#: 29efe77a7e3af5b407e6d1dcb04f17434dad46f7b15c768d58cecc47da2d95a9, then again when issue 36
+#: made the default persona neutral ("an AI assistant" for "an AI research assistant": with
+#: the old persona, this tree still renders exactly the old hash). A new default persona is a
+#: new judge: verdicts cached under the old one are asked again.
+MAIN_SHOWN = "64e82ee743f37f6a0e97e9d898aef931ca393036385fbc4de9aad175800756dd"
 
 CASE = GoldenCase.model_validate(
     {
