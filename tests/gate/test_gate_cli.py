@@ -118,7 +118,12 @@ def test_the_gate_against_a_baseline_file_judges_the_recorded_version(
     assert doc["compare"]["verdict"] == "worse"
 
 
-def test_an_edited_dataset_is_reported_not_blamed(project: Project, db_url: str) -> None:
+def test_an_edited_critical_case_the_candidate_fails_blocks_without_a_baseline_commit(
+    project: Project, db_url: str
+) -> None:
+    """Outside a git repository the baseline's code cannot run on the edited case: a critical
+    changed case the candidate fails blocks on its own (critical_failing), a standard new one
+    shows that it fails, and the report says which path was taken."""
     project.variant("agent", answers())
     gate(project, db_url, "--baseline", "agent", "--candidate", "agent")
     exported = project.root / "base.json"
@@ -142,8 +147,36 @@ def test_an_edited_dataset_is_reported_not_blamed(project: Project, db_url: str)
     regression = doc["regression"]
     assert regression["changed_cases"] == ["C-1"] and regression["new_cases"] == ["N-1"]
     assert regression["removed_cases"] == ["S-3"] and regression["datasets_differ"]
-    assert code == 0, doc["failures"]  # C-1 and N-1 fail now, but they are not comparable
-    assert "Changed since the baseline (not compared): `C-1`" in md
+    assert regression["rerun_cases"] == []
+    assert regression["changed_outcomes"] == {"C-1": "fails 0/1", "N-1": "fails 0/1"}
+    assert regression["baseline_side"].startswith("baseline commit unavailable: ")
+    assert "is not in a git repository" in regression["baseline_side"]
+    assert code == 1 and not doc["passed"]
+    [why] = [r for r in regression["reasons"] if r["rule"] == "critical_failing"]
+    assert why["case_id"] == "C-1" and why["severity"] == "block"
+    assert why["check"] == "output missing: 'zeta'"
+    assert doc["failures"] == [f"[critical_failing] {why['message']}"]
+    assert (
+        "Changed since the baseline (not compared: no baseline side, see below): `C-1` "
+        "(fails 0/1)" in md
+    )
+    assert "`N-1` (fails 0/1)" in md and "| `C-1` | critical_failing | output |" in md
+    assert "- Baseline side of changed and new cases: baseline commit unavailable: " in md
+    # the rule is configurable like the others: not blocking, it warns
+    code, doc, _ = gate(
+        project,
+        db_url,
+        "--baseline",
+        str(exported),
+        "--candidate",
+        "agent",
+        "--judge",
+        "none",
+        "--block",
+        "critical_broken",
+    )
+    assert code == 0
+    assert [r["severity"] for r in doc["regression"]["reasons"]] == ["warn"]
 
 
 def test_check_with_absolute_and_budget_limits(
