@@ -96,6 +96,9 @@ class RegressionReport(BaseModel):
         "side run from commit abc1234`, or why it could not be (`baseline commit "
         "unavailable: ...`).",
     )
+    baseline_side_run: int | None = Field(
+        None, description="The stored run of the baseline's code on those cases."
+    )
     not_run_cases: list[str] = Field(
         default_factory=list, description="Baseline cases the candidate did not run."
     )

@@ -63,8 +63,11 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
         return ", ".join(shown) or "none"
 
     counted = len(report.compared_cases) - len(report.pending_cases)
+    how = "same id and content"
+    if report.rerun_cases:
+        how += f", or the baseline's code run on the new content ({len(report.rerun_cases)})"
     lines = [
-        f"Compared (same id and content): {len(report.compared_cases)} cases ({counted} counted)",
+        f"Compared ({how}): {len(report.compared_cases)} cases ({counted} counted)",
         f"Broken (pass -> fail): {ids(report.broken_cases)}",
         f"Fixed (fail -> pass): {ids(report.fixed_cases)}",
     ]

@@ -238,6 +238,7 @@ def compare_snapshots(
         rerun_cases=rerun,
         changed_outcomes=outcomes(cand, changed),
         baseline_side=path,
+        baseline_side_run=side.run_id if side is not None and changed else None,
         not_run_cases=aligned.not_run,
         not_run_tiers={c: str(base.cases[c].tier) for c in aligned.not_run},
         simulator_error_cases=aligned.simulator_errors,
