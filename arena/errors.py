@@ -10,7 +10,8 @@ class ArenaError(Exception):
 class InputError(ArenaError):
     """Bad user input: a file, a case or a field that does not validate.
 
-    The message always names the file and, where known, the case id and the field.
+    The message always names the file and, where known, the variant or the case id, and the
+    field (``file variants/bad.yaml, variant bad-tool, field tools: ...``).
     """
 
     def __init__(
@@ -20,11 +21,15 @@ class InputError(ArenaError):
         file: str | None = None,
         case: str | None = None,
         field: str | None = None,
+        variant: str | None = None,
     ) -> None:
         self.message, self.file, self.case, self.field = message, file, case, field
+        self.variant = variant
         where = []
         if file:
             where.append(f"file {file}")
+        if variant:
+            where.append(f"variant {variant}")
         if case:
             where.append(f"case {case}")
         if field:

@@ -138,7 +138,7 @@ def _check_tools(variant: FactoryVariant, spec: FactorySpec) -> None:
             f"{variant.agent} declares no tools, so there is nothing to select: declare the "
             "agent's tools with @agent_factory(tools=[...]), or leave tools: out",
             file=variant.source_file,
-            case=variant.name,
+            variant=variant.name,
             field="tools",
         )
     if declared is None:  # a plugin's architecture: the built-in tools
@@ -153,7 +153,7 @@ def _check_tools(variant: FactoryVariant, spec: FactorySpec) -> None:
             f"unknown tool(s) {', '.join(unknown)}: not among {whose} "
             f"({', '.join(available) or 'none'})",
             file=variant.source_file,
-            case=variant.name,
+            variant=variant.name,
             field="tools",
         )
 
@@ -169,7 +169,7 @@ def _check_roles(variant: FactoryVariant, spec: FactorySpec) -> None:
     raise InputError(
         f"unknown role(s) {', '.join(unknown)}; {known}",
         file=variant.source_file,
-        case=variant.name,
+        variant=variant.name,
         field="roles",
     )
 
@@ -187,7 +187,7 @@ def factory_params(variant: FactoryVariant, spec: FactorySpec) -> Any:
         raise InputError(
             f"{err['msg']} ({spec.params.__name__} of {variant.agent})",
             file=variant.source_file,
-            case=variant.name,
+            variant=variant.name,
             field=loc,
         ) from None
 

@@ -203,7 +203,9 @@ def load_variant(path: str | Path) -> Variant:
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"])
-        raise InputError(err["msg"], file=str(file), case=name and name[:80], field=field) from None
+        raise InputError(
+            err["msg"], file=str(file), variant=name and name[:80], field=field
+        ) from None
     variant._source_file = str(file)
     if variant.agent in ARCHITECTURES:
         _check_tools(file, variant)
@@ -281,7 +283,7 @@ def _check_tools(file: Path, variant: Variant) -> None:
         raise InputError(
             f"unknown tool(s) {', '.join(unknown)}; available: {', '.join(TOOL_NAMES)}",
             file=str(file),
-            case=variant.name,
+            variant=variant.name,
             field="tools",
         )
 

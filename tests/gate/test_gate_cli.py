@@ -422,3 +422,18 @@ def test_sequential_against_a_baseline_file_runs_case_by_case_or_says_why_not(
     assert "plan: spending boundary" in md
     assert "### Golden scores, case by case:" in md and "Pairwise judge" not in md
     assert not any("did not run case by case" in n for n in doc["notes"])
+
+
+def test_a_bad_variant_file_is_named_as_a_variant_never_a_case(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.variant("base", answers())
+    bad = project.variants / "bad-tool.yaml"
+    bad.write_text("name: bad-tool\nmodel: {spec: 'fake:gate-base'}\ntools: [teleport]\n")
+    code, doc, md = gate(project, db_url, "--baseline", "base", "--candidate", str(bad))
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"file {bad}, variant bad-tool, field tools: unknown tool(s) teleport" in err
+    where = doc["bad_input"]
+    assert (where["variant"], where["case"], where["field"]) == ("bad-tool", None, "tools")
+    assert "- Variant: `bad-tool`" in md and "- Field: `tools`" in md and "Case" not in md
