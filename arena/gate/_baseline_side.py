@@ -165,8 +165,15 @@ def _run_there(
     if done.returncode != 0:
         tail = " ".join((done.stderr.strip() or done.stdout.strip()).splitlines()[-3:])
         raise SideFailed(f"`arena run` exited {done.returncode}: {tail[-400:]}")
+    return _run_id(done.stdout)
+
+
+def _run_id(stdout: str) -> int:
+    """The run id in ``arena run --json``'s output (the last JSON object: an agent may print
+    before it)."""
+    start = 0 if stdout.startswith("{") else stdout.rfind("\n{\n") + 1
     try:
-        return int(json.loads(done.stdout)["run_id"])
+        return int(json.loads(stdout[start:])["run_id"])
     except (ValueError, KeyError, TypeError):
         raise SideFailed("`arena run` printed no run id") from None
 

@@ -44,6 +44,7 @@ def build(ctx: AgentContext) -> Any:
 
     async def agent(state: MessagesState) -> dict[str, Any]:
         last = state["messages"][-1]
+        print("helpdesk: a step")  # an agent may print: the gate still reads its rerun
         if isinstance(last, ToolMessage):
             return {"messages": [AIMessage(f"Done: {last.content}")]}
         system = SystemMessage(ctx.system_prompt)

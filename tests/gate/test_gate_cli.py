@@ -437,3 +437,25 @@ def test_a_bad_variant_file_is_named_as_a_variant_never_a_case(
     where = doc["bad_input"]
     assert (where["variant"], where["case"], where["field"]) == ("bad-tool", None, "tools")
     assert "- Variant: `bad-tool`" in md and "- Field: `tools`" in md and "Case" not in md
+
+
+def test_check_runs_no_baseline_side_and_blocks_a_failing_edited_critical_case(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    agent = project.variant("agent", answers())
+    assert main(run_argv(agent, project.dataset, db_url, "--tier", "all")) == 0
+    exported = project.root / "base.json"
+    assert main(["baseline", "save", "agent", "--export", str(exported), "--db", db_url]) == 0
+    from tests.gate.conftest import CASES
+
+    project.write_dataset([CASES[0] | {"expected_output_contains": ["zeta"]}, *CASES[1:]])
+    assert main(run_argv(agent, project.dataset, db_url, "--tier", "all")) == 0
+    capsys.readouterr()
+    argv = ["check", "--candidate", "agent", "--baseline", str(exported), "--json"]
+    assert main([*argv, "--db", db_url]) == 1
+    regression = json.loads(capsys.readouterr().out)["regression"]
+    assert regression["changed_cases"] == ["C-1"] and regression["rerun_cases"] == []
+    assert regression["changed_outcomes"] == {"C-1": "fails 0/1"}
+    assert regression["baseline_side"].startswith("baseline side not run: `arena check` runs")
+    [why] = [r for r in regression["reasons"] if r["rule"] == "critical_failing"]
+    assert why["case_id"] == "C-1" and why["severity"] == "block"
