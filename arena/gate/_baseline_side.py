@@ -28,7 +28,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import make_url
 
-from arena.gate._alignment import Alignment, align
+from arena.gate._alignment import align
+from arena.gate._changed import touched
 from arena.gate._config import GateConfig
 from arena.gate._worktree import (
     CommitUnavailable,
@@ -232,11 +233,6 @@ def run_baseline_side(
         message=f"baseline side run from commit {commit[:7]}{how}",
         cases={c: records[c] for c in cases if c in records},
     )
-
-
-def touched(aligned: Alignment, cand: Baseline) -> list[str]:
-    """The changed and new cases the candidate ran."""
-    return [c for c in (*aligned.changed, *aligned.added) if c in cand.cases]
 
 
 def baseline_side(

@@ -8,7 +8,9 @@ the candidate fails, and the report shows the candidate's pass or fail on every 
 
 from __future__ import annotations
 
-from arena.gate._baseline_side import BaselineSide
+from collections.abc import Mapping
+
+from arena.gate._alignment import Alignment
 from arena.gate._classify import KIND_WORDS, classify
 from arena.gate._regression import RegressionReason
 from arena.gate._rule_config import RuleConfig, severity
@@ -18,9 +20,15 @@ from arena.scoring._baseline import Baseline, CaseRecord
 NOT_RUN = "baseline side not run"
 
 
-def with_side(base: Baseline, cases: list[str], side: BaselineSide | None) -> Baseline:
-    """The baseline with its side's records of ``cases`` in place of the old ones."""
-    rerun = {c: side.cases[c] for c in cases if side is not None and c in side.cases}
+def touched(aligned: Alignment, cand: Baseline) -> list[str]:
+    """The changed and new cases the candidate ran."""
+    return [c for c in (*aligned.changed, *aligned.added) if c in cand.cases]
+
+
+def with_side(base: Baseline, cases: list[str], side: Mapping[str, CaseRecord]) -> Baseline:
+    """The baseline with the records of ``cases`` its code made (``side``) in place of the
+    old ones."""
+    rerun = {c: side[c] for c in cases if c in side}
     return base.model_copy(update={"cases": {**base.cases, **rerun}}) if rerun else base
 
 
@@ -72,8 +80,9 @@ def unjudged_rule(
     return reasons
 
 
-def side_message(side: BaselineSide | None, cases: list[str]) -> str | None:
-    """Which path the baseline's side of changed cases took (None: no such case)."""
+def side_message(message: str | None, cases: list[str]) -> str | None:
+    """Which path the baseline's side of changed cases took (``message``: the side's, None
+    when none was tried; the result is None when there is no such case)."""
     if not cases:
         return None
-    return side.message if side is not None else NOT_RUN
+    return message or NOT_RUN

@@ -34,7 +34,9 @@ class BadInput(BaseModel):
 
     message: str
     file: str | None = None
-    variant: str | None = Field(None, description="The variant at fault (never a case).")
+    variant: str | None = Field(
+        None, exclude_if=lambda v: v is None, description="The variant at fault (never a case)."
+    )
     case: str | None = None
     field: str | None = None
 

@@ -40,11 +40,10 @@ the case broke (``arena.gate._classify``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.gate._alignment import Alignment, align
-from arena.gate._baseline_side import BaselineSide, touched
-from arena.gate._changed import outcomes, side_message, unjudged_rule, with_side
+from arena.gate._changed import outcomes, side_message, touched, unjudged_rule, with_side
 from arena.gate._classify import KIND_WORDS, classify
 from arena.gate._noise import pass_drop_p_value
 from arena.gate._regression import RegressionReason, RegressionReport
@@ -55,6 +54,9 @@ from arena.records.results import RunResult
 from arena.scoring._aggregate import VariantScores
 from arena.scoring._baseline import Baseline, CaseRecord, make_baseline
 from arena.scoring._combined import CaseScore
+
+if TYPE_CHECKING:
+    from arena.gate._baseline_side import BaselineSide
 
 
 def is_broken(before: CaseRecord, now: CaseRecord, alpha: float) -> bool:
@@ -178,11 +180,11 @@ def compare_snapshots(
     config = config or RuleConfig()
     original: Alignment = align(base, cand, dataset_hashes)
     changed = touched(original, cand)
-    original_base, base = base, with_side(base, changed, side)
+    original_base, base = base, with_side(base, changed, side.cases if side else {})
     aligned = align(base, cand, dataset_hashes) if base is not original_base else original
     rerun = [c for c in changed if c in aligned.compared]
     unjudged = [c for c in changed if c not in rerun]
-    path = side_message(side, changed)
+    path = side_message(side.message if side else None, changed)
     compared = aligned.compared
     counted = [c for c in compared if base.cases[c].counted and cand.cases[c].counted]
     suite = suite_figures(base, cand, counted, config)
