@@ -206,7 +206,11 @@ def run_baseline_side(
     docstring); ``candidate``: its name, which the baseline's takes ``-baseline`` beside."""
     spec = dict(baseline.variant_config or {})
     if not spec:
-        return unavailable("the baseline records no variant configuration (save it again)")
+        return BaselineSide(
+            ran=False,
+            message="baseline side not run: the baseline records no variant configuration "
+            "(save it again)",
+        )
     if spec.get("name") == candidate:
         spec["name"] = f"{candidate}-baseline"
     name = str(spec["name"])

@@ -128,7 +128,8 @@ class Team:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         folder.mkdir()
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("ARENA_", "GIT_"))}
+        ci = ("ARENA_", "GIT_", "GITHUB_", "CI_", "BUILDKITE_", "CIRCLE_")  # where a run came from
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(ci)}
         self.env |= {
             "PYTHONPATH": str(REPO),  # agent-arena itself, not the team's package
             "ARENA_SANDBOX_DIR": str(folder.parent / "sandboxes"),
@@ -199,6 +200,7 @@ def team(tmp_path: Path) -> tuple[Team, str]:
     team.arena("baseline", "save", "helpdesk", "--export", "baselines/baseline.json")
     saved = json.loads((team.folder / "baselines" / "baseline.json").read_text())
     assert saved["provenance"]["commit"] == first
+    team.git("checkout", "-q", "-b", "feature")  # the pull request's branch
     team.write("helpdesk/tools.py", TOOLS.format(USERS='{"u-7"}'))  # u-9 left the company
     team.write("golden.json", _dataset("u-9"))  # the critical case now asks about u-9
     team.commit("u-9 left; HD-1 asks about u-9")
@@ -262,3 +264,21 @@ def test_a_baseline_commit_not_in_the_repository_falls_back_to_critical_failing(
     )
     assert "| `HD-1` | critical_failing |" in md
     assert "`HD-1` (fails 0/1)" in md and "baseline commit unavailable: commit 0123456789ab" in md
+
+
+def test_in_ci_a_squashed_baseline_commit_falls_back_to_the_merge_base(
+    team: tuple[Team, str],
+) -> None:
+    repo, first = team
+    file = repo.folder / "baselines" / "baseline.json"
+    saved = json.loads(file.read_text())
+    saved["provenance"]["commit"] = "0123456789abcdef0123456789abcdef01234567"
+    file.write_text(json.dumps(saved))
+    repo.env["ARENA_BASE_REF"] = "main"  # GITHUB_BASE_REF on a pull request
+    doc, _ = repo.gate(code=1)
+    regression = doc["regression"]
+    assert regression["baseline_side"].startswith(
+        f"baseline side run from commit {first[:7]} (the merge base with main: commit "
+        "0123456789ab is not in the repository"
+    )
+    assert regression["rerun_cases"] == ["HD-1"] and regression["broken_cases"] == ["HD-1"]
