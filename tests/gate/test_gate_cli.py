@@ -118,6 +118,7 @@ def test_the_gate_against_a_baseline_file_judges_the_recorded_version(
     assert doc["compare"]["verdict"] == "worse"
 
 
+@pytest.mark.system  # three gates end to end: over a unit test's CPU budget
 def test_an_edited_critical_case_the_candidate_fails_blocks_without_a_baseline_commit(
     project: Project, db_url: str
 ) -> None:
