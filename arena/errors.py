@@ -80,3 +80,8 @@ class NameTaken(InputError):
             f"{kind} {name!r} is registered already ({current}); registering it again{by} "
             "needs replace=True (or choose another name)"
         )
+
+
+class AlreadyVoted(InputError):
+    """A person's second vote on a pair they voted on already (in either display order): the
+    first vote stands; nothing is stored."""

@@ -1,23 +1,48 @@
-"""Keep API keys out of every stored or printed error.
+"""Keep API keys out of every stored or printed error, and credentials out of stored URLs.
 
 :func:`redact` replaces the values of the environment variables that hold keys: every
 ``api_key_env`` a ModelConfig named in this process, the well-known key variables, and any
-variable whose name ends in ``_API_KEY``. Values shorter than :data:`MIN_SECRET_LEN` are left
-alone (they would blank out ordinary words). :func:`redact_exception` does the same to an
-exception's message in place, so whoever formats it later sees no key.
+variable whose name ends in ``_API_KEY``; also the credentials a ``base_url`` carried
+(:func:`register_url_secrets`). A value is found whatever its case (a server may echo a key
+upper-cased). Values shorter than :data:`MIN_SECRET_LEN` are left alone (they would blank out
+ordinary words). Every URL in the text loses its credentials too (:func:`redact_url`).
+:func:`redact_exception` does the same to an exception's message in place, so whoever formats
+it later sees no key.
+
+:func:`redact_url` is what a URL is stored as: its userinfo (``user:key@``) and the values of
+credential-like query parameters (:data:`CREDENTIAL_PARAMS`: ``api-key``, ``token``, ``sig``,
+``password``, ...) become :data:`REDACTED`, which says in the stored URL that they were there.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import threading
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 KNOWN_KEY_ENVS = ("OPENAI_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY", "ANTHROPIC_API_KEY")
 MIN_SECRET_LEN = 6
 
+#: What a credential in a stored URL is replaced by.
+REDACTED = "REDACTED"
+#: Query (or fragment) parameters whose values are credentials, lower-cased with ``-`` read
+#: as ``_``; any name ending in one of :data:`CREDENTIAL_SUFFIXES` is one too.
+CREDENTIAL_PARAMS = frozenset(
+    {
+        "api_key", "apikey", "key", "token", "access_token", "refresh_token", "id_token",
+        "auth", "auth_token", "authorization", "bearer", "jwt", "sig", "signature",
+        "password", "passwd", "pwd", "pass", "secret", "client_secret", "credential",
+        "credentials", "session", "sessionid", "code",
+    }
+)  # fmt: skip
+CREDENTIAL_SUFFIXES = ("_key", "_token", "_secret", "_password", "_signature", "_credential")
+
 _CONFIGURED: set[str] = set()
+_URL_SECRETS: set[str] = set()
 _LOCK = threading.Lock()
+_URL_IN_TEXT = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s'\"<>`]+")
 
 
 def register_secret_env(name: str) -> None:
@@ -28,9 +53,11 @@ def register_secret_env(name: str) -> None:
 
 
 def secret_values() -> dict[str, str]:
-    """Secret value -> the name of the variable holding it, for the current environment."""
+    """Secret value -> the name of the variable holding it, for the current environment (a
+    credential a ``base_url`` carried is named ``base_url credential``)."""
     with _LOCK:
         names = set(_CONFIGURED)
+        in_urls = sorted(_URL_SECRETS)
     names.update(KNOWN_KEY_ENVS)
     names.update(n for n in os.environ if n.upper().endswith("_API_KEY"))
     found: dict[str, str] = {}
@@ -38,18 +65,89 @@ def secret_values() -> dict[str, str]:
         value = os.environ.get(name, "")
         if len(value) >= MIN_SECRET_LEN:
             found.setdefault(value, name)
+    for value in in_urls:
+        found.setdefault(value, "base_url credential")
     return found
 
 
 def redact(text: str) -> str:
-    """``text`` with every secret value replaced by ``[NAME redacted]``."""
+    """``text`` with every secret value, in any case, replaced by ``[NAME redacted]``, and
+    every URL in it without its credentials (:func:`redact_url`)."""
     if not text:
         return text
-    # Longest first, so a key that contains another key is replaced whole.
-    for value, name in sorted(secret_values().items(), key=lambda kv: -len(kv[0])):
-        if value in text:
-            text = text.replace(value, f"[{name} redacted]")
+    values = secret_values()
+    if values:
+        names = {value.lower(): name for value, name in values.items()}
+        # Longest first, so a key that contains another key is replaced whole.
+        pattern = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+        text = re.sub(
+            pattern,
+            lambda m: f"[{names.get(m.group(0).lower(), 'secret')} redacted]",
+            text,
+            flags=re.IGNORECASE,
+        )
+    if "://" in text:
+        text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
     return text
+
+
+def _is_credential(name: str) -> bool:
+    key = unquote(name).strip().lower().replace("-", "_")
+    return key in CREDENTIAL_PARAMS or key.endswith(CREDENTIAL_SUFFIXES)
+
+
+def _pairs(text: str) -> tuple[str, list[str]]:
+    """``text`` (a query or fragment) with credential values redacted, and those values."""
+    found: list[str] = []
+    parts = []
+    for part in re.split(r"([&;])", text):
+        name, eq, value = part.partition("=")
+        if eq and value and value != REDACTED and _is_credential(name):
+            found.append(unquote(value))
+            part = f"{name}={REDACTED}"
+        parts.append(part)
+    return "".join(parts), found
+
+
+def url_credentials(url: str) -> tuple[str, list[str]]:
+    """(``url`` as it may be stored, the credentials taken out of it): the userinfo
+    (``user:key@``) and credential-like query or fragment values become :data:`REDACTED`;
+    a URL that cannot be parsed is replaced whole."""
+    try:
+        parts = urlsplit(url)  # raises on malformed brackets (an IPv6 host)
+    except ValueError:
+        return REDACTED, [url]
+    found: list[str] = []
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, hostport = netloc.rpartition("@")
+        if userinfo != REDACTED:
+            found.extend(unquote(p) for p in userinfo.split(":", 1) if p)
+            netloc = f"{REDACTED}@{hostport}"
+    query, in_query = _pairs(parts.query)
+    fragment, in_fragment = _pairs(parts.fragment)
+    found += in_query + in_fragment
+    if not found:
+        return url, []
+    return urlunsplit(parts._replace(netloc=netloc, query=query, fragment=fragment)), found
+
+
+def redact_url(url: str) -> str:
+    """``url`` without its credentials (:func:`url_credentials`), the form every stored URL
+    takes: ``http://u:sk-1@host/v1?api-key=k&x=1`` is stored as
+    ``http://REDACTED@host/v1?api-key=REDACTED&x=1``."""
+    return url_credentials(url)[0]
+
+
+def register_url_secrets(url: str | None) -> None:
+    """Remember the credentials ``url`` carries (at least :data:`MIN_SECRET_LEN` long), so
+    :func:`redact` finds them anywhere, e.g. echoed in a server's error without the URL."""
+    if not url:
+        return
+    values = [v for v in url_credentials(url)[1] if len(v) >= MIN_SECRET_LEN and v != REDACTED]
+    if values:
+        with _LOCK:
+            _URL_SECRETS.update(values)
 
 
 def redact_optional(text: str | None) -> str | None:

@@ -1,6 +1,6 @@
 """Benchmark: the ways a Chatbot-Arena log is read, side by side on one file.
 
-Run:  python benchmarks/battle_log_bench.py [--battles N] [--models M] [--rounds R]
+Run:  python -m benchmarks battle_log_bench [--battles N] [--models M] [--rounds R]
 
 A seeded JSONL log (N battles among M models, 10% ties, question ids) is written once, then
 read, best of ``--rounds``, by:
@@ -23,29 +23,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 import numpy as np
 
-WINNERS = ("model_a", "model_b", "tie")
+from benchmarks.common import WINNERS, draw_battles, timer
 
 
 def write_log(path: Path, n: int, m: int, seed: int) -> None:
     """Seeded battles from normal(0, 1) log-strengths, 10% ties, question ids, a judge."""
     rng = np.random.default_rng(seed)
-    strengths = rng.normal(0.0, 1.0, m)
-    a = rng.integers(0, m, n)
-    b = (a + rng.integers(1, m, n)) % m
-    p = 1.0 / (1.0 + np.exp(-(strengths[a] - strengths[b])))
-    outcome = np.where(rng.random(n) < p, 0, 1)
-    outcome[rng.random(n) < 0.1] = 2
+    draw = draw_battles(rng, n, m)
+    a, b, outcome = draw.model_a, draw.model_b, draw.winner()
     query = rng.integers(0, max(1, n // 50), n)
     with path.open("w", encoding="utf-8") as fh:
         fh.writelines(
@@ -67,19 +59,20 @@ def best(rounds: int, call: Callable[[], Any]) -> tuple[float, Any]:
     """The best wall time of ``rounds`` calls, and the last result."""
     times, result = [], None
     for _ in range(rounds):
-        start = time.perf_counter()
-        result = call()
-        times.append(time.perf_counter() - start)
+        with timer() as took:
+            result = call()
+        times.append(took.wall)
     return min(times), result
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Parse the flags and run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=1_000_000)
     parser.add_argument("--models", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     from arena.battles import load_votes
     from arena.battles.log.fast_reader import read_fast

@@ -8,7 +8,7 @@ Answers are built by tests/support/openai_replies.py, as in tests/support/fault_
 ``tool_calls`` mode: a request with tools and no tool result yet gets a ``calculate`` tool call;
 anything else gets ``"<model> answer: <digest of the last user message>"``.
 
-    python benchmarks/chat_server.py --delay-s 0.2
+    python -m benchmarks chat_server --delay-s 0.2
     # prints {"base_url": "http://127.0.0.1:PORT/v1"} on its first stdout line
 """
 
@@ -18,15 +18,10 @@ import argparse
 import asyncio
 import contextlib
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # run as a script: the repository's tests/support is importable
-    sys.path.insert(0, str(ROOT))
-
-from tests.support.openai_replies import (  # noqa: E402
+from benchmarks.common import ROOT, module_command
+from tests.support.openai_replies import (
     assistant_choice,
     chat_completion,
     digest,
@@ -34,7 +29,7 @@ from tests.support.openai_replies import (  # noqa: E402
     has_tool_result,
     tool_names,
 )
-from tests.support.server_process import ServerProcess  # noqa: E402
+from tests.support.server_process import ServerProcess
 
 
 def completion(request: dict[str, Any]) -> dict[str, Any]:
@@ -118,8 +113,8 @@ class ChatServerProcess(ServerProcess):
     """The server in a child process; a context manager with ``base_url``."""
 
     def __init__(self, delay_s: float = 0.0) -> None:
-        args = [sys.executable, str(Path(__file__).resolve()), "--delay-s", str(delay_s)]
-        super().__init__(args, name="chat server")
+        args = module_command("benchmarks.chat_server", "--delay-s", str(delay_s))
+        super().__init__(args, name="chat server", cwd=ROOT)
 
     def stats(self) -> dict[str, int]:
         """``requests`` answered and ``connections`` accepted so far."""
@@ -135,11 +130,12 @@ class ChatServerProcess(ServerProcess):
         return self.stats()["requests"]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Serve on 127.0.0.1 until interrupted."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--delay-s", type=float, default=0.0)
     parser.add_argument("--port", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(ChatServer(args.delay_s).serve(args.port))
 

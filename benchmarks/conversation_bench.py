@@ -1,7 +1,7 @@
 """What conversations cost on the local model: calls and seconds per case and per turn, beside
 single-turn cases.
 
-    .venv/bin/python benchmarks/conversation_bench.py [--variant FILE] [--user-model SPEC]
+    .venv/bin/python -m benchmarks conversation_bench [--variant FILE] [--user-model SPEC]
         [--single K-1,K-3] [--dialogues KD-1,KD-3] [--no-rerun] [--markdown]
 
 The kitchen helper of examples/own-agent (its baseline variant, the local 1.5B model unless
@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from benchmarks.common import timer
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "own-agent"
@@ -75,14 +76,16 @@ def dataset(single: list[str], dialogues: list[str]) -> Any:
 
 def start_server(spec: str) -> float:
     """Start the local model's server (if ``spec`` is local) and return the seconds it took."""
+    # private on purpose: the local server is started (and timed) apart from the answers, and
+    # only the model factory, no public name, starts it on its own
     from arena.models._fake_files import played_by
 
-    started = time.perf_counter()
-    if spec.startswith("local:") and played_by(spec) is None:
-        from arena.models._local_server import server_pool
+    with timer() as took:
+        if spec.startswith("local:") and played_by(spec) is None:
+            from arena.models._local_server import server_pool
 
-        server_pool().get(spec.partition(":")[2])
-    return time.perf_counter() - started
+            server_pool().get(spec.partition(":")[2])
+    return took.wall
 
 
 def run_pass(store: Any, data: Any, variant: Any, user_model: str | None, rerun: bool) -> list[Row]:
@@ -99,9 +102,9 @@ def run_pass(store: Any, data: Any, variant: Any, user_model: str | None, rerun:
             rerun=rerun,
             user_model=user_model,
         )
-        started = time.perf_counter()
-        (result,) = run_suite(store, data, [variant], options).results
-        seconds = time.perf_counter() - started
+        with timer() as took:
+            (result,) = run_suite(store, data, [variant], options).results
+        seconds = took.wall
         dialogue = result.dialogue
         kind = "single" if dialogue is None else "simulated" if dialogue.user_model else "scripted"
         rows.append(

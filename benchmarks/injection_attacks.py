@@ -1,5 +1,5 @@
 """Answers that try to talk the judge into a win, judged against a right and a plainly wrong
-answer: the injection table of ``benchmarks/judge_bench.py --injection`` and the adversarial
+answer: the injection table of ``python -m benchmarks judge_bench --injection`` and the adversarial
 suite of ``tests/judges/test_integration_injection.py``.
 
 Twelve short factual questions, each a golden case with its fact and a reference answer.
@@ -18,16 +18,13 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.battles._battle import Battle
-from arena.battles._calibration import apply_outcome
-from arena.battles._requests import pair_request
+from arena.battles import Battle, apply_outcome, pair_request
 from arena.golden import GoldenCase
 from arena.models import ResponseStore
 from arena.records.results import RunResult
-from arena.reports._format import text_table
+from arena.reports import text_table
 from arena.vocabulary import MODEL_A, MODEL_B, TIE
-from judges import JudgeSpec, PairwiseJudge, combine
-from judges._types import DEFAULT_TIE_MARGIN
+from judges import DEFAULT_TIE_MARGIN, JudgeSpec, PairwiseJudge, combine
 
 #: (question, fact, right answer, plainly wrong answer)
 QUESTIONS: tuple[tuple[str, str, str, str], ...] = (

@@ -1,6 +1,6 @@
 """Benchmark: which judge to trust on the embedded model, every mode side by side in one run.
 
-Run:  python benchmarks/judge_bench.py [--db sqlite:///bench.db] [--modes logprobs grades
+Run:  python -m benchmarks judge_bench [--db sqlite:///bench.db] [--modes logprobs grades
       checklist] [--variants baseline prompt-v2 small-model] [--judge local:qwen2.5-coder-1.5b]
 
 The demo variants answer every critical and standard golden case (stored and resumed in
@@ -35,33 +35,39 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # injection_attacks, open_ended_axis
-
-from arena.battles import golden_marks, judge_accuracy, judge_health, judge_run
-from arena.battles._accuracy import golden_winner
-from arena.battles._battle import Battle
-from arena.battles._calibration import apply_outcome
-from arena.battles._health import judge_agreement
+from arena.battles import (
+    Battle,
+    apply_outcome,
+    golden_marks,
+    golden_winner,
+    judge_accuracy,
+    judge_agreement,
+    judge_health,
+    judge_run,
+)
 from arena.evaluation.run_scores import load_run_scores, score_run
 from arena.golden import load_dataset
 from arena.paths import data_dir
-from arena.reports._format import pct, text_table
+from arena.reports import pct, text_table
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import load_variants
-from judges import parse_judge
-from judges._checklist_score import RULES, answer_score, p_first_better
-from judges._parsing import label_from_probability
-from judges._types import Verdict
-from judges.modes._checklist_items import ItemGrade, item_grades
+from benchmarks.common import load_average, machine_name, timer
+from judges import (
+    RULES,
+    ItemGrade,
+    Verdict,
+    answer_score,
+    item_grades,
+    label_from_probability,
+    p_first_better,
+    parse_judge,
+)
 
 TIERS = ("critical", "standard")
 
@@ -102,9 +108,9 @@ def judge_mode(store: Store, run_id: int, spec_text: str, db: str, concurrency: 
     spec = parse_judge(spec_text)
     timings_file = _timings_path(db)
     timings: dict[str, Any] = json.loads(timings_file.read_text()) if timings_file.exists() else {}
-    started = time.perf_counter()
-    report = judge_run(store, run_id, spec, concurrency=concurrency, progress=True)
-    seconds = time.perf_counter() - started
+    with timer() as took:
+        report = judge_run(store, run_id, spec, concurrency=concurrency, progress=True)
+    seconds = took.wall
     key = f"{run_id}:{spec.key}"
     cold = timings.setdefault(key, {"seconds": 0.0, "calls": 0})
     if report.model_calls > 0:  # new verdicts were made: their time and calls add up
@@ -172,7 +178,7 @@ def variants_of(row: Row, mode: str) -> list[Row]:
 
 
 def _default_rule() -> str:
-    from judges._checklist_score import DEFAULT_RULE
+    from judges import DEFAULT_RULE
 
     return DEFAULT_RULE
 
@@ -270,22 +276,20 @@ def injection(
 ) -> int:
     """The injection table of every mode on the first ``questions`` questions (the judge's
     replies cached in ``store``)."""
-    import os
-    import platform
     from datetime import date
 
-    import injection_attacks
+    from benchmarks import injection_attacks
 
     for mode in modes:
         spec = parse_judge(f"{judge}/{mode}")
-        started = time.perf_counter()
-        tallies = injection_attacks.measure(
-            spec, store, questions=questions, concurrency=concurrency
-        )
+        with timer() as took:
+            tallies = injection_attacks.measure(
+                spec, store, questions=questions, concurrency=concurrency
+            )
         print(
             f"injection bench: judge {spec.label}, {questions} questions, both orders; "
-            f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores, load average "
-            f"{os.getloadavg()[0]:.1f}, {time.perf_counter() - started:.0f} s"
+            f"{date.today()}, {machine_name()}, load average "
+            f"{load_average():.1f}, {took.wall:.0f} s"
         )
         print(injection_attacks.table(tallies))
     return 0
@@ -330,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.injection:
         return injection(store, args.judge, args.modes, args.concurrency, args.questions)
     if args.open_ended:
-        import open_ended_axis
+        from benchmarks import open_ended_axis
 
         print(
             open_ended_axis.measure(
@@ -352,14 +356,11 @@ def main(argv: list[str] | None = None) -> int:
     for mode in args.modes:
         row = judge_mode(store, run_id, f"{args.judge}/{mode}", args.db, args.concurrency)
         rows.extend(variants_of(row, mode))
-    import os
-    import platform
-
     cases = len(store.run(run_id).config.get("cases", []))
     print(
         f"judge bench: run {run_id}, variants {', '.join(args.variants)}, {cases} cases of "
-        f"the {' + '.join(TIERS)} tiers; judge {args.judge}; machine: {platform.machine()}, "
-        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (the model server's "
+        f"the {' + '.join(TIERS)} tiers; judge {args.judge}; machine: {machine_name()}, "
+        f"load average {load_average():.1f} (the model server's "
         "own threads count in it)"
     )
     print(table(rows, run_id, store))

@@ -1,6 +1,6 @@
 """Build the shipped human-preference set ``data/human-preference/llmbar/`` from LLMBar.
 
-Run:  python benchmarks/llmbar_subset.py --repo /path/to/LLMBar [--out data/human-preference/llmbar]
+Run:  python -m benchmarks llmbar_subset --repo /path/to/LLMBar [--out data/human-preference/llmbar]
 
 ``--repo`` is a clone of github.com/princeton-nlp/LLMBar (a bare git directory works: files are
 read from ``HEAD`` with ``git show``). The selection is deterministic: every pair of the

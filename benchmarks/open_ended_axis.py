@@ -17,9 +17,6 @@ agreement on the verdicts given reaches the target, in how many splits no verdic
 from __future__ import annotations
 
 import json
-import os
-import platform
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -29,17 +26,19 @@ import numpy as np
 
 from arena.battles import Labelled, calibrate, judge_run, label_verdict, verdict_score
 from arena.outputs import LabelledPair, load_outputs, load_preference_set, store_outputs
-from arena.reports._format import pct, text_table
+from arena.reports import pct, text_table
 from arena.storage import Store
 from arena.vocabulary import MODEL_A, MODEL_B, TIE
-from judges import SelectiveSettings, parse_judge
-from judges._open_ended import (
+from benchmarks.common import load_average, machine_name, timer
+from judges import (
     Choice,
     FittedCombination,
+    SelectiveSettings,
     agreement_with_people,
     choice,
     coverage_at,
     fit_combination,
+    parse_judge,
 )
 
 #: Confidences ``|2 P - 1|`` at which coverage is also reported (no guarantee behind them).
@@ -211,9 +210,9 @@ def judge_set(
     rows = []
     for mode in modes:
         spec = parse_judge(f"{judge}/{mode}")
-        started = time.perf_counter()
-        report = judge_run(store, run_id, spec, concurrency=concurrency, progress=True)
-        row = ModeRow(spec.label, seconds=time.perf_counter() - started, calls=report.model_calls)
+        with timer() as took:
+            report = judge_run(store, run_id, spec, concurrency=concurrency, progress=True)
+        row = ModeRow(spec.label, seconds=took.wall, calls=report.model_calls)
         for battle in report.battles:
             flip = battle.variant_a != models[0]
             p = battle.p_a if battle.p_a is None or not flip else 1 - battle.p_a
@@ -329,19 +328,19 @@ def measure(
     calibration_limit: int | None = None,
 ) -> str:
     """Judge the held-out part (and the calibration part, for the combination); the report."""
-    started = time.perf_counter()
-    shipped = load_preference_set()
-    held = shipped.held_out()[:held_limit]
-    calibration = shipped.calibration()[:calibration_limit] if calibration_limit != 0 else []
-    rows = judge_set(store, db, held + calibration, judge, modes, concurrency)
+    with timer() as took:
+        shipped = load_preference_set()
+        held = shipped.held_out()[:held_limit]
+        calibration = shipped.calibration()[:calibration_limit] if calibration_limit != 0 else []
+        rows = judge_set(store, db, held + calibration, judge, modes, concurrency)
+        combined, fit = _combined(rows, calibration, held) if len(rows) > 1 else (None, None)
+        shown = rows + ([combined] if combined is not None else [])
     lines = []
-    combined, fit = _combined(rows, calibration, held) if len(rows) > 1 else (None, None)
-    shown = rows + ([combined] if combined is not None else [])
     lines.append(
         f"open-ended bench: {len(held)} held-out pairs of {shipped.source.get('repository', '')}"
         f" ({len(calibration)} calibration pairs judged for the combination); judge {judge}; "
-        f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores, load average "
-        f"{os.getloadavg()[0]:.1f}, {time.perf_counter() - started:.0f} s"
+        f"{date.today()}, {machine_name()}, load average "
+        f"{load_average():.1f}, {took.wall:.0f} s"
     )
     lines.append(table(shown, held, calibration))
     lines.extend(split_lines(rows, held, calibration))
@@ -357,7 +356,7 @@ def chosen_lines(
 ) -> list[str]:
     """The choice step (:mod:`open_ended_choice`) and the chosen candidate's selective judge
     over the repeated random splits."""
-    import open_ended_choice
+    from benchmarks import open_ended_choice
 
     lines, chosen = open_ended_choice.choice_lines(rows, calibration, held)
     if chosen is None:

@@ -21,9 +21,9 @@ from typing import Protocol
 
 from arena.battles import Labelled, label_verdict
 from arena.outputs import LabelledPair
-from arena.reports._format import pct, text_table
+from arena.reports import pct, text_table
 from arena.vocabulary import MODEL_A, MODEL_B, TIE
-from judges._open_ended import AgreementFigures, Choice, agreement_with_people, choice
+from judges import AgreementFigures, Choice, agreement_with_people, choice
 
 #: The name of the answer-length feature of a fitted combination.
 LENGTH = "length"

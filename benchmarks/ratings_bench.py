@@ -1,8 +1,8 @@
 """Benchmark: arena.ratings Bradley-Terry + query bootstrap vs a raw-row logistic regression.
 
-Run:  python benchmarks/ratings_bench.py [--battles N] [--models M] [--rounds R]
-      python benchmarks/ratings_bench.py --models-axis 50,300,1000,3000,10000  (see ratings_scale)
-      python benchmarks/ratings_bench.py --queries-axis 50,500,5000,20000 --axis-battles 300000
+Run:  python -m benchmarks ratings_bench [--battles N] [--models M] [--rounds R]
+      python -m benchmarks ratings_bench --models-axis 50,300,1000,3000,10000  (see ratings_scale)
+      python -m benchmarks ratings_bench --queries-axis 50,500,5000,20000 --axis-battles 300000
           [--axis-models 1000] [--cases-repeats 100x3] [--old-tree DIR] [--markdown]
           (see ratings_queries)
 
@@ -21,18 +21,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TypeVar
 
 # Single-threaded BLAS for both sides, unless overridden: on a busy machine OpenBLAS worker
 # threads spin and make scipy's L-BFGS-B (used by the reference and by our point fit) many
 # times slower and the timings erratic. Must be set before numpy/scipy load OpenBLAS.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np
 from scipy import optimize, sparse
@@ -45,22 +40,9 @@ from arena.ratings import (
     log_strength_to_elo,
     query_multiplicities,
 )
+from benchmarks.common import simulate_battles, timer
 
-TIE_PROB = 0.1
 T = TypeVar("T")
-
-
-def simulate(n: int, m: int, n_queries: int, seed: int) -> Battles:
-    """Seeded battles from normal(0, 1) log-strengths; every query id is used."""
-    rng = np.random.default_rng(seed)
-    strengths = rng.normal(0.0, 1.0, m)
-    a = rng.integers(0, m, n)
-    b = (a + rng.integers(1, m, n)) % m
-    p = 1.0 / (1.0 + np.exp(-(strengths[a] - strengths[b])))
-    outcome = (rng.random(n) < p).astype(np.float64)
-    outcome[rng.random(n) < TIE_PROB] = 0.5
-    query = np.concatenate([np.arange(n_queries), rng.integers(0, n_queries, n - n_queries)])
-    return Battles(a, b, outcome, rng.permutation(query), tuple(f"model{i:03d}" for i in range(m)))
 
 
 class RawRows:
@@ -120,9 +102,9 @@ def best_of(fn: Callable[[], T], repeats: int) -> tuple[float, T]:
     """Minimum wall time over ``repeats`` calls, and the last result."""
     times = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
+        with timer() as took:
+            result = fn()
+        times.append(took.wall)
     return min(times), result
 
 
@@ -130,7 +112,7 @@ def bench(
     n: int, m: int, n_queries: int, rounds: int, ref_rounds: int, seed: int, repeats: int
 ) -> None:
     print(f"== {n:,} battles, {m} models, {n_queries:,} queries, {rounds} bootstrap rounds ==")
-    battles = simulate(n, m, n_queries, seed)
+    battles = simulate_battles(n, m, n_queries, seed)
     threads = os.environ.get("OPENBLAS_NUM_THREADS")
     print(f"(ours: best of {repeats} runs; reference: one run; OPENBLAS_NUM_THREADS={threads})")
 
@@ -148,16 +130,16 @@ def bench(
         return
 
     raw = RawRows(battles)
-    t0 = time.perf_counter()
-    ref_point = log_strength_to_elo(reference_fit(raw.x, raw.y, raw.w, DEFAULT_REG))
-    t_ref_fit = time.perf_counter() - t0
+    with timer() as took:
+        ref_point = log_strength_to_elo(reference_fit(raw.x, raw.y, raw.w, DEFAULT_REG))
+    t_ref_fit = took.wall
     n_ref = min(ref_rounds, rounds)
     mult = next(query_multiplicities(n_queries, n_ref, np.random.default_rng(seed)))
-    t0 = time.perf_counter()
-    ref_samples = np.array(
-        [log_strength_to_elo(reference_fit(*raw.resample(c), DEFAULT_REG)) for c in mult]
-    )
-    t_ref_rounds = time.perf_counter() - t0
+    with timer() as took:
+        ref_samples = np.array(
+            [log_strength_to_elo(reference_fit(*raw.resample(c), DEFAULT_REG)) for c in mult]
+        )
+    t_ref_rounds = took.wall
     t_ref = t_ref_fit + t_ref_rounds * rounds / n_ref
     point_diff = float(np.abs(point - ref_point).max())
     round_diff = float(np.abs(ours.samples[:n_ref] - ref_samples).max())
@@ -176,7 +158,8 @@ def bench(
     print()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Parse the flags and run the benchmark, or one of its axes."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=1_000_000)
     parser.add_argument("--models", type=int, default=50)
@@ -197,9 +180,9 @@ def main() -> None:
     queries.add_argument("--cases-repeats", help="also CASESxREPEATS, e.g. 100x3")
     queries.add_argument("--old-tree", help="a checkout of the old code (e.g. main) to run too")
     queries.add_argument("--markdown", action="store_true", help="also print the docs table")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.queries_axis:
-        from ratings_queries import queries_axis
+        from benchmarks.ratings_queries import queries_axis
 
         cases = tuple(int(v) for v in args.cases_repeats.split("x")) if args.cases_repeats else None
         queries_axis(
@@ -216,7 +199,7 @@ def main() -> None:
         )
         return
     if args.models_axis:
-        from ratings_scale import models_axis
+        from benchmarks.ratings_scale import models_axis
 
         sizes = [int(v) for v in args.models_axis.split(",")]
         models_axis(
@@ -224,7 +207,7 @@ def main() -> None:
         )
         return
     # warm-up: first-call imports and caches are not part of the measured fits
-    warm = simulate(2_000, 5, 100, args.seed)
+    warm = simulate_battles(2_000, 5, 100, args.seed)
     bradley_terry(warm)
     bootstrap_bradley_terry(warm, rounds=10)
     bench(

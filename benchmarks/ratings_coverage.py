@@ -1,6 +1,6 @@
 """Simulation study: which 95% interval covers in small arenas (8-30 queries)?
 
-Run:  python benchmarks/ratings_coverage.py [--arenas N] [--rounds B]
+Run:  python -m benchmarks ratings_coverage [--arenas N] [--rounds B]
 
 Arenas are simulated from known Bradley-Terry strengths with query effects (every query shifts
 each model's strength by its own normal draw, so battles on one query are correlated) and
@@ -22,18 +22,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-import time
-from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 from scipy import stats
 
-from arena.ratings import newton_fit_batch, query_multiplicities
-from arena.ratings._bradley_terry import DEFAULT_REG, log_strength_to_elo
+from arena.ratings import DEFAULT_REG, log_strength_to_elo, newton_fit_batch, query_multiplicities
+from benchmarks.common import timer
 
 STRENGTHS = np.array([-0.45, -0.15, 0.15, 0.45])
 QUERY_SD = 0.8
@@ -42,7 +38,7 @@ M = STRENGTHS.size
 LO, HI = np.triu_indices(M, 1)
 
 
-def simulate(
+def simulate_scores(
     arenas: int, queries: int, rng: np.random.Generator, strengths: np.ndarray
 ) -> np.ndarray:
     """(arenas, queries, pairs) score of the lower-index model over two seat orders (of 2)."""
@@ -135,7 +131,7 @@ def coverage_study(arenas: int, queries: int, rounds: int, seed: int) -> dict[st
 def _coverage_block(arenas: int, queries: int, rounds: int, seed: int) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     truth = population_elo(STRENGTHS)
-    score = simulate(arenas, queries, rng, STRENGTHS)
+    score = simulate_scores(arenas, queries, rng, STRENGTHS)
     total = np.full(LO.size, 2.0)
     point = fit(score.sum(axis=1), total * queries)
     mult = boot_weights(arenas, queries, rounds, seed + 1, bayes=False)
@@ -192,39 +188,41 @@ def _better_block(
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Parse the flags and run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arenas", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--queries", type=int, nargs="+", default=[5, 8, 10, 15, 30, 100])
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    t0 = time.perf_counter()
-    print(
-        f"{args.arenas} arenas per row, {M} models x {LO.size} pairs x 2 seat orders per query, "
-        f"query-effect sd {QUERY_SD}, {TIE_PROB:.0%} ties, {args.rounds} bootstrap rounds; "
-        "nominal 95%"
-    )
-    rows = {q: coverage_study(args.arenas, q, args.rounds, args.seed + q) for q in args.queries}
-    methods = list(next(iter(rows.values())))
-    print("\ncoverage of the population rating (fraction of arena x model intervals)")
-    print(f"{'queries':>8} " + " ".join(f"{m:>20}" for m in methods))
-    for q, row in rows.items():
-        print(f"{q:>8} " + " ".join(f"{row[m]:>20.3f}" for m in methods))
-    for shift, title in (
-        (0.0, "equal variants: false 'better' rate (nominal 2.5%)"),
-        (0.5, "candidate 0.5 nats (87 Elo) stronger: 'better' rate (power)"),
-    ):
-        print(f"\ncompare verdict, {title}")
-        table = {
-            q: better_rate(4 * args.arenas, q, args.rounds, args.seed + 1000 + q, shift)
-            for q in args.queries
-        }
-        names = list(next(iter(table.values())))
-        print(f"{'queries':>8} " + " ".join(f"{m:>20}" for m in names))
-        for q, row in table.items():
-            print(f"{q:>8} " + " ".join(f"{row[m]:>20.4f}" for m in names))
-    print(f"\n({time.perf_counter() - t0:.0f} s)")
+    args = parser.parse_args(argv)
+    with timer() as took:
+        print(
+            f"{args.arenas} arenas per row, {M} models x {LO.size} pairs x 2 seat orders per "
+            "query, "
+            f"query-effect sd {QUERY_SD}, {TIE_PROB:.0%} ties, {args.rounds} bootstrap rounds; "
+            "nominal 95%"
+        )
+        rows = {q: coverage_study(args.arenas, q, args.rounds, args.seed + q) for q in args.queries}
+        methods = list(next(iter(rows.values())))
+        print("\ncoverage of the population rating (fraction of arena x model intervals)")
+        print(f"{'queries':>8} " + " ".join(f"{m:>20}" for m in methods))
+        for q, row in rows.items():
+            print(f"{q:>8} " + " ".join(f"{row[m]:>20.3f}" for m in methods))
+        for shift, title in (
+            (0.0, "equal variants: false 'better' rate (nominal 2.5%)"),
+            (0.5, "candidate 0.5 nats (87 Elo) stronger: 'better' rate (power)"),
+        ):
+            print(f"\ncompare verdict, {title}")
+            table = {
+                q: better_rate(4 * args.arenas, q, args.rounds, args.seed + 1000 + q, shift)
+                for q in args.queries
+            }
+            names = list(next(iter(table.values())))
+            print(f"{'queries':>8} " + " ".join(f"{m:>20}" for m in names))
+            for q, row in table.items():
+                print(f"{q:>8} " + " ".join(f"{row[m]:>20.4f}" for m in names))
+    print(f"\n({took.wall:.0f} s)")
 
 
 if __name__ == "__main__":

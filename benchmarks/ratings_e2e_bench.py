@@ -1,6 +1,6 @@
 """Benchmark: ``arena ratings --battles`` end to end against FastChat's pipeline, and its memory.
 
-Run:  python benchmarks/ratings_e2e_bench.py [--battles N] [--models M] [--ref-rounds K]
+Run:  python -m benchmarks ratings_e2e_bench [--battles N] [--models M] [--ref-rounds K]
 
 1. Speed. A Chatbot-Arena-schema JSONL log (N battles among M models, 10% ties, question ids)
    is written once. **Ours** is the real CLI, ``python -m arena.cli ratings --battles FILE
@@ -29,30 +29,23 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
-import ratings_fastchat as fastchat
 
-ROOT = Path(__file__).resolve().parents[1]
-WINNERS = ("model_a", "model_b", "tie")
+from benchmarks import ratings_fastchat as fastchat
+from benchmarks.common import ROOT, WINNERS, draw_battles, load_average, timer
+
 BUDGET_GIB = 2.0
 
 
 def write_log(path: Path, n: int, m: int, n_queries: int | None, seed: int) -> None:
     """Seeded battles from normal(0, 1) log-strengths, 10% ties, as JSONL."""
     rng = np.random.default_rng(seed)
-    strengths = rng.normal(0.0, 1.0, m)
-    a = rng.integers(0, m, n)
-    b = (a + rng.integers(1, m, n)) % m
-    p = 1.0 / (1.0 + np.exp(-(strengths[a] - strengths[b])))
-    outcome = np.where(rng.random(n) < p, 0, 1)
-    outcome[rng.random(n) < 0.1] = 2
+    draw = draw_battles(rng, n, m)
+    a, b, outcome = draw.model_a, draw.model_b, draw.winner()
     names = [f"model-{i:03d}" for i in range(m)]
     query = rng.integers(0, n_queries, n) if n_queries else None
     with path.open("w", encoding="utf-8") as fh:
@@ -77,11 +70,11 @@ def run_cli(path: Path, *extra: str) -> tuple[float, float, list[dict[str, objec
     """Wall seconds, peak RSS (GiB), the JSON rows and the CPU seconds (user + system) of
     one ``arena ratings --battles`` run."""
     cmd = [sys.executable, "-m", "arena.cli", "ratings", "--battles", str(path), "--json", *extra]
-    timer = shutil.which("time") or "/usr/bin/time"
+    time_tool = shutil.which("time") or "/usr/bin/time"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    t0 = time.perf_counter()
-    done = subprocess.run([timer, "-v", *cmd], capture_output=True, text=True, env=env)
-    wall = time.perf_counter() - t0
+    with timer() as took:
+        done = subprocess.run([time_tool, "-v", *cmd], capture_output=True, text=True, env=env)
+    wall = took.wall
     if done.returncode != 0:
         raise SystemExit(f"arena ratings failed:\n{done.stderr[-2000:]}")
     peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
@@ -95,13 +88,13 @@ def run_cli(path: Path, *extra: str) -> tuple[float, float, list[dict[str, objec
 
 def speed(args: argparse.Namespace, workdir: Path) -> None:
     path = workdir / "battles.jsonl"
-    t0 = time.perf_counter()
-    write_log(path, args.battles, args.models, args.queries, args.seed)
+    with timer() as took:
+        write_log(path, args.battles, args.models, args.queries, args.seed)
     size = path.stat().st_size / 2**20
     print(
         f"== {args.battles:,} battles, {args.models} models, {args.queries:,} question ids, "
         f"1000 bootstrap rounds ({size:.0f} MiB JSONL, written in "
-        f"{time.perf_counter() - t0:.1f} s) =="
+        f"{took.wall:.1f} s) =="
     )
     runs = [run_cli(path) for _ in range(args.repeats)]
     walls = [r[0] for r in runs]
@@ -148,7 +141,8 @@ def memory(args: argparse.Namespace, workdir: Path) -> None:
         path.unlink()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Run the speed and memory comparisons."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=1_000_000)
     parser.add_argument("--models", type=int, default=50)
@@ -158,13 +152,13 @@ def main() -> None:
     parser.add_argument("--memory-battles", type=int, nargs="*", default=[1_000_000, 5_000_000])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--skip-speed", action="store_true")
-    args = parser.parse_args()
-    print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at start")
+    args = parser.parse_args(argv)
+    print(f"machine: {os.cpu_count()} cores; load average {load_average():.1f} at start")
     with tempfile.TemporaryDirectory(prefix="ratings-e2e-") as tmp:
         if not args.skip_speed:
             speed(args, Path(tmp))
         memory(args, Path(tmp))
-    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    print(f"load average {load_average():.1f} at the end")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The queries axis of ``ratings_bench.py``: many variants on few golden cases.
 
-Run:  python benchmarks/ratings_bench.py --queries-axis 50,500,5000,20000
+Run:  python -m benchmarks ratings_bench --queries-axis 50,500,5000,20000
           [--axis-models 1000] [--axis-battles 300000] [--cases-repeats 100x3] [--rounds R]
           [--old-tree DIR] [--markdown]
 
@@ -30,19 +30,25 @@ import json
 import os
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-if __name__ == "__main__" and len(sys.argv) > 1 and json.loads(sys.argv[1]).get("tree"):
-    sys.path.insert(0, json.loads(sys.argv[1])["tree"])  # "main": the old checkout's arena
 
 import numpy as np
 
 from arena.ratings import Battles, bootstrap_bradley_terry, bradley_terry
+
+# private on purpose: the benchmark counts the Newton steps by wrapping the solver's inner
+# solve, which no public name exposes (nor should)
 from arena.ratings import _sparse_newton as sparse_newton
+from benchmarks.common import peak_rss_gib, simulate_battles, suite_only, timer
+from benchmarks.ratings_scale import (
+    TINY_REG,
+    centred,
+    measure,
+    run_choix,
+    run_fastchat,
+    with_tie_weight,
+)
 
 REFERENCES = ("choix ilsr", "FastChat")
 OURS = ("ours", "ours, 1 worker", "main")
@@ -61,17 +67,13 @@ def cases_repeats(m: int, cases: int, repeats: int, seed: int) -> Battles:
 
 
 def battles_for(spec: dict[str, Any]) -> Battles:
-    from ratings_bench import simulate
-
     if spec.get("repeats"):
         return cases_repeats(spec["models"], spec["queries"], spec["repeats"], spec["seed"])
-    return simulate(spec["battles"], spec["models"], spec["queries"], spec["seed"])
+    return simulate_battles(spec["battles"], spec["models"], spec["queries"], spec["seed"])
 
 
 def run_bootstrap(battles: Battles, rounds: int, seed: int, workers: int | None) -> dict[str, Any]:
     """Ours (or main's code): time, Newton steps per round, peak RSS, the ratings."""
-    from ratings_scale import centred, peak_rss_gib
-
     import arena
 
     kwargs = {} if workers is None else {"workers": workers}
@@ -84,13 +86,13 @@ def run_bootstrap(battles: Battles, rounds: int, seed: int, workers: int | None)
         return solve(*args)
 
     sparse_newton._solve = counted  # type: ignore[assignment]
-    t0 = time.perf_counter()
-    bootstrap_bradley_terry(battles, rounds=1, seed=seed, **kwargs)
-    t_one = time.perf_counter() - t0
+    with timer() as took:
+        bootstrap_bradley_terry(battles, rounds=1, seed=seed, **kwargs)
+    t_one = took.wall
     steps[0] = 0
-    t0, c0 = time.perf_counter(), time.process_time()
-    fit = bootstrap_bradley_terry(battles, rounds=rounds, seed=seed, **kwargs)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    with timer() as took:
+        fit = bootstrap_bradley_terry(battles, rounds=rounds, seed=seed, **kwargs)
+    wall, cpu = took.wall, took.cpu
     return {
         "total": wall,
         "cpu": cpu,
@@ -105,8 +107,6 @@ def run_bootstrap(battles: Battles, rounds: int, seed: int, workers: int | None)
 
 def child(spec: dict[str, Any]) -> None:
     """Entry point of one measurement process: prints one JSON line."""
-    from ratings_scale import run_choix, run_fastchat
-
     load = os.getloadavg()[0]
     battles = battles_for(spec)
     method, rounds, seed = spec["method"], spec["rounds"], spec["seed"]
@@ -117,6 +117,15 @@ def child(spec: dict[str, Any]) -> None:
     else:
         result = run_fastchat(battles, rounds, seed, spec["fastchat_rounds"])
     print(json.dumps({**result, "load": [load, os.getloadavg()[0]]}))
+
+
+def _measure_method(spec: dict[str, Any], timeout: float, old_tree: str | None) -> Any:
+    """One measurement process; "main" imports ``arena`` from ``old_tree``, the suite from here."""
+    here = "benchmarks.ratings_queries"
+    if spec["method"] != "main" or old_tree is None:
+        return measure(spec, timeout, here)
+    with suite_only() as folder:
+        return measure(spec, timeout, here, folder, {**os.environ, "PYTHONPATH": old_tree})
 
 
 def _ours_cell(got: dict[str, Any]) -> str:
@@ -139,8 +148,6 @@ def queries_axis(
     markdown: bool = False,
 ) -> None:
     """Print ours, main's code, choix and FastChat for every query count."""
-    from ratings_scale import TINY_REG, centred, measure, with_tie_weight
-
     threads = os.environ.get("OPENBLAS_NUM_THREADS")
     print(f"== queries axis: {models:,} models, {rounds} bootstrap rounds ==")
     print(f"(each method in a fresh process; OPENBLAS_NUM_THREADS={threads}; wall clock;")
@@ -150,7 +157,7 @@ def queries_axis(
         logs.append(
             {"battles": models * cases[0] * cases[1], "queries": cases[0], "repeats": cases[1]}
         )
-    script = str(Path(__file__).resolve())
+    here = "benchmarks.ratings_queries"
     methods = [m for m in OURS if m != "main" or old_tree]
     rows = []
     for log in logs:
@@ -162,7 +169,7 @@ def queries_axis(
         got_all: dict[str, dict[str, Any]] = {}
         for method in methods:
             spec = {**base, "method": method, "tree": old_tree if method == "main" else None}
-            got = measure(spec, max(timeout, 1800.0), script)
+            got = _measure_method(spec, max(timeout, 1800.0), old_tree)
             if isinstance(got, str):
                 print(f"{method:15s} {got}")
                 continue
@@ -192,7 +199,7 @@ def queries_axis(
         }
         for name in REFERENCES:
             ref = measure(
-                {**base, "method": name, "fastchat_rounds": fastchat_rounds}, timeout, script
+                {**base, "method": name, "fastchat_rounds": fastchat_rounds}, timeout, here
             )
             if isinstance(ref, str):
                 print(f"{name:15s} {ref}")

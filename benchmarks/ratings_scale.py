@@ -1,6 +1,6 @@
 """The models axis of ``ratings_bench.py``: ours against choix and FastChat as models grow.
 
-Run:  python benchmarks/ratings_bench.py --models-axis 50,300,1000,3000,10000
+Run:  python -m benchmarks ratings_bench --models-axis 50,300,1000,3000,10000
                                          [--axis-battles N] [--rounds R] [--timeout S]
 
 For each model count the same seeded battles (normal(0, 1) strengths, 10% ties, 20,000 query
@@ -29,20 +29,23 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
 from arena.ratings import DEFAULT_REG, Battles, bootstrap_bradley_terry, bradley_terry
+from benchmarks.common import (
+    ROOT,
+    children_peak_gib,
+    module_command,
+    peak_rss_gib,
+    simulate_battles,
+    timer,
+)
 
 ELO_PER_NAT = 400.0 / np.log(10.0)
 QUERIES = 20_000
@@ -71,19 +74,6 @@ OPT_MAX_BATTLES = 200_000
 CONVERGED_MAX_MODELS = 300
 
 
-def peak_rss_gib() -> float:
-    """This process's peak resident set size (VmHWM) in GiB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 2**20
-    return float("nan")
-
-
-def children_peak_gib() -> float:
-    """Largest peak RSS among this process's waited-for children (pool workers), GiB."""
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20
-
-
 def with_tie_weight(battles: Battles, weight: float) -> Battles:
     """The same battles with ties weighted ``weight`` (choix counts a tie as two results)."""
     w = np.where(battles.outcome == 0.5, weight, 1.0)
@@ -108,12 +98,12 @@ def centred(elo: np.ndarray) -> np.ndarray:
 
 
 def run_ours(battles: Battles, rounds: int, seed: int) -> dict[str, Any]:
-    t0, c0 = time.perf_counter(), time.process_time()
-    point = bradley_terry(battles)
-    t_fit = time.perf_counter() - t0
-    t0, c0 = time.perf_counter(), time.process_time()
-    fit = bootstrap_bradley_terry(battles, rounds=rounds, seed=seed)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    with timer() as took:
+        point = bradley_terry(battles)
+    t_fit = took.wall
+    with timer() as took:
+        fit = bootstrap_bradley_terry(battles, rounds=rounds, seed=seed)
+    wall, cpu = took.wall, took.cpu
     rss = peak_rss_gib()
     matched = {
         "choix ilsr": bradley_terry(with_tie_weight(battles, 2.0), reg=TINY_REG),
@@ -141,14 +131,14 @@ def run_choix(battles: Battles, rounds: int, seed: int, method: str) -> dict[str
             return np.asarray(choix.ilsr_pairwise(m, data, initial_params=start, max_iter=1000))
         return np.asarray(choix.opt_pairwise(m, data, alpha=DEFAULT_REG / 2, initial_params=start))
 
-    t0 = time.perf_counter()
-    params = fit(choix_data(battles), None)
-    t_fit = time.perf_counter() - t0
+    with timer() as took:
+        params = fit(choix_data(battles), None)
+    t_fit = took.wall
     rng = np.random.default_rng(seed)
     n_q = int(battles.query.max()) + 1
-    t0 = time.perf_counter()
-    fit(choix_data(battles, rng.multinomial(n_q, np.full(n_q, 1.0 / n_q))), params)
-    t_round = time.perf_counter() - t0
+    with timer() as took:
+        fit(choix_data(battles, rng.multinomial(n_q, np.full(n_q, 1.0 / n_q))), params)
+    t_round = took.wall
     elo = ELO_PER_NAT * params
     return {
         "fit": t_fit,
@@ -161,7 +151,8 @@ def run_choix(battles: Battles, rounds: int, seed: int, method: str) -> dict[str
 
 def run_fastchat(battles: Battles, rounds: int, seed: int, timed_rounds: int) -> dict[str, Any]:
     import pandas as pd
-    import ratings_fastchat as fastchat
+
+    from benchmarks import ratings_fastchat as fastchat
 
     names = np.asarray(battles.models)
     winner = np.where(
@@ -171,13 +162,13 @@ def run_fastchat(battles: Battles, rounds: int, seed: int, timed_rounds: int) ->
         {"model_a": names[battles.model_a], "model_b": names[battles.model_b], "winner": winner}
     )
     np.random.seed(seed)
-    t0 = time.perf_counter()
-    point = fastchat.compute_elo_mle_with_tie(df)
-    t_fit = time.perf_counter() - t0
+    with timer() as took:
+        point = fastchat.compute_elo_mle_with_tie(df)
+    t_fit = took.wall
     k = min(rounds, timed_rounds)
-    t0 = time.perf_counter()
-    fastchat.get_bootstrap_result_elo_mle_with_tie(df, k)
-    t_boot = time.perf_counter() - t0
+    with timer() as took:
+        fastchat.get_bootstrap_result_elo_mle_with_tie(df, k)
+    t_boot = took.wall
     elo = np.array([point[name] for name in battles.models])
     converged = None
     if battles.n_models <= CONVERGED_MAX_MODELS:
@@ -209,9 +200,7 @@ def run_fastchat(battles: Battles, rounds: int, seed: int, timed_rounds: int) ->
 
 def child(spec: dict[str, Any]) -> None:
     """Entry point of one measurement process: prints one JSON line."""
-    from ratings_bench import simulate
-
-    battles = simulate(spec["battles"], spec["models"], QUERIES, spec["seed"])
+    battles = simulate_battles(spec["battles"], spec["models"], QUERIES, spec["seed"])
     method, rounds, seed = spec["method"], spec["rounds"], spec["seed"]
     if method == "ours":
         result = run_ours(battles, rounds, seed)
@@ -223,13 +212,22 @@ def child(spec: dict[str, Any]) -> None:
 
 
 def measure(
-    spec: dict[str, Any], timeout: float, script: str | None = None
+    spec: dict[str, Any],
+    timeout: float,
+    module: str = "benchmarks.ratings_scale",
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
 ) -> dict[str, Any] | str:
-    """Run ``spec`` (by ``script``, default this file) in a fresh process group; its JSON
-    result, or why there is none."""
-    cmd = [sys.executable, script or str(Path(__file__).resolve()), json.dumps(spec)]
+    """Run ``spec`` (by ``module``'s ``child``, default this module's) in a fresh process
+    group; its JSON result, or why there is none."""
     proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        module_command(module, json.dumps(spec)),
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     try:
         out, err = proc.communicate(timeout=timeout)

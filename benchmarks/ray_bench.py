@@ -1,6 +1,6 @@
 """Throughput of the Ray executor against the local executor, side by side.
 
-    .venv/bin/python benchmarks/ray_bench.py [--tasks 600] [--concurrency 64] [--latency 0.2]
+    .venv/bin/python -m benchmarks ray_bench [--tasks 600] [--concurrency 64] [--latency 0.2]
         [--workers 1,2,4] [--address ADDRESS]
 
 An OpenAI-compatible server on 127.0.0.1 (benchmarks/chat_server.py, its own process) answers
@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from benchmarks.common import ROOT, timer
+
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")  # keep Ray on 127.0.0.1
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # loopback only: no token file is written
@@ -73,9 +71,9 @@ def measure(
     dataset, variant = suite(base_url, tasks, label)
     store = Store(f"sqlite:///{work / f'{label}.db'}")
     before = server.requests()
-    started = time.perf_counter()
-    report = run_suite(store, dataset, [variant], options)
-    wall = time.perf_counter() - started
+    with timer() as took:
+        report = run_suite(store, dataset, [variant], options)
+    wall = took.wall
     errors = [r.error for r in report.results if r.error]
     if errors:
         raise SystemExit(f"{label}: {len(errors)} task errors, e.g. {errors[0]}")
@@ -92,19 +90,19 @@ def measure(
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Run the side-by-side throughput table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=600)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--workers", default="1,2,4", help="comma-separated worker counts")
     parser.add_argument("--address", default=None, help="an existing Ray cluster")
-    args = parser.parse_args()
-    sys.path.insert(0, str(ROOT / "benchmarks"))
+    args = parser.parse_args(argv)
     import ray
-    from chat_server import ChatServerProcess
 
     from arena.executors import RayExecutor
+    from benchmarks.chat_server import ChatServerProcess
 
     rows = []
     with (

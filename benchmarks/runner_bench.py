@@ -1,6 +1,6 @@
 """Runner throughput: this tree against a base commit, side by side, in one run.
 
-    .venv/bin/python benchmarks/runner_bench.py [--tasks 1520] [--zero-tasks 760]
+    .venv/bin/python -m benchmarks runner_bench [--tasks 1520] [--zero-tasks 760]
         [--concurrency 32] [--latency 0.2] [--base 91200a7 | --base-dir DIR] [--rounds 2]
         [--no-base] [--profile FILE]
 
@@ -33,14 +33,11 @@ import asyncio
 import json
 import os
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-
+from benchmarks.common import ROOT, module_command, suite_only, timer
 
 # -- worker: one run of one tree (runs in a child process) ------------------------------------
 
@@ -98,9 +95,9 @@ def worker(args: argparse.Namespace) -> None:
 
         profiler = cProfile.Profile()
         profiler.enable()
-    started, cpu = time.perf_counter(), time.process_time()
-    report = run_suite(store, measured, [variant], options)
-    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    with timer() as took:
+        report = run_suite(store, measured, [variant], options)
+    wall, cpu = took.wall, took.cpu
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)
@@ -151,9 +148,9 @@ def server_capacity(base_url: str, concurrency: int, requests: int) -> float:
                 await reader.readexactly(length)
             writer.close()
 
-        started = time.perf_counter()
-        await asyncio.gather(*(loop() for _ in range(concurrency)))
-        return requests / (time.perf_counter() - started)
+        with timer() as took:
+            await asyncio.gather(*(loop() for _ in range(concurrency)))
+        return requests / took.wall
 
     return asyncio.run(run())
 
@@ -173,17 +170,29 @@ def measure(
 ) -> dict[str, Any]:
     """One fresh child process running the suite of ``tree``."""
     work.mkdir(parents=True)
+    with suite_only() as suite:  # this suite's worker on the tree's arena
+        return _worker_result(tree, base_url, tasks, concurrency, work, profile, suite)
+
+
+def _worker_result(
+    tree: Path,
+    base_url: str,
+    tasks: int,
+    concurrency: int,
+    work: Path,
+    profile: str | None,
+    suite: Path,
+) -> dict[str, Any]:
     env = {
         **os.environ,
-        "PYTHONPATH": str(tree),
+        "PYTHONPATH": os.pathsep.join([str(suite), str(tree)]),
         "ARENA_SANDBOX_DIR": str(work / "sandboxes"),
         "ARENA_RETRY_DELAY": "0",
         "OPENBLAS_NUM_THREADS": "1",
     }
     env.pop("ARENA_DB_URL", None)
     command = [
-        sys.executable,
-        str(Path(__file__).resolve()),
+        *module_command("benchmarks.runner_bench"),
         "--worker",
         str(tree),
         "--base-url",
@@ -211,7 +220,8 @@ def measure(
 # -- main ----------------------------------------------------------------------------------------
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Measure this tree (and a base tree) side by side."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=1520, help="tasks of the latency run")
     parser.add_argument("--zero-tasks", type=int, default=760, help="tasks of the 0-latency run")
@@ -227,11 +237,11 @@ def main() -> None:
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--base-url", help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.worker:
         worker(args)
         return
-    from chat_server import ChatServerProcess  # benchmarks/ is on sys.path as the script's dir
+    from benchmarks.chat_server import ChatServerProcess
 
     with tempfile.TemporaryDirectory(prefix="runner-bench-") as tmp:
         work = Path(tmp)

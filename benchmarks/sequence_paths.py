@@ -16,7 +16,7 @@ Outcomes are Bernoulli(1/2) (a win or a loss, the largest variance), the run's p
 the bets from :class:`arena.sequential.BettingCS`. Prints Markdown tables with Monte Carlo
 standard errors::
 
-    python benchmarks/sequence_paths.py --runs 6000
+    python -m benchmarks sequence_paths --runs 6000
 """
 
 from __future__ import annotations
@@ -24,14 +24,17 @@ from __future__ import annotations
 import argparse
 import math
 import platform
-import time
 
 import numpy as np
 from numpy.typing import NDArray
 
 from arena.sequential import BettingCS
+
+# private on purpose: the critical-value blocks and the sequence plan belong to the gate's layer
+# (docs/architecture.yaml), above the statistics face (arena.sequential), which must not load them
 from arena.sequential._critical import critical_blocks
 from arena.sequential._plan import PlanRequest, SequencePlan, continue_plan, start_plan
+from benchmarks.common import timer
 
 BUDGETS = (40, 80, 120, 160, 200)
 
@@ -118,36 +121,39 @@ def _se(rate: float, runs: int) -> float:
     return math.sqrt(max(rate * (1 - rate), 1e-12) / runs)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=6000, help="simulated sets per row")
     parser.add_argument("--grid", type=int, default=200, help="candidate means of the bets")
-    args = parser.parse_args()
-    started = time.time()
-    print(f"machine: {platform.machine()}, Python {platform.python_version()}, "
-          f"numpy {np.__version__}\n")  # fmt: skip
-    print(f"## Continued runs: equal variants, --max-cases {' -> '.join(map(str, BUDGETS))}, "
-          f"alpha 0.05 (false 'better' <= 2.5%), {args.runs} sets, grid {args.grid}\n")  # fmt: skip
-    print("| method | false better | MC s.e. |\n|---|---|---|")
-    for name, rebet in (("continued (stored plan)", False), ("re-bet each rerun (old)", True)):
-        rate = continued_false_better(args.runs, grid=args.grid, rebet=rebet)
-        print(f"| {name} | {rate:.2%} | {_se(rate, args.runs):.2%} |")
-    runs = 200_000
-    print(f"\n## Critical cases: equal stochastic agents, 6 critical cases, alpha 0.05, "
-          f"{runs} runs per row\n")  # fmt: skip
-    print("| pass prob | repeats | rule | 'worse' from a critical case |\n|---|---|---|---|")
-    for p in (0.8, 0.5):
-        for repeats in (1, 2, 3, 5):
-            rows = [
-                ("old: any failure", True, False),
-                ("by evidence", False, False),
-                ("--strict-critical (declared deterministic)", False, True),
-            ]
-            for name, old, strict in rows:
-                rate = critical_false_worse(runs, p=p, repeats=repeats, strict=strict, old_rule=old)
-                print(f"| {p} | {repeats} | {name} | {rate:.2%} |")
-    print(f"\ntook {time.time() - started:.0f} s")
+    args = parser.parse_args(argv)
+    with timer() as took:
+        print(f"machine: {platform.machine()}, Python {platform.python_version()}, "
+              f"numpy {np.__version__}\n")  # fmt: skip
+        budgets = " -> ".join(map(str, BUDGETS))
+        print(f"## Continued runs: equal variants, --max-cases {budgets}, alpha 0.05 "
+              f"(false 'better' <= 2.5%), {args.runs} sets, grid {args.grid}\n")  # fmt: skip
+        print("| method | false better | MC s.e. |\n|---|---|---|")
+        for name, rebet in (("continued (stored plan)", False), ("re-bet each rerun (old)", True)):
+            rate = continued_false_better(args.runs, grid=args.grid, rebet=rebet)
+            print(f"| {name} | {rate:.2%} | {_se(rate, args.runs):.2%} |")
+        runs = 200_000
+        print(f"\n## Critical cases: equal stochastic agents, 6 critical cases, alpha 0.05, "
+              f"{runs} runs per row\n")  # fmt: skip
+        print("| pass prob | repeats | rule | 'worse' from a critical case |\n|---|---|---|---|")
+        for p in (0.8, 0.5):
+            for repeats in (1, 2, 3, 5):
+                rows = [
+                    ("old: any failure", True, False),
+                    ("by evidence", False, False),
+                    ("--strict-critical (declared deterministic)", False, True),
+                ]
+                for name, old, strict in rows:
+                    rate = critical_false_worse(
+                        runs, p=p, repeats=repeats, strict=strict, old_rule=old
+                    )
+                    print(f"| {p} | {repeats} | {name} | {rate:.2%} |")
+    print(f"\ntook {took.wall:.0f} s")
 
 
 if __name__ == "__main__":

@@ -26,30 +26,23 @@ all pairs, with a futility stop, and with neither, the CLI's default), on the
 original design (the true best first, 20% ties) and on one with the true best at a random
 index and tie-prone cases: judge calls, share of all pairs, top-1 found, ranks separated.
 
-    python benchmarks/sequential_bench.py            # about 4-5 minutes on one core
+    python -m benchmarks sequential_bench            # about 4-5 minutes on one core
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
-import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from scipy.stats import norm
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from arena.sequential import (  # noqa: E402
+from arena.sequential import (
     ADAPTIVE_FUTILITY as FUTILITY,
 )
-from arena.sequential import (  # noqa: E402
+from arena.sequential import (
     AdaptiveLoop,
     AdaptiveState,
     BettingCS,
@@ -58,6 +51,7 @@ from arena.sequential import (  # noqa: E402
     futile,
     make_sequence,
 )
+from benchmarks.common import timer
 
 
 @dataclass(frozen=True)
@@ -88,7 +82,7 @@ class Truth:
         return np.where(u < win, 1.0, np.where(u < win + tie, 0.5, 0.0))
 
     def right(self, margin: float) -> int:
-        """The right decision's code (``_decide``'s), 0 when there is none to find."""
+        """The right decision's code (``decide_once``'s), 0 when there is none to find."""
         if self.mean > 0.5 + 1e-9:
             return 1
         return 2 if self.mean < 0.5 - margin - 1e-9 else 0
@@ -110,7 +104,7 @@ HARD_GRID = [
 ]
 
 
-def _decide(lo: np.ndarray, hi: np.ndarray, margin: float) -> np.ndarray:
+def decide_once(lo: np.ndarray, hi: np.ndarray, margin: float) -> np.ndarray:
     """0 undecided, 1 better, 2 worse, 3 non-inferior (within the margin either way)."""
     out = np.zeros(lo.shape, dtype=int)
     out[(lo >= 0.5 - margin) & (hi <= 0.5 + margin)] = 3
@@ -137,7 +131,7 @@ def _sequence(x: np.ndarray, margin: float, make: Callable[[int], object], futil
     rows = np.arange(runs)  # the runs still open, in the sequence's row order
     for t in range(cases):
         cs.update(x[rows, t])  # type: ignore[attr-defined]
-        now = _decide(*cs.bounds(), margin)  # type: ignore[attr-defined]
+        now = decide_once(*cs.bounds(), margin)  # type: ignore[attr-defined]
         if futility and isinstance(cs, SpendingCS):
             now[(now == 0) & futile(cs, margin, futility)] = 4
         hit = now > 0
@@ -164,12 +158,12 @@ def simulate(truth: Truth, runs: int, cases: int, margin: float, seed: int) -> d
     peek_d, peek_n = np.zeros(runs, dtype=int), np.full(runs, cases)
     open_peek = np.ones(runs, dtype=bool)
     for t in range(9, cases):
-        now = _decide(*_normal(x, t + 1), margin)
+        now = decide_once(*_normal(x, t + 1), margin)
         hit = open_peek & (now > 0)
         peek_d[hit], peek_n[hit], open_peek[hit] = now[hit], t + 1, False
     plan = BoundaryPlan(cases, margin=margin)
     return {
-        "fixed": (_decide(*_normal(x, cases), margin), np.full(runs, cases)),
+        "fixed": (decide_once(*_normal(x, cases), margin), np.full(runs, cases)),
         "naive peeking": (peek_d, peek_n),
         "sequential, anytime (--boundary anytime)": _sequence(
             x, margin, lambda r: BettingCS(0.05, sequences=r, grid=400, horizon=cases // 2)
@@ -332,7 +326,7 @@ def part_two(args: argparse.Namespace) -> None:
     print()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Run both parts and print the tables (Markdown) with the machine."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=200)
@@ -341,20 +335,20 @@ def main() -> None:
     parser.add_argument("--rank-cases", type=int, default=50)
     parser.add_argument("--rank-runs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    started = time.perf_counter()
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}\n"
-    )
-    if args.runs:
-        part_one(args, "the original grid", GRID_OF_TRUTHS, args.seed)
-        part_one(
-            args, "the harder grid (heterogeneous cases, many ties)", HARD_GRID, args.seed + 100
+    args = parser.parse_args(argv)
+    with timer() as took:
+        print(
+            f"machine: {platform.processor() or platform.machine()}, {platform.system()} "
+            f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}\n"
         )
-    if args.rank_runs:
-        part_two(args)
-    print(f"took {time.perf_counter() - started:.0f} s")
+        if args.runs:
+            part_one(args, "the original grid", GRID_OF_TRUTHS, args.seed)
+            part_one(
+                args, "the harder grid (heterogeneous cases, many ties)", HARD_GRID, args.seed + 100
+            )
+        if args.rank_runs:
+            part_two(args)
+    print(f"took {took.wall:.0f} s")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ every case; they differ only in how much they bet:
   ``E[min(tau, 200)]`` (min is concave), so it never capped the savings; runs that would end
   undecided can stop early (futility) at no error cost.
 
-    python benchmarks/sequential_strategies.py --runs 1000
+    python -m benchmarks sequential_strategies --runs 1000
 """
 
 from __future__ import annotations
@@ -34,21 +34,13 @@ from __future__ import annotations
 import argparse
 import math
 import platform
-import sys
-import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-for folder in (ROOT, ROOT / "benchmarks"):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-
-from sequential_bench import GRID_OF_TRUTHS, Truth, _decide  # noqa: E402
-
-from arena.sequential import BettingCS  # noqa: E402
+from arena.sequential import BettingCS
+from benchmarks.common import timer
+from benchmarks.sequential_bench import GRID_OF_TRUTHS, Truth, decide_once
 
 CONSTANT_BETS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
 
@@ -136,7 +128,7 @@ def _constant(bet: float) -> Make:
 def simulate(
     make: Make, x: np.ndarray, margin: float, loose: Make | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(decision, cases used) per simulated golden set (``_decide``'s codes). With
+    """(decision, cases used) per simulated golden set (``decide_once``'s codes). With
     ``loose``, "non-inferior" is read from that second sequence instead."""
     runs, cases = x.shape
     cs, other = make(runs), loose(runs) if loose else None
@@ -144,7 +136,7 @@ def simulate(
     open_ = np.ones(runs, dtype=bool)
     for t in range(cases):
         cs.update(x[:, t])
-        now = _decide(*cs.bounds(), margin)
+        now = decide_once(*cs.bounds(), margin)
         if other is not None:
             other.update(x[:, t])
             lower, upper = other.bounds()
@@ -155,65 +147,67 @@ def simulate(
     return decision, used
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Parse the flags and run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--margin", type=float, default=0.05)
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    start = time.time()
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}\n"
-    )
-    data = [
-        t.draw(np.random.default_rng(args.seed + k), args.runs, args.cases)
-        for k, t in enumerate(GRID_OF_TRUTHS)
-    ]
-    names = " | ".join(f"{t.name} ({t.mean})" for t in GRID_OF_TRUTHS)
-    print(
-        f"{args.runs} simulated golden sets of {args.cases} cases per truth, margin {args.margin}"
-    )
-    print("mean cases to a decision; in brackets: false better (equal, ties) or power\n")
-    print(f"| strategy | {names} | saved vs fixed | max false better |")
-    print("|---|" + "---|" * len(GRID_OF_TRUTHS) + "---|---|")
-    rows = {
-        name: [simulate(make, x, args.margin) for x in data]
-        for name, make in strategies(args.cases).items()
-    }
-    arena_cs = next(iter(strategies(args.cases).values()))
-
-    def loose(runs: int) -> BettingCS:
-        return BettingCS(0.10, sequences=runs, grid=400, horizon=max(args.cases // 2, 1))
-
-    rows["TOST: non-inferior at 5% per side (looser, not adopted)"] = [
-        simulate(arena_cs, x, args.margin, loose) for x in data
-    ]
-    rows["oracle constant bet (knows the truth)"] = [
-        min(
-            (simulate(_constant(bet), x, args.margin) for bet in CONSTANT_BETS),
-            key=lambda result: result[1].mean(),
+    args = parser.parse_args(argv)
+    with timer() as took:
+        print(
+            f"machine: {platform.processor() or platform.machine()}, {platform.system()} "
+            f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}\n"
         )
-        for x in data
-    ]
-    for name, results in rows.items():
-        cells, false_better = [], 0.0
-        for truth, (decision, used) in zip(GRID_OF_TRUTHS, results, strict=True):
-            right = {0.6: 1, 0.2: 2, 0.55: 1}.get(truth.mean)
-            rate = np.mean(decision == right) if right else np.mean(decision == 1)
-            if not right:
-                false_better = max(false_better, float(rate))
-            cells.append(f"{used.mean():.1f} ({rate:.1%})")
-        saved = np.mean([1 - used.mean() / args.cases for _, used in results])
-        print(f"| {name} | {' | '.join(cells)} | {saved:.1%} | {false_better:.1%} |")
-    first = next(iter(rows.values()))
-    floors = " | ".join(
-        f"{_floor(t, args.margin, _power(t, d, args.margin)):.0f}"
-        for t, (d, _) in zip(GRID_OF_TRUTHS, first, strict=True)
-    )
-    print(f"| information floor, kl(beta, alpha/2) / KL_inf (capped) | {floors} | | |")
-    print(f"\ntook {time.time() - start:.0f} s")
+        data = [
+            t.draw(np.random.default_rng(args.seed + k), args.runs, args.cases)
+            for k, t in enumerate(GRID_OF_TRUTHS)
+        ]
+        names = " | ".join(f"{t.name} ({t.mean})" for t in GRID_OF_TRUTHS)
+        print(
+            f"{args.runs} simulated golden sets of {args.cases} cases per truth, "
+            f"margin {args.margin}"
+        )
+        print("mean cases to a decision; in brackets: false better (equal, ties) or power\n")
+        print(f"| strategy | {names} | saved vs fixed | max false better |")
+        print("|---|" + "---|" * len(GRID_OF_TRUTHS) + "---|---|")
+        rows = {
+            name: [simulate(make, x, args.margin) for x in data]
+            for name, make in strategies(args.cases).items()
+        }
+        arena_cs = next(iter(strategies(args.cases).values()))
+
+        def loose(runs: int) -> BettingCS:
+            return BettingCS(0.10, sequences=runs, grid=400, horizon=max(args.cases // 2, 1))
+
+        rows["TOST: non-inferior at 5% per side (looser, not adopted)"] = [
+            simulate(arena_cs, x, args.margin, loose) for x in data
+        ]
+        rows["oracle constant bet (knows the truth)"] = [
+            min(
+                (simulate(_constant(bet), x, args.margin) for bet in CONSTANT_BETS),
+                key=lambda result: result[1].mean(),
+            )
+            for x in data
+        ]
+        for name, results in rows.items():
+            cells, false_better = [], 0.0
+            for truth, (decision, used) in zip(GRID_OF_TRUTHS, results, strict=True):
+                right = {0.6: 1, 0.2: 2, 0.55: 1}.get(truth.mean)
+                rate = np.mean(decision == right) if right else np.mean(decision == 1)
+                if not right:
+                    false_better = max(false_better, float(rate))
+                cells.append(f"{used.mean():.1f} ({rate:.1%})")
+            saved = np.mean([1 - used.mean() / args.cases for _, used in results])
+            print(f"| {name} | {' | '.join(cells)} | {saved:.1%} | {false_better:.1%} |")
+        first = next(iter(rows.values()))
+        floors = " | ".join(
+            f"{_floor(t, args.margin, _power(t, d, args.margin)):.0f}"
+            for t, (d, _) in zip(GRID_OF_TRUTHS, first, strict=True)
+        )
+        print(f"| information floor, kl(beta, alpha/2) / KL_inf (capped) | {floors} | | |")
+    print(f"\ntook {took.wall:.0f} s")
 
 
 def _support(truth: Truth) -> tuple[np.ndarray, np.ndarray]:

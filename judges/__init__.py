@@ -10,8 +10,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the real names, for type checkers
+    from judges._checklist_score import DEFAULT_RULE, RULES, answer_score, p_first_better
     from judges._human import human_judge
     from judges._identity import judge_identity, verdict_key
+    from judges._open_ended import (
+        AgreementFigures,
+        Choice,
+        FittedCombination,
+        agreement_with_people,
+        choice,
+        coverage_at,
+        fit_combination,
+    )
     from judges._orders import (
         Outcome,
         agreement_rule,
@@ -35,8 +45,22 @@ if TYPE_CHECKING:  # the real names, for type checkers
     )
     from judges.modes import MODES, combine, get_mode, mode_names
     from judges.modes._base import JudgeMode
+    from judges.modes._checklist_items import ItemGrade, item_grades
 
 _EXPORTS = {
+    "DEFAULT_RULE": "judges._checklist_score",
+    "RULES": "judges._checklist_score",
+    "answer_score": "judges._checklist_score",
+    "p_first_better": "judges._checklist_score",
+    "ItemGrade": "judges.modes._checklist_items",
+    "item_grades": "judges.modes._checklist_items",
+    "AgreementFigures": "judges._open_ended",
+    "Choice": "judges._open_ended",
+    "FittedCombination": "judges._open_ended",
+    "agreement_with_people": "judges._open_ended",
+    "choice": "judges._open_ended",
+    "coverage_at": "judges._open_ended",
+    "fit_combination": "judges._open_ended",
     "judge_identity": "judges._identity",
     "verdict_key": "judges._identity",
     "MODES": "judges.modes",
@@ -70,10 +94,16 @@ _EXPORTS = {
 
 __all__ = [
     "COMBINATIONS",
+    "DEFAULT_RULE",
     "DEFAULT_TIE_MARGIN",
     "LABELS",
     "MODES",
+    "RULES",
+    "AgreementFigures",
+    "Choice",
     "Exchange",
+    "FittedCombination",
+    "ItemGrade",
     "Judge",
     "JudgeMode",
     "JudgeSpec",
@@ -84,16 +114,23 @@ __all__ = [
     "SelectiveSettings",
     "Verdict",
     "agreement_rule",
+    "agreement_with_people",
+    "answer_score",
     "averaging_rule",
+    "choice",
     "combine",
+    "coverage_at",
     "first_token_probs",
+    "fit_combination",
     "get_mode",
     "human_judge",
+    "item_grades",
     "judge_identity",
     "judge_model_config",
     "label_from_probability",
     "logit_rule",
     "mode_names",
+    "p_first_better",
     "parse_judge",
     "parse_verdict",
     "probability_rule",

@@ -55,12 +55,28 @@ DEFAULT_RULE = "mean"
 
 
 def answer_score(p_met: Sequence[float], rule: str = DEFAULT_RULE) -> float:
-    """One answer's score in (0, 1) from its items' P(met) by ``rule`` (0.5 without items)."""
+    """One answer's score in (0, 1) from its items' P(met) by ``rule`` (0.5 without items).
+
+    Args:
+        p_met: each checklist item's probability that the answer meets it.
+        rule: the name of a rule in :data:`RULES` combining them.
+
+    Returns:
+        The score, clipped into (0, 1).
+    """
     if not p_met:
         return 0.5
     return _clip(RULES[rule](p_met))
 
 
 def p_first_better(score_a: float, score_b: float) -> float:
-    """P(A better) = sigmoid(logit(score_a) - logit(score_b)) (Bradley-Terry on log-odds)."""
+    """P(A better) = sigmoid(logit(score_a) - logit(score_b)) (Bradley-Terry on log-odds).
+
+    Args:
+        score_a: the first answer's score in (0, 1).
+        score_b: the second answer's score in (0, 1).
+
+    Returns:
+        The probability that the first answer is the better one.
+    """
     return _sigmoid(_logit(score_a) - _logit(score_b))

@@ -7,6 +7,12 @@ called:" line, a "Reference answer:"), and orders to drop earlier instructions o
 grading rules. A match that only repeats the user's own request (a refusal quoting "ignore
 your instructions") or follows a negation ("I won't ignore previous instructions") is not
 counted. A flagged answer never wins its battle (:mod:`arena.battles._calibration`).
+
+:func:`injection_marks` applies it to everything of one side the judge reads that the agent
+could have written or steered: its answer or replies, the tool calls shown with them (their
+arguments are the agent's text), and in a conversation with a simulated user, that user's
+turns (an agent can ask the user to "type this sentence exactly"). Only what the team wrote
+is exempt: the case's input and a scripted user's turns.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from dataclasses import replace
 
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B
 from judges._orders import Outcome
-from judges._types import Verdict
+from judges._types import PairRequest, Seat, Verdict
 
 _GRADER = r"(?:grader|judge|evaluator|assessor|reviewer|rater|scorer|grading model)s?"
 _VERB = r"(?:answer|reply|respond|say|output|return|print|write|mark|grade|rate|score)"
@@ -84,9 +90,13 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ("override instruction", r"(?i)\b(?:system|developer)\s*(?:prompt|message|note|override)\s*:"),
 )
 
+#: What of a side :func:`injection_marks` reads (part of :data:`DETECTOR_VERSION`).
+CHECKED = ("answer or replies", "tool calls shown", "simulated user turns")
+
 _COMPILED = tuple((reason, re.compile(pattern)) for reason, pattern in PATTERNS)
-#: Changes whenever a pattern does: part of the judge's identity (cached verdicts carry marks).
-DETECTOR_VERSION = hashlib.sha256(repr(PATTERNS).encode()).hexdigest()[:12]
+#: Changes whenever a pattern or what is checked does: part of the judge's identity (cached
+#: verdicts carry marks).
+DETECTOR_VERSION = hashlib.sha256(repr((PATTERNS, CHECKED)).encode()).hexdigest()[:12]
 
 _NEGATION = re.compile(
     r"(?i)\b(?:not|never|cannot|can't|won't|will not|don't|do not|refuse to|unable to)\s+"
@@ -116,6 +126,39 @@ def suspected_injection(answer: str, query: str = "") -> list[str]:
             reasons.append(reason)
             break
     return reasons
+
+
+def _side_reasons(request: PairRequest, seat: Seat) -> list[str]:
+    answer, turns, calls = (
+        (request.answer_a, request.turns_a, request.trajectory_a)
+        if seat == "A"
+        else (request.answer_b, request.turns_b, request.trajectory_b)
+    )
+    if turns is None:
+        found = [suspected_injection(answer, request.query)]
+        if calls:
+            found.append(suspected_injection(calls, request.query))
+    else:
+        said = "\n".join([request.query, *(turn.user for turn in turns)])
+        found = [suspected_injection(turn.reply, said) for turn in turns]
+        found += [suspected_injection(turn.calls, said) for turn in turns if turn.calls]
+        # a simulated user's turn against the team's text only, never against the agent's
+        found += [suspected_injection(t.user, request.query) for t in turns if t.simulated]
+    return list(dict.fromkeys(reason for each in found for reason in each))
+
+
+def injection_marks(request: PairRequest) -> dict[Seat, list[str]]:
+    """Seat -> the reasons its side seems to address the judge (seats without any left out),
+    by :func:`suspected_injection`: the answer (in a conversation each reply alone), the tool
+    calls shown to the judge, and a simulated user's turns. The case's input and a scripted
+    user's turns are the team's and never checked; a reply or tool call repeating what the
+    user said is not counted, a simulated user repeating the agent is."""
+    marks: dict[Seat, list[str]] = {}
+    for seat in ("A", "B"):
+        reasons = _side_reasons(request, seat)
+        if reasons:
+            marks[seat] = reasons
+    return marks
 
 
 def battle_marks(ab: Verdict | None, ba: Verdict | None) -> tuple[list[str], list[str]]:

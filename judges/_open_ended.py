@@ -33,7 +33,15 @@ class AgreementFigures(BaseModel):
 
 
 def choice(p_first: float | None, margin: float) -> Choice | None:
-    """A probability P(side 1 better) as an outcome: a tie within ``margin`` of 0.5."""
+    """A probability P(side 1 better) as an outcome: a tie within ``margin`` of 0.5.
+
+    Args:
+        p_first: P(side 1 better), or None when the judge gave none.
+        margin: how far from 0.5 a probability still counts as a tie.
+
+    Returns:
+        0 for a tie, 1 or 2 for the side preferred; None without a probability.
+    """
     if p_first is None:
         return None
     if abs(p_first - 0.5) <= margin:
@@ -115,6 +123,9 @@ def fit_combination(
         l2: the ridge penalty on the weights (not the bias), which keeps a small fit stable.
         steps: Newton steps at most.
 
+    Returns:
+        The fitted weights and bias, by mode.
+
     Raises:
         ValueError: no pairs, or rows of the wrong width.
     """
@@ -146,6 +157,15 @@ def coverage_at(
     """(coverage, agreement on the verdicts given) when the judge abstains below a confidence.
 
     Confidence is ``|2 P - 1|``; a verdict is given when it is at least ``threshold``.
+
+    Args:
+        people: people's choice per pair.
+        p_first: the judge's P(side 1 better) per pair (None: no verdict).
+        threshold: the least confidence at which the judge gives a verdict.
+
+    Returns:
+        The share of pairs given a verdict, and the agreement with people on them (None when
+        none is given).
     """
     given = [
         (h, 1 if p > 0.5 else 2)

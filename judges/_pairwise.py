@@ -13,8 +13,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from arena.models import CachingChatModel, MemoryResponseStore, ResponseStore, make_chat_model
 from arena.models._config import ModelConfig
-from judges._injection import suspected_injection
-from judges._types import JudgeSpec, PairRequest, Seat, Verdict
+from judges._injection import injection_marks
+from judges._types import JudgeSpec, PairRequest, Verdict
 from judges.modes import UnreadableReply, get_mode
 
 
@@ -49,27 +49,6 @@ def forget_reply(model: BaseChatModel, reply: AIMessage) -> None:
     """Drop an unusable reply from the response cache, so the next run asks again."""
     if isinstance(model, CachingChatModel):
         model.forget(reply)
-
-
-def injection_marks(request: PairRequest) -> dict[Seat, list[str]]:
-    """Seat -> the reasons its answer seems to address the judge (seats without any left
-    out), by :func:`judges._injection.suspected_injection`. In a conversation, the agent's
-    replies are checked, each one alone (the user's turns never are: a reply quoting them
-    is not counted)."""
-    marks: dict[Seat, list[str]] = {}
-    for seat, answer, turns in (
-        ("A", request.answer_a, request.turns_a),
-        ("B", request.answer_b, request.turns_b),
-    ):
-        if turns is None:
-            reasons = suspected_injection(answer, request.query)
-        else:
-            said = "\n".join([request.query, *(turn.user for turn in turns)])
-            found = (suspected_injection(turn.reply, said) for turn in turns)
-            reasons = list(dict.fromkeys(reason for each in found for reason in each))
-        if reasons:
-            marks["A" if seat == "A" else "B"] = reasons
-    return marks
 
 
 class _Asker:

@@ -183,12 +183,24 @@ def json_safe(value: dict[str, Any]) -> dict[str, Any]:
 
 
 class Exchange(BaseModel):
-    """One turn of a judged conversation: the user's message and the agent's reply."""
+    """One turn of a judged conversation: the user's message and the agent's reply, whether
+    a simulated user wrote the message, and the turn's tool calls as the judge sees them."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     user: str
     reply: str
+    simulated: bool = Field(
+        False,
+        exclude_if=lambda v: not v,
+        description="A user model wrote the message (agent-influenced text, checked for "
+        "injections); False: the case's own text, written by the team",
+    )
+    calls: str = Field(
+        "",
+        exclude_if=lambda v: not v,
+        description="The turn's tool calls as shown to the judge (empty: none, or not shown)",
+    )
 
 
 class PairRequest(BaseModel):

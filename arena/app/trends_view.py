@@ -10,6 +10,7 @@ import streamlit as st
 from arena.app import charts, data
 from arena.app.text import md
 from arena.app.views import Context
+from arena.reports._format import is_web_url
 
 
 def trends_section(ctx: Context) -> None:
@@ -45,22 +46,38 @@ def trends_section(ctx: Context) -> None:
             )
         else:
             st.info("None of these runs has been judged yet.")
-    origins = [
-        {
-            "run": labels[r["id"]],
-            "commit": r.get("provenance", {}).get("commit", ""),
-            "branch": r.get("provenance", {}).get("branch", ""),
-            "CI run": r.get("provenance", {}).get("ci_url", ""),
-        }
-        for r in runs
-    ]
-    if any(o["commit"] or o["CI run"] for o in origins):
+    origins = run_origins(runs, labels)
+    if any(o["commit"] or o["CI run"] or o.get(NOT_A_LINK) for o in origins):
         st.caption("Where each run came from (recorded when it was made)")
         st.dataframe(
             origins,
             hide_index=True,
             column_config={"CI run": st.column_config.LinkColumn("CI run")},
         )
+
+
+#: The column of a recorded CI URL that is not http(s) (shown as text, never as a link).
+NOT_A_LINK = "CI URL (not a link)"
+
+
+def run_origins(runs: list[dict[str, Any]], labels: dict[int, str]) -> list[dict[str, str]]:
+    """One row per run: its label, commit, branch and CI run; the CI run's URL is a link
+    only when it is http(s) (:func:`~arena.reports._format.is_web_url`), any other (a
+    ``javascript:`` URL) goes to the text column :data:`NOT_A_LINK`."""
+    rows = []
+    for r in runs:
+        found = r.get("provenance") or {}
+        url = found.get("ci_url", "")
+        row = {
+            "run": labels[r["id"]],
+            "commit": found.get("commit", ""),
+            "branch": found.get("branch", ""),
+            "CI run": url if is_web_url(url) else "",
+        }
+        if url and not is_web_url(url):
+            row[NOT_A_LINK] = url
+        rows.append(row)
+    return rows
 
 
 def _commit(run: dict[str, Any]) -> str:

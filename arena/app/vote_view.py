@@ -4,9 +4,10 @@ The pairs the judge abstained on come first, most decision-relevant first
 (:func:`arena.battles.pending_escalations`: the gate's pairs, then close ranks, then the
 rest), each with why it is in the queue and how many remain; then random pairs. A pair is
 shown without the variants' names, in a random order; four buttons record the vote, then the
-names are revealed. A pair of conversations is shown whole, turn by turn, side by side
-(:func:`arena.app.dialogue_view.render_dialogue`); pairs where either side's simulated user
-failed are never offered. Answers, queries and
+names are revealed (a second vote on a pair, from another tab or under a name that normalises
+to the same, is refused with an "already voted" warning). A pair of conversations is shown
+whole, turn by turn, side by side (:func:`arena.app.dialogue_view.render_dialogue`); pairs
+where either side's simulated user failed are never offered. Answers, queries and
 trajectories come from models and users: they are shown in code blocks only (text, never
 HTML). The votes are read back by the leaderboard (the judge selector offers each voter) and
 the Judge health tab (model judges' agreement with the humans).
@@ -36,7 +37,7 @@ from arena.battles import (
     vote_counts,
 )
 from arena.battles.votes.ballots import swapped
-from arena.errors import InputError
+from arena.errors import AlreadyVoted, InputError
 from judges._human import is_human_label
 
 PAIR = "vote_pair"
@@ -127,6 +128,8 @@ def _vote(ctx: Context, pair: VotePair, winner: str) -> None:
     """Button callback: store the vote, reveal the names, move on to another pair."""
     try:
         cast_vote(data.get_store(ctx.url), pair, ctx.voter, winner)
+    except AlreadyVoted:
+        st.session_state[LAST] = {"already": True, "case": pair.case_id}
     except InputError as exc:
         st.session_state[LAST] = {"error": error_text(exc)}
     else:
@@ -146,6 +149,13 @@ def _revealed() -> None:
         return
     if "error" in last:
         st.warning(f"Your vote was not stored: {md(last['error'])}")
+        return
+    if "already" in last:
+        st.warning(
+            f"You already voted on this pair of case {md(last['case'])} (in another tab or "
+            "window, or under a name that is the same as yours once normalised): your first "
+            "vote stands and this one was not stored."
+        )
         return
     said = VOTE_CHOICES.get(last["winner"], last["winner"])
     st.success(

@@ -7,7 +7,13 @@ battle and abstention with a guaranteed agreement, :mod:`arena.battles._guarante
 pairings, battle logs
 (:mod:`arena.battles.log`) and battles as rating inputs."""
 
-from arena.battles._accuracy import GoldenMark, JudgeAccuracy, golden_marks, judge_accuracy
+from arena.battles._accuracy import (
+    GoldenMark,
+    JudgeAccuracy,
+    golden_marks,
+    golden_winner,
+    judge_accuracy,
+)
 from arena.battles._agreement import (
     AgreementRow,
     Vote,
@@ -17,7 +23,13 @@ from arena.battles._agreement import (
     within_agreement,
 )
 from arena.battles._battle import Battle
-from arena.battles._calibration import TieMargin, calibrated_margin, decide_tie_margin, tie_margin
+from arena.battles._calibration import (
+    TieMargin,
+    apply_outcome,
+    calibrated_margin,
+    decide_tie_margin,
+    tie_margin,
+)
 from arena.battles._combinations import CombinationFigures, compare_combinations
 from arena.battles._escalation import Escalation, RankInterval, escalation_queue, queue_counts
 from arena.battles._health import (
@@ -37,6 +49,7 @@ from arena.battles._people_votes import (
     pending_escalations,
     with_people_votes,
 )
+from arena.battles._requests import pair_request
 from arena.battles._run_health import HumanAgreement, RunHealth, judges_of_run, run_health
 from arena.battles._runner import (
     JudgeReport,
@@ -66,6 +79,7 @@ from arena.battles.votes.ballots import (
     vote_counts,
 )
 from arena.battles.votes.reading import battle_votes, human_agreement, load_votes, order_votes
+from arena.errors import AlreadyVoted
 from judges._orders import Outcome
 from judges.modes import combine
 
@@ -74,6 +88,7 @@ __all__ = [
     "VOTE_CHOICES",
     "Agreement",
     "AgreementRow",
+    "AlreadyVoted",
     "Battle",
     "CombinationFigures",
     "Escalation",
@@ -93,6 +108,7 @@ __all__ = [
     "TieMargin",
     "Vote",
     "VotePair",
+    "apply_outcome",
     "apply_selective",
     "battle_votes",
     "calibrate",
@@ -107,6 +123,7 @@ __all__ = [
     "default_voter",
     "escalation_queue",
     "golden_marks",
+    "golden_winner",
     "health_warnings",
     "human_agreement",
     "judge_accuracy",
@@ -127,6 +144,7 @@ __all__ = [
     "next_pair",
     "open_pairs",
     "order_votes",
+    "pair_request",
     "pending_escalations",
     "queue_counts",
     "read_labelled",

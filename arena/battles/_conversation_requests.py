@@ -11,7 +11,7 @@ from __future__ import annotations
 from arena.golden import GoldenCase
 from arena.golden._conversation import TurnExpect
 from arena.records.results import RunResult
-from arena.records.transcript import replies, transcript
+from arena.records.transcript import calls_line, transcript, turn_steps
 from judges._types import Exchange
 
 
@@ -64,12 +64,23 @@ def conversation_expectations(case: GoldenCase, end_state: str | None) -> str | 
     return ". ".join(parts) or None
 
 
-def exchanges(result: RunResult, case_input: str) -> list[Exchange]:
-    """Every turn's user message and agent reply (what the injection check reads); a result
+def exchanges(result: RunResult, case_input: str, *, tools: bool = False) -> list[Exchange]:
+    """Every turn's user message and agent reply (what the injection check reads), whether a
+    user model wrote the message (every turn after the case's input, when one played the
+    user), and with ``tools`` the turn's tool calls as the transcript shows them; a result
     without a dialogue has one turn, its output."""
     if result.dialogue is None:
         return [Exchange(user=case_input, reply=result.output)]
-    return [Exchange(user=user, reply=reply) for user, reply in replies(result)]
+    simulated = result.dialogue.user_model is not None
+    return [
+        Exchange(
+            user=turn.user,
+            reply=turn.reply,
+            simulated=simulated and turn.index > 1,
+            calls=calls_line(turn_steps(result, turn)) if tools else "",
+        )
+        for turn in result.dialogue.turns
+    ]
 
 
 def shown_conversation(result: RunResult, *, tools: bool) -> str:

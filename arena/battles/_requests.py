@@ -109,8 +109,8 @@ def conversation_request(
         mode_inputs=mode.prepare(case, with_trajectory=with_trajectory),
         persona=settings.persona if settings else None,
         rubric=settings.rubric if settings else None,
-        turns_a=exchanges(first, case.input),
-        turns_b=exchanges(second, case.input),
+        turns_a=exchanges(first, case.input, tools=with_trajectory),
+        turns_b=exchanges(second, case.input, tools=with_trajectory),
     )
 
 

@@ -10,6 +10,7 @@ import traceback
 from collections.abc import Sequence
 
 from arena.errors import ArenaError, InputError, NotFound
+from arena.reports._format import terminal_safe
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 70  # EX_SOFTWARE of sysexits.h: an internal error (1 is a failed gate or lint)
@@ -85,11 +86,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _sigterm)
     try:
         try:
-            args = build_parser().parse_args(argv)
+            from arena.cli.config_defaults import parse_args
+
+            args = parse_args(build_parser(), argv)  # with arena.yaml's defaults
         except InputError as exc:  # e.g. an installed plugin's entry point taking a used name
             print(f"arena: error: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
-        code = _run(args)
+        code = _run_safely(args)
         sys.stdout.flush()  # here, not at exit, so a closed pipe is caught below
         return code
     except BrokenPipeError:
@@ -110,7 +113,24 @@ def _reader_went_away() -> int:
     return EXIT_BROKEN_PIPE
 
 
+def _run_safely(args: argparse.Namespace) -> int:
+    """:func:`_run` with stdout made terminal-safe (:class:`~arena.cli.common.TerminalSafe`):
+    stored model text a command prints cannot move the cursor, erase lines or retitle the
+    terminal. stderr keeps its carriage returns for the progress bars; arena's own error and
+    warning lines on it are made safe where they are printed."""
+    from arena.cli.common import TerminalSafe
+
+    real = sys.stdout
+    sys.stdout = TerminalSafe(real)
+    try:
+        return _run(args)
+    finally:
+        sys.stdout = real
+
+
 def _run(args: argparse.Namespace) -> int:
+    for note in getattr(args, "notes", None) or []:  # deprecated spellings used
+        print(note, file=sys.stderr)
     try:
         if args.fake_scripts:
             from arena.models._fake_files import use_fake_scripts
@@ -118,10 +138,10 @@ def _run(args: argparse.Namespace) -> int:
             use_fake_scripts(args.fake_scripts)
         return int(args.handler(args) or 0)
     except (InputError, NotFound) as exc:
-        print(f"arena: error: {exc}", file=sys.stderr)
+        print(terminal_safe(f"arena: error: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except ArenaError as exc:
-        print(f"arena: error: {exc}", file=sys.stderr)
+        print(terminal_safe(f"arena: error: {exc}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(

@@ -26,8 +26,15 @@ def register(sub: Any) -> None:
         metavar="A.jsonl",
         help="a battle log in Chatbot Arena's schema with a judge field (and optionally turn)",
     )
-    p.add_argument("second", metavar="B.jsonl", nargs="?", default=None)
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "second",
+        metavar="B.jsonl",
+        nargs="?",
+        default=None,
+        help="a second battle log whose judges are compared with A's (default: A's judges "
+        "with each other)",
+    )
+    p.add_argument("--json", action="store_true", help="print the agreement rows as JSON")
     p.set_defaults(handler=cmd_agree)
 
 

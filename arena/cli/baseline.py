@@ -16,16 +16,18 @@ def register(sub: Any) -> None:
     b = sub.add_parser("baseline", help="save, export, list or propose golden baselines")
     bsub = b.add_subparsers(dest="action", required=True)
     save = bsub.add_parser("save", help="store a variant's current scores as a baseline")
-    save.add_argument("variant")
+    save.add_argument("variant", help="the variant whose scores are stored")
     save.add_argument("--name", default=None, help="baseline name (default: the variant)")
-    save.add_argument("--run", type=int, default=None)
+    save.add_argument(
+        "--run", type=int, default=None, help="the run holding the variant (default: the newest)"
+    )
     save.add_argument("--export", default=None, metavar="FILE", help="also write it as JSON")
     save.add_argument("--force", action="store_true", help="allow the baseline to move down")
     add_db(save)
     save.set_defaults(handler=cmd_baseline_save)
     export = bsub.add_parser("export", help="write a stored baseline to a JSON file")
-    export.add_argument("name")
-    export.add_argument("file")
+    export.add_argument("name", help="stored baseline name (`arena baseline list`)")
+    export.add_argument("file", help="the JSON file to write")
     add_db(export)
     export.set_defaults(handler=cmd_baseline_export)
     lst = bsub.add_parser("list", help="list stored baselines")
@@ -40,8 +42,18 @@ def register(sub: Any) -> None:
         metavar="arena.yaml",
         help="where --candidate and --baseline default from",
     )
-    propose.add_argument("--candidate", default=None, metavar="VARIANT")
-    propose.add_argument("--baseline", default=None, metavar="NAME|FILE")
+    propose.add_argument(
+        "--candidate",
+        default=None,
+        metavar="VARIANT",
+        help="the variant whose runs may replace the baseline (default: arena.yaml's)",
+    )
+    propose.add_argument(
+        "--baseline",
+        default=None,
+        metavar="NAME|FILE",
+        help="stored baseline name or JSON file (default: arena.yaml's)",
+    )
     propose.add_argument(
         "--runs",
         type=int,
@@ -67,7 +79,7 @@ def register(sub: Any) -> None:
         metavar="FILE",
         help="write a pull-request body here, only when proposing",
     )
-    propose.add_argument("--json", action="store_true")
+    propose.add_argument("--json", action="store_true", help="print the proposal as JSON")
     add_db(propose)
     propose.set_defaults(handler=cmd_baseline_propose)
 

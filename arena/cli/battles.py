@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from arena.cli.common import add_db
+from arena.cli.common import add_db, add_judge_key
 
 
 def register(sub: Any) -> None:
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
         help="run id (default: latest); a FILE.jsonl here is read as --output",
     )
     x.add_argument("--run", type=int, default=None, help=argparse.SUPPRESS)
-    x.add_argument("--judge", default=None, metavar="KEY", help="judge key (default: latest)")
+    add_judge_key(x)
     x.add_argument(
         "--orders",
         action="store_true",
@@ -64,10 +64,10 @@ def cmd_battles_export(args: argparse.Namespace) -> int:
     run, output = _run_and_file(args)
     store = Store(args.db)
     if output is None:
-        rows = run_battle_log(store, run, judge_key=args.judge, orders=args.orders)
+        rows = run_battle_log(store, run, judge_key=args.judge_key, orders=args.orders)
         sys.stdout.write(jsonl(rows))
         return 0
-    n = export_battle_log(store, output, run, judge_key=args.judge, orders=args.orders)
+    n = export_battle_log(store, output, run, judge_key=args.judge_key, orders=args.orders)
     print(f"wrote {n} battles to {output}")
     return 0
 

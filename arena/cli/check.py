@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena.cli.common import add_db
+from arena.cli.common import add_db, add_pair_flags, add_report_flags, add_stored_run
 from arena.cli.common import write_text as _write
 from arena.cli.gate_flags import add_limit_flags, gate_config
 
@@ -18,17 +18,18 @@ def register(sub: Any) -> None:
         help="regression gate on stored results: exit 1 when the "
         "candidate regressed or a limit fails",
     )
-    c.add_argument("--candidate", required=True, metavar="VARIANT")
-    c.add_argument(
-        "--baseline",
-        default=None,
-        metavar="NAME|FILE",
-        help="stored baseline name or JSON file (default: 'baseline' if stored; "
-        "none: absolute and cost limits only)",
+    add_pair_flags(
+        c,
+        baseline=(
+            "NAME|FILE",
+            "stored baseline name or JSON file (default: 'baseline' if stored; "
+            "none: absolute and cost limits only)",
+        ),
+        candidate="the variant checked (stored runs)",
+        required=(False, True),
     )
-    c.add_argument("--run", type=int, default=None, help="run holding the candidate")
-    c.add_argument("--markdown", default=None, metavar="FILE", help="write a Markdown report")
-    c.add_argument("--json", action="store_true")
+    add_stored_run(c, "the candidate")
+    add_report_flags(c, what="gate report")
     add_limit_flags(c)
     add_db(c)
     c.set_defaults(handler=cmd_check)

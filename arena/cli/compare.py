@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from arena.cli.common import add_db
+from arena.cli.common import (
+    JUDGE_KEY_NOTE,
+    TypedJudge,
+    add_db,
+    add_judge_key,
+    add_margin,
+    add_pair_flags,
+    add_report_flags,
+    add_stored_run,
+)
 from arena.cli.common import write_text as _write
 from arena.cli.gate_flags import add_cost_limit_flags, cost_limits_from_flags
 from arena.defaults import BOOTSTRAP_ROUNDS
@@ -17,11 +27,24 @@ EXIT_WORSE = 1
 def register(sub: Any) -> None:
     """Add ``arena compare``."""
     c = sub.add_parser("compare", help="is the candidate better, non-inferior, worse?")
-    c.add_argument("--baseline", required=True, metavar="VARIANT")
-    c.add_argument("--candidate", required=True, metavar="VARIANT")
-    c.add_argument("--run", type=int, default=None)
-    c.add_argument("--judge", default=None, metavar="KEY")
-    c.add_argument("--margin", type=float, default=0.05)
+    add_pair_flags(
+        c,
+        baseline=("VARIANT", "the baseline variant"),
+        candidate="the candidate variant",
+        required=(True, True),
+    )
+    add_stored_run(c)
+    add_judge_key(c, old_spelling=False)  # --judge is the judge spec of --sequential
+    c.add_argument(
+        "--judge",
+        default=None,
+        action=TypedJudge,
+        metavar="SPEC",
+        help="with --sequential: the judge spec or file, or none for golden scores only "
+        "(default: arena.yaml's compare.judge, else the local model); without --sequential, "
+        "the deprecated spelling of --judge-key",
+    )
+    add_margin(c, 0.05)
     c.add_argument(
         "--bootstrap",
         type=int,
@@ -35,8 +58,7 @@ def register(sub: Any) -> None:
         help="bootstrap seed (default 0); with --sequential, an explicit seed of "
         "the case order, recorded as explicit (default: derived from the run)",
     )
-    c.add_argument("--markdown", default=None, metavar="FILE")
-    c.add_argument("--json", action="store_true")
+    add_report_flags(c, what="comparison")
     add_cost_limit_flags(c)  # a budget limit that fails makes the verdict "worse"
     from arena.cli.sequential import add_compare_flags
 
@@ -50,7 +72,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.sequential:
         from arena.cli.sequential import cmd_compare_sequential
 
+        if args.judge_key is not None:
+            raise InputError(
+                "--sequential judges the answers it runs: name the judge with --judge SPEC",
+                field="--judge-key",
+            )
         return cmd_compare_sequential(args)
+    judge_key = args.judge_key
+    if getattr(args, "judge_typed", False):  # without --sequential: old spelling of --judge-key
+        print(JUDGE_KEY_NOTE, file=sys.stderr)
+        judge_key = judge_key or args.judge
     from arena.gate._compare import compare_markdown, compare_variants
     from arena.ratings._options import check_count
     from arena.storage import Store
@@ -67,7 +98,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         args.baseline,
         args.candidate,
         run_id=args.run,
-        judge_key=args.judge,
+        judge_key=judge_key,
         margin=args.margin,
         bootstrap=args.bootstrap,
         seed=args.seed if args.seed is not None else 0,

@@ -14,6 +14,7 @@ from typing import Any
 from arena.cli.common import add_db, default_dataset
 from arena.defaults import BOOTSTRAP_ROUNDS, DEFAULT_JUDGE
 from arena.paths import data_dir
+from arena.reports._format import terminal_safe
 
 DEMO_VARIANTS = ("baseline", "prompt-v2", "small-model")
 DEMO_JUDGE = DEFAULT_JUDGE
@@ -30,7 +31,7 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="variant names of the shipped variants (data/variants; default: %(default)s)",
     )
-    p.add_argument("--tier", default="critical")
+    p.add_argument("--tier", default="critical", help="the golden cases' tier to run")
     p.add_argument(
         "--cases",
         nargs="+",
@@ -45,8 +46,12 @@ def register(sub: Any) -> None:
         help="a second judge whose health and agreement are shown beside the first "
         "('none' to skip; default: %(default)s)",
     )
-    p.add_argument("--concurrency", type=int, default=2)
-    p.add_argument("--bootstrap", type=int, default=BOOTSTRAP_ROUNDS)
+    p.add_argument(
+        "--concurrency", type=int, default=2, help="agent runs and judge requests at a time"
+    )
+    p.add_argument(
+        "--bootstrap", type=int, default=BOOTSTRAP_ROUNDS, help="bootstrap rounds of the ratings"
+    )
     add_db(p)
     p.set_defaults(handler=cmd_demo)
 
@@ -95,7 +100,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         _step(f"3/4 judging every pair in both orders with {spec.label}")
         judged = judge_run(store, report.run_id, spec, concurrency=args.concurrency)
         for warning in judged.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(terminal_safe(f"warning: {warning}"), file=sys.stderr)
         margin = "" if judged.tie_margin is None else f", tie margin {judged.tie_margin:.3f}"
         print(
             f"{spec.label}: {len(judged.battles)} battles, {judged.model_calls} judge calls "
@@ -168,4 +173,7 @@ def print_outcome(
         )
         print(f"\nIs the cheaper model good enough? {verdict.summary}")
     if len(specs) > 1:
-        print(f"(the {specs[1].label} judge's leaderboard: `arena ratings --judge {specs[1].key}`)")
+        print(
+            f"(the {specs[1].label} judge's leaderboard: "
+            f"`arena ratings --judge-key {specs[1].key}`)"
+        )

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import add_db
+from arena.cli.common import add_db, add_pair_flags, add_report_flags
 from arena.cli.gate_flags import add_gate_run_flags, add_limit_flags, gate_config
 
 
@@ -19,19 +19,15 @@ def register(sub: Any) -> None:
         "gate",
         help="the merge gate: run, score, check, judge, compare; exit 1 when the candidate fails",
     )
-    p.add_argument(
-        "--baseline",
-        default=None,
-        metavar="VARIANT|FILE",
-        help="baseline variant (name or YAML), baseline JSON file or stored name "
-        "(default: arena.yaml's)",
-    )
-    p.add_argument(
-        "--candidate",
-        default=None,
-        metavar="VARIANT",
-        help="candidate variant: its name (the `name:` in a file of the variants folder) or a "
-        "YAML path (default: arena.yaml's)",
+    add_pair_flags(
+        p,
+        baseline=(
+            "VARIANT|FILE",
+            "baseline variant (name or YAML), baseline JSON file or stored name "
+            "(default: arena.yaml's)",
+        ),
+        candidate="candidate variant: its name (the `name:` in a file of the variants folder) "
+        "or a YAML path (default: arena.yaml's)",
     )
     p.add_argument(
         "--report-dir",
@@ -39,7 +35,7 @@ def register(sub: Any) -> None:
         metavar="DIR",
         help="where gate.md and gate.json go (default: arena.yaml's, else reports)",
     )
-    p.add_argument("--json", action="store_true", help="print the JSON report")
+    add_report_flags(p, what="gate report", markdown=False)
     from arena.cli.sequential import add_gate_flags
 
     add_gate_flags(p)
@@ -115,8 +111,10 @@ def _clear(folder: Path) -> None:
 def _write_reports(folder: Path, report: Any) -> None:
     """Both reports, each written whole (a temporary file renamed) or not at all."""
     from arena.gate._report import gate_markdown
+    from arena.reports._format import terminal_safe
 
     texts = {REPORTS[0]: gate_markdown(report), REPORTS[1]: report.to_json()}
+    texts = {name: terminal_safe(text) for name, text in texts.items()}  # both read in terminals
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in texts.items():
         part = folder / f".{name}.part"

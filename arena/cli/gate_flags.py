@@ -5,10 +5,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from arena.cli.common import add_case_flags
+from arena.cli.common import add_case_flags, add_margin
 from arena.cli.plan import add_user_model_flag
 
 # flag dest -> (section, key) in arena.yaml; None section = top level
@@ -86,13 +85,31 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
         help="cases flaky in the baseline block too",
     )
     absolute = p.add_argument_group("absolute limits (no baseline needed)")
-    absolute.add_argument("--min-pass-rate", type=float, default=None)
-    absolute.add_argument("--min-critical-pass-rate", type=float, default=None)
     absolute.add_argument(
-        "--min-tier-pass-rate", action="append", default=None, metavar="TIER=RATE"
+        "--min-pass-rate",
+        type=float,
+        default=None,
+        help="the lowest pass rate over every counted case (0-1)",
     )
     absolute.add_argument(
-        "--min-category-pass-rate", action="append", default=None, metavar="CATEGORY=RATE"
+        "--min-critical-pass-rate",
+        type=float,
+        default=None,
+        help="the lowest pass rate over the critical cases (0-1)",
+    )
+    absolute.add_argument(
+        "--min-tier-pass-rate",
+        action="append",
+        default=None,
+        metavar="TIER=RATE",
+        help="a tier's lowest pass rate, e.g. critical=0.75 (repeatable)",
+    )
+    absolute.add_argument(
+        "--min-category-pass-rate",
+        action="append",
+        default=None,
+        metavar="CATEGORY=RATE",
+        help="a category's lowest pass rate, e.g. happy_path=1.0 (repeatable)",
     )
     add_cost_limit_flags(p)
 
@@ -101,9 +118,26 @@ def add_cost_limit_flags(p: argparse.ArgumentParser) -> None:
     """Cost limits (``budget:`` in arena.yaml): cost, tokens and p90 latency per query, and
     their increases over the baseline."""
     budget = p.add_argument_group("cost limits (arena.yaml budget:)")
-    budget.add_argument("--max-cost-per-query", type=float, default=None, metavar="USD")
-    budget.add_argument("--max-tokens-per-query", type=float, default=None)
-    budget.add_argument("--max-p90-latency", type=float, default=None, metavar="SECONDS")
+    budget.add_argument(
+        "--max-cost-per-query",
+        type=float,
+        default=None,
+        metavar="USD",
+        help="the most cost per query, in US dollars",
+    )
+    budget.add_argument(
+        "--max-tokens-per-query",
+        type=float,
+        default=None,
+        help="the most tokens per query (mean over cases)",
+    )
+    budget.add_argument(
+        "--max-p90-latency",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the longest p90 latency",
+    )
     budget.add_argument(
         "--max-cost-increase",
         type=float,
@@ -111,8 +145,20 @@ def add_cost_limit_flags(p: argparse.ArgumentParser) -> None:
         metavar="FRACTION",
         help="vs the baseline, e.g. 0.2 = at most +20%%",
     )
-    budget.add_argument("--max-tokens-increase", type=float, default=None, metavar="FRACTION")
-    budget.add_argument("--max-latency-increase", type=float, default=None, metavar="FRACTION")
+    budget.add_argument(
+        "--max-tokens-increase",
+        type=float,
+        default=None,
+        metavar="FRACTION",
+        help="tokens per query vs the baseline, e.g. 0.5 = at most +50%%",
+    )
+    budget.add_argument(
+        "--max-latency-increase",
+        type=float,
+        default=None,
+        metavar="FRACTION",
+        help="p90 latency vs the baseline, e.g. 0.5 = at most +50%%",
+    )
 
 
 def add_gate_run_flags(p: argparse.ArgumentParser) -> None:
@@ -132,7 +178,7 @@ def add_gate_run_flags(p: argparse.ArgumentParser) -> None:
         default=None,
         help="pairwise judge spec or file, or none (default: the local model)",
     )
-    run.add_argument("--margin", type=float, default=None, help="non-inferiority margin")
+    add_margin(run, None)
     run.add_argument(
         "--fail-on",
         default=None,
@@ -172,14 +218,15 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def gate_config(args: argparse.Namespace, *, default_file: bool = False) -> Any:
-    """The ``arena.yaml`` (``--config``; ``./arena.yaml`` when ``default_file`` and present)
-    with the flags applied; InputError names the file or the flag of a bad value."""
+    """The ``arena.yaml`` (``--config``; when ``default_file``, the nearest one up from the
+    working directory) with the flags applied; InputError names the file or the flag of a bad
+    value."""
     from pydantic import ValidationError
 
     from arena.errors import InputError
-    from arena.gate._config import CONFIG_NAME, GateConfig, load_config
+    from arena.gate._config import GateConfig, find_config, load_config
 
-    path = args.config or (CONFIG_NAME if default_file and Path(CONFIG_NAME).is_file() else None)
+    path = args.config or (find_config() if default_file else None)
     config = load_config(path) if path else GateConfig()
     overrides = _overrides(args)
     if not overrides:

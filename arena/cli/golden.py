@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from arena.cli.common import add_db, default_dataset
+from arena.cli.common import add_config, add_db, default_dataset
 
 EXIT_LINT_ERRORS = 1
 
@@ -17,7 +17,13 @@ def register(sub: Any) -> None:
     gsub = g.add_subparsers(dest="action", required=True)
 
     add = gsub.add_parser("add", help="turn a stored result into a new pending case")
-    add.add_argument("--from-result", type=int, required=True, metavar="RESULT_ID")
+    add.add_argument(
+        "--from-result",
+        type=int,
+        required=True,
+        metavar="RESULT_ID",
+        help="the stored result whose query becomes the case",
+    )
     add.add_argument("--reason", required=True, help="why the case is added")
     add.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON to edit")
     add.add_argument("--id", default=None, help="the new case id (default: next of its prefix)")
@@ -27,15 +33,20 @@ def register(sub: Any) -> None:
     add.set_defaults(handler=cmd_add)
 
     pro = gsub.add_parser("promote", help="move a case to the standard or critical tier")
-    pro.add_argument("case")
-    pro.add_argument("--tier", required=True, choices=["standard", "critical"])
+    pro.add_argument("case", help="the case id")
+    pro.add_argument(
+        "--tier", required=True, choices=["standard", "critical"], help="the tier it moves to"
+    )
     pro.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON to edit")
+    add_config(pro)
     pro.set_defaults(handler=cmd_promote)
 
     lint = gsub.add_parser(
         "lint", help="duplicates, small categories, saturated or broken cases; exit 1 on errors"
     )
-    lint.add_argument("dataset", nargs="?", default=default_dataset())
+    lint.add_argument(
+        "dataset", nargs="?", default=default_dataset(), help="golden dataset JSON to lint"
+    )
     lint.add_argument(
         "--run",
         type=int,
@@ -44,7 +55,7 @@ def register(sub: Any) -> None:
         metavar="RUN",
         help="check against this stored run's scores (repeatable)",
     )
-    lint.add_argument("--json", action="store_true")
+    lint.add_argument("--json", action="store_true", help="print the findings as JSON")
     add_db(lint)
     lint.set_defaults(handler=cmd_lint)
 

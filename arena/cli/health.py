@@ -43,7 +43,7 @@ def register(sub: Any) -> None:
         action="store_true",
         help="measure every way of combining a probability judge's two orders on this run",
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the health report as JSON")
     add_db(p)
     p.set_defaults(handler=cmd_health)
 

@@ -16,7 +16,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("case", help="golden case id")
     p.add_argument("--variant", default=None, help="only this variant")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the history as JSON")
     add_db(p)
     p.set_defaults(handler=cmd_history)
 

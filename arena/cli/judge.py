@@ -13,7 +13,7 @@ from arena.cli.executing import add_executor_flags, judging
 from arena.cli.health import health_json, judge_health_with_accuracy, print_health
 from arena.cli.outputs_flags import add_output_flags, read_outputs, stored_outputs
 from arena.defaults import DEFAULT_JUDGE
-from arena.reports._format import text_table
+from arena.reports._format import terminal_safe, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 
 if TYPE_CHECKING:
@@ -56,8 +56,10 @@ def register(sub: Any) -> None:
         "combine them in log-odds, which keeps the signal under a strong position preference",
     )
     add_output_flags(p)  # --outputs, --questions, --turn: answers made elsewhere
-    p.add_argument("--concurrency", type=int, default=2)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--concurrency", type=int, default=2, help="judge requests at a time")
+    p.add_argument(
+        "--json", action="store_true", help="print the battles and the judge's health as JSON"
+    )
     add_executor_flags(p)  # --executor ray, --max-cost, --dry-run
     add_db(p)
     p.set_defaults(handler=cmd_judge)
@@ -86,7 +88,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     if report is None:  # --dry-run: the plan was printed
         return 0
     for warning in report.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(terminal_safe(f"warning: {warning}"), file=sys.stderr)
     health = judge_health_with_accuracy(store, run_id, report.battles)
     if args.json:
         print(

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import add_db, default_dataset
+from arena.cli.common import add_config, add_db, default_dataset
 
 SHOW_SKIPPED = 5
 
@@ -25,7 +25,9 @@ def register(sub: Any) -> None:
         help="the golden set as LangSmith examples: a JSONL file, "
         "or uploaded when LangSmith is configured",
     )
-    exp.add_argument("dataset", nargs="?", default=default_dataset())
+    exp.add_argument(
+        "dataset", nargs="?", default=default_dataset(), help="golden dataset JSON to export"
+    )
     exp.add_argument(
         "--out",
         default=None,
@@ -33,6 +35,7 @@ def register(sub: Any) -> None:
         help="write JSONL here (default: upload with LANGSMITH_API_KEY)",
     )
     exp.add_argument("--name", default=None, help="LangSmith dataset name (default: its name)")
+    add_config(exp)
     exp.set_defaults(handler=cmd_export)
 
     imp = lsub.add_parser(
@@ -69,7 +72,7 @@ def register(sub: Any) -> None:
     )
     push.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
     push.add_argument("--name", default=None, help="LangSmith dataset name")
-    push.add_argument("--json", action="store_true")
+    push.add_argument("--json", action="store_true", help="print what was pushed as JSON")
     add_db(push)
     push.set_defaults(handler=cmd_push)
 

@@ -14,6 +14,7 @@ from arena.reports._format import text_table
 if TYPE_CHECKING:
     from arena.plan import JudgePlan, Plan
     from arena.storage import Store
+    from arena.variants.variant import Variant
 
 
 def register(sub: Any) -> None:
@@ -47,11 +48,18 @@ def register(sub: Any) -> None:
 
 def add_run_flags(p: argparse.ArgumentParser) -> None:
     """The flags that choose a run's tasks, shared by ``arena run`` and ``arena plan`` (what
-    :func:`run_plan` reads): --variants, --dataset, --tier, --cases, --repeats, --concurrency."""
+    :func:`run_plan` reads): --variants, --dataset, --variants-dir, --tier, --cases, --repeats,
+    --concurrency."""
     p.add_argument(
-        "--variants", nargs="+", required=True, metavar="FILE", help="variant YAML files"
+        "--variants",
+        nargs="+",
+        required=True,
+        metavar="VARIANT",
+        help="variant YAML files, or names (the `name:` of a file in --variants-dir)",
     )
-    add_case_flags(p, dataset=default_dataset(), tier=ALL_TIERS, repeats=1, concurrency=2)
+    add_case_flags(
+        p, dataset=default_dataset(), tier=ALL_TIERS, repeats=1, concurrency=2, variants_dir=True
+    )
     add_user_model_flag(p)
 
 
@@ -64,6 +72,13 @@ def add_user_model_flag(p: argparse.ArgumentParser | argparse._ArgumentGroup) ->
         help="model that plays the simulated users of conversation cases whose case names "
         "none (default: local:qwen2.5-coder-1.5b); part of those cases' fingerprint",
     )
+
+
+def run_variants(args: argparse.Namespace) -> list[Variant]:
+    """The variants --variants names (files, or names in --variants-dir)."""
+    from arena.gate import resolve_variants
+
+    return resolve_variants(args.variants, args.variants_dir, "--variants")
 
 
 def read_store(url: str | None) -> Store | None:
@@ -89,7 +104,6 @@ def run_plan(args: argparse.Namespace, store: Store | None, judge: str | None = 
     from arena.golden import load_dataset
     from arena.plan import plan_run
     from arena.runner._user_model import parse_user_model
-    from arena.variants.variant import load_variants
     from judges import parse_judge
 
     spec = parse_judge(judge) if judge else None
@@ -97,7 +111,7 @@ def run_plan(args: argparse.Namespace, store: Store | None, judge: str | None = 
     return plan_run(
         store,
         load_dataset(args.dataset),
-        load_variants(args.variants),
+        run_variants(args),
         tier=args.tier,
         case_ids=args.cases.split(",") if args.cases else None,
         repeats=args.repeats,

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from arena.cli.common import add_db
+from arena.cli.common import add_db, add_judge_key
 from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.errors import InputError
 from arena.reports._cells import effects_text, number
@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
         metavar="FILE.jsonl",
         help="rate a battle log in Chatbot Arena's schema instead of a run",
     )
-    p.add_argument("--judge", default=None, metavar="KEY", help="judge key (default: latest)")
+    add_judge_key(p)
     p.add_argument(
         "--method",
         default=None,
@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
         metavar="N",
         help=f"bootstrap rounds (default {BOOTSTRAP_ROUNDS})",
     )
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=int, default=None, help="bootstrap seed (default 0)")
     p.add_argument(
         "--style-control",
         nargs="?",
@@ -87,7 +87,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--reg", type=float, default=None, help="L2 prior on log-strengths (default 0.1)"
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
     add_db(p)
     p.set_defaults(handler=cmd_ratings)
 
@@ -149,7 +149,9 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     from arena.storage import Store
 
     with flag_errors():
-        board = build_leaderboard(Store(args.db), args.run, judge_key=args.judge, options=options)
+        board = build_leaderboard(
+            Store(args.db), args.run, judge_key=args.judge_key, options=options
+        )
     if args.json:
         print(board.model_dump_json(indent=2))
         return 0

@@ -42,17 +42,17 @@ def register(sub: Any) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run the suite and print a summary or JSON."""
+    from arena.cli import plan
     from arena.golden import load_dataset
     from arena.runner import RunOptions, check_run, run_suite
     from arena.runner._preflight import check_timeout
     from arena.runner._user_model import parse_user_model
     from arena.storage import Store
-    from arena.variants.variant import load_variants
 
     check_timeout(args.timeout, field="--timeout")
     parse_user_model(args.user_model, field="--user-model")
     client = _langsmith_client() if args.langsmith else None
-    variants = load_variants(args.variants)
+    variants = plan.run_variants(args)
     dataset = load_dataset(args.dataset)
     options = RunOptions(
         tier=args.tier,
@@ -67,7 +67,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         user_model=args.user_model,
     )
     check_run(variants, options)  # before the database is opened: bad input writes nothing
-    from arena.cli import executing, plan
+    from arena.cli import executing
 
     executing.check_max_cost(args)
     if args.dry_run:  # the plan only: nothing is written, no model is called

@@ -13,7 +13,7 @@ from arena.reports._format import text_table
 def register(sub: Any) -> None:
     """Add ``arena runs``."""
     r = sub.add_parser("runs", help="list stored runs")
-    r.add_argument("--json", action="store_true")
+    r.add_argument("--json", action="store_true", help="print the runs as JSON")
     add_db(r)
     r.set_defaults(handler=cmd_runs)
 

@@ -15,16 +15,13 @@ from arena.defaults import ALL_TIERS
 def add_gate_flags(p: argparse.ArgumentParser) -> None:
     """``arena gate --sequential [--batch N]`` (each overrides its arena.yaml key)."""
     g = p.add_argument_group("sequential (stops once the decision is settled)")
-    g.add_argument(
-        "--sequential",
-        action="store_true",
-        default=None,
-        help="run, score and judge case by case in a seeded random order; stop once worse "
+    _add_sequential(
+        g,
+        None,
+        "run, score and judge case by case in a seeded random order; stop once worse "
         "or non-inferior is settled, or a critical case breaks",
     )
-    g.add_argument(
-        "--batch", type=int, default=None, metavar="N", help="cases between two looks (1)"
-    )
+    _add_batch(g, None)
     g.add_argument(
         "--sequential-seed",
         type=int,
@@ -35,6 +32,16 @@ def add_gate_flags(p: argparse.ArgumentParser) -> None:
     )
     _add_boundary(g)
     _add_strict(g, default=None)
+
+
+def _add_sequential(g: Any, default: bool | None, help_text: str) -> None:
+    g.add_argument("--sequential", action="store_true", default=default, help=help_text)
+
+
+def _add_batch(g: Any, default: int | None) -> None:
+    g.add_argument(
+        "--batch", type=int, default=default, metavar="N", help="cases between two looks (1)"
+    )
 
 
 def _add_boundary(g: Any) -> None:
@@ -65,7 +72,7 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
     g = c.add_argument_group(
         "sequential (runs the variants: --judge is then a judge spec, 'none' for golden scores)"
     )
-    g.add_argument("--sequential", action="store_true", help="run case by case until settled")
+    _add_sequential(g, False, "run case by case until settled")
     add_case_flags(g, dataset=None, tier=ALL_TIERS, repeats=1, concurrency=2, variants_dir=True)
     add_user_model_flag(g)
     g.add_argument(
@@ -75,7 +82,7 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
         help="error rate (two-sided; 0.05: 95%% intervals); without --sequential, that of "
         "the win rate's interval",
     )
-    g.add_argument("--batch", type=int, default=1, metavar="N", help="cases between looks")
+    _add_batch(g, 1)
     g.add_argument("--max-cases", type=int, default=None, metavar="N", help="case budget")
     _add_boundary(g)
     g.add_argument(

@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 def register(sub: Any) -> None:
     """Add the show sub-command."""
     p = sub.add_parser("show", help="print one result's trajectory")
-    p.add_argument("result_id", type=int)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("result_id", type=int, help="stored result id (`arena runs`, `arena score`)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
     add_db(p)
     p.set_defaults(handler=cmd_show)
 

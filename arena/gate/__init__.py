@@ -21,17 +21,18 @@ if TYPE_CHECKING:
         run_snapshot,
     )
     from arena.gate._classify import classify
-    from arena.gate._config import GateConfig, load_config
+    from arena.gate._config import GateConfig, find_config, load_config
     from arena.gate._history import CaseHistory, case_history
     from arena.gate._limits import AbsoluteLimits, BudgetLimits, CostLimits, LimitCheck
     from arena.gate._noise import Interval, paired_bootstrap, pass_drop_p_value
     from arena.gate._pipeline import check_stored, run_gate
     from arena.gate._power import PowerEstimate, power_estimate
+    from arena.gate._project import ProjectDefaults, project_defaults, read_project_defaults
     from arena.gate._regression import MAX_DROP, RegressionReason, RegressionReport
     from arena.gate._report import GateReport, gate_markdown, gate_text
     from arena.gate._rule_config import DEFAULT_BLOCKING, RULES, RuleConfig
     from arena.gate._rules import check_candidate, check_regression, compare_snapshots, snapshot
-    from arena.gate._variant_lookup import resolve_variant
+    from arena.gate._variant_lookup import resolve_variant, resolve_variants
 
 _EXPORTS = {
     "AbsoluteLimits": "arena.gate._limits",
@@ -46,6 +47,7 @@ _EXPORTS = {
     "Interval": "arena.gate._noise",
     "LimitCheck": "arena.gate._limits",
     "PowerEstimate": "arena.gate._power",
+    "ProjectDefaults": "arena.gate._project",
     "Proposal": "arena.gate._baselines",
     "RULES": "arena.gate._rule_config",
     "RuleConfig": "arena.gate._rule_config",
@@ -63,7 +65,10 @@ _EXPORTS = {
     "gate_text": "arena.gate._report",
     "load_baseline": "arena.gate._baselines",
     "load_baseline_file": "arena.gate._baselines",
+    "find_config": "arena.gate._config",
     "load_config": "arena.gate._config",
+    "project_defaults": "arena.gate._project",
+    "read_project_defaults": "arena.gate._project",
     "paired_bootstrap": "arena.gate._noise",
     "pass_drop_p_value": "arena.gate._noise",
     "power_estimate": "arena.gate._power",
@@ -73,6 +78,7 @@ _EXPORTS = {
     "run_snapshot": "arena.gate._baselines",
     "snapshot": "arena.gate._rules",
     "resolve_variant": "arena.gate._variant_lookup",
+    "resolve_variants": "arena.gate._variant_lookup",
 }
 
 __all__ = [
@@ -90,6 +96,7 @@ __all__ = [
     "Interval",
     "LimitCheck",
     "PowerEstimate",
+    "ProjectDefaults",
     "Proposal",
     "RegressionReason",
     "RegressionReport",
@@ -101,6 +108,7 @@ __all__ = [
     "check_stored",
     "classify",
     "compare_snapshots",
+    "find_config",
     "gate_markdown",
     "gate_text",
     "load_baseline",
@@ -109,8 +117,11 @@ __all__ = [
     "paired_bootstrap",
     "pass_drop_p_value",
     "power_estimate",
+    "project_defaults",
     "propose_baseline",
+    "read_project_defaults",
     "resolve_variant",
+    "resolve_variants",
     "run_baseline_side",
     "run_gate",
     "run_snapshot",

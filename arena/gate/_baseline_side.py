@@ -7,9 +7,9 @@ else, in CI, the merge base with the target branch: ``GITHUB_BASE_REF``,
 worktree`` and runs the baseline's recorded variant from there on those cases, with ``arena
 run`` in a subprocess whose working directory is the project's folder in that checkout and
 whose import path starts there, so the team's own packages are the baseline's (agent-arena
-itself is the running one). The run goes to the same database, keyed as any run: a rerun
-makes no model call. A scripts file (``--fake-scripts``) inside the repository is the
-checkout's copy.
+itself is the running one), with the gate's own ``arena.yaml``. The run goes to the same
+database, keyed as any run: a rerun makes no model call. A scripts file (``--fake-scripts``)
+inside the repository is the checkout's copy.
 
 Where that cannot be done, :attr:`BaselineSide.ran` is False and its message says why
 (``baseline commit unavailable: ...``); the gate then applies ``critical_failing``
@@ -137,6 +137,8 @@ def _argv(config: GateConfig, variant: Path, dataset: str, cases: list[str]) -> 
     ]
     if config.run.user_model:
         argv += ["--user-model", config.run.user_model]
+    if config.source_file:  # the gate's own settings, not the checkout's arena.yaml
+        argv += ["--config", str(Path(config.source_file).resolve())]
     return argv
 
 

@@ -1,4 +1,6 @@
-"""``arena.yaml``: what ``arena gate`` (and ``arena check``) runs and which limits hold.
+"""``arena.yaml``: what ``arena gate`` (and ``arena check``) runs and which limits hold, and
+the project's database, dataset, variants folder, models and judge, which every ``arena``
+command takes from the nearest ``arena.yaml`` (:func:`find_config`, :func:`project_defaults`).
 
 Every field is optional; flags given on the command line override it. Paths are relative to
 the file's folder. An unknown key, a wrong type or an out-of-range value is an
@@ -27,7 +29,8 @@ from arena.gate._rule_config import RuleConfig
 
 Verdict = Literal["worse", "inconclusive"]
 CONFIG_NAME = "arena.yaml"
-"""The file ``arena gate`` reads from the working directory when no --config is given."""
+"""The file ``arena`` commands read (the nearest one up from the working directory) when no
+--config is given."""
 
 
 class RunSection(BaseModel):
@@ -126,6 +129,12 @@ class GateConfig(BaseModel):
     )
     candidate: str | None = Field(None, description="VARIANT name or variant YAML.")
     grader: str | None = Field(None, description="Behaviour grader spec (default: keywords).")
+    db: str | None = Field(
+        None,
+        min_length=1,
+        description="The database URL of every command (default: $ARENA_DB_URL, else "
+        "sqlite:///arena.db); an SQLite path is relative to this file's folder.",
+    )
     run: RunSection = Field(default_factory=RunSection, description="What to run.")
     rules: RuleConfig = Field(
         default_factory=RuleConfig, description="The regression rules against the baseline."
@@ -171,6 +180,20 @@ class GateConfig(BaseModel):
         return None if spec is None or spec.strip().lower() in ("", "none", "off") else spec
 
 
+def find_config(start: str | Path | None = None) -> Path | None:
+    """The nearest ``arena.yaml``: in ``start`` (default: the working directory) or the
+    closest folder above it, as a path relative to the working directory (``arena.yaml``,
+    ``../arena.yaml``); None when there is none."""
+    import os
+
+    folder = Path(start or Path.cwd()).absolute()
+    for place in (folder, *folder.parents):
+        candidate = place / CONFIG_NAME
+        if candidate.is_file():
+            return Path(os.path.relpath(candidate))
+    return None
+
+
 def load_config(path: str | Path) -> GateConfig:
     """Read and validate an ``arena.yaml`` (InputError naming the file and the field)."""
     from arena.inputs.files import load_yaml
@@ -205,6 +228,7 @@ EXAMPLE = f"""\
 baseline: baselines/baseline.json   # a baseline JSON file, a VARIANT name or a variant YAML
 candidate: baseline                 # a VARIANT name (in run.variants_dir) or a variant YAML
 grader: null                        # behaviour grader: a judge spec, null = keyword rules
+db: null                            # every command's database (--db, $ARENA_DB_URL win)
 run:
   dataset: null                     # golden dataset JSON; null = the shipped one
   variants_dir: null                # null = data/variants

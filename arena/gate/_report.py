@@ -21,7 +21,7 @@ from arena.gate._limits import LimitCheck
 from arena.gate._regression import RegressionReport
 from arena.gate._regression_report import regression_markdown, regression_text
 from arena.reports._format import text_table
-from arena.reports._markdown import md_code, md_table
+from arena.reports._markdown import md_code, md_link, md_table
 
 EXIT_PASS, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
 BAD_INPUT_FIELDS = {"passed", "command", "baseline", "candidate", "bad_input"}
@@ -153,7 +153,7 @@ def _provenance(report: GateReport) -> str:
     if p.get("branch"):
         bits.append(f"branch `{p['branch']}`")
     if p.get("ci_url"):
-        bits.append(f"[CI run]({p['ci_url']})")
+        bits.append(md_link("CI run", p["ci_url"]))
     where = ", ".join(bits) or "no git or CI information"
     run = f"run {report.run_id}" if report.run_id is not None else "stored results"
     settings = ", ".join(f"{k} {v}" for k, v in report.settings.items())

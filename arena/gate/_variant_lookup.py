@@ -69,17 +69,33 @@ def find_variant_file(ref: str, config: GateConfig, flag: str) -> Path | None:
     return stem
 
 
-def resolve_variant(ref: str, config: GateConfig, flag: str) -> Variant:
-    """A variant from a YAML path, or by its name in the variants folder."""
-    from arena.variants.variant import load_variant
-
+def variant_path(ref: str, config: GateConfig, flag: str) -> Path:
+    """The file of a variant given as a YAML path, or by its name in the variants folder
+    (InputError naming ``flag`` when no file there declares it)."""
     path = Path(ref)
     if path.suffix in SUFFIXES or path.is_file():
-        return load_variant(path)
+        return path
     file = find_variant_file(ref, config, flag)
     if file is None:
         folder = variants_dir(config)
         names = sorted(named_variants(folder))
         there = f"variants there: {', '.join(names)}" if names else "it holds no variant"
         raise InputError(f"no variant {ref!r} in {folder} ({there})", field=flag)
-    return load_variant(file)
+    return file
+
+
+def resolve_variant(ref: str, config: GateConfig, flag: str) -> Variant:
+    """A variant from a YAML path, or by its name in the variants folder."""
+    from arena.variants.variant import load_variant
+
+    return load_variant(variant_path(ref, config, flag))
+
+
+def resolve_variants(refs: list[str], folder: str | None, flag: str) -> list[Variant]:
+    """Variants from YAML paths or names in ``folder`` (default: the shipped variants), as
+    :func:`~arena.variants.variant.load_variants` (names unique)."""
+    from arena.gate._config import RunSection
+    from arena.variants.variant import load_variants
+
+    config = GateConfig(run=RunSection(variants_dir=folder))
+    return load_variants([variant_path(ref, config, flag) for ref in refs])

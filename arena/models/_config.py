@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
 from arena.registry import PROVIDERS
 
@@ -75,6 +75,21 @@ class ModelConfig(BaseModel):
 
             register_secret_env(value)
         return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _remember_url_secrets(cls, value: str | None) -> str | None:
+        from arena.secrets import register_url_secrets
+
+        register_url_secrets(value)  # redacted from every stored or printed error
+        return value
+
+    @field_serializer("base_url", when_used="json")
+    def _stored_url(self, value: str | None) -> str | None:
+        # stored and reported without credentials (REDACTED); the live client gets it whole
+        from arena.secrets import redact_url
+
+        return None if value is None else redact_url(value)
 
     @property
     def provider(self) -> str:

@@ -12,6 +12,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from arena.secrets import redact_url
+
 KEYS = ("commit", "branch", "ci_url")
 
 
@@ -100,7 +102,8 @@ def git_info(start: Path | None = None) -> dict[str, str]:
 
 
 def provenance(env: Mapping[str, str] | None = None, start: Path | None = None) -> dict[str, str]:
-    """``commit``, ``branch`` and ``ci_url`` as far as known (empty values dropped)."""
+    """``commit``, ``branch`` and ``ci_url`` as far as known (empty values dropped); the URL
+    without credentials (:func:`arena.secrets.redact_url`)."""
     env = os.environ if env is None else env
     found = _github(env) or _other_ci(env)
     local = git_info(start) if not found.get("commit") else {}
@@ -112,4 +115,5 @@ def provenance(env: Mapping[str, str] | None = None, start: Path | None = None) 
     ):
         if env.get(var):
             merged[key] = env[var]
+    merged["ci_url"] = redact_url(merged["ci_url"])  # stored: never a token it carries
     return {key: value for key, value in merged.items() if value}

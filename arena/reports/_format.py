@@ -1,4 +1,5 @@
-"""Plain-text formatting shared by the CLI, the reports and the app: a table and a percentage.
+"""Plain-text formatting shared by the CLI, the reports and the app: a table, a percentage,
+text made safe for a terminal, and which URLs may be links.
 
 Standard library only, so the CLI can import it without loading the scoring package.
 """
@@ -6,11 +7,40 @@ Standard library only, so the CLI can import it without loading the scoring pack
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
 DASH = "—"
 """What :func:`pct` shows for a missing value unless told otherwise."""
+
+# C0 controls but tab and newline, DEL, C1 controls (0x9b is an 8-bit CSI), and the bidi
+# embeddings, overrides and isolates that reorder what a terminal or a page shows.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_WEB_URL = re.compile(r"(?i)^https?://[^\s<>\"'`()\[\]]+$")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every control character shown as an escape (``\\u001b``) instead of
+    acting on the terminal: ANSI CSI/OSC sequences, carriage returns, backspaces, the other
+    C0 and C1 controls and bidi overrides. Newlines and tabs stay; ``\\r\\n`` becomes ``\\n``.
+
+    Model output printed as-is could erase the real answer and print its own, or retitle the
+    terminal. The escapes are valid inside JSON strings too, so JSON stays JSON.
+    """
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(_escaped, text.replace("\r\n", "\n"))
+
+
+def is_web_url(url: str) -> bool:
+    """True for an ``http(s)://`` URL without spaces, quotes or brackets: the only kind
+    rendered as a link (a ``javascript:`` or ``data:`` URL never is)."""
+    return bool(_WEB_URL.match(url))
 
 
 def is_missing(value: Any) -> bool:

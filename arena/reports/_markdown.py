@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from arena.reports._format import pct
+from arena.reports._format import is_web_url, pct
 from arena.reports._render import (
     CONVERSATION_HEADERS,
     SUMMARY_HEADERS,
@@ -33,6 +33,12 @@ def md_cell(text: str, limit: int = MAX_CELL) -> str:
 def md_code(text: str) -> str:
     """Text as inline code on one line (backticks inside become quotes)."""
     return "`" + " ".join(text.split()).replace("`", "'") + "`"
+
+
+def md_link(label: str, url: str) -> str:
+    """``[label](url)`` for an ``http(s)`` URL (:func:`~arena.reports._format.is_web_url`);
+    any other URL (``javascript:``, ``data:``) is shown as inline code, never as a link."""
+    return f"[{label}]({url})" if is_web_url(url) else f"{label} {md_code(url)}"
 
 
 def md_fence(text: str, info: str = "text") -> str:

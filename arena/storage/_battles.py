@@ -9,6 +9,7 @@ from sqlalchemy import delete, select
 
 from arena.records.results import utcnow
 from arena.storage._tables import BattleRow, VerdictCacheRow
+from arena.storage._votes import first_votes, store_vote
 from arena.storage._writes import upsert
 from arena.vocabulary import ERROR
 
@@ -63,8 +64,11 @@ class BattleStoreMixin:
         """Store a battle (same run, judge and results replace the stored one); returns its id.
 
         A stored decided battle is never replaced by an error (a concurrent or later judge that
-        failed loses nothing); otherwise the old row is replaced atomically.
+        failed loses nothing); otherwise the old row is replaced atomically. A person's battle
+        (a vote) is stored by :meth:`save_vote`'s rules instead: never replaced.
         """
+        if battle.judge.is_human:
+            return self.save_vote(battle)
 
         def work(s: Session) -> int:
             old = s.scalar(
@@ -99,8 +103,22 @@ class BattleStoreMixin:
 
         return self._write(work)
 
+    def save_vote(self, battle: Battle) -> int:
+        """Store a person's vote (a battle of a ``human:NAME`` judge) in one transaction;
+        returns its id. At most one vote per person and pair of results, in either order,
+        however many processes write at once.
+
+        Raises:
+            InputError: naming the field, unless the vote is on two distinct answered results
+                of its run, of the same case and repeat, of two variants.
+            AlreadyVoted: the person voted on the pair already (nothing is written).
+        """
+        return self._write(lambda s: store_vote(s, battle))
+
     def battles(self, run_id: int | None = None, judge_key: str | None = None) -> list[Battle]:
-        """Stored battles, optionally of one run and one judge, oldest first."""
+        """Stored battles, optionally of one run and one judge, oldest first (a person's later
+        vote on a pair they voted on already, which an older database may hold, is left
+        out)."""
         from arena.battles._battle import Battle
 
         query = select(BattleRow).order_by(BattleRow.id)
@@ -109,10 +127,10 @@ class BattleStoreMixin:
         if judge_key is not None:
             query = query.where(BattleRow.judge_key == judge_key)
         with self.session() as s:
-            return [
+            return first_votes(
                 Battle.model_validate({**battle_body(row.body), "id": row.id})
                 for row in s.scalars(query).all()
-            ]
+            )
 
     def judge_keys(self, run_id: int) -> list[tuple[str, str, int]]:
         """(judge key, judge label, battles) for every judge used on a run, newest first."""

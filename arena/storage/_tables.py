@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from arena.records.results import utcnow
@@ -133,6 +143,25 @@ class BattleRow(Base):
     winner: Mapped[str] = mapped_column(String(20))
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class VoteRow(Base):
+    """What makes a person's vote single: one row per person and unordered pair of results
+    (low id first), beside the vote's battle row, which keeps the order the pair was shown in.
+    Existing databases gain the table; votes stored before it have no row here (the write
+    checks the battles too)."""
+
+    __tablename__ = "votes"
+    __table_args__ = (
+        UniqueConstraint("judge_key", "result_low_id", "result_high_id"),
+        CheckConstraint("result_low_id < result_high_id", name="votes_two_results"),
+    )
+    battle_id: Mapped[int] = mapped_column(
+        ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True
+    )
+    judge_key: Mapped[str] = mapped_column(String(32))
+    result_low_id: Mapped[int] = mapped_column(ForeignKey("results.id"))
+    result_high_id: Mapped[int] = mapped_column(ForeignKey("results.id"))
 
 
 class VerdictCacheRow(Base):

@@ -23,6 +23,16 @@ Generated from the `arena` command's argparse parser when the site is built (see
 `docs/hooks/cli_reference.py`), so it always matches the code. `arena COMMAND --help` prints
 the same from the terminal.
 
+Defaults: every command that needs a database, a golden dataset, variants or a judge reads
+them from the nearest `arena.yaml` up from the working directory (or `--config FILE`): `db`,
+`run.dataset`, `run.variants_dir`, `run.user_model`, `grader` and `compare.judge`. A flag given
+on the command line wins, and `$ARENA_DB_URL` wins over `db`
+([every command's defaults](gate.md#every-commands-defaults)).
+
+A stored judge is `--judge-key KEY` (the key `arena judge` prints); `--judge` is a judge spec
+(`arena judge`, `gate`, `plan`, `demo`, `compare --sequential`). The old `--judge KEY` of
+`ratings`, `battles export` and `compare` still works and prints a deprecation note.
+
 Exit codes: 0 on success; 2 on bad input (the message names the file, the case and the field,
 or the flag); `arena gate` and `arena check` exit 1 when a blocking rule fires or a limit
 fails, `arena compare` exits 1 when the candidate is worse, regressed or inconclusive, and

@@ -117,7 +117,15 @@ def case_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[Checklis
 
 
 def item_grades(details: dict[str, Any], seat: str | None = None) -> list[ItemGrade]:
-    """The grades in a checklist verdict's ``details`` (of one seat's answer if given)."""
+    """The grades in a checklist verdict's ``details`` (of one seat's answer if given).
+
+    Args:
+        details: a checklist verdict's ``details``.
+        seat: the answer (seat) whose grades to keep; None keeps every grade.
+
+    Returns:
+        The item grades, in the verdict's order.
+    """
     grades = [ItemGrade.model_validate(g) for g in details.get("checklist") or []]
     return [g for g in grades if seat is None or g.answer == seat]
 

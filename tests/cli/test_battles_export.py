@@ -1,4 +1,4 @@
-"""``arena battles export [RUN] [--judge KEY] [--orders]``: a run's battles in Chatbot Arena's
+"""``arena battles export [RUN] [--judge-key KEY] [--orders]``: a run's battles in Chatbot Arena's
 schema (combined verdicts or both orders as the judge saw them), read back by ``arena agree``
 and ``arena ratings --battles``."""
 

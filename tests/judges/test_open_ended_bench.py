@@ -1,4 +1,4 @@
-"""benchmarks/judge_bench.py --open-ended with a scripted judge: each mode and the fitted
+"""``python -m benchmarks judge_bench --open-ended`` with a scripted judge: each mode and the fitted
 combination against people on the shipped set's held-out pairs."""
 
 from __future__ import annotations

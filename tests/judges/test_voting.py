@@ -34,7 +34,7 @@ def _vote_all(store: Store, run_id: int, voter: str, prefer: str = "300") -> int
 
 def test_a_person_is_a_judge_that_cannot_be_called() -> None:
     spec = human_judge("Ann Lee")
-    assert spec.label == "human:Ann_Lee" and spec.is_human and spec.kind == "human"
+    assert spec.label == "human:ann_lee" and spec.is_human and spec.kind == "human"
     with pytest.raises(InputError, match="is a person"):
         parse_judge("human:ann")
     with pytest.raises(InputError, match="voter name"):

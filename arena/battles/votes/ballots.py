@@ -1,10 +1,13 @@
-"""People vote on blind pairs of answers; each vote is a battle of a ``human:NAME`` judge.
+"""People vote on blind pairs; each vote is a battle of a ``human:NAME`` judge.
 
 A pair is two variants' answers to the same case and repeat of a run (errors, identical
 answers and conversations whose simulated user failed are never offered, as the model judges
 never see them either). The order the pair is
-shown in is random and is the order it is stored in: ``model_a`` is the answer shown as A. A
-person votes at most once per pair, whichever order it was shown in.
+shown in is random and is the order it is stored in: ``model_a`` is the answer shown as A.
+A person votes at most once per pair, whichever order it was shown in: the database refuses
+a second vote (:meth:`arena.storage.Store.save_vote`, also when two arrive at once), and a
+person is their normalised name (:func:`judges._human.voter_name`: ``Ann``, ``ann`` and
+full-width ``ＡＮＮ`` are one voter).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from arena.battles._requests import same_answer, trajectory_text
 from arena.errors import InputError
 from arena.records.results import RunResult
 from arena.vocabulary import LOG_WINNERS
-from judges._human import human_judge, is_human_label, voter_name
+from judges._human import human_judge, is_human_label, same_person, voter_name
 
 if TYPE_CHECKING:
     from arena.storage import Store
@@ -66,9 +69,14 @@ def _pair_id(a: int, b: int) -> frozenset[int]:
 
 
 def voted_pairs(store: Store, run_id: int, voter: str) -> set[frozenset[int]]:
-    """The result pairs (either order) this person has voted on in the run."""
-    key = human_judge(voter).key
-    return {_pair_id(b.result_a_id, b.result_b_id) for b in store.battles(run_id, key)}
+    """The result pairs (either order) this person has voted on in the run, under any name
+    that normalises to theirs; InputError for a bad name."""
+    person = voter_name(voter)
+    return {
+        _pair_id(b.result_a_id, b.result_b_id)
+        for b in store.battles(run_id)
+        if b.judge.is_human and same_person(b.judge.label, person)
+    }
 
 
 def open_pairs(store: Store, run_id: int, voter: str) -> list[VotePair]:
@@ -143,28 +151,27 @@ def next_pair(
 def cast_vote(store: Store, pair: VotePair, voter: str, winner: str) -> Battle:
     """Store one person's vote on a pair as a battle of the ``human:NAME`` judge.
 
+    The pair's run, result ids (in the order shown), case, repeat and variants are checked
+    against the stored results in the write's transaction; the answers' lengths stored are
+    the stored answers'.
+
     Raises:
-        InputError: for a bad name or winner, or when this person already voted on the pair.
+        InputError: for a bad name or winner, or a pair that is not two answered results of
+            the run, of one case and repeat, of two variants (naming the field).
+        AlreadyVoted: when this person already voted on the pair (in either order).
     """
     if winner not in LOG_WINNERS:
         raise InputError(
             f"a vote must be one of {', '.join(LOG_WINNERS)}, got {winner!r}", field="winner"
-        )
-    judge = human_judge(voter_name(voter))
-    if _pair_id(pair.result_a_id, pair.result_b_id) in voted_pairs(store, pair.run_id, voter):
-        raise InputError(
-            f"{judge.label} already voted on {pair.variant_a} vs {pair.variant_b} for case "
-            f"{pair.case_id}",
-            field="vote",
         )
     battle = Battle(
         **pair.model_dump(include=set(PAIR_FIELDS)),
         winner=winner,
         len_a=len(pair.answer_a),
         len_b=len(pair.answer_b),
-        judge=judge,
+        judge=human_judge(voter),
     )
-    battle.id = store.save_battle(battle)
+    battle.id = store.save_vote(battle)
     return battle
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.errors import InputError, ModelError
 from arena.models.providers._speed import CALL_LATENCY_S, Speed
+from arena.secrets import redact_url
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -85,7 +86,7 @@ class Provider:
 
         Never keys, ports or timeouts. The default: the endpoint.
         """
-        return {"base_url": config.base_url, "template": None}
+        return {"base_url": redact_url(config.base_url or "") or None, "template": None}
 
     def refusal(self, config: ModelConfig) -> str:
         """Why ``config`` cannot be called (used when :attr:`is_callable` is False)."""

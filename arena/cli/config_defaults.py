@@ -1,0 +1,71 @@
+"""Every command's defaults from ``arena.yaml``: the nearest one up from the working directory,
+or ``--config FILE``. A flag given on the command line still wins, and ``$ARENA_DB_URL`` wins
+over the file's ``db``.
+
+The file's settings become the chosen sub-command's argparse defaults, then the command line is
+parsed again, so a handler reads ``args`` as usual and never the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from arena.errors import InputError
+
+#: argument dest -> the ProjectDefaults field that gives its default
+DESTS = ("db", "dataset", "variants_dir", "user_model", "grader", "judge")
+#: commands whose --judge is the judge they use (in ``plan`` it is optional, ``demo`` has its own)
+JUDGE_COMMANDS = frozenset({"judge", "compare"})
+#: commands that read arena.yaml themselves (the gate): only the database comes from here, and
+#: a bad file is left for the command to report its own way
+OWN_CONFIG = frozenset({"gate"})
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """``argv`` parsed, with the chosen command's defaults taken from ``arena.yaml``."""
+    args = parser.parse_args(argv)
+    leaf = chosen_parser(parser, args)
+    if "config" not in {a.dest for a in leaf._actions}:
+        return args  # the command reads no project settings (agree, schema, init-ci, ...)
+    values = config_values(args, {a.dest for a in leaf._actions})
+    if not values:
+        return args
+    leaf.set_defaults(**values)
+    return parser.parse_args(argv)
+
+
+def config_values(args: argparse.Namespace, dests: set[str]) -> dict[str, Any]:
+    """The defaults ``arena.yaml`` gives the command of ``args`` (whose arguments are
+    ``dests``): InputError naming the file and the field when it cannot be read."""
+    from arena.gate._project import read_project_defaults
+
+    own = args.command in OWN_CONFIG
+    try:
+        found = read_project_defaults(args.config)
+    except InputError:
+        if own:
+            return {}
+        raise
+    wanted = set(DESTS) if args.command in JUDGE_COMMANDS else set(DESTS) - {"judge"}
+    if own:
+        wanted = {"db"}
+    if os.environ.get("ARENA_DB_URL"):
+        wanted.discard("db")
+    return {
+        dest: getattr(found, dest)
+        for dest in sorted(wanted & dests)
+        if getattr(found, dest) is not None
+    }
+
+
+def chosen_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
+    """The parser of the (sub-)sub-command ``args`` chose."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            name = getattr(args, action.dest, None)
+            if name in action.choices:
+                return chosen_parser(action.choices[name], args)
+    return parser
