@@ -10,8 +10,8 @@ class ArenaError(Exception):
 class InputError(ArenaError):
     """Bad user input: a file, a case or a variant, or a field, that does not validate.
 
-    The message always names the file and, where known, the case id or the variant name and
-    the field.
+    The message always names the file and, where known, the variant or the case id, and the
+    field (``file variants/bad.yaml, variant bad-tool, field tools: ...``).
     """
 
     def __init__(

@@ -76,7 +76,7 @@ def add_limit_flags(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="RULE,...",
         help="rules that fail the gate (default: suite_drop, critical_broken, "
-        "critical_missing, happy_path_fail, category_broken); others warn",
+        "critical_missing, happy_path_fail, category_broken, critical_failing); others warn",
     )
     rules.add_argument(
         "--flaky-blocks",

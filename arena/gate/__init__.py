@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from arena.gate._alignment import Alignment, align
+    from arena.gate._baseline_side import BaselineSide, run_baseline_side
     from arena.gate._baselines import (
         Proposal,
         load_baseline,
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "AbsoluteLimits": "arena.gate._limits",
     "Alignment": "arena.gate._alignment",
+    "BaselineSide": "arena.gate._baseline_side",
     "BudgetLimits": "arena.gate._limits",
     "CostLimits": "arena.gate._limits",
     "CaseHistory": "arena.gate._history",
@@ -71,6 +73,7 @@ _EXPORTS = {
     "pass_drop_p_value": "arena.gate._noise",
     "power_estimate": "arena.gate._power",
     "propose_baseline": "arena.gate._baselines",
+    "run_baseline_side": "arena.gate._baseline_side",
     "run_gate": "arena.gate._pipeline",
     "run_snapshot": "arena.gate._baselines",
     "snapshot": "arena.gate._rules",
@@ -84,6 +87,7 @@ __all__ = [
     "RULES",
     "AbsoluteLimits",
     "Alignment",
+    "BaselineSide",
     "BudgetLimits",
     "CaseHistory",
     "CostLimits",
@@ -118,6 +122,7 @@ __all__ = [
     "read_project_defaults",
     "resolve_variant",
     "resolve_variants",
+    "run_baseline_side",
     "run_gate",
     "run_snapshot",
     "snapshot",

@@ -5,6 +5,9 @@ A case is its id plus its content hash. Cases both sides ran with the same conte
 
 * *changed*: same id, different content (the golden case was edited);
 * *added*: the candidate ran it, the baseline does not have it;
+
+(the gate then runs the baseline's code on changed and added cases, and aligns again with
+those records in the baseline: :mod:`arena.gate._baseline_side`, :mod:`arena.gate._changed`);
 * *removed*: the baseline has it, the candidate's dataset no longer does;
 * *not run*: the candidate's dataset still has it (same content), the candidate did not run
   it (another tier or ``--cases``); a critical one that passed is ``critical_missing``;
@@ -71,8 +74,8 @@ def align(
     if out.datasets_differ:
         out.notes.append(
             f"the datasets differ: baseline {baseline.dataset_label}, candidate "
-            f"{candidate.dataset_label}; only cases with the same content are "
-            "compared"
+            f"{candidate.dataset_label}; a case whose content changed is compared only "
+            "against the baseline's code run on it (the baseline side)"
         )
     if any(not r.hash for r in baseline.cases.values()):
         out.notes.append(

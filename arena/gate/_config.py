@@ -239,7 +239,8 @@ run:
   timeout_s: 600
   user_model: null                  # plays simulated users (conversation cases); null = local
 rules:
-  block: [suite_drop, critical_broken, critical_missing, happy_path_fail, category_broken]
+  block: [suite_drop, critical_broken, critical_missing, happy_path_fail, category_broken,
+          critical_failing]         # critical_failing: a changed case no baseline could run
   max_drop: 0.05                    # suite-score drop tolerated
   case_drop: 0.1                    # per-case mean-score drop that warns
   alpha: 0.05                       # significance of drops; 95% intervals

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
+from arena.gate._baseline_side import BaselineSide, baseline_side
 from arena.gate._baselines import load_baseline_file, run_snapshot
 from arena.gate._compare import compare_variants
 from arena.gate._config import GateConfig
@@ -42,6 +43,11 @@ from arena.scoring._baseline import Baseline, make_baseline
 from arena.storage import Store
 from arena.variants.variant import Variant
 from arena.variants.version import CONFIG_CHANGED, VariantVersion
+
+CHECK_RUNS_NOTHING = (
+    "baseline side not run: `arena check` runs no agent (`arena gate` runs the baseline's "
+    "commit on them)"
+)
 
 
 @dataclass
@@ -149,17 +155,25 @@ def _cost_checks(
     return checks, notes if config.budget.any() else []
 
 
+def _hashes(dataset: GoldenDataset | None) -> dict[str, str] | None:
+    return {c.id: case_hash(c) for c in dataset.test_cases} if dataset else None
+
+
 def evaluate(
     config: GateConfig,
     baseline: Baseline | None,
     cand: Baseline,
     cand_scores: VariantScores,
     dataset: GoldenDataset | None,
+    side: BaselineSide | None = None,
 ) -> tuple[RegressionReport | None, list[LimitCheck], list[str]]:
-    """Regression rules, absolute limits and cost limits of one candidate snapshot."""
-    hashes = {c.id: case_hash(c) for c in dataset.test_cases} if dataset else None
+    """Regression rules, absolute and cost limits of one candidate snapshot (``side``: the
+    baseline's code run on the cases changed since it, :mod:`arena.gate._baseline_side`)."""
+    hashes = _hashes(dataset)
     regression = (
-        compare_snapshots(baseline, cand, config.rules, hashes) if baseline is not None else None
+        compare_snapshots(baseline, cand, config.rules, hashes, side)
+        if baseline is not None
+        else None
     )
     limits = check_absolute(cand_scores, config.absolute)
     budget, notes = _cost_checks(config, baseline, cand, regression)
@@ -262,7 +276,8 @@ def run_gate(
     baseline, notes = sides.baseline, [sides.note] if sides.note else []
     if sides.baseline is None and sides.baseline_variant is not None:
         baseline = snap(sides.baseline_variant, sides.baseline_variant.name)[0]
-    regression, limits, more = evaluate(config, baseline, cand, cand_scores, dataset)
+    side = baseline_side(store, config, sides.baseline, cand, (dataset, dataset_path), progress)
+    regression, limits, more = evaluate(config, baseline, cand, cand_scores, dataset, side)
     changes = version_changes(sides, baseline)
     compare = None
     judged = [v.name for v in variants]
@@ -326,7 +341,8 @@ def check_stored(
     dataset = store.run_dataset(run) if run is not None else None
     if dataset is not None:
         check_categories(config, dataset)  # bad input (exit 2), as in run_gate
-    regression, limits, notes = evaluate(config, baseline, cand, cand_scores, dataset)
+    side = BaselineSide(ran=False, message=CHECK_RUNS_NOTHING)
+    regression, limits, notes = evaluate(config, baseline, cand, cand_scores, dataset, side)
     failures = decide(regression, limits, None, [])
     return GateReport(
         passed=not failures,

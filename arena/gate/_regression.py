@@ -71,12 +71,33 @@ class RegressionReport(BaseModel):
     missing_cases: list[str] = Field(
         default_factory=list, description="In the candidate's dataset, not run."
     )
-    new_cases: list[str] = Field(default_factory=list, description="Added: not in the baseline.")
+    new_cases: list[str] = Field(
+        default_factory=list, description="Added: not in the baseline (see rerun_cases)."
+    )
     removed_cases: list[str] = Field(
         default_factory=list, description="In the baseline, gone from the dataset."
     )
     changed_cases: list[str] = Field(
-        default_factory=list, description="Same id, different content: not compared."
+        default_factory=list,
+        description="Same id, different content: compared only when the baseline's code ran "
+        "on the new content (rerun_cases).",
+    )
+    rerun_cases: list[str] = Field(
+        default_factory=list,
+        description="Changed and new cases compared against the baseline's code run on them.",
+    )
+    changed_outcomes: dict[str, str] = Field(
+        default_factory=dict,
+        description="The candidate's pass or fail (`fails 0/2`) on each changed or new case.",
+    )
+    baseline_side: str | None = Field(
+        None,
+        description="How the baseline's side of changed and new cases was made: `baseline "
+        "side run from commit abc1234`, or why it could not be (`baseline commit "
+        "unavailable: ...`).",
+    )
+    baseline_side_run: int | None = Field(
+        None, description="The stored run of the baseline's code on those cases."
     )
     not_run_cases: list[str] = Field(
         default_factory=list, description="Baseline cases the candidate did not run."

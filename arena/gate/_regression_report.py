@@ -55,25 +55,51 @@ def _headers(report: RegressionReport) -> list[str]:
 
 def _case_sets(report: RegressionReport, code: bool) -> list[str]:
     def ids(cases: list[str]) -> str:
-        return ", ".join(f"`{c}`" if code else c for c in cases) or "none"
+        shown = []
+        for case in cases:
+            name = f"`{case}`" if code else case
+            result = report.changed_outcomes.get(case)
+            shown.append(f"{name} ({result})" if result else name)
+        return ", ".join(shown) or "none"
 
     counted = len(report.compared_cases) - len(report.pending_cases)
+    how = "same id and content"
+    if report.rerun_cases:
+        how += f", or the baseline's code run on the new content ({len(report.rerun_cases)})"
     lines = [
-        f"Compared (same id and content): {len(report.compared_cases)} cases ({counted} counted)",
+        f"Compared ({how}): {len(report.compared_cases)} cases ({counted} counted)",
         f"Broken (pass -> fail): {ids(report.broken_cases)}",
         f"Fixed (fail -> pass): {ids(report.fixed_cases)}",
     ]
     for label, cases in (
         ("Flaky in the baseline", report.flaky_cases),
         *_not_run_sets(report),
-        ("Changed since the baseline (not compared)", report.changed_cases),
-        ("Added since the baseline (not compared)", report.new_cases),
+        *_changed_sets(report),
         ("Removed from the dataset (not compared)", report.removed_cases),
         ("Only simulator errors (not compared: missing evidence)", report.simulator_error_cases),
     ):
         if cases:
             lines.append(f"{label}: {ids(cases)}")
+    if report.baseline_side:
+        lines.append(f"Baseline side of changed and new cases: {report.baseline_side}")
     return lines
+
+
+def _changed_sets(report: RegressionReport) -> list[tuple[str, list[str]]]:
+    """Changed and new cases: compared against the baseline's code, or why not."""
+    rerun = [c for c in (*report.changed_cases, *report.new_cases) if c in report.rerun_cases]
+    why = "not compared: no baseline side, see below" if report.baseline_side else "not compared"
+    return [
+        ("Changed or new, compared against the baseline's code run on them", rerun),
+        (
+            f"Changed since the baseline ({why})",
+            [c for c in report.changed_cases if c not in report.rerun_cases],
+        ),
+        (
+            f"Added since the baseline ({why})",
+            [c for c in report.new_cases if c not in report.rerun_cases],
+        ),
+    ]
 
 
 TIER_ORDER = TIER_NAMES

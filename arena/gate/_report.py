@@ -34,17 +34,31 @@ class BadInput(BaseModel):
 
     message: str
     file: str | None = None
+    variant: str | None = Field(
+        None, exclude_if=lambda v: v is None, description="The variant at fault (never a case)."
+    )
     case: str | None = None
     field: str | None = None
 
     @classmethod
     def of(cls, exc: InputError) -> BadInput:
-        """The error's message, file, case and field."""
-        return cls(message=exc.message, file=exc.file, case=exc.case, field=exc.field)
+        """The error's message, file, variant or case, and field."""
+        return cls(
+            message=exc.message,
+            file=exc.file,
+            variant=exc.variant,
+            case=exc.case,
+            field=exc.field,
+        )
 
     def where(self) -> list[tuple[str, str]]:
-        """(label, value) of the file, case and field that are known."""
-        found = (("File", self.file), ("Case", self.case), ("Field", self.field))
+        """(label, value) of the file, variant, case and field that are known."""
+        found = (
+            ("File", self.file),
+            ("Variant", self.variant),
+            ("Case", self.case),
+            ("Field", self.field),
+        )
         return [(label, value) for label, value in found if value]
 
 

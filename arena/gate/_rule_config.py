@@ -14,6 +14,8 @@ RULES: dict[str, str] = {
     "category_broken": "every case of a category fails (the baseline passed one)",
     "pass_to_fail": "any other counted case goes from pass to fail",
     "case_score_drop": "a case loses at least case_drop of mean score",
+    "critical_failing": "a critical or happy-path case changed since the baseline (or new) "
+    "fails, and the baseline's code could not run on it",
 }
 """Every rule and what makes it fire."""
 DEFAULT_BLOCKING: tuple[str, ...] = (
@@ -22,6 +24,7 @@ DEFAULT_BLOCKING: tuple[str, ...] = (
     "critical_missing",
     "happy_path_fail",
     "category_broken",
+    "critical_failing",
 )
 """Rules that fail the gate by default; the others are warnings."""
 

@@ -15,7 +15,14 @@ rule                 fires when                                            defau
 ``pass_to_fail``     any other counted case went from pass to fail          warn
 ``case_score_drop``  a counted case that did not break lost at least        warn
                      ``case_drop`` (0.1) of mean score
+``critical_failing`` a critical or happy-path case that changed since the   block
+                     baseline (or is new) fails, and the baseline's code
+                     could not be run on it (``arena.gate._changed``)
 ==================== ===================================================== ========
+
+Cases that changed since the baseline, or are new, are compared against the baseline's code
+run on their new content when the gate could run it (``side``,
+:mod:`arena.gate._baseline_side`); otherwise ``critical_failing`` applies to them.
 
 Cases a side ran but whose every repeat was a *simulator error* (the simulated user failed)
 hold no evidence about the agent: they are not compared, never broken, fixed or missing, and the
@@ -33,9 +40,10 @@ the case broke (``arena.gate._classify``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.gate._alignment import Alignment, align
+from arena.gate._changed import outcomes, side_message, touched, unjudged_rule, with_side
 from arena.gate._classify import KIND_WORDS, classify
 from arena.gate._noise import pass_drop_p_value
 from arena.gate._regression import RegressionReason, RegressionReport
@@ -46,6 +54,9 @@ from arena.records.results import RunResult
 from arena.scoring._aggregate import VariantScores
 from arena.scoring._baseline import Baseline, CaseRecord, make_baseline
 from arena.scoring._combined import CaseScore
+
+if TYPE_CHECKING:
+    from arena.gate._baseline_side import BaselineSide
 
 
 def is_broken(before: CaseRecord, now: CaseRecord, alpha: float) -> bool:
@@ -162,10 +173,18 @@ def compare_snapshots(
     cand: Baseline,
     config: RuleConfig | None = None,
     dataset_hashes: Mapping[str, str] | None = None,
+    side: BaselineSide | None = None,
 ) -> RegressionReport:
-    """Apply the rules (module docstring) to a candidate snapshot against a baseline."""
+    """Apply the rules (module docstring) to a candidate snapshot against a baseline;
+    ``side``: the baseline's code run on the cases changed since it (None: not run)."""
     config = config or RuleConfig()
-    aligned: Alignment = align(base, cand, dataset_hashes)
+    original: Alignment = align(base, cand, dataset_hashes)
+    changed = touched(original, cand)
+    original_base, base = base, with_side(base, changed, side.cases if side else {})
+    aligned = align(base, cand, dataset_hashes) if base is not original_base else original
+    rerun = [c for c in changed if c in aligned.compared]
+    unjudged = [c for c in changed if c not in rerun]
+    path = side_message(side.message if side else None, changed)
     compared = aligned.compared
     counted = [c for c in compared if base.cases[c].counted and cand.cases[c].counted]
     suite = suite_figures(base, cand, counted, config)
@@ -175,6 +194,7 @@ def compare_snapshots(
         *case_reasons,
         *_missing_rule(base, aligned.not_run, config),
         *_category_rule(base, cand, compared, config),
+        *unjudged_rule(cand, unjudged, original.added, config, f"not compared: {path}"),
     ]
     simulated = sum(cand.simulator_errors.values())
     notes = [
@@ -214,9 +234,13 @@ def compare_snapshots(
         missing_cases=[
             r.case_id for r in reasons if r.rule == "critical_missing" and r.case_id is not None
         ],
-        new_cases=aligned.added,
+        new_cases=original.added,
         removed_cases=aligned.removed,
-        changed_cases=aligned.changed,
+        changed_cases=original.changed,
+        rerun_cases=rerun,
+        changed_outcomes=outcomes(cand, changed),
+        baseline_side=path,
+        baseline_side_run=side.run_id if side is not None and changed else None,
         not_run_cases=aligned.not_run,
         not_run_tiers={c: str(base.cases[c].tier) for c in aligned.not_run},
         simulator_error_cases=aligned.simulator_errors,

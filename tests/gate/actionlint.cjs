@@ -6,9 +6,11 @@ const path = require("node:path");
 
 (async () => {
   const { createLinter } = require(path.resolve(process.argv[2], "node.cjs"));
-  const lint = await createLinter();
   let problems = 0;
   for (const file of process.argv.slice(3)) {
+    // a fresh linter per file: one instance's WebAssembly memory runs out ("RuntimeError:
+    // unreachable") after a few workflow files
+    const lint = await createLinter();
     for (const r of lint(fs.readFileSync(file, "utf8"), file)) {
       problems += 1;
       console.log(`${file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);

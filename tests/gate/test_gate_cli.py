@@ -118,7 +118,13 @@ def test_the_gate_against_a_baseline_file_judges_the_recorded_version(
     assert doc["compare"]["verdict"] == "worse"
 
 
-def test_an_edited_dataset_is_reported_not_blamed(project: Project, db_url: str) -> None:
+@pytest.mark.system  # three gates end to end: over a unit test's CPU budget
+def test_an_edited_critical_case_the_candidate_fails_blocks_without_a_baseline_commit(
+    project: Project, db_url: str
+) -> None:
+    """Outside a git repository the baseline's code cannot run on the edited case: a critical
+    changed case the candidate fails blocks on its own (critical_failing), a standard new one
+    shows that it fails, and the report says which path was taken."""
     project.variant("agent", answers())
     gate(project, db_url, "--baseline", "agent", "--candidate", "agent")
     exported = project.root / "base.json"
@@ -142,8 +148,36 @@ def test_an_edited_dataset_is_reported_not_blamed(project: Project, db_url: str)
     regression = doc["regression"]
     assert regression["changed_cases"] == ["C-1"] and regression["new_cases"] == ["N-1"]
     assert regression["removed_cases"] == ["S-3"] and regression["datasets_differ"]
-    assert code == 0, doc["failures"]  # C-1 and N-1 fail now, but they are not comparable
-    assert "Changed since the baseline (not compared): `C-1`" in md
+    assert regression["rerun_cases"] == []
+    assert regression["changed_outcomes"] == {"C-1": "fails 0/1", "N-1": "fails 0/1"}
+    assert regression["baseline_side"].startswith("baseline commit unavailable: ")
+    assert "is not in a git repository" in regression["baseline_side"]
+    assert code == 1 and not doc["passed"]
+    [why] = [r for r in regression["reasons"] if r["rule"] == "critical_failing"]
+    assert why["case_id"] == "C-1" and why["severity"] == "block"
+    assert why["check"] == "output missing: 'zeta'"
+    assert doc["failures"] == [f"[critical_failing] {why['message']}"]
+    assert (
+        "Changed since the baseline (not compared: no baseline side, see below): `C-1` "
+        "(fails 0/1)" in md
+    )
+    assert "`N-1` (fails 0/1)" in md and "| `C-1` | critical_failing | output |" in md
+    assert "- Baseline side of changed and new cases: baseline commit unavailable: " in md
+    # the rule is configurable like the others: not blocking, it warns
+    code, doc, _ = gate(
+        project,
+        db_url,
+        "--baseline",
+        str(exported),
+        "--candidate",
+        "agent",
+        "--judge",
+        "none",
+        "--block",
+        "critical_broken",
+    )
+    assert code == 0
+    assert [r["severity"] for r in doc["regression"]["reasons"]] == ["warn"]
 
 
 def test_check_with_absolute_and_budget_limits(
@@ -389,3 +423,40 @@ def test_sequential_against_a_baseline_file_runs_case_by_case_or_says_why_not(
     assert "plan: spending boundary" in md
     assert "### Golden scores, case by case:" in md and "Pairwise judge" not in md
     assert not any("did not run case by case" in n for n in doc["notes"])
+
+
+def test_a_bad_variant_file_is_named_as_a_variant_never_a_case(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.variant("base", answers())
+    bad = project.variants / "bad-tool.yaml"
+    bad.write_text("name: bad-tool\nmodel: {spec: 'fake:gate-base'}\ntools: [teleport]\n")
+    code, doc, md = gate(project, db_url, "--baseline", "base", "--candidate", str(bad))
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"file {bad}, variant bad-tool, field tools: unknown tool(s) teleport" in err
+    where = doc["bad_input"]
+    assert (where["variant"], where["case"], where["field"]) == ("bad-tool", None, "tools")
+    assert "- Variant: `bad-tool`" in md and "- Field: `tools`" in md and "Case" not in md
+
+
+def test_check_runs_no_baseline_side_and_blocks_a_failing_edited_critical_case(
+    project: Project, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    agent = project.variant("agent", answers())
+    assert main(run_argv(agent, project.dataset, db_url, "--tier", "all")) == 0
+    exported = project.root / "base.json"
+    assert main(["baseline", "save", "agent", "--export", str(exported), "--db", db_url]) == 0
+    from tests.gate.conftest import CASES
+
+    project.write_dataset([CASES[0] | {"expected_output_contains": ["zeta"]}, *CASES[1:]])
+    assert main(run_argv(agent, project.dataset, db_url, "--tier", "all")) == 0
+    capsys.readouterr()
+    argv = ["check", "--candidate", "agent", "--baseline", str(exported), "--json"]
+    assert main([*argv, "--db", db_url]) == 1
+    regression = json.loads(capsys.readouterr().out)["regression"]
+    assert regression["changed_cases"] == ["C-1"] and regression["rerun_cases"] == []
+    assert regression["changed_outcomes"] == {"C-1": "fails 0/1"}
+    assert regression["baseline_side"].startswith("baseline side not run: `arena check` runs")
+    [why] = [r for r in regression["reasons"] if r["rule"] == "critical_failing"]
+    assert why["case_id"] == "C-1" and why["severity"] == "block"

@@ -51,6 +51,7 @@ def test_the_pull_request_workflow_does_what_the_gate_needs() -> None:
     assert ".arena-cache" in uses["actions/cache"]["with"]["path"]  # model weights
     assert uses["actions/cache/restore"]["with"]["path"] == ".arena"  # response cache
     assert uses["actions/cache/save"]["if"] == "always()"
+    assert uses["actions/checkout"]["with"]["fetch-depth"] == 0  # the baseline's commit
     assert uses["marocchino/sticky-pull-request-comment"]["with"]["path"] == "reports/gate.md"
     assert {"reports/", ".arena/"} <= set(uses["actions/upload-artifact"]["with"]["path"].split())
     runs = " ".join(s.get("run", "") for s in steps)
