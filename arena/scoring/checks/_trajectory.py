@@ -28,6 +28,7 @@ class TrajectoryCheck(GoldenCheck):
         "acceptable_tools",
         "max_steps",
         "min_tool_calls",
+        "expected_tool_errors",
     )
 
     def applies(self, case: object) -> bool:
