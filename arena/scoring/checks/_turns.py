@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
+from arena.records.transcript import turn_steps
 from arena.scoring._required import call_failure, counts_as_call
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
@@ -34,7 +35,7 @@ from arena.scoring.checks._reasons import FailReason, FailureKind
 if TYPE_CHECKING:
     from arena.golden._conversation import TurnExpect
     from arena.records.dialogue import DialogueTurn
-    from arena.records.results import RunResult, TrajectoryStep
+    from arena.records.results import RunResult
 
 _TOOL_WORDS = ("expected a call to", " calls to ", "called the forbidden tool")
 """How the texts of the tool failures read (their kind is ``trajectory``)."""
@@ -47,11 +48,6 @@ def scored(expect: TurnExpect) -> bool:
 
 def _quote(item: str | list[str]) -> str:
     return repr(item) if isinstance(item, str) else " or ".join(repr(x) for x in item)
-
-
-def _turn_steps(result: RunResult, turn: DialogueTurn) -> list[TrajectoryStep]:
-    """The calls made in one turn."""
-    return [result.steps[i] for i in turn.steps if 0 <= i < len(result.steps)]
 
 
 def _missed_call(label: str, tool: str, wanted: int, made: int, failed: list[str]) -> str:
@@ -81,7 +77,7 @@ def check_turn(
     failures.extend(f"{label}: reply missing {_quote(item)}" for item in found.details["missed"])
     banned = score_not_contains(turn.reply, expect.not_contains)
     failures.extend(f"{label}: reply contains {item!r}" for item in banned.details["violations"])
-    steps = _turn_steps(result, turn)
+    steps = turn_steps(result, turn)
     calls = [s.tool for s in steps if counts_as_call(s, expected_errors)]
     wanted, made = Counter(expect.tools), Counter(calls)
     for tool in sorted(wanted - made):
