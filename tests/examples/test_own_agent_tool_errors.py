@@ -48,3 +48,26 @@ def test_the_score_names_the_raised_call(gated: User) -> None:
     reasons = [r["text"] if isinstance(r, dict) else r for r in k2["fail_reasons"]]
     assert REASON in reasons, reasons
     assert json.dumps(k2["details"]["trajectory"]["tools"]) == '["scale_recipe (failed)"]'
+
+
+def test_an_unavailable_tool_fails_the_conversation_and_says_why(gated: User) -> None:
+    """Finding 3: without oven_temperature the agent still calls it and claims 356 °F; the
+    critical conversation fails, naming the missed action and why, at the turn and overall."""
+    db = f"sqlite:///{gated.folder / 'dialogues.db'}"
+    report = gated.json(
+        "gate", "--baseline", "variants/baseline.yaml", "--candidate", "variants/no-oven.yaml",
+        "--dataset", "golden/kitchen-dialogues.json", "--cases", "KD-1", "--judge", "none",
+        "--db", db, code=1,
+    )  # fmt: skip
+    [why] = [r for r in report["regression"]["reasons"] if r["rule"] == "critical_broken"]
+    refused = "was refused: the tool is unavailable to this variant"
+    assert why["case_id"] == "KD-1" and why["kind"] == "trajectory"
+    assert why["check"].startswith(f"oven_temperature was called but {refused}"), why
+    assert (
+        f"oven_temperature was called but {refused}"
+        in (gated.folder / "reports" / "gate.md").read_text()
+    )
+    scored = gated.json("score", str(report["run_id"]), "--db", db)
+    [kd1] = [c for c in scored["cases"] if c["variant"] == "no-oven"]
+    reasons = [r["text"] if isinstance(r, dict) else r for r in kd1["fail_reasons"]]
+    assert f"turn 3: expected a call to oven_temperature; its call {refused}" in reasons
