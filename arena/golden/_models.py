@@ -14,9 +14,11 @@ from pydantic import (
     ModelWrapValidatorHandler,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from arena.defaults import Tier as Tier  # re-exported: declared in arena.defaults
 from arena.errors import NotFound
@@ -59,6 +61,17 @@ CATEGORY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,49}$"
 def _unset(value: object) -> bool:
     """Optional metadata left out of dumps (and so of content hashes) while unset."""
     return value is None or value == []
+
+
+def _expected_tool_names(data: dict[str, Any]) -> set[str]:
+    """Every tool a case's expectations ask to be called (validated fields in ``data``)."""
+    names = {*data.get("expected_tools", []), *data.get("expected_order", [])}
+    names |= set(data.get("expected_args", {}))
+    names |= {name for alternative in data.get("acceptable_tools", []) for name in alternative}
+    conversation = data.get("conversation")
+    if conversation is not None:
+        names |= {name for expect in conversation.expect for name in expect.tools}
+    return names
 
 
 def check_field_types() -> dict[str, Any]:
@@ -211,6 +224,14 @@ class GoldenCase(BaseModel):
         description="A dialogue instead of one message: scripted user turns or a simulated "
         "user after ``input``, and what given replies must do (docs: conversations).",
     )
+    expected_tool_errors: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=list,
+        exclude_if=_unset,
+        description="Tools whose erroring calls this case expects (an error-handling case): "
+        "a call to one of them that raised, timed out or returned an error still counts "
+        "towards expected_tools, expected_order, expected_args and per-turn tools. Any other "
+        "failed call, and every call to a tool the variant lacks, never does (docs: golden).",
+    )
 
     @field_validator("id")
     @classmethod
@@ -225,6 +246,23 @@ class GoldenCase(BaseModel):
                 check_pattern(value)  # as the output scorer runs it: linear time, on RE2
             except re.error as exc:
                 raise ValueError(f"invalid regular expression: {exc}") from None
+        return value
+
+    @field_validator("expected_tool_errors")
+    @classmethod
+    def _errors_of_expected_tools(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        if len(set(value)) < len(value):
+            raise PydanticCustomError("tool_errors", "each tool is named once")
+        named = _expected_tool_names(info.data)
+        unknown = [name for name in value if name not in named]
+        if unknown:
+            raise PydanticCustomError(
+                "tool_errors",
+                "{tools} named by no tool expectation of the case (expected_tools, "
+                "expected_order, expected_args, acceptable_tools or a turn's tools): "
+                "expecting their errors would change nothing",
+                {"tools": ", ".join(unknown)},
+            )
         return value
 
     @model_validator(mode="wrap")

@@ -59,6 +59,7 @@ from arena.scoring._output import (
     score_regex,
 )
 from arena.scoring._repeats import CaseRepeats, majority_pass, pass_at_k, pass_hat_k
+from arena.scoring._required import call_failure, counts_as_call, missed_actions
 from arena.scoring._textmatch import contains_item, extract_numbers, first_alternative
 from arena.scoring._tool_use import TRAJECTORY_WEIGHTS, score_trajectory
 from arena.scoring._trajectory import (
@@ -105,8 +106,10 @@ __all__ = [
     "args_fraction",
     "baseline_from_json",
     "baseline_to_json",
+    "call_failure",
     "calls_from_steps",
     "contains_item",
+    "counts_as_call",
     "edit_distance",
     "edit_similarity",
     "efficiency",
@@ -121,6 +124,7 @@ __all__ = [
     "make_baseline",
     "match_trajectory",
     "min_calls_score",
+    "missed_actions",
     "normalize_path",
     "pass_at_k",
     "pass_hat_k",

@@ -12,7 +12,9 @@ Each case weighs the same whatever its number of repeats: the pass rate is the m
 cases of the case's repeat pass rate, the mean score the mean of per-case mean scores.
 ``tool_accuracy`` is the mean tool-selection F1 (``trajectory.selection``: multiset F1
 against the expected tools or the best acceptable alternative) over counted results,
-an errored result counting 0. Task completion = no error and a non-empty output.
+an errored result counting 0; a tool call that raised, timed out or was unavailable is no
+call of the expected tool there (``arena.scoring._required``). Task completion = no error
+and a non-empty output.
 Latency percentiles use ``numpy.percentile`` with linear interpolation.
 
 **Simulator errors** (a conversation whose simulated user failed: ``CaseScore.simulator_error``)

@@ -77,8 +77,9 @@ def score_expected_args(
 ) -> Check:
     """Mean over expected tools of the fraction of expected args the best call satisfies.
 
-    A tool in ``expected_args`` that was never called scores 0. Calls that errored still
-    count: the agent attempted them with those arguments.
+    A tool in ``expected_args`` that was never called scores 0. Every step given counts:
+    :func:`arena.scoring.score_trajectory` gives the steps as scored, where a call that
+    failed (raised, timed out, unavailable) is no longer a call of its tool.
     """
     per_tool: dict[str, dict[str, Any]] = {}
     for tool, expected in expected_args.items():

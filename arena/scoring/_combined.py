@@ -13,9 +13,12 @@ component      weight applies when
 Weights of components that do not apply are redistributed proportionally over those
 that do. A result passes when its score is at least :data:`PASS_THRESHOLD` (0.7) and no
 hard fail applies. Hard fails: the run errored (score forced to 0), the output is empty,
-a forbidden tool was called, a not-contains string appears, or the behaviour or rubric
-grader failed. Keyword rules cannot grade a free-text rubric: without an LLM grader
-(``--grader``) the rubric is left ungraded (``details['rubric']`` says so).
+a forbidden tool was called, a required action was missed (an expected tool, order or
+arguments left unmet by the calls that count: a call that raised, timed out or was
+unavailable does not, :mod:`arena.scoring._required`), a not-contains string appears, or the
+behaviour or rubric grader failed. The score still ranks; no met check buys back a hard
+fail. Keyword rules cannot grade a free-text rubric: without an LLM grader (``--grader``)
+the rubric is left ungraded (``details['rubric']`` says so).
 Pending-tier cases are scored like any other but carry ``counted=False``.
 
 A conversation case adds the ``turns`` component (weight 0.35, :mod:`arena.scoring.checks._turns`):

@@ -16,24 +16,32 @@ sub-component    weight applies when / what
 ================ ====== ==========================================================
 
 Weights of sub-components that do not apply are redistributed proportionally over the
-ones that do. Every step counts as a call, including steps whose tool raised an error. A
-call to a tool the variant does not have (``TrajectoryStep.unavailable``: ``tools:`` left it
-out, or the agent made it up) is scored as a call of ``NAME (unavailable)``: it costs
-precision and an extra step but never matches an expected tool, its arguments or the
-expected order, does not count towards ``min_tool_calls``, and is listed under
-``hallucinated_tools``; a forbidden tool stays forbidden even when unavailable.
+ones that do. A call that failed is scored as a call of another name, so it costs precision
+and an extra step but never matches an expected tool, its arguments or the expected order,
+and does not count towards ``min_tool_calls``: a call whose tool raised, timed out or
+returned an error is ``NAME (failed)`` (unless the case lists the tool in
+``expected_tool_errors``), a call to a tool the variant does not have
+(``TrajectoryStep.unavailable``: ``tools:`` left it out, or the agent made it up) is
+``NAME (unavailable)`` and is listed under ``hallucinated_tools``. A forbidden tool stays
+forbidden even when its call failed or it is unavailable.
+
+Every expectation the calls that count leave unmet (:mod:`arena.scoring._required`) is listed
+under ``details['missed']`` and fails the check (``passed`` False): the trajectory check
+makes each one a hard fail of the case, whatever its score.
 The normalised edit similarity, the tool-set IoU and the four agentevals match modes
 (arguments compared with ``approx``) are reported in the details but not weighted.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from arena.golden._models import GoldenCase
 from arena.records.results import RunResult, TrajectoryStep
 from arena.scoring._args import score_expected_args
 from arena.scoring._match import MATCH_MODES, ToolCall, calls_from_steps, match_trajectory
+from arena.scoring._required import counts_as_call, missed_actions
 from arena.scoring._trajectory import (
     best_alternative,
     edit_similarity,
@@ -60,12 +68,21 @@ TRAJECTORY_WEIGHTS: dict[str, float] = {
 
 UNAVAILABLE_MARK = " (unavailable)"
 """Appended to the name of a call to a tool the variant lacks (see the module docstring)."""
+FAILED_MARK = " (failed)"
+"""Appended to the name of a call that raised, timed out or returned an error."""
 
 
-def scored_steps(steps: list[TrajectoryStep]) -> list[TrajectoryStep]:
-    """The steps as scored: a call to an unavailable tool renamed ``NAME (unavailable)``."""
+def scored_steps(
+    steps: list[TrajectoryStep], expected_errors: Collection[str] = ()
+) -> list[TrajectoryStep]:
+    """The steps as scored: a call that does not count (:func:`counts_as_call`) renamed
+    ``NAME (unavailable)`` or ``NAME (failed)``."""
     return [
-        step.model_copy(update={"tool": step.tool + UNAVAILABLE_MARK}) if step.unavailable else step
+        step
+        if counts_as_call(step, expected_errors)
+        else step.model_copy(
+            update={"tool": step.tool + (UNAVAILABLE_MARK if step.unavailable else FAILED_MARK)}
+        )
         for step in steps
     ]
 
@@ -130,10 +147,11 @@ def score_trajectory(
 ) -> Check:
     """The trajectory component; ``details['components']`` holds each sub-score.
 
-    ``passed`` is False when a forbidden tool was called. Tools missing from
-    ``available_tools`` are listed under ``details['hallucinated_tools']``.
+    ``passed`` is False when a forbidden tool was called or a required action was missed
+    (``details['missed']``, in words). Tools missing from ``available_tools`` are listed
+    under ``details['hallucinated_tools']``.
     """
-    steps = scored_steps(result.steps)
+    steps = scored_steps(result.steps, case.expected_tool_errors)
     tools = [step.tool for step in steps]
     unavailable = [step.tool for step in result.steps if step.unavailable]
     components: dict[str, float] = {}
@@ -163,11 +181,13 @@ def score_trajectory(
         components["forbidden"] = forbidden_score(result.tool_names, case.forbidden_tools)
         details["forbidden"] = {"forbidden": list(case.forbidden_tools), "violations": violations}
     if case.min_tool_calls > 0:
-        calls = len(tools) - len(unavailable)
+        calls = sum(counts_as_call(step, case.expected_tool_errors) for step in result.steps)
         components["min_calls"] = min_calls_score(calls, case.min_tool_calls)
         details["min_calls"] = {"calls": calls, "min_tool_calls": case.min_tool_calls}
     details["match"] = _match_details(steps, case, reference)
+    details["missed"] = missed_actions(result.steps, case, _alternatives(case))
     score, weights = weighted_mean(components, TRAJECTORY_WEIGHTS)
     details["components"] = components
     details["weights"] = weights
-    return Check(score=min(1.0, max(0.0, score)), passed=not violations, details=details)
+    passed = not violations and not details["missed"]
+    return Check(score=min(1.0, max(0.0, score)), passed=passed, details=details)

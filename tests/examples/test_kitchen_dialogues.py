@@ -97,7 +97,8 @@ def test_the_dialogue_dataset_loads_with_its_conversations(user: User) -> None:
 
 def test_scripted_and_simulated_dialogues_score_judge_and_gate_from_the_cli(user: User) -> None:
     """The whole set, KD-3's user played by the scripted model: the gate blocks the small
-    model, which converts before asking (turn 1 of KD-1 broken), and names the turn."""
+    model, which converts before asking (turn 1 of KD-1 broken) and never calls
+    oven_temperature, and names both."""
     db = f"sqlite:///{user.folder / 'gate.db'}"
     report = user.json(
         "gate", "--baseline", "variants/baseline.yaml", "--candidate",
@@ -107,7 +108,9 @@ def test_scripted_and_simulated_dialogues_score_judge_and_gate_from_the_cli(user
     blocks = {r["case_id"]: r["check"] for r in report["regression"]["reasons"]
               if r["rule"] == "critical_broken"}  # fmt: skip
     assert set(blocks) == {"KD-1", "KD-2"}
-    assert blocks["KD-1"].startswith("turn 1: reply missing 'how many' or 'how much'")
+    # the small model guesses the temperature: a missed required action, then turn 1
+    assert blocks["KD-1"].startswith("oven_temperature was never called")
+    assert "turn 1: reply missing 'how many' or 'how much'" in blocks["KD-1"]
     compared = {r["case_id"] for r in report["regression"]["reasons"] if r["case_id"]}
     assert "KD-3" in compared  # the simulated conversation was scored on both sides
 

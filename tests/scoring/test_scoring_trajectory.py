@@ -362,13 +362,16 @@ def test_expected_tools_count_as_an_acceptable_alternative() -> None:
     assert check.details["selection"]["alternative"] == 1
 
 
-def test_errored_calls_still_count_and_hallucinations_are_reported() -> None:
-    case = make_case(expected_tools=["calculate"], min_tool_calls=1)
+def test_errored_calls_never_count_and_hallucinations_are_reported() -> None:
+    case = make_case(expected_tools=["calculate"], min_tool_calls=2)
     check = score_trajectory(make_result("calculate", "send_email", errors={0}), case, set(TOOLS))
     assert check.details["errored_calls"] == [0]
     assert check.details["hallucinated_tools"] == ["send_email"]
-    assert check.details["components"]["min_calls"] == 1.0
-    assert check.details["components"]["selection"] == pytest.approx(2 / 3)
+    assert check.details["tools"] == ["calculate (failed)", "send_email"]
+    assert check.details["components"]["min_calls"] == 0.5
+    assert check.details["components"]["selection"] == 0.0
+    assert not check.passed
+    assert check.details["missed"] == ["calculate was called but returned an error"]
 
 
 def test_forbidden_tool_fails_the_trajectory_check() -> None:

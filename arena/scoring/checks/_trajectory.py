@@ -1,5 +1,9 @@
 """The ``trajectory`` check: tool selection, order, arguments, efficiency and forbidden tools.
 
+Its hard fails: a forbidden tool called, and every required action missed (an expected tool,
+the expected order or expected arguments left unmet by the calls that count, see
+:mod:`arena.scoring._required`).
+
 The scorer is :func:`arena.scoring._tool_use.score_trajectory` (its weights are documented
 there); this module holds what the check reads and the reasons it gives.
 """
@@ -24,6 +28,7 @@ class TrajectoryCheck(GoldenCheck):
         "acceptable_tools",
         "max_steps",
         "min_tool_calls",
+        "expected_tool_errors",
     )
 
     def applies(self, case: object) -> bool:
@@ -38,10 +43,13 @@ class TrajectoryCheck(GoldenCheck):
         return dict(check.details["components"])
 
     def hard_fails(self, check: Check) -> list[str]:
+        """A forbidden call, and every required action missed (each names its tool)."""
+        fails: list[str] = []
         violations = check.details.get("forbidden", {}).get("violations", [])
         if violations:
-            return [f"forbidden tool called: {', '.join(sorted(set(violations)))}"]
-        return []
+            fails.append(f"forbidden tool called: {', '.join(sorted(set(violations)))}")
+        fails.extend(check.details.get("missed", []))
+        return fails
 
     def hints(self, check: Check) -> list[str]:
         details = check.details

@@ -6,8 +6,10 @@ is checked on the agent's reply to that user turn and on the tool calls made in 
 
 * ``contains`` / ``not_contains``: the scorers' own text matching (case-insensitive, numbers
   by value, ``arena.scoring._textmatch``) on that turn's reply;
-* ``tools``: a multiset the turn's calls must include (calls to tools the variant lacks do not
-  count);
+* ``tools``: a multiset the turn's calls must include; only calls that count do (a call that
+  raised, timed out or returned an error, unless the case lists its tool in
+  ``expected_tool_errors``, or a call to a tool the variant lacks, does not:
+  ``turn 2: expected a call to reset_password; its call raised KeyError``);
 * ``forbidden_tools``: none of them called in that turn;
 * a turn the conversation never reached fails its expectation.
 
@@ -19,8 +21,11 @@ have this check.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
+from arena.records.transcript import turn_steps
+from arena.scoring._required import call_failure, counts_as_call
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
 from arena.scoring.checks._contains import score_contains
@@ -45,14 +50,25 @@ def _quote(item: str | list[str]) -> str:
     return repr(item) if isinstance(item, str) else " or ".join(repr(x) for x in item)
 
 
-def _turn_calls(result: RunResult, turn: DialogueTurn) -> list[str]:
-    """The tools called in one turn, calls to unavailable tools left out."""
-    steps = result.steps
-    return [steps[i].tool for i in turn.steps if 0 <= i < len(steps) and not steps[i].unavailable]
+def _missed_call(label: str, tool: str, wanted: int, made: int, failed: list[str]) -> str:
+    if wanted == 1:
+        return f"{label}: expected a call to {tool}" + (
+            f"; its call {failed[-1]}" if failed else ""
+        )
+    text = f"{label}: expected {wanted} calls to {tool}, got {made}"
+    return text + (f" (a call {failed[-1]})" if failed else "")
 
 
-def check_turn(expect: TurnExpect, turn: DialogueTurn | None, result: RunResult) -> list[str]:
-    """What the reply to ``expect.turn`` failed to do, in words (empty: met)."""
+def check_turn(
+    expect: TurnExpect,
+    turn: DialogueTurn | None,
+    result: RunResult,
+    expected_errors: Collection[str] = (),
+) -> list[str]:
+    """What the reply to ``expect.turn`` failed to do, in words (empty: met).
+
+    ``expected_errors`` are the case's ``expected_tool_errors``: an erroring call of one of
+    them counts for the turn's ``tools``."""
     label = f"turn {expect.turn}"
     if turn is None:
         return [f"{label}: never reached (the conversation ended before it)"]
@@ -61,26 +77,32 @@ def check_turn(expect: TurnExpect, turn: DialogueTurn | None, result: RunResult)
     failures.extend(f"{label}: reply missing {_quote(item)}" for item in found.details["missed"])
     banned = score_not_contains(turn.reply, expect.not_contains)
     failures.extend(f"{label}: reply contains {item!r}" for item in banned.details["violations"])
-    calls = _turn_calls(result, turn)
+    steps = turn_steps(result, turn)
+    calls = [s.tool for s in steps if counts_as_call(s, expected_errors)]
     wanted, made = Counter(expect.tools), Counter(calls)
     for tool in sorted(wanted - made):
-        if wanted[tool] == 1:
-            failures.append(f"{label}: expected a call to {tool}")
-        else:
-            failures.append(f"{label}: expected {wanted[tool]} calls to {tool}, got {made[tool]}")
-    for tool in sorted(set(expect.forbidden_tools) & set(calls)):
+        failed = [
+            call_failure(s)
+            for s in steps
+            if s.tool == tool and not counts_as_call(s, expected_errors)
+        ]
+        failures.append(_missed_call(label, tool, wanted[tool], made[tool], failed))
+    for tool in sorted(set(expect.forbidden_tools) & {s.tool for s in steps if not s.unavailable}):
         failures.append(f"{label}: called the forbidden tool {tool}")
     return failures
 
 
-def score_turns(result: RunResult, expects: list[TurnExpect]) -> Check:
-    """The share of the scored expectations the dialogue met, and what each turn missed."""
+def score_turns(
+    result: RunResult, expects: list[TurnExpect], expected_errors: Collection[str] = ()
+) -> Check:
+    """The share of the scored expectations the dialogue met, and what each turn missed
+    (``expected_errors``: the case's ``expected_tool_errors``)."""
     dialogue = result.dialogue
     turns = {t.index: t for t in dialogue.turns} if dialogue is not None else {}
     rows: list[dict[str, Any]] = []
     for expect in expects:
         turn = turns.get(expect.turn)
-        failures = check_turn(expect, turn, result)
+        failures = check_turn(expect, turn, result, expected_errors)
         rows.append(
             {
                 "turn": expect.turn,
@@ -109,7 +131,9 @@ class TurnsCheck(GoldenCheck):
         if data.result is None or conversation is None:
             return None
         expects = [e for e in conversation.expect if scored(e)]
-        return score_turns(data.result, expects) if expects else None
+        if not expects:
+            return None
+        return score_turns(data.result, expects, data.case.expected_tool_errors)
 
     def hard_fails(self, check: Check) -> list[str]:
         return [text for row in check.details["turns"] for text in row["failures"]]
