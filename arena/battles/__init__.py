@@ -41,6 +41,7 @@ from arena.battles._health import (
     judge_agreement,
     judge_health,
 )
+from arena.battles._label_pairs import PairId, one_per_pair
 from arena.battles._labelled_file import LabelledRow, labelled_for, read_labelled
 from arena.battles._pairing import make_pairs
 from arena.battles._people_votes import (
@@ -100,6 +101,7 @@ __all__ = [
     "Labelled",
     "LabelledRow",
     "Outcome",
+    "PairId",
     "RankInterval",
     "RunHealth",
     "SelectiveCalibration",
@@ -142,6 +144,7 @@ __all__ = [
     "log_agreement",
     "make_pairs",
     "next_pair",
+    "one_per_pair",
     "open_pairs",
     "order_votes",
     "pair_request",

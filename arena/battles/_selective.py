@@ -7,10 +7,13 @@ order-averaged), halved when the two orders point opposite ways; for text verdic
 both orders agree strongly, 0.75 when they agree, 0 otherwise; a tie scores 0 (a tie never
 agrees with a non-tied label). Calibration (:func:`calibrate`) takes generic labelled
 verdicts (:class:`Labelled`: a score, whether the judge's winner is the label's, and the
-label's source) from any source: golden-decisive pairs of the run, people's votes in the
-app, a shipped human-preference set. It keeps a quarter of them out (reported as held-out
-agreement and coverage), fits a Platt map from score to confidence on the rest and picks the
-threshold there by the fixed-sequence test of :mod:`arena.battles._guarantee`.
+label's source, and the pair it is about) from any source: golden-decisive pairs of the run,
+people's votes in the app, a shipped human-preference set. It keeps one label per pair
+(:mod:`arena.battles._label_pairs`); from :data:`HOLD_OUT_FROM` pairs on it holds whole cases
+out (a fifth of the pairs, reported as held-out agreement and coverage); below that every pair
+calibrates and the guarantee's own bound is reported. It fits a Platt map from score to
+confidence and picks the threshold by the fixed-sequence test of
+:mod:`arena.battles._guarantee`.
 
 MT-Bench's human judgments are kept for independent checking: a label source naming MT-Bench
 is refused (:func:`check_source`).
@@ -23,12 +26,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-import numpy as np
 from pydantic import BaseModel
 
 from arena.battles._accuracy import GoldenMark, golden_winner
 from arena.battles._battle import Battle
 from arena.battles._guarantee import fixed_sequence_threshold, platt, platt_fit
+from arena.battles._label_pairs import PairId, one_per_pair, split_by_case
 from arena.errors import InputError
 from arena.vocabulary import DECISIVE, ERROR, is_tie, swap_winner
 from judges._types import SelectiveSettings
@@ -49,8 +52,10 @@ class VoteRow(Protocol):
     def winner(self) -> str: ...
 
 
-#: Share of every calibration set kept out of calibration and reported on.
-HELD_OUT_SHARE = 0.25
+#: Share of the pairs kept out of calibration and reported on, from HOLD_OUT_FROM pairs on.
+HELD_OUT_SHARE = 0.2
+#: Fewer labelled pairs than this: all calibrate (a hold-out would cost the guarantee power).
+HOLD_OUT_FROM = 200
 #: Label sources never used for calibration (kept for independent checking).
 FORBIDDEN_SOURCES = ("mt-bench", "mt_bench", "mtbench", "mt bench")
 GOLDEN, VOTES = "golden", "votes"
@@ -71,11 +76,13 @@ def check_source(source: str) -> str:
 @dataclass(frozen=True)
 class Labelled:
     """One judged pair with a person's (or the golden checks') non-tied label: the verdict's
-    score, whether the judge's winner is the label's, and where the label comes from."""
+    score, whether the judge's winner is the label's, where the label comes from, and which
+    pair it is about (``pair`` None: unknown, and all such labels count as one pair)."""
 
     score: float
     agrees: bool
     source: str
+    pair: PairId | None = None
 
     def __post_init__(self) -> None:
         check_source(self.source)
@@ -100,14 +107,26 @@ def verdict_score(battle: Battle) -> float | None:
     return 1.0 if battle.strong else 0.75
 
 
-def label_verdict(battle: Battle | float, said: str, label: str, source: str) -> Labelled | None:
+def battle_pair(battle: Battle) -> PairId:
+    """The pair a battle judged (its run, case, repeat and two variants)."""
+    return PairId.of(
+        battle.run_id, battle.case_id, battle.repeat, battle.variant_a, battle.variant_b
+    )
+
+
+def label_verdict(
+    battle: Battle | float, said: str, label: str, source: str, pair: PairId | None = None
+) -> Labelled | None:
     """A labelled verdict from a battle (or its score) whose winner is ``said`` and a label
     winner ``label`` (both from A's side); None for tied or unreadable labels and unscored
-    battles. The generic entry point for any labelled set (golden, votes, shipped)."""
+    battles. The generic entry point for any labelled set (golden, votes, shipped); a battle
+    gives its own pair, a score the ``pair`` given."""
     score = verdict_score(battle) if isinstance(battle, Battle) else float(battle)
     if score is None or label not in DECISIVE or said == ERROR:
         return None
-    return Labelled(score=score, agrees=said == label, source=source)
+    if isinstance(battle, Battle):
+        pair = battle_pair(battle)
+    return Labelled(score=score, agrees=said == label, source=source, pair=pair)
 
 
 def golden_labelled(battles: Iterable[Battle], marks: Mapping[int, GoldenMark]) -> list[Labelled]:
@@ -124,7 +143,7 @@ def golden_labelled(battles: Iterable[Battle], marks: Mapping[int, GoldenMark]) 
 
 def vote_labelled(battles: Iterable[Battle], votes: Iterable[VoteRow]) -> list[Labelled]:
     """The judge's battles that people voted on, one labelled verdict per non-tied vote
-    (source ``votes``)."""
+    (source ``votes``; :func:`calibrate` counts them once per pair, by majority)."""
     by_pair: dict[tuple[str, int, str, str], list[str]] = {}
     for vote in votes:
         by_pair.setdefault((vote.question_id, vote.repeat, vote.model_a, vote.model_b), []).append(
@@ -148,6 +167,7 @@ class SelectiveCalibration(BaseModel):
     target: float
     error: float
     sources: dict[str, int]
+    labels: int = 0
     calibration_pairs: int
     held_out_pairs: int
     intercept: float
@@ -180,6 +200,13 @@ class SelectiveCalibration(BaseModel):
     def text(self) -> str:
         """How the guarantee reads, with what backs it."""
         on = f"calibrated on {self.calibration_pairs} labelled pairs ({self.source_text()})"
+        if self.labels > self.calibration_pairs + self.held_out_pairs:
+            on += f" from {self.labels} labels"
+        if self.threshold is not None and not self.held_out_pairs:
+            on += (
+                f"; bound {self.calibration_agreement_bound:.0%} on the "
+                f"{self.calibration_given} calibration verdicts given"
+            )
         held = (
             f"; held out {self.held_out_pairs}: {self.held_out_given} given, "
             f"{self.held_out_agreed} agreed"
@@ -203,15 +230,16 @@ def calibrate(
 ) -> SelectiveCalibration | None:
     """Calibrate a selective judge on labelled verdicts; None without any.
 
-    A seeded quarter is held out; the Platt map and the threshold are fitted on the rest.
+    One label per pair is kept; from :data:`HOLD_OUT_FROM` pairs on, a seeded fifth of them
+    (whole cases) is held out; the Platt map and the threshold are fitted on the rest.
     """
     settings = settings or SelectiveSettings()
-    if not labelled:
+    pairs = one_per_pair(labelled)
+    if not pairs:
         return None
-    order = np.random.default_rng(seed).permutation(len(labelled))
-    held = int(len(labelled) * HELD_OUT_SHARE)
-    held_out = [labelled[i] for i in order[:held]]
-    used = [labelled[i] for i in order[held:]]
+    used, held_out = pairs, list[Labelled]()
+    if len(pairs) >= HOLD_OUT_FROM:
+        used, held_out = split_by_case(pairs, HELD_OUT_SHARE, seed)
     scores = [x.score for x in used]
     agrees = [x.agrees for x in used]
     intercept, slope = platt_fit(scores, agrees)
@@ -222,6 +250,7 @@ def calibrate(
         target=settings.target,
         error=settings.error,
         sources=dict(Counter(x.source for x in used)),
+        labels=len(labelled),
         calibration_pairs=len(used),
         held_out_pairs=len(held_out),
         intercept=intercept,
