@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from arena.battles import Battle, GoldenMark, Vote
+from arena.battles._label_pairs import one_per_pair
 from arena.battles._rating_inputs import rated, undecided
 from arena.battles._selective import (
     NOT_CALIBRATED,
@@ -20,7 +21,6 @@ from arena.battles._selective import (
     verdict_score,
     vote_labelled,
 )
-from arena.battles._label_pairs import one_per_pair
 from arena.battles._selective_run import selective_health
 from arena.battles._self_preference import self_preference
 from arena.errors import InputError
