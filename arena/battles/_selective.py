@@ -22,35 +22,18 @@ is refused (:func:`check_source`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from pydantic import BaseModel
 
-from arena.battles._accuracy import GoldenMark, golden_winner
 from arena.battles._battle import Battle
 from arena.battles._guarantee import fixed_sequence_threshold, platt, platt_fit
 from arena.battles._label_pairs import PairId, one_per_pair, split_by_case
+from arena.battles._power import pairs_needed
 from arena.errors import InputError
-from arena.vocabulary import DECISIVE, ERROR, is_tie, swap_winner
+from arena.vocabulary import DECISIVE, ERROR, MODEL_A, MODEL_B, is_tie
 from judges._types import SelectiveSettings
-
-
-class VoteRow(Protocol):
-    """What a person's vote says (:class:`arena.battles.Vote` has it)."""
-
-    @property
-    def question_id(self) -> str: ...
-    @property
-    def repeat(self) -> int: ...
-    @property
-    def model_a(self) -> str: ...
-    @property
-    def model_b(self) -> str: ...
-    @property
-    def winner(self) -> str: ...
-
 
 #: Share of the pairs kept out of calibration and reported on, from HOLD_OUT_FROM pairs on.
 HELD_OUT_SHARE = 0.2
@@ -98,10 +81,10 @@ def verdict_score(battle: Battle) -> float | None:
     ab, ba = battle.verdict_ab, battle.verdict_ba
     if ab is None or ba is None:
         return None
+    if battle.p_a is not None:  # the tie margin changes neither the score nor the side
+        return abs(2 * battle.p_a - 1) * (0.5 if battle.flip else 1.0)
     if is_tie(battle.winner):
         return 0.0
-    if battle.p_a is not None:
-        return abs(2 * battle.p_a - 1) * (0.5 if battle.flip else 1.0)
     if battle.flip:
         return 0.0
     return 1.0 if battle.strong else 0.75
@@ -112,6 +95,15 @@ def battle_pair(battle: Battle) -> PairId:
     return PairId.of(
         battle.run_id, battle.case_id, battle.repeat, battle.variant_a, battle.variant_b
     )
+
+
+def judged_side(battle: Battle) -> str:
+    """The winner the judge's verdict points to: its decisive winner, or for a probability
+    judge's tie the side P(A better) leans to (so that calibration does not depend on the tie
+    margin, which is fitted on the same golden labels)."""
+    if is_tie(battle.winner) and battle.p_a is not None and battle.p_a != 0.5:
+        return MODEL_A if battle.p_a > 0.5 else MODEL_B
+    return battle.winner
 
 
 def label_verdict(
@@ -127,38 +119,6 @@ def label_verdict(
     if isinstance(battle, Battle):
         pair = battle_pair(battle)
     return Labelled(score=score, agrees=said == label, source=source, pair=pair)
-
-
-def golden_labelled(battles: Iterable[Battle], marks: Mapping[int, GoldenMark]) -> list[Labelled]:
-    """The judge's golden-decisive pairs as labelled verdicts (source ``golden``)."""
-    found = []
-    for battle in battles:
-        a, b = marks.get(battle.result_a_id), marks.get(battle.result_b_id)
-        truth = None if a is None or b is None else golden_winner(a, b)
-        item = None if truth is None else label_verdict(battle, battle.winner, truth, GOLDEN)
-        if item is not None:
-            found.append(item)
-    return found
-
-
-def vote_labelled(battles: Iterable[Battle], votes: Iterable[VoteRow]) -> list[Labelled]:
-    """The judge's battles that people voted on, one labelled verdict per non-tied vote
-    (source ``votes``; :func:`calibrate` counts them once per pair, by majority)."""
-    by_pair: dict[tuple[str, int, str, str], list[str]] = {}
-    for vote in votes:
-        by_pair.setdefault((vote.question_id, vote.repeat, vote.model_a, vote.model_b), []).append(
-            vote.winner
-        )
-    found = []
-    for battle in battles:
-        key = (battle.case_id, battle.repeat, battle.variant_a, battle.variant_b)
-        swapped = (battle.case_id, battle.repeat, battle.variant_b, battle.variant_a)
-        labels = by_pair.get(key, []) + [swap_winner(w) for w in by_pair.get(swapped, [])]
-        for label in labels:
-            item = label_verdict(battle, battle.winner, label, VOTES)
-            if item is not None:
-                found.append(item)
-    return found
 
 
 class SelectiveCalibration(BaseModel):
@@ -178,6 +138,9 @@ class SelectiveCalibration(BaseModel):
     calibration_agreement_bound: float | None
     held_out_given: int
     held_out_agreed: int
+    pairs_needed: int | None = None
+    """Without a threshold: how many labelled pairs in all would likely give a first verdict
+    (:func:`arena.battles._power.pairs_needed`; None: far more than there are)."""
 
     def confidence(self, score: float) -> float:
         """The calibrated confidence of a verdict score."""
@@ -186,6 +149,21 @@ class SelectiveCalibration(BaseModel):
     def gives(self, score: float) -> bool:
         """True when a verdict of this score is given (at or above the threshold)."""
         return self.threshold_score is not None and score >= self.threshold_score - 1e-12
+
+    def gives_verdict(self, winner: str, score: float) -> bool:
+        """True when a battle with this winner and score is given: a tie never is (the
+        guarantee is about the side a verdict points to; people decide a tie)."""
+        return not is_tie(winner) and self.gives(score)
+
+    def needed_text(self) -> str:
+        """How many more labelled pairs would likely give a first verdict."""
+        have = self.calibration_pairs + self.held_out_pairs
+        if self.pairs_needed is None:
+            return f"more than {max(have, 1) * 8} labelled pairs would likely be needed"
+        return (
+            f"about {self.pairs_needed} labelled pairs ({self.pairs_needed - have} more) "
+            "would likely give a first verdict"
+        )
 
     def source_text(self) -> str:
         """``golden 30, votes 10``."""
@@ -216,7 +194,8 @@ class SelectiveCalibration(BaseModel):
         if self.threshold is None:
             return (
                 f"no threshold guarantees {self.target:.0%} agreement at error level "
-                f"{self.error:g} ({on}): the judge abstains on every battle{held}"
+                f"{self.error:g} ({on}): the judge abstains on every battle{held}; "
+                f"{self.needed_text()}"
             )
         return (
             f"agreement with {self.labellers()} >= {self.target:.0%} with probability "
@@ -261,12 +240,15 @@ def calibrate(
         calibration_agreement_bound=None if cut is None else choice.lower_agreement,
         held_out_given=len(given),
         held_out_agreed=sum(x.agrees for x in given),
+        pairs_needed=None
+        if cut is not None
+        else pairs_needed(scores, agrees, settings.target, settings.error),
     )
 
 
 def apply_selective(battles: Iterable[Battle], calibration: SelectiveCalibration) -> list[Battle]:
-    """Set every scored battle's confidence, and abstain on those below the threshold (in
-    place); returns the battles whose fields changed."""
+    """Set every scored battle's confidence, and abstain on those below the threshold and on
+    ties (in place); returns the battles whose fields changed."""
     changed = []
     for battle in battles:
         score = verdict_score(battle)
@@ -275,7 +257,7 @@ def apply_selective(battles: Iterable[Battle], calibration: SelectiveCalibration
             battle.confidence, battle.abstained = None, False
         else:
             battle.confidence = calibration.confidence(score)
-            battle.abstained = not calibration.gives(score)
+            battle.abstained = not calibration.gives_verdict(battle.winner, score)
         if before != (battle.confidence, battle.abstained):
             changed.append(battle)
     return changed

@@ -16,12 +16,10 @@ from arena.battles._selective import (
     apply_selective,
     calibrate,
     check_source,
-    golden_labelled,
     label_verdict,
     verdict_score,
-    vote_labelled,
 )
-from arena.battles._selective_run import selective_health
+from arena.battles._selective_run import golden_labelled, selective_health, vote_labelled
 from arena.battles._self_preference import self_preference
 from arena.errors import InputError
 from arena.models import ModelConfig
@@ -65,7 +63,7 @@ def _battle(i: int, winner: str, p_a: float | None = None, **fields: object) -> 
         (_battle(0, "model_a", 0.9), 0.8),
         (_battle(0, "model_b", 0.2), 0.6),
         (_battle(0, "model_a", 0.9, flip=True), 0.4),
-        (_battle(0, "tie", 0.52), 0.0),
+        (_battle(0, "tie", 0.52), 0.04),  # the tie margin does not change the score
         (_battle(0, "model_a", strong=True), 1.0),
         (_battle(0, "model_a"), 0.75),
         (_battle(0, "tie", flip=True), 0.0),
@@ -197,6 +195,19 @@ def test_too_few_labelled_pairs_abstain_on_every_scored_battle() -> None:
     assert all(b.abstained and b.confidence is not None for b in battles)
 
 
+def test_the_tie_margin_changes_neither_the_calibration_nor_a_given_verdict() -> None:
+    # The same verdicts read with a wide margin (a tie) and a narrow one (A wins): one score,
+    # one side, one label; the tie itself is never given (people decide it).
+    wide, narrow = _battle(0, "tie", 0.7), _battle(0, "model_a", 0.7)
+    marks = {0: PASS, 1: FAIL}
+    assert golden_labelled([wide], marks) == golden_labelled([narrow], marks)
+    found = calibrate(_labelled(80, 48))
+    assert found is not None and found.gives(0.4)
+    apply_selective([wide, narrow], found)
+    assert (wide.abstained, narrow.abstained) == (True, False)
+    assert wide.confidence == narrow.confidence
+
+
 def test_abstained_battles_count_in_no_rating_and_people_decide_them() -> None:
     found = calibrate(_labelled(80, 48))
     assert found is not None
@@ -228,21 +239,28 @@ def test_arena_health_prints_what_backs_each_judge_or_that_nothing_does(
         f"selective verdicts, fake:sel/grades ({JUDGE.key}): {NOT_CALIBRATED} (dataset shop)"
     )
     assert lines[1].startswith(
-        f"selective verdicts, fake:sel/grades ({JUDGE.key}): coverage 100% of 2 battles on "
-        "dataset shop: agreement with the labels (golden checks, people) >= 80%"
+        f"selective verdicts, fake:sel/grades ({JUDGE.key}): coverage 100% of 2 decisive pairs "
+        "(100% of all 2 battles) on dataset shop: agreement with the labels (golden checks, "
+        "people) >= 80%"
     )
     assert lines[2].endswith(
         "picks its own model's answer in 1 of 1 decisive pairs; the golden checks prefer it in 1"
     )
 
 
-def test_selective_health_counts_coverage_on_the_judges_battles() -> None:
-    battles = [_battle(i, "model_a", 0.95) for i in range(3)] + [_battle(3, "tie", 0.5)]
+def test_selective_health_counts_coverage_on_decisive_pairs_and_on_all_battles() -> None:
+    # C-0..C-3 are labelled (decisive-like); C-100 and C-101 are not and both are given.
+    battles = [_battle(i, "model_a", 0.95) for i in (0, 1, 2, 100, 101)]
+    battles.append(_battle(3, "tie", 0.5))
     spec = JUDGE.model_copy(update={"selective": SelectiveSettings()})
     health = selective_health(battles, _labelled(80, 48), spec, "shop")
-    assert health.configured and (health.scored, health.given) == (4, 3)
+    assert health.configured and (health.scored, health.given) == (6, 5)
+    assert (health.decisive, health.decisive_given) == (4, 3)
     assert health.coverage == pytest.approx(0.75)
-    assert health.text().startswith("coverage 75% of 4 battles on dataset shop")
+    assert health.coverage_all == pytest.approx(5 / 6)
+    assert health.text().startswith(
+        "coverage 75% of 4 decisive pairs (83% of all 6 battles) on dataset shop"
+    )
     assert "not configured" in selective_health(battles, _labelled(80, 48), JUDGE, "s").text()
 
 
