@@ -21,6 +21,7 @@ from arena.battles._health import Agreement, JudgeHealth, judge_agreement, judge
 from arena.battles._labelled_file import LabelledRow, labelled_for
 from arena.battles._selective import Labelled
 from arena.battles._selective_run import run_labelled, selective_health
+from arena.battles._selective_store import pooled_labelled
 from arena.battles._self_preference import self_preference
 from arena.battles.votes.reading import HUMANS, battle_votes, human_agreement
 from arena.defaults import BOOTSTRAP_ROUNDS
@@ -89,9 +90,10 @@ def add_trust(
     extra: Sequence[Labelled] = (),
 ) -> JudgeHealth:
     """A model judge's selective verdicts (calibrated on the run's golden-decisive pairs,
-    ``votes`` and ``extra`` labelled verdicts) and self-preference, set on its ``health``."""
+    ``votes`` and ``extra`` labelled verdicts, pooled with the same judge's other runs on the
+    dataset) and self-preference, set on its ``health``."""
     spec = battles[0].judge
-    labelled = run_labelled(battles, marks, votes, extra)
+    labelled = pooled_labelled(store, run_id, spec.key, run_labelled(battles, marks, votes, extra))
     health.selective = selective_health(battles, labelled, spec, dataset)
     own = own_variants(store, run_id, spec.model.spec)
     health.self_preference = self_preference(battles, marks, own)

@@ -138,6 +138,8 @@ class SelectiveCalibration(BaseModel):
     calibration_agreement_bound: float | None
     held_out_given: int
     held_out_agreed: int
+    runs: list[int] = []
+    """The runs the calibration pairs come from (labels pooled over several runs)."""
     pairs_needed: int | None = None
     """Without a threshold: how many labelled pairs in all would likely give a first verdict
     (:func:`arena.battles._power.pairs_needed`; None: far more than there are)."""
@@ -178,6 +180,8 @@ class SelectiveCalibration(BaseModel):
     def text(self) -> str:
         """How the guarantee reads, with what backs it."""
         on = f"calibrated on {self.calibration_pairs} labelled pairs ({self.source_text()})"
+        if len(self.runs) > 1:
+            on += f" pooled over runs {', '.join(map(str, self.runs))}"
         if self.labels > self.calibration_pairs + self.held_out_pairs:
             on += f" from {self.labels} labels"
         if self.threshold is not None and not self.held_out_pairs:
@@ -230,6 +234,7 @@ def calibrate(
         error=settings.error,
         sources=dict(Counter(x.source for x in used)),
         labels=len(labelled),
+        runs=sorted({x.pair.run for x in used if x.pair is not None and x.pair.run is not None}),
         calibration_pairs=len(used),
         held_out_pairs=len(held_out),
         intercept=intercept,
