@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from arena.battles import Battle, GoldenMark, judge_run, selective_health
+from arena.battles._selective import SelectiveCalibration
 from arena.evaluation.run_scores import score_run
 from arena.golden import GoldenDataset
 from arena.models import ModelConfig, register_fake
@@ -116,7 +117,7 @@ def test_labels_pool_over_runs_of_one_judge_and_a_rerun_adds_none(store: Store) 
     second = _judged(store, ["C-4", "C-5", "C-6", "C-7"])
     assert first != second
 
-    def calibration(run_id: int) -> object:
+    def calibration(run_id: int) -> SelectiveCalibration:
         (health,) = run_health(store, run_id, rounds=50).health
         assert health.selective is not None and health.selective.calibration is not None
         return health.selective.calibration
