@@ -30,6 +30,7 @@ from arena.battles._calibration import (
     decide_tie_margin,
     tie_margin,
 )
+from arena.battles._cascade import CascadeHealth, calibrate_cascade, cascade_health
 from arena.battles._combinations import CombinationFigures, compare_combinations
 from arena.battles._escalation import Escalation, RankInterval, escalation_queue, queue_counts
 from arena.battles._health import (
@@ -91,6 +92,7 @@ __all__ = [
     "AgreementRow",
     "AlreadyVoted",
     "Battle",
+    "CascadeHealth",
     "CombinationFigures",
     "Escalation",
     "GoldenMark",
@@ -114,8 +116,10 @@ __all__ = [
     "apply_selective",
     "battle_votes",
     "calibrate",
+    "calibrate_cascade",
     "calibrate_run",
     "calibrated_margin",
+    "cascade_health",
     "cast_vote",
     "cohen_kappa",
     "combine",

@@ -66,6 +66,8 @@ class Labelled:
     agrees: bool
     source: str
     pair: PairId | None = None
+    tie: bool = False
+    """The judge's verdict is a tie (labelled by the side it leans to): never given."""
 
     def __post_init__(self) -> None:
         check_source(self.source)
@@ -118,7 +120,8 @@ def label_verdict(
         return None
     if isinstance(battle, Battle):
         pair = battle_pair(battle)
-    return Labelled(score=score, agrees=said == label, source=source, pair=pair)
+    tie = isinstance(battle, Battle) and is_tie(battle.winner)
+    return Labelled(score=score, agrees=said == label, source=source, pair=pair, tie=tie)
 
 
 class SelectiveCalibration(BaseModel):
@@ -151,6 +154,10 @@ class SelectiveCalibration(BaseModel):
     def gives(self, score: float) -> bool:
         """True when a verdict of this score is given (at or above the threshold)."""
         return self.threshold_score is not None and score >= self.threshold_score - 1e-12
+
+    def gives_label(self, item: Labelled) -> bool:
+        """True when the labelled verdict would be given (:meth:`gives_verdict`)."""
+        return not item.tie and self.gives(item.score)
 
     def gives_verdict(self, winner: str, score: float) -> bool:
         """True when a battle with this winner and score is given: a tie never is (the
@@ -209,9 +216,16 @@ class SelectiveCalibration(BaseModel):
 
 
 def calibrate(
-    labelled: Sequence[Labelled], settings: SelectiveSettings | None = None, *, seed: int = 0
+    labelled: Sequence[Labelled],
+    settings: SelectiveSettings | None = None,
+    *,
+    seed: int = 0,
+    estimate_needed: bool = True,
 ) -> SelectiveCalibration | None:
     """Calibrate a selective judge on labelled verdicts; None without any.
+
+    Without a threshold, the pairs a first verdict would likely need are estimated by
+    simulation (``estimate_needed=False`` skips it, e.g. inside a simulation).
 
     One label per pair is kept; from :data:`HOLD_OUT_FROM` pairs on, a seeded fifth of them
     (whole cases) is held out; the Platt map and the threshold are fitted on the rest.
@@ -246,7 +260,7 @@ def calibrate(
         held_out_given=len(given),
         held_out_agreed=sum(x.agrees for x in given),
         pairs_needed=None
-        if cut is not None
+        if cut is not None or not estimate_needed
         else pairs_needed(scores, agrees, settings.target, settings.error),
     )
 

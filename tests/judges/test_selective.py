@@ -200,7 +200,9 @@ def test_the_tie_margin_changes_neither_the_calibration_nor_a_given_verdict() ->
     # one side, one label; the tie itself is never given (people decide it).
     wide, narrow = _battle(0, "tie", 0.7), _battle(0, "model_a", 0.7)
     marks = {0: PASS, 1: FAIL}
-    assert golden_labelled([wide], marks) == golden_labelled([narrow], marks)
+    (tie,), (side,) = golden_labelled([wide], marks), golden_labelled([narrow], marks)
+    assert (tie.score, tie.agrees, tie.pair) == (side.score, side.agrees, side.pair)
+    assert tie.tie and not side.tie
     found = calibrate(_labelled(80, 48))
     assert found is not None and found.gives(0.4)
     apply_selective([wide, narrow], found)
