@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel
+from pydantic import BaseModel, computed_field
 
 from arena.battles._battle import Battle
 from arena.battles._label_pairs import PairId, one_per_pair
@@ -51,6 +51,12 @@ class CascadeHealth(BaseModel):
     pairs: int
     to_people: int
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def summary(self) -> str:
+        """:meth:`text`, stored with the figures (the app shows it as is)."""
+        return self.text()
+
     def text(self) -> str:
         """One line: who gives how many pairs, what people get, and the guarantee."""
         shares = "; ".join(f"{s.judge} gives {s.given} of {s.reached}" for s in self.stages)
@@ -68,13 +74,18 @@ class CascadeHealth(BaseModel):
 
 
 def calibrate_cascade(
-    labelled: Sequence[Sequence[Labelled]], settings: SelectiveSettings | None = None
+    labelled: Sequence[Sequence[Labelled]],
+    settings: SelectiveSettings | None = None,
+    *,
+    judges: int | None = None,
 ) -> list[SelectiveCalibration | None]:
     """Each judge's calibration, in cascade order (module docstring): ``labelled[k]`` is judge
     k's labelled verdicts; judge k calibrates on those of its pairs no earlier judge gives,
-    at ``error / len(labelled)``."""
+    at ``error / judges`` (``judges``: the cascade's length, default ``len(labelled)``; give
+    it to calibrate the first judges of a longer cascade)."""
     settings = settings or SelectiveSettings()
-    share = settings.model_copy(update={"error": settings.error / max(len(labelled), 1)})
+    split = max(judges or len(labelled), 1)
+    share = settings.model_copy(update={"error": settings.error / split})
     given_earlier: set[PairId] = set()
     found: list[SelectiveCalibration | None] = []
     for labels in labelled:
@@ -101,10 +112,13 @@ def route(
     battles: Sequence[Sequence[Battle]], calibrations: Sequence[SelectiveCalibration | None]
 ) -> dict[PairId, int | None]:
     """Every pair any judge judged -> the index of the judge that gives it (the first that
-    does), or None: every judge abstained (or could not judge it), so people decide it."""
+    does), or None: every judge abstained (or could not read its verdict), so people decide
+    it. Pairs decided by rule (a crashed answer, identical answers) are left out."""
     routed: dict[PairId, int | None] = {}
     for stage, (own, calibration) in enumerate(zip(battles, calibrations, strict=True)):
         for battle in own:
+            if battle.verdict_ab is None or battle.verdict_ba is None:
+                continue  # decided by rule (a crash, identical answers): nobody's to give
             pair = battle_pair(battle)
             if routed.get(pair) is None and _gives(battle, calibration):
                 routed[pair] = stage

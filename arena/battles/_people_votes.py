@@ -117,6 +117,20 @@ def _simulator_failed_pairs(
     return {pair_key(b) for b in battles if failed & pair_key(b)}
 
 
+def _given_by_other_judges(
+    store: Store, run_id: int, key: str, keys: Sequence[tuple[str, str, int]]
+) -> set[frozenset[int]]:
+    """Pairs another model judge gave a selective verdict on (a cascade's later judge): not
+    waiting for people."""
+    others = (k for k, label, _ in keys if k != key and not is_human_label(label))
+    return {
+        pair_key(b)
+        for other in others
+        for b in store.battles(run_id, other)
+        if b.confidence is not None and not b.abstained
+    }
+
+
 def pending_escalations(
     store: Store,
     run_id: int,
@@ -127,7 +141,8 @@ def pending_escalations(
     critical: Collection[str] | None = None,
 ) -> list[Escalation]:
     """The run's queue for people: one model judge's abstained battles that nobody has voted
-    on yet, most decision-relevant first (:func:`arena.battles.escalation_queue`); pairs
+    on yet and no other model judge gave a selective verdict on (a cascade), most
+    decision-relevant first (:func:`arena.battles.escalation_queue`); pairs
     where either side's simulated user failed are left out.
 
     ``judge_key`` defaults to the run's latest model judge; ``critical`` to the critical cases
@@ -145,5 +160,6 @@ def pending_escalations(
         critical = {c.id for c in dataset.test_cases if c.tier.value == "critical"}
     voted = set(_votes_by_pair(people_votes(store, run_id)))
     voted |= _simulator_failed_pairs(store, run_id, battles)
+    voted |= _given_by_other_judges(store, run_id, key, keys)
     waiting = [b for b in battles if b.abstained and pair_key(b) not in voted]
     return escalation_queue(waiting, baseline=baseline, critical=critical, ranking=ranking)

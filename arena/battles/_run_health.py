@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from arena.battles._accuracy import GoldenMark, golden_marks, judge_accuracy
 from arena.battles._agreement import Vote, within_agreement
 from arena.battles._battle import Battle, judge_battles
+from arena.battles._cascade_run import run_cascade_health
 from arena.battles._health import Agreement, JudgeHealth, judge_agreement, judge_health
 from arena.battles._labelled_file import LabelledRow, labelled_for
 from arena.battles._selective import Labelled
@@ -95,6 +96,7 @@ def add_trust(
     spec = battles[0].judge
     labelled = pooled_labelled(store, run_id, spec.key, run_labelled(battles, marks, votes, extra))
     health.selective = selective_health(battles, labelled, spec, dataset)
+    health.cascade = run_cascade_health(store, run_id, spec)
     own = own_variants(store, run_id, spec.model.spec)
     health.self_preference = self_preference(battles, marks, own)
     return health
