@@ -6,6 +6,7 @@ is given only when its judge is the one the cascade gives the pair to). See
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from arena.battles._battle import Battle
@@ -54,14 +55,17 @@ def _store_stage(
             battle.id = store.save_battle(battle)
 
 
+#: Judges a run's given pairs with a judge spec (``arena.battles.judge_run_async``).
+JudgePairs = Callable[[JudgeSpec, set[PairId]], Awaitable[Any]]
+
+
 async def escalate_run(
-    store: Store, run_id: int, spec: JudgeSpec, *, concurrency: int = 2, progress: bool = True
+    store: Store, run_id: int, spec: JudgeSpec, judge_pairs: JudgePairs
 ) -> CascadeHealth | None:
     """Judge what ``spec`` abstained on with the judges it escalates to, one after another
-    (each judges only the pairs every judge before it abstained on), then store the cascade's
-    abstention on every judge's battles; None without ``escalate_to``."""
-    from arena.battles._runner import judge_run_async
-
+    (each judges only the pairs every judge before it abstained on, through
+    ``judge_pairs``), then store the cascade's abstention on every judge's battles; None
+    without ``escalate_to``."""
     if spec.selective is None or not spec.selective.escalate_to:
         return None
     specs = cascade_specs(spec)
@@ -70,9 +74,7 @@ async def escalate_run(
         labels = _labels(store, run_id, specs[:stage])
         routed = route(battles, calibrate_cascade(labels, spec.selective, judges=len(specs)))
         waiting = {pair for pair, given in routed.items() if given is None}
-        await judge_run_async(
-            store, run_id, specs[stage], only=waiting, concurrency=concurrency, progress=progress
-        )
+        await judge_pairs(specs[stage], waiting)
     return store_cascade(store, run_id, spec)
 
 

@@ -18,15 +18,26 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from arena.battles._selective import Labelled
-
 VOTES = "votes"
+
+
+class _Label(Protocol):
+    """What a label says here (:class:`arena.battles.Labelled` has it)."""
+
+    @property
+    def pair(self) -> PairId | None: ...
+    @property
+    def agrees(self) -> bool: ...
+    @property
+    def source(self) -> str: ...
+
+
+Labelled = TypeVar("Labelled", bound=_Label)
 
 
 @dataclass(frozen=True, order=True)
@@ -101,8 +112,3 @@ def split_by_case(
         held += per_case[cases[i]]
     kept = [x for x in labelled if _case(x) not in held_cases]
     return kept, [x for x in labelled if _case(x) in held_cases]
-
-
-def with_pair(item: Labelled, pair: PairId) -> Labelled:
-    """``item`` labelled as being about ``pair``."""
-    return replace(item, pair=pair)

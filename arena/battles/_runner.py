@@ -262,7 +262,13 @@ async def judge_run_async(
         if bar is not None:
             bar.close()
     margin, stored = calibrate_run(store, run_id, spec)
-    cascade = await escalate_run(store, run_id, spec, concurrency=concurrency, progress=progress)
+
+    async def escalate(next_judge: JudgeSpec, waiting: set[PairId]) -> JudgeReport:
+        return await judge_run_async(
+            store, run_id, next_judge, only=waiting, concurrency=concurrency, progress=progress
+        )
+
+    cascade = await escalate_run(store, run_id, spec, escalate)
     if cascade is not None:
         stored = store.battles(run_id, spec.key)
     now = {(b.result_a_id, b.result_b_id) for b in battles}
