@@ -13,6 +13,7 @@ import pytest
 
 from arena.battles import judge_run, pending_escalations
 from arena.evaluation.run_scores import score_run
+from arena.gate._compare import compare_variants
 from arena.golden import GoldenDataset
 from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
@@ -100,6 +101,10 @@ def test_a_cascade_sends_fewer_pairs_to_people_than_the_local_judge_alone(
     assert cascade.to_people == 0
     assert len(pending_escalations(store, run_id, spec.key)) == 0 < left_alone
     assert "people get 0" in cascade.text() and "at error level 0.05" in cascade.text()
+    # The gate and the ratings read the local judge's battles with the cascade's verdicts in
+    # place of its abstentions: nothing waits for a person.
+    report = compare_variants(store, "bad", "good", run_id=run_id, judge_key=spec.key)
+    assert report.undecided == 0 and report.battles == 8
     assert main(["health", str(run_id), "--db", db_url]) == 0
     out = capsys.readouterr().out
     assert f"selective cascade, fake:local/text ({spec.key}): cascade of 2 judges" in out
