@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.battles import Labelled, calibrate, judge_run, label_verdict, verdict_score
+from arena.battles import Labelled, PairId, calibrate, judge_run, label_verdict, verdict_score
 from arena.outputs import LabelledPair, load_outputs, load_preference_set, store_outputs
 from arena.reports import pct, text_table
 from arena.storage import Store
@@ -93,7 +93,7 @@ def guaranteed_coverage(
     settings: SelectiveSettings | None = None,
 ) -> Guaranteed:
     """Calibrate the selective judge on the calibration part's labelled verdicts (the
-    product's own :func:`arena.battles.calibrate`, which keeps a quarter of them out) and apply
+    product's own :func:`arena.battles.calibrate`, one label per pair) and apply
     its threshold to the test part. A pair without a labelled verdict (a judge error) counts as
     a test pair not given."""
     found = calibrate([x for x in calibration if x is not None], settings or SelectiveSettings())
@@ -176,7 +176,13 @@ def labelled(row: ModeRow, pairs: Sequence[LabelledPair]) -> list[Labelled | Non
         found.append(
             None
             if side is None or score is None
-            else label_verdict(score, _winner(side), _winner(pair.preferred), SOURCE)
+            else label_verdict(
+                score,
+                _winner(side),
+                _winner(pair.preferred),
+                SOURCE,
+                PairId.of(None, pair.id, 0, "1", "2"),
+            )
         )
     return found
 

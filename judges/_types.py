@@ -50,6 +50,12 @@ class SelectiveSettings(BaseModel):
     error: float = Field(
         0.1, gt=0, lt=0.5, description="Chance the guarantee may fail (over the calibration set)."
     )
+    escalate_to: tuple[str, ...] = Field(
+        (),
+        description="Judges a pair goes to, in order, when the judges before abstained on it "
+        "(each as --judge takes it: SPEC[/MODE] or a judge YAML path), before people: a "
+        "cascade whose guarantee covers every verdict it gives.",
+    )
 
 
 class JudgeSpec(BaseModel):

@@ -67,6 +67,9 @@ def health_table(health: list[dict[str, Any]]) -> pd.DataFrame:
     table["Accuracy 95% CI"] = [ci for _, ci, _ in accuracy]
     table["Decisive pairs"] = [n for _, _, n in accuracy]
     table["Coverage"] = [_coverage(h.get("selective")) for h in health]
+    table["Coverage (all battles)"] = [
+        _coverage(h.get("selective"), "coverage_all") for h in health
+    ]
     table["Selective verdicts"] = [_summary(h.get("selective"), "-") for h in health]
     table["Self-preference"] = [
         _summary(h.get("self_preference"), "-") if h.get("self_judged") else "-" for h in health
@@ -75,9 +78,10 @@ def health_table(health: list[dict[str, Any]]) -> pd.DataFrame:
     return table
 
 
-def _coverage(found: dict[str, Any] | None) -> float | None:
-    """Share of the judge's battles its selective verdicts give, in % (None: unknown)."""
-    value = (found or {}).get("coverage")
+def _coverage(found: dict[str, Any] | None, field: str = "coverage") -> float | None:
+    """Share of the judge's decisive-like pairs (``coverage``) or of all its battles
+    (``coverage_all``) its selective verdicts give, in % (None: unknown)."""
+    value = (found or {}).get(field)
     return None if value is None else 100 * float(value)
 
 
@@ -116,8 +120,12 @@ def health_section(ctx: Context) -> None:
     )
     config["Coverage"] = st.column_config.NumberColumn(
         format="%.0f%%",
-        help="Share of the judge's battles given at the selective threshold (the rest wait "
-        "for a person)",
+        help="Share of the run's decisive-like pairs (a golden check or a vote names a "
+        "winner: the pairs the guarantee is about) given at the selective threshold (the rest "
+        "wait for a person)",
+    )
+    config["Coverage (all battles)"] = st.column_config.NumberColumn(
+        format="%.0f%%", help="Share of all the judge's scored battles given"
     )
     config["Suspected injections"] = st.column_config.NumberColumn(
         help="Battles with an answer that addresses the judge instead of the user (a note to "

@@ -45,7 +45,9 @@ def selective_note(health: dict[str, Any]) -> str | None:
     found = health.get("selective")
     if not isinstance(found, dict):
         return None
-    return f"Selective verdicts: {found['summary']}"
+    cascade = health.get("cascade")
+    then = f" Cascade: {cascade['summary']}" if isinstance(cascade, dict) else ""
+    return f"Selective verdicts: {found['summary']}{then}"
 
 
 def bias_notes(health: dict[str, Any]) -> list[str]:

@@ -30,6 +30,7 @@ from arena.battles._calibration import (
     decide_tie_margin,
     tie_margin,
 )
+from arena.battles._cascade import CascadeHealth, calibrate_cascade, cascade_health
 from arena.battles._combinations import CombinationFigures, compare_combinations
 from arena.battles._escalation import Escalation, RankInterval, escalation_queue, queue_counts
 from arena.battles._health import (
@@ -41,6 +42,7 @@ from arena.battles._health import (
     judge_agreement,
     judge_health,
 )
+from arena.battles._label_pairs import PairId, one_per_pair
 from arena.battles._labelled_file import LabelledRow, labelled_for, read_labelled
 from arena.battles._pairing import make_pairs
 from arena.battles._people_votes import (
@@ -90,6 +92,7 @@ __all__ = [
     "AgreementRow",
     "AlreadyVoted",
     "Battle",
+    "CascadeHealth",
     "CombinationFigures",
     "Escalation",
     "GoldenMark",
@@ -100,6 +103,7 @@ __all__ = [
     "Labelled",
     "LabelledRow",
     "Outcome",
+    "PairId",
     "RankInterval",
     "RunHealth",
     "SelectiveCalibration",
@@ -112,8 +116,10 @@ __all__ = [
     "apply_selective",
     "battle_votes",
     "calibrate",
+    "calibrate_cascade",
     "calibrate_run",
     "calibrated_margin",
+    "cascade_health",
     "cast_vote",
     "cohen_kappa",
     "combine",
@@ -142,6 +148,7 @@ __all__ = [
     "log_agreement",
     "make_pairs",
     "next_pair",
+    "one_per_pair",
     "open_pairs",
     "order_votes",
     "pair_request",

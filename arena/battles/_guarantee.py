@@ -17,11 +17,14 @@ the threshold on labelled calibration verdicts so that, with probability at leas
   H0 before the first acceptance is at most ``error``. Given how many calibration verdicts
   score above a threshold, their disagreements are binomial with the rate of the population
   above it, so the p-value is exact.
-- a threshold is tested only once at least :func:`min_given` calibration verdicts score that
-  high (fewer could never reject: even all of them agreeing is too few); which thresholds are
-  tested depends on the scores only, never on the labels, as in Trust or Escalate's code. If
-  the first tested threshold is not rejected, there is no threshold: the judge abstains on
-  everything.
+- the sequence starts deep: a threshold is tested only once at least :func:`start_depth`
+  calibration verdicts score that high, ``max(min_given, n / 5)`` of ``n`` (fewer than
+  :func:`min_given` could never reject: even all of them agreeing is too few; starting at a
+  fifth of the pairs keeps one early miss among the few most confident verdicts from ending
+  the sequence, which cost a fifth of all calibrations their every verdict). Which thresholds
+  are tested depends on the scores only, never on the labels, so the fixed-sequence argument
+  holds unchanged from any start: one sequence, the whole error level, no split. If the first
+  tested threshold is not rejected, there is no threshold: the judge abstains on everything.
 
 :func:`platt_fit` maps a score to a calibrated probability that the verdict agrees with
 people (Platt scaling, two parameters, monotone): with tens of labelled pairs an isotonic fit
@@ -42,6 +45,8 @@ from scipy import stats
 THRESHOLD_GRID: tuple[float, ...] = tuple(round(1.0 - i / 100, 2) for i in range(101))
 DEFAULT_TARGET = 0.8
 DEFAULT_ERROR = 0.1
+#: The fixed sequence starts at the threshold with this share of the calibration verdicts.
+START_SHARE = 0.2
 
 
 def binomial_p_value(disagreements: int, n: int, risk: float) -> float:
@@ -80,12 +85,54 @@ def min_given(target: float, error: float) -> int:
     return max(1, math.ceil(math.log(error) / math.log(target) - 1e-12))
 
 
+def _check_levels(target: float, error: float) -> None:
+    if not 0.0 < target < 1.0 or not 0.0 < error < 1.0:
+        raise ValueError("target and error level must be strictly between 0 and 1")
+
+
+def start_depth(n: int, target: float, error: float) -> int:
+    """How many calibration verdicts a threshold needs above it to be tested, of ``n``."""
+    return max(min_given(target, error), math.ceil(n * START_SHARE - 1e-12))
+
+
 def _counts(scores: np.ndarray, agrees: np.ndarray, grid: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(verdicts given, verdicts agreeing) at each threshold of ``grid``."""
-    order = np.argsort(scores)
-    ranked, hits = scores[order], np.concatenate([[0], np.cumsum(agrees[order])])
-    below = np.searchsorted(ranked, grid - 1e-12, side="left")
-    return len(scores) - below, hits[-1] - hits[below]
+    """(verdicts given, verdicts agreeing) at each threshold of ``grid``, for every row of the
+    2-D ``scores`` and ``agrees`` (one calibration set per row)."""
+    rows, n = scores.shape
+    order = np.argsort(scores, axis=1)
+    ranked = np.take_along_axis(scores, order, 1)
+    hits = np.concatenate(
+        [np.zeros((rows, 1)), np.cumsum(np.take_along_axis(agrees, order, 1), 1)], 1
+    )
+    # One sorted array for all rows: row r's scores (in [0, 1]) are shifted by 4 r.
+    shift = 4.0 * np.arange(rows)[:, None]
+    flat = np.searchsorted((ranked + shift).ravel(), (grid[None, :] - 1e-12 + shift).ravel())
+    below = flat.reshape(rows, -1) - n * np.arange(rows)[:, None]
+    return n - below, hits[:, -1:] - np.take_along_axis(hits, below, 1)
+
+
+def batch_thresholds(
+    scores: np.ndarray,
+    agrees: np.ndarray,
+    target: float = DEFAULT_TARGET,
+    error: float = DEFAULT_ERROR,
+    grid: Sequence[float] = THRESHOLD_GRID,
+) -> np.ndarray:
+    """:func:`fixed_sequence_threshold` on every row of the 2-D ``scores`` / ``agrees`` at once
+    (a simulation's calibration sets): the index in ``grid`` of each row's threshold, -1 where
+    there is none."""
+    _check_levels(target, error)
+    thresholds = np.asarray(grid, dtype=np.float64)
+    s, a = np.atleast_2d(np.asarray(scores, np.float64)), np.atleast_2d(np.asarray(agrees, bool))
+    if s.shape != a.shape:
+        raise ValueError("one label per score")
+    given, agreed = _counts(s, a, thresholds)
+    tested = given >= start_depth(s.shape[1], target, error)
+    p_values = stats.binom.cdf(given - agreed, np.maximum(given, 1), 1.0 - target)
+    position = np.arange(len(thresholds))[None, :]
+    first = np.where(tested, position, len(thresholds)).min(1)
+    stop = np.where(tested & (p_values > error), position, len(thresholds)).min(1)
+    return np.where(stop > first, stop - 1, -1)
 
 
 def fixed_sequence_threshold(
@@ -101,23 +148,18 @@ def fixed_sequence_threshold(
     ``scores[i]`` is calibration verdict i's score, ``agrees[i]`` whether it agrees with the
     person's (non-tied) label.
     """
-    if not 0.0 < target < 1.0 or not 0.0 < error < 1.0:
-        raise ValueError("target and error level must be strictly between 0 and 1")
     if len(scores) != len(agrees):
         raise ValueError("one label per score")
-    thresholds = np.asarray(grid, dtype=np.float64)
-    given, agreed = _counts(
-        np.asarray(scores, dtype=np.float64), np.asarray(agrees, dtype=bool), thresholds
-    )
-    tested = given >= min_given(target, error)
-    p_values = stats.binom.cdf(given - agreed, np.maximum(given, 1), 1.0 - target)
-    best = ThresholdChoice(None, 0, 0, 1.0)
-    for i in np.flatnonzero(tested):  # too few verdicts this high: not tested
-        if p_values[i] > error:
-            break
-        upper = clopper_pearson_upper(int(given[i] - agreed[i]), int(given[i]), error)
-        best = ThresholdChoice(float(thresholds[i]), int(given[i]), int(agreed[i]), upper)
-    return best
+    _check_levels(target, error)
+    if not len(scores):
+        return ThresholdChoice(None, 0, 0, 1.0)
+    s, a = np.asarray([scores], np.float64), np.asarray([agrees], bool)
+    index = int(batch_thresholds(s, a, target, error, grid)[0])
+    if index < 0:
+        return ThresholdChoice(None, 0, 0, 1.0)
+    given, agreed = (int(x[0, index]) for x in _counts(s, a, np.asarray(grid, np.float64)))
+    upper = clopper_pearson_upper(given - agreed, given, error)
+    return ThresholdChoice(float(grid[index]), given, agreed, upper)
 
 
 def point_estimate_threshold(
@@ -129,8 +171,11 @@ def point_estimate_threshold(
     """The lowest threshold whose observed agreement reaches ``target``: **no guarantee**
     (it ignores sampling error). Kept to show, by simulation, why the test above is needed."""
     thresholds = np.asarray(grid, dtype=np.float64)
-    given, agreed = _counts(
-        np.asarray(scores, dtype=np.float64), np.asarray(agrees, dtype=bool), thresholds
+    given, agreed = (
+        x[0]
+        for x in _counts(
+            np.asarray([scores], dtype=np.float64), np.asarray([agrees], dtype=bool), thresholds
+        )
     )
     reached = np.flatnonzero((given > 0) & (agreed >= target * given))
     return float(thresholds[reached].min()) if len(reached) else None

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from arena.battles._accuracy import JudgeAccuracy
 from arena.battles._battle import Battle, judge_battles
+from arena.battles._cascade import CascadeHealth
 from arena.battles._selective_run import SelectiveHealth
 from arena.battles._self_preference import SelfPreference
 from arena.vocabulary import (
@@ -51,6 +52,7 @@ class JudgeHealth(BaseModel):
     tie_margin: float | None = None
     accuracy: JudgeAccuracy | None = None
     selective: SelectiveHealth | None = None
+    cascade: CascadeHealth | None = None
     self_preference: SelfPreference | None = None
 
 

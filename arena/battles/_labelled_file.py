@@ -5,8 +5,10 @@ A JSONL file (or one JSON list) of rows: ``source`` (where the label comes from)
 (optional: the judge's label, e.g. ``local:qwen2.5-coder-1.5b/grades``; a row without one
 calibrates every judge), the verdict's ``score`` in [0, 1] or its order-averaged ``p_a``
 (P(A better); the score is then ``|2 p_a - 1|``), ``said`` (the judge's winner) and
-``label`` (the person's winner), both ``model_a``, ``model_b`` or a tie. Tied labels are
-left out. A source naming MT-Bench is refused.
+``label`` (the person's winner), both ``model_a``, ``model_b`` or a tie, and optionally the
+pair it is about (``case_id``, ``variant_a``, ``variant_b``, ``repeat``): rows naming one pair
+count once (by majority); a row naming none is a pair of its own. Tied labels are left out. A
+source naming MT-Bench is refused.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
+from arena.battles._label_pairs import PairId
 from arena.battles._selective import Labelled, check_source, label_verdict
 from arena.errors import InputError
 from arena.inputs.files import read_json_rows
@@ -32,6 +35,11 @@ class LabelledRow(BaseModel):
     p_a: float | None = Field(None, ge=0, le=1, description="Order-averaged P(A better).")
     said: str = Field(description="The judge's winner.")
     label: str = Field(description="The person's winner.")
+    case_id: str | None = Field(None, min_length=1, description="The pair's case.")
+    variant_a: str = Field("", description="The pair's first variant.")
+    variant_b: str = Field("", description="The pair's second variant.")
+    repeat: int = Field(0, ge=0, description="The pair's repeat.")
+    _where: str = PrivateAttr("")
 
     @model_validator(mode="after")
     def _one_score(self) -> LabelledRow:
@@ -43,7 +51,13 @@ class LabelledRow(BaseModel):
     def labelled(self) -> Labelled | None:
         """The row as a labelled verdict (None for a tied label)."""
         score = self.score if self.score is not None else abs(2 * float(self.p_a or 0.5) - 1)
-        return label_verdict(score, self.said, self.label, self.source)
+        return label_verdict(score, self.said, self.label, self.source, self.pair())
+
+    def pair(self) -> PairId:
+        """The pair the row names, else one of its own (the file's row)."""
+        if self.case_id is None:
+            return PairId.of(None, f"{self.source} {self._where}", 0, "", "")
+        return PairId.of(None, self.case_id, self.repeat, self.variant_a, self.variant_b)
 
 
 def read_labelled(path: str | Path) -> list[LabelledRow]:
@@ -57,13 +71,15 @@ def read_labelled(path: str | Path) -> list[LabelledRow]:
     for number, raw in read.rows:
         where = f"{'row' if read.listed else 'line'} {number}"
         try:
-            rows.append(LabelledRow.model_validate(raw))
+            row = LabelledRow.model_validate(raw)
         except ValidationError as exc:
             err = exc.errors()[0]
             field = ".".join(str(p) for p in err["loc"]) or None
             raise InputError(err["msg"], file=str(path), case=where, field=field) from None
         except InputError as exc:
             raise InputError(exc.message, file=str(path), case=where, field="source") from None
+        row._where = f"{path} {where}"
+        rows.append(row)
     return rows
 
 

@@ -23,6 +23,7 @@ from judges._human import is_human_label
 
 if TYPE_CHECKING:
     from arena.storage import Store
+    from judges._types import JudgeSpec
 
 #: The same winner seen from the other seats.
 _SWAPPED = {MODEL_A: MODEL_B, MODEL_B: MODEL_A}
@@ -67,11 +68,20 @@ def people_votes(store: Store, run_id: int) -> list[Battle]:
 
 
 def decided_by_people(store: Store, run_id: int, battles: list[Battle]) -> list[Battle]:
-    """:func:`with_people_votes` over the run's stored votes (no read when nothing abstained);
-    what the rating inputs call on one judge's battles."""
+    """:func:`with_people_votes` over the run's stored votes (no read when nothing abstained),
+    after :func:`with_cascade_verdicts` (a later judge of a cascade stands in first); what the
+    rating inputs call on one judge's battles."""
     if not any(b.abstained for b in battles):
         return battles
-    return with_people_votes(battles, people_votes(store, run_id))
+    others = _given_by_later_judges(store, run_id, battles[0].judge)
+    return with_people_votes(with_cascade_verdicts(battles, others), people_votes(store, run_id))
+
+
+def with_cascade_verdicts(battles: Sequence[Battle], given: Sequence[Battle]) -> list[Battle]:
+    """``battles`` with each abstained one replaced by another model judge's battle that gave
+    a selective verdict on the same pair (a cascade's later judge)."""
+    by_pair = {pair_key(b): b for b in given}
+    return [by_pair.get(pair_key(b), b) if b.abstained else b for b in battles]
 
 
 def oriented_winner(vote: Battle, battle: Battle) -> str:
@@ -117,6 +127,20 @@ def _simulator_failed_pairs(
     return {pair_key(b) for b in battles if failed & pair_key(b)}
 
 
+def _given_by_later_judges(store: Store, run_id: int, spec: JudgeSpec) -> list[Battle]:
+    """The battles the later judges of ``spec``'s cascade (``selective.escalate_to``) gave a
+    selective verdict on: those pairs wait for nobody."""
+    from arena.battles._cascade_run import cascade_specs
+
+    others = [s.key for s in cascade_specs(spec)[1:]]
+    return [
+        b
+        for other in others
+        for b in store.battles(run_id, other)
+        if b.confidence is not None and not b.abstained
+    ]
+
+
 def pending_escalations(
     store: Store,
     run_id: int,
@@ -127,7 +151,8 @@ def pending_escalations(
     critical: Collection[str] | None = None,
 ) -> list[Escalation]:
     """The run's queue for people: one model judge's abstained battles that nobody has voted
-    on yet, most decision-relevant first (:func:`arena.battles.escalation_queue`); pairs
+    on yet and no other model judge gave a selective verdict on (a cascade), most
+    decision-relevant first (:func:`arena.battles.escalation_queue`); pairs
     where either side's simulated user failed are left out.
 
     ``judge_key`` defaults to the run's latest model judge; ``critical`` to the critical cases
@@ -145,5 +170,6 @@ def pending_escalations(
         critical = {c.id for c in dataset.test_cases if c.tier.value == "critical"}
     voted = set(_votes_by_pair(people_votes(store, run_id)))
     voted |= _simulator_failed_pairs(store, run_id, battles)
+    voted |= {pair_key(b) for b in _given_by_later_judges(store, run_id, battles[0].judge)}
     waiting = [b for b in battles if b.abstained and pair_key(b) not in voted]
     return escalation_queue(waiting, baseline=baseline, critical=critical, ranking=ranking)

@@ -17,10 +17,12 @@ from pydantic import BaseModel
 from arena.battles._accuracy import GoldenMark, golden_marks, judge_accuracy
 from arena.battles._agreement import Vote, within_agreement
 from arena.battles._battle import Battle, judge_battles
+from arena.battles._cascade_run import run_cascade_health
 from arena.battles._health import Agreement, JudgeHealth, judge_agreement, judge_health
 from arena.battles._labelled_file import LabelledRow, labelled_for
 from arena.battles._selective import Labelled
 from arena.battles._selective_run import run_labelled, selective_health
+from arena.battles._selective_store import pooled_labelled
 from arena.battles._self_preference import self_preference
 from arena.battles.votes.reading import HUMANS, battle_votes, human_agreement
 from arena.defaults import BOOTSTRAP_ROUNDS
@@ -89,10 +91,12 @@ def add_trust(
     extra: Sequence[Labelled] = (),
 ) -> JudgeHealth:
     """A model judge's selective verdicts (calibrated on the run's golden-decisive pairs,
-    ``votes`` and ``extra`` labelled verdicts) and self-preference, set on its ``health``."""
+    ``votes`` and ``extra`` labelled verdicts, pooled with the same judge's other runs on the
+    dataset) and self-preference, set on its ``health``."""
     spec = battles[0].judge
-    labelled = run_labelled(battles, marks, votes, extra)
+    labelled = pooled_labelled(store, run_id, spec.key, run_labelled(battles, marks, votes, extra))
     health.selective = selective_health(battles, labelled, spec, dataset)
+    health.cascade = run_cascade_health(store, run_id, spec)
     own = own_variants(store, run_id, spec.model.spec)
     health.self_preference = self_preference(battles, marks, own)
     return health

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,9 @@ from pydantic import BaseModel, Field
 
 from arena.battles._battle import Battle, crash_battle, crashed_side, pair_fields
 from arena.battles._calibration import apply_outcome, tie_margin
+from arena.battles._cascade import CascadeHealth
+from arena.battles._cascade_run import escalate_run
+from arena.battles._label_pairs import PairId
 from arena.battles._pairing import make_pairs, simulator_failed
 from arena.battles._requests import pair_request, same_answer
 from arena.golden import GoldenCase
@@ -47,6 +51,9 @@ class JudgeReport(BaseModel):
         0, description="Pairs not judged because a simulated user failed (not the agent's fault)."
     )
     warnings: list[str]
+    cascade: CascadeHealth | None = Field(
+        None, description="The cascade, when the judge escalates what it abstains on."
+    )
 
 
 @dataclass(frozen=True)
@@ -191,6 +198,7 @@ async def judge_run_async(
     spec: JudgeSpec,
     *,
     pairs: str = "all",
+    only: Collection[PairId] | None = None,
     judge: Judge | None = None,
     concurrency: int = 2,
     progress: bool = True,
@@ -200,9 +208,18 @@ async def judge_run_async(
 
     ``executor`` (an ``arena.executors.Executor``, e.g. Ray or a budget) judges each pair
     instead of this process; a pair it does not start (``--max-cost``) is left for a rerun.
+    ``only`` judges just those pairs (a cascade's next judge gets what the one before
+    abstained on).
     """
     judge = judge or PairwiseJudge(spec, store=store)  # InputError before any battle
     todo, skipped, simulator_errors, variants = _pairs(store, run_id, pairs)
+    if only is not None:
+        wanted = set(only)
+        todo = [
+            p
+            for p in todo
+            if PairId.of(None, p.case.id, p.a.repeat, p.a.variant, p.b.variant) in wanted
+        ]
     contestants = {v.name: v.model.spec for v in store.variants() if v.name in variants}
     warnings = self_preference_warnings(spec, contestants)
     self_judged = {n for n, m in contestants.items() if m == spec.model.spec}
@@ -245,6 +262,15 @@ async def judge_run_async(
         if bar is not None:
             bar.close()
     margin, stored = calibrate_run(store, run_id, spec)
+
+    async def escalate(next_judge: JudgeSpec, waiting: set[PairId]) -> JudgeReport:
+        return await judge_run_async(
+            store, run_id, next_judge, only=waiting, concurrency=concurrency, progress=progress
+        )
+
+    cascade = await escalate_run(store, run_id, spec, escalate)
+    if cascade is not None:
+        stored = store.battles(run_id, spec.key)
     now = {(b.result_a_id, b.result_b_id) for b in battles}
     battles = [b for b in stored if (b.result_a_id, b.result_b_id) in now]
     return JudgeReport(
@@ -257,6 +283,7 @@ async def judge_run_async(
         crashes=sum(b.is_crash for b in battles),
         simulator_errors=simulator_errors,
         warnings=warnings,
+        cascade=cascade,
     )
 
 

@@ -7,10 +7,13 @@ order-averaged), halved when the two orders point opposite ways; for text verdic
 both orders agree strongly, 0.75 when they agree, 0 otherwise; a tie scores 0 (a tie never
 agrees with a non-tied label). Calibration (:func:`calibrate`) takes generic labelled
 verdicts (:class:`Labelled`: a score, whether the judge's winner is the label's, and the
-label's source) from any source: golden-decisive pairs of the run, people's votes in the
-app, a shipped human-preference set. It keeps a quarter of them out (reported as held-out
-agreement and coverage), fits a Platt map from score to confidence on the rest and picks the
-threshold there by the fixed-sequence test of :mod:`arena.battles._guarantee`.
+label's source, and the pair it is about) from any source: golden-decisive pairs of the run,
+people's votes in the app, a shipped human-preference set. It keeps one label per pair
+(:mod:`arena.battles._label_pairs`); from :data:`HOLD_OUT_FROM` pairs on it holds whole cases
+out (a fifth of the pairs, reported as held-out agreement and coverage); below that every pair
+calibrates and the guarantee's own bound is reported. It fits a Platt map from score to
+confidence and picks the threshold by the fixed-sequence test of
+:mod:`arena.battles._guarantee`.
 
 MT-Bench's human judgments are kept for independent checking: a label source naming MT-Bench
 is refused (:func:`check_source`).
@@ -19,38 +22,23 @@ is refused (:func:`check_source`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
-import numpy as np
 from pydantic import BaseModel
 
-from arena.battles._accuracy import GoldenMark, golden_winner
 from arena.battles._battle import Battle
 from arena.battles._guarantee import fixed_sequence_threshold, platt, platt_fit
+from arena.battles._label_pairs import PairId, one_per_pair, split_by_case
+from arena.battles._power import pairs_needed
 from arena.errors import InputError
-from arena.vocabulary import DECISIVE, ERROR, is_tie, swap_winner
+from arena.vocabulary import DECISIVE, ERROR, MODEL_A, MODEL_B, is_tie
 from judges._types import SelectiveSettings
 
-
-class VoteRow(Protocol):
-    """What a person's vote says (:class:`arena.battles.Vote` has it)."""
-
-    @property
-    def question_id(self) -> str: ...
-    @property
-    def repeat(self) -> int: ...
-    @property
-    def model_a(self) -> str: ...
-    @property
-    def model_b(self) -> str: ...
-    @property
-    def winner(self) -> str: ...
-
-
-#: Share of every calibration set kept out of calibration and reported on.
-HELD_OUT_SHARE = 0.25
+#: Share of the pairs kept out of calibration and reported on, from HOLD_OUT_FROM pairs on.
+HELD_OUT_SHARE = 0.2
+#: Fewer labelled pairs than this: all calibrate (a hold-out would cost the guarantee power).
+HOLD_OUT_FROM = 200
 #: Label sources never used for calibration (kept for independent checking).
 FORBIDDEN_SOURCES = ("mt-bench", "mt_bench", "mtbench", "mt bench")
 GOLDEN, VOTES = "golden", "votes"
@@ -71,11 +59,15 @@ def check_source(source: str) -> str:
 @dataclass(frozen=True)
 class Labelled:
     """One judged pair with a person's (or the golden checks') non-tied label: the verdict's
-    score, whether the judge's winner is the label's, and where the label comes from."""
+    score, whether the judge's winner is the label's, where the label comes from, and which
+    pair it is about (``pair`` None: unknown, and all such labels count as one pair)."""
 
     score: float
     agrees: bool
     source: str
+    pair: PairId | None = None
+    tie: bool = False
+    """The judge's verdict is a tie (labelled by the side it leans to): never given."""
 
     def __post_init__(self) -> None:
         check_source(self.source)
@@ -91,55 +83,45 @@ def verdict_score(battle: Battle) -> float | None:
     ab, ba = battle.verdict_ab, battle.verdict_ba
     if ab is None or ba is None:
         return None
+    if battle.p_a is not None:  # the tie margin changes neither the score nor the side
+        return abs(2 * battle.p_a - 1) * (0.5 if battle.flip else 1.0)
     if is_tie(battle.winner):
         return 0.0
-    if battle.p_a is not None:
-        return abs(2 * battle.p_a - 1) * (0.5 if battle.flip else 1.0)
     if battle.flip:
         return 0.0
     return 1.0 if battle.strong else 0.75
 
 
-def label_verdict(battle: Battle | float, said: str, label: str, source: str) -> Labelled | None:
+def battle_pair(battle: Battle) -> PairId:
+    """The pair a battle judged (its run, case, repeat and two variants)."""
+    return PairId.of(
+        battle.run_id, battle.case_id, battle.repeat, battle.variant_a, battle.variant_b
+    )
+
+
+def judged_side(battle: Battle) -> str:
+    """The winner the judge's verdict points to: its decisive winner, or for a probability
+    judge's tie the side P(A better) leans to (so that calibration does not depend on the tie
+    margin, which is fitted on the same golden labels)."""
+    if is_tie(battle.winner) and battle.p_a is not None and battle.p_a != 0.5:
+        return MODEL_A if battle.p_a > 0.5 else MODEL_B
+    return battle.winner
+
+
+def label_verdict(
+    battle: Battle | float, said: str, label: str, source: str, pair: PairId | None = None
+) -> Labelled | None:
     """A labelled verdict from a battle (or its score) whose winner is ``said`` and a label
     winner ``label`` (both from A's side); None for tied or unreadable labels and unscored
-    battles. The generic entry point for any labelled set (golden, votes, shipped)."""
+    battles. The generic entry point for any labelled set (golden, votes, shipped); a battle
+    gives its own pair, a score the ``pair`` given."""
     score = verdict_score(battle) if isinstance(battle, Battle) else float(battle)
     if score is None or label not in DECISIVE or said == ERROR:
         return None
-    return Labelled(score=score, agrees=said == label, source=source)
-
-
-def golden_labelled(battles: Iterable[Battle], marks: Mapping[int, GoldenMark]) -> list[Labelled]:
-    """The judge's golden-decisive pairs as labelled verdicts (source ``golden``)."""
-    found = []
-    for battle in battles:
-        a, b = marks.get(battle.result_a_id), marks.get(battle.result_b_id)
-        truth = None if a is None or b is None else golden_winner(a, b)
-        item = None if truth is None else label_verdict(battle, battle.winner, truth, GOLDEN)
-        if item is not None:
-            found.append(item)
-    return found
-
-
-def vote_labelled(battles: Iterable[Battle], votes: Iterable[VoteRow]) -> list[Labelled]:
-    """The judge's battles that people voted on, one labelled verdict per non-tied vote
-    (source ``votes``)."""
-    by_pair: dict[tuple[str, int, str, str], list[str]] = {}
-    for vote in votes:
-        by_pair.setdefault((vote.question_id, vote.repeat, vote.model_a, vote.model_b), []).append(
-            vote.winner
-        )
-    found = []
-    for battle in battles:
-        key = (battle.case_id, battle.repeat, battle.variant_a, battle.variant_b)
-        swapped = (battle.case_id, battle.repeat, battle.variant_b, battle.variant_a)
-        labels = by_pair.get(key, []) + [swap_winner(w) for w in by_pair.get(swapped, [])]
-        for label in labels:
-            item = label_verdict(battle, battle.winner, label, VOTES)
-            if item is not None:
-                found.append(item)
-    return found
+    if isinstance(battle, Battle):
+        pair = battle_pair(battle)
+    tie = isinstance(battle, Battle) and is_tie(battle.winner)
+    return Labelled(score=score, agrees=said == label, source=source, pair=pair, tie=tie)
 
 
 class SelectiveCalibration(BaseModel):
@@ -148,6 +130,7 @@ class SelectiveCalibration(BaseModel):
     target: float
     error: float
     sources: dict[str, int]
+    labels: int = 0
     calibration_pairs: int
     held_out_pairs: int
     intercept: float
@@ -158,6 +141,11 @@ class SelectiveCalibration(BaseModel):
     calibration_agreement_bound: float | None
     held_out_given: int
     held_out_agreed: int
+    runs: list[int] = []
+    """The runs the calibration pairs come from (labels pooled over several runs)."""
+    pairs_needed: int | None = None
+    """Without a threshold: how many labelled pairs in all would likely give a first verdict
+    (:func:`arena.battles._power.pairs_needed`; None: far more than there are)."""
 
     def confidence(self, score: float) -> float:
         """The calibrated confidence of a verdict score."""
@@ -166,6 +154,25 @@ class SelectiveCalibration(BaseModel):
     def gives(self, score: float) -> bool:
         """True when a verdict of this score is given (at or above the threshold)."""
         return self.threshold_score is not None and score >= self.threshold_score - 1e-12
+
+    def gives_label(self, item: Labelled) -> bool:
+        """True when the labelled verdict would be given (:meth:`gives_verdict`)."""
+        return not item.tie and self.gives(item.score)
+
+    def gives_verdict(self, winner: str, score: float) -> bool:
+        """True when a battle with this winner and score is given: a tie never is (the
+        guarantee is about the side a verdict points to; people decide a tie)."""
+        return not is_tie(winner) and self.gives(score)
+
+    def needed_text(self) -> str:
+        """How many more labelled pairs would likely give a first verdict."""
+        have = self.calibration_pairs + self.held_out_pairs
+        if self.pairs_needed is None:
+            return f"more than {max(have, 1) * 8} labelled pairs would likely be needed"
+        return (
+            f"about {self.pairs_needed} labelled pairs ({self.pairs_needed - have} more) "
+            "would likely give a first verdict"
+        )
 
     def source_text(self) -> str:
         """``golden 30, votes 10``."""
@@ -180,6 +187,15 @@ class SelectiveCalibration(BaseModel):
     def text(self) -> str:
         """How the guarantee reads, with what backs it."""
         on = f"calibrated on {self.calibration_pairs} labelled pairs ({self.source_text()})"
+        if len(self.runs) > 1:
+            on += f" pooled over runs {', '.join(map(str, self.runs))}"
+        if self.labels > self.calibration_pairs + self.held_out_pairs:
+            on += f" from {self.labels} labels"
+        if self.threshold is not None and not self.held_out_pairs:
+            on += (
+                f"; bound {self.calibration_agreement_bound:.0%} on the "
+                f"{self.calibration_given} calibration verdicts given"
+            )
         held = (
             f"; held out {self.held_out_pairs}: {self.held_out_given} given, "
             f"{self.held_out_agreed} agreed"
@@ -189,7 +205,8 @@ class SelectiveCalibration(BaseModel):
         if self.threshold is None:
             return (
                 f"no threshold guarantees {self.target:.0%} agreement at error level "
-                f"{self.error:g} ({on}): the judge abstains on every battle{held}"
+                f"{self.error:g} ({on}): the judge abstains on every battle{held}; "
+                f"{self.needed_text()}"
             )
         return (
             f"agreement with {self.labellers()} >= {self.target:.0%} with probability "
@@ -199,19 +216,27 @@ class SelectiveCalibration(BaseModel):
 
 
 def calibrate(
-    labelled: Sequence[Labelled], settings: SelectiveSettings | None = None, *, seed: int = 0
+    labelled: Sequence[Labelled],
+    settings: SelectiveSettings | None = None,
+    *,
+    seed: int = 0,
+    estimate_needed: bool = True,
 ) -> SelectiveCalibration | None:
     """Calibrate a selective judge on labelled verdicts; None without any.
 
-    A seeded quarter is held out; the Platt map and the threshold are fitted on the rest.
+    Without a threshold, the pairs a first verdict would likely need are estimated by
+    simulation (``estimate_needed=False`` skips it, e.g. inside a simulation).
+
+    One label per pair is kept; from :data:`HOLD_OUT_FROM` pairs on, a seeded fifth of them
+    (whole cases) is held out; the Platt map and the threshold are fitted on the rest.
     """
     settings = settings or SelectiveSettings()
-    if not labelled:
+    pairs = one_per_pair(labelled)
+    if not pairs:
         return None
-    order = np.random.default_rng(seed).permutation(len(labelled))
-    held = int(len(labelled) * HELD_OUT_SHARE)
-    held_out = [labelled[i] for i in order[:held]]
-    used = [labelled[i] for i in order[held:]]
+    used, held_out = pairs, list[Labelled]()
+    if len(pairs) >= HOLD_OUT_FROM:
+        used, held_out = split_by_case(pairs, HELD_OUT_SHARE, seed)
     scores = [x.score for x in used]
     agrees = [x.agrees for x in used]
     intercept, slope = platt_fit(scores, agrees)
@@ -222,6 +247,8 @@ def calibrate(
         target=settings.target,
         error=settings.error,
         sources=dict(Counter(x.source for x in used)),
+        labels=len(labelled),
+        runs=sorted({x.pair.run for x in used if x.pair is not None and x.pair.run is not None}),
         calibration_pairs=len(used),
         held_out_pairs=len(held_out),
         intercept=intercept,
@@ -232,12 +259,15 @@ def calibrate(
         calibration_agreement_bound=None if cut is None else choice.lower_agreement,
         held_out_given=len(given),
         held_out_agreed=sum(x.agrees for x in given),
+        pairs_needed=None
+        if cut is not None or not estimate_needed
+        else pairs_needed(scores, agrees, settings.target, settings.error),
     )
 
 
 def apply_selective(battles: Iterable[Battle], calibration: SelectiveCalibration) -> list[Battle]:
-    """Set every scored battle's confidence, and abstain on those below the threshold (in
-    place); returns the battles whose fields changed."""
+    """Set every scored battle's confidence, and abstain on those below the threshold and on
+    ties (in place); returns the battles whose fields changed."""
     changed = []
     for battle in battles:
         score = verdict_score(battle)
@@ -246,7 +276,7 @@ def apply_selective(battles: Iterable[Battle], calibration: SelectiveCalibration
             battle.confidence, battle.abstained = None, False
         else:
             battle.confidence = calibration.confidence(score)
-            battle.abstained = not calibration.gives(score)
+            battle.abstained = not calibration.gives_verdict(battle.winner, score)
         if before != (battle.confidence, battle.abstained):
             changed.append(battle)
     return changed

@@ -157,6 +157,8 @@ def print_trust(healths: list[JudgeHealth]) -> None:
     for h in healths:
         if h.selective is not None:
             print(f"selective verdicts, {h.judge} ({h.judge_key}): {h.selective.text()}")
+        if h.cascade is not None:
+            print(f"selective cascade, {h.judge} ({h.judge_key}): {h.cascade.text()}")
         if h.self_preference is not None and h.self_judged:
             print(f"self-preference, {h.judge} ({h.judge_key}): {h.self_preference.text()}")
 

@@ -116,8 +116,13 @@ def test_the_health_table_shows_coverage_and_what_backs_each_judge() -> None:
         "self_judged": 0,
         "warnings": [],
     }
-    backed = {"coverage": 0.55, "summary": "coverage 55% ... calibrated on 40 labelled pairs"}
+    backed = {
+        "coverage": 0.55,
+        "coverage_all": 0.4,
+        "summary": "coverage 55% of 20 decisive pairs (40% of all 24 battles) ...",
+    }
     bare = {"coverage": None, "summary": "not calibrated: no labelled pairs (dataset shop)"}
     table = health_table([{**row, "selective": backed}, {**row, "selective": bare}, row])
     assert list(table["Coverage"].fillna(-1)) == [pytest.approx(55.0), -1, -1]
+    assert list(table["Coverage (all battles)"].fillna(-1)) == [pytest.approx(40.0), -1, -1]
     assert list(table["Selective verdicts"]) == [backed["summary"], bare["summary"], "-"]

@@ -97,11 +97,25 @@ def test_arena_health_calibrates_on_a_labels_file(
     labels = _write(tmp_path / "labels.jsonl", rows)
     assert main(["health", str(run_id), "--labels", str(labels), "--db", db_url]) == 0
     out = capsys.readouterr().out
-    # 8 golden-decisive pairs and 40 shipped rows: a quarter (12) held out, 36 calibrate.
-    assert "calibrated on 36 labelled pairs (golden " in out and ", shipped " in out
+    # 8 golden-decisive pairs and 40 shipped rows, each a pair of its own: all 48 calibrate.
+    assert "calibrated on 48 labelled pairs (golden 8, shipped 40)" in out
     assert "agreement with the labels (golden checks, people) >= 80%" in out
     bad = _write(
         tmp_path / "bad.jsonl", [{"source": "mt_bench", "score": 1, "said": "a", "label": "a"}]
     )
     assert main(["health", str(run_id), "--labels", str(bad), "--db", db_url]) == 2
     assert "MT-Bench" in capsys.readouterr().err
+
+
+def test_rows_naming_one_pair_count_once_and_unnamed_rows_each_count(tmp_path: Path) -> None:
+    from arena.battles import calibrate
+
+    same = {"source": "team", "case_id": "C-1", "variant_a": "x", "variant_b": "y"}
+    rows = [{**same, "score": 0.9, "said": "model_a", "label": "model_a"}] * 15
+    found = labelled_for(read_labelled(_write(tmp_path / "one.jsonl", rows)), JUDGE)
+    one = calibrate(found)
+    assert len(found) == 15 and one is not None
+    assert (one.calibration_pairs, one.threshold) == (1, None)  # one pair backs nothing
+    free = [{"source": "team", "score": 0.9, "said": "model_a", "label": "model_a"}] * 15
+    many = calibrate(labelled_for(read_labelled(_write(tmp_path / "many.jsonl", free)), JUDGE))
+    assert many is not None and many.calibration_pairs == 15 and many.threshold is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arena.battles import Labelled, calibrate
+from arena.battles import Labelled, PairId, calibrate
 from arena.outputs import LabelledPair
 from tests.support.benchmarks import load_benchmark
 
@@ -19,7 +19,9 @@ def _separating(n: int, seed: int = 1) -> list[Labelled | None]:
     for i in range(n):
         agrees = i % 2 == 0
         score = rng.uniform(0.6, 1.0) if agrees else rng.uniform(0.0, 0.3)
-        found.append(Labelled(score=float(score), agrees=agrees, source="llmbar"))
+        found.append(
+            Labelled(float(score), agrees, "llmbar", PairId.of(None, f"s{i}", 0, "1", "2"))
+        )
     return found
 
 
@@ -27,8 +29,13 @@ def _coin(n: int, seed: int = 2) -> list[Labelled | None]:
     """A judge whose confidence says nothing: agreement is a coin at every score."""
     rng = np.random.default_rng(seed)
     return [
-        Labelled(score=float(rng.uniform()), agrees=bool(rng.uniform() < 0.5), source="llmbar")
-        for _ in range(n)
+        Labelled(
+            float(rng.uniform()),
+            bool(rng.uniform() < 0.5),
+            "llmbar",
+            PairId.of(None, f"c{i}", 0, "1", "2"),
+        )
+        for i in range(n)
     ]
 
 

@@ -7,19 +7,19 @@ from __future__ import annotations
 import pytest
 
 from arena.battles import Battle, GoldenMark, Vote
+from arena.battles._label_pairs import one_per_pair
 from arena.battles._rating_inputs import rated, undecided
 from arena.battles._selective import (
     NOT_CALIBRATED,
     Labelled,
+    PairId,
     apply_selective,
     calibrate,
     check_source,
-    golden_labelled,
     label_verdict,
     verdict_score,
-    vote_labelled,
 )
-from arena.battles._selective_run import selective_health
+from arena.battles._selective_run import golden_labelled, selective_health, vote_labelled
 from arena.battles._self_preference import self_preference
 from arena.errors import InputError
 from arena.models import ModelConfig
@@ -63,7 +63,7 @@ def _battle(i: int, winner: str, p_a: float | None = None, **fields: object) -> 
         (_battle(0, "model_a", 0.9), 0.8),
         (_battle(0, "model_b", 0.2), 0.6),
         (_battle(0, "model_a", 0.9, flip=True), 0.4),
-        (_battle(0, "tie", 0.52), 0.0),
+        (_battle(0, "tie", 0.52), 0.04),  # the tie margin does not change the score
         (_battle(0, "model_a", strong=True), 1.0),
         (_battle(0, "model_a"), 0.75),
         (_battle(0, "tie", flip=True), 0.0),
@@ -107,26 +107,75 @@ def test_labelled_verdicts_from_golden_pairs_votes_and_scores() -> None:
     assert label_verdict(0.3, "model_b", "tie", "llmbar") is None  # ties say nothing
 
 
+def _pair(i: int, run: int | None = 1, case: str | None = None) -> PairId:
+    return PairId.of(run, case or f"C-{i}", 0, "x", "y")
+
+
 def _labelled(n: int, sure: int) -> list[Labelled]:
-    """``sure`` verdicts scoring 0.9 that all agree, the rest scoring 0.1, agreeing half."""
+    """``sure`` verdicts scoring 0.9 that all agree, the rest scoring 0.1, agreeing half; one
+    pair each."""
     return [
-        Labelled(0.9, True, "golden") if i < sure else Labelled(0.1, i % 2 == 0, "votes")
+        Labelled(0.9, True, "golden", _pair(i))
+        if i < sure
+        else Labelled(0.1, i % 2 == 0, "votes", _pair(i))
         for i in range(n)
     ]
 
 
-def test_calibration_keeps_a_quarter_out_and_says_what_backs_the_guarantee() -> None:
+def test_calibration_uses_every_pair_below_two_hundred_and_reports_its_own_bound() -> None:
     found = calibrate(_labelled(80, 48), SelectiveSettings(target=0.8, error=0.1))
     assert found is not None
-    assert (found.calibration_pairs, found.held_out_pairs) == (60, 20)
-    assert sum(found.sources.values()) == 60 and set(found.sources) == {"golden", "votes"}
+    assert (found.calibration_pairs, found.held_out_pairs) == (80, 0)
+    assert sum(found.sources.values()) == 80 and set(found.sources) == {"golden", "votes"}
     assert found.threshold_score is not None and 0.1 < found.threshold_score <= 0.9
     assert found.gives(0.9) and not found.gives(0.1)
     assert found.confidence(0.9) > 0.9 > 0.6 > found.confidence(0.1)
-    assert found.held_out_given == found.held_out_agreed > 0  # held out: only sure ones given
     text = found.text()
-    assert ">= 80% with probability >= 90%" in text and "60 labelled pairs" in text
-    assert "golden" in text and "held out 20" in text
+    assert ">= 80% with probability >= 90%" in text and "80 labelled pairs" in text
+    assert "bound 95% on the 48 calibration verdicts given" in text and "held out" not in text
+
+
+def test_from_two_hundred_pairs_whole_cases_are_held_out() -> None:
+    # 300 pairs on 100 cases (three variant pairs each): a fifth of the pairs held out.
+    items = [
+        Labelled(
+            0.9 if i % 5 else 0.1,
+            i % 5 != 0,
+            "golden",
+            PairId.of(1, f"C-{i // 3}", 0, "x", str(i % 3)),
+        )
+        for i in range(300)
+    ]
+    found = calibrate(items)
+    assert found is not None and found.held_out_pairs >= 60
+    assert found.calibration_pairs + found.held_out_pairs == 300
+    assert found.held_out_pairs % 3 == 0  # whole cases
+    assert found.held_out_given == found.held_out_agreed > 0
+    assert f"held out {found.held_out_pairs}" in found.text()
+
+
+def test_fifteen_labels_of_one_pair_back_no_guarantee() -> None:
+    found = calibrate([Labelled(0.9, True, "votes")] * 15)
+    assert found is not None and found.threshold is None
+    assert found.calibration_pairs == 1 and "from 15 labels" in found.text()
+    again = calibrate([Labelled(0.9, True, "votes", _pair(0))] * 15)
+    assert again is not None and again.threshold is None and again.calibration_pairs == 1
+
+
+def test_one_label_per_pair_votes_by_majority_ties_dropped_golden_merged() -> None:
+    golden = Labelled(0.9, True, "golden", _pair(0))
+    against = Labelled(0.9, False, "votes", PairId.of(1, "C-0", 0, "y", "x"))  # either order
+    backing = Labelled(0.9, True, "votes", _pair(0))
+    # Two votes against, one for: people's majority wins over the golden label.
+    (merged,) = one_per_pair([golden, against, against, backing])
+    assert (merged.agrees, merged.source) == (False, "votes")
+    # A tie of votes is dropped; the golden label stands.
+    (kept,) = one_per_pair([golden, against, backing])
+    assert (kept.agrees, kept.source) == (True, "golden")
+    assert one_per_pair([against, backing]) == []
+    # A rerun of the same pair (run 2) replaces run 1's labels instead of adding to them.
+    rerun = Labelled(0.5, True, "golden", _pair(0, run=2))
+    assert one_per_pair([golden, against, against, rerun]) == [rerun]
 
 
 def test_without_labelled_pairs_nothing_is_calibrated_and_health_says_so() -> None:
@@ -144,6 +193,21 @@ def test_too_few_labelled_pairs_abstain_on_every_scored_battle() -> None:
     battles = [_battle(0, "model_a", 0.95), _battle(1, "model_b", 0.4)]
     assert apply_selective(battles, found) == battles
     assert all(b.abstained and b.confidence is not None for b in battles)
+
+
+def test_the_tie_margin_changes_neither_the_calibration_nor_a_given_verdict() -> None:
+    # The same verdicts read with a wide margin (a tie) and a narrow one (A wins): one score,
+    # one side, one label; the tie itself is never given (people decide it).
+    wide, narrow = _battle(0, "tie", 0.7), _battle(0, "model_a", 0.7)
+    marks = {0: PASS, 1: FAIL}
+    (tie,), (side,) = golden_labelled([wide], marks), golden_labelled([narrow], marks)
+    assert (tie.score, tie.agrees, tie.pair) == (side.score, side.agrees, side.pair)
+    assert tie.tie and not side.tie
+    found = calibrate(_labelled(80, 48))
+    assert found is not None and found.gives(0.4)
+    apply_selective([wide, narrow], found)
+    assert (wide.abstained, narrow.abstained) == (True, False)
+    assert wide.confidence == narrow.confidence
 
 
 def test_abstained_battles_count_in_no_rating_and_people_decide_them() -> None:
@@ -177,21 +241,28 @@ def test_arena_health_prints_what_backs_each_judge_or_that_nothing_does(
         f"selective verdicts, fake:sel/grades ({JUDGE.key}): {NOT_CALIBRATED} (dataset shop)"
     )
     assert lines[1].startswith(
-        f"selective verdicts, fake:sel/grades ({JUDGE.key}): coverage 100% of 2 battles on "
-        "dataset shop: agreement with the labels (golden checks, people) >= 80%"
+        f"selective verdicts, fake:sel/grades ({JUDGE.key}): coverage 100% of 2 decisive pairs "
+        "(100% of all 2 battles) on dataset shop: agreement with the labels (golden checks, "
+        "people) >= 80%"
     )
     assert lines[2].endswith(
         "picks its own model's answer in 1 of 1 decisive pairs; the golden checks prefer it in 1"
     )
 
 
-def test_selective_health_counts_coverage_on_the_judges_battles() -> None:
-    battles = [_battle(i, "model_a", 0.95) for i in range(3)] + [_battle(3, "tie", 0.5)]
+def test_selective_health_counts_coverage_on_decisive_pairs_and_on_all_battles() -> None:
+    # C-0..C-3 are labelled (decisive-like); C-100 and C-101 are not and both are given.
+    battles = [_battle(i, "model_a", 0.95) for i in (0, 1, 2, 100, 101)]
+    battles.append(_battle(3, "tie", 0.5))
     spec = JUDGE.model_copy(update={"selective": SelectiveSettings()})
     health = selective_health(battles, _labelled(80, 48), spec, "shop")
-    assert health.configured and (health.scored, health.given) == (4, 3)
+    assert health.configured and (health.scored, health.given) == (6, 5)
+    assert (health.decisive, health.decisive_given) == (4, 3)
     assert health.coverage == pytest.approx(0.75)
-    assert health.text().startswith("coverage 75% of 4 battles on dataset shop")
+    assert health.coverage_all == pytest.approx(5 / 6)
+    assert health.text().startswith(
+        "coverage 75% of 4 decisive pairs (83% of all 6 battles) on dataset shop"
+    )
     assert "not configured" in selective_health(battles, _labelled(80, 48), JUDGE, "s").text()
 
 
@@ -229,10 +300,13 @@ def test_the_whole_calibration_keeps_the_guarantee_by_simulation() -> None:
         scores = rng.uniform(0, 1, 240)
         agrees = rng.uniform(0, 1, 240) < 0.45 + 0.5 * scores
         found = calibrate(
-            [Labelled(float(s), bool(a), "golden") for s, a in zip(scores, agrees, strict=True)],
+            [
+                Labelled(float(s), bool(a), "golden", _pair(i))
+                for i, (s, a) in enumerate(zip(scores, agrees, strict=True))
+            ],
             seed=seed,
         )
-        assert found is not None and found.calibration_pairs == 180
+        assert found is not None and found.calibration_pairs == 192
         cut = found.threshold_score
         held += cut is None or 0.45 + 0.25 * (1 + cut) >= 0.8
     assert held / splits >= 0.9 - 3 * (0.09 / splits) ** 0.5

@@ -41,7 +41,7 @@ def test_a_selective_judge_without_enough_labelled_pairs_abstains_and_says_why(
     run_id = _judged(store)
     battles = store.battles(run_id, SELECTIVE.key)
     judged = [b for b in battles if b.verdict_ab is not None]
-    # 8 golden-decisive pairs: 2 held out, 6 left, and 11 are needed to back 80% at 0.1.
+    # 8 golden-decisive pairs, all calibrating, and 11 are needed to back 80% at 0.1.
     assert judged and all(b.abstained and b.confidence is not None for b in judged)
     assert all(not b.abstained and b.confidence is None for b in battles if b not in judged)
     assert rated(battles) == [b for b in battles if b not in judged]
@@ -49,7 +49,7 @@ def test_a_selective_judge_without_enough_labelled_pairs_abstains_and_says_why(
     out = capsys.readouterr().out
     assert "selective verdicts, fake:sel/text" in out
     assert "no threshold guarantees 80% agreement at error level 0.1" in out
-    assert "calibrated on 6 labelled pairs (golden 6)" in out
+    assert "calibrated on 8 labelled pairs (golden 8)" in out
     assert main(["health", str(run_id), "--json", "--db", db_url]) == 0
     (health,) = json.loads(capsys.readouterr().out)["health"]
     assert health["selective"]["configured"] is True and health["selective"]["coverage"] == 0
@@ -95,12 +95,12 @@ def test_a_judge_yaml_turns_selective_verdicts_on_for_arena_judge(
     assert main(["judge", str(run_id), "--judge", str(spec), "--db", db_url]) == 0
     out = capsys.readouterr().out
     assert "selective verdicts, fake:sel/text" in out
-    # 6 calibration pairs suffice at 75% / 0.2 (0.75 ** 6 < 0.2): a threshold is found.
+    # 8 calibration pairs suffice at 75% / 0.2 (0.75 ** 6 < 0.2): a threshold is found.
     assert (
         "agreement with the golden checks >= 75% with probability >= 80% on the verdicts given"
         in out
     )
-    assert "calibrated on 6 labelled pairs (golden 6)" in out
+    assert "calibrated on 8 labelled pairs (golden 8)" in out
     stored = store.battles(run_id, SELECTIVE.key)  # the setting is not part of the key
     assert stored and all(
         b.judge.selective == SelectiveSettings(target=0.75, error=0.2) for b in stored
