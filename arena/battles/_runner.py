@@ -4,11 +4,14 @@ Verdicts are cached by :func:`judges.verdict_key`: the judge's identity (spec, m
 templates) and the requests as rendered (case content, both answers); only readable verdicts
 are cached, so a failed judgement is asked again on the next run.
 
-A pair where an answer crashed (its result has an error) is never dropped and never shown to
-the judge: the crash rule decides it (:func:`arena.battles._battle.crash_battle`), locally and
-without a call, on every run alike. A pair where a simulated user failed (a conversation
-result's ``simulator_error``) is not judged at all, since the failure is not the agent's:
-the report counts it in ``simulator_errors``.
+What becomes of each pair is one rule, shared with ``arena plan``
+(:func:`arena.battles._pairing.judgeable_pairs`). A pair where an answer crashed (its result
+has an error) is never dropped and never shown to the judge: the crash rule decides it
+(:func:`arena.battles._battle.crash_battle`), locally and without a call, on every run alike.
+A pair where a simulated user failed (a conversation result's ``simulator_error``) is not
+judged at all, since the failure is not the agent's: the report counts it in
+``simulator_errors``. The pairs are handed out through the one fan-out of runs and judging
+(:mod:`arena.executors._fanout`).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from arena.executors._base import Executor, PairOutcome, TaskOutcome
     from arena.executors._budgeted import BudgetedExecutor
+    from arena.executors._fanout import FanOut, Progress
     from arena.executors._local import LocalExecutor
     from arena.executors._ray_executor import RayExecutor
 
@@ -26,6 +27,8 @@ _EXPORTS = {
     "PairOutcome": "arena.executors._base",
     "TaskOutcome": "arena.executors._base",
     "BudgetedExecutor": "arena.executors._budgeted",
+    "FanOut": "arena.executors._fanout",
+    "Progress": "arena.executors._fanout",
     "LocalExecutor": "arena.executors._local",
     "RayExecutor": "arena.executors._ray_executor",
 }
@@ -63,8 +66,10 @@ __all__ = [
     "EXECUTORS",
     "BudgetedExecutor",
     "Executor",
+    "FanOut",
     "LocalExecutor",
     "PairOutcome",
+    "Progress",
     "RayExecutor",
     "TaskOutcome",
     "make_executor",
