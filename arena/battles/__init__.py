@@ -42,7 +42,7 @@ from arena.battles._health import (
     judge_health,
 )
 from arena.battles._labelled_file import LabelledRow, labelled_for, read_labelled
-from arena.battles._pairing import make_pairs
+from arena.battles._pairing import PairFate, SlotPair, judgeable_pairs, make_pairs, pair_fate
 from arena.battles._people_votes import (
     labelled_battles,
     labelled_pairs,
@@ -55,8 +55,10 @@ from arena.battles._runner import (
     JudgeReport,
     calibrate_run,
     judge_both_orders,
+    judge_request,
     judge_run,
     judge_run_async,
+    stored_pairs,
 )
 from arena.battles._selective import (
     Labelled,
