@@ -44,7 +44,7 @@ from arena.battles._health import (
 )
 from arena.battles._label_pairs import PairId, one_per_pair
 from arena.battles._labelled_file import LabelledRow, labelled_for, read_labelled
-from arena.battles._pairing import make_pairs
+from arena.battles._pairing import PairFate, SlotPair, judgeable_pairs, make_pairs, pair_fate
 from arena.battles._people_votes import (
     labelled_battles,
     labelled_pairs,
@@ -57,8 +57,10 @@ from arena.battles._runner import (
     JudgeReport,
     calibrate_run,
     judge_both_orders,
+    judge_request,
     judge_run,
     judge_run_async,
+    stored_pairs,
 )
 from arena.battles._selective import (
     Labelled,
@@ -103,12 +105,14 @@ __all__ = [
     "Labelled",
     "LabelledRow",
     "Outcome",
+    "PairFate",
     "PairId",
     "RankInterval",
     "RunHealth",
     "SelectiveCalibration",
     "SelectiveHealth",
     "SelfPreference",
+    "SlotPair",
     "TieMargin",
     "Vote",
     "VotePair",
@@ -137,8 +141,10 @@ __all__ = [
     "judge_both_orders",
     "judge_health",
     "judge_kind",
+    "judge_request",
     "judge_run",
     "judge_run_async",
+    "judgeable_pairs",
     "judges_of_run",
     "label_verdict",
     "labelled_battles",
@@ -151,6 +157,7 @@ __all__ = [
     "one_per_pair",
     "open_pairs",
     "order_votes",
+    "pair_fate",
     "pair_request",
     "pending_escalations",
     "queue_counts",
@@ -159,6 +166,7 @@ __all__ = [
     "select_run",
     "selective_health",
     "self_preference",
+    "stored_pairs",
     "tie_margin",
     "verdict_score",
     "vote_counts",

@@ -1,12 +1,57 @@
-"""Which variant pairs battle: all pairs, or every variant against one anchor; which pairs of
-results are not judged at all (a simulated user failed)."""
+"""Which variant pairs battle, and what becomes of each pair of answers: the one rule that
+``arena judge`` (:mod:`arena.battles._runner`) follows and ``arena plan``
+(:mod:`arena.plan._plan`) counts by, so a plan never counts a pair the judge would skip.
+
+Every pair of a slot (a case and a repeat) gets one :class:`PairFate`, in this order: an
+answer missing is not judged (nothing to decide yet); a simulated user that failed leaves the
+pair out (the failure is not the agent's, so neither a loss nor a battle); a crashed answer is
+decided by the crash rule without a call; identical answers tie without a call; any other pair
+is asked of the judge in both orders (through the verdict cache).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
 from itertools import combinations
 
+from arena.battles._battle import crashed_side
+from arena.battles._requests import same_answer
 from arena.errors import InputError
+from arena.golden import GoldenCase
 from arena.records.results import RunResult
+
+
+class PairFate(StrEnum):
+    """What ``arena judge`` does with one pair of answers."""
+
+    UNANSWERED = "unanswered"
+    """An answer is missing: skipped (judged once the run has it)."""
+    SIMULATOR = "simulator"
+    """A simulated user failed: not judged at all, counted apart."""
+    CRASH = "crash"
+    """An answer crashed: the crash rule decides it, without a call."""
+    SAME = "same"
+    """Identical answers: a tie, without a call."""
+    JUDGE = "judge"
+    """Asked of the judge, in both orders."""
+
+
+#: The fates that make a battle (the judge runner's work).
+BATTLE_FATES = frozenset({PairFate.CRASH, PairFate.SAME, PairFate.JUDGE})
+
+
+@dataclass(frozen=True)
+class SlotPair:
+    """One pair of a slot (a case and a repeat) and its fate; ``a`` and ``b`` are the two
+    variants' answers (None: not answered, or not yet)."""
+
+    case: GoldenCase
+    repeat: int
+    a: RunResult | None
+    b: RunResult | None
+    fate: PairFate
 
 
 def make_pairs(variants: list[str], pairs: str = "all") -> list[tuple[str, str]]:
@@ -35,3 +80,50 @@ def simulator_failed(a: RunResult, b: RunResult) -> bool:
     loss (as a crash is) nor a battle; the judging report counts it apart.
     """
     return a.simulator_error is not None or b.simulator_error is not None
+
+
+def pair_fate(
+    a: RunResult | None, b: RunResult | None, *, answers_to_come: bool = False
+) -> PairFate:
+    """The fate of the pair (``a``, ``b``) (see :class:`PairFate`).
+
+    ``answers_to_come``: a missing answer is still to be produced (a plan of a run), so a
+    stored side that already decides the pair (a simulator error, a crash) does; otherwise
+    (a stored run, as ``arena judge`` sees it) a missing answer leaves the pair unanswered.
+    """
+    if a is not None and b is not None:
+        if simulator_failed(a, b):
+            return PairFate.SIMULATOR
+        if crashed_side(a, b) is not None:
+            return PairFate.CRASH
+        return PairFate.SAME if same_answer(a, b) else PairFate.JUDGE
+    known = a if a is not None else b
+    if not answers_to_come or known is None:
+        return PairFate.UNANSWERED
+    if simulator_failed(known, known):  # whatever the other answer will be
+        return PairFate.SIMULATOR
+    return PairFate.CRASH if crashed_side(known, known) is not None else PairFate.UNANSWERED
+
+
+def judgeable_pairs(
+    slots: Iterable[tuple[GoldenCase, int, Mapping[str, RunResult]]],
+    variants: list[str],
+    pairs: str = "all",
+    *,
+    answers_to_come: bool = False,
+) -> list[SlotPair]:
+    """Every pair ``pairs`` asks for (:func:`make_pairs`) in every slot, with its fate.
+
+    ``slots`` are (case, repeat, answers by variant name) in the order to judge them; a
+    variant without an answer in a slot is missing from its mapping. The judge runner
+    battles the pairs whose fate is in :data:`BATTLE_FATES`; ``arena plan`` counts them.
+    """
+    slots = list(slots)
+    order = make_pairs(variants, pairs) if slots else []  # no answers: nothing to refuse
+    found = []
+    for case, repeat, answers in slots:
+        for name_a, name_b in order:
+            a, b = answers.get(name_a), answers.get(name_b)
+            fate = pair_fate(a, b, answers_to_come=answers_to_come)
+            found.append(SlotPair(case, repeat, a, b, fate))
+    return found

@@ -4,37 +4,40 @@ Verdicts are cached by :func:`judges.verdict_key`: the judge's identity (spec, m
 templates) and the requests as rendered (case content, both answers); only readable verdicts
 are cached, so a failed judgement is asked again on the next run.
 
-A pair where an answer crashed (its result has an error) is never dropped and never shown to
-the judge: the crash rule decides it (:func:`arena.battles._battle.crash_battle`), locally and
-without a call, on every run alike. A pair where a simulated user failed (a conversation
-result's ``simulator_error``) is not judged at all, since the failure is not the agent's:
-the report counts it in ``simulator_errors``.
+What becomes of each pair is one rule, shared with ``arena plan``
+(:func:`arena.battles._pairing.judgeable_pairs`). A pair where an answer crashed (its result
+has an error) is never dropped and never shown to the judge: the crash rule decides it
+(:func:`arena.battles._battle.crash_battle`), locally and without a call, on every run alike.
+A pair where a simulated user failed (a conversation result's ``simulator_error``) is not
+judged at all, since the failure is not the agent's: the report counts it in
+``simulator_errors``. The pairs are handed out through the one fan-out of runs and judging
+(:mod:`arena.executors._fanout`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from arena.battles._battle import Battle, crash_battle, crashed_side, pair_fields
+from arena.battles._battle import Battle, crash_battle, pair_fields
 from arena.battles._calibration import apply_outcome, tie_margin
 from arena.battles._cascade import CascadeHealth
 from arena.battles._cascade_run import escalate_run
 from arena.battles._label_pairs import PairId
-from arena.battles._pairing import make_pairs, simulator_failed
-from arena.battles._requests import pair_request, same_answer
-from arena.golden import GoldenCase
+from arena.battles._pairing import BATTLE_FATES, PairFate, SlotPair, judgeable_pairs, pair_fate
+from arena.battles._requests import pair_request
+from arena.executors._fanout import FanOut, Progress
+from arena.golden import GoldenCase, GoldenDataset
 from arena.golden._models import JudgeSettings
 from arena.models import CALLS, CallCounter
 from arena.records.results import RunResult
 from arena.storage import Store
 from arena.vocabulary import ERROR, TIE
-from judges import Judge, JudgeSpec, PairwiseJudge, Verdict, get_mode, verdict_key
+from judges import Judge, JudgeSpec, PairRequest, PairwiseJudge, Verdict, get_mode, verdict_key
 
 
 class JudgeReport(BaseModel):
@@ -75,27 +78,63 @@ def self_preference_warnings(spec: JudgeSpec, contestants: dict[str, str]) -> li
     ]
 
 
+def result_slots(
+    dataset: GoldenDataset, results: Iterable[RunResult]
+) -> list[tuple[GoldenCase, int, dict[str, RunResult]]]:
+    """A run's answers by slot (case, repeat) and variant name, slots in the order their
+    first answer was stored (the order ``arena judge`` judges them)."""
+    cases = {c.id: c for c in dataset.test_cases}
+    by_slot: dict[tuple[str, int], dict[str, RunResult]] = {}
+    for result in results:
+        by_slot.setdefault((result.case_id, result.repeat), {})[result.variant] = result
+    return [(cases[case_id], repeat, found) for (case_id, repeat), found in by_slot.items()]
+
+
+def stored_pairs(store: Store, run_id: int, pairs: str = "all") -> list[SlotPair]:
+    """Every pair of the stored run ``run_id`` that ``pairs`` asks for, with its fate
+    (:func:`arena.battles._pairing.judgeable_pairs`), in the order ``arena judge`` takes them."""
+    return _stored(store, run_id, pairs)[0]
+
+
+def _stored(store: Store, run_id: int, pairs: str) -> tuple[list[SlotPair], list[str], Any]:
+    """The run's pairs with their fates, its variants and its dataset's ``judge:`` block."""
+    dataset = store.run_dataset(run_id)
+    variants = list(store.run(run_id).config.get("variants", {}))
+    found = judgeable_pairs(result_slots(dataset, store.results(run_id)), variants, pairs)
+    return found, variants, dataset.judge
+
+
 def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, int, list[str]]:
     """The pairs to judge, the pairs skipped (an answer missing), the pairs not judged (a
     simulated user failed) and the run's variants."""
-    dataset = store.run_dataset(run_id)
-    cases = {c.id: c for c in dataset.test_cases}
-    variants = list(store.run(run_id).config.get("variants", {}))
-    by_slot: dict[tuple[str, int], dict[str, RunResult]] = {}
-    for result in store.results(run_id):
-        by_slot.setdefault((result.case_id, result.repeat), {})[result.variant] = result
-    todo, skipped, simulator_errors = [], 0, 0
-    for (case_id, _repeat), results in by_slot.items():
-        for name_a, name_b in make_pairs(variants, pairs):
-            a, b = results.get(name_a), results.get(name_b)
-            if a is None or b is None:  # not answered (yet): nothing to decide
-                skipped += 1
-                continue
-            if simulator_failed(a, b):
-                simulator_errors += 1
-                continue
-            todo.append(_Pair(cases[case_id], a, b, dataset.judge))
+    found, variants, settings = _stored(store, run_id, pairs)
+    todo = [
+        _Pair(p.case, p.a, p.b, settings)
+        for p in found
+        if p.fate in BATTLE_FATES and p.a is not None and p.b is not None
+    ]
+    skipped = sum(p.fate is PairFate.UNANSWERED for p in found)
+    simulator_errors = sum(p.fate is PairFate.SIMULATOR for p in found)
     return todo, skipped, simulator_errors, variants
+
+
+def judge_request(
+    spec: JudgeSpec,
+    case: GoldenCase,
+    first: RunResult,
+    second: RunResult,
+    settings: JudgeSettings | None = None,
+) -> PairRequest:
+    """The request ``spec`` is asked for one order of a pair (``settings``: the dataset's
+    ``judge:`` block); its :func:`judges.verdict_key` is the verdict cache's key."""
+    return pair_request(
+        case,
+        first,
+        second,
+        mode=get_mode(spec.mode),
+        with_trajectory=spec.with_trajectory,
+        settings=spec.settings(settings),
+    )
 
 
 #: Judgements being asked right now, by event loop and verdict key: a battle that needs the
@@ -106,15 +145,7 @@ _INFLIGHT: dict[tuple[int, str], asyncio.Future[Verdict]] = {}
 async def _verdict(
     judge: Judge, store: Store, pair: _Pair, first: RunResult, second: RunResult
 ) -> Verdict:
-    spec = judge.spec
-    request = pair_request(
-        pair.case,
-        first,
-        second,
-        mode=get_mode(spec.mode),
-        with_trajectory=spec.with_trajectory,
-        settings=spec.settings(pair.settings),
-    )
+    request = judge_request(judge.spec, pair.case, first, second, pair.settings)
     key = verdict_key(judge.spec, request)
     cached = store.get_verdict(key)
     if cached is not None:  # the same reading; this judge may combine the orders differently
@@ -146,7 +177,8 @@ async def judge_both_orders(
     is decided by the crash rule instead, without a call."""
     a, b = pair.a, pair.b
     spec = judge.spec
-    crashed = crash_battle(run_id, a, b, spec)
+    fate = pair_fate(a, b)
+    crashed = crash_battle(run_id, a, b, spec) if fate is PairFate.CRASH else None
     if crashed is not None:
         return crashed
     base: dict[str, Any] = dict(
@@ -156,7 +188,7 @@ async def judge_both_orders(
         judge=spec,
         self_judged=bool({a.variant, b.variant} & self_judged),
     )
-    if same_answer(a, b):
+    if fate is PairFate.SAME:
         return Battle(**base, winner=TIE)
     ab, ba = await asyncio.gather(
         _verdict(judge, store, pair, a, b), _verdict(judge, store, pair, b, a)
@@ -223,44 +255,34 @@ async def judge_run_async(
     contestants = {v.name: v.model.spec for v in store.variants() if v.name in variants}
     warnings = self_preference_warnings(spec, contestants)
     self_judged = {n for n, m in contestants.items() if m == spec.model.spec}
-    semaphore = asyncio.Semaphore(max(1, concurrency))
     counter = CallCounter()
-    bar = _bar(len(todo), progress)
     battles: list[Battle] = []
+
+    async def here(pair: _Pair) -> Battle:
+        token = CALLS.set(counter)
+        try:
+            battle = await judge_both_orders(store, judge, run_id, pair, self_judged)
+        finally:
+            CALLS.reset(token)
+        battle.id = store.save_battle(battle)
+        return battle
 
     async def elsewhere(pair: _Pair) -> Battle | None:  # the same work, by the executor
         outcome = await executor.judge_pair(store, run_id, judge, pair, self_judged)
-        if outcome is None:
+        if outcome is None:  # not started (--max-cost): left for a rerun
             return None
         counter.sent += outcome.calls
-        return outcome.battle
+        battle: Battle = outcome.battle
+        return battle
 
-    async def one(pair: _Pair) -> None:
-        async with semaphore:
-            if executor is not None and crashed_side(pair.a, pair.b) is None:
-                stored = await elsewhere(pair)
-                if stored is None:
-                    return
-                battle = stored
-            else:
-                token = CALLS.set(counter)
-                try:
-                    battle = await judge_both_orders(store, judge, run_id, pair, self_judged)
-                finally:
-                    CALLS.reset(token)
-                battle.id = store.save_battle(battle)
-            battles.append(battle)
-            if bar is not None:
-                bar.set_postfix_str(
-                    f"errors={sum(b.winner == ERROR for b in battles)}", refresh=False
-                )
-                bar.update(1)
-
-    try:
-        await asyncio.gather(*(one(p) for p in todo))
-    finally:
-        if bar is not None:
-            bar.close()
+    fan_out = FanOut(
+        here=here,
+        finished=battles.append,
+        failed=lambda battle: battle.winner == ERROR,
+        elsewhere=elsewhere if executor is not None else None,
+        stays_here=lambda pair: pair_fate(pair.a, pair.b) is PairFate.CRASH,  # no call
+    )
+    await fan_out.run(todo, concurrency, Progress(len(todo), progress, "battles", "battle"))
     margin, stored = calibrate_run(store, run_id, spec)
 
     async def escalate(next_judge: JudgeSpec, waiting: set[PairId]) -> JudgeReport:
@@ -285,14 +307,6 @@ async def judge_run_async(
         warnings=warnings,
         cascade=cascade,
     )
-
-
-def _bar(total: int, enabled: bool) -> Any:
-    if not enabled or total == 0:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc="battles", unit="battle", file=sys.stderr)
 
 
 def judge_run(store: Store, run_id: int, spec: JudgeSpec, **kwargs: Any) -> JudgeReport:

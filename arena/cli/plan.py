@@ -242,6 +242,8 @@ def print_judge_plan(plan: JudgePlan) -> None:
             f"not judged: {plan.simulator_errors} pairs with a simulator error (the simulated "
             "user failed, not the agent)"
         )
+    if plan.unanswered:
+        print(f"not judged: {plan.unanswered} pairs with an answer missing (resume the run first)")
 
 
 def _duration(seconds: float) -> str:

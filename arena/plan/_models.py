@@ -79,6 +79,9 @@ class JudgePlan(BaseModel):
     """Pairs the judge skips because an answer crashed (the crash rule decides them)."""
     simulator_errors: int = 0
     """Pairs not judged at all because either side's simulated user failed."""
+    unanswered: int = 0
+    """Pairs of a stored run that ``arena judge`` skips because an answer is missing (a
+    stopped run: resume it first); a plan of ``arena run`` estimates them instead."""
     ties: int
     """Pairs with identical answers: a tie without asking the judge."""
     estimated_pairs: int

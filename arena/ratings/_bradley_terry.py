@@ -20,6 +20,7 @@ from scipy import sparse
 from scipy.special import expit
 
 from arena.ratings._battle_arrays import Battles, FloatArray, IntArray
+from arena.ratings._line_search import armijo_steps
 from arena.ratings._pair_counts import PairCounts, aggregate_pairs
 from arena.ratings._sparse_newton import PairGraph, fit_columns
 
@@ -252,20 +253,14 @@ def _backtrack(
     total: FloatArray,
     reg: float,
 ) -> FloatArray:
-    """Armijo step lengths (halving from 1) for rows whose Newton step may overshoot."""
+    """Armijo step lengths for rows whose Newton step may overshoot."""
+
+    def objective(todo: IntArray, t: FloatArray) -> FloatArray:
+        trial = s[todo] + t[:, None] * step[todo]
+        return _rows_objective(trial, inc.diffs(trial), wins[todo], total[todo], reg)
+
     f0 = _rows_objective(s, d, wins, total, reg)
-    slope = np.einsum("ij,ij->i", grad, step)
-    t = np.ones(s.shape[0])
-    todo = np.arange(s.shape[0])
-    for _ in range(60):
-        trial = s[todo] + t[todo, None] * step[todo]
-        f = _rows_objective(trial, inc.diffs(trial), wins[todo], total[todo], reg)
-        ok = f <= f0[todo] + 1e-4 * t[todo] * slope[todo] + 1e-12 * np.abs(f0[todo])
-        todo = todo[~ok]
-        if todo.size == 0:
-            break
-        t[todo] *= 0.5
-    return t
+    return armijo_steps(f0, np.einsum("ij,ij->i", grad, step), objective)
 
 
 def bradley_terry(

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from scipy import sparse
 
 from arena.ratings._battle_arrays import FloatArray, IntArray
+from arena.ratings._line_search import armijo_steps
 
 #: Bytes of (pairs x rows) working arrays held at once; rows are solved in chunks.
 SPARSE_BUDGET = 192 * 2**20
@@ -277,17 +278,11 @@ def _backtrack(
     total: AnyFloat,
     reg: float,
 ) -> FloatArray:
-    """Armijo step lengths (halving from 1) for columns whose step may overshoot."""
+    """Armijo step lengths for columns whose step may overshoot."""
+
+    def objective(todo: IntArray, t: FloatArray) -> FloatArray:
+        trial = s[:, todo] + t * step[:, todo]
+        return _objective(trial, wins[:, todo], total[:, todo], graph, reg)
+
     f0 = _objective(s, wins, total, graph, reg)
-    slope = np.einsum("ij,ij->j", grad, step)
-    t = np.ones(s.shape[1])
-    todo = np.arange(s.shape[1])
-    for _ in range(60):
-        trial = s[:, todo] + t[todo] * step[:, todo]
-        f = _objective(trial, wins[:, todo], total[:, todo], graph, reg)
-        ok = f <= f0[todo] + 1e-4 * t[todo] * slope[todo] + 1e-12 * np.abs(f0[todo])
-        todo = todo[~ok]
-        if todo.size == 0:
-            break
-        t[todo] *= 0.5
-    return t
+    return armijo_steps(f0, np.einsum("ij,ij->j", grad, step), objective)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
+from arena.executors._fanout import FanOut, Progress
 from arena.golden import GoldenDataset
 from arena.models import CachingChatModel, make_chat_model, store_call
 from arena.paths import run_sandbox, safe_name
@@ -42,6 +43,15 @@ class RunReport(BaseModel):
     changes: dict[str, list[str]] = {}
     """Per variant, what changed since its newest stored version (empty: unchanged, so its
     stored results are reused where the run is resumed)."""
+
+
+@dataclass
+class _Finished:
+    """One task done: its stored result, and whether another process had stored it first
+    (the shape of :class:`arena.executors.TaskOutcome`, which an executor returns)."""
+
+    result: RunResult
+    reused: bool = False
 
 
 def sandbox_root(run_id: int, database: str = "") -> Path:
@@ -119,64 +129,52 @@ async def _execute(
     models = _models(variants, options.repeats, store)
     agents = AgentCache()  # each variant's agent is built once per repeat, not per task
     fresh: list[RunResult] = []
-    progress = _progress(len(pending), options.progress)
-    semaphore = asyncio.Semaphore(max(1, options.concurrency))
 
-    async def elsewhere(task: Task) -> None:  # the same work, run by options.executor
-        outcome = await options.executor.run_task(
-            store, run_id, task, task.case.timeout_s or options.case_timeout_s
+    async def here(task: Task) -> _Finished:
+        # Database calls run on a worker thread, awaited (the loop serves other tasks), or
+        # inline where that is cheaper (a local SQLite file: store_call).
+        finished = await store_call(store, store.finished_result, run_id, task.key)
+        if finished is not None:  # another process finished it meanwhile: reuse it
+            return _Finished(finished, reused=True)
+        sandbox = (
+            sandbox_root(run_id, store.url)
+            / safe_name(task.variant.name)
+            / f"{safe_name(task.case.id)}-r{task.repeat}"
+        )  # never a raw id
+        result = await execute_task(
+            task,
+            models[(task.variant.name, task.repeat)],
+            sandbox,
+            run_id,
+            task.case.timeout_s or options.case_timeout_s,
+            agents,
         )
-        if outcome is None:  # not started (--max-cost): a rerun resumes it
+        result.id = await store_call(store, store.save_result, result)
+        return _Finished(result)
+
+    async def elsewhere(task: Task) -> Any:  # the same work, run by options.executor
+        return await options.executor.run_task(
+            store, run_id, task, task.case.timeout_s or options.case_timeout_s
+        )  # a TaskOutcome, or None when not started (--max-cost): a rerun resumes it
+
+    def finished(outcome: _Finished) -> None:
+        result = outcome.result
+        if outcome.reused:  # stored under its task's key: the lookup was by that key
+            done[(result.variant_hash, result.case_hash, result.repeat)] = result
             return
-        if outcome.reused:
-            done[task.key] = outcome.result
-        else:
-            fresh.append(outcome.result)
-            for callback in options.on_result:
-                callback(outcome.result)
-        if progress is not None:
-            progress.update(1)
+        fresh.append(result)
+        for callback in options.on_result:
+            callback(result)
 
-    async def worker(task: Task) -> None:
-        async with semaphore:
-            if options.executor is not None:
-                return await elsewhere(task)
-            # Database calls run on a worker thread, awaited (the loop serves other tasks), or
-            # inline where that is cheaper (a local SQLite file: store_call).
-            finished = await store_call(store, store.finished_result, run_id, task.key)
-            if finished is not None:  # another process finished it meanwhile: reuse it
-                done[task.key] = finished
-                if progress is not None:
-                    progress.update(1)
-                return
-            sandbox = (
-                sandbox_root(run_id, store.url)
-                / safe_name(task.variant.name)
-                / f"{safe_name(task.case.id)}-r{task.repeat}"
-            )  # never a raw id
-            result = await execute_task(
-                task,
-                models[(task.variant.name, task.repeat)],
-                sandbox,
-                run_id,
-                task.case.timeout_s or options.case_timeout_s,
-                agents,
-            )
-            result.id = await store_call(store, store.save_result, result)
-            fresh.append(result)
-            for callback in options.on_result:
-                callback(result)
-            if progress is not None:
-                errors = sum(1 for r in fresh if r.error)
-                progress.set_postfix_str(f"errors={errors}", refresh=False)
-                progress.update(1)
-
-    try:
-        with frozen_heap():  # the collector skips the long-lived heap while tasks run
-            await asyncio.gather(*(worker(t) for t in pending))
-    finally:
-        if progress is not None:
-            progress.close()
+    fan_out = FanOut(
+        here=here,
+        finished=finished,
+        failed=lambda outcome: not outcome.reused and bool(outcome.result.error),
+        elsewhere=elsewhere if options.executor is not None else None,
+    )
+    progress = Progress(len(pending), options.progress, "agent runs", "run")
+    with frozen_heap():  # the collector skips the long-lived heap while tasks run
+        await fan_out.run(pending, options.concurrency, progress)
     by_key = {**done, **{(r.variant_hash, r.case_hash, r.repeat): r for r in fresh}}
     ordered = [by_key[t.key] for t in tasks if t.key in by_key]  # all, unless a budget stopped
     store.finish_run(run_id, "finished" if len(ordered) == len(tasks) else "stopped")
@@ -188,14 +186,6 @@ async def _execute(
         results=ordered,
         changes=changes,
     )
-
-
-def _progress(total: int, enabled: bool) -> Any:
-    if not enabled or total == 0:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc="agent runs", unit="run", file=sys.stderr, dynamic_ncols=True)
 
 
 def run_suite(
