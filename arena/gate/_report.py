@@ -282,7 +282,7 @@ def gate_text(report: GateReport) -> str:
         _provenance(report).replace("`", ""),
     ]
     if report.failures:
-        parts += ["", "why it failed:", *[f"  - {' '.join(f.split())}" for f in report.failures]]
+        parts += ["", "why it failed:", *[f"  - {one_line(f)}" for f in report.failures]]
     if report.version_changes:
         parts += ["", "what changed in the candidate:"]
         parts += [f"  - {c}" for c in report.version_changes]

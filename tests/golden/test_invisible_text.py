@@ -101,7 +101,7 @@ def test_every_invisible_format_character_counts_as_blank(
     _refused(capsys.readouterr().err, dataset, "conversation.user.goal")
 
 
-def test_visible_text_beside_invisible_characters_is_accepted(
+def test_visible_text_beside_invisible_characters_is_accepted_alone_it_is_not(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     case = _case(
@@ -112,3 +112,5 @@ def test_visible_text_beside_invisible_characters_is_accepted(
     assert main(["golden", "lint", "--dataset", str(_write(tmp_path, case))]) == 0, (
         capsys.readouterr().err
     )
+    alone = _case(**_simulated("\ufeff\u200b"))
+    assert main(["golden", "lint", "--dataset", str(_write(tmp_path, alone))]) == 2
