@@ -8,6 +8,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
+from arena.reports._format import terminal_safe
 
 if TYPE_CHECKING:
     from arena.records.results import RunResult, TrajectoryStep
@@ -50,11 +51,17 @@ def cmd_show(args: argparse.Namespace) -> int:
         for step in result.steps:
             print("\n".join(step_lines(step)))
     for path, text in result.files.items():
-        print(f"\nfile {path}:\n{textwrap.indent(text[:600], '    ')}")
+        print(f"\nfile {path}:\n{_indented(text[:600])}")
     if result.dialogue is None:
-        print(f"\nfinal answer:\n{textwrap.indent(result.output or '(empty)', '    ')}")
+        print(f"\nfinal answer:\n{_indented(result.output or '(empty)')}")
     print_judge_details(store, result.run_id, args.result_id)
     return 0
+
+
+def _indented(text: str) -> str:
+    """``text`` indented by four spaces, its control characters escaped first, so a bare
+    carriage return stays in its line (``\\u000d``) as everywhere else, never starts one."""
+    return textwrap.indent(terminal_safe(text), "    ")
 
 
 def step_lines(step: TrajectoryStep) -> list[str]:
@@ -63,7 +70,7 @@ def step_lines(step: TrajectoryStep) -> list[str]:
     label = "error" if step.error else "observation"
     return [
         f"\n[{step.index}] {step.agent} -> {step.tool}({json.dumps(step.args)})",
-        textwrap.indent(f"{label}: {body[:600]}", "    "),
+        _indented(f"{label}: {body[:600]}"),
     ]
 
 
@@ -90,11 +97,11 @@ def dialogue_lines(result: RunResult) -> list[str]:
         lines.append(
             f"\n--- turn {turn.index} ({turn.model_calls} model calls, {turn.latency_s:.2f} s) ---"
         )
-        lines.append(f"user:\n{textwrap.indent(turn.user or '(empty)', '    ')}")
+        lines.append(f"user:\n{_indented(turn.user or '(empty)')}")
         for step in turn_steps(result, turn):
             lines.extend(step_lines(step))
         shown.update(turn.steps)
-        lines.append(f"\nreply:\n{textwrap.indent(turn.reply or '(no reply)', '    ')}")
+        lines.append(f"\nreply:\n{_indented(turn.reply or '(no reply)')}")
     rest = [step for i, step in enumerate(result.steps) if i not in shown]
     if rest:
         lines.append("\ntool calls in no turn:")
@@ -114,4 +121,4 @@ def print_judge_details(store: Any, run_id: int | None, result_id: int) -> None:
         lines = found.lines()
         if lines:
             print(f"\n{found.mode} of judge {found.judge}:")
-            print(textwrap.indent("\n".join(lines), "    "))
+            print(_indented("\n".join(lines)))

@@ -10,8 +10,9 @@ returns ``"KIND: why"`` or None. The kinds (see ``SIMULATOR_ERROR_KINDS``):
 - ``leak``: it states its goal verbatim (a run of :data:`LEAK_WORDS` words of the goal, or
   the whole goal when it has at least :data:`MIN_GOAL_WORDS` words), or gives the value of a
   private fact the agent has not asked about. The agent *asked* about a fact when one of its
-  replies so far names it: contains a word of the fact's name of 3 letters or more (the
-  fact "order number" is asked by "What's your order ID?"). A value already in the dialogue
+  replies so far names it: contains a word of the fact's name of 3 letters or more, or its
+  possessive or plural (the fact "order number" is asked by "What's your order ID?", the
+  fact "passenger" by "What is the passenger's name?"). A value already in the dialogue
   (the case's input, an earlier reply) is no leak, nor is a value under 3 characters.
 - ``early_stop``: it ends the conversation (the stop token alone) on its first move while it
   has private facts none of which is in the dialogue yet (a goal that needs them cannot be
@@ -129,11 +130,25 @@ def _leak(message: str, user: SimulatedUser, turns: Sequence[DialogueTurn]) -> s
     return None
 
 
+def _stem(word: str) -> str:
+    """The word without a possessive or a plural ending: "passenger's", "passengers'" and
+    "passengers" are "passenger"; "addresses" is "address", "cities" is "city"."""
+    word = word.removesuffix("'s").removesuffix("'")
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
 def asked_about(fact: str, replies: Sequence[str]) -> bool:
     """Whether any agent reply names the fact: contains a word of its name (3+ letters,
-    not a common word such as "the" or "your")."""
-    names = {w for w in _words(fact) if len(w) >= 3 and w not in _COMMON}
-    return any(names & set(_words(reply)) for reply in replies)
+    not a common word such as "the" or "your"), a possessive or plural of it counting as
+    the word ("the passenger's name" names the fact "passenger")."""
+    names = {_stem(w) for w in _words(fact) if len(w) >= 3 and w not in _COMMON}
+    return any(names & {_stem(w) for w in _words(reply)} for reply in replies)
 
 
 def _early_stop(message: str, user: SimulatedUser, turns: Sequence[DialogueTurn]) -> str | None:

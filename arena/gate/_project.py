@@ -10,6 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arena.gate._config import GateConfig, find_config, load_config
 
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+"""A ``db`` value without ``scheme://`` ending in one of these is an SQLite file's path."""
+
 
 class ProjectDefaults(BaseModel):
     """What an ``arena.yaml`` sets for every command; None where the file sets nothing.
@@ -21,7 +24,9 @@ class ProjectDefaults(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     source: str | None = Field(None, description="The arena.yaml read (None: none found).")
-    db: str | None = Field(None, description="Database URL (`db`).")
+    db: str | None = Field(
+        None, description="Database URL (`db`; a path ending in .db is an SQLite file)."
+    )
     dataset: str | None = Field(None, description="Golden dataset JSON (`run.dataset`).")
     variants_dir: str | None = Field(
         None, description="Where variant names are looked up (`run.variants_dir`)."
@@ -60,18 +65,26 @@ def _is_file(spec: str, config: GateConfig) -> bool:
 
 
 def _database(url: str, config: GateConfig) -> str:
-    """``url``, an SQLite file path made relative to the config's folder (InputError naming
-    the file and ``db`` when it is no database URL)."""
-    from sqlalchemy.engine import make_url
+    """``url``, an SQLite file path made relative to the config's folder; a plain path
+    ending in one of :data:`SQLITE_SUFFIXES` (``arena.db``) is that SQLite file (InputError
+    naming the file and ``db`` when it is neither)."""
+    from sqlalchemy.engine import URL, make_url
     from sqlalchemy.exc import ArgumentError
 
     from arena.errors import InputError
 
+    if "://" not in url and url.endswith(SQLITE_SUFFIXES):
+        path = Path(config.path(str(Path(url).expanduser()))).absolute()
+        return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
     try:
         parsed = make_url(url)
     except (ArgumentError, ValueError):
         raise InputError(
-            "not a database URL (e.g. sqlite:///arena.db)", file=config.source_file, field="db"
+            "neither a database URL nor an SQLite file path (write e.g. sqlite:///arena.db, "
+            "postgresql+psycopg://user@host/dbname, or a path ending in .db, .sqlite or "
+            ".sqlite3 such as arena.db)",
+            file=config.source_file,
+            field="db",
         ) from None
     database = parsed.database
     if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":

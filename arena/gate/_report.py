@@ -20,7 +20,7 @@ from arena.gate._crashes import Crash, crashes_markdown, crashes_text
 from arena.gate._limits import LimitCheck
 from arena.gate._regression import RegressionReport
 from arena.gate._regression_report import regression_markdown, regression_text
-from arena.reports._format import text_table
+from arena.reports._format import one_line, text_table
 from arena.reports._markdown import md_code, md_link, md_table
 
 EXIT_PASS, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
@@ -142,7 +142,7 @@ def _limit_rows(limits: list[LimitCheck]) -> list[list[str]]:
 
 def md_line(text: str) -> str:
     """Text as one line of a Markdown list item: newlines folded, HTML tags kept as text."""
-    return " ".join(text.split()).replace("<", "&lt;")
+    return one_line(text).replace("<", "&lt;")
 
 
 def _provenance(report: GateReport) -> str:
@@ -282,7 +282,7 @@ def gate_text(report: GateReport) -> str:
         _provenance(report).replace("`", ""),
     ]
     if report.failures:
-        parts += ["", "why it failed:", *[f"  - {' '.join(f.split())}" for f in report.failures]]
+        parts += ["", "why it failed:", *[f"  - {one_line(f)}" for f in report.failures]]
     if report.version_changes:
         parts += ["", "what changed in the candidate:"]
         parts += [f"  - {c}" for c in report.version_changes]

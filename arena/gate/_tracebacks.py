@@ -17,6 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.reports._format import one_line
+
 _FRAME = re.compile(r'^(?P<indent>[ \t|+-]*)File "(?P<path>[^"]+)", line \d+')
 _HEAD = "Traceback (most recent call last):"
 _LIBRARY_PARTS = ("site-packages", "dist-packages")
@@ -24,7 +26,7 @@ _LIBRARY_PARTS = ("site-packages", "dist-packages")
 
 def error_line(error: str) -> str:
     """The error's exception type and message (its first paragraph), on one line."""
-    return " ".join(error.split("\n\n", 1)[0].split())
+    return one_line(error.split("\n\n", 1)[0])
 
 
 def traceback_of(error: str) -> str | None:

@@ -10,6 +10,7 @@ answer being the agent's last reply.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -20,9 +21,18 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 MAX_TURNS = 20
 
 
+def _shows_nothing(text: str) -> bool:
+    """Whether ``text`` shows nothing: empty, or only whitespace and invisible format
+    characters (Unicode category Cf: zero-width spaces and joiners, U+2060, U+FEFF, bidi
+    controls), which a reader cannot see and a reply cannot be checked for."""
+    return all(char.isspace() or unicodedata.category(char) == "Cf" for char in text)
+
+
 def _not_blank(value: str) -> str:
-    if not value.strip():
-        raise PydanticCustomError("blank", "must not be empty or blank")
+    if _shows_nothing(value):
+        raise PydanticCustomError(
+            "blank", "must not be empty or blank (only spaces or invisible characters)"
+        )
     return value
 
 
@@ -34,7 +44,7 @@ def _no_blank_alternative(value: str | list[str]) -> str | list[str]:
     return value
 
 
-#: Text that must say something: not empty, not only spaces.
+#: Text that must say something: not empty, not only spaces or invisible characters.
 Text = Annotated[str, Field(min_length=1), AfterValidator(_not_blank)]
 
 # An expected output item: one string, or a list of alternatives of which any one suffices;

@@ -238,14 +238,15 @@ class CachingChatModel(BaseChatModel):
         key, hit = self._lookup(messages, {**kwargs, "stop": stop})
         if hit is not None:
             return hit
-        for attempt in range(self.retry.attempts):
+        attempt = 0  # at least one attempt, whatever the policy says (ARENA_RETRIES=0)
+        while True:
             started = time.perf_counter()
             try:
                 result = self._model()._generate(messages, stop=stop, **kwargs)
                 return self._save(key, result, time.perf_counter() - started, kwargs)
             except Exception as exc:
-                time.sleep(self._backoff(exc, attempt))
-        raise AssertionError("unreachable: the last attempt re-raises")
+                time.sleep(self._backoff(exc, attempt))  # re-raises after the last attempt
+            attempt += 1
 
     async def _agenerate(
         self,
@@ -259,14 +260,15 @@ class CachingChatModel(BaseChatModel):
         key, hit = await self._alookup(messages, {**kwargs, "stop": stop})
         if hit is not None:
             return hit
-        for attempt in range(self.retry.attempts):
+        attempt = 0  # at least one attempt, whatever the policy says (ARENA_RETRIES=0)
+        while True:
             started = time.perf_counter()
             try:
                 result = await self._model()._agenerate(messages, stop=stop, **kwargs)
                 return await self._asave(key, result, time.perf_counter() - started, kwargs)
             except Exception as exc:
-                await asyncio.sleep(self._backoff(exc, attempt))
-        raise AssertionError("unreachable: the last attempt re-raises")
+                await asyncio.sleep(self._backoff(exc, attempt))  # re-raises after the last
+            attempt += 1
 
 
 def _tagged(message: BaseMessage, key: str) -> ChatResult:

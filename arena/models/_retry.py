@@ -47,7 +47,11 @@ def is_transient(exc: BaseException) -> bool:
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Exponential backoff with jitter: base * factor**attempt, capped."""
+    """Exponential backoff with jitter: base * factor**attempt, capped.
+
+    ``attempts`` is the most attempts per call (``ARENA_RETRIES``); below 1 it is one
+    attempt, no retry, and that attempt's error is the one recorded.
+    """
 
     attempts: int = 4
     base_delay: float = 1.0

@@ -37,6 +37,13 @@ def terminal_safe(text: str) -> str:
     return _CONTROL.sub(_escaped, text.replace("\r\n", "\n"))
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line, for a Markdown cell or list item: control characters escaped as
+    :func:`terminal_safe` escapes them (a bare carriage return is ``\\u000d``, never a
+    space), then every run of whitespace (newlines, ``\\r\\n`` and tabs included) one space."""
+    return " ".join(terminal_safe(text).split())
+
+
 def is_web_url(url: str) -> bool:
     """True for an ``http(s)://`` URL without spaces, quotes or brackets: the only kind
     rendered as a link (a ``javascript:`` or ``data:`` URL never is)."""

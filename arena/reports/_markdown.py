@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from arena.reports._format import is_web_url, pct
+from arena.reports._format import is_web_url, one_line, pct
 from arena.reports._render import (
     CONVERSATION_HEADERS,
     SUMMARY_HEADERS,
@@ -25,14 +25,15 @@ MAX_CELL = 300
 
 
 def md_cell(text: str, limit: int = MAX_CELL) -> str:
-    """Text safe inside a Markdown table cell: pipes escaped, newlines folded, cut."""
-    flat = " ".join(text.split()).replace("|", "\\|")
+    """Text safe inside a Markdown table cell: pipes escaped, newlines folded, control
+    characters escaped (:func:`~arena.reports._format.one_line`), cut."""
+    flat = one_line(text).replace("|", "\\|")
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def md_code(text: str) -> str:
     """Text as inline code on one line (backticks inside become quotes)."""
-    return "`" + " ".join(text.split()).replace("`", "'") + "`"
+    return "`" + one_line(text).replace("`", "'") + "`"
 
 
 def md_link(label: str, url: str) -> str:

@@ -73,3 +73,74 @@ def check_user_models(cases: list[GoldenCase], options: RunOptions) -> ModelConf
                 field="conversation.user.model" if own else "user_model",
             ) from None
     return run_model
+
+
+def offered_tools(variant: Variant) -> set[str] | None:
+    """Every tool the variant's agent can be given: the built-in agents' tools, or those its
+    factory declares (whatever the variant's ``tools:`` selects of them, so a variant that
+    drops a tool still fails the cases needing it: a regression, not bad input); None when
+    the factory declares none (only its built graph says)."""
+    from arena.agents._factories import vet_variant
+    from arena.agents.research.tools import TOOL_NAMES
+    from arena.variants.variant import ARCHITECTURES
+
+    if variant.agent in ARCHITECTURES:
+        return set(TOOL_NAMES)
+    declared = vet_variant(variant).tool_names
+    return None if declared is None else set(declared)
+
+
+def _selected(variant: Variant, offered: set[str] | None) -> list[str]:
+    """The tools the variant's ``tools:`` selects of those its agent is offered."""
+    chosen = variant.tools if variant.tools is not None else sorted(offered or ())
+    return list(chosen) or ["no tools"]
+
+
+def _required_tools(case: GoldenCase) -> list[tuple[str, list[str]]]:
+    """Each field of ``case`` naming tools a passing run must call, with those names."""
+    fields = [
+        ("expected_tools", list(case.expected_tools)),
+        ("expected_order", list(case.expected_order)),
+        ("expected_args", list(case.expected_args)),
+    ]
+    if case.conversation is not None:
+        named = case.conversation.named_tools()
+        fields += [(field, names) for field, names in named if field.endswith(".tools")]
+    return fields
+
+
+def _unoffered(case: GoldenCase, offered: set[str]) -> tuple[str, list[str]] | None:
+    """The first field of ``case`` requiring tools outside ``offered``, and those tools
+    (the expected tools pass when an acceptable tool set is all offered)."""
+    stand_in = any(set(tools) <= offered for tools in case.acceptable_tools)
+    for field, names in _required_tools(case):
+        missing = [name for name in dict.fromkeys(names) if name not in offered]
+        if missing and not (field == "expected_tools" and stand_in):
+            return field, missing
+    return None
+
+
+def check_offered_tools(
+    cases: list[GoldenCase], variants: list[Variant], dataset_file: str
+) -> None:
+    """InputError (naming the dataset file, the case, the field and the tool) when a case
+    requires a call to a tool that no variant's agent can be given, so the case can never
+    pass: in ``available_tools`` but in no agent's tools (:func:`offered_tools`). Nothing is
+    checked when a variant's tools are unknown (a factory that declares none)."""
+    offered = {variant.name: offered_tools(variant) for variant in variants}
+    if not variants or any(names is None for names in offered.values()):
+        return
+    anyone = set().union(*(names for names in offered.values() if names is not None))
+    for case in cases:
+        found = _unoffered(case, anyone)
+        if found is None:
+            continue
+        has = "; ".join(f"{v.name}: {', '.join(_selected(v, offered[v.name]))}" for v in variants)
+        raise InputError(
+            f"tool(s) {', '.join(found[1])} offered by no variant, so the case can never "
+            f"pass: every variant lacks it ({has}); give the agent the tool or take it out "
+            "of the case",
+            file=dataset_file or None,
+            case=case.id,
+            field=found[0],
+        )

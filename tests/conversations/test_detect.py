@@ -150,3 +150,34 @@ def test_a_fact_is_asked_when_a_reply_names_a_word_of_it() -> None:
     assert asked_about("date of birth", ["And your birth date?"])
     assert not asked_about("order number", ["How can I help?"])
     assert not asked_about("your account", ["Tell me about your problem."])  # common words
+
+
+TRAVELLER = SimulatedUser(
+    persona="A busy traveller who writes short messages.",
+    goal="Get a flight from Rome to Madrid booked.",
+    facts={"passenger": "Carla Diaz"},
+)
+TRIP = "I want to fly from Rome to Madrid."
+CARLA = "The passenger is Carla Diaz, please book it."
+
+
+def test_the_passengers_name_asks_for_the_fact_passenger() -> None:
+    """The user trial's dialogue: the possessive was not seen as asking, so the run recorded
+    a leak and the case left every pass figure."""
+    asked = "TA-303 flies Rome to Madrid for 140 EUR. What is the passenger's name?"
+    turns = [DialogueTurn(index=1, user=TRIP, reply=asked)]
+    assert simulator_error(CARLA, TRAVELLER, turns) is None
+    not_asked = [DialogueTurn(index=1, user=TRIP, reply="TA-303 flies at 9. Shall I book it?")]
+    leak = simulator_error(CARLA, TRAVELLER, not_asked)
+    assert leak == "leak: gives the private fact 'passenger' before the agent asked for it"
+
+
+def test_possessives_and_plurals_of_the_facts_words_count_as_asking() -> None:
+    assert asked_about("passenger", ["Names of all passengers, please?"])
+    assert asked_about("passenger", ["The passengers' names?"])
+    assert asked_about("passenger", ["The passenger\u2019s name?"])
+    assert asked_about("passengers", ["Who is the passenger?"])
+    assert asked_about("email address", ["Which addresses should I use?"])
+    assert asked_about("city", ["Which cities?"])
+    assert not asked_about("passenger", ["Shall I book it?", "Passing through Rome?"])
+    assert not asked_about("address", ["Add this?"])
