@@ -218,9 +218,12 @@ def test_an_edited_critical_case_is_judged_against_the_baseline_commits_code(
     assert regression["broken_cases"] == ["HD-1"]
     [why] = [r for r in regression["reasons"] if r["rule"] == "critical_broken"]
     assert why["case_id"] == "HD-1" and why["severity"] == "block"
-    assert why["message"].startswith("critical case HD-1: 1/1 -> 0/1 passes (output: ")
+    assert why["message"].startswith(
+        "critical case HD-1: 1/1 -> 0/1 passes (trajectory: reset_password was called but "
+        "raised KeyError"
+    )
     assert "output missing: 'reset'" in why["check"]
-    assert "| `HD-1` | critical_broken | output |" in md
+    assert "| `HD-1` | critical_broken | trajectory |" in md
     assert f"baseline side run from commit {first[:7]}" in md
     assert "compared against the baseline's code run on them: `HD-1` (fails 0/1)" in md
     # the baseline's side is commit 1's code: it still knows u-9, and its code fingerprint is
