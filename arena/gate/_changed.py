@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from arena.gate._alignment import Alignment
-from arena.gate._classify import KIND_WORDS, classify
+from arena.gate._classify import KIND_WORDS, classify, with_turns
 from arena.gate._regression import RegressionReason
 from arena.gate._rule_config import RuleConfig, severity
 from arena.golden._models import Category, Tier
@@ -69,6 +69,7 @@ def unjudged_rule(
         if now.passed or not _blocks_alone(now):
             continue
         kind, check = classify(now.model_copy(update={"components": {}}), now)
+        check = with_turns(now, check)
         what = "critical case" if now.tier == Tier.CRITICAL else "happy-path case"
         how = "is new" if case_id in added else "changed since the baseline"
         detail = f"{KIND_WORDS[kind]}: {check}" if kind else check

@@ -62,6 +62,13 @@ def _own_reasons(candidate: CaseRecord, component: str, given: str) -> list[Fail
     return [r for r in candidate.fail_reasons if r.check in checks and r != given]
 
 
+def with_turns(record: CaseRecord, text: str) -> str:
+    """``text`` with the per-turn reasons of a conversation it does not quote yet appended
+    (``... (turns: turn 2: expected a call to reset_password)``)."""
+    turns = [r for r in _own_reasons(record, "turns", "") if r not in text]
+    return f"{text} (turns: {'; '.join(turns)})" if turns else text
+
+
 def _also(
     baseline: CaseRecord,
     candidate: CaseRecord,

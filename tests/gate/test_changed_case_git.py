@@ -158,8 +158,9 @@ class Team:
         self.git("commit", "-q", "-m", message)
         return self.git("rev-parse", "HEAD")
 
-    def arena(self, *argv: str, code: int = 0) -> str:
-        done = subprocess.run(
+    def call(self, *argv: str) -> subprocess.CompletedProcess[str]:
+        """``arena --fake-scripts fake_models.yaml ARGV`` from the repository's folder."""
+        return subprocess.run(
             [sys.executable, "-m", "arena.cli", "--fake-scripts", "fake_models.yaml", *argv],
             cwd=self.folder,
             env=self.env,
@@ -167,6 +168,9 @@ class Team:
             text=True,
             timeout=300,
         )
+
+    def arena(self, *argv: str, code: int = 0) -> str:
+        done = self.call(*argv)
         assert done.returncode == code, (argv, done.stdout[-3000:], done.stderr[-3000:])
         return done.stdout
 
