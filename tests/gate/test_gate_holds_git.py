@@ -52,12 +52,12 @@ def dataset(reset: str = "u-7", hd2: str | None = "critical", turn_user: str = "
             "category": "multi_step",
             "tier": "critical",
             "expected_tools": ["reset_password"],
-            "expected_output_contains": ["reset"],
+            "expected_output_contains": ["Done"],
             "conversation": {
                 "turns": [{"user": f"My id is {turn_user}."}],
                 "expect": [
                     {"turn": 1, "contains": ["user id"]},
-                    {"turn": 2, "tools": ["reset_password"], "contains": ["reset"]},
+                    {"turn": 2, "tools": ["reset_password"]},
                 ],
             },
         },
@@ -191,14 +191,16 @@ def test_a_gate_with_no_blocking_rule_says_what_it_let_pass(tmp_path: Path) -> N
 
 def test_why_a_conversation_broke_quotes_its_turns(tmp_path: Path) -> None:
     team, _ = repository(tmp_path / "repo")
-    team.write("fake_models.yaml", SCRIPTS.replace("What is your user id?", "Your id, please?"))
-    team.commit("the model asks for the id in other words")
+    team.write("helpdesk/tools.py", TOOLS.format(USERS="set()"))  # every reset now raises
+    team.commit("no users")
     doc, md = team.gate(code=1)
     broken = reasons(doc, "critical_broken")
-    assert list(broken) == ["HD-3"]
-    assert "turn 1: reply missing 'user id'" in broken["HD-3"]["check"]
+    assert sorted(broken) == ["HD-1", "HD-3"]
+    turn = "turn 2: expected a call to reset_password; its call raised KeyError"
+    assert turn in broken["HD-3"]["check"]
     assert "turns score" not in broken["HD-3"]["check"]
-    assert "turn 1: reply missing 'user id'" in md
+    assert "| `HD-3` | critical_broken | trajectory | reset_password was called but raised " in md
+    assert turn in md.split("Why cases broke")[1]
 
 
 def test_a_baseline_saved_from_uncommitted_changes_says_so(tmp_path: Path) -> None:
