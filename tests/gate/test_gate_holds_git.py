@@ -78,13 +78,13 @@ def dataset(reset: str = "u-7", hd2: str | None = "critical", turn_user: str = "
     )
 
 
-def repository(folder: Path, config: str = CONFIG) -> tuple[Team, str]:
+def repository(folder: Path, config: str = CONFIG, scripts: str = SCRIPTS) -> tuple[Team, str]:
     """The team's repository at commit 1, the baseline saved there, on a feature branch."""
     team = Team(folder)
     team.write("helpdesk/__init__.py", "")
     team.write("helpdesk/agent.py", AGENT)
     team.write("helpdesk/tools.py", TOOLS.format(USERS=KNOWN))
-    team.write("fake_models.yaml", SCRIPTS)
+    team.write("fake_models.yaml", scripts)
     team.write("variants/helpdesk.yaml", VARIANT)
     team.write("golden.json", dataset())
     team.write("arena.yaml", config)
@@ -233,3 +233,55 @@ def test_a_baseline_saved_from_uncommitted_changes_says_so(tmp_path: Path) -> No
     )
     assert doc["regression"]["fixed_cases"] == ["HD-1"]
     assert side in md
+
+
+SIMULATED = {
+    "id": "HD-4",
+    "input": "I cannot log in.",
+    "category": "multi_step",
+    "tier": "critical",
+    "expected_tools": ["reset_password"],
+    "expected_output_contains": ["Done"],
+    "conversation": {
+        "user": {
+            "persona": "An employee locked out of their laptop.",
+            "goal": "Get my password reset.",
+            "facts": {"user_id": "u-7"},
+            "max_turns": 4,
+        }
+    },
+}
+USER_SCRIPTS = """  helpdesk-user:
+    - when: [user id]
+      replies: ["My id is u-7."]
+    - when: [done]
+      replies: ["###STOP###"]
+    - when: [hello]
+      replies: ["How can I help you?"]
+"""
+LOG_IN = '    - when: [log in]\n      replies: ["{reply}"]\n'
+
+
+def test_a_simulator_error_on_the_baseline_side_is_missing_evidence(tmp_path: Path) -> None:
+    # commit 1's model greets instead of asking: its simulated user breaks role (role error)
+    before = SCRIPTS.replace("  helpdesk:\n", "  helpdesk:\n" + LOG_IN.format(reply="Hello there."))
+    config = CONFIG.replace("tier: all}", "tier: all, user_model: 'fake:helpdesk-user'}")
+    team, first = repository(tmp_path / "repo", config, before + USER_SCRIPTS)
+    after = SCRIPTS.replace(
+        "  helpdesk:\n", "  helpdesk:\n" + LOG_IN.format(reply="What is your user id?")
+    )
+    team.write("fake_models.yaml", after + USER_SCRIPTS)
+    cases = json.loads(dataset())
+    team.write("golden.json", json.dumps(cases | {"test_cases": [*cases["test_cases"], SIMULATED]}))
+    team.commit("HD-4, a simulated user; the model asks for the user id")
+    doc, md = team.gate(code=0)
+    regression = doc["regression"]
+    assert regression["new_cases"] == ["HD-4"] and regression["rerun_cases"] == []
+    assert regression["simulator_error_cases"] == ["HD-4"]
+    assert regression["simulator_errors"] == 1
+    assert regression["baseline_side_simulator_errors"] == 1
+    assert regression["changed_outcomes"] == {"HD-4": "passes 1/1"}
+    assert regression["baseline_side"] == f"baseline side run from commit {first[:7]}"
+    assert "Only simulator errors (not compared: missing evidence): `HD-4` (passes 1/1)" in md
+    assert "Added since the baseline" not in md
+    assert "1 simulator error (not agent failures), 1 of them on the baseline side" in md
