@@ -164,6 +164,8 @@ def _provenance(report: GateReport) -> str:
     bits = []
     if p.get("commit"):
         bits.append(f"commit `{p['commit'][:12]}`")
+    if p.get("dirty") == "true":
+        bits.append("with uncommitted changes")
     if p.get("branch"):
         bits.append(f"branch `{p['branch']}`")
     if p.get("ci_url"):
