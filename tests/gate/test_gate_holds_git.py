@@ -262,7 +262,10 @@ USER_SCRIPTS = """  helpdesk-user:
 LOG_IN = '    - when: [log in]\n      replies: ["{reply}"]\n'
 
 
-def test_a_simulator_error_on_the_baseline_side_is_missing_evidence(tmp_path: Path) -> None:
+@pytest.mark.parametrize("wanted", ["Done", "Completed"])
+def test_a_simulator_error_on_the_baseline_side_is_missing_evidence(
+    tmp_path: Path, wanted: str
+) -> None:
     # commit 1's model greets instead of asking: its simulated user breaks role (role error)
     before = SCRIPTS.replace("  helpdesk:\n", "  helpdesk:\n" + LOG_IN.format(reply="Hello there."))
     config = CONFIG.replace("tier: all}", "tier: all, user_model: 'fake:helpdesk-user'}")
@@ -272,16 +275,29 @@ def test_a_simulator_error_on_the_baseline_side_is_missing_evidence(tmp_path: Pa
     )
     team.write("fake_models.yaml", after + USER_SCRIPTS)
     cases = json.loads(dataset())
-    team.write("golden.json", json.dumps(cases | {"test_cases": [*cases["test_cases"], SIMULATED]}))
+    simulated = SIMULATED | {"expected_output_contains": [wanted]}  # "Completed": it fails
+    team.write("golden.json", json.dumps(cases | {"test_cases": [*cases["test_cases"], simulated]}))
     team.commit("HD-4, a simulated user; the model asks for the user id")
-    doc, md = team.gate(code=0)
+    fails = wanted == "Completed"
+    doc, md = team.gate(code=1 if fails else 0)
     regression = doc["regression"]
     assert regression["new_cases"] == ["HD-4"] and regression["rerun_cases"] == []
     assert regression["simulator_error_cases"] == ["HD-4"]
     assert regression["simulator_errors"] == 1
     assert regression["baseline_side_simulator_errors"] == 1
-    assert regression["changed_outcomes"] == {"HD-4": "passes 1/1"}
+    outcome = "fails 0/1" if fails else "passes 1/1"
+    assert regression["changed_outcomes"] == {"HD-4": outcome}
     assert regression["baseline_side"] == f"baseline side run from commit {first[:7]}"
-    assert "Only simulator errors (not compared: missing evidence): `HD-4` (passes 1/1)" in md
+    assert f"Only simulator errors (not compared: missing evidence): `HD-4` ({outcome})" in md
+    failing = reasons(doc, "critical_failing")
+    assert list(failing) == (["HD-4"] if fails else [])
+    if fails:  # the edited-case rule still holds the candidate to it
+        assert failing["HD-4"]["message"].startswith(
+            "critical case HD-4 is new and the candidate fails 0/1 (output: output missing: "
+            "'Completed'"
+        )
+        assert failing["HD-4"]["message"].endswith(
+            "the baseline side's every repeat was a simulator error (missing evidence)"
+        )
     assert "Added since the baseline" not in md
     assert "1 simulator error (not agent failures), 1 of them on the baseline side" in md
