@@ -87,6 +87,34 @@ def unjudged_rule(
     return reasons
 
 
+def failing_why(
+    base: Baseline,
+    changed: list[str],
+    rerun: list[str],
+    broken: list[str],
+    lost: list[str],
+    path: str | None,
+) -> dict[str, str]:
+    """Changed and new cases ``critical_failing`` may fire on, each with why the comparison did
+    not settle it (``lost``: the baseline side's were only simulator errors)."""
+    why = {}
+    for case_id in changed:
+        if case_id in broken:
+            continue
+        if case_id in rerun:
+            why[case_id] = (
+                f"the baseline's code {outcome(base.cases[case_id])} on it too: make it pass, "
+                "or move it out of the tier knowingly"
+            )
+        elif case_id in lost:
+            why[case_id] = (
+                "the baseline side's every repeat was a simulator error (missing evidence)"
+            )
+        else:
+            why[case_id] = f"not compared: {path}"
+    return why
+
+
 REMOVED = "critical in the baseline, removed from the dataset"
 
 

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.gate._alignment import Alignment, align
 from arena.gate._changed import (
-    outcome,
+    failing_why,
     outcomes,
     side_message,
     tier_changes,
@@ -186,34 +186,6 @@ def simulator_note(count: int, cases: Sequence[str], side: int = 0) -> str:
     return note
 
 
-def _failing_why(
-    base: Baseline,
-    changed: list[str],
-    rerun: list[str],
-    broken: list[str],
-    lost: list[str],
-    path: str | None,
-) -> dict[str, str]:
-    """Changed and new cases ``critical_failing`` may fire on, each with why the comparison did
-    not settle it (``lost``: the baseline side's were only simulator errors)."""
-    why = {}
-    for case_id in changed:
-        if case_id in broken:
-            continue
-        if case_id in rerun:
-            why[case_id] = (
-                f"the baseline's code {outcome(base.cases[case_id])} on it too: make it pass, "
-                "or move it out of the tier knowingly"
-            )
-        elif case_id in lost:
-            why[case_id] = (
-                "the baseline side's every repeat was a simulator error (missing evidence)"
-            )
-        else:
-            why[case_id] = f"not compared: {path}"
-    return why
-
-
 def compare_snapshots(
     base: Baseline,
     cand: Baseline,
@@ -247,7 +219,7 @@ def compare_snapshots(
         *tier_rule(original_base, tiers, config),
         *_category_rule(base, cand, compared, config),
         *unjudged_rule(
-            cand, _failing_why(base, changed, rerun, broken, lost, path), original.added, config
+            cand, failing_why(base, changed, rerun, broken, lost, path), original.added, config
         ),
     ]
     side_simulated = sum(side_errors.values())
