@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from arena.cli.common import add_db
@@ -86,6 +87,7 @@ def register(sub: Any) -> None:
 
 def cmd_baseline_save(args: argparse.Namespace) -> int:
     """Store a baseline; it only moves up unless --force."""
+    from arena.gate._baseline_side import uncommitted_warning
     from arena.gate._baselines import run_snapshot
     from arena.scoring import baseline_to_json, should_update_baseline
     from arena.storage import Store
@@ -110,6 +112,9 @@ def cmd_baseline_save(args: argparse.Namespace) -> int:
     if args.export:
         _write(args.export, baseline_to_json(store.baseline(name) or new))
         print(f"exported to {args.export}")
+    warning = uncommitted_warning(new)
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
     return 0
 
 

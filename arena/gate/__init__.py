@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from arena.gate._alignment import Alignment, align
-    from arena.gate._baseline_side import BaselineSide, run_baseline_side
+    from arena.gate._baseline_side import BaselineSide, run_baseline_side, uncommitted_warning
     from arena.gate._baselines import (
         Proposal,
         load_baseline,
@@ -20,12 +20,14 @@ if TYPE_CHECKING:
         propose_baseline,
         run_snapshot,
     )
+    from arena.gate._changed import tier_changes
     from arena.gate._classify import classify
     from arena.gate._config import GateConfig, find_config, load_config
     from arena.gate._history import CaseHistory, case_history
     from arena.gate._limits import AbsoluteLimits, BudgetLimits, CostLimits, LimitCheck
     from arena.gate._noise import Interval, paired_bootstrap, pass_drop_p_value
     from arena.gate._pipeline import check_stored, run_gate
+    from arena.gate._policy import verdict_words, would_block
     from arena.gate._power import PowerEstimate, power_estimate
     from arena.gate._project import ProjectDefaults, project_defaults, read_project_defaults
     from arena.gate._regression import MAX_DROP, RegressionReason, RegressionReport
@@ -74,6 +76,10 @@ _EXPORTS = {
     "power_estimate": "arena.gate._power",
     "propose_baseline": "arena.gate._baselines",
     "run_baseline_side": "arena.gate._baseline_side",
+    "tier_changes": "arena.gate._changed",
+    "uncommitted_warning": "arena.gate._baseline_side",
+    "verdict_words": "arena.gate._policy",
+    "would_block": "arena.gate._policy",
     "run_gate": "arena.gate._pipeline",
     "run_snapshot": "arena.gate._baselines",
     "snapshot": "arena.gate._rules",
@@ -126,6 +132,10 @@ __all__ = [
     "run_gate",
     "run_snapshot",
     "snapshot",
+    "tier_changes",
+    "uncommitted_warning",
+    "verdict_words",
+    "would_block",
 ]
 
 

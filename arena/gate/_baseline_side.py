@@ -13,7 +13,8 @@ inside the repository is the checkout's copy.
 
 Where that cannot be done, :attr:`BaselineSide.ran` is False and its message says why
 (``baseline commit unavailable: ...``); the gate then applies ``critical_failing``
-(:mod:`arena.gate._rules`).
+(:mod:`arena.gate._rules`). A baseline made from uncommitted changes (its provenance has
+``dirty``) recorded the commit they sat on: its side runs that commit's code, and says so.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from arena.gate._worktree import (
     repository_top,
 )
 from arena.golden import GoldenDataset, case_hash
+from arena.records.provenance import DIRTY
 from arena.scoring._baseline import Baseline, CaseRecord
 from arena.storage import Store
 
@@ -66,6 +68,35 @@ class BaselineSide(BaseModel):
     commit: str | None = None
     run_id: int | None = None
     cases: dict[str, CaseRecord] = Field(default_factory=dict)
+    simulator_errors: dict[str, int] = Field(
+        default_factory=dict,
+        description="Simulator errors of the side's run, case by case (a case whose every "
+        "repeat was one has no record: missing evidence).",
+    )
+
+
+def uncommitted(baseline: Baseline) -> str | None:
+    """``baseline was made from uncommitted changes on top of abc1234: its side ran abc1234's
+    code`` when its run's working tree had uncommitted changes, else None."""
+    commit = baseline.provenance.get("commit", "")
+    if baseline.provenance.get(DIRTY) != "true" or not commit:
+        return None
+    return (
+        f"baseline was made from uncommitted changes on top of {commit[:7]}: its side ran "
+        f"{commit[:7]}'s code"
+    )
+
+
+def uncommitted_warning(baseline: Baseline) -> str | None:
+    """What ``arena baseline save`` warns of when the run was made from uncommitted changes."""
+    commit = baseline.provenance.get("commit", "")
+    if baseline.provenance.get(DIRTY) != "true" or not commit:
+        return None
+    return (
+        f"run {baseline.source_run_id} was made from uncommitted changes on top of commit "
+        f"{commit[:7]}: the baseline records {commit[:7]}, and the gate runs {commit[:7]}'s "
+        "code for the baseline's side of changed cases; commit, run again and save again"
+    )
 
 
 class SideFailed(Exception):
@@ -181,7 +212,10 @@ def _run_id(stdout: str) -> int:
         raise SideFailed("`arena run` printed no run id") from None
 
 
-def _records(store: Store, config: GateConfig, run_id: int, name: str) -> dict[str, CaseRecord]:
+def _records(
+    store: Store, config: GateConfig, run_id: int, name: str
+) -> tuple[dict[str, CaseRecord], dict[str, int]]:
+    """The side's records, and its simulator errors case by case."""
     from arena.evaluation.run_scores import make_grader, score_run
     from arena.scoring._baseline import make_baseline
 
@@ -193,7 +227,7 @@ def _records(store: Store, config: GateConfig, run_id: int, name: str) -> dict[s
         dataset=store.run_dataset(run_id),
         results=store.results(run_id),
     )
-    return snap.cases
+    return snap.cases, snap.simulator_errors
 
 
 def run_baseline_side(
@@ -231,13 +265,16 @@ def run_baseline_side(
             commit=commit,
             message=f"baseline side could not run from commit {commit[:7]}: {exc}",
         )
-    records = _records(store, config, run_id, name)
+    records, simulated = _records(store, config, run_id, name)
+    dirty = uncommitted(baseline) if not how else None
+    message = f"baseline side run from commit {commit[:7]}{how}"
     return BaselineSide(
         ran=True,
         commit=commit,
         run_id=run_id,
-        message=f"baseline side run from commit {commit[:7]}{how}",
+        message=message + (f"; {dirty}" if dirty else ""),
         cases={c: records[c] for c in cases if c in records},
+        simulator_errors={c: n for c, n in simulated.items() if c in cases},
     )
 
 

@@ -2,8 +2,14 @@
 
 When the baseline's code ran on them (:mod:`arena.gate._baseline_side`), its records replace
 the baseline's old ones and the cases are compared like any other (broken, fixed, score
-drops). When it could not run, ``critical_failing`` fires on each critical or happy-path one
-the candidate fails, and the report shows the candidate's pass or fail on every one.
+drops). ``critical_failing`` fires on each critical or happy-path one the candidate fails that
+did not break: the baseline's code could not run on it, its side was only simulator errors, or
+the baseline's code fails it too (an edited critical case that fails on both sides is still a
+critical case that fails: the change that edits it makes it pass, or moves it out of the
+critical tier knowingly). The report shows the candidate's pass or fail on every one.
+
+A case critical in the baseline that the candidate's dataset removed or demoted is
+``critical_missing`` (:func:`tier_changes`) until the baseline is saved again.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from arena.gate._alignment import Alignment
-from arena.gate._classify import KIND_WORDS, classify
+from arena.gate._classify import KIND_WORDS, classify, with_turns
 from arena.gate._regression import RegressionReason
 from arena.gate._rule_config import RuleConfig, severity
 from arena.golden._models import Category, Tier
@@ -50,19 +56,20 @@ def _blocks_alone(record: CaseRecord) -> bool:
 
 def unjudged_rule(
     cand: Baseline,
-    cases: list[str],
+    cases: Mapping[str, str],
     added: list[str],
     config: RuleConfig,
-    why: str,
 ) -> list[RegressionReason]:
-    """``critical_failing`` on each critical or happy-path case of ``cases`` the candidate
-    fails (``added``: the new ones; the others changed; ``why``: why no baseline ran)."""
+    """``critical_failing`` on each critical or happy-path case of ``cases`` (case id -> why
+    the comparison did not settle it) the candidate fails (``added``: the new ones; the
+    others changed)."""
     reasons = []
-    for case_id in cases:
+    for case_id, why in cases.items():
         now = cand.cases[case_id]
         if now.passed or not _blocks_alone(now):
             continue
         kind, check = classify(now.model_copy(update={"components": {}}), now)
+        check = with_turns(now, check)
         what = "critical case" if now.tier == Tier.CRITICAL else "happy-path case"
         how = "is new" if case_id in added else "changed since the baseline"
         detail = f"{KIND_WORDS[kind]}: {check}" if kind else check
@@ -78,6 +85,72 @@ def unjudged_rule(
             )
         )
     return reasons
+
+
+def failing_why(
+    base: Baseline,
+    changed: list[str],
+    rerun: list[str],
+    broken: list[str],
+    lost: list[str],
+    path: str | None,
+) -> dict[str, str]:
+    """Changed and new cases ``critical_failing`` may fire on, each with why the comparison did
+    not settle it (``lost``: the baseline side's were only simulator errors)."""
+    why = {}
+    for case_id in changed:
+        if case_id in broken:
+            continue
+        if case_id in rerun:
+            why[case_id] = (
+                f"the baseline's code {outcome(base.cases[case_id])} on it too: make it pass, "
+                "or move it out of the tier knowingly"
+            )
+        elif case_id in lost:
+            why[case_id] = (
+                "the baseline side's every repeat was a simulator error (missing evidence)"
+            )
+        else:
+            why[case_id] = f"not compared: {path}"
+    return why
+
+
+REMOVED = "critical in the baseline, removed from the dataset"
+
+
+def tier_changes(base: Baseline, dataset_tiers: Mapping[str, str] | None) -> dict[str, str]:
+    """Cases critical in the baseline that the candidate's dataset removed or demoted, each
+    with what happened (``demoted to standard since the baseline``); ``dataset_tiers``: the
+    candidate's dataset, case id -> tier (None: unknown, nothing found)."""
+    if dataset_tiers is None:
+        return {}
+    found = {}
+    for case_id, record in base.cases.items():
+        if record.tier != Tier.CRITICAL:
+            continue
+        tier = dataset_tiers.get(case_id)
+        if tier is None:
+            found[case_id] = REMOVED
+        elif tier != Tier.CRITICAL:
+            found[case_id] = f"demoted to {tier} since the baseline"
+    return found
+
+
+def tier_rule(
+    base: Baseline, changes: Mapping[str, str], config: RuleConfig
+) -> list[RegressionReason]:
+    """``critical_missing`` on each case of :func:`tier_changes`."""
+    return [
+        RegressionReason(
+            rule="critical_missing",
+            case_id=case_id,
+            severity=severity("critical_missing", config),
+            message=f"critical case {case_id}: {what} (to change it on purpose, save the "
+            "baseline again in the same change)",
+        )
+        for case_id, what in changes.items()
+        if case_id in base.cases
+    ]
 
 
 def side_message(message: str | None, cases: list[str]) -> str | None:

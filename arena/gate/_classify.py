@@ -55,16 +55,39 @@ def _own_component(check: str) -> str | None:
     return next((c.component for c in golden_checks() if c.name == check), None)
 
 
+def _own_reasons(candidate: CaseRecord, component: str, given: str) -> list[FailReason]:
+    """The candidate's stored reasons from the check that scores ``component`` (each turn's
+    for ``turns``), but the one already ``given``."""
+    checks = {c.name for c in golden_checks() if c.component == component}
+    return [r for r in candidate.fail_reasons if r.check in checks and r != given]
+
+
+def with_turns(record: CaseRecord, text: str) -> str:
+    """``text`` with the per-turn reasons of a conversation it does not quote yet appended
+    (``... (turns: turn 2: expected a call to reset_password)``)."""
+    turns = [r for r in _own_reasons(record, "turns", "") if r not in text]
+    return f"{text} (turns: {'; '.join(turns)})" if turns else text
+
+
 def _also(
-    baseline: CaseRecord, candidate: CaseRecord, kind: FailureKind, skip: str | None = None
+    baseline: CaseRecord,
+    candidate: CaseRecord,
+    kind: FailureKind,
+    skip: str | None = None,
+    given: str = "",
 ) -> str:
-    """Other components that fell by at least :data:`ALSO_DROP`, with their reasons (``skip``:
-    the component of the reason already given)."""
+    """Other components that fell by at least :data:`ALSO_DROP`, with their reasons: the ones
+    their own check stored (a conversation's per-turn reasons), else one of their kind
+    (``skip``: the component of the reason already ``given``)."""
     notes = []
     for name, now in candidate.components.items():
         was = baseline.components.get(name)
         other = _component_kind(name)
-        if name == skip or other == kind or was is None or was - now < ALSO_DROP:
+        own = _own_reasons(candidate, name, given)
+        if name == skip or (other == kind and not own) or was is None or was - now < ALSO_DROP:
+            continue
+        if own:
+            notes.append(f"{KIND_WORDS[own[0].kind or other]}: {'; '.join(own)}")
             continue
         reason = next((r for r in candidate.fail_reasons if r.kind == other), None)
         notes.append(f"{KIND_WORDS[other]}: {reason or f'{name} score {was:.2f} -> {now:.2f}'}")
@@ -83,15 +106,15 @@ def classify(baseline: CaseRecord, candidate: CaseRecord) -> tuple[FailureKind |
     for reason in candidate.fail_reasons:
         if reason.hard and reason.kind is not None:
             skip = _own_component(reason.check)
-            return reason.kind, reason + _also(baseline, candidate, reason.kind, skip)
+            return reason.kind, reason + _also(baseline, candidate, reason.kind, skip, reason)
     component = _fallen_component(baseline, candidate)
     if component is None:
         return None, "; ".join(candidate.fail_reasons) or "score fell"
     kind = _component_kind(component)
-    also = _also(baseline, candidate, kind)
     for reason in candidate.fail_reasons:
         if reason.kind == kind:
-            return kind, reason + also
+            return kind, reason + _also(baseline, candidate, kind, given=reason)
+    also = _also(baseline, candidate, kind)
     was = baseline.components.get(component)
     now = candidate.components.get(component, 0.0)
     change = f"{was:.2f} -> {now:.2f}" if was is not None else f"{now:.2f}"

@@ -32,6 +32,7 @@ from arena.gate._limits import (
     check_cost_limits,
     unpriced_note,
 )
+from arena.gate._policy import policy_fields, would_block
 from arena.gate._regression import RegressionReport
 from arena.gate._report import GateReport, decide
 from arena.gate._rules import compare_snapshots
@@ -170,11 +171,13 @@ def evaluate(
     """Regression rules, absolute and cost limits of one candidate snapshot (``side``: the
     baseline's code run on the cases changed since it, :mod:`arena.gate._baseline_side`)."""
     hashes = _hashes(dataset)
-    regression = (
-        compare_snapshots(baseline, cand, config.rules, hashes, side)
-        if baseline is not None
-        else None
-    )
+    tiers = {c.id: str(c.tier) for c in dataset.test_cases} if dataset else None
+    regression = None
+    if baseline is not None:
+        regression = compare_snapshots(baseline, cand, config.rules, hashes, side, tiers)
+        regression.would_block = would_block(
+            baseline, cand, config.rules, regression, hashes, side, tiers
+        )
     limits = check_absolute(cand_scores, config.absolute)
     budget, notes = _cost_checks(config, baseline, cand, regression)
     return regression, limits + budget, notes
@@ -316,6 +319,7 @@ def run_gate(
         compare=compare,
         notes=[*notes, *more],
         version_changes=changes,
+        **policy_fields(regression),
     )
 
 
@@ -356,4 +360,5 @@ def check_stored(
         regression=regression,
         limits=limits,
         notes=notes,
+        **policy_fields(regression),
     )

@@ -59,6 +59,11 @@ class RegressionReport(BaseModel):
     pass_rate_delta: float
     max_drop: float
     blocking_rules: list[str] = Field(default_factory=list, description="The others warn.")
+    would_block: list[RegressionReason] = Field(
+        default_factory=list,
+        description="What the default blocking rules would have blocked on and these rules "
+        "do not (arena.gate._policy).",
+    )
     compared_cases: list[str] = Field(default_factory=list)
     pending_cases: list[str] = Field(
         default_factory=list, description="Compared cases of the pending tier."
@@ -111,7 +116,17 @@ class RegressionReport(BaseModel):
         "evidence, never broken or missing).",
     )
     simulator_errors: int = Field(
-        0, description="The candidate's results whose simulated user failed (not agent failures)."
+        0,
+        description="Results whose simulated user failed (not agent failures): the "
+        "candidate's, and the baseline side's on changed and new cases.",
+    )
+    baseline_side_simulator_errors: int = Field(
+        0, description="Of simulator_errors, those of the baseline side's run."
+    )
+    tier_changes: dict[str, str] = Field(
+        default_factory=dict,
+        description="Cases critical in the baseline that the candidate's dataset removed or "
+        "demoted (`demoted to standard since the baseline`): critical_missing.",
     )
     datasets_differ: bool = False
     notes: list[str] = Field(default_factory=list)

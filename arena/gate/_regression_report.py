@@ -58,7 +58,9 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
         shown = []
         for case in cases:
             name = f"`{case}`" if code else case
-            result = report.changed_outcomes.get(case)
+            result = "; ".join(
+                x for x in (report.changed_outcomes.get(case), _tier_note(report, case)) if x
+            )
             shown.append(f"{name} ({result})" if result else name)
         return ", ".join(shown) or "none"
 
@@ -85,19 +87,35 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
     return lines
 
 
+def _tier_note(report: RegressionReport, case: str) -> str:
+    """``critical in the baseline, removed from the dataset: blocks, critical_missing``, or
+    ``""`` for a case whose tier held."""
+    what = report.tier_changes.get(case)
+    if not what:
+        return ""
+    how = "blocks" if "critical_missing" in report.blocking_rules else "warns"
+    return f"{what.removeprefix('critical in the baseline, ')}: {how}, critical_missing"
+
+
 def _changed_sets(report: RegressionReport) -> list[tuple[str, list[str]]]:
-    """Changed and new cases: compared against the baseline's code, or why not."""
+    """Changed and new cases: compared against the baseline's code, or why not (a case whose
+    baseline side was only simulator errors is listed with those)."""
     rerun = [c for c in (*report.changed_cases, *report.new_cases) if c in report.rerun_cases]
     why = "not compared: no baseline side, see below" if report.baseline_side else "not compared"
+    apart = {*report.rerun_cases, *report.simulator_error_cases}
     return [
         ("Changed or new, compared against the baseline's code run on them", rerun),
         (
             f"Changed since the baseline ({why})",
-            [c for c in report.changed_cases if c not in report.rerun_cases],
+            [c for c in report.changed_cases if c not in apart and c not in report.tier_changes],
+        ),
+        (
+            "Demoted from the critical tier since the baseline",
+            [c for c in report.changed_cases if c not in apart and c in report.tier_changes],
         ),
         (
             f"Added since the baseline ({why})",
-            [c for c in report.new_cases if c not in report.rerun_cases],
+            [c for c in report.new_cases if c not in apart],
         ),
     ]
 

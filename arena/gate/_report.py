@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from arena.errors import InputError
 from arena.gate._crashes import Crash, crashes_markdown, crashes_text
 from arena.gate._limits import LimitCheck
-from arena.gate._regression import RegressionReport
+from arena.gate._policy import verdict_words
+from arena.gate._regression import RegressionReason, RegressionReport
 from arena.gate._regression_report import regression_markdown, regression_text
 from arena.reports._format import one_line, text_table
 from arena.reports._markdown import md_code, md_link, md_table
@@ -84,11 +85,24 @@ class GateReport(BaseModel):
     limits: list[LimitCheck] = Field(default_factory=list)
     compare: dict[str, Any] | None = Field(None, description="arena.gate._compare.CompareReport.")
     notes: list[str] = Field(default_factory=list)
+    blocking_rules: list[str] | None = Field(
+        None, description="The regression rules that block (None: no baseline compared)."
+    )
+    would_block: list[RegressionReason] = Field(
+        default_factory=list,
+        description="Findings the default blocking rules would have blocked on, when "
+        "rules.block leaves some out: the verdict line names them.",
+    )
     version_changes: list[str] = Field(
         default_factory=list,
         description="What changed in the candidate since the baseline's version: its "
         "configuration, agent code (file by file), tools and models.",
     )
+
+    @property
+    def verdict(self) -> str:
+        """``passed``, ``FAILED``, or ``passed (no rule blocks: ...)`` (arena.gate._policy)."""
+        return verdict_words(self.passed, self.blocking_rules, self.would_block)
 
     @property
     def exit_code(self) -> int:
@@ -150,6 +164,8 @@ def _provenance(report: GateReport) -> str:
     bits = []
     if p.get("commit"):
         bits.append(f"commit `{p['commit'][:12]}`")
+    if p.get("dirty") == "true":
+        bits.append("with uncommitted changes")
     if p.get("branch"):
         bits.append(f"branch `{p['branch']}`")
     if p.get("ci_url"):
@@ -168,9 +184,11 @@ def _compare_lines(compare: dict[str, Any]) -> list[str]:
 
 # -- Markdown ---------------------------------------------------------------------------------
 def _md_headline(report: GateReport) -> list[str]:
-    icon, word = ("✅", "passed") if report.passed else ("❌", "FAILED")
+    word = report.verdict
+    icon = "❌" if not report.passed else "✅" if word == "passed" else "⚠️"
     return [
-        f"## {icon} arena {report.command} {word}: `{report.candidate}` vs `{report.baseline}`",
+        f"## {icon} arena {report.command} {md_line(word)}: `{report.candidate}` vs "
+        f"`{report.baseline}`",
         "",
         _provenance(report),
     ]
@@ -276,7 +294,7 @@ def gate_text(report: GateReport) -> str:
             + (f" ({where})" if where else "")
             + "\n"
         )
-    word = "passed" if report.passed else "FAILED"
+    word = report.verdict
     parts = [
         f"arena {report.command} {word}: {report.candidate} vs {report.baseline}",
         _provenance(report).replace("`", ""),

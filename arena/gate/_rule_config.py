@@ -9,13 +9,14 @@ from arena.gate._regression import MAX_DROP, Severity
 RULES: dict[str, str] = {
     "suite_drop": "the suite score drops by more than max_drop, significantly",
     "critical_broken": "a critical case goes from pass to fail",
-    "critical_missing": "a critical case that passed was not run",
+    "critical_missing": "a critical case that passed was not run, or a case critical in the "
+    "baseline was removed or demoted",
     "happy_path_fail": "a happy-path case goes from pass to fail",
     "category_broken": "every case of a category fails (the baseline passed one)",
     "pass_to_fail": "any other counted case goes from pass to fail",
     "case_score_drop": "a case loses at least case_drop of mean score",
     "critical_failing": "a critical or happy-path case changed since the baseline (or new) "
-    "fails, and the baseline's code could not run on it",
+    "fails and did not break (the baseline's code could not run on it, or fails it too)",
 }
 """Every rule and what makes it fire."""
 DEFAULT_BLOCKING: tuple[str, ...] = (

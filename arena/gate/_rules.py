@@ -8,7 +8,9 @@ rule                 fires when                                            defau
                      bootstrap interval lies below 0 (otherwise a warning)
 ``critical_broken``  a critical case went from pass to fail                 block
 ``critical_missing`` a critical case that passed is still in the dataset    block
-                     but was not run
+                     but was not run; or a case critical in the baseline
+                     was removed from the dataset or demoted, until the
+                     baseline is saved again (``arena.gate._changed``)
 ``happy_path_fail``  a happy-path case went from pass to fail               block
 ``category_broken``  every compared counted case of a category fails while  block
                      the baseline passed at least one
@@ -16,13 +18,16 @@ rule                 fires when                                            defau
 ``case_score_drop``  a counted case that did not break lost at least        warn
                      ``case_drop`` (0.1) of mean score
 ``critical_failing`` a critical or happy-path case that changed since the   block
-                     baseline (or is new) fails, and the baseline's code
-                     could not be run on it (``arena.gate._changed``)
+                     baseline (or is new) fails and did not break: the
+                     baseline's code could not be run on it, its side was
+                     only simulator errors, or it fails it too
+                     (``arena.gate._changed``)
 ==================== ===================================================== ========
 
 Cases that changed since the baseline, or are new, are compared against the baseline's code
 run on their new content when the gate could run it (``side``,
-:mod:`arena.gate._baseline_side`); otherwise ``critical_failing`` applies to them.
+:mod:`arena.gate._baseline_side`); ``critical_failing`` applies to those the candidate fails
+that did not break.
 
 Cases a side ran but whose every repeat was a *simulator error* (the simulated user failed)
 hold no evidence about the agent: they are not compared, never broken, fixed or missing, and the
@@ -43,7 +48,16 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.gate._alignment import Alignment, align
-from arena.gate._changed import outcomes, side_message, touched, unjudged_rule, with_side
+from arena.gate._changed import (
+    failing_why,
+    outcomes,
+    side_message,
+    tier_changes,
+    tier_rule,
+    touched,
+    unjudged_rule,
+    with_side,
+)
 from arena.gate._classify import KIND_WORDS, classify
 from arena.gate._noise import pass_drop_p_value
 from arena.gate._regression import RegressionReason, RegressionReport
@@ -156,10 +170,14 @@ def _category_rule(
     return reasons
 
 
-def simulator_note(count: int, cases: Sequence[str]) -> str:
-    """``N simulator errors (not agent failures)``, and the cases left without evidence."""
+def simulator_note(count: int, cases: Sequence[str], side: int = 0) -> str:
+    """``N simulator errors (not agent failures)``, and the cases left without evidence
+    (``side``: how many of the ``count`` the baseline side's run had)."""
     plural = "s" if count != 1 else ""
-    note = f"{count} simulator error{plural} (not agent failures): left out of the pass figures"
+    note = f"{count} simulator error{plural} (not agent failures)"
+    if side:
+        note += f", {side} of them on the baseline side"
+    note += ": left out of the pass figures"
     if cases:
         note += (
             f"; no other repeat of {', '.join(cases)}, so not compared (missing evidence: "
@@ -174,33 +192,43 @@ def compare_snapshots(
     config: RuleConfig | None = None,
     dataset_hashes: Mapping[str, str] | None = None,
     side: BaselineSide | None = None,
+    dataset_tiers: Mapping[str, str] | None = None,
 ) -> RegressionReport:
     """Apply the rules (module docstring) to a candidate snapshot against a baseline;
-    ``side``: the baseline's code run on the cases changed since it (None: not run)."""
+    ``side``: the baseline's code run on the cases changed since it (None: not run);
+    ``dataset_tiers``: the candidate's dataset, case id -> tier (removed or demoted critical
+    cases)."""
     config = config or RuleConfig()
     original: Alignment = align(base, cand, dataset_hashes)
     changed = touched(original, cand)
     original_base, base = base, with_side(base, changed, side.cases if side else {})
     aligned = align(base, cand, dataset_hashes) if base is not original_base else original
     rerun = [c for c in changed if c in aligned.compared]
-    unjudged = [c for c in changed if c not in rerun]
+    side_errors = side.simulator_errors if side else {}
+    lost = [c for c in changed if c not in rerun and c in side_errors]
     path = side_message(side.message if side else None, changed)
     compared = aligned.compared
     counted = [c for c in compared if base.cases[c].counted and cand.cases[c].counted]
     suite = suite_figures(base, cand, counted, config)
     case_reasons, broken = _case_rules(base, cand, compared, config)
+    tiers = tier_changes(original_base, dataset_tiers)
     reasons = [
         *suite_rule(suite, config),
         *case_reasons,
         *_missing_rule(base, aligned.not_run, config),
+        *tier_rule(original_base, tiers, config),
         *_category_rule(base, cand, compared, config),
-        *unjudged_rule(cand, unjudged, original.added, config, f"not compared: {path}"),
+        *unjudged_rule(
+            cand, failing_why(base, changed, rerun, broken, lost, path), original.added, config
+        ),
     ]
-    simulated = sum(cand.simulator_errors.values())
+    side_simulated = sum(side_errors.values())
+    simulated = sum(cand.simulator_errors.values()) + side_simulated
+    missing_evidence = [*aligned.simulator_errors, *lost]
     notes = [
         *aligned.notes,
         *([suite.note] if suite.note else []),
-        *([simulator_note(simulated, aligned.simulator_errors)] if simulated else []),
+        *([simulator_note(simulated, missing_evidence, side_simulated)] if simulated else []),
     ]
     delta = (
         None
@@ -243,8 +271,10 @@ def compare_snapshots(
         baseline_side_run=side.run_id if side is not None and changed else None,
         not_run_cases=aligned.not_run,
         not_run_tiers={c: str(base.cases[c].tier) for c in aligned.not_run},
-        simulator_error_cases=aligned.simulator_errors,
+        tier_changes=tiers,
+        simulator_error_cases=missing_evidence,
         simulator_errors=simulated,
+        baseline_side_simulator_errors=side_simulated,
         datasets_differ=aligned.datasets_differ,
         notes=notes,
         power=suite_power(base, cand, counted, suite, config),

@@ -2,19 +2,24 @@
 
 CI variables win (GitHub Actions, GitLab CI, Buildkite, CircleCI, Jenkins; ``ARENA_COMMIT``,
 ``ARENA_BRANCH`` and ``ARENA_CI_URL`` override everything); otherwise the commit and branch are
-read from the ``.git`` folder above the working directory (plain files: no ``git`` process is
-started). Anything unknown is left out.
+read from the ``.git`` folder above the working directory (plain files). When they come from
+that folder, ``dirty`` is ``"true"`` if tracked files had uncommitted changes (``git status``,
+the one ``git`` process started): the commit is then not the code that ran. Anything unknown is
+left out.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
 from arena.secrets import redact_url
 
 KEYS = ("commit", "branch", "ci_url")
+DIRTY = "dirty"
+"""Set to ``"true"`` when the working tree had uncommitted changes to tracked files."""
 
 
 def _github(env: Mapping[str, str]) -> dict[str, str]:
@@ -101,9 +106,26 @@ def git_info(start: Path | None = None) -> dict[str, str]:
     return {"commit": head, "branch": ""}  # detached HEAD
 
 
+def has_uncommitted_changes(start: Path | None = None) -> bool:
+    """True when ``git status`` in ``start`` (default: the working dir) lists changes to
+    tracked files; False when clean, or when git cannot tell (no git, not a repository)."""
+    try:
+        done = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=(start or Path.cwd()).resolve(),
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and bool(done.stdout.strip())
+
+
 def provenance(env: Mapping[str, str] | None = None, start: Path | None = None) -> dict[str, str]:
-    """``commit``, ``branch`` and ``ci_url`` as far as known (empty values dropped); the URL
-    without credentials (:func:`arena.secrets.redact_url`)."""
+    """``commit``, ``branch`` and ``ci_url`` as far as known (empty values dropped), and
+    ``dirty`` (module docstring); the URL without credentials (:func:`arena.secrets.redact_url`)."""
     env = os.environ if env is None else env
     found = _github(env) or _other_ci(env)
     local = git_info(start) if not found.get("commit") else {}
@@ -116,4 +138,6 @@ def provenance(env: Mapping[str, str] | None = None, start: Path | None = None) 
         if env.get(var):
             merged[key] = env[var]
     merged["ci_url"] = redact_url(merged["ci_url"])  # stored: never a token it carries
+    if local.get("commit") and not env.get("ARENA_COMMIT") and has_uncommitted_changes(start):
+        merged[DIRTY] = "true"
     return {key: value for key, value in merged.items() if value}

@@ -158,8 +158,9 @@ class Team:
         self.git("commit", "-q", "-m", message)
         return self.git("rev-parse", "HEAD")
 
-    def arena(self, *argv: str, code: int = 0) -> str:
-        done = subprocess.run(
+    def call(self, *argv: str) -> subprocess.CompletedProcess[str]:
+        """``arena --fake-scripts fake_models.yaml ARGV`` from the repository's folder."""
+        return subprocess.run(
             [sys.executable, "-m", "arena.cli", "--fake-scripts", "fake_models.yaml", *argv],
             cwd=self.folder,
             env=self.env,
@@ -167,6 +168,9 @@ class Team:
             text=True,
             timeout=300,
         )
+
+    def arena(self, *argv: str, code: int = 0) -> str:
+        done = self.call(*argv)
         assert done.returncode == code, (argv, done.stdout[-3000:], done.stderr[-3000:])
         return done.stdout
 
@@ -219,10 +223,10 @@ def test_an_edited_critical_case_is_judged_against_the_baseline_commits_code(
     [why] = [r for r in regression["reasons"] if r["rule"] == "critical_broken"]
     assert why["case_id"] == "HD-1" and why["severity"] == "block"
     assert why["message"].startswith(
-        "critical case HD-1: 1/1 -> 0/1 passes (trajectory: reset_password was called but raised "
-        "KeyError"
+        "critical case HD-1: 1/1 -> 0/1 passes (trajectory: reset_password was called but "
+        "raised KeyError"
     )
-    assert "output missing: 'reset'" in why["message"]
+    assert "output missing: 'reset'" in why["check"]
     assert "| `HD-1` | critical_broken | trajectory |" in md
     assert f"baseline side run from commit {first[:7]}" in md
     assert "compared against the baseline's code run on them: `HD-1` (fails 0/1)" in md
