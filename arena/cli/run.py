@@ -23,6 +23,12 @@ def register(sub: Any) -> None:
         help="rerun results that ended in an error instead of reusing them",
     )
     p.add_argument(
+        "--allow-unoffered-tools",
+        action="store_true",
+        help="run cases that need a tool no variant offers, and let them fail, instead of "
+        "refusing the run (the gate's baseline side uses it: older code may lack a new tool)",
+    )
+    p.add_argument(
         "--rerun",
         action="store_true",
         help="start a new run even when an identical one is stored: every agent runs again "
@@ -65,6 +71,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         progress=not args.json,
         dataset_path=args.dataset,
         user_model=args.user_model,
+        offered_tools_only=not args.allow_unoffered_tools,
     )
     check_run(variants, options)  # before the database is opened: bad input writes nothing
     from arena.cli import executing

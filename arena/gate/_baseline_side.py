@@ -165,6 +165,7 @@ def _argv(config: GateConfig, variant: Path, dataset: str, cases: list[str]) -> 
         "--timeout",
         str(config.run.timeout_s),
         "--json",
+        "--allow-unoffered-tools",  # the baseline's code may predate a tool the PR adds
     ]
     if config.run.user_model:
         argv += ["--user-model", config.run.user_model]

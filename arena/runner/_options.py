@@ -29,3 +29,7 @@ class RunOptions:
     user_model: str | None = None
     """The model spec that plays simulated users whose case names none (``arena run
     --user-model``; None: the local model)."""
+    offered_tools_only: bool = True
+    """Refuse a case that needs a tool no variant offers (it could never pass); False runs it
+    and lets it fail (``arena run --allow-unoffered-tools``: the gate's baseline side, whose
+    older code may predate a tool the pull request adds)."""

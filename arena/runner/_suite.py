@@ -83,7 +83,8 @@ async def run_suite_async(
     check_run(variants, options)  # bad input fails before anything is written or called
     cases = select_cases(dataset, options.tier, options.case_ids)
     user_model = check_user_models(cases, options)
-    check_offered_tools(cases, variants, options.dataset_path)
+    if options.offered_tools_only:
+        check_offered_tools(cases, variants, options.dataset_path)
     tasks = plan_tasks(variants, cases, options.repeats, user_model)
     dataset_id = store.ensure_dataset(dataset, options.dataset_path)
     changes = {v.name: changes_since_stored(store, v) for v in variants}

@@ -289,3 +289,60 @@ def test_in_ci_a_squashed_baseline_commit_falls_back_to_the_merge_base(
         "0123456789ab is not in the repository"
     )
     assert regression["rerun_cases"] == ["HD-1"] and regression["broken_cases"] == ["HD-1"]
+
+
+def test_a_tool_the_pull_request_adds_still_gets_a_baseline_side(tmp_path: Path) -> None:
+    """Commit 2 adds a tool and a case that needs it: the baseline's code (commit 1) lacks the
+    tool, yet its side runs (and fails the new case) instead of being refused as bad input."""
+    team = Team(tmp_path / "helpdesk-repo")
+    team.write("helpdesk/__init__.py", "")
+    team.write("helpdesk/agent.py", AGENT)
+    team.write("helpdesk/tools.py", TOOLS.format(USERS='{"u-7"}'))
+    team.write("fake_models.yaml", SCRIPTS)
+    team.write("variants/helpdesk.yaml", VARIANT)
+    team.write("golden.json", _dataset("u-7"))
+    team.write("arena.yaml", CONFIG)
+    team.write(".gitignore", "reports/\n")
+    first = team.commit("helpdesk agent")
+    team.arena("run", "--variants", "variants/helpdesk.yaml", "--dataset", "golden.json")
+    team.arena("baseline", "save", "helpdesk", "--export", "baselines/baseline.json")
+    team.git("checkout", "-q", "-b", "feature")
+    unlock = '''
+
+@tool
+def unlock_account(user_id: str) -> str:
+    """Unlock a user's account."""
+    return f"account of {user_id} unlocked"
+'''
+    team.write("helpdesk/tools.py", TOOLS.format(USERS='{"u-7"}') + unlock)
+    team.write(
+        "helpdesk/agent.py",
+        AGENT.replace("import reset_password", "import reset_password, unlock_account").replace(
+            "tools=[reset_password]", "tools=[reset_password, unlock_account]"
+        ),
+    )
+    team.write(
+        "fake_models.yaml",
+        SCRIPTS
+        + "    - when: [unlock]\n      replies: [{tool: unlock_account, args: {user_id: u-8}}]\n",
+    )
+    dataset = json.loads(_dataset("u-7"))
+    dataset["available_tools"].append("unlock_account")
+    dataset["test_cases"].append(
+        {
+            "id": "HD-3",
+            "input": "Please unlock the account of u-8.",
+            "category": "edge_case",
+            "tier": "standard",
+            "expected_tools": ["unlock_account"],
+            "expected_output_contains": ["unlocked"],
+        }
+    )
+    team.write("golden.json", json.dumps(dataset))
+    team.commit("unlock_account, and a case for it")
+    doc, md = team.gate(code=0)
+    regression = doc["regression"]
+    assert regression["baseline_side"] == f"baseline side run from commit {first[:7]}"
+    assert regression["new_cases"] == ["HD-3"]
+    assert regression["fixed_cases"] == ["HD-3"]  # the baseline lacks the tool: it fails it
+    assert "unavailable" not in md.split("baseline side run from commit", 1)[0][-200:]
