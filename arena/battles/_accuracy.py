@@ -4,7 +4,9 @@ Every run has golden scores beside its verdicts. A battle is a **decisive pair**
 answer passes its golden case and the other fails, or their golden scores differ by at least
 :data:`MIN_SCORE_GAP`. Among decisive pairs with a readable verdict, the judge's accuracy is
 the share where it prefers the golden winner (a tie prefers neither, so it counts as a miss),
-with a 95% interval from a bootstrap that resamples golden cases. Battles the crash rule
+with a 95% interval: the wider of a bootstrap that resamples golden cases (pairs of one case
+go together) and the exact Clopper-Pearson interval on the pairs (so 14 of 14 reads
+[0.77, 1.00], never the bootstrap's zero-width [1.00, 1.00]). Battles the crash rule
 decided (an answer crashed) are no judge's verdict and are left out. A judge whose interval
 reaches down to 0.5 cannot be shown to beat a coin flip on the pairs where the answer is known.
 """
@@ -129,6 +131,8 @@ def judge_accuracy(
             ci_high=None,
         )
     low, high = _interval(list(per_case.values()), rounds, seed)
+    exact_low, exact_high = _exact_interval(correct, pairs)
+    low, high = min(low, exact_low), max(high, exact_high)
     return JudgeAccuracy(
         pairs=pairs,
         correct=correct,
@@ -154,3 +158,13 @@ def _interval(hits_per_case: list[list[int]], rounds: int, seed: int) -> tuple[f
     ]
     low, high = np.percentile(np.concatenate(rates), CI_PERCENTILES)
     return float(low), float(high)
+
+
+def _exact_interval(hits: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """The Clopper-Pearson interval of ``hits`` successes in ``n`` trials."""
+    from scipy import stats
+
+    tail = (1.0 - level) / 2
+    low = 0.0 if hits == 0 else float(stats.beta.ppf(tail, hits, n - hits + 1))
+    high = 1.0 if hits == n else float(stats.beta.ppf(1.0 - tail, hits + 1, n - hits))
+    return low, high

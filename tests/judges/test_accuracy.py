@@ -146,3 +146,15 @@ def test_arena_health_and_judge_report_a_scripted_judges_accuracy(
     out = capsys.readouterr().out
     assert "decisive-pair accuracy [95% CI]" in out
     assert re.search(r"75% \[\d+, \d+\] of 8", out)
+
+
+def test_a_judge_right_on_every_pair_still_gets_an_interval_of_its_sample_size() -> None:
+    """14 of 14 (the demo's figure) is not certainty: the exact interval is [0.77, 1.00]; a
+    case bootstrap alone collapses to [1.00, 1.00]."""
+    battles, marks = _scripted([True] * 14)
+    found = judge_accuracy(battles, marks)
+    assert found.accuracy == 1.0 and found.ci_high == 1.0
+    assert found.ci_low == pytest.approx(0.7684, abs=1e-3)
+    assert "1.00 [0.77, 1.00] on 14 decisive pairs" in found.text()
+    none = judge_accuracy(*_scripted([False] * 14))
+    assert none.ci_low == 0.0 and none.ci_high == pytest.approx(0.2316, abs=1e-3)

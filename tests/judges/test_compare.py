@@ -76,7 +76,7 @@ def test_four_wins_out_of_four_are_no_proof_of_better(judged: tuple[Store, int, 
     # The judge's accuracy on every decisive pair of the run (good or same vs bad, 4 cases).
     assert report.summary.startswith(
         f"good vs bad: INCONCLUSIVE (win rate 1.00 [{report.ci_low:.2f}, 1.00] over 4 "
-        "battles; judge decisive-pair accuracy 1.00 [1.00, 1.00] on 8 decisive pairs; "
+        "battles; judge decisive-pair accuracy 1.00 [0.63, 1.00] on 8 decisive pairs; "
         "golden pass rate 100% vs 0%"
     )
     assert report.judge_accuracy is not None and report.judge_accuracy.beats_chance
