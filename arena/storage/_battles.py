@@ -9,7 +9,7 @@ from sqlalchemy import delete, select
 
 from arena.records.results import utcnow
 from arena.storage._tables import BattleRow, VerdictCacheRow
-from arena.storage._votes import first_votes, store_vote
+from arena.storage._votes import battle_row, first_votes, store_vote
 from arena.storage._writes import upsert
 from arena.vocabulary import ERROR
 
@@ -85,18 +85,7 @@ class BattleStoreMixin:
                 if battle.winner == ERROR and old.winner != ERROR:
                     return old.id
                 s.execute(delete(BattleRow).where(BattleRow.id == old.id))
-            row = BattleRow(
-                run_id=battle.run_id,
-                judge_key=battle.judge.key,
-                case_id=battle.case_id,
-                repeat=battle.repeat,
-                variant_a=battle.variant_a,
-                variant_b=battle.variant_b,
-                result_a_id=battle.result_a_id,
-                result_b_id=battle.result_b_id,
-                winner=battle.winner,
-                body=battle.model_dump(mode="json", exclude={"id"}),
-            )
+            row = battle_row(battle)
             s.add(row)
             s.flush()
             return row.id

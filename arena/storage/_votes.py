@@ -51,18 +51,7 @@ def store_vote(s: Session, battle: Battle) -> int:
         raise _already(battle)
     # The answers' lengths (style control) are the stored answers', whatever the caller said.
     battle = battle.model_copy(update={"len_a": len(a.output), "len_b": len(b.output)})
-    row = BattleRow(
-        run_id=battle.run_id,
-        judge_key=battle.judge.key,
-        case_id=battle.case_id,
-        repeat=battle.repeat,
-        variant_a=battle.variant_a,
-        variant_b=battle.variant_b,
-        result_a_id=battle.result_a_id,
-        result_b_id=battle.result_b_id,
-        winner=battle.winner,
-        body=battle.model_dump(mode="json", exclude={"id"}),
-    )
+    row = battle_row(battle)
     s.add(row)
     s.flush()
     low, high = sorted((battle.result_a_id, battle.result_b_id))
@@ -192,3 +181,19 @@ def first_votes(battles: Iterable[Battle]) -> list[Battle]:
             seen.add(key)
         kept.append(battle)
     return kept
+
+
+def battle_row(battle: Battle) -> BattleRow:
+    """The row that stores ``battle`` (its id left to the database)."""
+    return BattleRow(
+        run_id=battle.run_id,
+        judge_key=battle.judge.key,
+        case_id=battle.case_id,
+        repeat=battle.repeat,
+        variant_a=battle.variant_a,
+        variant_b=battle.variant_b,
+        result_a_id=battle.result_a_id,
+        result_b_id=battle.result_b_id,
+        winner=battle.winner,
+        body=battle.model_dump(mode="json", exclude={"id"}),
+    )

@@ -187,13 +187,12 @@ class Team:
         return results, replies
 
 
-@pytest.fixture
-def team(tmp_path: Path) -> tuple[Team, str]:
-    """Commit 1 with its baseline saved; commit 2: u-9 dropped from the code, HD-1 edited."""
+def _baselined(tmp_path: Path, users: str) -> tuple[Team, str]:
+    """Commit 1 (the agent knowing ``users``, HD-1 about u-7) and its baseline saved."""
     team = Team(tmp_path / "helpdesk-repo")
     team.write("helpdesk/__init__.py", "")
     team.write("helpdesk/agent.py", AGENT)
-    team.write("helpdesk/tools.py", TOOLS.format(USERS='{"u-7", "u-9"}'))
+    team.write("helpdesk/tools.py", TOOLS.format(USERS=users))
     team.write("fake_models.yaml", SCRIPTS)
     team.write("variants/helpdesk.yaml", VARIANT)
     team.write("golden.json", _dataset("u-7"))
@@ -202,6 +201,13 @@ def team(tmp_path: Path) -> tuple[Team, str]:
     first = team.commit("helpdesk agent")
     team.arena("run", "--variants", "variants/helpdesk.yaml", "--dataset", "golden.json")
     team.arena("baseline", "save", "helpdesk", "--export", "baselines/baseline.json")
+    return team, first
+
+
+@pytest.fixture
+def team(tmp_path: Path) -> tuple[Team, str]:
+    """Commit 1 with its baseline saved; commit 2: u-9 dropped from the code, HD-1 edited."""
+    team, first = _baselined(tmp_path, '{"u-7", "u-9"}')
     saved = json.loads((team.folder / "baselines" / "baseline.json").read_text())
     assert saved["provenance"]["commit"] == first
     team.git("checkout", "-q", "-b", "feature")  # the pull request's branch
@@ -294,18 +300,7 @@ def test_in_ci_a_squashed_baseline_commit_falls_back_to_the_merge_base(
 def test_a_tool_the_pull_request_adds_still_gets_a_baseline_side(tmp_path: Path) -> None:
     """Commit 2 adds a tool and a case that needs it: the baseline's code (commit 1) lacks the
     tool, yet its side runs (and fails the new case) instead of being refused as bad input."""
-    team = Team(tmp_path / "helpdesk-repo")
-    team.write("helpdesk/__init__.py", "")
-    team.write("helpdesk/agent.py", AGENT)
-    team.write("helpdesk/tools.py", TOOLS.format(USERS='{"u-7"}'))
-    team.write("fake_models.yaml", SCRIPTS)
-    team.write("variants/helpdesk.yaml", VARIANT)
-    team.write("golden.json", _dataset("u-7"))
-    team.write("arena.yaml", CONFIG)
-    team.write(".gitignore", "reports/\n")
-    first = team.commit("helpdesk agent")
-    team.arena("run", "--variants", "variants/helpdesk.yaml", "--dataset", "golden.json")
-    team.arena("baseline", "save", "helpdesk", "--export", "baselines/baseline.json")
+    team, first = _baselined(tmp_path, '{"u-7"}')
     team.git("checkout", "-q", "-b", "feature")
     unlock = '''
 
