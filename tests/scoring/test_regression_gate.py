@@ -95,8 +95,8 @@ def test_a_prompt_that_forbids_tools_fails_the_gate_and_says_why(
         if reason["case_id"]:
             assert reason["kind"] in ("trajectory", "output", "behavior", "error"), reason
             assert reason["check"], reason
-    # the answers lack what the tools would have found, and the report says no tool was called
-    assert any("tools [] vs expected" in r["check"] for r in blocking if r["check"])
+    # the answers lack what the tools would have found, and the report names the missed call
+    assert any("was never called" in r["check"] for r in blocking if r["check"])
     for case in broken:
         assert f"`{case}`" in md
     assert "Why cases broke" in md and "**Why it failed:**" in md
