@@ -14,13 +14,11 @@ import pytest
 from arena.battles import judge_run, pending_escalations
 from arena.evaluation.run_scores import score_run
 from arena.gate._compare import compare_variants
-from arena.golden import GoldenDataset
 from arena.models import ModelConfig, register_fake
-from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants.variant import Variant
 from judges import JudgeSpec, parse_judge
 from judges._types import SelectiveSettings
+from tests.judges.test_judges import _run as stored_run
 from tests.support.fault_server import FaultServer
 
 pytestmark = pytest.mark.system  # a server, a run, two judges
@@ -37,26 +35,7 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FaultServer]:
 
 
 def _run(store: Store) -> int:
-    register_fake("good", [GOOD], cycle=True)
-    register_fake("bad", [BAD], cycle=True)
-    register_fake("same", [GOOD], cycle=True)
-    cases = [
-        {
-            "id": f"C-{i}",
-            "input": f"What's 25% of 1200? #{i}",
-            "category": "happy_path",
-            "expected_output_contains": ["300"],
-        }
-        for i in range(8)
-    ]
-    dataset = GoldenDataset.model_validate(
-        {"name": "t", "available_tools": ["calculate"], "test_cases": cases}
-    )
-    variants = [
-        Variant.model_validate({"name": n, "model": {"spec": f"fake:{n}"}, "tools": ["calculate"]})
-        for n in ("good", "bad", "same")
-    ]
-    run_id = run_suite(store, dataset, variants, RunOptions(progress=False)).run_id
+    run_id = stored_run(store, cases=8, good=GOOD)
     score_run(store, run_id)
     return run_id
 

@@ -120,21 +120,23 @@ def test_parse_judge_specs(tmp_path: Any) -> None:
 GOOD, BAD = "The answer is 300.", "I think it is 250."
 
 
-def _run(store: Store) -> int:
-    register_fake("good", [GOOD], cycle=True)
+def _run(store: Store, cases: int = 4, good: str = GOOD) -> int:
+    """A stored run of three scripted variants ("good", "bad", "same" as good) on ``cases``
+    cases."""
+    register_fake("good", [good], cycle=True)
     register_fake("bad", [BAD], cycle=True)
-    register_fake("same", [GOOD], cycle=True)
-    cases = [
+    register_fake("same", [good], cycle=True)
+    found = [
         {
             "id": f"C-{i}",
             "input": f"What's 25% of 1200? #{i}",
             "category": "happy_path",
             "expected_output_contains": ["300"],
         }
-        for i in range(4)
+        for i in range(cases)
     ]
     dataset = GoldenDataset.model_validate(
-        {"name": "t", "available_tools": ["calculate"], "test_cases": cases}
+        {"name": "t", "available_tools": ["calculate"], "test_cases": found}
     )
     variants = [
         Variant.model_validate({"name": n, "model": {"spec": f"fake:{n}"}, "tools": ["calculate"]})
