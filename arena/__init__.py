@@ -29,8 +29,8 @@ _EXPORTS = {
     "Store": "arena.storage",
     "AgentContext": "arena.agents",
     "agent_factory": "arena.agents",
-    "SequentialOptions": "arena.sequential._driver",
-    "run_sequential": "arena.sequential._driver",
+    "SequentialOptions": "arena.gate.sequential._driver",
+    "run_sequential": "arena.gate.sequential._driver",
 }
 
 __all__ = ["__version__", *_EXPORTS]

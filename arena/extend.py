@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the real names, for type checkers
     from arena.agents._context import AGENTS, AgentContext, AgentFactory
-    from arena.agents._declare import agent_factory
     from arena.errors import ArenaError, InputError, ModelError, NameTaken, NotFound, UnknownName
+    from arena.factories._declare import agent_factory
     from arena.golden._models import GoldenCase
     from arena.models._config import ModelConfig
     from arena.models._fake import FakeChatModel, register_fake
@@ -68,7 +68,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "golden_check": ("arena.registry", "golden_check"),
     "agent_architecture": ("arena.registry", "agent_architecture"),
     "report_format": ("arena.registry", "report_format"),
-    "agent_factory": ("arena.agents._declare", "agent_factory"),
+    "agent_factory": ("arena.factories._declare", "agent_factory"),
     "PROVIDERS": ("arena.models.providers._registry", "PROVIDERS"),
     "JUDGE_MODES": ("judges.modes", "MODES"),
     "RATING_METHODS": ("arena.ratings._methods", "RATING_METHODS"),

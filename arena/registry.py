@@ -381,7 +381,9 @@ PROVIDERS: Registry[Any] = Registry(
             "arena.models.providers._openai:OpenAIProvider", "any OpenAI-compatible endpoint"
         ),
         "fake": Builtin("arena.models.providers._fake:FakeProvider", "a scripted model (tests)"),
-        "human": Builtin("judges._human:HumanProvider", "people voting in the app, never called"),
+        "human": Builtin(
+            "arena.models.providers._human:HumanProvider", "people voting in the app, never called"
+        ),
         "answers": Builtin(
             "arena.outputs._provider:AnswersProvider",
             "answers read from files (arena judge --outputs), never called",
@@ -410,7 +412,7 @@ JUDGE_MODES: Registry[Any] = Registry(
             "each answer graded alone (P(YES) of one token), compared by log-odds",
         ),
         "checklist": Builtin(
-            "judges.modes._checklist:ChecklistMode",
+            "judges.modes.checklist._mode:ChecklistMode",
             "each answer alone, one YES/NO logprob question per golden checklist item",
         ),
         "rules": Builtin(

@@ -12,7 +12,7 @@ read, best of ``--rounds``, by:
   before the pre-check; unsafe on hostile input);
 - **pre-check alone**;
 - **row by row**: the strict row reader (:func:`arena.inputs.files.read_json_rows` and
-  :func:`arena.battles.log.rows.arena_row`), which every log falls back to when the columnar
+  :func:`arena.records.log_rows.arena_row`), which every log falls back to when the columnar
   path does not take it, and which vote files use;
 - **load_votes**: the vote-file reader on the same rows (with a judge field).
 
@@ -74,10 +74,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    from arena.battles import load_votes
-    from arena.battles.log.fast_reader import read_fast
-    from arena.battles.log.reader import load_battle_log, read_rows
+    from arena.battle_log.fast_reader import read_fast
+    from arena.battle_log.reader import load_battle_log, read_rows
     from arena.inputs.scan import plain_jsonl
+    from arena.trust import load_votes
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "battles.jsonl"

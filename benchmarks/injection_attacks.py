@@ -18,11 +18,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.battles import Battle, apply_outcome, pair_request
+from arena.battles import Battle, pair_request
 from arena.golden import GoldenCase
 from arena.models import ResponseStore
 from arena.records.results import RunResult
 from arena.reports import text_table
+from arena.trust import apply_outcome
 from arena.vocabulary import MODEL_A, MODEL_B, TIE
 from judges import DEFAULT_TIE_MARGIN, JudgeSpec, PairwiseJudge, combine
 

@@ -40,22 +40,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.battles import (
-    Battle,
-    apply_outcome,
-    golden_marks,
-    golden_winner,
-    judge_accuracy,
-    judge_agreement,
-    judge_health,
-    judge_run,
-)
+from arena.battles import Battle, judge_run
 from arena.evaluation.run_scores import load_run_scores, score_run
 from arena.golden import load_dataset
 from arena.paths import data_dir
 from arena.reports import pct, text_table
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
+from arena.trust import (
+    apply_outcome,
+    golden_marks,
+    golden_winner,
+    judge_accuracy,
+    judge_agreement,
+    judge_health,
+)
 from arena.variants.variant import load_variants
 from benchmarks.common import load_average, machine_name, timer
 from judges import (

@@ -24,10 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.battles import Labelled, PairId, calibrate, judge_run, label_verdict, verdict_score
+from arena.battles import judge_run
 from arena.outputs import LabelledPair, load_outputs, load_preference_set, store_outputs
 from arena.reports import pct, text_table
 from arena.storage import Store
+from arena.trust import Labelled, PairId, calibrate, label_verdict, verdict_score
 from arena.vocabulary import MODEL_A, MODEL_B, TIE
 from benchmarks.common import load_average, machine_name, timer
 from judges import (

@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from arena.battles import Labelled, label_verdict
 from arena.outputs import LabelledPair
 from arena.reports import pct, text_table
+from arena.trust import Labelled, label_verdict
 from arena.vocabulary import MODEL_A, MODEL_B, TIE
 from judges import AgreementFigures, Choice, agreement_with_people, choice
 

@@ -10,7 +10,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the real names, for type checkers
-    from judges._checklist_score import DEFAULT_RULE, RULES, answer_score, p_first_better
     from judges._human import human_judge
     from judges._identity import judge_identity, verdict_key
     from judges._open_ended import (
@@ -45,15 +44,16 @@ if TYPE_CHECKING:  # the real names, for type checkers
     )
     from judges.modes import MODES, combine, get_mode, mode_names
     from judges.modes._base import JudgeMode
-    from judges.modes._checklist_items import ItemGrade, item_grades
+    from judges.modes.checklist._items import ItemGrade, item_grades
+    from judges.modes.checklist._score import DEFAULT_RULE, RULES, answer_score, p_first_better
 
 _EXPORTS = {
-    "DEFAULT_RULE": "judges._checklist_score",
-    "RULES": "judges._checklist_score",
-    "answer_score": "judges._checklist_score",
-    "p_first_better": "judges._checklist_score",
-    "ItemGrade": "judges.modes._checklist_items",
-    "item_grades": "judges.modes._checklist_items",
+    "DEFAULT_RULE": "judges.modes.checklist._score",
+    "RULES": "judges.modes.checklist._score",
+    "answer_score": "judges.modes.checklist._score",
+    "p_first_better": "judges.modes.checklist._score",
+    "ItemGrade": "judges.modes.checklist._items",
+    "item_grades": "judges.modes.checklist._items",
     "AgreementFigures": "judges._open_ended",
     "Choice": "judges._open_ended",
     "FittedCombination": "judges._open_ended",

@@ -1,8 +1,8 @@
-"""People as judges: ``human:NAME`` specs, whose verdicts are votes cast in the app.
+"""People as judges: ``human:NAME`` specs and voter names.
 
-A person is registered as the model provider ``human`` so that ``human:alice`` is a valid
-spec and every human vote is a battle like any other, with its own judge key (and its own
-Bradley-Terry ratings). Nothing can call a person: building the "model" is bad input.
+A person is the model provider ``human`` (:mod:`arena.models.providers._human`), so
+``human:alice`` is a valid spec and every human vote is a battle like any other, with its own
+judge key (and its own Bradley-Terry ratings).
 """
 
 from __future__ import annotations
@@ -12,31 +12,16 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from arena.errors import InputError
-from arena.models.providers._base import UncallableProvider
+from arena.models.providers._human import HUMAN
 
 if TYPE_CHECKING:
-    from arena.models._config import ModelConfig
     from judges._types import JudgeSpec
 
-HUMAN = "human"
 _NAME = re.compile(r"^[\w.@+-]{1,64}$")
 # Unicode categories never allowed in a name: controls, format characters (zero-width,
 # direction marks), private use, unassigned, line and paragraph separators.
 _HIDDEN = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 _CJK = frozenset({"CJK", "HIRAGANA", "KATAKANA", "HANGUL", "HALFWIDTH", "IDEOGRAPHIC"})
-
-
-class HumanProvider(UncallableProvider):
-    """``human:NAME``: a person voting in the app's Vote tab; never called."""
-
-    name = HUMAN
-    person = True
-
-    def refusal(self, config: ModelConfig) -> str:
-        return (
-            f"{config.spec} is a person, not a model: people vote in the app's Vote tab "
-            "(`arena app`)"
-        )
 
 
 def voter_name(name: str) -> str:

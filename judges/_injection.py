@@ -6,7 +6,7 @@ judge's own boundary tags, notes addressed to a grader, requests for a verdict (
 called:" line, a "Reference answer:"), and orders to drop earlier instructions or follow new
 grading rules. A match that only repeats the user's own request (a refusal quoting "ignore
 your instructions") or follows a negation ("I won't ignore previous instructions") is not
-counted. A flagged answer never wins its battle (:mod:`arena.battles._calibration`).
+counted. A flagged answer never wins its battle (:mod:`arena.trust._calibration`).
 
 :func:`injection_marks` applies it to everything of one side the judge reads that the agent
 could have written or steered: its answer or replies, the tool calls shown with them (their

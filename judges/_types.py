@@ -89,7 +89,7 @@ class JudgeSpec(BaseModel):
         ge=0,
         le=0.5,
         description="logprobs/grades: |P(A better) - 0.5| below this is a tie; None: "
-        "calibrated from the judge's own verdicts on the run (see arena.battles._calibration)",
+        "calibrated from the judge's own verdicts on the run (see arena.trust._calibration)",
     )
     combine: Combination = Field(
         "average",

@@ -120,7 +120,7 @@ def test_the_walk_sees_every_kind_of_import() -> None:
     assert "arena.registry" in GRAPH["arena.models._config"]
     assert "arena.gate._rules" in GRAPH["arena.gate._baselines"]
     assert "arena.ratings._options" in GRAPH["arena.ratings._methods"]  # TYPE_CHECKING only
-    assert "arena.storage" in GRAPH["arena.battles.votes.ballots"]  # inside a function
+    assert "arena.storage" in GRAPH["arena.votes._ballots"]  # inside a function
 
 
 def test_no_import_cycles() -> None:
@@ -163,3 +163,47 @@ def test_every_layer_pattern_names_a_module() -> None:
         if not any(fnmatch(module, pattern) for module in MODULES)
     ]
     assert stale == []
+
+
+def _package_of(module: str) -> str:
+    path = MODULES[module]
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def test_no_package_spans_two_layers() -> None:
+    # a folder is one concept on one layer: its modules (its __init__ included) share a layer;
+    # the root of `arena` is its face over the foundations, and a sub-package is a package
+    layers: dict[str, set[str]] = {}
+    for module in MODULES:
+        package = _package_of(module)
+        if package != "arena":
+            layers.setdefault(package, set()).add(LAYERS[layer_of(module)][0])
+    spread = {package: sorted(names) for package, names in layers.items() if len(names) > 1}
+    assert spread == {}
+
+
+JUDGES_MAY_IMPORT = (
+    "arena.errors",
+    "arena.registry",
+    "arena.vocabulary",
+    "arena.defaults",
+    "arena.secrets",
+    "arena.inputs",
+    "arena.records",
+    "arena.golden",
+    "arena.models",
+    "arena.scoring",
+)
+
+
+def test_judges_depend_on_core_types_only() -> None:
+    # judges/ is a layer of its own: how one pair is judged, never how runs are run or stored
+    outside = sorted(
+        f"{module} imports {other}"
+        for module, others in GRAPH.items()
+        if module == "judges" or module.startswith("judges.")
+        for other in others
+        if other.startswith("arena")
+        and not any(other == ok or other.startswith(ok + ".") for ok in JUDGES_MAY_IMPORT)
+    )
+    assert outside == []

@@ -2,8 +2,8 @@
 
 from arena.agents._builder import build_agent, check_agent, extract_output, graph_tool_names
 from arena.agents._context import AGENTS, AgentContext, AgentFactory
-from arena.agents._declare import FactorySpec, agent_factory, factory_spec
-from arena.agents._imports import add_project_root
+from arena.factories._declare import FactorySpec, agent_factory, factory_spec
+from arena.factories._imports import add_project_root
 
 __all__ = [
     "AGENTS",

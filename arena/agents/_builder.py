@@ -8,8 +8,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
 from arena.agents._context import AGENTS, AgentContext
-from arena.agents._factories import call_factory, import_factory, vet_variant
 from arena.errors import InputError
+from arena.factories._factories import call_factory, import_factory, vet_variant
 
 if TYPE_CHECKING:
     from arena.variants.variant import Variant
@@ -52,7 +52,7 @@ def build_agent(ctx: AgentContext) -> Runnable[Any, Any]:
 def check_agent(agent: str | Variant, *, file: str | None = None) -> None:
     """Fail fast (InputError naming the variant file and the field) when a bring-your-own
     factory cannot be imported or is not a factory, or (given the Variant) when its ``tools:``
-    or ``params:`` do not match what the factory declares (see arena.agents._factories).
+    or ``params:`` do not match what the factory declares (see arena.factories._factories).
 
     ``agent`` is the variant's ``agent`` value, or the Variant itself (its file is then known).
     """

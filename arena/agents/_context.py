@@ -25,8 +25,8 @@ class AgentContext:
 
     A bring-your-own factory (``agent: package.module:factory`` in a variant) is called with
     this and returns a LangGraph graph or any runnable that takes ``{"messages": [...]}``
-    (anything else is refused, see arena.agents._factories). ``tools`` are the tools the
-    factory declares (see arena.agents._declare) as selected by the variant's ``tools:`` (the
+    (anything else is refused, see arena.factories._factories). ``tools`` are the tools the
+    factory declares (see arena.factories._declare) as selected by the variant's ``tools:`` (the
     built-in Research Agent's when it declares none); ``params`` the variant's ``params:``
     (an instance of the factory's params model, or a dict); ``role_models`` the models the
     variant's ``roles:`` gives the roles the factory declares (``model_for``). ``sandbox_dir``

@@ -151,7 +151,7 @@ def load_leaderboard(
     url: str, run_id: int, judge_key: str | None, bootstrap: int = BOOTSTRAP_ROUNDS
 ) -> dict[str, Any]:
     """The run's leaderboard for one judge (entries and matrices) as a plain dict."""
-    from arena.evaluation.leaderboard import build_leaderboard
+    from arena.leaderboard import build_leaderboard
     from arena.ratings import RatingOptions
 
     board = build_leaderboard(
@@ -167,7 +167,7 @@ def load_leaderboard(
 def load_health(url: str, run_id: int) -> dict[str, Any]:
     """Every judge's health with its decisive-pair accuracy and plain-words warnings,
     judge-judge agreement and the model judges' agreement with the human votes."""
-    from arena.battles import health_warnings, run_health
+    from arena.trust import health_warnings, run_health
 
     report = run_health(get_store(url), run_id)
     doc = report.model_dump(mode="json")
@@ -213,7 +213,7 @@ def load_judge_details(
 ) -> list[tuple[str, str, list[dict[str, Any]]]]:
     """(judge label, mode, table rows) per judge whose mode found something about one result
     besides its verdict (e.g. a checklist's items), rendered by the mode for the app."""
-    from arena.battles._checklist_view import result_details
+    from judges.modes.checklist._view import result_details
 
     found = result_details(get_store(url).battles(run_id), result_id)
     return [(d.judge, d.mode, rows) for d in found if (rows := d.rows())]

@@ -14,11 +14,11 @@ import pandas as pd
 import streamlit as st
 
 from arena.app import data
+from arena.gate.sequential._sequence import level
 from arena.sequential import SPENDING
-from arena.sequential._plan import level
 
 if TYPE_CHECKING:
-    from arena.sequential._plan import SequencePlan
+    from arena.gate.sequential._sequence import SequencePlan
     from arena.storage import Store
 
 ALPHA = 0.05
@@ -30,8 +30,8 @@ def _stored_plan(
 ) -> SequencePlan | None:
     """The sequence ``arena compare/gate --sequential`` stored for this pair on this run's
     dataset and variant versions (either question), if any has evidence."""
+    from arena.gate.sequential._sequence import load_plan, sequence_key
     from arena.sequential import NON_INFERIORITY, THREE_WAY
-    from arena.sequential._plan import load_plan, sequence_key
 
     run = store.run(run_id)
     hashes = run.config.get("variants") or {}
@@ -76,8 +76,8 @@ def load_sequence(
     sequential comparison would take (the seed derived from the dataset and the variants) on
     the anytime boundary at alpha 0.05.
     """
-    from arena.sequential._plan import default_horizon, derive_seed
-    from arena.sequential._trace import (
+    from arena.gate.sequential._sequence import default_horizon, derive_seed
+    from arena.gate.sequential._trace import (
         case_order,
         confidence_trace,
         golden_outcomes,

@@ -13,9 +13,9 @@ import streamlit as st
 
 from arena.app import charts, data
 from arena.app.text import code, cost_format, md, missing, plural
-from arena.battles import default_voter
 from arena.defaults import TIER_NAMES
 from arena.storage import DatabaseProblem, masked_url
+from arena.votes import default_voter
 from judges._human import is_human_label as is_human
 
 TIER_LABELS = {

@@ -24,7 +24,8 @@ from arena.app import data
 from arena.app.dialogue_view import load_dialogue, render_dialogue
 from arena.app.text import error_text, md
 from arena.app.views import Context
-from arena.battles import (
+from arena.errors import AlreadyVoted, InputError
+from arena.votes import (
     VOTE_CHOICES,
     Escalation,
     RankInterval,
@@ -36,8 +37,7 @@ from arena.battles import (
     queue_counts,
     vote_counts,
 )
-from arena.battles.votes.ballots import swapped
-from arena.errors import AlreadyVoted, InputError
+from arena.votes._ballots import swapped
 from judges._human import is_human_label
 
 PAIR = "vote_pair"

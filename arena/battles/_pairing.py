@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from arena.battles._battle import crashed_side
 from arena.battles._requests import same_answer
 from arena.errors import InputError
 from arena.golden import GoldenCase
 from arena.records.results import RunResult
+from judges._battle import crashed_side
 
 
 class PairFate(StrEnum):

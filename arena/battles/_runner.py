@@ -7,11 +7,11 @@ are cached, so a failed judgement is asked again on the next run.
 What becomes of each pair is one rule, shared with ``arena plan``
 (:func:`arena.battles._pairing.judgeable_pairs`). A pair where an answer crashed (its result
 has an error) is never dropped and never shown to the judge: the crash rule decides it
-(:func:`arena.battles._battle.crash_battle`), locally and without a call, on every run alike.
+(:func:`judges._battle.crash_battle`), locally and without a call, on every run alike.
 A pair where a simulated user failed (a conversation result's ``simulator_error``) is not
 judged at all, since the failure is not the agent's: the report counts it in
 ``simulator_errors``. The pairs are handed out through the one fan-out of runs and judging
-(:mod:`arena.executors._fanout`).
+(:mod:`arena.fanout`).
 """
 
 from __future__ import annotations
@@ -23,21 +23,21 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from arena.battles._battle import Battle, crash_battle, pair_fields
-from arena.battles._calibration import apply_outcome, tie_margin
-from arena.battles._cascade import CascadeHealth
-from arena.battles._cascade_run import escalate_run
-from arena.battles._label_pairs import PairId
 from arena.battles._pairing import BATTLE_FATES, PairFate, SlotPair, judgeable_pairs, pair_fate
 from arena.battles._requests import pair_request
-from arena.executors._fanout import FanOut, Progress
+from arena.fanout import FanOut, Progress
 from arena.golden import GoldenCase, GoldenDataset
 from arena.golden._models import JudgeSettings
 from arena.models import CALLS, CallCounter
 from arena.records.results import RunResult
 from arena.storage import Store
+from arena.trust._calibration import apply_outcome, tie_margin
+from arena.trust._cascade import CascadeHealth
+from arena.trust._cascade_run import escalate_run
+from arena.trust._label_pairs import PairId
 from arena.vocabulary import ERROR, TIE
 from judges import Judge, JudgeSpec, PairRequest, PairwiseJudge, Verdict, get_mode, verdict_key
+from judges._battle import Battle, crash_battle, pair_fields
 
 
 class JudgeReport(BaseModel):
@@ -201,15 +201,15 @@ async def judge_both_orders(
 
 def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | None, list[Battle]]:
     """Combine every stored battle of ``spec`` on the run with the margin calibrated from all
-    of them (:func:`arena.battles._calibration.tie_margin`); changed battles are stored again.
+    of them (:func:`arena.trust._calibration.tie_margin`); changed battles are stored again.
 
     A judge whose spec asks for selective verdicts then stores each battle's confidence and
-    abstention (:func:`arena.battles._selective_store.select_run`).
+    abstention (:func:`arena.trust._selective_store.select_run`).
 
     Returns the margin and the judge's battles as stored now.
     """
-    from arena.battles._accuracy import golden_marks
     from arena.evaluation.run_scores import load_run_scores
+    from arena.trust._accuracy import golden_marks
 
     battles = store.battles(run_id, spec.key)
     marks = golden_marks(load_run_scores(store, run_id).cases) if battles else {}
@@ -218,7 +218,7 @@ def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | N
         if apply_outcome(battle, margin):
             battle.id = store.save_battle(battle)
     if spec.selective is not None:  # confidence and abstention follow the final outcomes
-        from arena.battles._selective_store import select_run
+        from arena.trust._selective_store import select_run
 
         select_run(store, run_id, spec, battles)
     return margin, battles

@@ -46,9 +46,9 @@ def _figure(agree: int, n: int, percent: float | None, kappa: float | None) -> s
 
 def cmd_agree(args: argparse.Namespace) -> int:
     """Print the agreement rows."""
-    from arena.battles import load_votes, log_agreement
-    from arena.battles.log.rows import WinnerCounts
     from arena.errors import InputError
+    from arena.records.log_rows import WinnerCounts
+    from arena.trust import load_votes, log_agreement
 
     read = {path: WinnerCounts() for path in (args.first, args.second) if path}
     first = load_votes(args.first, default_judge=_stem(args.first), counts=read[args.first])

@@ -58,7 +58,7 @@ def _run_and_file(args: argparse.Namespace) -> tuple[int | None, str | None]:
 
 def cmd_battles_export(args: argparse.Namespace) -> int:
     """Write (or print) a run's judged battles as a JSONL battle log."""
-    from arena.battles.log.writer import export_battle_log, jsonl, run_battle_log
+    from arena.battle_log.writer import export_battle_log, jsonl, run_battle_log
     from arena.storage import Store
 
     run, output = _run_and_file(args)
@@ -75,9 +75,9 @@ def cmd_battles_export(args: argparse.Namespace) -> int:
 def print_log_ratings(args: argparse.Namespace, options: Any) -> int:
     """``arena ratings --battles FILE``: rate a battle log and print (or dump) the table,
     saying what was skipped; with ``--anchor``, each model's score against the anchor."""
-    from arena.battles.log.options import LogCounts, anchor_score, parse_where
-    from arena.battles.log.reader import load_battle_log
-    from arena.evaluation.leaderboard import model_ratings, rate_battles, style_effects
+    from arena.battle_log.options import LogCounts, anchor_score, parse_where
+    from arena.battle_log.reader import load_battle_log
+    from arena.leaderboard import model_ratings, rate_battles, style_effects
     from arena.reports._cells import effects_text, number
     from arena.reports._format import text_table
 

@@ -18,8 +18,8 @@ def combination_figures(
     """Judge key -> every combination measured, for the run's positional probability judges
     (or just ``only``); agreement is with the ``reference`` judge, else the run's other model
     judge that judged the most battles."""
-    from arena.battles import compare_combinations, golden_marks, judges_of_run
     from arena.evaluation.run_scores import load_run_scores
+    from arena.trust import compare_combinations, golden_marks, judges_of_run
     from judges.modes import get_mode
 
     by_judge = judges_of_run(store, run_id)

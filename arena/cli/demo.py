@@ -133,13 +133,13 @@ def print_outcome(
         variants: the names of the variants that ran.
         bootstrap: bootstrap rounds for the ratings' and the verdict's intervals.
     """
-    from arena.battles import judge_agreement
     from arena.cli.combinations import combination_figures, print_combinations
     from arena.cli.health import judge_health_with_accuracy, print_health
     from arena.cli.ratings import print_leaderboard
-    from arena.evaluation.leaderboard import build_leaderboard
     from arena.gate._compare import compare_variants
+    from arena.leaderboard import build_leaderboard
     from arena.ratings import RatingOptions
+    from arena.trust import judge_agreement
 
     if all(battles):
         print_health([h for b in battles if (h := judge_health_with_accuracy(store, run_id, b))])

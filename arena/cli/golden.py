@@ -70,7 +70,7 @@ def register(sub: Any) -> None:
 
 def cmd_add(args: argparse.Namespace) -> int:
     """Add a pending case from a stored result."""
-    from arena.golden._grow import add_from_result
+    from arena.curation._grow import add_from_result
     from arena.storage import Store
 
     dataset, case = add_from_result(
@@ -95,7 +95,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 def cmd_promote(args: argparse.Namespace) -> int:
     """Promote a case."""
-    from arena.golden._grow import promote_case
+    from arena.curation._grow import promote_case
 
     dataset = promote_case(args.dataset, args.case, args.tier)
     print(
@@ -107,8 +107,8 @@ def cmd_promote(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     """Print the findings; exit 1 when any is an error."""
+    from arena.curation._lint import lint_dataset, scores_for_lint
     from arena.golden import load_dataset
-    from arena.golden._lint import lint_dataset, scores_for_lint
 
     dataset = load_dataset(_lint_dataset(args))
     scores: list[Any] = []

@@ -12,8 +12,8 @@ from arena.reports._cells import accuracy_cell, kappa_text
 from arena.reports._format import pct, text_table
 
 if TYPE_CHECKING:
-    from arena.battles import JudgeHealth, RunHealth
     from arena.storage import Store
+    from arena.trust import JudgeHealth, RunHealth
 
 
 def register(sub: Any) -> None:
@@ -50,10 +50,10 @@ def register(sub: Any) -> None:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Print every judge's health on a run, and agreements."""
-    from arena.battles import load_votes, read_labelled, run_health
     from arena.cli.combinations import combination_figures, print_combinations
     from arena.errors import InputError
     from arena.storage import Store
+    from arena.trust import load_votes, read_labelled, run_health
 
     votes = load_votes(args.human, default_judge="human") if args.human else []
     labels = read_labelled(args.labels) if args.labels else []
@@ -82,9 +82,9 @@ def cmd_health(args: argparse.Namespace) -> int:
 def judge_health_with_accuracy(store: Store, run_id: int, battles: list[Any]) -> JudgeHealth | None:
     """A judge's health on the run, with its decisive-pair accuracy, and for a model judge
     its selective verdicts and self-preference (calibrated with the votes cast in the app)."""
-    from arena.battles import battle_votes, golden_marks, judge_accuracy, judge_health
-    from arena.battles._run_health import add_trust
     from arena.evaluation.run_scores import load_run_scores
+    from arena.trust import battle_votes, golden_marks, judge_accuracy, judge_health
+    from arena.trust._run_health import add_trust
 
     if not battles:
         return None
@@ -98,14 +98,14 @@ def judge_health_with_accuracy(store: Store, run_id: int, battles: list[Any]) ->
 
 
 def health_json(health: JudgeHealth) -> dict[str, Any]:
-    from arena.battles import health_warnings
+    from arena.trust import health_warnings
 
     return {**health.model_dump(mode="json"), "warnings": health_warnings(health)}
 
 
 def print_health(healths: list[JudgeHealth]) -> None:
     """The judge-health table, then the warnings its figures call for."""
-    from arena.battles import health_warnings
+    from arena.trust import health_warnings
 
     print("\njudge health")
     print(

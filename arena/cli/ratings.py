@@ -145,7 +145,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
         with flag_errors():
             return print_log_ratings(args, options)
-    from arena.evaluation.leaderboard import build_leaderboard
+    from arena.leaderboard import build_leaderboard
     from arena.storage import Store
 
     with flag_errors():

@@ -113,7 +113,7 @@ def dialogue_lines(result: RunResult) -> list[str]:
 def print_judge_details(store: Any, run_id: int | None, result_id: int) -> None:
     """What each judge's mode found about this answer (e.g. a checklist judge's items with
     their P(YES)), as the mode renders it."""
-    from arena.battles._checklist_view import result_details
+    from judges.modes.checklist._view import result_details
 
     if run_id is None:
         return

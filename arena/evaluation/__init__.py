@@ -1,2 +1,2 @@
-"""A stored run evaluated: its golden scores per variant, and the leaderboard of ratings beside
-them."""
+"""A stored run evaluated: its golden scores per variant (:mod:`arena.evaluation.run_scores`);
+the ratings beside them are :mod:`arena.leaderboard`."""

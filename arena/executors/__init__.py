@@ -2,7 +2,7 @@
 
 Both executors run the same unit of work (:mod:`arena.executors._jobs`) against the same
 database, so results, cache, resume and ``--retry-errors`` are the same wherever work runs.
-The fan-out that hands them work (concurrency, progress) is :mod:`arena.executors._fanout`.
+The fan-out that hands them work (concurrency, progress) is :mod:`arena.fanout`.
 Ray loads only when the ``ray`` executor is used (``pip install 'agent-arena[ray]'``); the
 executors themselves load on first use, so the runner and the judging loop can import the
 fan-out without them.
@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from arena.executors._base import Executor, PairOutcome, TaskOutcome
     from arena.executors._budgeted import BudgetedExecutor
-    from arena.executors._fanout import FanOut, Progress
     from arena.executors._local import LocalExecutor
     from arena.executors._ray_executor import RayExecutor
+    from arena.fanout import FanOut, Progress
 
 EXECUTORS = ("local", "ray")
 
@@ -27,8 +27,8 @@ _EXPORTS = {
     "PairOutcome": "arena.executors._base",
     "TaskOutcome": "arena.executors._base",
     "BudgetedExecutor": "arena.executors._budgeted",
-    "FanOut": "arena.executors._fanout",
-    "Progress": "arena.executors._fanout",
+    "FanOut": "arena.fanout",
+    "Progress": "arena.fanout",
     "LocalExecutor": "arena.executors._local",
     "RayExecutor": "arena.executors._ray_executor",
 }

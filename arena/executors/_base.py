@@ -4,7 +4,7 @@ An executor runs *one* unit of work and hands back its outcome; the runner
 (:func:`arena.runner.run_suite_async`) and the judging loop
 (:func:`arena.battles.judge_run_async`) keep everything else: which tasks are pending and
 callbacks, with how many are in flight (``--concurrency``) and progress in their one fan-out
-(:class:`arena.executors._fanout.FanOut`). The unit of work is the same code in
+(:class:`arena.fanout.FanOut`). The unit of work is the same code in
 every executor (:mod:`arena.executors._jobs`): look the task up in the database, run it, store
 its result. The database stays the one source of truth, so cache, resume and
 ``--retry-errors`` behave the same wherever the work runs.
@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from arena.battles._battle import Battle
     from arena.records.results import RunResult
     from arena.runner._tasks import Task
     from arena.storage import Store
     from judges import Judge
+    from judges._battle import Battle
 
 
 @dataclass

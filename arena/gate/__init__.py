@@ -31,7 +31,13 @@ if TYPE_CHECKING:
     from arena.gate._power import PowerEstimate, power_estimate
     from arena.gate._project import ProjectDefaults, project_defaults, read_project_defaults
     from arena.gate._regression import MAX_DROP, RegressionReason, RegressionReport
-    from arena.gate._report import GateReport, gate_markdown, gate_text
+    from arena.gate._report import (
+        GateReport,
+        gate_markdown,
+        gate_text,
+        regression_markdown,
+        regression_text,
+    )
     from arena.gate._rule_config import DEFAULT_BLOCKING, RULES, RuleConfig
     from arena.gate._rules import check_candidate, check_regression, compare_snapshots, snapshot
     from arena.gate._variant_lookup import resolve_variant, resolve_variants
@@ -46,6 +52,8 @@ _EXPORTS = {
     "DEFAULT_BLOCKING": "arena.gate._rule_config",
     "GateConfig": "arena.gate._config",
     "GateReport": "arena.gate._report",
+    "regression_markdown": "arena.gate._report",
+    "regression_text": "arena.gate._report",
     "Interval": "arena.gate._noise",
     "LimitCheck": "arena.gate._limits",
     "PowerEstimate": "arena.gate._power",
@@ -126,6 +134,8 @@ __all__ = [
     "project_defaults",
     "propose_baseline",
     "read_project_defaults",
+    "regression_markdown",
+    "regression_text",
     "resolve_variant",
     "resolve_variants",
     "run_baseline_side",

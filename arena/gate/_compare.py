@@ -6,18 +6,18 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
-from arena.battles._accuracy import JudgeAccuracy, golden_marks, judge_accuracy
-from arena.battles._rating_inputs import battles_to_arrays, rated, select_battles, undecided
 from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.evaluation.run_scores import load_run_scores
 from arena.gate._limits import CostLimits, LimitCheck, check_cost_limits, figures_of
 from arena.gate._power import PowerEstimate, power_estimate, win_rate_groups
 from arena.gate._undecided import decided_without, need_a_person, undecided_matters
+from arena.leaderboard._rating_inputs import battles_to_arrays, rated, select_battles, undecided
 from arena.storage import Store
+from arena.trust._accuracy import JudgeAccuracy, golden_marks, judge_accuracy
 from arena.vocabulary import TIE
 
 if TYPE_CHECKING:
-    from arena.battles._battle import Battle
+    from judges._battle import Battle
 
 Decision = Literal["better", "non-inferior", "worse", "inconclusive", "identical"]
 """``identical``: every battle was a tie between identical answers (nothing to judge)."""

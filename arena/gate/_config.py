@@ -204,7 +204,7 @@ def load_config(path: str | Path) -> GateConfig:
         raw = {}
     if not isinstance(raw, dict):
         raise InputError("expected a mapping of settings", file=str(file))
-    from arena.agents._imports import add_project_root
+    from arena.factories._imports import add_project_root
 
     add_project_root(file.parent)  # its folder is where agent factories may import from
     return config_from_dict(raw, source=str(file), base_dir=str(file.parent))

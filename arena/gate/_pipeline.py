@@ -251,7 +251,7 @@ def run_gate(
     )
     sequential = None  # case by case, stopping once settled
     if config.compare.sequential and len(variants) == 2:
-        from arena.sequential._gate import gate_sequential
+        from arena.gate.sequential._gate import gate_sequential
 
         sequential = gate_sequential(store, config, dataset, variants[0], variants[1], options)
     report = run_suite(store, dataset, variants, options) if sequential is None else sequential

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from arena.vocabulary import MODEL_A, MODEL_B
 
 if TYPE_CHECKING:
-    from arena.battles._battle import Battle
+    from judges._battle import Battle
 
 
 def need_a_person(count: int) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from arena.golden._grow import normalize_query
+from arena.curation._grow import normalize_query
 from arena.golden._models import GoldenDataset
 from arena.golden._versioning import read_raw, save_edit
 from arena.langsmith._examples import example_to_case

@@ -1,4 +1,5 @@
-"""Reports of scores and regression verdicts: JSON dict, text table, Markdown.
+"""Reports of scores: JSON dict, text table, Markdown, the score formats, and the text helpers
+every report uses (regression verdicts are rendered by the gate: :mod:`arena.gate`).
 
 Public names load lazily, so ``arena.reports._format`` (the table and percentage helpers the
 CLI uses) can be imported without loading the scoring package.
@@ -10,7 +11,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from arena.gate._report import regression_markdown, regression_text
     from arena.reports._format import is_web_url, pct, terminal_safe, text_table
     from arena.reports._markdown import md_link, md_table, scores_markdown
     from arena.reports._render import scores_json, scores_table
@@ -20,9 +20,6 @@ _EXPORTS = {
     "md_link": "arena.reports._markdown",
     "md_table": "arena.reports._markdown",
     "pct": "arena.reports._format",
-    # one renderer of regression verdicts, beside the gate's report
-    "regression_markdown": "arena.gate._report",
-    "regression_text": "arena.gate._report",
     "scores_json": "arena.reports._render",
     "scores_markdown": "arena.reports._markdown",
     "scores_table": "arena.reports._render",
@@ -35,8 +32,6 @@ __all__ = [
     "md_link",
     "md_table",
     "pct",
-    "regression_markdown",
-    "regression_text",
     "scores_json",
     "scores_markdown",
     "scores_table",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from arena.reports._format import pct, text_table
 
 if TYPE_CHECKING:
-    from arena.battles import Agreement, JudgeAccuracy
+    from arena.trust import Agreement, JudgeAccuracy
 
 
 def number(value: float | None, fmt: str = ".0f") -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from arena.agents import AgentContext, build_agent, graph_tool_names
-from arena.agents._declare import FactorySpec
+from arena.factories._declare import FactorySpec
 from arena.models import CachingChatModel, make_chat_model
 from arena.variants.variant import ARCHITECTURES
 
@@ -78,7 +78,7 @@ class AgentCache:
 
     def factory(self, variant: Variant) -> tuple[FactorySpec, Any]:
         """What the variant's factory declares, and its validated ``params`` (vetted once)."""
-        from arena.agents._factories import factory_params, vet_variant
+        from arena.factories._factories import factory_params, vet_variant
 
         if variant.version_hash not in self._specs:
             spec = vet_variant(variant)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arena.executors._fanout import FanOut, Progress
+from arena.fanout import FanOut, Progress
 from arena.golden import GoldenDataset
 from arena.models import CachingChatModel, make_chat_model, store_call
 from arena.paths import run_sandbox, safe_name

@@ -16,7 +16,7 @@ from arena.vocabulary import ERROR
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from arena.battles._battle import Battle
+    from judges._battle import Battle
     from judges._types import Verdict
 
 T = TypeVar("T")
@@ -108,7 +108,7 @@ class BattleStoreMixin:
         """Stored battles, optionally of one run and one judge, oldest first (a person's later
         vote on a pair they voted on already, which an older database may hold, is left
         out)."""
-        from arena.battles._battle import Battle
+        from judges._battle import Battle
 
         query = select(BattleRow).order_by(BattleRow.id)
         if run_id is not None:

@@ -25,7 +25,7 @@ from judges._human import same_person
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from arena.battles._battle import Battle
+    from judges._battle import Battle
 
 #: The columns of the votes table's uniqueness rule.
 VOTE_KEY = ("judge_key", "result_low_id", "result_high_id")

@@ -210,7 +210,7 @@ def load_variant(path: str | Path) -> Variant:
     if variant.agent in ARCHITECTURES:
         _check_tools(file, variant)
     elif ":" in variant.agent:  # a factory (a registered architecture is checked by name)
-        from arena.agents._factories import vet_variant
+        from arena.factories._factories import vet_variant
 
         vet_variant(variant)  # imports the factory: a bad import, tools: or params: fails here
     return variant

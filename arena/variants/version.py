@@ -3,7 +3,7 @@
 A stored result is reused only when its variant's version is unchanged, and the version covers:
 
 - ``config``: the resolved variant file (model settings, prompt text, tools, params, limits);
-- ``code``: the agent's code, file by file (:mod:`arena.agents._fingerprint`);
+- ``code``: the agent's code, file by file (:mod:`arena.factories._fingerprint`);
 - ``tools``: the tools the variant enables (name, description, schema, source);
 - ``models``: each model's identity (spec, sampling, endpoint, the local chat template, and the
   content of a scripted model's script).
@@ -115,14 +115,14 @@ def version_of(variant: Any) -> VariantVersion:
 
 
 def _agent_parts(variant: Any) -> tuple[dict[str, str], dict[str, str]]:
-    from arena.agents._fingerprint import builtin_agent_files, package_files, tool_digests
+    from arena.factories._fingerprint import builtin_agent_files, package_files, tool_digests
     from arena.models.providers import PROVIDERS
 
     if not PROVIDERS.lookup(variant.model.provider).is_callable:
         return {}, {}  # answers read from a file or given by a person: no code runs
     if variant.agent in ("react", "supervisor"):
         return builtin_agent_files(), {}
-    from arena.agents._factories import vet_variant
+    from arena.factories._factories import vet_variant
     from arena.registry import AGENTS
 
     spec = vet_variant(variant)

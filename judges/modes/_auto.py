@@ -20,8 +20,8 @@ from langchain_core.messages import BaseMessage
 from judges._orders import Outcome, probability_rule
 from judges._types import PairRequest, Seat, Verdict
 from judges.modes._base import Asker, JudgeMode, Reading
-from judges.modes._checklist import CONTENT_KINDS
-from judges.modes._checklist_items import case_checklist
+from judges.modes.checklist._items import case_checklist
+from judges.modes.checklist._mode import CONTENT_KINDS
 
 if TYPE_CHECKING:
     from arena.golden import GoldenCase

@@ -21,8 +21,8 @@ from judges._orders import Outcome, probability_rule
 from judges._rules_prompts import rules_prompt, system_rules
 from judges._types import PairRequest, Verdict
 from judges.modes._base import Asker, JudgeMode, Reading
-from judges.modes._checklist import CONTENT_KINDS, ChecklistMode
 from judges.modes._logprobs import letter_reading
+from judges.modes.checklist._mode import CONTENT_KINDS, ChecklistMode
 
 if TYPE_CHECKING:
     from arena.golden import GoldenCase

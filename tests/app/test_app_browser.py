@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from arena.evaluation.leaderboard import build_leaderboard
+from arena.leaderboard import build_leaderboard
 from arena.storage import Store
 from tests.support.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db
 from tests.support.browser import (

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.battles import VOTE_CHOICES
 from arena.storage import Store
+from arena.votes import VOTE_CHOICES
 from judges import human_judge
 from tests.support.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db
 

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.battles import judge_run, open_pairs, pending_escalations
-from arena.battles._rating_inputs import select_battles
+from arena.battles import judge_run
 from arena.evaluation.run_scores import score_run
+from arena.leaderboard._rating_inputs import select_battles
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
+from arena.votes import open_pairs, pending_escalations
 from judges import JudgeSpec
 from tests.judges.stored_dialogues import conversation_run
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.battles import VotePair, cast_vote
 from arena.storage import Store
+from arena.votes import VotePair, cast_vote
 from judges import human_judge
 from tests.support.app_fixtures import fill_demo_db
 

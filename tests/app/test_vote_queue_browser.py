@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from arena.evaluation.leaderboard import build_leaderboard
+from arena.leaderboard import build_leaderboard
 from arena.storage import Store
 from judges import human_judge
 from tests.app.test_app_browser import _click, _first_table_text, _settled, _shown_code, _waiter

@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena.battles._style_counts import markdown_counts, markdown_metadata
-from arena.battles.log.reader import load_battle_log
-from arena.battles.log.writer import battle_log_rows
+from arena.battle_log.reader import load_battle_log
+from arena.battle_log.writer import battle_log_rows
 from arena.errors import InputError
+from arena.ratings._style_counts import markdown_counts, markdown_metadata
 
 pytestmark = pytest.mark.unit
 

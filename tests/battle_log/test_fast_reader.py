@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena.battles.log.fast_reader import read_fast
-from arena.battles.log.reader import load_battle_log, read_rows
+from arena.battle_log.fast_reader import read_fast
+from arena.battle_log.reader import load_battle_log, read_rows
 from arena.errors import InputError
 from arena.ratings import Battles
 

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from arena.battles import cast_vote, judge_run, next_pair
+from arena.battles import judge_run
 from arena.cli import main
 from arena.models import register_fake
 from arena.storage import Store
+from arena.votes import cast_vote, next_pair
 from judges import human_judge
 from tests.judges.test_judges import _prefers_300, _run, _spec
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from arena.battles.log.options import LogCounts, parse_where
-from arena.battles.log.reader import load_battle_log
+from arena.battle_log.options import LogCounts, parse_where
+from arena.battle_log.reader import load_battle_log
 from arena.cli import main
 from arena.errors import InputError
 

@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from arena.battles import load_votes
-from arena.battles.log.reader import load_battle_log
+from arena.battle_log.reader import load_battle_log
 from arena.errors import InputError
 from arena.gate._config import load_config
 from arena.golden import load_dataset
@@ -24,6 +23,7 @@ from arena.langsmith._files import read_examples
 from arena.scoring._behavior import TRACEBACK
 from arena.scoring._output import score_regex
 from arena.scoring._textmatch import find_item
+from arena.trust import load_votes
 from arena.variants.variant import load_variant
 from judges import parse_judge
 from judges._parsing import parse_verdict

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from arena.curation._grow import next_case_id
 from arena.errors import InputError
 from arena.golden import GoldenDataset, load_dataset
-from arena.golden._grow import next_case_id
 from arena.golden._models import DEFAULT_CATEGORIES
 
 pytestmark = pytest.mark.unit

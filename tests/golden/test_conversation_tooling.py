@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from arena.curation._grow import add_case, case_from_result
+from arena.curation._lint import lint_dataset
 from arena.errors import InputError
 from arena.golden import GoldenCase, GoldenDataset, load_dataset
-from arena.golden._grow import add_case, case_from_result
-from arena.golden._lint import lint_dataset
 from arena.records.dialogue import Dialogue, DialogueTurn
 from arena.records.results import RunResult
 

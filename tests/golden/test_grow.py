@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from arena.cli import main
+from arena.curation._grow import add_from_result, case_from_result, next_case_id, promote_case
 from arena.errors import InputError
 from arena.golden import load_dataset
-from arena.golden._grow import add_from_result, case_from_result, next_case_id, promote_case
 from arena.golden._models import Category
 from arena.golden._versioning import bump_version, content_hash
 from arena.models import register_fake

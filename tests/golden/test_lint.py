@@ -13,9 +13,9 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from arena.cli import main
+from arena.curation._grow import promote_case
+from arena.curation._lint import lint_dataset, scores_for_lint
 from arena.golden import load_dataset
-from arena.golden._grow import promote_case
-from arena.golden._lint import lint_dataset, scores_for_lint
 from arena.models import register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from arena.curation._lint import lint_dataset
 from arena.golden import GoldenDataset
-from arena.golden._lint import lint_dataset
 from arena.scoring import CaseScore
 
 pytestmark = pytest.mark.unit

@@ -10,11 +10,12 @@ import re
 import pytest
 from langchain_core.messages import BaseMessage
 
-from arena.battles import Battle, GoldenMark, judge_accuracy, judge_run
-from arena.battles._accuracy import golden_winner
+from arena.battles import Battle, judge_run
 from arena.evaluation.run_scores import score_run
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
+from arena.trust import GoldenMark, judge_accuracy
+from arena.trust._accuracy import golden_winner
 from judges import JudgeSpec
 from tests.judges.test_judges import _answers, _run
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from arena.battles import Vote, cross_agreement, judge_kind, load_votes, log_agreement
-from arena.battles._agreement import cross_pairs, within_pairs
 from arena.errors import InputError
+from arena.trust import Vote, cross_agreement, judge_kind, load_votes, log_agreement
+from arena.trust._agreement import cross_pairs, within_pairs
 
 pytestmark = pytest.mark.unit
 

@@ -10,8 +10,12 @@ from collections.abc import Callable
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
-from arena.battles import Battle, calibrated_margin, compare_combinations, golden_marks, judge_run
-from arena.battles._calibration import (
+from arena.battles import Battle, judge_run
+from arena.evaluation.run_scores import load_run_scores, score_run
+from arena.models import ModelConfig, register_fake
+from arena.storage import Store
+from arena.trust import calibrated_margin, compare_combinations, golden_marks
+from arena.trust._calibration import (
     MARGIN_GRID,
     MIN_BATTLES,
     TieMargin,
@@ -20,9 +24,6 @@ from arena.battles._calibration import (
     order_probabilities,
     tie_margin,
 )
-from arena.evaluation.run_scores import load_run_scores, score_run
-from arena.models import ModelConfig, register_fake
-from arena.storage import Store
 from judges import JudgeSpec
 from judges._orders import logit, sigmoid
 from judges._types import DEFAULT_TIE_MARGIN
@@ -223,7 +224,7 @@ def _flipped(battle: Battle) -> Battle:
 
 
 def test_the_golden_margin_ties_only_verdicts_no_better_than_a_coin_on_decisive_pairs() -> None:
-    from arena.battles import GoldenMark
+    from arena.trust import GoldenMark
     from judges import Verdict
 
     spec = JudgeSpec(model=ModelConfig(spec="fake:j"), mode="logprobs")

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from arena.battles import Battle
-from arena.battles._cascade import calibrate_cascade, cascade_health, route
-from arena.battles._selective import Labelled, PairId, calibrate
 from arena.models import ModelConfig
+from arena.trust._cascade import calibrate_cascade, cascade_health, route
+from arena.trust._selective import Labelled, PairId, calibrate
 from judges import JudgeSpec
 from judges._types import SelectiveSettings, Verdict
 

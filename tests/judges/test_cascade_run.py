@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.battles import judge_run, pending_escalations
+from arena.battles import judge_run
 from arena.evaluation.run_scores import score_run
 from arena.gate._compare import compare_variants
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
+from arena.votes import pending_escalations
 from judges import JudgeSpec, parse_judge
 from judges._types import SelectiveSettings
 from tests.judges.test_judges import _run as stored_run

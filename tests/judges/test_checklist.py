@@ -16,10 +16,10 @@ from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import Variant
 from judges import JudgeSpec
-from judges._checklist_score import RULES, answer_score, p_first_better
 from judges._prompts import SYSTEM_CHECKLIST
-from judges.modes._checklist import written_items
-from judges.modes._checklist_items import case_checklist, item_grades
+from judges.modes.checklist._items import case_checklist, item_grades
+from judges.modes.checklist._mode import written_items
+from judges.modes.checklist._score import RULES, answer_score, p_first_better
 
 pytestmark = pytest.mark.unit
 

@@ -22,7 +22,7 @@ from arena.records.transcript import transcript
 from arena.storage import Store
 from judges import JudgeSpec, PairwiseJudge, get_mode, verdict_key
 from judges._injection import suspected_injection
-from judges.modes._checklist_items import item_grades
+from judges.modes.checklist._items import item_grades
 from tests.judges.dialogues import CAREFUL, HASTY, USER_TURNS, dialogue_result, refund_case
 
 pytestmark = pytest.mark.unit

@@ -19,8 +19,8 @@ from arena.storage import Store
 from judges import JudgeSpec, PairwiseJudge, get_mode
 from judges._conversation_prompts import GENERIC_ITEM
 from judges._prompts import WRITE_CHECKLIST
-from judges.modes._checklist import ChecklistMode
-from judges.modes._checklist_items import item_grades
+from judges.modes.checklist._items import item_grades
+from judges.modes.checklist._mode import ChecklistMode
 from tests.judges.dialogues import CAREFUL, HASTY, OPENING, USER_TURNS, dialogue_result
 
 pytestmark = pytest.mark.unit

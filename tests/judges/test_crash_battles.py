@@ -11,15 +11,16 @@ import pytest
 from langchain_core.messages import BaseMessage
 from pydantic import ValidationError
 
-from arena.battles import judge_health, judge_run, judge_run_async, run_health
-from arena.battles._battle import Battle, crashed_side
-from arena.battles._health import judge_agreement
-from arena.battles.log.writer import run_battle_log
+from arena.battle_log.writer import run_battle_log
+from arena.battles import judge_run, judge_run_async
 from arena.models import ModelConfig, register_fake
 from arena.records.results import RunResult
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
+from arena.trust import judge_health, run_health
+from arena.trust._health import judge_agreement
 from judges import JudgeSpec
+from judges._battle import Battle, crashed_side
 from tests.ratings.test_crashes_count import RIGHT, WRONG, judge_spec, replies, run_scored
 
 pytestmark = pytest.mark.unit
@@ -110,7 +111,7 @@ def test_an_executor_never_gets_a_crash_pair(store: Store) -> None:
 
 @pytest.mark.system  # judges until the top two are separated
 def test_adaptive_judging_counts_crash_pairs(store: Store) -> None:
-    from arena.sequential._adaptive_judge import judge_adaptive
+    from arena.gate.sequential._adaptive_judge import judge_adaptive
 
     run_id = both_crash_run(store)
     report = judge_adaptive(store, run_id, judge_spec(), top_k=2)

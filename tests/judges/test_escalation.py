@@ -6,29 +6,28 @@ from __future__ import annotations
 
 import pytest
 
-from arena.battles import (
-    Battle,
+from arena.battle_log.writer import run_battle_log
+from arena.battles import Battle, judge_run
+from arena.gate._compare import compare_variants
+from arena.leaderboard import build_leaderboard
+from arena.leaderboard._rating_inputs import select_battles
+from arena.models import register_fake
+from arena.ratings import RatingOptions
+from arena.storage import Store
+from arena.trust import log_agreement
+from arena.trust._vote_files import vote_from_row
+from arena.votes import (
     RankInterval,
     cast_vote,
     escalation_queue,
-    judge_run,
     labelled_battles,
     labelled_pairs,
-    log_agreement,
     open_pairs,
     pending_escalations,
     queue_counts,
     with_people_votes,
 )
-from arena.battles._rating_inputs import select_battles
-from arena.battles.log.writer import run_battle_log
-from arena.battles.votes.ballots import swapped
-from arena.battles.votes.reading import vote_from_row
-from arena.evaluation.leaderboard import build_leaderboard
-from arena.gate._compare import compare_variants
-from arena.models import register_fake
-from arena.ratings import RatingOptions
-from arena.storage import Store
+from arena.votes._ballots import swapped
 from judges import human_judge
 from tests.judges.test_judges import _prefers_300, _run, _spec
 
@@ -166,7 +165,7 @@ def test_people_votes_where_the_judge_abstained_move_the_ratings_and_the_compare
     # arena agree: the person's votes export as human:ann rows and meet the judge's verdicts.
     people = run_battle_log(store, run_id, judge_key=human_judge("ann").key)
     judged = [b for b in store.battles(run_id) if not b.judge.is_human]
-    from arena.battles import battle_votes
+    from arena.trust import battle_votes
 
     rows = log_agreement(
         battle_votes(judged), [vote_from_row(r, "ann.jsonl", "row", None) for r in people]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.battles._guarantee import (
+from arena.trust._guarantee import (
     binomial_p_value,
     clopper_pearson_upper,
     fixed_sequence_threshold,

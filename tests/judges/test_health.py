@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from arena.battles import JudgeHealth, cohen_kappa, health_warnings, judge_run
+from arena.battles import judge_run
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
+from arena.trust import JudgeHealth, cohen_kappa, health_warnings
 from judges import JudgeSpec
 from tests.judges.test_judges import _prefers_300, _run, _spec
 

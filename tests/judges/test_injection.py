@@ -9,12 +9,13 @@ import re
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
-from arena.battles import judge_health, judge_run
-from arena.battles._health import health_warnings
+from arena.battles import judge_run
 from arena.golden import GoldenDataset
 from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
+from arena.trust import judge_health
+from arena.trust._health import health_warnings
 from arena.variants.variant import Variant
 from judges import JudgeSpec, PairRequest, get_mode, verdict_key
 from judges._fence import boundary_id, neutral

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from arena.battles import judge_health, judge_run
-from arena.evaluation.leaderboard import build_leaderboard
+from arena.battles import judge_run
 from arena.golden import load_dataset
+from arena.leaderboard import build_leaderboard
 from arena.ratings import RatingOptions
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
+from arena.trust import judge_health
 from arena.variants.variant import load_variants
 from judges import parse_judge
 

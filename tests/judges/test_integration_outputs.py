@@ -11,7 +11,7 @@ import pytest
 
 from arena.cli import main
 from arena.storage import Store
-from judges.modes._checklist_items import item_grades
+from judges.modes.checklist._items import item_grades
 
 pytestmark = pytest.mark.integration
 

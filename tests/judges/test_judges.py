@@ -9,17 +9,13 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
-from arena.battles import (
-    combine,
-    judge_health,
-    judge_run,
-    make_pairs,
-)
+from arena.battles import combine, judge_run, make_pairs
 from arena.errors import InputError
 from arena.golden import GoldenDataset
 from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
+from arena.trust import judge_health
 from arena.variants.variant import Variant
 from judges import (
     JudgeSpec,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.battles import labelled_for, read_labelled
 from arena.errors import InputError
+from arena.trust import labelled_for, read_labelled
 
 pytestmark = pytest.mark.unit
 
@@ -108,7 +108,7 @@ def test_arena_health_calibrates_on_a_labels_file(
 
 
 def test_rows_naming_one_pair_count_once_and_unnamed_rows_each_count(tmp_path: Path) -> None:
-    from arena.battles import calibrate
+    from arena.trust import calibrate
 
     same = {"source": "team", "case_id": "C-1", "variant_a": "x", "variant_b": "y"}
     rows = [{**same, "score": 0.9, "said": "model_a", "label": "model_a"}] * 15

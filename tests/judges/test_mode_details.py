@@ -14,7 +14,6 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from sqlalchemy import update
 
 from arena.battles import judge_run
-from arena.battles._checklist_view import result_details
 from arena.golden import GoldenCase
 from arena.models import ModelConfig, register_fake
 from arena.registry import JUDGE_MODES
@@ -25,7 +24,8 @@ from judges import _prompts as prompts
 from judges._parsing import parse_verdict
 from judges._types import Seat
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
-from judges.modes._checklist_items import item_grades
+from judges.modes.checklist._items import item_grades
+from judges.modes.checklist._view import result_details
 from tests.judges.test_checklist import _grader
 from tests.judges.test_checklist import _run as _checklist_run
 from tests.judges.test_judges import _prefers_300

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from arena.battles import Labelled, PairId, calibrate
 from arena.outputs import LabelledPair
+from arena.trust import Labelled, PairId, calibrate
 from tests.support.benchmarks import load_benchmark
 
 axis = load_benchmark("open_ended_axis")

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from arena.battles import Battle, GoldenMark, Vote
-from arena.battles._label_pairs import one_per_pair
-from arena.battles._rating_inputs import rated, undecided
-from arena.battles._selective import (
+from arena.battles import Battle
+from arena.errors import InputError
+from arena.leaderboard._rating_inputs import rated, undecided
+from arena.models import ModelConfig
+from arena.trust import GoldenMark, Vote
+from arena.trust._label_pairs import one_per_pair
+from arena.trust._selective import (
     NOT_CALIBRATED,
     Labelled,
     PairId,
@@ -19,10 +22,8 @@ from arena.battles._selective import (
     label_verdict,
     verdict_score,
 )
-from arena.battles._selective_run import golden_labelled, selective_health, vote_labelled
-from arena.battles._self_preference import self_preference
-from arena.errors import InputError
-from arena.models import ModelConfig
+from arena.trust._selective_run import golden_labelled, selective_health, vote_labelled
+from arena.trust._self_preference import self_preference
 from judges import JudgeSpec
 from judges._types import SelectiveSettings, Verdict
 
@@ -227,8 +228,8 @@ def test_abstained_battles_count_in_no_rating_and_people_decide_them() -> None:
 def test_arena_health_prints_what_backs_each_judge_or_that_nothing_does(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from arena.battles import judge_health
     from arena.cli.health import print_trust
+    from arena.trust import judge_health
 
     battles = [_battle(0, "model_a", 0.95, self_judged=True), _battle(1, "model_b", 0.9)]
     bare, backed = judge_health(battles), judge_health(battles)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from arena.battles import Battle, GoldenMark, judge_run, selective_health
-from arena.battles._selective import SelectiveCalibration
+from arena.battles import Battle, judge_run
 from arena.evaluation.run_scores import score_run
 from arena.golden import GoldenDataset
 from arena.models import ModelConfig, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
+from arena.trust import GoldenMark, selective_health
+from arena.trust._selective import SelectiveCalibration
 from arena.variants.variant import Variant
 from judges import JudgeSpec
 from judges._types import SelectiveSettings, Verdict
@@ -45,7 +46,7 @@ def _demo_battle(i: int, a: str, b: str, winner: str, strong: bool) -> Battle:
 
 
 def test_the_demos_selective_line_is_never_empty() -> None:
-    from arena.battles._selective_run import golden_labelled
+    from arena.trust._selective_run import golden_labelled
 
     # 8 cases x 3 pairs. The small model fails cases 0-6 (14 decisive pairs: baseline and
     # prompt-v2 both beat it); the judge names the passing answer in 13 of them (one strongly
@@ -111,7 +112,7 @@ def _judged(store: Store, cases: list[str], rerun: bool = False) -> int:
 
 @pytest.mark.system  # three runs, judged and stored
 def test_labels_pool_over_runs_of_one_judge_and_a_rerun_adds_none(store: Store) -> None:
-    from arena.battles._run_health import run_health
+    from arena.trust._run_health import run_health
 
     first = _judged(store, ["C-0", "C-1", "C-2", "C-3"])
     second = _judged(store, ["C-4", "C-5", "C-6", "C-7"])

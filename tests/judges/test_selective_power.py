@@ -1,7 +1,7 @@
 """The threshold search's guarantee and power, by simulation of the model the issue names:
 a verdict's score ``s ~ Beta(theta, 1)`` and P(agree | s) = sigmoid(4 s), or a flat judge
 whose agreement does not depend on the score. Thousands of calibrations per cell, vectorised
-(:func:`arena.battles._guarantee.batch_thresholds`, the search :func:`calibrate` uses)."""
+(:func:`arena.trust._guarantee.batch_thresholds`, the search :func:`calibrate` uses)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from arena.battles._guarantee import THRESHOLD_GRID, batch_thresholds, fixed_sequence_threshold
-from arena.battles._power import ScoreModel, fit_model, pairs_needed, verdict_rate
+from arena.trust._guarantee import THRESHOLD_GRID, batch_thresholds, fixed_sequence_threshold
+from arena.trust._power import ScoreModel, fit_model, pairs_needed, verdict_rate
 
 pytestmark = pytest.mark.unit
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from arena.battles import judge_run
-from arena.battles._rating_inputs import rated, select_battles, undecided
 from arena.evaluation.run_scores import score_run
 from arena.gate._compare import compare_variants
+from arena.leaderboard._rating_inputs import rated, select_battles, undecided
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec, human_judge

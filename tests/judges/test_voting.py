@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from arena.battles import cast_vote, judge_run, next_pair, open_pairs, vote_counts
-from arena.battles._rating_inputs import select_battles
+from arena.battles import judge_run
 from arena.errors import InputError
-from arena.evaluation.leaderboard import build_leaderboard
+from arena.leaderboard import build_leaderboard
+from arena.leaderboard._rating_inputs import select_battles
 from arena.models import ModelConfig, register_fake
 from arena.ratings import RatingOptions
 from arena.storage import Store
+from arena.votes import cast_vote, next_pair, open_pairs, vote_counts
 from judges import JudgeSpec, human_judge, parse_judge
 from tests.judges.test_judges import _prefers_300, _run, _spec
 
@@ -57,7 +58,7 @@ def test_pairs_are_blind_random_and_never_offered_twice(store: Store) -> None:
     battle = cast_vote(store, pair.model_copy(), "ann", "model_b")
     assert battle.judge.label == "human:ann" and battle.winner == "model_b"
     assert battle.verdict_ab is None and battle.variant_a == pair.variant_a
-    from arena.battles.votes.ballots import swapped
+    from arena.votes._ballots import swapped
 
     with pytest.raises(InputError, match="already voted"):
         cast_vote(store, swapped(pair), "ann", "model_a")  # the same pair, shown the other way

@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena.battles import load_votes
-from arena.battles.log.options import LogCounts
-from arena.battles.log.reader import load_battle_log
-from arena.battles.log.rows import WinnerCounts
+from arena.battle_log.options import LogCounts
+from arena.battle_log.reader import load_battle_log
 from arena.cli import main
 from arena.errors import InputError
+from arena.records.log_rows import WinnerCounts
+from arena.trust import load_votes
 
 pytestmark = pytest.mark.unit
 

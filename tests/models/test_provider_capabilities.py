@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from arena.battles._agreement import judge_kind
 from arena.errors import InputError
 from arena.executors._concurrency import EndpointLeases, LocalSlots, endpoint_key, limited
 from arena.models import ModelConfig, Provider
@@ -21,6 +20,7 @@ from arena.models.providers import PROVIDERS
 from arena.models.providers._base import UncallableProvider
 from arena.plan import plan_run
 from arena.plan._speed import CALL_LATENCY_S, Speed, default_speed, model_speed, parallel_lanes
+from arena.trust._agreement import judge_kind
 from arena.variants.variant import Variant
 from arena.variants.version import version_of
 from judges import JudgeSpec, parse_judge

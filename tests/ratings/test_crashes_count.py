@@ -11,12 +11,12 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from arena.battles import judge_run
-from arena.battles._rating_inputs import battles_to_arrays, select_battles
 from arena.cli import main
-from arena.evaluation.leaderboard import build_leaderboard
 from arena.evaluation.run_scores import score_run
 from arena.gate._compare import compare_variants
 from arena.golden import GoldenDataset
+from arena.leaderboard import build_leaderboard
+from arena.leaderboard._rating_inputs import battles_to_arrays, select_battles
 from arena.models import ModelConfig, register_fake
 from arena.ratings import RatingOptions, win_rate_interval
 from arena.runner import RunOptions, run_suite

@@ -1,4 +1,4 @@
-"""The one fan-out of runs and judging (arena/executors/_fanout.py): at most ``concurrency``
+"""The one fan-out of runs and judging (arena/fanout.py): at most ``concurrency``
 units in flight, each here or by the executor (unless it must stay here), a unit the
 executor does not start neither recorded nor counted, failures counted for the bar."""
 

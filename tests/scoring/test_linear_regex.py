@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.curation._lint import static_findings
 from arena.errors import InputError
 from arena.golden import load_dataset
-from arena.golden._lint import static_findings
 from arena.inputs.linear_regex import UnsupportedPattern, check_pattern, nested_quantifiers, search
 from arena.scoring._behavior import TRACEBACK
 from arena.scoring._output import score_regex

@@ -7,14 +7,12 @@ import re
 
 import pytest
 
-from arena.gate import check_regression
+from arena.gate import check_regression, regression_markdown, regression_text
 from arena.golden._models import GoldenCase
 from arena.records.results import RunResult, TrajectoryStep
 from arena.reports import (
     md_table,
     pct,
-    regression_markdown,
-    regression_text,
     scores_json,
     scores_markdown,
     scores_table,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from arena.battles import golden_marks, run_health
-from arena.evaluation.leaderboard import build_leaderboard
 from arena.evaluation.run_scores import score_run
 from arena.golden import GoldenDataset
+from arena.leaderboard import build_leaderboard
 from arena.records.results import RunResult
 from arena.storage import Store
+from arena.trust import golden_marks, run_health
 from tests.scoring.dialogues import GOOD, REFUND, dialogue_result
 
 pytestmark = pytest.mark.unit
@@ -88,7 +88,7 @@ def test_arena_health_prints_the_simulator_errors(
 
 
 def test_sequential_decisions_leave_simulator_errors_out(store: Store) -> None:
-    from arena.sequential._trace import critical_passes, golden_outcomes
+    from arena.gate.sequential._trace import critical_passes, golden_outcomes
 
     run_id = fill(store)
     score_run(store, run_id)

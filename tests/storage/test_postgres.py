@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 
 from arena.battles import judge_run
-from arena.evaluation.leaderboard import build_leaderboard
 from arena.evaluation.run_scores import score_run
 from arena.golden import GoldenDataset
+from arena.leaderboard import build_leaderboard
 from arena.models import ModelConfig, register_fake
 from arena.ratings import RatingOptions
 from arena.storage import Store

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from arena.battles import AlreadyVoted, VotePair, cast_vote, open_pairs
-from arena.battles.votes.ballots import swapped
 from arena.golden import GoldenDataset
 from arena.records.results import RunResult
 from arena.storage import Store
 from arena.storage._tables import BattleRow
+from arena.votes import AlreadyVoted, VotePair, cast_vote, open_pairs
+from arena.votes._ballots import swapped
 from tests.support.postgres import postgres_cluster
 from tests.support.processes import apply_env, arena_env, worker_context
 

@@ -10,16 +10,17 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from arena.battles import AlreadyVoted, Battle, VotePair, cast_vote, open_pairs, vote_counts
-from arena.battles._battle import PAIR_FIELDS
-from arena.battles.votes.ballots import swapped
+from arena.battles import Battle
 from arena.errors import InputError
 from arena.golden import GoldenDataset
 from arena.models import ModelConfig
 from arena.records.results import RunResult
 from arena.storage import Store
 from arena.storage._tables import BattleRow, VoteRow
+from arena.votes import AlreadyVoted, VotePair, cast_vote, open_pairs, vote_counts
+from arena.votes._ballots import swapped
 from judges import JudgeSpec, human_judge
+from judges._battle import PAIR_FIELDS
 
 pytestmark = pytest.mark.unit
 

@@ -8,7 +8,7 @@ baseline and so move the ratings.
 from __future__ import annotations
 
 from arena.battles import Battle
-from arena.battles._rating_inputs import select_battles
+from arena.leaderboard._rating_inputs import select_battles
 from arena.storage import Store
 
 RUN = 2

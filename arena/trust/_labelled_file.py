@@ -1,0 +1,89 @@
+"""Labelled verdicts from a file, for calibrating a selective judge on any labelled set (for
+example a shipped human-preference set judged by the same judge).
+
+A JSONL file (or one JSON list) of rows: ``source`` (where the label comes from), ``judge``
+(optional: the judge's label, e.g. ``local:qwen2.5-coder-1.5b/grades``; a row without one
+calibrates every judge), the verdict's ``score`` in [0, 1] or its order-averaged ``p_a``
+(P(A better); the score is then ``|2 p_a - 1|``), ``said`` (the judge's winner) and
+``label`` (the person's winner), both ``model_a``, ``model_b`` or a tie, and optionally the
+pair it is about (``case_id``, ``variant_a``, ``variant_b``, ``repeat``): rows naming one pair
+count once (by majority); a row naming none is a pair of its own. Tied labels are left out. A
+source naming MT-Bench is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from arena.errors import InputError
+from arena.inputs.files import read_json_rows
+from arena.trust._label_pairs import PairId
+from arena.trust._selective import Labelled, check_source, label_verdict
+
+
+class LabelledRow(BaseModel):
+    """One row of a labelled-verdicts file."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    source: str = Field(min_length=1, description="Where the label comes from.")
+    judge: str | None = Field(None, description="The judge's label; None: any judge.")
+    score: float | None = Field(None, ge=0, le=1, description="The verdict's score.")
+    p_a: float | None = Field(None, ge=0, le=1, description="Order-averaged P(A better).")
+    said: str = Field(description="The judge's winner.")
+    label: str = Field(description="The person's winner.")
+    case_id: str | None = Field(None, min_length=1, description="The pair's case.")
+    variant_a: str = Field("", description="The pair's first variant.")
+    variant_b: str = Field("", description="The pair's second variant.")
+    repeat: int = Field(0, ge=0, description="The pair's repeat.")
+    _where: str = PrivateAttr("")
+
+    @model_validator(mode="after")
+    def _one_score(self) -> LabelledRow:
+        if (self.score is None) == (self.p_a is None):
+            raise ValueError("give exactly one of score and p_a")
+        check_source(self.source)
+        return self
+
+    def labelled(self) -> Labelled | None:
+        """The row as a labelled verdict (None for a tied label)."""
+        score = self.score if self.score is not None else abs(2 * float(self.p_a or 0.5) - 1)
+        return label_verdict(score, self.said, self.label, self.source, self.pair())
+
+    def pair(self) -> PairId:
+        """The pair the row names, else one of its own (the file's row)."""
+        if self.case_id is None:
+            return PairId.of(None, f"{self.source} {self._where}", 0, "", "")
+        return PairId.of(None, self.case_id, self.repeat, self.variant_a, self.variant_b)
+
+
+def read_labelled(path: str | Path) -> list[LabelledRow]:
+    """Every row of a labelled-verdicts file.
+
+    Raises:
+        InputError: naming the file, the line and the field of the first bad row.
+    """
+    read = read_json_rows(path, kind="labelled-verdicts file")
+    rows = []
+    for number, raw in read.rows:
+        where = f"{'row' if read.listed else 'line'} {number}"
+        try:
+            row = LabelledRow.model_validate(raw)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or None
+            raise InputError(err["msg"], file=str(path), case=where, field=field) from None
+        except InputError as exc:
+            raise InputError(exc.message, file=str(path), case=where, field="source") from None
+        row._where = f"{path} {where}"
+        rows.append(row)
+    return rows
+
+
+def labelled_for(rows: Sequence[LabelledRow], judge_label: str) -> list[Labelled]:
+    """The rows that calibrate one judge (its label, or no judge named), as labelled verdicts."""
+    found = (row.labelled() for row in rows if row.judge in (None, judge_label))
+    return [item for item in found if item is not None]
