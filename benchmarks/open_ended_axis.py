@@ -6,7 +6,7 @@ mode like any run from files (``arena judge --outputs``). For every mode, and fo
 combination of the modes fitted on the calibration part, the table gives on the held-out part:
 agreement with people with and without ties, Cohen's kappa, the coverage and agreement of
 the verdicts given when the judge abstains below a confidence ``|2 P - 1|``, and the same for
-the selective judge (:func:`guaranteed_coverage`): the product's :func:`arena.battles.calibrate`
+the selective judge (:func:`guaranteed_coverage`): the product's :func:`arena.trust.calibrate`
 on the calibration part's labelled verdicts (target 0.8, error level 0.1) and its threshold
 applied to the held-out part. The footer repeats that over :data:`SPLITS` seeded random
 calibration / test splits of every judged pair (:func:`repeated_splits`): how often the
@@ -64,7 +64,7 @@ class ModeRow:
 
 @dataclass(frozen=True)
 class Guaranteed:
-    """The selective judge on a test part: the threshold :func:`arena.battles.calibrate` chose
+    """The selective judge on a test part: the threshold :func:`arena.trust.calibrate` chose
     on the calibration part (None: it abstains on everything), and what it gives on the test
     part (``pairs`` test pairs, ``given`` verdicts given, ``agreed`` of them agreeing)."""
 
@@ -94,7 +94,7 @@ def guaranteed_coverage(
     settings: SelectiveSettings | None = None,
 ) -> Guaranteed:
     """Calibrate the selective judge on the calibration part's labelled verdicts (the
-    product's own :func:`arena.battles.calibrate`, one label per pair) and apply
+    product's own :func:`arena.trust.calibrate`, one label per pair) and apply
     its threshold to the test part. A pair without a labelled verdict (a judge error) counts as
     a test pair not given."""
     found = calibrate([x for x in calibration if x is not None], settings or SelectiveSettings())

@@ -1,7 +1,7 @@
 """The Vote tab: people judge blind pairs of answers; each vote is a ``human:NAME`` battle.
 
 The pairs the judge abstained on come first, most decision-relevant first
-(:func:`arena.battles.pending_escalations`: the gate's pairs, then close ranks, then the
+(:func:`arena.votes.pending_escalations`: the gate's pairs, then close ranks, then the
 rest), each with why it is in the queue and how many remain; then random pairs. A pair is
 shown without the variants' names, in a random order; four buttons record the vote, then the
 names are revealed (a second vote on a pair, from another tab or under a name that normalises

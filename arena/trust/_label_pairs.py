@@ -27,7 +27,7 @@ VOTES = "votes"
 
 
 class _Label(Protocol):
-    """What a label says here (:class:`arena.battles.Labelled` has it)."""
+    """What a label says here (:class:`arena.trust.Labelled` has it)."""
 
     @property
     def pair(self) -> PairId | None: ...

@@ -34,7 +34,7 @@ from judges._types import JudgeSpec, SelectiveSettings
 
 
 class VoteRow(Protocol):
-    """What a person's vote says (:class:`arena.battles.Vote` has it)."""
+    """What a person's vote says (:class:`arena.trust.Vote` has it)."""
 
     @property
     def question_id(self) -> str: ...

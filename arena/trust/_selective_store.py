@@ -35,7 +35,7 @@ def pooled_labelled(
     store: Store, run_id: int, judge_key: str, own: list[Labelled]
 ) -> list[Labelled]:
     """``own`` (the run's labelled verdicts) and those of every other run of the same judge
-    spec on the same dataset: :func:`arena.battles.calibrate` keeps one label per pair, the
+    spec on the same dataset: :func:`arena.trust.calibrate` keeps one label per pair, the
     newest run's, so a rerun of the same pairs adds none."""
     dataset = store.run(run_id).dataset
     others = [r.id for r in store.runs() if r.dataset == dataset and r.id != run_id]

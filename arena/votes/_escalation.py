@@ -11,7 +11,7 @@ The queue puts first the pairs whose vote could change a decision:
 
 Within a group, critical cases come first, then the pairs the judge was least sure of. Pure:
 the caller reads the battles, the critical cases and the ranking (see
-:func:`arena.battles.pending_escalations` for the stored run's queue).
+:func:`arena.votes.pending_escalations` for the stored run's queue).
 """
 
 from __future__ import annotations

@@ -152,7 +152,7 @@ def pending_escalations(
 ) -> list[Escalation]:
     """The run's queue for people: one model judge's abstained battles that nobody has voted
     on yet and no other model judge gave a selective verdict on (a cascade), most
-    decision-relevant first (:func:`arena.battles.escalation_queue`); pairs
+    decision-relevant first (:func:`arena.votes.escalation_queue`); pairs
     where either side's simulated user failed are left out.
 
     ``judge_key`` defaults to the run's latest model judge; ``critical`` to the critical cases

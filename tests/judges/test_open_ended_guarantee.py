@@ -1,4 +1,4 @@
-"""The open-ended bench's selective column: the product's calibration (``arena.battles.calibrate``)
+"""The open-ended bench's selective column: the product's calibration (``arena.trust.calibrate``)
 on the calibration part, coverage and agreement on the test part, repeated random splits."""
 
 from __future__ import annotations
