@@ -26,7 +26,16 @@ EXCLUDED = {
     "arena.app",
 }
 # modules of the root face: the foundations every layer imports, and the extension surface
-ROOT_MODULES = {"defaults", "errors", "extend", "paths", "registry", "secrets", "vocabulary"}
+ROOT_MODULES = {
+    "defaults",
+    "errors",
+    "extend",
+    "fanout",
+    "paths",
+    "registry",
+    "secrets",
+    "vocabulary",
+}
 
 
 def _packages() -> list[Path]:
