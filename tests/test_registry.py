@@ -92,7 +92,7 @@ def test_an_entry_point_named_like_a_builtin_is_refused(monkeypatch: pytest.Monk
 
 
 def test_a_module_registers_over_the_import_path_naming_it() -> None:
-    registry: Registry[Any] = Registry("thing", "agent_arena.things", {}, base=None)
+    registry: Registry[Any] = Registry("thing", "agent_arena.things", base=None)
     registry.register("mine", "tests.test_registry:_Mine")
     registry.register("mine", _Mine)  # the decorator in the module the path names: the same
     assert registry.lookup("mine") is _Mine
