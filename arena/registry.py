@@ -161,9 +161,15 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         self.discover()
         return name in self._entries
 
+    def origin(self, name: str) -> str | None:
+        """The module that registered ``name`` (the one its import path names, for a lazy
+        entry), or ``None`` when unknown."""
+        self.load_builtins()
+        return self._origins.get(name)
+
     def is_builtin(self, name: str) -> bool:
         """``name`` is registered by a module under one of :attr:`homes`."""
-        return self._under_homes(self._origins.get(name))
+        return self._under_homes(self.origin(name))
 
     def load_builtins(self) -> None:
         """Import every module under :attr:`homes` (once per process): their decorators
@@ -222,7 +228,8 @@ class Registry(MutableMapping[str, Any], Generic[T]):
             same = current is not None and self._same(name, current, entry, origin)
             if current is not None and not replace and not same:
                 if name in self._replaced and self._under_homes(origin):
-                    return  # a built-in loading after what replaced it
+                    self._ranks[name] = (False, order is None, order or 0)
+                    return  # a built-in loading after what replaced it: keeps its place
                 raise NameTaken(self.kind, name, self._describe(current))
             if summary is None and same:  # the decorator's summary stays
                 summary = self._summaries.get(name)
