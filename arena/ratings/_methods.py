@@ -96,7 +96,7 @@ RATING_METHODS: Registry[RatingMethod] = registry.RATING_METHODS
 
 
 def rating_methods() -> dict[str, str]:
-    """Name -> one-line summary of every registered method, in registration order."""
+    """Name -> one-line summary of every registered method, in registry order."""
     return RATING_METHODS.summaries()
 
 
