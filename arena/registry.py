@@ -2,25 +2,28 @@
 agent architectures and report formats.
 
 Each kind is a :class:`Registry`, a mapping from a name to what is registered under it. An
-entry is either an object or a lazy import path ``package.module:attr`` (the built-ins are
-paths, so reading a registry imports nothing heavy). Three ways in:
+entry is an object or a lazy import path ``package.module:attr``. Three ways in, the same
+for the built-ins and a plugin:
 
-- a decorator in your module (``@model_provider("mine")``, ``@judge_mode("mine")``, ...),
+- a decorator in your module (``@model_provider("mine", "one line")``,
+  ``@judge_mode("mine", ...)``, ...),
 - an entry point in your package's ``pyproject.toml`` (group ``agent_arena.<kind>``, e.g.
   ``[project.entry-points."agent_arena.providers"] mine = "my_pkg.provider:MyProvider"``),
   discovered on a lookup miss in every process (Ray workers included),
 - ``REGISTRY.register(name, obj_or_path)`` at run time (this process only).
 
+Every built-in is decorated where it is defined, with its name and summary there. A
+registry's :attr:`Registry.homes` name the modules and packages holding its built-ins; they
+are imported (packages walked) the first time the registry is read, so ``import arena``
+imports none of them. A new built-in is a new decorated module under its kind's home.
+
 A name is registered once: registering it again (by any of the three ways) raises
 :class:`~arena.errors.NameTaken` unless ``replace=True`` is given. :meth:`Registry.lookup` is
 the one way to get an entry; a miss raises :class:`~arena.errors.UnknownName`.
 
-The built-ins are named and summarised once, in the tables below: their modules carry the code,
-and the registry gives a loaded entry its name and summary (a golden check's or judge mode's
-``name`` and ``summary`` attributes, a rating method's fields). This module sits below the
-base classes, so each registry is declared here as ``Registry[Any]`` and typed with its base
-class where that lives (``arena.models.providers.PROVIDERS: Registry[Provider]``, ...) and in
-:mod:`arena.extend`.
+This module sits below the base classes, so each registry is declared here as
+``Registry[Any]`` and typed with its base class where that lives
+(``arena.models.providers.PROVIDERS: Registry[Provider]``, ...) and in :mod:`arena.extend`.
 """
 
 from __future__ import annotations
@@ -41,15 +44,6 @@ T = TypeVar("T")
 F = TypeVar("F")
 
 
-@dataclass(frozen=True)
-class Builtin:
-    """A built-in entry: where it lives and what it does in one line (the one place both are
-    written)."""
-
-    path: str
-    summary: str
-
-
 def _load(path: str) -> Any:
     module, sep, attr = path.partition(":")
     if not sep or not module or not attr:
@@ -58,6 +52,18 @@ def _load(path: str) -> Any:
     for part in attr.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+def _import_all(name: str) -> None:
+    """Import the module ``name`` and, for a package, every module under it (sorted)."""
+    import pkgutil  # only when a registry first loads its built-ins
+
+    module = importlib.import_module(name)
+    path = getattr(module, "__path__", None)
+    if path is None:
+        return
+    for info in sorted(pkgutil.iter_modules(path), key=lambda info: info.name):
+        _import_all(f"{name}.{info.name}")
 
 
 def summary_of(obj: Any) -> str:
@@ -85,13 +91,16 @@ def _module_of(entry: Any) -> str | None:
 
 
 class Registry(MutableMapping[str, Any], Generic[T]):
-    """The entries of one extension kind, by name, in registration order.
+    """The entries of one extension kind, by name.
 
     ``kind`` names it in messages (``model provider``); ``group`` is its entry-point group.
-    ``base`` is the import path of what every entry must be (``package.module:Class``): an
-    instance of it, or with ``classes=True`` a subclass of it; ``None`` for a callable.
-    ``adapt(name, obj, summary)`` turns what is registered or loaded into the stored entry
-    (a class into an instance, the registry's name and summary onto it).
+    ``homes`` are the modules or packages defining the built-ins: the first time the registry
+    is read (names, lookup, summaries, membership, iteration) every module under them is
+    imported once, and their decorators register them. ``base`` is the import path of what
+    every entry must be (``package.module:Class``): an instance of it, or with
+    ``classes=True`` a subclass of it; ``None`` for a callable. ``adapt(name, obj, summary)``
+    turns what is registered or loaded into the stored entry (a class into an instance, the
+    registry's name and summary onto it).
 
     As a mapping it holds the raw entries (objects or import paths); :meth:`lookup` gives
     the loaded, checked entry.
@@ -101,22 +110,29 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         self,
         kind: str,
         group: str,
-        builtins: dict[str, Builtin],
         *,
+        homes: tuple[str, ...] = (),
         base: str | None = None,
         classes: bool = False,
         adapt: Callable[[str, Any, str | None], Any] | None = None,
     ) -> None:
         self.kind, self.group, self.base, self.classes = kind, group, base, classes
-        self._entries: dict[str, Any] = {name: b.path for name, b in builtins.items()}
-        self._summaries: dict[str, str] = {name: b.summary for name, b in builtins.items()}
-        self._origins: dict[str, str | None] = {n: _module_of(b.path) for n, b in builtins.items()}
+        self.homes = homes
+        self._entries: dict[str, Any] = {}
+        self._summaries: dict[str, str] = {}
+        self._origins: dict[str, str | None] = {}
+        self._ranks: dict[str, tuple[bool, bool, int]] = {}
+        self._replaced: set[str] = set()
         self._adapt = adapt or (lambda _name, obj, _summary: obj)
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # guards the tables; never held while importing
+        self._once = threading.RLock()  # one thread imports the homes, once
+        self._loading = False
+        self._loaded = not homes
         self._scanned = False
 
     # MutableMapping: the raw entries (objects or import paths).
     def __getitem__(self, name: str) -> Any:
+        self.load_builtins()
         return self._entries[name]
 
     def __setitem__(self, name: str, entry: Any) -> None:
@@ -125,23 +141,51 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         self.register(name, entry)
 
     def __delitem__(self, name: str) -> None:
+        self.load_builtins()
         with self._lock:
             del self._entries[name]
-            self._summaries.pop(name, None)
-            self._origins.pop(name, None)
+            for table in (self._summaries, self._origins, self._ranks):
+                table.pop(name, None)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(list(self._entries))
+        return iter(self.names())
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self.names())
 
     def __contains__(self, name: object) -> bool:
         """Registered (the entry points are read again on a miss)."""
+        self.load_builtins()
         if name in self._entries:
             return True
         self.discover()
         return name in self._entries
+
+    def origin(self, name: str) -> str | None:
+        """The module that registered ``name`` (the one its import path names, for a lazy
+        entry), or ``None`` when unknown."""
+        self.load_builtins()
+        return self._origins.get(name)
+
+    def is_builtin(self, name: str) -> bool:
+        """``name`` is registered by a module under one of :attr:`homes`."""
+        return self._under_homes(self.origin(name))
+
+    def load_builtins(self) -> None:
+        """Import every module under :attr:`homes` (once per process): their decorators
+        register the built-ins. Re-entered from one of those imports, it returns at once."""
+        if self._loaded:
+            return
+        with self._once:
+            if self._loaded or self._loading:
+                return
+            self._loading = True
+            try:
+                for home in self.homes:
+                    _import_all(home)
+                self._loaded = True
+            finally:
+                self._loading = False
 
     def register(
         self,
@@ -151,17 +195,25 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         *,
         replace: bool = False,
         origin: str | None = None,
+        order: int | None = None,
     ) -> None:
         """Register ``entry`` (an object or an import path ``package.module:attr``) as ``name``.
+
+        Never imports the built-ins: a name taken by a built-in not loaded yet is found when
+        they load (a ``replace=True`` registration made before keeps the name).
 
         Args:
             name: the name users write (no colon).
             entry: the object, or its import path (loaded on first :meth:`lookup`).
             summary: its one-line summary (default: its ``summary`` attribute or the first
                 line of its docstring).
-            replace: replace an entry already registered under ``name``.
+            replace: replace an entry already registered under ``name`` (it keeps its place
+                in :meth:`names` unless ``order`` is given).
             origin: the module defining the entry (default: the entry's own module), which
                 may register it over an import path naming that module.
+            order: its place in :meth:`names` among the built-ins (an entry defined under
+                :attr:`homes`) or among the others; unordered entries follow, in
+                registration order.
 
         Raises:
             ValueError: the name is empty or has a colon.
@@ -175,16 +227,28 @@ class Registry(MutableMapping[str, Any], Generic[T]):
             origin = origin or _module_of(entry)
             same = current is not None and self._same(name, current, entry, origin)
             if current is not None and not replace and not same:
+                if name in self._replaced and self._under_homes(origin):
+                    self._ranks[name] = (False, order is None, order or 0)
+                    return  # a built-in loading after what replaced it: keeps its place
                 raise NameTaken(self.kind, name, self._describe(current))
-            if summary is None and same:  # the built-in's or decorator's summary stays
+            if summary is None and same:  # the decorator's summary stays
                 summary = self._summaries.get(name)
             stored = entry if isinstance(entry, str) else self._checked(name, entry, summary)
             self._entries[name] = stored
             self._origins[name] = origin
+            if current is None or order is not None:
+                self._ranks[name] = (not self._under_homes(origin), order is None, order or 0)
+            if replace:
+                self._replaced.add(name)
             if summary is not None:
                 self._summaries[name] = summary
             else:
                 self._summaries.pop(name, None)
+
+    def _under_homes(self, origin: str | None) -> bool:
+        return origin is not None and any(
+            origin == home or origin.startswith(home + ".") for home in self.homes
+        )
 
     def _same(self, name: str, current: Any, entry: Any, origin: str | None) -> bool:
         """The entry is the one already there: the same object or path, or one defined by
@@ -219,17 +283,25 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         what = f"a subclass of {want}" if self.classes else f"a {want}"
         return TypeError(f"{self.kind} {name!r} must be {what}, got {obj!r}")
 
-    def decorator(self, name: str, summary: str | None = None, *, replace: bool = False) -> Any:
+    def decorator(
+        self,
+        name: str,
+        summary: str | None = None,
+        *,
+        replace: bool = False,
+        order: int | None = None,
+    ) -> Any:
         """A decorator registering the decorated object under ``name``; returns it unchanged."""
 
         def register(obj: F) -> F:
-            self.register(name, obj, summary, replace=replace)  # type: ignore[arg-type]
+            self.register(name, obj, summary, replace=replace, order=order)  # type: ignore[arg-type]
             return obj
 
         return register
 
     def discover(self) -> None:
-        """Add the entry points of :attr:`group` not registered yet (as lazy entries).
+        """Add the entry points of :attr:`group` not registered yet (as lazy entries), after
+        the built-ins.
 
         Read once per process, and again on every lookup miss (a package installed since).
 
@@ -238,14 +310,17 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         """
         from importlib.metadata import entry_points  # costs an import: only when needed
 
+        self.load_builtins()
         self._scanned = True
         for point in entry_points(group=self.group):
+            origin = _module_of(point.value)
             with self._lock:
                 current = self._entries.get(point.name)
                 if current is None:
                     self._entries[point.name] = point.value
-                    self._origins[point.name] = _module_of(point.value)
-                elif not self._same(point.name, current, point.value, _module_of(point.value)):
+                    self._origins[point.name] = origin
+                    self._ranks[point.name] = (not self._under_homes(origin), True, 0)
+                elif not self._same(point.name, current, point.value, origin):
                     raise NameTaken(
                         self.kind,
                         point.name,
@@ -255,20 +330,53 @@ class Registry(MutableMapping[str, Any], Generic[T]):
 
     @contextmanager
     def scope(self) -> Iterator[None]:
-        """Undo, on exit, every registration and removal made inside (for tests)."""
+        """Undo, on exit, every registration and removal made inside (for tests); the
+        built-ins are loaded first, so they outlive the scope."""
+        self.load_builtins()
         with self._lock:
-            saved = (dict(self._entries), dict(self._summaries), dict(self._origins))
+            saved = self._tables()
         try:
             yield
         finally:
             with self._lock:
-                self._entries, self._summaries, self._origins = saved
+                (
+                    self._entries,
+                    self._summaries,
+                    self._origins,
+                    self._ranks,
+                    self._replaced,
+                    self._scanned,
+                ) = saved
+
+    def _tables(
+        self,
+    ) -> tuple[
+        dict[str, Any],
+        dict[str, str],
+        dict[str, str | None],
+        dict[str, tuple[bool, bool, int]],
+        set[str],
+        bool,
+    ]:
+        return (
+            dict(self._entries),
+            dict(self._summaries),
+            dict(self._origins),
+            dict(self._ranks),
+            set(self._replaced),
+            self._scanned,
+        )
 
     def names(self) -> tuple[str, ...]:
-        """Every registered name, entry points included, in registration order."""
+        """Every registered name, entry points included: the built-ins (defined under
+        :attr:`homes`) first, then the others; within each, by ``order``, then the unordered
+        ones in registration order."""
+        self.load_builtins()
         if not self._scanned:
             self.discover()
-        return tuple(self._entries)
+        with self._lock:
+            ranks = dict(self._ranks)
+            return tuple(sorted(self._entries, key=lambda name: ranks[name]))
 
     def lookup(self, name: str) -> T:
         """The entry registered as ``name``, loaded (and checked) on first use.
@@ -284,6 +392,7 @@ class Registry(MutableMapping[str, Any], Generic[T]):
             UnknownName: nothing is registered as ``name``, entry points read again.
             TypeError: what the name's import path loads is not of the base type.
         """
+        self.load_builtins()
         with self._lock:
             entry = self._entries.get(name)
         if entry is None:
@@ -291,7 +400,7 @@ class Registry(MutableMapping[str, Any], Generic[T]):
             with self._lock:
                 entry = self._entries.get(name)
         if entry is None:
-            raise UnknownName(self.kind, name, tuple(self._entries))
+            raise UnknownName(self.kind, name, self.names())
         if not isinstance(entry, str):
             found: T = entry
             return found
@@ -305,7 +414,8 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         return found
 
     def summaries(self) -> dict[str, str]:
-        """Name -> one-line summary of every entry (loads the entries that give none)."""
+        """Name -> one-line summary of every entry, in :meth:`names` order (loads the entries
+        that give none)."""
         out: dict[str, str] = {}
         for name in self.names():
             text = self._summaries.get(name)
@@ -373,22 +483,7 @@ def _rating_method(name: str, obj: Any, summary: str | None) -> Any:
 PROVIDERS: Registry[Any] = Registry(
     "model provider",
     _group("providers"),
-    {
-        "local": Builtin(
-            "arena.models.providers._local:LocalProvider", "the embedded llama.cpp server"
-        ),
-        "openai": Builtin(
-            "arena.models.providers._openai:OpenAIProvider", "any OpenAI-compatible endpoint"
-        ),
-        "fake": Builtin("arena.models.providers._fake:FakeProvider", "a scripted model (tests)"),
-        "human": Builtin(
-            "arena.models.providers._human:HumanProvider", "people voting in the app, never called"
-        ),
-        "answers": Builtin(
-            "arena.outputs._provider:AnswersProvider",
-            "answers read from files (arena judge --outputs), never called",
-        ),
-    },
+    homes=("arena.models.providers", "arena.outputs._provider"),
     base="arena.models.providers._base:Provider",
     adapt=_instance_named,
 )
@@ -398,39 +493,7 @@ typed ``Registry[Provider]`` as :data:`arena.models.providers.PROVIDERS`."""
 JUDGE_MODES: Registry[Any] = Registry(
     "judge mode",
     _group("judge_modes"),
-    {
-        "text": Builtin(
-            "judges.modes._text:TextMode",
-            "a written [[A>B]]-style verdict; a winner only when both orders agree",
-        ),
-        "logprobs": Builtin(
-            "judges.modes._logprobs:LogprobsMode",
-            "P(A) vs P(B) of one token, averaged over both orders (or in log-odds)",
-        ),
-        "grades": Builtin(
-            "judges.modes._grades:GradesMode",
-            "each answer graded alone (P(YES) of one token), compared by log-odds",
-        ),
-        "checklist": Builtin(
-            "judges.modes.checklist._mode:ChecklistMode",
-            "each answer alone, one YES/NO logprob question per golden checklist item",
-        ),
-        "rules": Builtin(
-            "judges.modes._rules:RulesMode",
-            "both answers under instruction-following rules with questions written first "
-            "(LLMBar's Rules + Metrics + Swap); orders in log-odds, a forced choice",
-        ),
-        "blend": Builtin(
-            "judges.modes._blend:BlendMode",
-            "several modes' evidence and the length ratio in one combination fitted on "
-            "labelled pairs; a forced choice",
-        ),
-        "auto": Builtin(
-            "judges.modes._auto:AutoMode",
-            "checklist where the case has golden items, else the mode measured best against "
-            "people on open-ended answers; the choice is kept per verdict",
-        ),
-    },
+    homes=("judges.modes",),
     base="judges.modes._base:JudgeMode",
     classes=True,
     adapt=_named,
@@ -441,66 +504,16 @@ JUDGE_MODES: Registry[Any] = Registry(
 RATING_METHODS: Registry[RatingMethod] = Registry(
     "rating method",
     _group("rating_methods"),
-    {
-        "bt": Builtin(
-            "arena.ratings._methods:BT", "Bradley-Terry MLE, 95% query-bootstrap intervals"
-        ),
-        "style-bt": Builtin(
-            "arena.ratings._methods:STYLE_BT",
-            "Bradley-Terry with style covariates (length, markdown, seat), bootstrap intervals",
-        ),
-        "elo": Builtin(
-            "arena.ratings._methods:ELO", "online Elo in battle order (K=4), no intervals"
-        ),
-        "elo-median": Builtin(
-            "arena.ratings._methods:ELO_MEDIAN",
-            "order-independent Elo: median over elo_rounds seeded shuffles, no intervals",
-        ),
-    },
+    homes=("arena.ratings._methods",),
     base="arena.registry:RatingMethod",
     adapt=_rating_method,
 )
 """Rating methods (:class:`RatingMethod`; a bare function is wrapped)."""
 
-_CHECKS = "arena.scoring.checks"
 GOLDEN_CHECKS: Registry[Any] = Registry(
     "golden check",
     _group("golden_checks"),
-    {
-        "trajectory": Builtin(
-            f"{_CHECKS}._trajectory:CHECK",
-            "tool selection, order, arguments, efficiency and forbidden tools (always)",
-        ),
-        "contains": Builtin(
-            f"{_CHECKS}._contains:CHECK",
-            "the output contains each expected item (or one of its alternatives)",
-        ),
-        "not_contains": Builtin(
-            f"{_CHECKS}._not_contains:CHECK",
-            "the output contains none of the forbidden strings (a hard fail)",
-        ),
-        "regex": Builtin(
-            f"{_CHECKS}._regex:CHECK",
-            "the output matches a regular expression (case-insensitive, multiline)",
-        ),
-        "exact": Builtin(
-            f"{_CHECKS}._exact:CHECK", "the output equals a string (case and whitespace normalised)"
-        ),
-        "behavior": Builtin(
-            f"{_CHECKS}._behavior:CHECK",
-            "an expected behaviour (refuse, ask for clarification, ...), graded",
-        ),
-        "functional": Builtin(
-            f"{_CHECKS}._functional:CHECK", "files a side-effect tool must leave in the sandbox"
-        ),
-        "rubric": Builtin(
-            f"{_CHECKS}._rubric:CHECK", "a free-text rubric graded by the --grader LLM"
-        ),
-        "turns": Builtin(
-            f"{_CHECKS}._turns:CHECK",
-            "a conversation's per-turn expectations: each turn's reply and tool calls",
-        ),
-    },
+    homes=("arena.scoring.checks",),
     base="arena.scoring.checks._base:GoldenCheck",
     adapt=_instance,
 )
@@ -508,29 +521,13 @@ GOLDEN_CHECKS: Registry[Any] = Registry(
 ``Registry[GoldenCheck]`` as :data:`arena.scoring.checks.GOLDEN_CHECKS`."""
 
 AGENTS: Registry[Any] = Registry(
-    "agent architecture",
-    _group("agents"),
-    {
-        "react": Builtin(
-            "arena.agents._builder:build_react", "one ReAct loop over the research tools"
-        ),
-        "supervisor": Builtin(
-            "arena.agents._builder:build_supervisor",
-            "a supervisor routing to researcher, analyst and writer",
-        ),
-    },
+    "agent architecture", _group("agents"), homes=("arena.agents._builder",)
 )
 """Agent architectures: factories ``(AgentContext) -> runnable``, named by a variant's agent;
 typed ``Registry[AgentFactory]`` as :data:`arena.agents.AGENTS`."""
 
 REPORT_FORMATS: Registry[Any] = Registry(
-    "report format",
-    _group("report_formats"),
-    {
-        "table": Builtin("arena.reports._score_formats:table", "plain-text tables (default)"),
-        "json": Builtin("arena.reports._score_formats:as_json", "one JSON document"),
-        "markdown": Builtin("arena.reports._score_formats:markdown", "Markdown tables"),
-    },
+    "report format", _group("report_formats"), homes=("arena.reports._score_formats",)
 )
 """Formats of ``arena score --format``: functions ``(ScoreReport) -> str``; typed
 ``Registry[ReportFormat]`` as :data:`arena.reports._score_formats.REPORT_FORMATS`."""
@@ -547,7 +544,7 @@ REGISTRIES: dict[str, Registry[Any]] = {
 
 
 def model_provider(
-    name: str, summary: str | None = None, *, replace: bool = False
+    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
 ) -> Callable[[F], F]:
     """Register a ``Provider`` subclass (or instance) for model specs ``name:MODEL``.
 
@@ -555,6 +552,9 @@ def model_provider(
         name: the part of a model spec before the colon.
         summary: one line for ``arena --help`` (default: the first docstring line).
         replace: replace a provider already registered as ``name`` (a built-in included).
+        order: its place in listings: the built-ins (defined under the kind's home) come
+            first, by ``order``; then every other entry, those with an ``order`` by it,
+            then the rest in registration order.
 
     Returns:
         A decorator registering the class and returning it unchanged.
@@ -563,16 +563,21 @@ def model_provider(
         NameTaken: ``name`` is registered already and ``replace`` is false.
         TypeError: the decorated object is not a ``Provider``.
     """
-    return PROVIDERS.decorator(name, summary, replace=replace)
+    return PROVIDERS.decorator(name, summary, replace=replace, order=order)
 
 
-def judge_mode(name: str, summary: str | None = None, *, replace: bool = False) -> Callable[[F], F]:
+def judge_mode(
+    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
+) -> Callable[[F], F]:
     """Register a ``JudgeMode`` subclass as the judge mode ``name`` (``--judge m/NAME``).
 
     Args:
         name: the mode's name in judge specs.
         summary: one line for ``arena --help`` (default: the first docstring line).
         replace: replace a mode already registered as ``name``.
+        order: its place in listings: the built-ins (defined under the kind's home) come
+            first, by ``order``; then every other entry, those with an ``order`` by it,
+            then the rest in registration order.
 
     Returns:
         A decorator registering the class (its ``name`` and ``summary`` set) and returning it.
@@ -581,7 +586,7 @@ def judge_mode(name: str, summary: str | None = None, *, replace: bool = False) 
         NameTaken: ``name`` is registered already and ``replace`` is false.
         TypeError: the decorated object is not a ``JudgeMode`` subclass.
     """
-    return JUDGE_MODES.decorator(name, summary, replace=replace)
+    return JUDGE_MODES.decorator(name, summary, replace=replace, order=order)
 
 
 def rating_method(
@@ -591,6 +596,7 @@ def rating_method(
     uses_style: bool = False,
     intervals: bool = True,
     replace: bool = False,
+    order: int | None = None,
 ) -> Callable[[F], F]:
     """Register a function ``rate(battles, options) -> RatingFit`` as ``--method name``.
 
@@ -600,6 +606,9 @@ def rating_method(
         uses_style: the method reads ``options.style``.
         intervals: the method reports 95% intervals.
         replace: replace a method already registered as ``name``.
+        order: its place in listings: the built-ins (defined under the kind's home) come
+            first, by ``order``; then every other entry, those with an ``order`` by it,
+            then the rest in registration order.
 
     Returns:
         A decorator registering the function and returning it unchanged.
@@ -611,14 +620,15 @@ def rating_method(
     def register(fn: F) -> F:
         rate: Callable[[Any, Any], Any] = fn  # type: ignore[assignment]
         method = RatingMethod(rate, uses_style=uses_style, intervals=intervals)
-        RATING_METHODS.register(name, method, summary, replace=replace, origin=fn.__module__)
+        origin = getattr(fn, "__module__", None)
+        RATING_METHODS.register(name, method, summary, replace=replace, origin=origin, order=order)
         return fn
 
     return register
 
 
 def golden_check(
-    name: str, summary: str | None = None, *, replace: bool = False
+    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
 ) -> Callable[[F], F]:
     """Register a ``GoldenCheck`` subclass (or instance) as the golden check ``name``.
 
@@ -626,6 +636,9 @@ def golden_check(
         name: the check's name (in fail reasons and ``arena golden``).
         summary: one line for ``arena --help`` (default: the first docstring line).
         replace: replace a check already registered as ``name``.
+        order: its place in listings and in scoring: the built-ins (defined under the
+            kind's home) come first, by ``order``; then every other entry, those with an
+            ``order`` by it, then the rest in registration order.
 
     Returns:
         A decorator registering an instance (its ``name`` and ``summary`` set) and returning
@@ -635,11 +648,11 @@ def golden_check(
         NameTaken: ``name`` is registered already and ``replace`` is false.
         TypeError: the decorated object is not a ``GoldenCheck``.
     """
-    return GOLDEN_CHECKS.decorator(name, summary, replace=replace)
+    return GOLDEN_CHECKS.decorator(name, summary, replace=replace, order=order)
 
 
 def agent_architecture(
-    name: str, summary: str | None = None, *, replace: bool = False
+    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
 ) -> Callable[[F], F]:
     """Register a factory ``(AgentContext) -> runnable`` as the variant agent ``name``.
 
@@ -647,6 +660,9 @@ def agent_architecture(
         name: what a variant's ``agent:`` names.
         summary: one line for ``arena --help`` (default: the first docstring line).
         replace: replace an architecture already registered as ``name``.
+        order: its place in listings: the built-ins (defined under the kind's home) come
+            first, by ``order``; then every other entry, those with an ``order`` by it,
+            then the rest in registration order.
 
     Returns:
         A decorator registering the factory and returning it unchanged.
@@ -655,11 +671,11 @@ def agent_architecture(
         NameTaken: ``name`` is registered already and ``replace`` is false.
         TypeError: the decorated object is not callable.
     """
-    return AGENTS.decorator(name, summary, replace=replace)
+    return AGENTS.decorator(name, summary, replace=replace, order=order)
 
 
 def report_format(
-    name: str, summary: str | None = None, *, replace: bool = False
+    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
 ) -> Callable[[F], F]:
     """Register a function ``(ScoreReport) -> str`` as ``arena score --format name``.
 
@@ -667,6 +683,9 @@ def report_format(
         name: the format's name.
         summary: one line for ``arena score --help`` (default: the first docstring line).
         replace: replace a format already registered as ``name``.
+        order: its place in listings: the built-ins (defined under the kind's home) come
+            first, by ``order``; then every other entry, those with an ``order`` by it,
+            then the rest in registration order.
 
     Returns:
         A decorator registering the function and returning it unchanged.
@@ -675,4 +694,4 @@ def report_format(
         NameTaken: ``name`` is registered already and ``replace`` is false.
         TypeError: the decorated object is not callable.
     """
-    return REPORT_FORMATS.decorator(name, summary, replace=replace)
+    return REPORT_FORMATS.decorator(name, summary, replace=replace, order=order)

@@ -1,7 +1,7 @@
 """LLM judges behind one small async protocol; every verdict carries its judge's spec.
 
-Public names load lazily, so reading the mode registry (e.g. for ``arena --help``) does not
-load LangChain.
+Public names load lazily, so ``import judges`` does not load LangChain (reading the mode
+registry does: it imports the modes).
 """
 
 from __future__ import annotations

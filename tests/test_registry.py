@@ -1,11 +1,17 @@
 """The typed registry: one lookup and one UnknownName, a name registered once unless
-replace=True, each built-in named and summarised once, and the arena.extend surface."""
+replace=True, each built-in named and summarised by the decorator in its own module (found
+lazily through its kind's home, so a new built-in is one new file), listings in order, and
+the arena.extend surface."""
 
 from __future__ import annotations
 
 import ast
 import importlib.metadata
+import importlib.util
 import inspect
+import json
+import subprocess
+import sys
 from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
@@ -17,7 +23,6 @@ from arena.cli import build_parser
 from arena.errors import InputError, NameTaken, UnknownName
 from arena.extend import (
     GOLDEN_CHECKS,
-    JUDGE_MODES,
     PROVIDERS,
     RATING_METHODS,
     GoldenCheck,
@@ -27,6 +32,7 @@ from arena.extend import (
 )
 from arena.registry import REGISTRIES, Registry
 from arena.reports._registered import registered_text
+from arena.scoring.checks import golden_checks
 
 pytestmark = pytest.mark.unit
 
@@ -92,7 +98,7 @@ def test_an_entry_point_named_like_a_builtin_is_refused(monkeypatch: pytest.Monk
 
 
 def test_a_module_registers_over_the_import_path_naming_it() -> None:
-    registry: Registry[Any] = Registry("thing", "agent_arena.things", {}, base=None)
+    registry: Registry[Any] = Registry("thing", "agent_arena.things", base=None)
     registry.register("mine", "tests.test_registry:_Mine")
     registry.register("mine", _Mine)  # the decorator in the module the path names: the same
     assert registry.lookup("mine") is _Mine
@@ -108,27 +114,179 @@ def test_an_entry_of_the_wrong_type_is_refused() -> None:
         RATING_METHODS.lookup("odd")
 
 
-def _class_level_names(path: Path) -> set[str]:
-    assigned = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ClassDef):
-            for item in node.body:
-                targets = item.targets if isinstance(item, ast.Assign) else []
-                assigned.update(t.id for t in targets if isinstance(t, ast.Name))
-    return assigned
+BUILTINS = {
+    "providers": ("local", "openai", "fake", "human", "answers"),
+    "judge_modes": ("text", "logprobs", "grades", "checklist", "rules", "blend", "auto"),
+    "rating_methods": ("bt", "style-bt", "elo", "elo-median"),
+    "golden_checks": (
+        "trajectory",
+        "contains",
+        "not_contains",
+        "regex",
+        "exact",
+        "behavior",
+        "functional",
+        "rubric",
+        "turns",
+    ),
+    "agents": ("react", "supervisor"),
+    "report_formats": ("table", "json", "markdown"),
+}
+HOMES = {
+    "providers": ("arena.models.providers", "arena.outputs._provider"),
+    "judge_modes": ("judges.modes",),
+    "rating_methods": ("arena.ratings._methods",),
+    "golden_checks": ("arena.scoring.checks",),
+    "agents": ("arena.agents._builder",),
+    "report_formats": ("arena.reports._score_formats",),
+}
+DECORATORS = {
+    "model_provider",
+    "judge_mode",
+    "rating_method",
+    "golden_check",
+    "agent_architecture",
+    "report_format",
+}
 
 
-@pytest.mark.parametrize("folder", ["arena/scoring/checks", "judges/modes"])
-def test_builtins_are_named_and_summarised_only_in_the_registry(folder: str) -> None:
-    for path in sorted((ROOT / folder).glob("*.py")):
-        if path.name in ("_base.py", "__init__.py"):
-            continue
-        assert not {"name", "summary"} & _class_level_names(path), path
-        assert "@golden_check(" not in path.read_text() and "@judge_mode(" not in path.read_text()
-    registry = GOLDEN_CHECKS if "checks" in folder else JUDGE_MODES
-    for name, summary in registry.summaries().items():
+def _decorations(module: str) -> dict[str, str]:
+    """Name -> summary of each public decorator call written in ``module``'s source."""
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None, module
+    found = {}
+    for node in ast.walk(ast.parse(Path(spec.origin).read_text())):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in DECORATORS:
+            name, summary = (ast.literal_eval(arg) for arg in node.args[:2])
+            found[name] = summary
+    return found
+
+
+def _run(code: str, *args: str) -> Any:
+    """What a fresh interpreter running ``code`` prints as JSON."""
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("group", list(REGISTRIES))
+def test_each_builtin_is_named_and_summarised_by_the_decorator_in_its_own_module(
+    group: str,
+) -> None:
+    registry = REGISTRIES[group]
+    source = (ROOT / "arena" / "registry.py").read_text()
+    assert "Builtin" not in source
+    summaries = registry.summaries()
+    for name in BUILTINS[group]:
+        module = registry.origin(name)
+        assert module is not None and registry.is_builtin(name), name
+        assert _decorations(module).get(name) == summaries[name] != "", (module, name)
+        assert f"{module}:" not in source and summaries[name] not in source, name
         entry = registry.lookup(name)
-        assert (entry.name, entry.summary) == (name, summary)
+        if group in ("judge_modes", "golden_checks", "rating_methods"):
+            assert (entry.name, entry.summary) == (name, summaries[name])
+
+
+def test_listings_keep_the_builtin_order_and_plugins_follow_by_order() -> None:
+    assert {group: registry.names() for group, registry in REGISTRIES.items()} == BUILTINS
+    formats = REGISTRIES["report_formats"]
+    formats.register("late", str, "registered first, no order")
+    formats.register("early", repr, "registered second, order 1", order=1)
+    formats.register("first", ascii, "a plugin's order never puts it among the built-ins", order=-5)
+    assert formats.names() == (*BUILTINS["report_formats"], "first", "early", "late")
+    assert [check.name for check in golden_checks()] == list(BUILTINS["golden_checks"])
+
+
+_NEW_MODULE = """
+from arena.extend import {base}, {decorator}
+
+
+@{decorator}("{name}", "a built-in added as one new file")
+class New({base}):
+    \"\"\"A new built-in.\"\"\"
+"""
+
+_ADD_FILE = """
+import importlib, json, pathlib, sys
+
+home, registry = importlib.import_module(sys.argv[1]), sys.argv[2]
+folder = pathlib.Path(sys.argv[3])
+home.__path__.append(str(folder))  # as if the file were saved in the home package's folder
+from arena import registry as registries
+found = getattr(registries, registry)
+entry = found.lookup(sys.argv[4])
+print(json.dumps([found.names(), found.summaries()[sys.argv[4]], found.origin(sys.argv[4])]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("home", "registry", "group", "base", "decorator", "name"),
+    [
+        ("judges.modes", "JUDGE_MODES", "judge_modes", "JudgeMode", "judge_mode", "newmode"),
+        (
+            "arena.scoring.checks",
+            "GOLDEN_CHECKS",
+            "golden_checks",
+            "GoldenCheck",
+            "golden_check",
+            "newcheck",
+        ),
+    ],
+)
+def test_a_new_builtin_touches_one_file(
+    tmp_path: Path, home: str, registry: str, group: str, base: str, decorator: str, name: str
+) -> None:
+    module = _NEW_MODULE.format(base=base, decorator=decorator, name=name)
+    (tmp_path / f"_{name}.py").write_text(module)
+    names, summary, origin = _run(_ADD_FILE, home, registry, str(tmp_path), name)
+    assert names == [*BUILTINS[group], name]
+    assert (summary, origin) == ("a built-in added as one new file", f"{home}._{name}")
+
+
+_LAZY = """
+import json, sys
+from arena.registry import REPORT_FORMATS
+
+def loaded():
+    homes = json.loads(sys.argv[1])
+    return sorted(m for m in sys.modules if any(m == h or m.startswith(h + ".") for h in homes))
+
+before = loaded()
+REPORT_FORMATS.register("mine", lambda report: "", "a plugin registered before the built-ins")
+registered = loaded()
+with REPORT_FORMATS.scope():
+    in_scope = REPORT_FORMATS.names()
+print(json.dumps([before, registered, loaded(), in_scope, REPORT_FORMATS.names()]))
+"""
+
+
+def test_builtins_load_lazily_once_and_a_plugin_registered_before_lists_after_them() -> None:
+    homes = [home for group in HOMES.values() for home in group]
+    before, registered, after, in_scope, names = _run(_LAZY, json.dumps(homes))
+    assert before == registered == []
+    assert "arena.reports._score_formats" in after and "judges.modes._text" not in after
+    assert in_scope == names == [*BUILTINS["report_formats"], "mine"]
+    assert {group: registry.homes for group, registry in REGISTRIES.items()} == HOMES
+
+
+_REPLACED_FIRST = """
+import json
+from arena.extend import PROVIDERS, Provider, model_provider
+
+@model_provider("openai", "mine instead", replace=True)
+class Mine(Provider):
+    \"\"\"replaces a built-in not loaded yet\"\"\"
+
+found = PROVIDERS.lookup("openai")
+print(json.dumps([PROVIDERS.names(), type(found).__name__, PROVIDERS.summaries()["openai"]]))
+"""
+
+
+def test_a_builtin_replaced_before_it_loads_stays_replaced_in_its_place() -> None:
+    names, kind, summary = _run(_REPLACED_FIRST)
+    assert (names, kind, summary) == (list(BUILTINS["providers"]), "Mine", "mine instead")
 
 
 def test_help_and_listings_show_exactly_the_registry_summaries(

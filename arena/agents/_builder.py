@@ -10,11 +10,13 @@ from langchain_core.runnables import Runnable
 from arena.agents._context import AGENTS, AgentContext
 from arena.errors import InputError
 from arena.factories._factories import call_factory, import_factory, vet_variant
+from arena.registry import agent_architecture
 
 if TYPE_CHECKING:
     from arena.variants.variant import Variant
 
 
+@agent_architecture("react", "one ReAct loop over the research tools", order=10)
 def build_react(ctx: AgentContext) -> Runnable[Any, Any]:
     """The ``react`` architecture: one ReAct loop over the research tools."""
     from arena.agents.research.react import build_react_agent
@@ -22,6 +24,9 @@ def build_react(ctx: AgentContext) -> Runnable[Any, Any]:
     return build_react_agent(ctx.model, ctx.tools, ctx.system_prompt, ctx.max_steps)
 
 
+@agent_architecture(
+    "supervisor", "a supervisor routing to researcher, analyst and writer", order=20
+)
 def build_supervisor(ctx: AgentContext) -> Runnable[Any, Any]:
     """The ``supervisor`` architecture: a supervisor routing to researcher, analyst, writer."""
     from arena.agents.research.supervisor import build_supervisor_agent

@@ -5,11 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arena.models.providers._base import UncallableProvider
+from arena.registry import model_provider
 
 if TYPE_CHECKING:
     from arena.models._config import ModelConfig
 
 
+@model_provider(
+    "answers", "answers read from files (arena judge --outputs), never called", order=50
+)
 class AnswersProvider(UncallableProvider):
     """Answers made elsewhere (``arena judge --outputs``): there is no model to call."""
 

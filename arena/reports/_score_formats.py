@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from arena import registry
-from arena.registry import Registry
+from arena.registry import Registry, report_format
 from arena.scoring._aggregate import GroupStats, VariantScores
 from arena.scoring._combined import CaseScore
 
@@ -32,6 +32,7 @@ REPORT_FORMATS: Registry[ReportFormat] = registry.REPORT_FORMATS
 """The report formats (:data:`arena.registry.REPORT_FORMATS`), typed: functions."""
 
 
+@report_format("table", "plain-text tables (default)", order=10)
 def table(report: ScoreReport) -> str:
     """Plain-text tables: the summary, failing cases and pass rate by difficulty."""
     from arena.reports._format import text_table
@@ -49,6 +50,7 @@ def table(report: ScoreReport) -> str:
     )
 
 
+@report_format("json", "one JSON document", order=20)
 def as_json(report: ScoreReport) -> str:
     """One JSON document: every aggregate, every case score and the difficulty breakdown."""
     from arena.reports._render import scores_json
@@ -61,6 +63,7 @@ def as_json(report: ScoreReport) -> str:
     return json.dumps({"run_id": report.run_id, "grader": report.grader, **doc}, indent=2)
 
 
+@report_format("markdown", "Markdown tables", order=30)
 def markdown(report: ScoreReport) -> str:
     """Markdown tables (secrets redacted), then the pass rate by difficulty."""
     from arena.reports._markdown import scores_markdown

@@ -142,7 +142,7 @@ def _components(checks: Verdicts) -> dict[str, float]:
 def _per_check(
     checks: Verdicts,
 ) -> list[tuple[GoldenCheck, Check]]:
-    """Every check with its own verdict (each output check apart), in registration order."""
+    """Every check with its own verdict (each output check apart), in registry order."""
     out: list[tuple[GoldenCheck, Check]] = []
     for check in golden_checks():
         if check.component == OUTPUT:

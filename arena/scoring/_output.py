@@ -24,7 +24,7 @@ __all__ = [
 
 
 def output_checks(output: str, case: GoldenCase) -> dict[str, Check]:
-    """Every output check the case asks for, by check name, in registration order."""
+    """Every output check the case asks for, by check name, in registry order."""
     data = CheckInput(case=case, output=output)
     checks: dict[str, Check] = {}
     for check in golden_checks():

@@ -1,10 +1,12 @@
 """Judge modes behind one registry: how a judge asks, reads and combines the two orders.
 
 Adding a mode is one module defining a :class:`~judges.modes._base.JudgeMode` subclass
-decorated with ``@arena.registry.judge_mode(name)`` (or named in an ``agent_arena.judge_modes``
-entry point); the spec validation, the CLI help, the model config, the verdict cache key and
-the rule combining both orders all follow from :data:`arena.registry.JUDGE_MODES`. Built-ins
-are import paths, so reading the registry stays light: a mode's module loads when it is used.
+decorated with ``@judge_mode(name, summary)`` (:mod:`arena.extend`), a built-in in this
+package (its sub-packages included, e.g. :mod:`judges.modes.checklist`), a plugin in its own
+package or through an ``agent_arena.judge_modes`` entry point; the spec validation, the CLI
+help, the model config, the verdict cache key and the rule combining both orders all follow
+from :data:`arena.registry.JUDGE_MODES`. This package is the registry's home: its modules
+load when the registry is first read, not on ``import arena``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ def mode_names() -> tuple[str, ...]:
     """Every registered judge mode.
 
     Returns:
-        Their names, in registration order.
+        Their names, the built-ins first (in their ``order``).
     """
     return MODES.names()
 

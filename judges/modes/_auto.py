@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
 
+from arena.registry import judge_mode
 from judges._orders import Outcome, probability_rule
 from judges._types import PairRequest, Seat, Verdict
 from judges.modes._base import Asker, JudgeMode, Reading
@@ -50,6 +51,12 @@ def mode_for_case(case: GoldenCase) -> str:
     return GOLDEN_MODE if has_golden_items(case) else OPEN_ENDED_MODE
 
 
+@judge_mode(
+    "auto",
+    "checklist where the case has golden items, else the mode measured best against "
+    "people on open-ended answers; the choice is kept per verdict",
+    order=70,
+)
 class AutoMode(JudgeMode):
     """Delegates each request to the mode its case calls for; both are probability modes
     without a position, so the two orders combine by the probability rule."""

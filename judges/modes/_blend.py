@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
 
+from arena.registry import judge_mode
 from judges._orders import Outcome, probability_rule
 from judges._parsing import label_from_probability, reading_margin
 from judges._types import PairRequest, Seat, Verdict
@@ -56,6 +57,12 @@ def length_share(answer_a: str, answer_b: str) -> float:
     return a / (a + b)
 
 
+@judge_mode(
+    "blend",
+    "several modes' evidence and the length ratio in one combination fitted on "
+    "labelled pairs; a forced choice",
+    order=60,
+)
 class BlendMode(JudgeMode):
     """The fitted combination of :data:`WEIGHTS`, read per order, the orders in log-odds."""
 

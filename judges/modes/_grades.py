@@ -11,6 +11,7 @@ import math
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from arena.registry import judge_mode
 from arena.vocabulary import GRADE_TOKENS, NO, YES
 from judges import _prompts as prompts
 from judges._orders import Outcome, probability_rule
@@ -19,6 +20,11 @@ from judges._types import PairRequest, Verdict
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 
 
+@judge_mode(
+    "grades",
+    "each answer graded alone (P(YES) of one token), compared by log-odds",
+    order=30,
+)
 class GradesMode(JudgeMode):
     """Bradley-Terry on two grades: P(A better) = sigmoid(logit(p_a) - logit(p_b))."""
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from arena.registry import judge_mode
 from judges import _prompts as prompts
 from judges._orders import Outcome, probability_rule
 from judges._parsing import first_token_probs, label_from_probability, reading_margin
@@ -14,6 +15,11 @@ from judges._types import PairRequest, Verdict
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 
 
+@judge_mode(
+    "logprobs",
+    "P(A) vs P(B) of one token, averaged over both orders (or in log-odds)",
+    order=20,
+)
 class LogprobsMode(JudgeMode):
     """One token's log-probabilities: P(first-shown answer is better) = P(A) / (P(A) + P(B))."""
 

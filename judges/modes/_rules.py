@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from arena.registry import judge_mode
 from judges import _prompts as prompts
 from judges._orders import Outcome, probability_rule
 from judges._rules_prompts import rules_prompt, system_rules
@@ -32,6 +33,12 @@ if TYPE_CHECKING:
 EXACT_TIE = 1e-12
 
 
+@judge_mode(
+    "rules",
+    "both answers under instruction-following rules with questions written first "
+    "(LLMBar's Rules + Metrics + Swap); orders in log-odds, a forced choice",
+    order=50,
+)
 class RulesMode(JudgeMode):
     """P(first-shown better) = P(A) / (P(A) + P(B)) under the rules; orders in log-odds."""
 

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from arena.registry import judge_mode
 from judges import _prompts as prompts
 from judges._parsing import parse_verdict
 from judges._types import PairRequest
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 
 
+@judge_mode(
+    "text", "a written [[A>B]]-style verdict; a winner only when both orders agree", order=10
+)
 class TextMode(JudgeMode):
     """A written verdict, asked once more if unreadable; the two orders must agree."""
 

@@ -1,5 +1,5 @@
 """Judge modes behind one registry: validation, CLI help, model config and combining rule all
-follow from it; a new mode is one class plus one registry line (the README example)."""
+follow from it; a new mode is one decorated class (the README example)."""
 
 from __future__ import annotations
 

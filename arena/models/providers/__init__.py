@@ -1,4 +1,4 @@
-"""Model providers behind one registry: one module per provider, one registry line each."""
+"""Model providers behind one registry: one decorated module per provider."""
 
 from arena.models.providers._base import Provider
 from arena.models.providers._registry import (

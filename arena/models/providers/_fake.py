@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from arena.models.providers._base import Provider
+from arena.registry import model_provider
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
     from arena.models._config import ModelConfig
 
 
+@model_provider("fake", "a scripted model (tests)", order=30)
 class FakeProvider(Provider):
     """Plays a registered script; scripts may carry log-probabilities in response metadata."""
 

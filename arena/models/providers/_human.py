@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arena.models.providers._base import UncallableProvider
+from arena.registry import model_provider
 
 if TYPE_CHECKING:
     from arena.models._config import ModelConfig
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 HUMAN = "human"
 
 
+@model_provider("human", "people voting in the app, never called", order=40)
 class HumanProvider(UncallableProvider):
     """``human:NAME``: a person voting in the app's Vote tab; never called."""
 

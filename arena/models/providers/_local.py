@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.models.providers._base import Provider
 from arena.models.providers._speed import Speed
+from arena.registry import model_provider
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -23,6 +24,7 @@ def template_hash() -> str:
     return hashlib.sha256(TEMPLATE.read_bytes()).hexdigest()[:12]
 
 
+@model_provider("local", "the embedded llama.cpp server", order=10)
 class LocalProvider(Provider):
     """Starts (or reuses) the embedded llama.cpp server and reaches it like OpenAI.
 

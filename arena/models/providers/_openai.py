@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from arena.models.providers._base import Provider
+from arena.registry import model_provider
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -39,6 +40,7 @@ def http_clients(config: ModelConfig) -> dict[str, Any]:
     }
 
 
+@model_provider("openai", "any OpenAI-compatible endpoint", order=20)
 class OpenAIProvider(Provider):
     """OpenAI or any compatible server (``base_url``); the key comes from ``api_key_env``,
     or ``OPENAI_API_KEY`` when no ``base_url`` is given."""

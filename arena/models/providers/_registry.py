@@ -1,10 +1,11 @@
 """The model providers, by the name a spec starts with (``local:``, ``openai:``, ``fake:``).
 
-The entries live in :data:`arena.registry.PROVIDERS` (built-ins as import paths, so ``import
-arena`` stays light and a provider's client library loads only when it is used; outside
-packages through the ``agent_arena.providers`` entry points); here it is typed with its base
-class. Adding a provider is one module defining a :class:`Provider` subclass decorated with
-``@model_provider(name)`` (:mod:`arena.extend`). ``PROVIDERS.lookup(name)`` gives one.
+The entries live in :data:`arena.registry.PROVIDERS`, typed here with its base class. Each
+built-in is a module of this package (or :mod:`arena.outputs._provider`) defining a
+:class:`Provider` subclass decorated with ``@model_provider(name, summary)``, the decorator a
+plugin uses (:mod:`arena.extend`; outside packages also through ``agent_arena.providers``
+entry points). The modules load when the registry is first read, and a provider's client
+library only when it is used. ``PROVIDERS.lookup(name)`` gives one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ PROVIDERS: Registry[Provider] = registry.PROVIDERS
 
 
 def provider_names() -> tuple[str, ...]:
-    """Every registered provider name, in registration order (entry points included)."""
+    """Every registered provider name, the built-ins first (entry points included)."""
     return PROVIDERS.names()
 
 

@@ -1,7 +1,10 @@
-"""Golden checks as registered types: one module per check (see :mod:`.base`).
+"""Golden checks as registered types: one module per check (see :mod:`._base`), each class
+decorated with ``@golden_check(name, summary, order=...)`` (this package is the registry's
+home: its modules load when the registry is first read).
 
-:func:`golden_checks` lists the registered checks in registration order (the built-ins
-first, then plugins); combined scoring, the gate and the LangSmith export iterate it.
+:func:`golden_checks` lists the registered checks in registry order (the built-ins first, by
+their ``order``, then plugins); combined scoring, the gate and the LangSmith export iterate
+it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ GOLDEN_CHECKS: Registry[GoldenCheck] = registry.GOLDEN_CHECKS
 
 
 def golden_checks() -> list[GoldenCheck]:
-    """Every registered check, in registration order (a broken plugin raises its own
+    """Every registered check, in registry order (a broken plugin raises its own
     import error)."""
     return [GOLDEN_CHECKS.lookup(name) for name in GOLDEN_CHECKS.names()]
 

@@ -6,10 +6,14 @@ The grade comes from the behaviour grader (keyword rules by default, an LLM with
 
 from __future__ import annotations
 
+from arena.registry import golden_check
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck, graded_check
 
 
+@golden_check(
+    "behavior", "an expected behaviour (refuse, ask for clarification, ...), graded", order=60
+)
 class BehaviorCheck(GoldenCheck):
     """``expected_behavior`` shown in the output, as graded."""
 
@@ -35,6 +39,3 @@ class BehaviorCheck(GoldenCheck):
             f"behaviour {details['behavior']} not shown "
             f"({details['grader']}: {details['rationale']})"
         ]
-
-
-CHECK = BehaviorCheck()

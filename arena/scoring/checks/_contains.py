@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arena.registry import golden_check
 from arena.scoring._textmatch import first_alternative
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
@@ -40,6 +41,9 @@ def _short(item: object, limit: int = 3) -> str:
     return repr(item)
 
 
+@golden_check(
+    "contains", "the output contains each expected item (or one of its alternatives)", order=20
+)
 class ContainsCheck(GoldenCheck):
     """The output contains each item of ``expected_output_contains``."""
 
@@ -52,6 +56,3 @@ class ContainsCheck(GoldenCheck):
     def hints(self, check: Check) -> list[str]:
         missed = check.details.get("missed")
         return ["output missing: " + ", ".join(_short(item) for item in missed)] if missed else []
-
-
-CHECK = ContainsCheck()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from arena.registry import golden_check
 from arena.scoring._textmatch import collapse_spaces, normalize_text
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
@@ -18,6 +19,7 @@ def score_exact(output: str, expected: str) -> Check:
     return Check(score=1.0 if equal else 0.0, passed=equal, details={"expected": expected})
 
 
+@golden_check("exact", "the output equals a string (case and whitespace normalised)", order=50)
 class ExactCheck(GoldenCheck):
     """The output equals ``expected_output_exact``."""
 
@@ -29,6 +31,3 @@ class ExactCheck(GoldenCheck):
 
     def hints(self, check: Check) -> list[str]:
         return ["output exact check failed"] if check.score < 1 else []
-
-
-CHECK = ExactCheck()

@@ -5,11 +5,13 @@ The scorer is :func:`arena.scoring._functional.score_files`.
 
 from __future__ import annotations
 
+from arena.registry import golden_check
 from arena.scoring._functional import score_files
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
 
 
+@golden_check("functional", "files a side-effect tool must leave in the sandbox", order=70)
 class FunctionalCheck(GoldenCheck):
     """Every ``expected_files`` entry exists and contains its items."""
 
@@ -24,6 +26,3 @@ class FunctionalCheck(GoldenCheck):
 
     def hints(self, check: Check) -> list[str]:
         return [] if check.passed else ["expected file missing or incomplete"]
-
-
-CHECK = FunctionalCheck()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arena.registry import golden_check
 from arena.scoring._textmatch import first_alternative
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
@@ -16,6 +17,9 @@ def score_not_contains(output: str, items: Sequence[str]) -> Check:
     return Check(score=score, passed=not violations, details={"violations": violations})
 
 
+@golden_check(
+    "not_contains", "the output contains none of the forbidden strings (a hard fail)", order=30
+)
 class NotContainsCheck(GoldenCheck):
     """The output contains none of ``expected_output_not_contains``."""
 
@@ -29,6 +33,3 @@ class NotContainsCheck(GoldenCheck):
     def hard_fails(self, check: Check) -> list[str]:
         found = check.details["violations"]
         return [f"output contains forbidden text: {found}"] if found else []
-
-
-CHECK = NotContainsCheck()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from arena.inputs.linear_regex import search as linear_search
+from arena.registry import golden_check
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
 
@@ -37,6 +38,9 @@ def score_regex(output: str, pattern: str) -> Check:
     )
 
 
+@golden_check(
+    "regex", "the output matches a regular expression (case-insensitive, multiline)", order=40
+)
 class RegexCheck(GoldenCheck):
     """The output matches ``expected_output_regex``."""
 
@@ -48,6 +52,3 @@ class RegexCheck(GoldenCheck):
 
     def hints(self, check: Check) -> list[str]:
         return ["output regex check failed"] if check.score < 1 else []
-
-
-CHECK = RegexCheck()

@@ -6,10 +6,12 @@ combined score records why in ``details['rubric']``).
 
 from __future__ import annotations
 
+from arena.registry import golden_check
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck, graded_check
 
 
+@golden_check("rubric", "a free-text rubric graded by the --grader LLM", order=80)
 class RubricCheck(GoldenCheck):
     """The case's ``rubric``, as graded by an LLM grader."""
 
@@ -32,6 +34,3 @@ class RubricCheck(GoldenCheck):
         if check.passed or details.get("error"):
             return []
         return [f"rubric not met ({details['grader']}: {details['rationale']})"]
-
-
-CHECK = RubricCheck()

@@ -10,11 +10,17 @@ there); this module holds what the check reads and the reasons it gives.
 
 from __future__ import annotations
 
+from arena.registry import golden_check
 from arena.scoring._tool_use import score_trajectory
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
 
 
+@golden_check(
+    "trajectory",
+    "tool selection, order, arguments, efficiency and forbidden tools (always)",
+    order=10,
+)
 class TrajectoryCheck(GoldenCheck):
     """The tools called against the case's expected trajectory; always applies."""
 
@@ -61,6 +67,3 @@ class TrajectoryCheck(GoldenCheck):
         if details["hallucinated_tools"]:
             hints.append(f"unknown tools called: {', '.join(details['hallucinated_tools'])}")
         return hints
-
-
-CHECK = TrajectoryCheck()

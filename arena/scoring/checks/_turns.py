@@ -25,6 +25,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from arena.records.transcript import turn_steps
+from arena.registry import golden_check
 from arena.scoring._required import call_failure, counts_as_call
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
@@ -115,6 +116,9 @@ def score_turns(
     return Check(score=met / len(rows), passed=met == len(rows), details={"turns": rows})
 
 
+@golden_check(
+    "turns", "a conversation's per-turn expectations: each turn's reply and tool calls", order=90
+)
 class TurnsCheck(GoldenCheck):
     """A conversation case's per-turn expectations, on each turn's reply and tool calls."""
 
@@ -141,6 +145,3 @@ class TurnsCheck(GoldenCheck):
     def reason(self, text: str, *, hard: bool = False) -> FailReason:
         kind: FailureKind = "trajectory" if any(w in text for w in _TOOL_WORDS) else "output"
         return FailReason(text, check=self.name, kind=kind, hard=hard)
-
-
-CHECK = TurnsCheck()

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from arena.registry import judge_mode
 from arena.vocabulary import GRADE_TOKENS, NO, YES
 from judges import _conversation_prompts as conversation_prompts
 from judges import _prompts as prompts
@@ -58,6 +59,11 @@ def written_items(text: str) -> tuple[ChecklistItem, ...]:
     return tuple(items[:WRITTEN_ITEMS])
 
 
+@judge_mode(
+    "checklist",
+    "each answer alone, one YES/NO logprob question per golden checklist item",
+    order=40,
+)
 class ChecklistMode(JudgeMode):
     """Per-item P(YES) for each answer alone; P(A better) from the two answers' log-odds."""
 
