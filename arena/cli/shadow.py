@@ -1,0 +1,122 @@
+"""``arena shadow``: replay sampled production traces on a candidate and judge it against
+what production answered (:mod:`arena.production`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from arena.cli.common import add_db, add_margin
+from arena.cli.executing import add_executor_flags, base_executor
+from arena.defaults import DEFAULT_JUDGE
+from arena.errors import InputError
+from arena.reports._format import terminal_safe
+
+EXIT_INFERIOR = 1
+
+
+def register(sub: Any) -> None:
+    """Add ``arena shadow``."""
+    p = sub.add_parser(
+        "shadow", help="is the candidate at least as good as production on real traffic?"
+    )
+    p.add_argument(
+        "--traces",
+        required=True,
+        metavar="FILE",
+        help="production traces: arena JSONL, a LangSmith runs export (.json/.jsonl) or "
+        "arena langsmith's CSV",
+    )
+    p.add_argument(
+        "--candidate", required=True, metavar="VARIANT", help="a variant YAML file or name"
+    )
+    p.add_argument(
+        "--variants-dir",
+        default=None,
+        metavar="DIR",
+        help="where variant names are looked up (default: the shipped variants)",
+    )
+    p.add_argument("--judge", default=DEFAULT_JUDGE, help="judge model SPEC[/MODE] or YAML file")
+    p.add_argument("--sample", type=float, default=None, metavar="F", help="fraction kept")
+    p.add_argument("--max", type=int, default=None, metavar="N", help="at most N traces")
+    p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    p.add_argument(
+        "--stratify", default=None, metavar="FIELD", help="sample each value of a metadata field"
+    )
+    p.add_argument(
+        "--redact",
+        action="store_true",
+        help="replace e-mails, phone numbers and keys before anything is stored or judged",
+    )
+    add_margin(p, 0.05)
+    p.add_argument(
+        "--require",
+        choices=["non-inferior"],
+        default=None,
+        help="exit 1 unless the candidate is non-inferior (for CI)",
+    )
+    p.add_argument("--concurrency", type=int, default=2, help="agent runs and judge requests")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_executor_flags(p)
+    add_db(p)
+    p.set_defaults(handler=cmd_shadow)
+
+
+def cmd_shadow(args: argparse.Namespace) -> int:
+    """Run the shadow comparison and print it; exit 1 when a required verdict fails."""
+    from arena.gate import resolve_variants
+    from arena.production import SampleSpec, ShadowOptions, shadow
+    from arena.runner import RunOptions
+    from arena.storage import Store
+    from judges import parse_judge
+
+    for flag in ("max_cost", "dry_run"):
+        if getattr(args, flag):
+            raise InputError("not supported by arena shadow", field="--" + flag.replace("_", "-"))
+    spec = parse_judge(args.judge)
+    candidate = resolve_variants([args.candidate], args.variants_dir, "--candidate")[0]
+    try:
+        sample = SampleSpec(
+            fraction=args.sample, max=args.max, seed=args.seed, stratify=args.stratify
+        )
+    except ValueError as exc:
+        raise InputError(str(exc).splitlines()[-1], field="--sample/--max") from None
+    options = ShadowOptions(
+        sample=sample,
+        redact=args.redact,
+        margin=args.margin,
+        run=RunOptions(concurrency=args.concurrency, progress=not args.json),
+        judge_concurrency=args.concurrency,
+        executor=base_executor(args),
+    )
+    report = shadow(Store(args.db), args.traces, candidate, spec, options)
+    if args.json:
+        print(json.dumps(report.summary(), indent=2))
+    else:
+        _print(report)
+    if args.require == "non-inferior" and not report.non_inferior:
+        return EXIT_INFERIOR
+    return 0
+
+
+def _print(report: Any) -> None:
+    rate = "n/a" if report.win_rate is None else f"{report.win_rate:.2f}"
+    interval = (
+        "" if report.interval is None else f" [{report.interval[0]:.2f}, {report.interval[1]:.2f}]"
+    )
+    verdict = "non-inferior" if report.non_inferior else "NOT shown non-inferior"
+    print(
+        f"run {report.run_id}: {report.sampled} traces sampled of {report.read} read "
+        f"({report.duplicates} duplicate queries counted once); {report.battles} battles "
+        f"judged by {report.judge}; {report.model_calls} model calls sent"
+    )
+    if report.redactions:
+        found = ", ".join(f"{n} {k}" for k, n in sorted(report.redactions.items()))
+        print(f"redacted: {found}")
+    print(
+        f"{report.candidate} vs production: win rate {rate}{interval}; {verdict} at margin "
+        f"{report.margin:g}"
+    )
+    for loss in report.losses:
+        print(terminal_safe(f"  lost {loss.trace_id}: {loss.query[:100]}"))
