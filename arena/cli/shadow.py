@@ -66,7 +66,7 @@ def register(sub: Any) -> None:
 def cmd_shadow(args: argparse.Namespace) -> int:
     """Run the shadow comparison and print it; exit 1 when a required verdict fails."""
     from arena.gate import resolve_variants
-    from arena.production import SampleSpec, ShadowOptions, shadow
+    from arena.production import SampleSpec, ShadowOptions, sampled_traces, shadow_sample
     from arena.runner import RunOptions
     from arena.storage import Store
     from judges import parse_judge
@@ -77,20 +77,25 @@ def cmd_shadow(args: argparse.Namespace) -> int:
     spec = parse_judge(args.judge)
     candidate = resolve_variants([args.candidate], args.variants_dir, "--candidate")[0]
     try:
-        sample = SampleSpec(
+        sampling = SampleSpec(
             fraction=args.sample, max=args.max, seed=args.seed, stratify=args.stratify
         )
     except ValueError as exc:
         raise InputError(str(exc).splitlines()[-1], field="--sample/--max") from None
     options = ShadowOptions(
-        sample=sample,
+        sample=sampling,
         redact=args.redact,
         margin=args.margin,
         run=RunOptions(concurrency=args.concurrency, progress=not args.json),
         judge_concurrency=args.concurrency,
         executor=base_executor(args),
     )
-    report = shadow(Store(args.db), args.traces, candidate, spec, options)
+    if not 0 <= args.margin < 0.5:
+        raise InputError(f"must be in [0, 0.5), got {args.margin:g}", field="--margin")
+    sample, counts = sampled_traces(args.traces, sampling, redact=args.redact)  # before the db
+    report = shadow_sample(
+        Store(args.db), sample, candidate, spec, options, source=args.traces, redactions=counts
+    )
     if args.json:
         print(json.dumps(report.summary(), indent=2))
     else:

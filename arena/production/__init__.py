@@ -30,6 +30,7 @@ from arena.production._shadow import (
     ShadowReport,
     sampled_traces,
     shadow,
+    shadow_sample,
 )
 from arena.production._trace import Message, ProductionTrace, ToolUse
 
@@ -61,6 +62,7 @@ __all__ = [
     "sampled_traces",
     "shadow",
     "shadow_dataset",
+    "shadow_sample",
     "trace_case",
     "trace_format",
 ]

@@ -39,9 +39,7 @@ def _message(value: Any) -> tuple[str, str] | None:
     role = value.get("role") or value.get("type")
     content = value.get("content")
     if isinstance(content, list):  # content blocks: the text ones
-        content = "".join(
-            b.get("text", "") if isinstance(b, dict) else str(b) for b in content
-        )
+        content = "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
     if not isinstance(role, str) or not isinstance(content, str):
         return None
     return role, content
@@ -141,14 +139,15 @@ def run_to_trace(run: dict[str, Any], *, file: str, where: str) -> ProductionTra
     answer = _text(run.get("outputs"), OUTPUT_KEYS, _AI)
     if answer is None and not run.get("error"):
         raise InputError(
-            f"{where}: no answer in outputs; expected messages or one of "
-            f"{', '.join(OUTPUT_KEYS)}",
+            f"{where}: no answer in outputs; expected messages or one of {', '.join(OUTPUT_KEYS)}",
             file=file,
             field="outputs",
         )
     start, end = _time(run.get("start_time")), _time(run.get("end_time"))
-    extra = run.get("extra") if isinstance(run.get("extra"), dict) else {}
-    metadata = extra.get("metadata") if isinstance(extra.get("metadata"), dict) else {}
+    extra = run.get("extra")
+    metadata = extra.get("metadata") if isinstance(extra, dict) else None
+    if not isinstance(metadata, dict):
+        metadata = {}
     data = {
         "trace_id": str(run_id),
         "query": query,
@@ -182,7 +181,7 @@ def example_to_trace(example: dict[str, Any], *, file: str, where: str) -> Produ
     query = _text(inputs, QUERY_KEYS, _USER)
     if query is None or not query.strip():
         raise InputError(f"{where}: no query column", file=file, field="inputs")
-    answer = _text(example.get("outputs") or {}, OUTPUT_KEYS + ("reference_answer",), _AI)
+    answer = _text(example.get("outputs") or {}, (*OUTPUT_KEYS, "reference_answer"), _AI)
     if answer is None:
         raise InputError(f"{where}: no answer column", file=file, field="outputs")
     metadata = dict(example.get("metadata") or {})

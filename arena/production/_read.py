@@ -79,5 +79,3 @@ def read_traces(path: str | Path) -> list[ProductionTrace]:
     if not traces:
         raise InputError("no traces in the file", file=str(path))
     return traces
-
-

@@ -11,6 +11,7 @@ repeats and starts only at a token boundary, so it runs in time linear in the te
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -97,12 +98,15 @@ def _redact_value(value: Any, counts: dict[str, int]) -> Any:
     return value
 
 
-def redact_trace(
-    trace: ProductionTrace, counts: dict[str, int] | None = None
-) -> ProductionTrace:
-    """A copy of ``trace`` with every string in it redacted (:func:`redact_text`); its id
-    (the sampling key) and timestamp are kept as they are."""
+def redact_trace(trace: ProductionTrace, counts: dict[str, int] | None = None) -> ProductionTrace:
+    """A copy of ``trace`` with every string in it redacted (:func:`redact_text`); the
+    timestamp is kept, and so is the id (sampled by already) unless a rule finds something in
+    it: it is then ``trace-`` and a hash of it."""
     found: dict[str, int] = {} if counts is None else counts
-    kept = {"trace_id", "timestamp"}
-    clean = _redact_value(trace.model_dump(mode="json", exclude=kept), found)
-    return ProductionTrace.model_validate({**clean, **trace.model_dump(include=kept)})
+    clean = _redact_value(trace.model_dump(mode="json", exclude={"trace_id", "timestamp"}), found)
+    trace_id = trace.trace_id
+    if redact_text(trace_id, found) != trace_id:
+        trace_id = "trace-" + hashlib.sha256(trace_id.encode()).hexdigest()[:16]
+    return ProductionTrace.model_validate(
+        {**clean, "trace_id": trace_id, "timestamp": trace.timestamp}
+    )

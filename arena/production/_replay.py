@@ -66,9 +66,7 @@ def shadow_dataset(traces: list[ProductionTrace], source: str) -> GoldenDataset:
 def production_variant(traces: list[ProductionTrace], source: str) -> Variant:
     """The production contestant: its version is a digest of the answers it gave."""
     digest = hashlib.sha256(
-        json.dumps(
-            {t.case_id: [t.answer, t.error] for t in traces}, sort_keys=True
-        ).encode()
+        json.dumps({t.case_id: [t.answer, t.error] for t in traces}, sort_keys=True).encode()
     ).hexdigest()[:12]
     return Variant.model_validate(
         {

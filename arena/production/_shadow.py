@@ -5,8 +5,9 @@ query's two answers are judged pairwise in both orders (:func:`arena.battles.jud
 and the candidate's win rate against production (a tie is half a win) gets the 95% interval
 ``arena compare`` uses (:func:`arena.ratings.win_rate_interval`: queries are the unit, and
 unlike a query bootstrap it never has zero width, so three ties do not prove anything). The
-candidate is non-inferior when the interval's low end is at least ``0.5 - margin``. Sampling, redaction and reading happen
-before anything is stored; the verdicts are cached, so a rerun makes no model call.
+candidate is non-inferior when the interval's low end is at least ``0.5 - margin``.
+Sampling, redaction and reading happen before anything is stored; the verdicts are cached,
+so a rerun makes no model call.
 """
 
 from __future__ import annotations
@@ -104,7 +105,9 @@ def sampled_traces(
     return sample, counts
 
 
-def _loss(battle: Battle, traces: dict[str, ProductionTrace], outputs: dict[int, str]) -> ShadowLoss:
+def _loss(
+    battle: Battle, traces: dict[str, ProductionTrace], outputs: dict[int, str]
+) -> ShadowLoss:
     trace = traces[battle.case_id]
     cand_id = battle.result_a_id if battle.variant_a != PRODUCTION else battle.result_b_id
     return ShadowLoss(
@@ -138,12 +141,32 @@ def shadow(
         InputError: bad traces, options or variant, before anything is stored or called.
     """
     opts = options or ShadowOptions()
+    sample, counts = sampled_traces(source, opts.sample, redact=opts.redact)
+    return shadow_sample(
+        store, sample, candidate, judge, opts, source=str(source), redactions=counts
+    )
+
+
+def shadow_sample(
+    store: Store,
+    sample: Sample,
+    candidate: Variant,
+    judge: JudgeSpec,
+    options: ShadowOptions,
+    *,
+    source: str,
+    redactions: dict[str, int] | None = None,
+) -> ShadowReport:
+    """:func:`shadow` of a sample already read (:func:`sampled_traces`), so that a caller
+    can read it before opening the database."""
+    opts = options
     if not 0 <= opts.margin < 0.5:
         raise InputError(f"must be in [0, 0.5), got {opts.margin:g}", field="margin")
-    sample, counts = sampled_traces(source, opts.sample, redact=opts.redact)
     opts.run.executor = opts.executor if opts.run.executor is None else opts.run.executor
     extra = {**opts.sample.model_dump(), "redact": opts.redact}
-    ran = replay(store, sample.traces, candidate, source=str(source), options=opts.run, extra_config=extra)
+    ran = replay(
+        store, sample.traces, candidate, source=source, options=opts.run, extra_config=extra
+    )
     judged = judge_run(
         store,
         ran.run_id,
@@ -152,7 +175,10 @@ def shadow(
         progress=opts.run.progress,
         executor=opts.executor,
     )
-    return _report(store, ran.run_id, sample, counts, candidate, judge, judged, ran.model_calls, opts)
+    counts = redactions or {}
+    return _report(
+        store, ran.run_id, sample, counts, candidate, judge, judged, ran.model_calls, opts
+    )
 
 
 def _report(

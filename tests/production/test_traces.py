@@ -48,9 +48,17 @@ def test_an_unsafe_trace_id_becomes_a_hashed_case_id() -> None:
     [
         ('{"trace_id": "t9", "answer": "x"}', "line 2: Field required", "query"),
         ('{"trace_id": "t9", "query": "q"}', "line 2: Field required", "answer"),
-        ('{"trace_id": "t9", "query": "q", "answer": "a", "latency_s": "slow"}', "line 2", "latency_s"),
+        (
+            '{"trace_id": "t9", "query": "q", "answer": "a", "latency_s": "slow"}',
+            "line 2",
+            "latency_s",
+        ),
         ('{"trace_id": "t9", "query": "q", "answer": "a", "colour": 1}', "line 2", "colour"),
-        ('{"trace_id": "t9", "query": "q", "answer": "a", "answer": "b"}', "key given twice", "answer"),
+        (
+            '{"trace_id": "t9", "query": "q", "answer": "a", "answer": "b"}',
+            "key given twice",
+            "answer",
+        ),
         ('{"trace_id": "t9", "query": ', "malformed JSON", None),
         ("[1, 2]", "line 2: expected a JSON object", None),
     ],

@@ -1,0 +1,125 @@
+"""``arena shadow`` on scripted models: the same sample on a rerun with no new calls, a worse
+candidate loses and fails ``--require non-inferior``, the JSON keys, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.production import PRODUCTION, SHADOW_KEYS
+from arena.storage import Store
+from tests.production.helpers import trace_rows, write_jsonl
+from tests.production.scripted import register_models, variant_file
+
+pytestmark = pytest.mark.system  # end to end through the CLI, on scripted models
+
+JUDGE = "fake:prefers-good/text"
+
+
+def _shadow(tmp_path: Path, traces: str, candidate: str, *more: str) -> list[str]:
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    return ["shadow", "--traces", traces, "--candidate", candidate, "--judge", JUDGE,
+            "--db", db, "--json", *more]  # fmt: skip
+
+
+def _json(capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_rerun_picks_the_same_records_with_zero_new_calls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(12, answer="GOOD answer"))
+    argv = _shadow(tmp_path, traces, variant_file(tmp_path, "cand", "better"),
+                   "--sample", "0.5", "--seed", "1")  # fmt: skip
+    assert main(argv) == 0
+    first = _json(capsys)
+    assert list(first) == list(SHADOW_KEYS)
+    assert 0 < first["sampled"] < 12 and first["battles"] == first["sampled"]
+    assert first["model_calls"] == first["sampled"] * 3  # one agent call, two judge orders
+    assert main(argv) == 0
+    again = _json(capsys)
+    assert again["model_calls"] == 0 and again["sampled"] == first["sampled"]
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    (run,) = store.runs()  # the same run, resumed
+    cases = {r.case_id for r in store.results(run.id)}
+    assert len(cases) == first["sampled"]
+    wider = _shadow(tmp_path, traces, variant_file(tmp_path, "cand", "better"),
+                    "--sample", "0.9", "--seed", "1")  # fmt: skip
+    assert main(wider) == 0
+    more = _json(capsys)
+    assert more["sampled"] > first["sampled"]
+    assert more["model_calls"] == (more["sampled"] - first["sampled"]) * 3  # only the new
+
+
+def test_a_worse_candidate_loses_and_fails_require_non_inferior(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(10, answer="GOOD answer"))
+    worse = variant_file(tmp_path, "cheap", "worse")
+    argv = _shadow(tmp_path, traces, worse, "--require", "non-inferior", "--margin", "0.1")
+    assert main(argv) == 1
+    report = _json(capsys)
+    assert report["win_rate"] == 0.0 and report["non_inferior"] is False
+    assert report["interval"][1] < 0.4
+    assert len(report["losses"]) == 10
+    loss = report["losses"][0]
+    assert loss["production"].startswith("GOOD answer") and loss["candidate"] == "I am not sure."
+    assert main(argv[:-4]) == 0  # without --require: the report, exit 0
+    capsys.readouterr()
+
+
+def test_a_better_candidate_passes_require_non_inferior(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(10, answer="meh answer"))
+    argv = _shadow(tmp_path, traces, variant_file(tmp_path, "cand", "better"),
+                   "--require", "non-inferior")  # fmt: skip
+    assert main(argv) == 0
+    report = _json(capsys)
+    assert report["win_rate"] == 1.0 and report["non_inferior"] is True
+    assert report["losses"] == []
+
+
+def test_redact_keeps_personal_data_out_of_the_database_and_the_judge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    rows = trace_rows(3, answer="GOOD answer")
+    for row in rows:
+        row["query"] += " I am jane@example.com, +1 415 555 0142"
+    traces = write_jsonl(tmp_path / "prod.jsonl", rows)
+    argv = _shadow(tmp_path, traces, variant_file(tmp_path, "cand", "better"), "--redact")
+    assert main(argv) == 0
+    capsys.readouterr()
+    database = (tmp_path / "arena.db").read_bytes()
+    assert b"jane@example.com" not in database and b"555 0142" not in database
+    assert b"[email redacted]" in database
+
+
+def test_bad_traces_exit_2_and_store_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    rows = trace_rows(4)
+    del rows[3]["answer"]
+    traces = write_jsonl(tmp_path / "prod.jsonl", rows)
+    assert main(_shadow(tmp_path, traces, variant_file(tmp_path, "cand", "better"))) == 2
+    err = capsys.readouterr().err
+    assert f"file {traces}" in err and "line 4" in err and "field answer" in err
+    assert not (tmp_path / "arena.db").exists()
+
+
+def test_the_candidate_may_not_take_production_s_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(2))
+    assert main(_shadow(tmp_path, traces, variant_file(tmp_path, PRODUCTION, "better"))) == 2
+    assert "may not be named 'production'" in capsys.readouterr().err
