@@ -11,6 +11,7 @@ candidate against what production answered (``arena shadow``).
 
 from __future__ import annotations
 
+from arena.production._golden import LOSSES, ShadowCases, add_from_shadow, lost_cases
 from arena.production._langsmith_runs import example_to_trace, run_to_trace
 from arena.production._read import TRACE_FORMATS, iter_traces, read_traces, trace_format
 from arena.production._redact import RULES, RedactionRule, redact_text, redact_trace
@@ -35,6 +36,7 @@ from arena.production._shadow import (
 from arena.production._trace import Message, ProductionTrace, ToolUse
 
 __all__ = [
+    "LOSSES",
     "PRODUCTION",
     "RULES",
     "SHADOW_KEYS",
@@ -45,12 +47,15 @@ __all__ = [
     "RedactionRule",
     "Sample",
     "SampleSpec",
+    "ShadowCases",
     "ShadowLoss",
     "ShadowOptions",
     "ShadowReport",
     "ToolUse",
+    "add_from_shadow",
     "example_to_trace",
     "iter_traces",
+    "lost_cases",
     "production_variant",
     "read_traces",
     "redact_text",

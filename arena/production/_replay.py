@@ -141,7 +141,12 @@ def replay(
         "tier": "all",
         "cases": [c.id for c in cases],
         "repeats": opts.repeats,
-        "shadow": {"traces": source, "candidate": candidate.name, **(extra_config or {})},
+        "shadow": {
+            "traces": source,
+            "candidate": candidate.name,
+            "trace_ids": {t.case_id: t.trace_id for t in traces},
+            **(extra_config or {}),
+        },
         "provenance": provenance(),
     }
     run_id, _ = store.open_run(run_key(dataset, variants, cases, opts.repeats), dataset_id, config)
