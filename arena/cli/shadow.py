@@ -29,7 +29,26 @@ def register(sub: Any) -> None:
         "arena langsmith's CSV",
     )
     p.add_argument(
-        "--candidate", required=True, metavar="VARIANT", help="a variant YAML file or name"
+        "--candidate",
+        default=None,
+        metavar="VARIANT",
+        help="a variant YAML file or name (required unless --evaluate-only)",
+    )
+    p.add_argument(
+        "--evaluate-only",
+        action="store_true",
+        help="no candidate: check what production did (errors, tool errors, empty answers, "
+        "injection, --max-latency, --max-trace-cost) and report its quality",
+    )
+    p.add_argument(
+        "--max-latency", type=float, default=None, metavar="S", help="flag slower traces"
+    )
+    p.add_argument(
+        "--max-trace-cost",
+        type=float,
+        default=None,
+        metavar="USD",
+        help="flag traces that cost more",
     )
     p.add_argument(
         "--variants-dir",
@@ -74,14 +93,18 @@ def cmd_shadow(args: argparse.Namespace) -> int:
     for flag in ("max_cost", "dry_run"):
         if getattr(args, flag):
             raise InputError("not supported by arena shadow", field="--" + flag.replace("_", "-"))
-    spec = parse_judge(args.judge)
-    candidate = resolve_variants([args.candidate], args.variants_dir, "--candidate")[0]
     try:
         sampling = SampleSpec(
             fraction=args.sample, max=args.max, seed=args.seed, stratify=args.stratify
         )
     except ValueError as exc:
         raise InputError(str(exc).splitlines()[-1], field="--sample/--max") from None
+    if args.evaluate_only:
+        return _evaluate_only(args, sampling)
+    if args.candidate is None:
+        raise InputError("give the candidate variant (or --evaluate-only)", field="--candidate")
+    spec = parse_judge(args.judge)
+    candidate = resolve_variants([args.candidate], args.variants_dir, "--candidate")[0]
     options = ShadowOptions(
         sample=sampling,
         redact=args.redact,
@@ -102,6 +125,36 @@ def cmd_shadow(args: argparse.Namespace) -> int:
         _print(report)
     if args.require == "non-inferior" and not report.non_inferior:
         return EXIT_INFERIOR
+    return 0
+
+
+def _evaluate_only(args: argparse.Namespace, sampling: Any) -> int:
+    """``--evaluate-only``: the production quality report of the sample."""
+    from arena.production import TraceLimits, evaluate_sample, sampled_traces
+    from arena.storage import Store
+
+    if args.candidate is not None or args.require is not None:
+        raise InputError("--evaluate-only takes no candidate", field="--evaluate-only")
+    try:
+        limits = TraceLimits(max_latency_s=args.max_latency, max_cost=args.max_trace_cost)
+    except ValueError as exc:
+        raise InputError(
+            str(exc).splitlines()[-1], field="--max-latency/--max-trace-cost"
+        ) from None
+    sample, _ = sampled_traces(args.traces, sampling, redact=args.redact)  # before the db
+    report = evaluate_sample(Store(args.db), sample.traces, limits, source=args.traces)
+    if args.json:
+        print(json.dumps(report.summary(), indent=2))
+        return 0
+    rate = "n/a" if report.pass_rate is None else f"{report.pass_rate:.0%}"
+    print(
+        f"run {report.run_id}: {report.sampled} production traces checked, "
+        f"{len(report.flagged)} flagged ({rate} passed every check)"
+    )
+    print(", ".join(f"{name} {n}" for name, n in report.counts.items()))
+    for trace in report.flagged:
+        why = "; ".join(f"{k}: {v}" for k, v in trace.flags.items())
+        print(terminal_safe(f"  {trace.trace_id}: {why}"))
     return 0
 
 

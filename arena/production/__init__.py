@@ -11,7 +11,24 @@ candidate against what production answered (``arena shadow``).
 
 from __future__ import annotations
 
-from arena.production._golden import LOSSES, ShadowCases, add_from_shadow, lost_cases
+from arena.production._evaluate import (
+    CHECKS,
+    GRADER,
+    FlaggedTrace,
+    QualityReport,
+    TraceLimits,
+    evaluate_sample,
+    evaluate_traces,
+    trace_flags,
+)
+from arena.production._golden import (
+    FLAGGED,
+    LOSSES,
+    ShadowCases,
+    add_from_shadow,
+    flagged_cases,
+    lost_cases,
+)
 from arena.production._langsmith_runs import example_to_trace, run_to_trace
 from arena.production._read import TRACE_FORMATS, iter_traces, read_traces, trace_format
 from arena.production._redact import RULES, RedactionRule, redact_text, redact_trace
@@ -36,14 +53,19 @@ from arena.production._shadow import (
 from arena.production._trace import Message, ProductionTrace, ToolUse
 
 __all__ = [
+    "CHECKS",
+    "FLAGGED",
+    "GRADER",
     "LOSSES",
     "PRODUCTION",
     "RULES",
     "SHADOW_KEYS",
     "TRACE_FORMATS",
     "TRACE_TAG",
+    "FlaggedTrace",
     "Message",
     "ProductionTrace",
+    "QualityReport",
     "RedactionRule",
     "Sample",
     "SampleSpec",
@@ -52,8 +74,12 @@ __all__ = [
     "ShadowOptions",
     "ShadowReport",
     "ToolUse",
+    "TraceLimits",
     "add_from_shadow",
+    "evaluate_sample",
+    "evaluate_traces",
     "example_to_trace",
+    "flagged_cases",
     "iter_traces",
     "lost_cases",
     "production_variant",
@@ -69,5 +95,6 @@ __all__ = [
     "shadow_dataset",
     "shadow_sample",
     "trace_case",
+    "trace_flags",
     "trace_format",
 ]

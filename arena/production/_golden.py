@@ -22,6 +22,8 @@ from arena.storage import Store
 
 #: ``--cases losses``: every trace the candidate lost.
 LOSSES = "losses"
+#: ``--cases flagged``: every trace a production check flagged (``--evaluate-only``).
+FLAGGED = "flagged"
 
 
 class ShadowCases(BaseModel):
@@ -46,21 +48,36 @@ def lost_cases(store: Store, run_id: int) -> list[str]:
     from arena.battles._rating_inputs import select_battles
     from arena.production._shadow import candidate_score
 
-    candidate = str(shadow_config(store, run_id)["candidate"])
+    candidate = shadow_config(store, run_id).get("candidate")
+    if not isinstance(candidate, str):
+        raise InputError(
+            f"run {run_id} has no candidate (--evaluate-only): use --cases flagged or ids",
+            field="--cases",
+        )
     battles = select_battles(store, run_id, None)
     return list(dict.fromkeys(b.case_id for b in battles if candidate_score(b, candidate) == 0))
+
+
+def flagged_cases(store: Store, run_id: int) -> list[str]:
+    """The case ids of the shadow run's traces a production check flagged."""
+    from arena.production._evaluate import GRADER
+
+    shadow_config(store, run_id)
+    _, scores = store.scores(run_id, GRADER)
+    return [s.case_id for s in scores if not s.passed]
 
 
 def add_from_shadow(
     store: Store, run_id: int, dataset_path: str | Path, cases: list[str], reason: str
 ) -> ShadowCases:
-    """Add the shadow run's ``cases`` (case ids, or :data:`LOSSES`) to ``dataset_path`` as
-    pending cases (see the module doc)."""
+    """Add the shadow run's ``cases`` (case ids, :data:`LOSSES` or :data:`FLAGGED`) to
+    ``dataset_path`` as pending cases (see the module doc)."""
     if not reason.strip():
         raise InputError("give the reason the cases are added", field="reason")
     trace_ids = shadow_config(store, run_id).get("trace_ids") or {}
     assert isinstance(trace_ids, dict)
-    wanted = lost_cases(store, run_id) if cases == [LOSSES] else list(cases)
+    pick = {LOSSES: lost_cases, FLAGGED: flagged_cases}.get(cases[0] if len(cases) == 1 else "")
+    wanted = pick(store, run_id) if pick is not None else list(cases)
     run_cases = {c.id: c for c in store.run_dataset(run_id).test_cases}
     unknown = [c for c in wanted if c not in run_cases]
     if unknown:

@@ -111,22 +111,23 @@ def _text(value: Any) -> str:
 def replay(
     store: Store,
     traces: list[ProductionTrace],
-    candidate: Variant,
+    candidate: Variant | None,
     *,
     source: str,
     options: RunOptions | None = None,
     extra_config: dict[str, Any] | None = None,
 ) -> RunReport:
     """Run ``candidate`` on the traces' queries in a run that also holds production's
-    answers; the runner's report (its ``model_calls`` are the candidate's)."""
-    if candidate.name == PRODUCTION:
+    answers (without a candidate: a run of production's answers alone); the runner's report
+    (its ``model_calls`` are the candidate's)."""
+    if candidate is not None and candidate.name == PRODUCTION:
         raise InputError(
             f"the candidate may not be named {PRODUCTION!r} (production's answers are)",
             field="candidate",
         )
     dataset = shadow_dataset(traces, source)
     production = production_variant(traces, source)
-    variants = [candidate, production]
+    variants = [production] if candidate is None else [candidate, production]
     label = f"shadow:{source}"
     opts = options or RunOptions()
     opts.tier, opts.dataset_path, opts.case_ids = "all", label, None
@@ -143,7 +144,7 @@ def replay(
         "repeats": opts.repeats,
         "shadow": {
             "traces": source,
-            "candidate": candidate.name,
+            "candidate": None if candidate is None else candidate.name,
             "trace_ids": {t.case_id: t.trace_id for t in traces},
             **(extra_config or {}),
         },
