@@ -21,12 +21,23 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "shadow", help="is the candidate at least as good as production on real traffic?"
     )
-    p.add_argument(
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument(
         "--traces",
-        required=True,
         metavar="FILE",
         help="production traces: arena JSONL, a LangSmith runs export (.json/.jsonl) or "
         "arena langsmith's CSV",
+    )
+    source.add_argument(
+        "--langsmith-project",
+        metavar="NAME",
+        help="read the root runs of this LangSmith project (needs LANGSMITH_API_KEY)",
+    )
+    p.add_argument(
+        "--since",
+        default="24h",
+        help="with --langsmith-project: runs started since (24h, 7d, 30m or an ISO time; "
+        "default 24h)",
     )
     p.add_argument(
         "--candidate",
@@ -115,9 +126,9 @@ def cmd_shadow(args: argparse.Namespace) -> int:
     )
     if not 0 <= args.margin < 0.5:
         raise InputError(f"must be in [0, 0.5), got {args.margin:g}", field="--margin")
-    sample, counts = sampled_traces(args.traces, sampling, redact=args.redact)  # before the db
+    sample, counts = sampled_traces(_source(args), sampling, redact=args.redact)  # before the db
     report = shadow_sample(
-        Store(args.db), sample, candidate, spec, options, source=args.traces, redactions=counts
+        Store(args.db), sample, candidate, spec, options, source=_label(args), redactions=counts
     )
     if args.json:
         print(json.dumps(report.summary(), indent=2))
@@ -126,6 +137,19 @@ def cmd_shadow(args: argparse.Namespace) -> int:
     if args.require == "non-inferior" and not report.non_inferior:
         return EXIT_INFERIOR
     return 0
+
+
+def _source(args: argparse.Namespace) -> Any:
+    """The traces file, or the traces of the LangSmith project."""
+    if args.traces is not None:
+        return args.traces
+    from arena.production import langsmith_traces
+
+    return langsmith_traces(args.langsmith_project, args.since)
+
+
+def _label(args: argparse.Namespace) -> str:
+    return args.traces if args.traces is not None else f"langsmith:{args.langsmith_project}"
 
 
 def _evaluate_only(args: argparse.Namespace, sampling: Any) -> int:
@@ -141,8 +165,8 @@ def _evaluate_only(args: argparse.Namespace, sampling: Any) -> int:
         raise InputError(
             str(exc).splitlines()[-1], field="--max-latency/--max-trace-cost"
         ) from None
-    sample, _ = sampled_traces(args.traces, sampling, redact=args.redact)  # before the db
-    report = evaluate_sample(Store(args.db), sample.traces, limits, source=args.traces)
+    sample, _ = sampled_traces(_source(args), sampling, redact=args.redact)  # before the db
+    report = evaluate_sample(Store(args.db), sample.traces, limits, source=_label(args))
     if args.json:
         print(json.dumps(report.summary(), indent=2))
         return 0

@@ -29,6 +29,7 @@ from arena.production._golden import (
     flagged_cases,
     lost_cases,
 )
+from arena.production._langsmith_online import langsmith_traces, since_time
 from arena.production._langsmith_runs import example_to_trace, run_to_trace
 from arena.production._read import TRACE_FORMATS, iter_traces, read_traces, trace_format
 from arena.production._redact import RULES, RedactionRule, redact_text, redact_trace
@@ -81,6 +82,7 @@ __all__ = [
     "example_to_trace",
     "flagged_cases",
     "iter_traces",
+    "langsmith_traces",
     "lost_cases",
     "production_variant",
     "read_traces",
@@ -94,6 +96,7 @@ __all__ = [
     "shadow",
     "shadow_dataset",
     "shadow_sample",
+    "since_time",
     "trace_case",
     "trace_flags",
     "trace_format",

@@ -12,6 +12,7 @@ so a rerun makes no model call.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,11 +95,16 @@ class ShadowOptions:
 
 
 def sampled_traces(
-    source: str | Path, spec: SampleSpec, *, redact: bool = False
+    source: str | Path | Iterable[ProductionTrace], spec: SampleSpec, *, redact: bool = False
 ) -> tuple[Sample, dict[str, int]]:
-    """The sample of ``source`` (read in one pass; InputError before anything is stored),
-    redacted when asked, and how many of each redaction rule fired."""
-    sample = sample_traces((trace for _, trace in iter_traces(source)), spec)
+    """The sample of ``source`` (a traces file, or traces already read, e.g.
+    :func:`arena.production.langsmith_traces`), read in one pass (InputError before anything
+    is stored), redacted when asked, and how many of each redaction rule fired."""
+    if isinstance(source, str | Path):
+        traces: Iterable[ProductionTrace] = (trace for _, trace in iter_traces(source))
+    else:
+        traces = source
+    sample = sample_traces(traces, spec)
     counts: dict[str, int] = {}
     if redact:
         sample.traces = [redact_trace(t, counts) for t in sample.traces]
