@@ -104,12 +104,12 @@ def cmd_shadow(args: argparse.Namespace) -> int:
     for flag in ("max_cost", "dry_run"):
         if getattr(args, flag):
             raise InputError("not supported by arena shadow", field="--" + flag.replace("_", "-"))
-    try:
-        sampling = SampleSpec(
-            fraction=args.sample, max=args.max, seed=args.seed, stratify=args.stratify
-        )
-    except ValueError as exc:
-        raise InputError(str(exc).splitlines()[-1], field="--sample/--max") from None
+    flags = {"fraction": "--sample", "max": "--max", "seed": "--seed", "stratify": "--stratify"}
+    sampling = _options(
+        SampleSpec,
+        {"fraction": args.sample, "max": args.max, "seed": args.seed, "stratify": args.stratify},
+        flags,
+    )
     if args.evaluate_only:
         return _evaluate_only(args, sampling)
     if args.candidate is None:
@@ -139,6 +139,18 @@ def cmd_shadow(args: argparse.Namespace) -> int:
     return 0
 
 
+def _options(model: Any, values: dict[str, Any], flags: dict[str, str]) -> Any:
+    """``model`` from flag values; InputError naming the flag of the first bad value."""
+    from pydantic import ValidationError
+
+    try:
+        return model(**values)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        name = str(err["loc"][0]) if err["loc"] else ""
+        raise InputError(err["msg"], field=flags.get(name, "--sample")) from None
+
+
 def _source(args: argparse.Namespace) -> Any:
     """The traces file, or the traces of the LangSmith project."""
     if args.traces is not None:
@@ -159,12 +171,11 @@ def _evaluate_only(args: argparse.Namespace, sampling: Any) -> int:
 
     if args.candidate is not None or args.require is not None:
         raise InputError("--evaluate-only takes no candidate", field="--evaluate-only")
-    try:
-        limits = TraceLimits(max_latency_s=args.max_latency, max_cost=args.max_trace_cost)
-    except ValueError as exc:
-        raise InputError(
-            str(exc).splitlines()[-1], field="--max-latency/--max-trace-cost"
-        ) from None
+    limits = _options(
+        TraceLimits,
+        {"max_latency_s": args.max_latency, "max_cost": args.max_trace_cost},
+        {"max_latency_s": "--max-latency", "max_cost": "--max-trace-cost"},
+    )
     sample, _ = sampled_traces(_source(args), sampling, redact=args.redact)  # before the db
     report = evaluate_sample(Store(args.db), sample.traces, limits, source=_label(args))
     if args.json:

@@ -168,6 +168,12 @@ def shadow_sample(
     opts = options
     if not 0 <= opts.margin < 0.5:
         raise InputError(f"must be in [0, 0.5), got {opts.margin:g}", field="margin")
+    from arena.models import check_model
+
+    try:
+        check_model(judge.model)  # a judge that cannot be built fails before the candidate runs
+    except InputError as exc:
+        raise InputError(f"the judge {judge.model.spec}: {exc.message}", field="judge") from None
     opts.run.executor = opts.executor if opts.run.executor is None else opts.run.executor
     extra = {**opts.sample.model_dump(), "redact": opts.redact}
     ran = replay(

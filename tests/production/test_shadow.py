@@ -123,3 +123,21 @@ def test_the_candidate_may_not_take_production_s_name(
     traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(2))
     assert main(_shadow(tmp_path, traces, variant_file(tmp_path, PRODUCTION, "better"))) == 2
     assert "may not be named 'production'" in capsys.readouterr().err
+
+
+def test_bad_flags_and_a_judge_that_cannot_be_built_store_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    register_models()
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(2))
+    argv = _shadow(tmp_path, traces, variant_file(tmp_path, "cand", "better"))
+    assert main([*argv, "--sample", "1.5"]) == 2
+    assert "field --sample: Input should be less than or equal to 1" in capsys.readouterr().err
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    judge = argv.index(JUDGE)
+    assert main([*argv[:judge], "openai:gpt-4o-mini", *argv[judge + 1 :]]) == 2
+    assert "the judge openai:gpt-4o-mini" in capsys.readouterr().err
+    assert (
+        not (tmp_path / "arena.db").exists()
+        or not Store(f"sqlite:///{tmp_path / 'arena.db'}").runs()
+    )
