@@ -86,6 +86,19 @@ def register(sub: Any) -> None:
         default=None,
         help="exit 1 unless the candidate is non-inferior (for CI)",
     )
+    p.add_argument(
+        "--sequential",
+        action="store_true",
+        help="compare a look at a time (--look-every traces more each) and stop as soon as "
+        "worse or non-inferior is settled (an anytime-valid interval)",
+    )
+    p.add_argument(
+        "--look-every",
+        type=int,
+        default=10,
+        metavar="N",
+        help="with --sequential: traces added at each look (default 10)",
+    )
     p.add_argument("--concurrency", type=int, default=2, help="agent runs and judge requests")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_executor_flags(p)
@@ -127,7 +140,14 @@ def cmd_shadow(args: argparse.Namespace) -> int:
     if not 0 <= args.margin < 0.5:
         raise InputError(f"must be in [0, 0.5), got {args.margin:g}", field="--margin")
     sample, counts = sampled_traces(_source(args), sampling, redact=args.redact)  # before the db
-    report = shadow_sample(
+    compare = shadow_sample
+    if args.sequential:
+        from functools import partial
+
+        from arena.production import shadow_sequential
+
+        compare = partial(shadow_sequential, every=args.look_every)
+    report = compare(
         Store(args.db), sample, candidate, spec, options, source=_label(args), redactions=counts
     )
     if args.json:
@@ -211,5 +231,7 @@ def _print(report: Any) -> None:
         f"{report.candidate} vs production: win rate {rate}{interval}; {verdict} at margin "
         f"{report.margin:g}"
     )
+    if report.stopped:
+        print(f"sequential: {report.stopped}")
     for loss in report.losses:
         print(terminal_safe(f"  lost {loss.trace_id}: {loss.query[:100]}"))

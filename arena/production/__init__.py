@@ -42,6 +42,7 @@ from arena.production._replay import (
     trace_case,
 )
 from arena.production._sample import Sample, SampleSpec, sample_key, sample_traces
+from arena.production._sequential import EVERY, shadow_sequential
 from arena.production._shadow import (
     SHADOW_KEYS,
     ShadowLoss,
@@ -55,6 +56,7 @@ from arena.production._trace import Message, ProductionTrace, ToolUse
 
 __all__ = [
     "CHECKS",
+    "EVERY",
     "FLAGGED",
     "GRADER",
     "LOSSES",
@@ -96,6 +98,7 @@ __all__ = [
     "shadow",
     "shadow_dataset",
     "shadow_sample",
+    "shadow_sequential",
     "since_time",
     "trace_case",
     "trace_flags",

@@ -74,6 +74,11 @@ class ShadowReport(BaseModel):
     model_calls: int
     run_calls: int = 0
     judge_calls: int = 0
+    stopped: str | None = Field(
+        None,
+        description="With --sequential: the decision and why it stopped (after how many "
+        "of the sampled traces).",
+    )
 
     def summary(self) -> dict[str, Any]:
         """The report's JSON: exactly :data:`SHADOW_KEYS`."""

@@ -141,3 +141,23 @@ def test_bad_flags_and_a_judge_that_cannot_be_built_store_nothing(
         not (tmp_path / "arena.db").exists()
         or not Store(f"sqlite:///{tmp_path / 'arena.db'}").runs()
     )
+
+
+def test_sequential_stops_once_settled_and_reruns_without_calls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(60, answer="GOOD answer"))
+    worse = variant_file(tmp_path, "cheap", "worse")
+    argv = _shadow(tmp_path, traces, worse, "--sequential", "--look-every", "5",
+                   "--require", "non-inferior")  # fmt: skip
+    assert main(argv) == 1
+    report = _json(capsys)
+    assert report["non_inferior"] is False and report["interval"][1] < 0.45
+    assert report["sampled"] < 60  # stopped before the end of the sample
+    assert report["model_calls"] == report["sampled"] * 3  # each trace called for once
+    assert main(argv) == 1
+    assert _json(capsys)["model_calls"] == 0  # the same looks: every reply cached
+    assert main([a for a in argv if a != "--json"]) == 1
+    out = capsys.readouterr().out
+    assert f"sequential: worse after {report['sampled']} of 60 traces" in out
