@@ -127,6 +127,8 @@ def cmd_shadow(args: argparse.Namespace) -> int:
         return _evaluate_only(args, sampling)
     if args.candidate is None:
         raise InputError("give the candidate variant (or --evaluate-only)", field="--candidate")
+    if not 0 <= args.margin < 0.5:
+        raise InputError(f"must be in [0, 0.5), got {args.margin:g}", field="--margin")
     spec = parse_judge(args.judge)
     candidate = resolve_variants([args.candidate], args.variants_dir, "--candidate")[0]
     options = ShadowOptions(
@@ -137,8 +139,6 @@ def cmd_shadow(args: argparse.Namespace) -> int:
         judge_concurrency=args.concurrency,
         executor=base_executor(args),
     )
-    if not 0 <= args.margin < 0.5:
-        raise InputError(f"must be in [0, 0.5), got {args.margin:g}", field="--margin")
     sample, counts = sampled_traces(_source(args), sampling, redact=args.redact)  # before the db
     compare = shadow_sample
     if args.sequential:
