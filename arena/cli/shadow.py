@@ -52,6 +52,24 @@ def register(sub: Any) -> None:
         "injection, --max-latency, --max-trace-cost) and report its quality",
     )
     p.add_argument(
+        "--rubric",
+        default=None,
+        metavar="TEXT",
+        help="with --evaluate-only: grade every answer against this criterion with --grader",
+    )
+    p.add_argument(
+        "--rubric-from",
+        default=None,
+        metavar="DATASET",
+        help="with --evaluate-only: the rubric (and persona) of this golden dataset's judge: block",
+    )
+    p.add_argument(
+        "--grader",
+        default=DEFAULT_JUDGE,
+        metavar="SPEC",
+        help=f"the rubric's grader, a judge spec (default: {DEFAULT_JUDGE})",
+    )
+    p.add_argument(
         "--max-latency", type=float, default=None, metavar="S", help="flag slower traces"
     )
     p.add_argument(
@@ -125,6 +143,8 @@ def cmd_shadow(args: argparse.Namespace) -> int:
     )
     if args.evaluate_only:
         return _evaluate_only(args, sampling)
+    if args.rubric or args.rubric_from:
+        raise InputError("a rubric is graded with --evaluate-only", field="--rubric")
     if args.candidate is None:
         raise InputError("give the candidate variant (or --evaluate-only)", field="--candidate")
     if not 0 <= args.margin < 0.5:
@@ -171,6 +191,26 @@ def _options(model: Any, values: dict[str, Any], flags: dict[str, str]) -> Any:
         raise InputError(err["msg"], field=flags.get(name, "--sample")) from None
 
 
+def _rubric(args: argparse.Namespace) -> Any:
+    """The rubric check --rubric or --rubric-from asks for (None: no rubric)."""
+    from arena.production import RubricCheck
+
+    if args.rubric and args.rubric_from:
+        raise InputError("give --rubric or --rubric-from, not both", field="--rubric")
+    if args.rubric:
+        return RubricCheck(criterion=args.rubric, grader=args.grader)
+    if args.rubric_from:
+        from arena.golden import load_dataset
+
+        settings = load_dataset(args.rubric_from).judge
+        if settings is None or not settings.rubric:
+            raise InputError(
+                "the dataset has no judge: rubric", file=args.rubric_from, field="judge"
+            )
+        return RubricCheck.from_settings(settings.persona, settings.rubric, args.grader)
+    return None
+
+
 def _source(args: argparse.Namespace) -> Any:
     """The traces file, or the traces of the LangSmith project."""
     if args.traces is not None:
@@ -186,7 +226,7 @@ def _label(args: argparse.Namespace) -> str:
 
 def _evaluate_only(args: argparse.Namespace, sampling: Any) -> int:
     """``--evaluate-only``: the production quality report of the sample."""
-    from arena.production import TraceLimits, evaluate_sample, sampled_traces
+    from arena.production import TraceLimits, check_grader, evaluate_sample, sampled_traces
     from arena.storage import Store
 
     if args.candidate is not None or args.require is not None:
@@ -196,15 +236,20 @@ def _evaluate_only(args: argparse.Namespace, sampling: Any) -> int:
         {"max_latency_s": args.max_latency, "max_cost": args.max_trace_cost},
         {"max_latency_s": "--max-latency", "max_cost": "--max-trace-cost"},
     )
+    rubric = _rubric(args)
+    check_grader(rubric)
     sample, _ = sampled_traces(_source(args), sampling, redact=args.redact)  # before the db
-    report = evaluate_sample(Store(args.db), sample.traces, limits, source=_label(args))
+    report = evaluate_sample(
+        Store(args.db), sample.traces, limits, source=_label(args), rubric=rubric
+    )
     if args.json:
         print(json.dumps(report.summary(), indent=2))
         return 0
     rate = "n/a" if report.pass_rate is None else f"{report.pass_rate:.0%}"
     print(
         f"run {report.run_id}: {report.sampled} production traces checked, "
-        f"{len(report.flagged)} flagged ({rate} passed every check)"
+        f"{len(report.flagged)} flagged ({rate} passed every check); {report.model_calls} "
+        "model calls sent"
     )
     print(", ".join(f"{name} {n}" for name, n in report.counts.items()))
     for trace in report.flagged:

@@ -8,9 +8,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from langchain_core.messages import AIMessage, BaseMessage
 
 from arena.cli import main
 from arena.cli.common import default_dataset
+from arena.models import register_fake
 from arena.production import GRADER, ProductionTrace, TraceLimits, trace_flags
 from arena.storage import Store
 from tests.production.helpers import trace_rows, write_jsonl
@@ -68,3 +70,37 @@ def test_evaluate_only_stores_and_reports_the_checks(
     losses = [*add[:5], "losses", *add[6:]]
     assert main(losses) == 2
     assert "has no candidate" in capsys.readouterr().err
+
+
+def _grader_reply(messages: list[BaseMessage]) -> AIMessage:
+    text = str(messages[-1].content)
+    answer = text.split("Assistant reply:", 1)[1].split("Criterion:", 1)[0]
+    criterion = text.split("Criterion:", 1)[1]
+    assert "names the capital" in criterion
+    return AIMessage("YES" if "GOOD" in answer else "NO")
+
+
+@pytest.mark.system  # end to end through the CLI, on a scripted grader
+def test_a_rubric_grades_every_answer_and_a_rerun_sends_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_fake("rubric-grader", [_grader_reply], cycle=True)
+    rows = trace_rows(5, answer="GOOD answer")
+    rows[0]["answer"] = rows[3]["answer"] = "no idea"
+    traces = write_jsonl(tmp_path / "prod.jsonl", rows)
+    dataset = tmp_path / "golden.json"
+    raw = json.loads(Path(default_dataset()).read_text())
+    raw["judge"] = {"persona": "a geography tutor", "rubric": "The reply names the capital."}
+    dataset.write_text(json.dumps(raw))
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    argv = ["shadow", "--traces", traces, "--evaluate-only", "--rubric-from", str(dataset),
+            "--grader", "fake:rubric-grader", "--db", db, "--json"]  # fmt: skip
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["counts"]["rubric"] == 2 and report["model_calls"] == 5
+    assert {f["trace_id"] for f in report["flagged"]} == {"t0", "t3"}
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["model_calls"] == 0
+    bad = [*argv[:4], "--rubric", "x", *argv[4:]]
+    assert main(bad) == 2
+    assert "not both" in capsys.readouterr().err
