@@ -61,8 +61,8 @@ def test_the_cheaper_model_replays_production_records_on_the_local_model(
     assert 1 <= report.battles <= 3  # a verdict the judge could not give is left out
     assert report.win_rate is not None and report.interval is not None
     assert report.interval[0] <= report.win_rate <= report.interval[1]
-    assert report.run_calls >= 3  # the candidate ran; production was never called
-    assert {r.variant for r in store.results(report.run_id)} == {"small-model", "production"}
+    results = store.results(report.run_id)  # the candidate ran; production was never called
+    assert sorted(r.variant for r in results) == ["production"] * 3 + ["small-model"] * 3
     stored = {r.variant: r.output for r in store.results(report.run_id)}
     assert "ops@example.com" not in str(stored)
     again = shadow(store, traces, candidate, judge, options)
