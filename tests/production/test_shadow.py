@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
@@ -161,3 +162,34 @@ def test_sequential_stops_once_settled_and_reruns_without_calls(
     assert main([a for a in argv if a != "--json"]) == 1
     out = capsys.readouterr().out
     assert f"sequential: worse after {report['sampled']} of 60 traces" in out
+
+
+def test_runs_and_judging_go_through_an_executor(tmp_path: Path) -> None:
+    from arena.executors import LocalExecutor
+    from arena.gate import resolve_variants
+    from arena.production import SampleSpec, ShadowOptions, shadow
+    from arena.runner import RunOptions
+    from judges import parse_judge
+
+    class Counting(LocalExecutor):
+        handed: ClassVar[list[str]] = []
+
+        async def run_task(self, *args: Any, **kwargs: Any) -> Any:
+            self.handed.append("task")
+            return await super().run_task(*args, **kwargs)
+
+        async def judge_pair(self, *args: Any, **kwargs: Any) -> Any:
+            self.handed.append("pair")
+            return await super().judge_pair(*args, **kwargs)
+
+    register_models()
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(4, answer="GOOD answer"))
+    (candidate,) = resolve_variants([variant_file(tmp_path, "cheap", "worse")], None, "c")
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    options = ShadowOptions(
+        sample=SampleSpec(fraction=1.0), run=RunOptions(progress=False), executor=Counting()
+    )
+    report = shadow(store, traces, candidate, parse_judge(JUDGE), options)
+    assert report.battles == 4 and report.win_rate == 0.0
+    assert report.run_calls == 4 and report.judge_calls == 8
+    assert sorted(Counting.handed) == ["pair"] * 4 + ["task"] * 4  # production never ran
