@@ -17,6 +17,7 @@ BENCHMARKS = (
     "battle_log_bench",
     "conversation_bench",
     "judge_bench",
+    "production_sample_bench",
     "ratings_bench",
     "ratings_coverage",
     "ratings_e2e_bench",

@@ -70,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     agree.register(sub)
     golden.register(sub)
     langsmith.register(sub)
+    from arena.cli import shadow  # arena shadow: production traffic
+
+    shadow.register(sub)
     from arena.cli import schema  # arena schema
 
     schema.register(sub)

@@ -17,13 +17,29 @@ def register(sub: Any) -> None:
     g = sub.add_parser("golden", help="grow and lint the golden dataset")
     gsub = g.add_subparsers(dest="action", required=True)
 
-    add = gsub.add_parser("add", help="turn a stored result into a new pending case")
-    add.add_argument(
+    add = gsub.add_parser(
+        "add", help="turn a stored result (or a shadow run's traces) into new pending cases"
+    )
+    source = add.add_mutually_exclusive_group(required=True)
+    source.add_argument(
         "--from-result",
         type=int,
-        required=True,
         metavar="RESULT_ID",
         help="the stored result whose query becomes the case",
+    )
+    source.add_argument(
+        "--from-shadow",
+        type=int,
+        metavar="RUN",
+        help="a shadow run (arena shadow) whose traces --cases names become cases, "
+        "production's answer as the reference",
+    )
+    add.add_argument(
+        "--cases",
+        nargs="+",
+        default=None,
+        metavar="CASE",
+        help="with --from-shadow: the run's case ids, or `losses` (every trace the candidate lost)",
     )
     add.add_argument("--reason", required=True, help="why the case is added")
     add.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON to edit")
@@ -69,9 +85,12 @@ def register(sub: Any) -> None:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    """Add a pending case from a stored result."""
+    """Add a pending case from a stored result (or cases from a shadow run)."""
     from arena.curation._grow import add_from_result
     from arena.storage import Store
+
+    if args.from_shadow is not None or args.cases:
+        return _add_from_shadow(args)
 
     dataset, case = add_from_result(
         Store(args.db),
@@ -89,6 +108,26 @@ def cmd_add(args: argparse.Namespace) -> int:
     print(
         f"expected tools {case.expected_tools}, forbidden {case.forbidden_tools}; review "
         f"the case, then `arena golden promote {case.id} --tier standard`"
+    )
+    return 0
+
+
+def _add_from_shadow(args: argparse.Namespace) -> int:
+    from arena.production import add_from_shadow
+    from arena.storage import Store
+
+    if args.from_shadow is None or not args.cases:
+        raise InputError("give --from-shadow RUN with --cases", field="--cases")
+    report = add_from_shadow(
+        Store(args.db), args.from_shadow, args.dataset, args.cases, args.reason
+    )
+    for case_id, trace_id in report.added.items():
+        print(f"added {case_id} (pending) from production trace {trace_id}")
+    for trace_id, why in report.skipped.items():
+        print(f"skipped trace {trace_id}: {why}")
+    print(
+        f"{args.dataset}: version {report.dataset.version}, content hash "
+        f"{report.dataset.content_hash}; review the cases, then `arena golden promote`"
     )
     return 0
 

@@ -1,0 +1,234 @@
+"""Online evaluation of what production did (``arena shadow --evaluate-only``): reference-free
+checks on every sampled trace, stored with the run and reported.
+
+With a rubric (``--rubric TEXT``, or a dataset's ``judge:`` block: its persona and rubric),
+every answer is also graded against it by an LLM grader (the rubric grader of ``arena score
+--grader``, cached in the store): a reply it says does not meet it is flagged ``rubric``.
+
+The checks need no model: production raised an error; a tool call failed; the answer is
+empty; the answer seems to address a grader (:func:`judges._injection.suspected_injection`,
+the detector every battle runs); the latency or the cost is above a limit. Each trace's
+checks are stored as a score of its production result (grader :data:`GRADER`), so
+``arena score`` and the app read them like golden scores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from pydantic import BaseModel, Field
+
+from arena.errors import InputError
+from arena.production._replay import PRODUCTION
+from arena.production._trace import ProductionTrace
+from arena.scoring import CaseScore
+from arena.scoring.checks._reasons import FailReason, FailureKind
+from arena.storage import Store
+from judges._injection import suspected_injection
+
+#: The grader name production checks are stored under.
+GRADER = "production-checks"
+#: Every check, in report order, and the kind of failure it is.
+CHECKS: dict[str, FailureKind | None] = {
+    "error": "error",
+    "tool_error": "trajectory",
+    "empty_answer": "output",
+    "injection": "output",
+    "latency": None,
+    "cost": None,
+    "rubric": "behavior",
+}
+
+
+class TraceLimits(BaseModel):
+    """Limits a trace must stay within (None: not checked)."""
+
+    max_latency_s: float | None = Field(None, gt=0)
+    max_cost: float | None = Field(None, ge=0)
+
+
+class RubricCheck(BaseModel):
+    """What the LLM grader grades every answer against, and which grader (a judge spec)."""
+
+    criterion: str = Field(min_length=1)
+    grader: str = Field(min_length=1)
+
+    @classmethod
+    def from_settings(cls, persona: str | None, rubric: str, grader: str) -> RubricCheck:
+        """A dataset's ``judge:`` block as one criterion (the persona says what the agent is)."""
+        who = f"The assistant is {persona}. " if persona else ""
+        return cls(criterion=who + rubric, grader=grader)
+
+
+class FlaggedTrace(BaseModel):
+    """A trace that failed a check, and why."""
+
+    trace_id: str
+    case_id: str
+    query: str
+    answer: str
+    flags: dict[str, str]
+
+
+class QualityReport(BaseModel):
+    """The production quality report: how many sampled traces each check flagged."""
+
+    run_id: int | None = None
+    model_calls: int = 0
+    sampled: int
+    flagged: list[FlaggedTrace]
+    counts: dict[str, int]
+    pass_rate: float | None
+
+    def summary(self) -> dict[str, object]:
+        """The report's JSON."""
+        return self.model_dump(mode="json")
+
+
+def trace_flags(trace: ProductionTrace, limits: TraceLimits) -> dict[str, str]:
+    """Check name -> why, for every check ``trace`` fails (empty: it passed them all)."""
+    flags: dict[str, str] = {}
+    if trace.error:
+        flags["error"] = f"production raised: {trace.error[:200]}"
+    failed = [t.name for t in trace.tools if t.error]
+    if failed:
+        flags["tool_error"] = f"tool call(s) failed: {', '.join(failed)}"
+    if not trace.answer.strip() and not trace.error:
+        flags["empty_answer"] = "the answer is empty"
+    reasons = suspected_injection(trace.answer, trace.query)
+    if reasons:
+        flags["injection"] = "the answer seems to address a grader: " + "; ".join(reasons)
+    if limits.max_latency_s is not None and (trace.latency_s or 0) > limits.max_latency_s:
+        flags["latency"] = f"{trace.latency_s:g} s > {limits.max_latency_s:g} s"
+    if limits.max_cost is not None and (trace.cost or 0) > limits.max_cost:
+        flags["cost"] = f"${trace.cost:g} > ${limits.max_cost:g}"
+    return flags
+
+
+def evaluate_traces(
+    traces: list[ProductionTrace],
+    limits: TraceLimits,
+    graded: dict[str, str] | None = None,
+) -> QualityReport:
+    """The quality report of ``traces`` (pure: nothing stored); ``graded`` is case id -> why
+    the rubric grader failed it (:func:`rubric_flags`)."""
+    flagged = []
+    counts = dict.fromkeys(CHECKS, 0)
+    for trace in traces:
+        flags = trace_flags(trace, limits)
+        if graded and trace.case_id in graded:
+            flags["rubric"] = graded[trace.case_id]
+        for name in flags:
+            counts[name] += 1
+        if flags:
+            flagged.append(
+                FlaggedTrace(
+                    trace_id=trace.trace_id,
+                    case_id=trace.case_id,
+                    query=trace.query,
+                    answer=trace.answer,
+                    flags=flags,
+                )
+            )
+    rate = 1 - len(flagged) / len(traces) if traces else None
+    return QualityReport(sampled=len(traces), flagged=flagged, counts=counts, pass_rate=rate)
+
+
+def store_checks(store: Store, run_id: int, report: QualityReport) -> None:
+    """Store each production result's checks as its score (grader :data:`GRADER`)."""
+    dataset = store.run_dataset(run_id)
+    cases = {c.id: c for c in dataset.test_cases}
+    flags = {f.case_id: f.flags for f in report.flagged}
+    scores = []
+    for result in store.results(run_id):
+        if result.variant != PRODUCTION:
+            continue
+        failed = flags.get(result.case_id, {})
+        scores.append(
+            CaseScore(
+                result_id=result.id,
+                variant=result.variant,
+                variant_hash=result.variant_hash,
+                case_id=result.case_id,
+                category=cases[result.case_id].category,
+                tier=cases[result.case_id].tier.value,
+                repeat=result.repeat,
+                score=0.0 if failed else 1.0,
+                passed=not failed,
+                details={"checks": failed},
+                fail_reasons=[
+                    FailReason(why, check=f"production.{name}", kind=CHECKS[name])
+                    for name, why in failed.items()
+                ],
+            )
+        )
+    store.save_scores(run_id, GRADER, scores)
+
+
+def rubric_flags(
+    store: Store, traces: list[ProductionTrace], check: RubricCheck, concurrency: int = 2
+) -> tuple[dict[str, str], int]:
+    """Case id -> why, for every answer the grader says misses ``check``'s criterion, and
+    the model calls sent (replies are cached in ``store``: a rerun sends none)."""
+    from arena.evaluation.run_scores import make_grader
+    from arena.models import CALLS, CallCounter
+    from arena.production._replay import trace_case
+    from arena.scoring import RubricGrader
+
+    grader = make_grader(check.grader, store)
+    assert isinstance(grader, RubricGrader)  # a judge spec makes the LLM grader
+    counter = CallCounter()
+    gate = asyncio.Semaphore(concurrency)
+
+    async def grade(trace: ProductionTrace) -> tuple[str, str | None]:
+        case = trace_case(trace).model_copy(update={"rubric": check.criterion})
+        async with gate:
+            token = CALLS.set(counter)
+            try:
+                found = await grader.grade_rubric(case, trace.answer)
+            finally:
+                CALLS.reset(token)
+        if found.error:
+            return trace.case_id, f"the grader could not grade it: {found.error[:200]}"
+        return trace.case_id, None if found.passed else f"misses the rubric ({found.score:.2f})"
+
+    async def every() -> list[tuple[str, str | None]]:
+        return await asyncio.gather(*(grade(t) for t in traces))
+
+    graded = asyncio.run(every())
+    return {case: why for case, why in graded if why is not None}, counter.sent
+
+
+def check_grader(check: RubricCheck | None) -> None:
+    """InputError (field ``--grader``) unless the grader can be built; nothing is called."""
+    if check is None:
+        return
+    from arena.models import check_model
+    from judges import parse_judge
+
+    try:
+        check_model(parse_judge(check.grader).model)
+    except InputError as exc:
+        raise InputError(f"the grader {check.grader}: {exc.message}", field="--grader") from None
+
+
+def evaluate_sample(
+    store: Store,
+    traces: list[ProductionTrace],
+    limits: TraceLimits,
+    *,
+    source: str,
+    rubric: RubricCheck | None = None,
+) -> QualityReport:
+    """Store the sampled traces as a run of production's answers (no model call), check
+    every one (grading the answers against ``rubric`` when given), store the checks as
+    scores; the report, with the run's id and the model calls sent."""
+    from arena.production._replay import replay
+    from arena.runner import RunOptions
+
+    check_grader(rubric)  # before anything is stored
+    ran = replay(store, traces, None, source=source, options=RunOptions(progress=False))
+    graded, calls = rubric_flags(store, traces, rubric) if rubric else ({}, 0)
+    report = evaluate_traces(traces, limits, graded)
+    store_checks(store, ran.run_id, report)
+    return report.model_copy(update={"run_id": ran.run_id, "model_calls": calls})

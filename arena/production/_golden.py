@@ -1,0 +1,128 @@
+"""Close the loop: the traces a candidate lost (or any of a shadow run) become pending golden
+cases (``arena golden add --from-shadow RUN --cases ...``).
+
+Each case keeps the trace's query, production's answer as its ``reference_answer`` (the
+judge is shown it), the trace id in its notes (provenance), and the tags ``production`` and
+``shadow``. A query already in the dataset is skipped, and said so; the dataset is written
+once, its version bumped and content hash recorded, or not at all on bad input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from arena.curation._grow import case_query, next_case_id, normalize_query
+from arena.errors import InputError
+from arena.golden import GoldenDataset, Tier, load_dataset
+from arena.golden._versioning import read_raw, save_edit, today
+from arena.production._replay import PRODUCTION
+from arena.storage import Store
+
+#: ``--cases losses``: every trace the candidate lost.
+LOSSES = "losses"
+#: ``--cases flagged``: every trace a production check flagged (``--evaluate-only``).
+FLAGGED = "flagged"
+
+
+class ShadowCases(BaseModel):
+    """What ``golden add --from-shadow`` did: the cases added (new id -> trace id) and the
+    traces skipped (trace id -> why)."""
+
+    dataset: GoldenDataset
+    added: dict[str, str] = Field(default_factory=dict)
+    skipped: dict[str, str] = Field(default_factory=dict)
+
+
+def shadow_config(store: Store, run_id: int) -> dict[str, object]:
+    """The ``shadow`` block of a shadow run's config; InputError for any other run."""
+    config = store.run(run_id).config.get("shadow")
+    if not isinstance(config, dict):
+        raise InputError(f"run {run_id} is not a shadow run (arena shadow)", field="--from-shadow")
+    return config
+
+
+def lost_cases(store: Store, run_id: int) -> list[str]:
+    """The case ids of the shadow run's traces the candidate lost (latest model judge)."""
+    from arena.leaderboard import select_battles
+    from arena.production._shadow import candidate_score
+
+    candidate = shadow_config(store, run_id).get("candidate")
+    if not isinstance(candidate, str):
+        raise InputError(
+            f"run {run_id} has no candidate (--evaluate-only): use --cases flagged or ids",
+            field="--cases",
+        )
+    battles = select_battles(store, run_id, None)
+    return list(dict.fromkeys(b.case_id for b in battles if candidate_score(b, candidate) == 0))
+
+
+def flagged_cases(store: Store, run_id: int) -> list[str]:
+    """The case ids of the shadow run's traces a production check flagged."""
+    from arena.production._evaluate import GRADER
+
+    shadow_config(store, run_id)
+    _, scores = store.scores(run_id, GRADER)
+    return [s.case_id for s in scores if not s.passed]
+
+
+def add_from_shadow(
+    store: Store, run_id: int, dataset_path: str | Path, cases: list[str], reason: str
+) -> ShadowCases:
+    """Add the shadow run's ``cases`` (case ids, :data:`LOSSES` or :data:`FLAGGED`) to
+    ``dataset_path`` as pending cases (see the module doc)."""
+    if not reason.strip():
+        raise InputError("give the reason the cases are added", field="reason")
+    trace_ids = shadow_config(store, run_id).get("trace_ids") or {}
+    assert isinstance(trace_ids, dict)
+    pick = {LOSSES: lost_cases, FLAGGED: flagged_cases}.get(cases[0] if len(cases) == 1 else "")
+    wanted = pick(store, run_id) if pick is not None else list(cases)
+    run_cases = {c.id: c for c in store.run_dataset(run_id).test_cases}
+    unknown = [c for c in wanted if c not in run_cases]
+    if unknown:
+        raise InputError(
+            f"not a case of shadow run {run_id}: {', '.join(unknown)}", field="--cases"
+        )
+    answers = {r.case_id: r.output for r in store.results(run_id) if r.variant == PRODUCTION}
+    target = load_dataset(dataset_path)
+    raw = read_raw(dataset_path)
+    have = {normalize_query(case_query(c)): str(c.get("id")) for c in raw["test_cases"]}
+    report = ShadowCases(dataset=target)
+    for case_id in wanted:
+        trace_id = str(trace_ids.get(case_id, case_id))
+        query = run_cases[case_id].input
+        if normalize_query(query) in have:
+            report.skipped[trace_id] = f"same query as case {have[normalize_query(query)]}"
+            continue
+        taken = {str(c.get("id")) for c in raw["test_cases"]}
+        new_id = _free_id(next_case_id(target, "happy_path"), taken)
+        raw["test_cases"].append(
+            {
+                "id": new_id,
+                "input": query,
+                "category": "happy_path",
+                "tier": Tier.PENDING.value,
+                "reference_answer": answers.get(case_id, ""),
+                "notes": f"From production trace {trace_id} (shadow run {run_id}); the "
+                "reference answer is what production answered. Review it and add "
+                "expectations before promoting.",
+                "tags": ["production", "shadow"],
+                "added": today().isoformat(),
+                "reason": reason.strip(),
+            }
+        )
+        have[normalize_query(query)] = new_id
+        report.added[new_id] = trace_id
+    if report.added:
+        change = f"add {len(report.added)} pending case(s) from shadow run {run_id}"
+        report.dataset = save_edit(dataset_path, raw, change)
+    return report
+
+
+def _free_id(first: str, taken: set[str]) -> str:
+    prefix, _, number = first.rpartition("-")
+    n = int(number)
+    while f"{prefix}-{n:03d}" in taken:
+        n += 1
+    return f"{prefix}-{n:03d}"

@@ -1,0 +1,240 @@
+"""``arena shadow``: is the candidate at least as good as production on real traffic?
+
+The sampled traces are replayed on the candidate (:func:`arena.production.replay`), each
+query's two answers are judged pairwise in both orders (:func:`arena.battles.judge_run`),
+and the candidate's win rate against production (a tie is half a win) gets the 95% interval
+``arena compare`` uses (:func:`arena.ratings.win_rate_interval`: queries are the unit, and
+unlike a query bootstrap it never has zero width, so three ties do not prove anything). The
+candidate is non-inferior when the interval's low end is at least ``0.5 - margin``.
+Sampling, redaction and reading happen before anything is stored; the verdicts are cached,
+so a rerun makes no model call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from arena.battles import Battle, judge_run
+from arena.errors import InputError
+from arena.production._read import iter_traces
+from arena.production._redact import redact_trace
+from arena.production._replay import PRODUCTION, replay
+from arena.production._sample import Sample, SampleSpec, sample_traces
+from arena.production._trace import ProductionTrace
+from arena.runner import RunOptions
+from arena.storage import Store
+from arena.variants.variant import Variant
+from arena.vocabulary import WINNER_SCORE
+from judges import JudgeSpec
+
+#: The keys of ``arena shadow --json``, in order.
+SHADOW_KEYS = (
+    "sampled",
+    "battles",
+    "win_rate",
+    "interval",
+    "non_inferior",
+    "losses",
+    "model_calls",
+)
+
+
+class ShadowLoss(BaseModel):
+    """A query the candidate lost to production, with both answers side by side."""
+
+    trace_id: str
+    case_id: str
+    query: str
+    production: str
+    candidate: str
+    flip: bool = Field(False, description="The judge's two orders disagreed.")
+
+
+class ShadowReport(BaseModel):
+    """What ``arena shadow`` found (:meth:`summary` is its JSON)."""
+
+    run_id: int
+    candidate: str
+    judge: str
+    read: int = Field(description="Traces read from the source.")
+    sampled: int
+    duplicates: int = 0
+    redactions: dict[str, int] = Field(default_factory=dict)
+    battles: int
+    win_rate: float | None
+    interval: tuple[float, float] | None
+    margin: float
+    non_inferior: bool
+    losses: list[ShadowLoss]
+    model_calls: int
+    run_calls: int = 0
+    judge_calls: int = 0
+    stopped: str | None = Field(
+        None,
+        description="With --sequential: the decision and why it stopped (after how many "
+        "of the sampled traces).",
+    )
+
+    def summary(self) -> dict[str, Any]:
+        """The report's JSON: exactly :data:`SHADOW_KEYS`."""
+        data = self.model_dump(mode="json")
+        return {key: data[key] for key in SHADOW_KEYS}
+
+
+@dataclass
+class ShadowOptions:
+    """The knobs of a shadow comparison."""
+
+    sample: SampleSpec = field(default_factory=SampleSpec)
+    redact: bool = False
+    margin: float = 0.05
+    run: RunOptions = field(default_factory=RunOptions)
+    judge_concurrency: int = 2
+    executor: Any = None
+    """Where candidate runs and judge pairs go (an ``arena.executors.Executor``)."""
+
+
+def sampled_traces(
+    source: str | Path | Iterable[ProductionTrace], spec: SampleSpec, *, redact: bool = False
+) -> tuple[Sample, dict[str, int]]:
+    """The sample of ``source`` (a traces file, or traces already read, e.g.
+    :func:`arena.production.langsmith_traces`), read in one pass (InputError before anything
+    is stored), redacted when asked, and how many of each redaction rule fired."""
+    if isinstance(source, str | Path):
+        traces: Iterable[ProductionTrace] = (trace for _, trace in iter_traces(source))
+    else:
+        traces = source
+    sample = sample_traces(traces, spec)
+    counts: dict[str, int] = {}
+    if redact:
+        sample.traces = [redact_trace(t, counts) for t in sample.traces]
+    return sample, counts
+
+
+def _loss(
+    battle: Battle, traces: dict[str, ProductionTrace], outputs: dict[int, str]
+) -> ShadowLoss:
+    trace = traces[battle.case_id]
+    cand_id = battle.result_a_id if battle.variant_a != PRODUCTION else battle.result_b_id
+    return ShadowLoss(
+        trace_id=trace.trace_id,
+        case_id=battle.case_id,
+        query=trace.query,
+        production=trace.answer,
+        candidate=outputs.get(cand_id, ""),
+        flip=battle.flip,
+    )
+
+
+def candidate_score(battle: Battle, candidate: str) -> float | None:
+    """The candidate's score in a battle (win 1, tie 0.5, loss 0); None when undecided."""
+    if battle.winner not in WINNER_SCORE or battle.abstained:
+        return None
+    score = WINNER_SCORE[battle.winner]
+    return score if battle.variant_a == candidate else 1.0 - score
+
+
+def shadow(
+    store: Store,
+    source: str | Path,
+    candidate: Variant,
+    judge: JudgeSpec,
+    options: ShadowOptions | None = None,
+) -> ShadowReport:
+    """Compare ``candidate`` with production on traces sampled from ``source``.
+
+    Raises:
+        InputError: bad traces, options or variant, before anything is stored or called.
+    """
+    opts = options or ShadowOptions()
+    sample, counts = sampled_traces(source, opts.sample, redact=opts.redact)
+    return shadow_sample(
+        store, sample, candidate, judge, opts, source=str(source), redactions=counts
+    )
+
+
+def shadow_sample(
+    store: Store,
+    sample: Sample,
+    candidate: Variant,
+    judge: JudgeSpec,
+    options: ShadowOptions,
+    *,
+    source: str,
+    redactions: dict[str, int] | None = None,
+) -> ShadowReport:
+    """:func:`shadow` of a sample already read (:func:`sampled_traces`), so that a caller
+    can read it before opening the database."""
+    opts = options
+    if not 0 <= opts.margin < 0.5:
+        raise InputError(f"must be in [0, 0.5), got {opts.margin:g}", field="margin")
+    from arena.models import check_model
+
+    try:
+        check_model(judge.model)  # a judge that cannot be built fails before the candidate runs
+    except InputError as exc:
+        raise InputError(f"the judge {judge.model.spec}: {exc.message}", field="judge") from None
+    opts.run.executor = opts.executor if opts.run.executor is None else opts.run.executor
+    extra = {**opts.sample.model_dump(), "redact": opts.redact}
+    ran = replay(
+        store, sample.traces, candidate, source=source, options=opts.run, extra_config=extra
+    )
+    judged = judge_run(
+        store,
+        ran.run_id,
+        judge,
+        concurrency=opts.judge_concurrency,
+        progress=opts.run.progress,
+        executor=opts.executor,
+    )
+    counts = redactions or {}
+    return _report(
+        store, ran.run_id, sample, counts, candidate, judge, judged, ran.model_calls, opts
+    )
+
+
+def _report(
+    store: Store,
+    run_id: int,
+    sample: Sample,
+    counts: dict[str, int],
+    candidate: Variant,
+    judge: JudgeSpec,
+    judged: Any,
+    run_calls: int,
+    opts: ShadowOptions,
+) -> ShadowReport:
+    from arena.leaderboard import battles_to_arrays
+    from arena.ratings import win_rate_interval
+
+    battles = [b for b in judged.battles if candidate_score(b, candidate.name) is not None]
+    win_rate, interval = None, None
+    if battles:
+        rate = win_rate_interval(battles_to_arrays(battles), candidate.name, PRODUCTION)
+        win_rate, interval = rate.win_rate, (rate.ci_low, rate.ci_high)
+    traces = {t.case_id: t for t in sample.traces}
+    outputs = {r.id: r.output for r in store.results(run_id) if r.id is not None}
+    losses = [_loss(b, traces, outputs) for b in battles if candidate_score(b, candidate.name) == 0]
+    return ShadowReport(
+        run_id=run_id,
+        candidate=candidate.name,
+        judge=judge.key,
+        read=sample.read,
+        sampled=len(sample.traces),
+        duplicates=sample.duplicates,
+        redactions=counts,
+        battles=len(battles),
+        win_rate=win_rate,
+        interval=interval,
+        margin=opts.margin,
+        non_inferior=interval is not None and interval[0] >= 0.5 - opts.margin,
+        losses=losses,
+        model_calls=run_calls + judged.model_calls,
+        run_calls=run_calls,
+        judge_calls=judged.model_calls,
+    )
