@@ -13,11 +13,12 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
-from arena.ratings._battle_arrays import Battles, FloatArray
+from arena.ratings._battle_arrays import Battles, FloatArray, IntArray
 from arena.ratings._bootstrap import DEFAULT_ROUNDS
 from arena.ratings._bradley_terry import BASE, DEFAULT_REG, INITIAL, SCALE, log_strength_to_elo
 from arena.ratings._fit import Effect, RatingFit
 from arena.ratings._intervals import bootstrap_interval
+from arena.ratings._line_search import armijo_steps
 from arena.ratings._resampling import query_multiplicities
 from arena.ratings._style_features import LENGTH, style_matrix
 
@@ -103,19 +104,29 @@ class _Problem:
             dx = self.logits(step)
             t = 1.0
             if dx.size and np.abs(dx).max() > 0.5:
-                f0 = self.value(theta, x, w)
-                slope = float(grad @ step)
-                for _ in range(60):
-                    trial = theta + t * step
-                    f = self.value(trial, x + t * dx, w)
-                    if f <= f0 + 1e-4 * t * slope + 1e-12 * abs(f0):
-                        break
-                    t *= 0.5
+                t = self._step_length(theta, x, dx, step, grad, w)
             theta += t * step
             theta[:m] -= theta[:m].mean()
             if np.abs(t * step).max() <= tol:
                 break
         return theta
+
+    def _step_length(
+        self,
+        theta: FloatArray,
+        x: FloatArray,
+        dx: FloatArray,
+        step: FloatArray,
+        grad: FloatArray,
+        w: FloatArray,
+    ) -> float:
+        """The Armijo step length along ``step`` (the solvers' one line search)."""
+
+        def objective(_todo: IntArray, t: FloatArray) -> FloatArray:
+            return np.array([self.value(theta + t[0] * step, x + t[0] * dx, w)])
+
+        f0 = np.array([self.value(theta, x, w)])
+        return float(armijo_steps(f0, np.array([float(grad @ step)]), objective)[0])
 
 
 def _to_fit(

@@ -48,9 +48,10 @@ class AdaptiveReport(BaseModel):
 
 
 def _slots(store: Store, run_id: int) -> tuple[list[str], dict[tuple[int, int], list[Any]]]:
-    """The run's variants and, per variant pair (i < j), its (case, a, b) slots; a slot where
-    an answer crashed is one too (the crash rule decides it, without a call)."""
-    from arena.battles._pairing import simulator_failed
+    """The run's variants and, per variant pair (i < j), its (case, a, b) slots: the pairs
+    :func:`~arena.battles.judgeable_pairs` would battle (a slot where an answer crashed is
+    one too: the crash rule decides it, without a call)."""
+    from arena.battles._pairing import BATTLE_FATES, judgeable_pairs
     from arena.battles._runner import _Pair
 
     dataset = store.run_dataset(run_id)
@@ -61,17 +62,14 @@ def _slots(store: Store, run_id: int) -> tuple[list[str], dict[tuple[int, int], 
     for result in store.results(run_id):
         if result.variant in index:
             by_slot.setdefault((result.case_id, result.repeat), {})[result.variant] = result
+    slots = [
+        (cases[case_id], repeat, answers) for (case_id, repeat), answers in sorted(by_slot.items())
+    ]
     pairs: dict[tuple[int, int], list[Any]] = {}
-    for (case_id, _), results in sorted(by_slot.items()):
-        names = sorted(results, key=index.__getitem__)
-        for x, name_a in enumerate(names):
-            for name_b in names[x + 1 :]:
-                if simulator_failed(results[name_a], results[name_b]):  # not judged at all
-                    continue
-                key = (index[name_a], index[name_b])
-                pairs.setdefault(key, []).append(
-                    _Pair(cases[case_id], results[name_a], results[name_b], dataset.judge)
-                )
+    for pair in judgeable_pairs(slots, variants) if len(variants) > 1 else []:
+        if pair.fate in BATTLE_FATES and pair.a is not None and pair.b is not None:
+            key = (index[pair.a.variant], index[pair.b.variant])
+            pairs.setdefault(key, []).append(_Pair(pair.case, pair.a, pair.b, dataset.judge))
     return variants, pairs
 
 
