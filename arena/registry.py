@@ -1,5 +1,5 @@
 """One registry for every extension kind: providers, judge modes, rating methods, golden checks,
-agent architectures and report formats.
+agent architectures, report formats and mutation operators.
 
 Each kind is a :class:`Registry`, a mapping from a name to what is registered under it. An
 entry is either an object or a lazy import path ``package.module:attr`` (the built-ins are
@@ -533,6 +533,35 @@ REPORT_FORMATS: Registry[Any] = Registry(
 """Formats of ``arena score --format``: functions ``(ScoreReport) -> str``; typed
 ``Registry[ReportFormat]`` as :data:`arena.reports._score_formats.REPORT_FORMATS`."""
 
+_OPS = "arena.mutation._operators"
+MUTATION_OPERATORS: Registry[Any] = Registry(
+    "mutation operator",
+    _group("mutation_operators"),
+    {
+        "tool_raises": Builtin(f"{_OPS}:ToolRaises", "the tool raises on every call"),
+        "tool_empty": Builtin(f"{_OPS}:ToolEmpty", "the tool returns an empty result"),
+        "tool_stale": Builtin(
+            f"{_OPS}:ToolStale", "the tool returns a plausible wrong result (numbers perturbed)"
+        ),
+        "tool_removed": Builtin(f"{_OPS}:ToolRemoved", "the tool is not offered to the agent"),
+        "tools_swapped": Builtin(f"{_OPS}:ToolsSwapped", "two tools' names exchanged"),
+        "prompt_dropped": Builtin(f"{_OPS}:PromptDropped", "no system prompt"),
+        "prompt_truncated": Builtin(f"{_OPS}:PromptTruncated", "the first half of the prompt"),
+        "model_weaker": Builtin(
+            f"{_OPS}:ModelWeaker", "the variant's model replaced by a named weaker one"
+        ),
+        "max_steps_one": Builtin(f"{_OPS}:MaxStepsOne", "a tool-call budget of one"),
+        "user_turn_dropped": Builtin(
+            f"{_OPS}:UserTurnDropped", "the user gives up after its first turn (conversations)"
+        ),
+    },
+    base="arena.mutation._operators:MutationOperator",
+    adapt=_instance,
+)
+"""Mutation operators of ``arena mutate`` (instances; a class is instantiated), in the order
+a pass applies them; typed ``Registry[MutationOperator]`` as
+:data:`arena.mutation.MUTATION_OPERATORS`."""
+
 REGISTRIES: dict[str, Registry[Any]] = {
     "providers": PROVIDERS,
     "judge_modes": JUDGE_MODES,
@@ -540,6 +569,7 @@ REGISTRIES: dict[str, Registry[Any]] = {
     "golden_checks": GOLDEN_CHECKS,
     "agents": AGENTS,
     "report_formats": REPORT_FORMATS,
+    "mutation_operators": MUTATION_OPERATORS,
 }
 """Every extension kind by its entry-point group suffix (``agent_arena.<key>``)."""
 
@@ -674,3 +704,24 @@ def report_format(
         TypeError: the decorated object is not callable.
     """
     return REPORT_FORMATS.decorator(name, summary, replace=replace)
+
+
+def mutation_operator(
+    name: str, summary: str | None = None, *, replace: bool = False
+) -> Callable[[F], F]:
+    """Register a ``MutationOperator`` subclass (or instance) as ``arena mutate --operators name``.
+
+    Args:
+        name: the operator's name (in mutant ids and reports).
+        summary: one line for ``arena mutate --help`` (default: the first docstring line).
+        replace: replace an operator already registered as ``name``.
+
+    Returns:
+        A decorator registering an instance (its ``name`` and ``summary`` set) and returning
+        the decorated object unchanged.
+
+    Raises:
+        NameTaken: ``name`` is registered already and ``replace`` is false.
+        TypeError: the decorated object is not a ``MutationOperator``.
+    """
+    return MUTATION_OPERATORS.decorator(name, summary, replace=replace)

@@ -1,0 +1,42 @@
+"""Mutation testing of a golden set (``arena mutate``): inject faults into a variant's tools
+and config, run the golden set on each mutant, and report the faults it would miss."""
+
+from arena.mutation._mutant import Mutant, Mutation, make_mutant, mutant_name
+from arena.mutation._operators import (
+    OPERATORS,
+    WEAKER_LOCAL_MODEL,
+    MutationOperator,
+    MutationTargets,
+    operator,
+)
+from arena.mutation._pass import MutationOptions, build_mutants, run_mutation, variant_tools
+from arena.mutation._report import (
+    MutantResult,
+    MutationReport,
+    mutation_markdown,
+    mutation_score,
+)
+
+MUTATION_OPERATORS = OPERATORS
+"""The mutation operators' registry (:data:`arena.registry.MUTATION_OPERATORS`), typed."""
+
+__all__ = [
+    "MUTATION_OPERATORS",
+    "OPERATORS",
+    "WEAKER_LOCAL_MODEL",
+    "Mutant",
+    "MutantResult",
+    "Mutation",
+    "MutationOperator",
+    "MutationOptions",
+    "MutationReport",
+    "MutationTargets",
+    "build_mutants",
+    "make_mutant",
+    "mutant_name",
+    "mutation_markdown",
+    "mutation_score",
+    "operator",
+    "run_mutation",
+    "variant_tools",
+]
