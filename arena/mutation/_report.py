@@ -97,28 +97,34 @@ def mutation_markdown(report: MutationReport) -> str:
         f"{len(report.equivalent)} equivalent (excluded), {report.model_calls} model calls sent"
         f"{'' if report.full else '; each mutant stopped at its first kill'}.",
         "",
-        "| mutant | killed | killed by | why it survived |",
-        "|---|---|---|---|",
+        "| mutant | killed | killed by | the gate would block | why it survived |",
+        "|---|---|---|---|---|",
     ]
     for m in report.mutants:
         state = "yes" if m.killed else "equivalent" if m.equivalent else "**no**"
         lines.append(
-            f"| `{m.id}` | {state} | {_cell(', '.join(m.killed_by + m.blocked_by)) or '-'} | "
+            f"| `{m.id}` | {state} | {_cell(', '.join(m.killed_by)) or '-'} | "
+            f"{_cell(', '.join(m.blocked_by)) or '-'} | "
             f"{_cell(m.why_survived or '-')} |"
         )
     if report.survivors:
         lines += ["", "## Survivors: what to add", ""]
     for m in report.survivors:
         lines += [f"### `{m.id}`", "", m.why_survived or "", ""]
-        if m.proposal:
+        if m.proposal and m.proposal.get("command"):
             lines += [
                 "A pending case to review (`arena golden add` starts it from the original's "
                 "result; then add the expectation below):",
                 "",
                 "```bash",
-                str(m.proposal.get("command", "")),
+                str(m.proposal["command"]),
                 "```",
                 "",
+            ]
+        elif m.proposal:
+            lines += ["A pending case to write (no case calls the tool yet):", ""]
+        if m.proposal:
+            lines += [
                 "```json",
                 _json(m.proposal.get("case", {})),
                 "```",

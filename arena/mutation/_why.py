@@ -32,6 +32,10 @@ def _ids(cases: Sequence[GoldenCase]) -> str:
     return ", ".join(c.id for c in cases)
 
 
+def _verb(cases: Sequence[GoldenCase], one: str, many: str) -> str:
+    return f"{_ids(cases)} {one if len(cases) == 1 else many}"
+
+
 def _observations(results: Sequence[RunResult], tools: Sequence[str]) -> list[str]:
     return [s.observation for r in results for s in r.steps if s.tool in tools and s.observation]
 
@@ -71,18 +75,20 @@ def _tool_reason(
         checking = [c for c in using if checks_output_of(c, _observations(original[c.id], tools))]
         if not checking and expecting:
             return (
-                f"no case expects {names}'s output: {_ids(expecting)} check only that "
-                f"{names} was called"
+                f"no case expects {names}'s output: "
+                f"{_verb(expecting, 'checks', 'check')} only that {names} was called"
             )
         if not checking:
-            return f"{_ids(using)} call {names} but no case expects its output"
+            return f"{_verb(using, 'calls', 'call')} {names} but no case expects its output"
         return (
-            f"{_ids(checking)} expect what {names} returned, yet still passed: the agent's "
+            f"{_verb(checking, 'expects', 'expect')} what {names} returned, yet still passed: the agent's "
             "answer did not depend on the tool's result"
         )
     if not expecting:
-        return f"{_ids(using)} call {names} but no case expects it (expected_tools, expected_args)"
-    return f"{_ids(expecting)} expect {names}, yet still passed: the failed call was not required"
+        calling = _verb(using, "calls", "call")
+        return f"{calling} {names} but no case expects it (expected_tools, expected_args)"
+    expecting_ = _verb(expecting, "expects", "expect")
+    return f"{expecting_} {names}, yet still passed: the failed call was not required"
 
 
 def why_survived(
@@ -111,7 +117,8 @@ def why_survived(
         many = [c for c in cases if len(c.expected_tools) > 1 or len(c.expected_order) > 1]
         if not many:
             return "no case expects more than one tool call (expected_tools, expected_order)"
-        return f"{_ids(many)} expect several tool calls, yet passed with a budget of one{differ}"
+        several = _verb(many, "expects", "expect")
+        return f"{several} several tool calls, yet passed with a budget of one{differ}"
     if operator == "model_weaker":
         spec = mutation.settings.get("spec", "the weaker model")
         return (
@@ -151,6 +158,8 @@ def propose(
     command that starts it from the original's stored result (None without a case)."""
     tools = tool_targets(mutation) if kind == "tool" else []
     using = [c for c in cases if any(called(original.get(c.id, ()), t) for t in tools)]
+    if tools and not using and cases:
+        return {"command": None, "case": _new_case(tools, why, mutation, cases[0], dataset)}
     source = (using or list(cases) or [None])[0]
     if source is None:
         return None
@@ -166,3 +175,18 @@ def propose(
         + (f" --dataset {shlex.quote(dataset_path)}" if dataset_path else "")
     )
     return {"command": command, "case": case}
+
+
+def _new_case(
+    tools: list[str], why: str, mutation: Mutation, like: GoldenCase, dataset: GoldenDataset
+) -> dict[str, Any]:
+    """A pending case to write for a tool no case calls (no stored result to start from)."""
+    return {
+        "id": next_case_id(dataset, like.category),
+        "input": f"TODO: a request that only {' and '.join(tools)} can answer",
+        "category": like.category,
+        "tier": "pending",
+        "expected_tools": tools,
+        "notes": "Write the request and what the answer must contain from the tool's result.",
+        "reason": f"{mutation.id}: {why}",
+    }

@@ -1,0 +1,163 @@
+"""``arena mutate``: mutation testing of a golden set (what would it miss?)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+from arena.cli.common import add_case_flags, add_db, default_dataset, write_text
+from arena.defaults import ALL_TIERS
+from arena.errors import InputError
+from arena.reports._format import text_table
+
+EXIT_BELOW_MIN_SCORE = 1
+
+
+def register(sub: Any) -> None:
+    """Add the mutate sub-command."""
+    from arena.mutation import OPERATORS
+
+    p = sub.add_parser(
+        "mutate",
+        help="mutation testing: inject faults into a variant's tools and config and report "
+        "those its golden set does not catch",
+    )
+    p.add_argument("--variant", required=True, metavar="FILE", help="the variant YAML to mutate")
+    add_case_flags(p, dataset=default_dataset(), tier=ALL_TIERS, repeats=1, concurrency=2)
+    p.add_argument(
+        "--operators",
+        nargs="+",
+        default=None,
+        metavar="NAME",
+        help=f"the operators to apply (default: all): {OPERATORS.help_lines()}",
+    )
+    p.add_argument(
+        "--min-score",
+        type=float,
+        default=None,
+        metavar="X",
+        help="exit 1 when the mutation score (killed / non-equivalent mutants) is below X",
+    )
+    p.add_argument(
+        "--full", action="store_true", help="run every case of every mutant (no stop at a kill)"
+    )
+    p.add_argument(
+        "--weaker-model",
+        default=None,
+        metavar="SPEC",
+        help="model_weaker's model (default: local:qwen2.5-coder-0.5b for a local variant)",
+    )
+    p.add_argument("--timeout", type=float, default=600.0, help="per-case timeout in seconds")
+    p.add_argument(
+        "--plan", action="store_true", help="print the pass's estimated runs, calls, cost, time"
+    )
+    p.add_argument(
+        "--report",
+        default="reports/mutate.md",
+        metavar="FILE",
+        help="the Markdown report (default: reports/mutate.md)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--executor", default="local", choices=["local", "ray"], help="where runs go")
+    p.add_argument("--ray-address", default="auto", metavar="ADDRESS", help="the Ray cluster")
+    p.add_argument("--ray-workers", type=int, default=None, metavar="N", help="Ray workers")
+    p.add_argument("--endpoint-concurrency", type=int, default=None, metavar="N", help=argparse.SUPPRESS)
+    add_db(p)
+    p.set_defaults(handler=cmd_mutate)
+
+
+def _check(args: argparse.Namespace) -> None:
+    score = args.min_score
+    if score is not None and not (math.isfinite(score) and 0 <= score <= 1):
+        raise InputError(f"must be between 0 and 1, got {score:g}", field="--min-score")
+    from arena.mutation import operator
+    from arena.runner._preflight import check_timeout
+
+    check_timeout(args.timeout, field="--timeout")
+    for name in args.operators or []:
+        operator(name)
+
+
+def _options(args: argparse.Namespace) -> Any:
+    from arena.mutation import MutationOptions
+
+    return MutationOptions(
+        operators=args.operators,
+        tier=args.tier,
+        case_ids=args.cases.split(",") if args.cases else None,
+        repeats=args.repeats,
+        concurrency=args.concurrency,
+        case_timeout_s=args.timeout,
+        full=args.full,
+        weaker_model=args.weaker_model,
+        dataset_path=args.dataset,
+        progress=False,
+    )
+
+
+def cmd_mutate(args: argparse.Namespace) -> int:
+    """Run (or plan) a mutation pass and print its report."""
+    from arena.cli import executing
+    from arena.golden import load_dataset
+    from arena.mutation import mutation_markdown, run_mutation
+    from arena.storage import Store
+    from arena.variants.variant import load_variant
+
+    _check(args)
+    variant = load_variant(args.variant)
+    dataset = load_dataset(args.dataset)
+    options = _options(args)
+    if args.plan:
+        from arena.cli.plan import read_store
+        from arena.mutation._plan import plan_mutation
+
+        _print_plan(plan_mutation(read_store(args.db), dataset, variant, options), args.json)
+        return 0
+    options.executor = executing.base_executor(args)  # no Ray cluster: bad input, nothing written
+    try:
+        report = run_mutation(Store(args.db), dataset, variant, options)
+    finally:
+        if options.executor is not None:
+            options.executor.close()
+    write_text(args.report, mutation_markdown(report))
+    if args.json:
+        print(json.dumps(report.as_json(), indent=2))
+    else:
+        _print_report(report, args.report)
+    below = args.min_score is not None and report.score < args.min_score
+    return EXIT_BELOW_MIN_SCORE if below else 0
+
+
+def _print_report(report: Any, path: str) -> None:
+    rows = [
+        [m.id, "killed" if m.killed else "equivalent" if m.equivalent else "SURVIVED",
+         ", ".join(m.killed_by) or "-", m.why_survived or ""]
+        for m in report.mutants
+    ]  # fmt: skip
+    print(text_table(["mutant", "verdict", "killed by", "why it survived"], rows))
+    counted = len(report.mutants) - len(report.equivalent)
+    print(
+        f"mutation score {report.score:.0%}: {len(report.killed)} of {counted} mutants killed "
+        f"({len(report.equivalent)} equivalent); {report.model_calls} model calls sent; "
+        f"report: {path}"
+    )
+
+
+def _print_plan(plan: Any, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(plan.model_dump(mode="json"), indent=2))
+        return
+    from arena.cli.plan import print_plan
+
+    print(f"mutants: {plan.mutants} ({', '.join(f'{k} {v}' for k, v in plan.by_operator.items())})")
+    print("the original's run:")
+    print_plan(plan.original)
+    low, high = plan.at_least, plan.at_most
+    print(
+        f"the mutants: {low.tasks} to {high.tasks} runs, {low.calls} to {high.calls} model "
+        f"calls, ${low.cost_usd:.4f} to ${high.cost_usd:.4f}, {low.wall_s:.0f} s to "
+        f"{high.wall_s:.0f} s (only the cases the original passes run; a mutant stops after "
+        "the batch holding its first kill unless --full)"
+    )
