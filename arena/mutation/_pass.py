@@ -121,7 +121,7 @@ class _Pass:
             results += with_case_hashes(report.results, self.dataset.test_cases)
             broken, blocks = kills(
                 baseline, self.original, score(results, self.dataset), self.dataset,
-                self.options.rules,
+                self.options.rules, complete=start + size >= len(ordered),
             )  # fmt: skip
             if (broken or blocks) and not self.options.full:
                 break

@@ -2,7 +2,8 @@
 
 A mutant is *killed* when a case the original passes fails on it (a strict majority of its
 repeats), or when the gate's regression rules (:func:`arena.gate.check_candidate`, the
-default blocking rules unless others are given) would block it on the cases it ran. It is
+default blocking rules unless others are given) would block it on the cases it ran (a rule
+about the whole suite only once it ran them all). It is
 *equivalent* when it behaved exactly as the original on every case it ran (same answer, same
 tool calls, arguments, results and errors) although its fault was reached: no golden case
 could kill it there. A tool mutant whose tool no run called is not equivalent but a survivor
@@ -67,9 +68,15 @@ def kills(
     mutant: Scored,
     dataset: GoldenDataset,
     rules: RuleConfig | None = None,
+    *,
+    complete: bool = True,
 ) -> tuple[list[str], list[str]]:
     """The cases that kill the mutant (passed by the original, failed by it) and the gate's
-    blocking findings on the cases it ran (``rule case``), each in run order."""
+    blocking findings on the cases it ran (``rule case``), each in run order.
+
+    A finding about the whole suite (``suite_drop``, ``category_broken``) counts only when
+    the mutant ran every case it would run (``complete``): on the few cases run before a
+    stop, a drop would look larger than the gate would see it."""
     ran = list(dict.fromkeys(r.case_id for r in mutant.results))
     broken = [c for c in ran if original.passed.get(c) and not mutant.passed.get(c, False)]
     if not mutant.scores:
@@ -81,7 +88,7 @@ def kills(
     blocks = [
         f"{r.rule} {r.case_id}" if r.case_id else r.rule
         for r in report.blocking
-        if r.rule not in NOT_RUN_RULES and (r.case_id is None or r.case_id in ran)
+        if r.rule not in NOT_RUN_RULES and (r.case_id in ran or (r.case_id is None and complete))
     ]
     return broken, blocks
 
