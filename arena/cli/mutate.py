@@ -63,7 +63,9 @@ def register(sub: Any) -> None:
     p.add_argument("--executor", default="local", choices=["local", "ray"], help="where runs go")
     p.add_argument("--ray-address", default="auto", metavar="ADDRESS", help="the Ray cluster")
     p.add_argument("--ray-workers", type=int, default=None, metavar="N", help="Ray workers")
-    p.add_argument("--endpoint-concurrency", type=int, default=None, metavar="N", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--endpoint-concurrency", type=int, default=None, metavar="N", help=argparse.SUPPRESS
+    )
     add_db(p)
     p.set_defaults(handler=cmd_mutate)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.registry import MUTATION_OPERATORS
 from arena.variants.variant import Variant
 from arena.variants.version import VariantVersion, version_of
 
@@ -29,7 +30,9 @@ class Mutation(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     operator: str = Field(description="The registered mutation operator's name.")
-    target: str = Field(description="What it mutates: a tool's name, 'A<->B', or a part of the config.")
+    target: str = Field(
+        description="What it mutates: a tool's name, 'A<->B', or a part of the config."
+    )
     settings: dict[str, Any] = Field(default_factory=dict, description="The operator's settings.")
 
     @property
@@ -65,9 +68,10 @@ class Mutant(Variant):
 
     def agent_tools(self, tools: list[Any]) -> list[Any]:
         """The tools as the mutation's operator wraps them (unchanged for config operators)."""
-        from arena.mutation._operators import operator
-
-        return operator(self.mutation.operator).wrap_tools(tools, self.mutation)
+        wrapped: list[Any] = MUTATION_OPERATORS.lookup(self.mutation.operator).wrap_tools(
+            tools, self.mutation
+        )
+        return wrapped
 
 
 def make_mutant(variant: Variant, mutation: Mutation, **changes: Any) -> Mutant:

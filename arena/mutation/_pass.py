@@ -113,7 +113,7 @@ class _Pass:
         size = len(ordered) if self.options.full else max(1, self.options.concurrency)
         baseline = baseline_of(self.original, self.dataset)
         results: list[RunResult] = []
-        calls, broken, blocks = 0, [], []
+        calls, broken, blocks = 0, list[str](), list[str]()
         for start in range(0, len(ordered), size):
             batch = [c.id for c in ordered[start : start + size]]
             report = run_suite(self.store, run_dataset, [mutant], _options(self.options, batch))

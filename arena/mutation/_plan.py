@@ -1,7 +1,8 @@
 """Before spending: what a mutation pass would run and cost (``arena mutate --plan``).
 
 The original's run is planned as ``arena plan`` plans it (what the database holds is reused);
-each mutant's tasks are estimated from the stored history of its model (:func:`arena.plan.plan_run`).
+each mutant's tasks are estimated from the stored history of its model
+(:func:`arena.plan.plan_run`).
 A mutant runs only the cases the original passes and, unless ``full``, stops after the batch
 holding its first kill, so the pass costs between ``at_least`` (every mutant killed by its
 first batch) and ``at_most`` (every mutant runs every case). Reruns of a stored pass reuse its
@@ -70,8 +71,14 @@ def plan_mutation(
     cases = select_cases(dataset, options.tier, options.case_ids)
     mutants = [m for _, m in build_mutants(variant, cases, options.operators, options.weaker_model)]
     ids = [c.id for c in cases]
-    kwargs = {"case_ids": ids, "repeats": options.repeats, "concurrency": options.concurrency}
-    original = plan_run(store, dataset, [variant], measure=measure, **kwargs)  # type: ignore[arg-type]
+
+    def plan(variants: list[Variant]) -> Plan:
+        return plan_run(
+            store, dataset, variants, case_ids=ids, repeats=options.repeats,
+            concurrency=options.concurrency, measure=measure,
+        )  # fmt: skip
+
+    original = plan([variant])
     counts: dict[str, int] = {}
     for m in mutants:
         counts[m.mutation.operator] = counts.get(m.mutation.operator, 0) + 1
@@ -81,7 +88,7 @@ def plan_mutation(
             mutants=0, by_operator={}, cases=len(cases), original=original,
             at_least=empty, at_most=empty,
         )  # fmt: skip
-    every = plan_run(store, dataset, mutants, measure=measure, **kwargs)  # type: ignore[arg-type]
+    every = plan(list(mutants))
     first = 1.0 if options.full else min(len(cases), max(1, options.concurrency)) / len(cases)
     return MutationPlan(
         mutants=len(mutants), by_operator=counts, cases=len(cases), original=original,

@@ -1,4 +1,4 @@
-"""Tools with a fault: wrappers around a variant's own tools (the tools themselves are untouched)."""
+"""Tools with a fault: wrappers around a variant's own tools (the tools stay untouched)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,11 @@ class MutantToolError(RuntimeError):
 
 
 def _wrapped(
-    tool: BaseTool, run: Callable[..., Any], *, name: str | None = None, like: BaseTool | None = None
+    tool: BaseTool,
+    run: Callable[..., Any],
+    *,
+    name: str | None = None,
+    like: BaseTool | None = None,
 ) -> BaseTool:
     """A tool named ``name`` (default: ``tool``'s), described and typed like ``like`` (default:
     ``tool``), running ``run(**args)``."""

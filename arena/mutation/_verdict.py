@@ -102,9 +102,7 @@ def same_run(a: RunResult, b: RunResult) -> bool:
     return a.output == b.output and a.error == b.error and calls(a) == calls(b)
 
 
-def equivalent(
-    original: Mapping[tuple[str, int], RunResult], mutant: Sequence[RunResult]
-) -> bool:
+def equivalent(original: Mapping[tuple[str, int], RunResult], mutant: Sequence[RunResult]) -> bool:
     """Every mutant run behaved as the original's run of its case and repeat."""
     return bool(mutant) and all(
         (r.case_id, r.repeat) in original and same_run(original[(r.case_id, r.repeat)], r)

@@ -81,8 +81,8 @@ def _tool_reason(
         if not checking:
             return f"{_verb(using, 'calls', 'call')} {names} but no case expects its output"
         return (
-            f"{_verb(checking, 'expects', 'expect')} what {names} returned, yet still passed: the agent's "
-            "answer did not depend on the tool's result"
+            f"{_verb(checking, 'expects', 'expect')} what {names} returned, yet still "
+            "passed: the agent's answer did not depend on the tool's result"
         )
     if not expecting:
         calling = _verb(using, "calls", "call")
@@ -160,9 +160,9 @@ def propose(
     using = [c for c in cases if any(called(original.get(c.id, ()), t) for t in tools)]
     if tools and not using and cases:
         return {"command": None, "case": _new_case(tools, why, mutation, cases[0], dataset)}
-    source = (using or list(cases) or [None])[0]
-    if source is None:
+    if not cases:
         return None
+    source = (using or list(cases))[0]
     runs = [r for r in original.get(source.id, ()) if r.id is not None]
     if not runs:
         return None
@@ -170,9 +170,8 @@ def propose(
     case = case_from_result(runs[0], source, case_id=new_id, reason=f"{mutation.id}: {why}")
     case.pop("added", None)
     _strengthen(case, operator, tools, _observations(runs, tools))
-    command = (
-        f"arena golden add --from-result {runs[0].id} --reason {shlex.quote(mutation.id)}"
-        + (f" --dataset {shlex.quote(dataset_path)}" if dataset_path else "")
+    command = f"arena golden add --from-result {runs[0].id} --reason {shlex.quote(mutation.id)}" + (
+        f" --dataset {shlex.quote(dataset_path)}" if dataset_path else ""
     )
     return {"command": command, "case": case}
 

@@ -19,4 +19,6 @@ def desk() -> tuple[Variant, GoldenDataset]:
     from arena.models._fake_files import use_fake_scripts
 
     use_fake_scripts(DESK / "fake_models.yaml")  # the env var is restored after the test
-    return load_variant(DESK / "variants" / "baseline.yaml"), load_dataset(DESK / "golden" / "desk.json")
+    return load_variant(DESK / "variants" / "baseline.yaml"), load_dataset(
+        DESK / "golden" / "desk.json"
+    )

@@ -51,7 +51,11 @@ def test_config_mutants_change_only_their_field(desk: tuple[Variant, GoldenDatas
     by_id = {m.mutation.id: m for _, m in build_mutants(variant, dataset.test_cases)}
     assert by_id["prompt_dropped:system_prompt"].system_prompt == ""
     half = by_id["prompt_truncated:system_prompt"].system_prompt
-    assert half and variant.system_prompt.startswith(half) and len(half) <= len(variant.system_prompt) / 2
+    assert (
+        half
+        and variant.system_prompt.startswith(half)
+        and len(half) <= len(variant.system_prompt) / 2
+    )
     assert by_id["model_weaker:model"].model.spec == "local:qwen2.5-coder-0.5b"
     assert by_id["max_steps_one:max_steps"].max_steps == 1
     assert by_id["tool_removed:open_ticket"].tools == ["lookup_user", "check_status"]
@@ -116,6 +120,8 @@ def test_a_plugin_registers_its_own_operator(desk: tuple[Variant, GoldenDataset]
             model = {**variant.model.model_dump(), "temperature": 1.0}
             return [make_mutant(variant, self._mutation("model"), model=model)]
 
-    assert MUTATION_OPERATORS.summaries()["temperature_hot"] == "The model samples at temperature 1."
+    assert (
+        MUTATION_OPERATORS.summaries()["temperature_hot"] == "The model samples at temperature 1."
+    )
     [(op, mutant)] = build_mutants(variant, dataset.test_cases, ["temperature_hot"])
     assert op.name == "temperature_hot" and mutant.model.temperature == 1.0

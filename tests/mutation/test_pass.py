@@ -17,7 +17,9 @@ pytestmark = pytest.mark.system
 
 def _pass(store: Store, desk: tuple[Variant, GoldenDataset], **options: object) -> MutationReport:
     variant, dataset = desk
-    return run_mutation(store, dataset, variant, MutationOptions(dataset_path="desk.json", **options))  # type: ignore[arg-type]
+    return run_mutation(
+        store, dataset, variant, MutationOptions(dataset_path="desk.json", **options)
+    )  # type: ignore[arg-type]
 
 
 def test_a_pass_kills_the_relied_on_tool_and_explains_survivors(
@@ -42,7 +44,9 @@ def test_a_pass_kills_the_relied_on_tool_and_explains_survivors(
     assert never.why_survived == (
         "no case calls `check_status`: the original never called it on the 2 cases run"
     )
-    assert never.proposal is not None and never.proposal["case"]["expected_tools"] == ["check_status"]
+    assert never.proposal is not None and never.proposal["case"]["expected_tools"] == [
+        "check_status"
+    ]
     # scripted models ignore the prompt and use one step: behaviour unchanged, excluded
     assert {m.id for m in report.equivalent} == {
         "prompt_dropped:system_prompt", "prompt_truncated:system_prompt", "max_steps_one:max_steps"
