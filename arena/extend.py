@@ -36,7 +36,14 @@ if TYPE_CHECKING:  # the real names, for type checkers
     from arena.models._fake import FakeChatModel, register_fake
     from arena.models.providers._base import Provider, UncallableProvider
     from arena.models.providers._registry import PROVIDERS
-    from arena.mutation import MUTATION_OPERATORS, Mutant, MutationOperator
+    from arena.mutation import (
+        MUTATION_OPERATORS,
+        Mutant,
+        Mutation,
+        MutationOperator,
+        MutationTargets,
+        make_mutant,
+    )
     from arena.ratings._battle_arrays import Battles
     from arena.ratings._fit import RatingFit
     from arena.ratings._methods import RATING_METHODS
@@ -124,6 +131,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     # mutation operators
     "MutationOperator": ("arena.mutation", "MutationOperator"),
     "Mutant": ("arena.mutation", "Mutant"),
+    "Mutation": ("arena.mutation", "Mutation"),
+    "MutationTargets": ("arena.mutation", "MutationTargets"),
+    "make_mutant": ("arena.mutation", "make_mutant"),
 }
 
 __all__ = [
@@ -154,7 +164,9 @@ __all__ = [
     "ModelConfig",
     "ModelError",
     "Mutant",
+    "Mutation",
     "MutationOperator",
+    "MutationTargets",
     "NameTaken",
     "NotFound",
     "PairRequest",
@@ -175,6 +187,7 @@ __all__ = [
     "agent_factory",
     "golden_check",
     "judge_mode",
+    "make_mutant",
     "model_provider",
     "mutation_operator",
     "rating_method",

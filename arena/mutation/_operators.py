@@ -61,7 +61,8 @@ class MutationOperator:
         it is still scored against the original case)."""
         return case
 
-    def _mutation(self, target: str, **settings: Any) -> Mutation:
+    def mutation(self, target: str, **settings: Any) -> Mutation:
+        """A mutation of this operator on ``target`` (what :meth:`mutants` gives each mutant)."""
         return Mutation(operator=self.name, target=target, settings=settings)
 
 
@@ -71,7 +72,7 @@ class _ToolOperator(MutationOperator):
     kind = "tool"
 
     def mutants(self, variant: Variant, targets: MutationTargets) -> list[Mutant]:
-        return [make_mutant(variant, self._mutation(tool)) for tool in targets.tools]
+        return [make_mutant(variant, self.mutation(tool)) for tool in targets.tools]
 
     def wrap_tools(self, tools: list[BaseTool], mutation: Mutation) -> list[BaseTool]:
         return [self.wrap(t) if t.name == mutation.target else t for t in tools]
@@ -109,9 +110,7 @@ class ToolRemoved(MutationOperator):
 
     def mutants(self, variant: Variant, targets: MutationTargets) -> list[Mutant]:
         return [
-            make_mutant(
-                variant, self._mutation(tool), tools=[t for t in targets.tools if t != tool]
-            )
+            make_mutant(variant, self.mutation(tool), tools=[t for t in targets.tools if t != tool])
             for tool in targets.tools
         ]
 
@@ -123,7 +122,7 @@ class ToolsSwapped(MutationOperator):
 
     def mutants(self, variant: Variant, targets: MutationTargets) -> list[Mutant]:
         return [
-            make_mutant(variant, self._mutation(f"{a}<->{b}", pair=[a, b]))
+            make_mutant(variant, self.mutation(f"{a}<->{b}", pair=[a, b]))
             for a, b in combinations(targets.tools, 2)
         ]
 
@@ -142,7 +141,7 @@ class PromptDropped(MutationOperator):
     def mutants(self, variant: Variant, targets: MutationTargets) -> list[Mutant]:
         if not variant.system_prompt.strip():
             return []
-        return [make_mutant(variant, self._mutation("system_prompt"), system_prompt="")]
+        return [make_mutant(variant, self.mutation("system_prompt"), system_prompt="")]
 
 
 class PromptTruncated(MutationOperator):
@@ -153,7 +152,7 @@ class PromptTruncated(MutationOperator):
         half = prompt[: len(prompt) // 2].rsplit(" ", 1)[0].rstrip()
         if not half or half == prompt.strip():
             return []
-        return [make_mutant(variant, self._mutation("system_prompt"), system_prompt=half)]
+        return [make_mutant(variant, self.mutation("system_prompt"), system_prompt=half)]
 
 
 class ModelWeaker(MutationOperator):
@@ -167,7 +166,7 @@ class ModelWeaker(MutationOperator):
         if spec is None or spec == variant.model.spec:
             return []
         model = {**variant.model.model_dump(mode="python"), "spec": spec}
-        return [make_mutant(variant, self._mutation("model", spec=spec), model=model)]
+        return [make_mutant(variant, self.mutation("model", spec=spec), model=model)]
 
 
 class MaxStepsOne(MutationOperator):
@@ -176,7 +175,7 @@ class MaxStepsOne(MutationOperator):
     def mutants(self, variant: Variant, targets: MutationTargets) -> list[Mutant]:
         if variant.max_steps <= 1:
             return []
-        return [make_mutant(variant, self._mutation("max_steps"), max_steps=1)]
+        return [make_mutant(variant, self.mutation("max_steps"), max_steps=1)]
 
 
 class UserTurnDropped(MutationOperator):
@@ -187,7 +186,7 @@ class UserTurnDropped(MutationOperator):
     def mutants(self, variant: Variant, targets: MutationTargets) -> list[Mutant]:
         if not any(_longer_than_one_turn(c) for c in targets.cases):
             return []
-        return [make_mutant(variant, self._mutation("user"))]
+        return [make_mutant(variant, self.mutation("user"))]
 
     def run_case(self, case: GoldenCase, mutation: Mutation) -> GoldenCase:
         talk = case.conversation

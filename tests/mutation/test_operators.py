@@ -118,7 +118,7 @@ def test_a_plugin_registers_its_own_operator(desk: tuple[Variant, GoldenDataset]
 
         def mutants(self, variant: Variant, targets: object) -> list[Mutant]:
             model = {**variant.model.model_dump(), "temperature": 1.0}
-            return [make_mutant(variant, self._mutation("model"), model=model)]
+            return [make_mutant(variant, self.mutation("model"), model=model)]
 
     assert (
         MUTATION_OPERATORS.summaries()["temperature_hot"] == "The model samples at temperature 1."
