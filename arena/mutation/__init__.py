@@ -16,6 +16,7 @@ from arena.mutation._report import (
     mutation_markdown,
     mutation_score,
 )
+from arena.mutation._stored import latest_mutation_summary, mutation_lines
 
 MUTATION_OPERATORS = OPERATORS
 """The mutation operators' registry (:data:`arena.registry.MUTATION_OPERATORS`), typed."""
@@ -32,8 +33,10 @@ __all__ = [
     "MutationReport",
     "MutationTargets",
     "build_mutants",
+    "latest_mutation_summary",
     "make_mutant",
     "mutant_name",
+    "mutation_lines",
     "mutation_markdown",
     "mutation_score",
     "operator",

@@ -179,7 +179,8 @@ def run_mutation(
         options: operators, cases, repeats, concurrency, ``full``, the weaker model.
 
     Returns:
-        The report: each mutant killed (and by which cases) or survived (and why), the score.
+        The report: each mutant killed (and by which cases) or survived (and why), the score;
+        it is also stored (``arena health`` shows the dataset's latest).
 
     Raises:
         InputError: an unknown operator, bad run options, or no case the original passes.
@@ -201,7 +202,7 @@ def run_mutation(
     for r in first.results:
         state.by_case.setdefault(r.case_id, []).append(r)
     found = [state.run(op, mutant, passing) for op, mutant in mutants]
-    return MutationReport(
+    report = MutationReport(
         score=mutation_score(found),
         mutants=found,
         variant=variant.name,
@@ -211,3 +212,5 @@ def run_mutation(
         model_calls=first.model_calls + sum(m.model_calls for m in found),
         full=options.full,
     )
+    store.save_mutation(dataset.name, variant.name, report.score, report.as_json())
+    return report
