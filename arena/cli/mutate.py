@@ -31,14 +31,16 @@ def register(sub: Any) -> None:
         nargs="+",
         default=None,
         metavar="NAME",
-        help=f"the operators to apply (default: all): {OPERATORS.help_lines()}",
+        help="the operators to apply (default: arena.yaml's mutation.operators, else all): "
+        f"{OPERATORS.help_lines()}",
     )
     p.add_argument(
         "--min-score",
         type=float,
         default=None,
         metavar="X",
-        help="exit 1 when the mutation score (killed / non-equivalent mutants) is below X",
+        help="exit 1 when the mutation score (killed / non-equivalent mutants) is below X "
+        "(default: arena.yaml's mutation.min_score)",
     )
     p.add_argument(
         "--full", action="store_true", help="run every case of every mutant (no stop at a kill)"
@@ -68,6 +70,22 @@ def register(sub: Any) -> None:
     )
     add_db(p)
     p.set_defaults(handler=cmd_mutate)
+
+
+def _config_defaults(args: argparse.Namespace) -> None:
+    """``--min-score`` and ``--operators`` from ``arena.yaml``'s ``mutation:`` when not given."""
+    from pathlib import Path
+
+    from arena.gate import find_config, load_config
+
+    found = Path(args.config) if args.config else find_config()
+    if found is None:
+        return
+    section = load_config(found).mutation
+    if args.min_score is None:
+        args.min_score = section.min_score
+    if args.operators is None:
+        args.operators = section.operators
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -107,6 +125,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     from arena.storage import Store
     from arena.variants.variant import load_variant
 
+    _config_defaults(args)
     _check(args)
     variant = load_variant(args.variant)
     dataset = load_dataset(args.dataset)
