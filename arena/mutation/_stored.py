@@ -33,9 +33,10 @@ def mutation_lines(summary: dict[str, Any] | None, dataset: str) -> list[str]:
     """The lines ``arena health`` prints about the dataset's latest mutation pass."""
     if summary is None:
         return [f"mutation score of {dataset}: none stored (run `arena mutate`)"]
+    count = len(summary["survivors"])
     lines = [
         f"mutation score of {dataset}: {summary['score']:.0%} ({summary['variant']}, "
-        f"{summary['created_at'][:10]}; {len(summary['survivors'])} survivors of "
+        f"{summary['created_at'][:10]}; {count} survivor{'' if count == 1 else 's'} of "
         f"{summary['mutants']} mutants)"
     ]
     lines += [f"  survived {s['id']}: {s['why_survived']}" for s in summary["survivors"]]

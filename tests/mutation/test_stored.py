@@ -32,6 +32,7 @@ def test_a_pass_is_stored_with_its_survivors(desk: tuple, store: Store) -> None:
     ]
     [line, survivor] = mutation_lines(summary, "desk")
     assert line.startswith("mutation score of desk: 67% (baseline, ")
+    assert line.endswith("; 1 survivor of 3 mutants)")
     assert survivor.startswith("  survived tool_raises:check_status: no case calls")
     assert latest_mutation_summary(store, "kitchen") is None  # another dataset's
 
