@@ -56,6 +56,11 @@ def register(sub: Any) -> None:
         "--plan", action="store_true", help="print the pass's estimated runs, calls, cost, time"
     )
     p.add_argument(
+        "--no-measure",
+        action="store_true",
+        help="with --plan: do not time a local model no stored run has timed (assume 2 s a call)",
+    )
+    p.add_argument(
         "--report",
         default="reports/mutate.md",
         metavar="FILE",
@@ -72,20 +77,22 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=cmd_mutate)
 
 
-def _config_defaults(args: argparse.Namespace) -> None:
-    """``--min-score`` and ``--operators`` from ``arena.yaml``'s ``mutation:`` when not given."""
+def _config_defaults(args: argparse.Namespace) -> Any:
+    """``--min-score`` and ``--operators`` from ``arena.yaml``'s ``mutation:`` when not given;
+    returns its gate ``rules:`` (None without an ``arena.yaml``)."""
     from pathlib import Path
 
     from arena.gate import find_config, load_config
 
     found = Path(args.config) if args.config else find_config()
     if found is None:
-        return
-    section = load_config(found).mutation
+        return None
+    config = load_config(found)
     if args.min_score is None:
-        args.min_score = section.min_score
+        args.min_score = config.mutation.min_score
     if args.operators is None:
-        args.operators = section.operators
+        args.operators = config.mutation.operators
+    return config.rules
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -125,16 +132,16 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     from arena.storage import Store
     from arena.variants.variant import load_variant
 
-    _config_defaults(args)
+    rules = _config_defaults(args)
     _check(args)
     variant = load_variant(args.variant)
     dataset = load_dataset(args.dataset)
     options = _options(args)
+    options.rules = rules
     if args.plan:
-        from arena.cli.plan import read_store
-        from arena.mutation._plan import plan_mutation
+        from arena.cli.plan import print_mutation_plan
 
-        _print_plan(plan_mutation(read_store(args.db), dataset, variant, options), args.json)
+        print_mutation_plan(args, variant, dataset, options)
         return 0
     options.executor = executing.base_executor(args)  # no Ray cluster: bad input, nothing written
     try:
@@ -163,22 +170,4 @@ def _print_report(report: Any, path: str) -> None:
         f"mutation score {report.score:.0%}: {len(report.killed)} of {counted} mutants killed "
         f"({len(report.equivalent)} equivalent); {report.model_calls} model calls sent; "
         f"report: {path}"
-    )
-
-
-def _print_plan(plan: Any, as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(plan.model_dump(mode="json"), indent=2))
-        return
-    from arena.cli.plan import print_plan
-
-    print(f"mutants: {plan.mutants} ({', '.join(f'{k} {v}' for k, v in plan.by_operator.items())})")
-    print("the original's run:")
-    print_plan(plan.original)
-    low, high = plan.at_least, plan.at_most
-    print(
-        f"the mutants: {low.tasks} to {high.tasks} runs, {low.calls} to {high.calls} model "
-        f"calls, ${low.cost_usd:.4f} to ${high.cost_usd:.4f}, {low.wall_s:.0f} s to "
-        f"{high.wall_s:.0f} s (only the cases the original passes run; a mutant stops after "
-        "the batch holding its first kill unless --full)"
     )

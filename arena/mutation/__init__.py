@@ -10,6 +10,7 @@ from arena.mutation._operators import (
     operator,
 )
 from arena.mutation._pass import MutationOptions, build_mutants, run_mutation, variant_tools
+from arena.mutation._plan import Bound, MutationPlan, plan_mutation
 from arena.mutation._report import (
     MutantResult,
     MutationReport,
@@ -25,11 +26,13 @@ __all__ = [
     "MUTATION_OPERATORS",
     "OPERATORS",
     "WEAKER_LOCAL_MODEL",
+    "Bound",
     "Mutant",
     "MutantResult",
     "Mutation",
     "MutationOperator",
     "MutationOptions",
+    "MutationPlan",
     "MutationReport",
     "MutationTargets",
     "build_mutants",
@@ -40,6 +43,7 @@ __all__ = [
     "mutation_markdown",
     "mutation_score",
     "operator",
+    "plan_mutation",
     "run_mutation",
     "variant_tools",
 ]

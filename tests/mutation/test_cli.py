@@ -55,7 +55,9 @@ def test_bad_input_exits_2_and_writes_nothing(team: User) -> None:
 
 
 def test_the_plan_counts_mutants_and_runs_nothing(team: User) -> None:
-    plan = team.json(*MUTATE, "--plan", "--operators", "tool_raises", "tool_removed")
+    plan = team.json(
+        *MUTATE, "--plan", "--no-measure", "--operators", "tool_raises", "tool_removed"
+    )  # --no-measure: no local model is started to time it
     assert plan["mutants"] == 6 and plan["by_operator"] == {"tool_raises": 3, "tool_removed": 3}
     assert plan["at_most"]["tasks"] == 12 and plan["at_least"]["tasks"] == 12  # 2 cases, batch 2
     assert plan["original"]["to_run"] == 2

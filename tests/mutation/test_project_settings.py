@@ -65,3 +65,42 @@ def test_init_ci_adds_a_nightly_mutation_pass(tmp_path: Path) -> None:
     assert main(["init-ci", "--dir", str(plain)]) == 0
     text = (plain / ".github/workflows/arena-nightly.yml").read_text()
     assert "arena mutate" not in text and "__ARENA" not in text
+
+
+def test_the_gate_rules_of_arena_yaml_decide_what_blocks(
+    desk_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raises = [*MUTATE, "--operators", "tool_raises"]
+    assert main(raises) == 0
+    default = {m["id"]: m for m in json.loads(capsys.readouterr().out)["mutants"]}
+    assert "critical_broken D-1" in default["tool_raises:open_ticket"]["blocked_by"]
+    (desk_folder / "arena.yaml").write_text("rules:\n  block: []\n")  # every rule only warns
+    assert main(raises) == 0
+    mutants = {m["id"]: m for m in json.loads(capsys.readouterr().out)["mutants"]}
+    assert mutants["tool_raises:open_ticket"]["blocked_by"] == []
+    assert mutants["tool_raises:open_ticket"]["killed_by"] == ["D-1"]  # D-1 still broke
+
+
+def test_a_golden_set_the_variant_fails_is_bad_input(
+    desk_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    golden = json.loads((desk_folder / "golden" / "desk.json").read_text())
+    for case in golden["test_cases"]:
+        case["expected_output_contains"] = ["a refund"]
+    (desk_folder / "golden" / "desk.json").write_text(json.dumps(golden))
+    assert main(MUTATE) == 2
+    err = capsys.readouterr().err
+    assert "passes none of the 2 cases selected" in err and "golden/desk.json" in err
+    assert not (desk_folder / "reports").exists()
+
+
+def test_arena_plan_plans_a_mutation_pass(
+    desk_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = ["--fake-scripts", "fake_models.yaml", "plan", "--mutate", "--no-measure", "--variants",
+            "variants/baseline.yaml", "--dataset", "golden/desk.json", "--json"]  # fmt: skip
+    assert main(plan) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["mutants"] == 19 and doc["by_operator"]["tools_swapped"] == 3
+    assert doc["at_most"]["tasks"] == 38 and doc["original"]["to_run"] == 2
+    assert not (desk_folder / "arena.db").exists()
