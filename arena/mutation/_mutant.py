@@ -75,7 +75,17 @@ class Mutant(Variant):
 
 
 def make_mutant(variant: Variant, mutation: Mutation, **changes: Any) -> Mutant:
-    """``variant`` with ``mutation`` applied and its config fields ``changes`` replaced."""
+    """``variant`` with ``mutation`` applied and its config fields ``changes`` replaced.
+
+    Args:
+        variant: the variant to mutate (its files are not touched).
+        mutation: the fault; it names the mutant and enters its version.
+        changes: variant fields to replace in the mutant's copy (``system_prompt=""``,
+            ``tools=[...]``, ``model={...}``).
+
+    Returns:
+        The mutant, named ``<variant>.<operator>.<target>``.
+    """
     body = variant.model_dump(mode="python", by_alias=False)
     body.update(changes)
     body["name"] = mutant_name(variant.name, mutation)
