@@ -107,11 +107,15 @@ class _Pass:
     original: Scored
     by_case: dict[str, list[RunResult]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.baseline = baseline_of(self.original, self.dataset)
+        for r in self.original.results:
+            self.by_case.setdefault(r.case_id, []).append(r)
+
     def run(self, op: MutationOperator, mutant: Mutant, cases: list[GoldenCase]) -> MutantResult:
         ordered = order_cases(op.kind, mutant.mutation, cases, self.by_case)
         run_dataset = self._run_dataset(op, mutant)
         size = len(ordered) if self.options.full else max(1, self.options.concurrency)
-        baseline = baseline_of(self.original, self.dataset)
         results: list[RunResult] = []
         calls, broken, blocks = 0, list[str](), list[str]()
         for start in range(0, len(ordered), size):
@@ -120,7 +124,7 @@ class _Pass:
             calls += report.model_calls
             results += with_case_hashes(report.results, self.dataset.test_cases)
             broken, blocks = kills(
-                baseline, self.original, score(results, self.dataset), self.dataset,
+                self.baseline, self.original, score(results, self.dataset), self.dataset,
                 self.options.rules, complete=start + size >= len(ordered),
             )  # fmt: skip
             if (broken or blocks) and not self.options.full:
@@ -199,8 +203,6 @@ def run_mutation(
             variant=variant.name,
         )
     state = _Pass(store, dataset, options, original)
-    for r in first.results:
-        state.by_case.setdefault(r.case_id, []).append(r)
     found = [state.run(op, mutant, passing) for op, mutant in mutants]
     report = MutationReport(
         score=mutation_score(found),

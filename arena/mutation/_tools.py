@@ -1,10 +1,14 @@
-"""Tools with a fault: wrappers around a variant's own tools (the tools stay untouched)."""
+"""Tools with a fault: wrappers around a variant's own tools (the tools stay untouched).
+
+Each wrapper keeps the tool's name, description, arguments and validation-error handling
+(a swap takes the other tool's), and runs both ways, sync and async, as the agent calls it.
+"""
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -20,19 +24,20 @@ class MutantToolError(RuntimeError):
 def _wrapped(
     tool: BaseTool,
     run: Callable[..., Any],
+    arun: Callable[..., Awaitable[Any]],
     *,
     name: str | None = None,
-    like: BaseTool | None = None,
 ) -> BaseTool:
-    """A tool named ``name`` (default: ``tool``'s), described and typed like ``like`` (default:
-    ``tool``), running ``run(**args)``."""
-    shown = like or tool
+    """A tool named ``name`` (default: ``tool``'s), described and typed like ``tool``, running
+    ``run(**args)`` (``await arun(**args)`` when called async)."""
     return StructuredTool.from_function(
         func=run,
+        coroutine=arun,
         name=name or tool.name,
-        description=shown.description,
-        args_schema=shown.args_schema,
+        description=tool.description,
+        args_schema=tool.args_schema,
         infer_schema=False,
+        handle_validation_error=getattr(tool, "handle_validation_error", False),
     )
 
 
@@ -42,7 +47,10 @@ def raising(tool: BaseTool) -> BaseTool:
     def run(**_args: Any) -> str:
         raise MutantToolError(f"{tool.name} failed ({FAULT}: tool_raises)")
 
-    return _wrapped(tool, run)
+    async def arun(**args: Any) -> str:
+        return run(**args)
+
+    return _wrapped(tool, run, arun)
 
 
 def empty(tool: BaseTool) -> BaseTool:
@@ -51,7 +59,10 @@ def empty(tool: BaseTool) -> BaseTool:
     def run(**_args: Any) -> str:
         return ""
 
-    return _wrapped(tool, run)
+    async def arun(**_args: Any) -> str:
+        return ""
+
+    return _wrapped(tool, run, arun)
 
 
 def perturb(text: str) -> str:
@@ -73,29 +84,38 @@ def stale(tool: BaseTool) -> BaseTool:
     lock = threading.Lock()
     previous: list[str] = []
 
-    def run(**args: Any) -> str:
-        real = str(tool.invoke(args))
-        wrong = perturb(real)
+    def wrong(result: Any) -> str:
+        real = str(result)
+        changed = perturb(real)
         with lock:
-            if wrong == real:
-                wrong = previous[-1] if previous and previous[-1] != real else ""
+            if changed == real:
+                changed = previous[-1] if previous and previous[-1] != real else ""
             previous.append(real)
-        return wrong
+        return changed
 
-    return _wrapped(tool, run)
+    def run(**args: Any) -> str:
+        return wrong(tool.invoke(args))
+
+    async def arun(**args: Any) -> str:
+        return wrong(await tool.ainvoke(args))
+
+    return _wrapped(tool, run, arun)
+
+
+def _running(tool: BaseTool) -> tuple[Callable[..., Any], Callable[..., Awaitable[Any]]]:
+    def run(**args: Any) -> Any:
+        return tool.invoke(args)
+
+    async def arun(**args: Any) -> Any:
+        return await tool.ainvoke(args)
+
+    return run, arun
 
 
 def swapped(first: BaseTool, second: BaseTool) -> tuple[BaseTool, BaseTool]:
     """The two tools with their names exchanged: the one called ``first.name`` runs
     ``second`` (with its description and arguments), and the other way round."""
-
-    def run_second(**args: Any) -> Any:
-        return second.invoke(args)
-
-    def run_first(**args: Any) -> Any:
-        return first.invoke(args)
-
     return (
-        _wrapped(second, run_second, name=first.name),
-        _wrapped(first, run_first, name=second.name),
+        _wrapped(second, *_running(second), name=first.name),
+        _wrapped(first, *_running(first), name=second.name),
     )

@@ -3,14 +3,20 @@ faulty tools themselves, mutants' own versions, and a plugin's operator."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
 from langchain_core.tools import tool
 
+from arena.agents.research.sandbox import Sandbox
 from arena.errors import InputError
 from arena.extend import MUTATION_OPERATORS, MutationOperator, mutation_operator
 from arena.golden import GoldenDataset
+from arena.models import CachingChatModel
 from arena.mutation import Mutant, Mutation, build_mutants, make_mutant, operator
 from arena.mutation._tools import MutantToolError, empty, perturb, raising, stale, swapped
+from arena.runner._agents import AgentCache
 from arena.storage import Store
 from arena.variants.variant import Variant
 
@@ -125,3 +131,25 @@ def test_a_plugin_registers_its_own_operator(desk: tuple[Variant, GoldenDataset]
     )
     [(op, mutant)] = build_mutants(variant, dataset.test_cases, ["temperature_hot"])
     assert op.name == "temperature_hot" and mutant.model.temperature == 1.0
+
+
+def test_the_built_in_agents_tools_are_wrapped_too(tmp_path: Path) -> None:
+    react = Variant.model_validate(
+        {"name": "r", "model": {"spec": "fake:echo"}, "tools": ["calculate", "write_file"]}
+    )
+    stale_calc = make_mutant(react, Mutation(operator="tool_stale", target="calculate"))
+    cache = AgentCache()
+    model = CachingChatModel(identity="x", namespace="repeat=0")
+    sandbox = Sandbox.create(tmp_path / "sandboxes" / "t")
+    real, _ = cache.tools(react, model, sandbox)
+    wrong, writer = cache.tools(stale_calc, model, sandbox)
+    assert asyncio.run(real.ainvoke({"expression": "25% of 1200"})) == "300"
+    assert asyncio.run(wrong.ainvoke({"expression": "25% of 1200"})) == "451"
+    assert wrong.invoke({"expression": "2 + 2"}) == "7"
+    assert writer.name == "write_file" and cache.tools(stale_calc, model, sandbox)[0] is wrong
+
+
+def test_swapped_tools_run_the_other_tool_async_too() -> None:
+    as_add, as_greet = swapped(add, greet)
+    assert asyncio.run(as_add.ainvoke({"name": "ada"})) == "hello ada"
+    assert asyncio.run(as_greet.ainvoke({"a": 2, "b": 3})) == "2 + 3 = 5"
