@@ -143,6 +143,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 
         print_mutation_plan(args, variant, dataset, options)
         return 0
+    if not args.json:
+        options.on_mutant = _progress
     options.executor = executing.base_executor(args)  # no Ray cluster: bad input, nothing written
     try:
         report = run_mutation(Store(args.db), dataset, variant, options)
@@ -156,6 +158,13 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         _print_report(report, args.report)
     below = args.min_score is not None and report.score < args.min_score
     return EXIT_BELOW_MIN_SCORE if below else 0
+
+
+def _progress(position: int, total: int, mutant: Any) -> None:
+    import sys
+
+    state = "killed" if mutant.killed else "equivalent" if mutant.equivalent else "survived"
+    print(f"mutant {position}/{total} {mutant.id}: {state}", file=sys.stderr, flush=True)
 
 
 def _print_report(report: Any, path: str) -> None:

@@ -10,7 +10,7 @@ model call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +56,8 @@ class MutationOptions:
     dataset_path: str = ""
     executor: Any = None
     progress: bool = False
+    on_mutant: Callable[[int, int, MutantResult], None] | None = None
+    """Called after each mutant with its position, the number of mutants and its verdict."""
 
 
 def variant_tools(variant: Variant) -> list[str]:
@@ -203,7 +205,11 @@ def run_mutation(
             variant=variant.name,
         )
     state = _Pass(store, dataset, options, original)
-    found = [state.run(op, mutant, passing) for op, mutant in mutants]
+    found = []
+    for position, (op, mutant) in enumerate(mutants, 1):
+        found.append(state.run(op, mutant, passing))
+        if options.on_mutant is not None:
+            options.on_mutant(position, len(mutants), found[-1])
     report = MutationReport(
         score=mutation_score(found),
         mutants=found,

@@ -61,7 +61,12 @@ def test_a_pass_kills_the_relied_on_tool_and_explains_survivors(
 def test_a_mutant_stops_at_its_first_kill_unless_full(
     desk: tuple[Variant, GoldenDataset], store: Store
 ) -> None:
-    first = _pass(store, desk, operators=["tool_raises"], concurrency=1)
+    seen: list[tuple[int, int, str]] = []
+    first = _pass(
+        store, desk, operators=["tool_raises"], concurrency=1,
+        on_mutant=lambda i, n, m: seen.append((i, n, m.id)),
+    )  # fmt: skip
+    assert seen == [(i + 1, 3, m.id) for i, m in enumerate(first.mutants)]
     by_id = {m.id: m for m in first.mutants}
     assert by_id["tool_raises:open_ticket"].cases_run == ["D-1"]  # expects it: run first, kills
     assert by_id["tool_raises:lookup_user"].cases_run == ["D-2"]
