@@ -135,8 +135,13 @@ class _Pass:
         return self._verdict(op, mutant, ran, results, calls, broken, blocks)
 
     def _run_dataset(self, op: MutationOperator, mutant: Mutant) -> GoldenDataset:
+        """The dataset the mutant runs: the golden set, or, when the operator changes cases
+        (the user's side of a conversation), a copy named apart so it never passes for it."""
         cases = [op.run_case(c, mutant.mutation) for c in self.dataset.test_cases]
-        return self.dataset.model_copy(update={"test_cases": cases})
+        if all(a is b for a, b in zip(cases, self.dataset.test_cases, strict=True)):
+            return self.dataset
+        name = f"{self.dataset.name}.{mutant.mutation.operator}"
+        return self.dataset.model_copy(update={"test_cases": cases, "name": name})
 
     def _verdict(
         self,
