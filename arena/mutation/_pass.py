@@ -19,7 +19,7 @@ from arena.gate import RuleConfig
 from arena.golden import GoldenCase, GoldenDataset
 from arena.mutation._mutant import Mutant
 from arena.mutation._operators import MutationOperator, MutationTargets, operator
-from arena.mutation._order import order_cases
+from arena.mutation._order import called, order_cases, tool_targets
 from arena.mutation._report import MutantResult, MutationReport, mutation_score
 from arena.mutation._verdict import (
     Scored,
@@ -159,9 +159,8 @@ class _Pass:
         killed = bool(broken or blocks)
         runs = {(r.case_id, r.repeat): r for r in self.original.results}
         reached = op.kind != "tool" or any(
-            s.tool in m.settings.get("pair", [m.target]) for r in self.original.results
-            if r.case_id in ran for s in r.steps
-        )  # fmt: skip
+            called(self.by_case.get(c, ()), tool) for c in ran for tool in tool_targets(m)
+        )
         same = not killed and reached and equivalent(runs, results)
         result = MutantResult(
             id=m.id, operator=m.operator, target=m.target, killed=killed, killed_by=killed_by,
