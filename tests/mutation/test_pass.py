@@ -4,6 +4,8 @@ the score excludes equivalent mutants, and a rerun sends no model call."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from arena.golden import GoldenDataset
@@ -15,11 +17,11 @@ from arena.variants.variant import Variant
 pytestmark = pytest.mark.system
 
 
-def _pass(store: Store, desk: tuple[Variant, GoldenDataset], **options: object) -> MutationReport:
+def _pass(store: Store, desk: tuple[Variant, GoldenDataset], **options: Any) -> MutationReport:
     variant, dataset = desk
     return run_mutation(
         store, dataset, variant, MutationOptions(dataset_path="desk.json", **options)
-    )  # type: ignore[arg-type]
+    )
 
 
 def test_a_pass_kills_the_relied_on_tool_and_explains_survivors(

@@ -10,14 +10,18 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.golden import GoldenDataset
 from arena.mutation import MutationOptions, latest_mutation_summary, mutation_lines, run_mutation
 from arena.storage import Store
+from arena.variants.variant import Variant
 from tests.mutation.test_conversations import KITCHEN
 
 pytestmark = pytest.mark.system
 
 
-def test_a_pass_is_stored_with_its_survivors(desk: tuple, store: Store) -> None:  # type: ignore[type-arg]
+def test_a_pass_is_stored_with_its_survivors(
+    desk: tuple[Variant, GoldenDataset], store: Store
+) -> None:
     variant, dataset = desk
     assert latest_mutation_summary(store, "desk") is None
     report = run_mutation(store, dataset, variant, MutationOptions(operators=["tool_raises"]))
