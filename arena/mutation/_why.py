@@ -19,6 +19,7 @@ from arena.golden._grow import case_from_result, next_case_id
 from arena.mutation._mutant import Mutation
 from arena.mutation._order import called, expects, tool_targets
 from arena.records.results import RunResult
+from arena.secrets import redact
 
 _OUTPUT_OPERATORS = ("tool_empty", "tool_stale")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -169,6 +170,7 @@ def propose(
     new_id = next_case_id(dataset, source.category)
     case = case_from_result(runs[0], source, case_id=new_id, reason=f"{mutation.id}: {why}")
     case.pop("added", None)
+    case["notes"] = redact(case["notes"])  # it quotes the stored answer or error
     _strengthen(case, operator, tools, _observations(runs, tools))
     command = f"arena golden add --from-result {runs[0].id} --reason {shlex.quote(mutation.id)}" + (
         f" --dataset {shlex.quote(dataset_path)}" if dataset_path else ""

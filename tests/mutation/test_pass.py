@@ -85,3 +85,15 @@ def test_a_rerun_sends_no_model_call(desk: tuple[Variant, GoldenDataset], store:
     assert again.model_calls == 0 and len(script.calls) == sent
     verdicts = [(m.id, m.killed, m.killed_by, m.why_survived) for m in first.mutants]
     assert [(m.id, m.killed, m.killed_by, m.why_survived) for m in again.mutants] == verdicts
+
+
+def test_a_proposal_never_quotes_a_key(
+    desk: tuple[Variant, GoldenDataset], store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the stored answer a proposal quotes holds the value of a key variable
+    monkeypatch.setenv("DESK_API_KEY", "ada@example.com")
+    report = _pass(store, desk, operators=["tool_empty"])
+    [empty] = [m for m in report.mutants if m.id == "tool_empty:lookup_user"]
+    assert empty.proposal is not None
+    assert "[DESK_API_KEY redacted]" in empty.proposal["case"]["notes"]
+    assert "ada@example.com" not in empty.proposal["case"]["notes"]
