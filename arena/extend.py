@@ -1,4 +1,4 @@
-"""Everything a plugin needs, from one module: the six registries and their decorators, the
+"""Everything a plugin needs, from one module: the seven registries and their decorators, the
 base classes, what they receive and what they return, and the errors.
 
 A plugin imports only from here (``from arena.extend import GoldenCheck, golden_check``);
@@ -14,6 +14,7 @@ rating method             :class:`RatingMethod`                :func:`rating_met
 golden check              :class:`GoldenCheck`                 :func:`golden_check`
 agent architecture        :data:`AgentFactory`                 :func:`agent_architecture`
 report format             :data:`ReportFormat`                 :func:`report_format`
+mutation operator         :class:`MutationOperator`            :func:`mutation_operator`
 ========================  ===================================  ===========================
 
 Every registry (``PROVIDERS``, ``JUDGE_MODES``, ...) is a :class:`Registry` typed with its
@@ -35,6 +36,14 @@ if TYPE_CHECKING:  # the real names, for type checkers
     from arena.models._fake import FakeChatModel, register_fake
     from arena.models.providers._base import Provider, UncallableProvider
     from arena.models.providers._registry import PROVIDERS
+    from arena.mutation import (
+        MUTATION_OPERATORS,
+        Mutant,
+        Mutation,
+        MutationOperator,
+        MutationTargets,
+        make_mutant,
+    )
     from arena.ratings._battle_arrays import Battles
     from arena.ratings._fit import RatingFit
     from arena.ratings._methods import RATING_METHODS
@@ -47,6 +56,7 @@ if TYPE_CHECKING:  # the real names, for type checkers
         golden_check,
         judge_mode,
         model_provider,
+        mutation_operator,
         rating_method,
         report_format,
     )
@@ -68,6 +78,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "golden_check": ("arena.registry", "golden_check"),
     "agent_architecture": ("arena.registry", "agent_architecture"),
     "report_format": ("arena.registry", "report_format"),
+    "mutation_operator": ("arena.registry", "mutation_operator"),
     "agent_factory": ("arena.factories._declare", "agent_factory"),
     "PROVIDERS": ("arena.models.providers._registry", "PROVIDERS"),
     "JUDGE_MODES": ("judges.modes", "MODES"),
@@ -75,6 +86,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "GOLDEN_CHECKS": ("arena.scoring.checks", "GOLDEN_CHECKS"),
     "AGENTS": ("arena.agents._context", "AGENTS"),
     "REPORT_FORMATS": ("arena.reports._score_formats", "REPORT_FORMATS"),
+    "MUTATION_OPERATORS": ("arena.mutation", "MUTATION_OPERATORS"),
     # errors
     "ArenaError": ("arena.errors", "ArenaError"),
     "InputError": ("arena.errors", "InputError"),
@@ -116,12 +128,19 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "AgentFactory": ("arena.agents._context", "AgentFactory"),
     "ReportFormat": ("arena.reports._score_formats", "ReportFormat"),
     "ScoreReport": ("arena.reports._score_formats", "ScoreReport"),
+    # mutation operators
+    "MutationOperator": ("arena.mutation", "MutationOperator"),
+    "Mutant": ("arena.mutation", "Mutant"),
+    "Mutation": ("arena.mutation", "Mutation"),
+    "MutationTargets": ("arena.mutation", "MutationTargets"),
+    "make_mutant": ("arena.mutation", "make_mutant"),
 }
 
 __all__ = [
     "AGENTS",
     "GOLDEN_CHECKS",
     "JUDGE_MODES",
+    "MUTATION_OPERATORS",
     "OUTPUT",
     "PROVIDERS",
     "RATING_METHODS",
@@ -144,6 +163,10 @@ __all__ = [
     "Label",
     "ModelConfig",
     "ModelError",
+    "Mutant",
+    "Mutation",
+    "MutationOperator",
+    "MutationTargets",
     "NameTaken",
     "NotFound",
     "PairRequest",
@@ -164,7 +187,9 @@ __all__ = [
     "agent_factory",
     "golden_check",
     "judge_mode",
+    "make_mutant",
     "model_provider",
+    "mutation_operator",
     "rating_method",
     "register_fake",
     "report_format",

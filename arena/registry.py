@@ -1,5 +1,5 @@
 """One registry for every extension kind: providers, judge modes, rating methods, golden checks,
-agent architectures and report formats.
+agent architectures, report formats and mutation operators.
 
 Each kind is a :class:`Registry`, a mapping from a name to what is registered under it. An
 entry is an object or a lazy import path ``package.module:attr``. Three ways in, the same
@@ -532,6 +532,17 @@ REPORT_FORMATS: Registry[Any] = Registry(
 """Formats of ``arena score --format``: functions ``(ScoreReport) -> str``; typed
 ``Registry[ReportFormat]`` as :data:`arena.reports._score_formats.REPORT_FORMATS`."""
 
+MUTATION_OPERATORS: Registry[Any] = Registry(
+    "mutation operator",
+    _group("mutation_operators"),
+    homes=("arena.mutation._operators",),
+    base="arena.mutation._base:MutationOperator",
+    adapt=_instance,
+)
+"""Mutation operators of ``arena mutate`` (instances; a class is instantiated), in the order
+a pass applies them; typed ``Registry[MutationOperator]`` as
+:data:`arena.mutation.MUTATION_OPERATORS`."""
+
 REGISTRIES: dict[str, Registry[Any]] = {
     "providers": PROVIDERS,
     "judge_modes": JUDGE_MODES,
@@ -539,6 +550,7 @@ REGISTRIES: dict[str, Registry[Any]] = {
     "golden_checks": GOLDEN_CHECKS,
     "agents": AGENTS,
     "report_formats": REPORT_FORMATS,
+    "mutation_operators": MUTATION_OPERATORS,
 }
 """Every extension kind by its entry-point group suffix (``agent_arena.<key>``)."""
 
@@ -695,3 +707,27 @@ def report_format(
         TypeError: the decorated object is not callable.
     """
     return REPORT_FORMATS.decorator(name, summary, replace=replace, order=order)
+
+
+def mutation_operator(
+    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
+) -> Callable[[F], F]:
+    """Register a ``MutationOperator`` subclass (or instance) as ``arena mutate --operators name``.
+
+    Args:
+        name: the operator's name (in mutant ids and reports).
+        summary: one line for ``arena mutate --help`` (default: the first docstring line).
+        replace: replace an operator already registered as ``name``.
+        order: its place in listings and in a pass: the built-ins (defined under the kind's
+            home) come first, by ``order``; then every other entry, those with an ``order``
+            by it, then the rest in registration order.
+
+    Returns:
+        A decorator registering an instance (its ``name`` and ``summary`` set) and returning
+        the decorated object unchanged.
+
+    Raises:
+        NameTaken: ``name`` is registered already and ``replace`` is false.
+        TypeError: the decorated object is not a ``MutationOperator``.
+    """
+    return MUTATION_OPERATORS.decorator(name, summary, replace=replace, order=order)

@@ -131,6 +131,18 @@ BUILTINS = {
     ),
     "agents": ("react", "supervisor"),
     "report_formats": ("table", "json", "markdown"),
+    "mutation_operators": (
+        "tool_raises",
+        "tool_empty",
+        "tool_stale",
+        "tool_removed",
+        "tools_swapped",
+        "prompt_dropped",
+        "prompt_truncated",
+        "model_weaker",
+        "max_steps_one",
+        "user_turn_dropped",
+    ),
 }
 HOMES = {
     "providers": ("arena.models.providers", "arena.outputs._provider"),
@@ -139,6 +151,7 @@ HOMES = {
     "golden_checks": ("arena.scoring.checks",),
     "agents": ("arena.agents._builder",),
     "report_formats": ("arena.reports._score_formats",),
+    "mutation_operators": ("arena.mutation._operators",),
 }
 DECORATORS = {
     "model_provider",
@@ -147,6 +160,7 @@ DECORATORS = {
     "golden_check",
     "agent_architecture",
     "report_format",
+    "mutation_operator",
 }
 
 

@@ -164,6 +164,14 @@ def load_leaderboard(
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
+def load_mutation(url: str, dataset: str) -> dict[str, Any] | None:
+    """The latest stored mutation pass of the dataset named ``dataset`` (None: none)."""
+    from arena.mutation import latest_mutation_summary
+
+    return latest_mutation_summary(get_store(url), dataset)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
 def load_health(url: str, run_id: int) -> dict[str, Any]:
     """Every judge's health with its decisive-pair accuracy and plain-words warnings,
     judge-judge agreement and the model judges' agreement with the human votes."""

@@ -16,6 +16,7 @@ from arena.app import data, views
 from arena.app.compare_view import compare_section
 from arena.app.extensions_view import extensions_section
 from arena.app.health_view import health_section
+from arena.app.mutation_view import mutation_section
 from arena.app.text import error_text, guarded, md
 from arena.app.trends_view import trends_section
 from arena.app.vote_view import vote_section
@@ -75,6 +76,8 @@ def _tabs(ctx: views.Context) -> None:
         compare_section(ctx)
     with health, guarded("the judge health"):
         health_section(ctx)
+    with health, guarded("the mutation score"):
+        mutation_section(ctx.url, str(ctx.run["dataset"]))
     with vote, guarded("the vote"):
         vote_section(ctx)
     with extensions, guarded("the extensions"):

@@ -76,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     from arena.cli import schema  # arena schema
 
     schema.register(sub)
+    from arena.cli import mutate  # arena mutate: what would the golden set miss?
+
+    mutate.register(sub)
     return parser
 
 

@@ -52,6 +52,7 @@ def cmd_health(args: argparse.Namespace) -> int:
     """Print every judge's health on a run, and agreements."""
     from arena.cli.combinations import combination_figures, print_combinations
     from arena.errors import InputError
+    from arena.mutation import latest_mutation_summary, mutation_lines
     from arena.storage import Store
     from arena.trust import load_votes, read_labelled, run_health
 
@@ -63,8 +64,11 @@ def cmd_health(args: argparse.Namespace) -> int:
         raise InputError(f"run {run_id} has no battles: run `arena judge {run_id}` first")
     report = run_health(store, run_id, human_votes=votes, labels=labels)
     combos = combination_figures(store, run_id) if args.combinations else {}
+    dataset = store.run_dataset(run_id).name
+    mutation = latest_mutation_summary(store, dataset)
     if args.json:
         doc = report.model_dump(mode="json")
+        doc["mutation"] = mutation
         doc["health"] = [health_json(h) for h in report.health]
         if args.combinations:
             doc["combinations"] = {
@@ -76,6 +80,7 @@ def cmd_health(args: argparse.Namespace) -> int:
     print_agreements(report)
     for key, rows in combos.items():
         print_combinations(key, rows)
+    print("\n".join(mutation_lines(mutation, dataset)))
     return 0
 
 

@@ -46,6 +46,13 @@ def register(sub: Any) -> None:
         "models; 'none' for none)",
     )
     p.add_argument(
+        "--mutation",
+        default=None,
+        metavar="VARIANT",
+        help="add a mutation pass of this variant to the nightly job (`arena mutate`; it "
+        "fails the night below arena.yaml's mutation.min_score)",
+    )
+    p.add_argument(
         "--print",
         action="store_true",
         dest="print_only",
@@ -79,7 +86,14 @@ def cmd_init_ci(args: argparse.Namespace) -> int:
     config = arena_yaml(
         candidate=scan.candidate or "baseline", dataset=scan.dataset, variants_dir=scan.variants_dir
     )
-    files = ci_files(install=install, paths=paths, project=project, secrets=secrets, config=config)
+    files = ci_files(
+        install=install,
+        paths=paths,
+        project=project,
+        secrets=secrets,
+        config=config,
+        mutation=args.mutation,
+    )
     if args.print_only:
         for name, text in files.items():
             print(f"# ---- {name}\n{text}")

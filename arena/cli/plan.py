@@ -41,6 +41,12 @@ def register(sub: Any) -> None:
         help="do not time a local: model that no stored run has timed (one short request); "
         "assume 2 s per call instead",
     )
+    p.add_argument(
+        "--mutate",
+        action="store_true",
+        help="plan a mutation pass of the one variant instead (`arena mutate --plan`, all "
+        "operators)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_db(p)
     p.set_defaults(handler=cmd_plan)
@@ -125,9 +131,29 @@ def run_plan(args: argparse.Namespace, store: Store | None, judge: str | None = 
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    """Print the plan of a run (and its judging)."""
+    """Print the plan of a run (and its judging), or of a mutation pass (``--mutate``)."""
+    if args.mutate:
+        return _plan_mutation(args)
     plan = run_plan(args, read_store(args.db), args.judge)
     print_plan(plan, args.json)
+    return 0
+
+
+def _plan_mutation(args: argparse.Namespace) -> int:
+    from arena.errors import InputError
+    from arena.golden import load_dataset
+    from arena.mutation import MutationOptions
+
+    variants = run_variants(args)
+    if len(variants) != 1:
+        raise InputError("--mutate plans the mutation pass of one variant", field="--variants")
+    options = MutationOptions(
+        tier=args.tier,
+        case_ids=args.cases.split(",") if args.cases else None,
+        repeats=args.repeats,
+        concurrency=args.concurrency,
+    )
+    print_mutation_plan(args, variants[0], load_dataset(args.dataset), options)
     return 0
 
 
@@ -252,3 +278,28 @@ def _duration(seconds: float) -> str:
     if seconds < 5400:
         return f"{seconds / 60:.0f} min"
     return f"{seconds / 3600:.1f} h"
+
+
+def print_mutation_plan(args: argparse.Namespace, variant: Any, dataset: Any, options: Any) -> None:
+    """Print the plan of a mutation pass (``arena mutate --plan``, ``arena plan --mutate``)."""
+    from arena.mutation import plan_mutation
+
+    measure = not getattr(args, "no_measure", False)
+    plan = plan_mutation(read_store(args.db), dataset, variant, options, measure=measure)
+    _print_mutation_plan(plan, args.json)
+
+
+def _print_mutation_plan(plan: Any, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(plan.model_dump(mode="json"), indent=2))
+        return
+    print(f"mutants: {plan.mutants} ({', '.join(f'{k} {v}' for k, v in plan.by_operator.items())})")
+    print("the original's run:")
+    print_plan(plan.original)
+    low, high = plan.at_least, plan.at_most
+    print(
+        f"the mutants: {low.tasks} to {high.tasks} runs, {low.calls} to {high.calls} model "
+        f"calls, ${low.cost_usd:.4f} to ${high.cost_usd:.4f}, {low.wall_s:.0f} s to "
+        f"{high.wall_s:.0f} s (only the cases the original passes run; a mutant stops after "
+        "the batch holding its first kill unless --full)"
+    )

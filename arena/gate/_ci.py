@@ -56,14 +56,19 @@ def render(
     baseline: str = DEFAULT_BASELINE,
     project: str = "",
     secrets: Sequence[str] = (),
+    mutation: str | None = None,
 ) -> str:
     """One template with its placeholders filled in (``project``: your package's pip spec,
     empty for none; ``secrets``: the environment variables the gate step reads from the
-    repository's secrets of the same names)."""
+    repository's secrets of the same names; ``mutation``: the variant a nightly mutation
+    pass mutates, none by default)."""
     text = (TEMPLATES / template).read_text(encoding="utf-8")
     lines = "\n".join(f'      - "{p}"' for p in paths)
+    step, verdict = _mutation_steps(mutation, secrets) if mutation else ("", "")
     return (
-        text.replace("__ARENA_PATHS__", lines)
+        text.replace("__ARENA_MUTATION__\n", step)
+        .replace("__ARENA_MUTATION_VERDICT__\n", verdict)
+        .replace("__ARENA_PATHS__", lines)
         .replace("__ARENA_SECRETS__\n", _secrets_env(secrets))
         .replace("__ARENA_INSTALL__", install)
         .replace("__ARENA_PROJECT__", project)
@@ -75,6 +80,31 @@ def _secrets_env(names: Sequence[str]) -> str:
     if not names:
         return ""
     return "        env:\n" + "".join(f"          {n}: ${{{{ secrets.{n} }}}}\n" for n in names)
+
+
+def _mutation_steps(variant: str, secrets: Sequence[str]) -> tuple[str, str]:
+    """The nightly job's mutation pass (after the gate) and its verdict (last): ``arena
+    mutate`` of ``variant`` on arena.yaml's dataset, failing below ``mutation.min_score``."""
+    step = (
+        "\n      - name: Mutation pass (what would the golden set miss?)\n"
+        "        id: mutate\n"
+        "        if: always()\n" + _secrets_env(secrets) + "        run: |\n"
+        "          set +e\n"
+        f"          arena mutate --config arena.yaml --variant {_yaml_value(variant)} "
+        "--report reports/mutate.md\n"
+        '          echo "exit=$?" >> "$GITHUB_OUTPUT"\n'
+        "          if [ -f reports/mutate.md ]; then\n"
+        '            cat reports/mutate.md >> "$GITHUB_STEP_SUMMARY"\n'
+        "          fi\n"
+    )
+    verdict = (
+        "\n      - name: Mutation score verdict (arena.yaml mutation.min_score)\n"
+        "        if: always()\n"
+        "        env:\n"
+        "          MUTATE_EXIT: ${{ steps.mutate.outputs.exit }}\n"
+        '        run: exit "${MUTATE_EXIT:-2}"\n'
+    )
+    return step, verdict
 
 
 def _yaml_value(value: str) -> str:
@@ -115,9 +145,11 @@ def ci_files(
     project: str = "",
     secrets: Sequence[str] = (),
     config: str | None = None,
+    mutation: str | None = None,
 ) -> dict[str, str]:
     """Relative path -> text of everything ``arena init-ci`` writes (``config``: the
-    ``arena.yaml`` text, default :func:`arena_yaml`)."""
+    ``arena.yaml`` text, default :func:`arena_yaml`; ``mutation``: the variant the nightly
+    job mutates, none by default)."""
     files = {
         target: render(
             template,
@@ -126,6 +158,7 @@ def ci_files(
             baseline=baseline,
             project=project,
             secrets=secrets,
+            mutation=mutation if "nightly" in template else None,
         )
         for target, template in WORKFLOWS.items()
     }

@@ -116,6 +116,19 @@ class CompareSection(BaseModel):
     )
 
 
+class MutationSection(BaseModel):
+    """``arena mutate``'s defaults (a nightly job that requires a mutation score)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    min_score: float | None = Field(
+        None, ge=0, le=1, description="Exit 1 below this mutation score (--min-score)."
+    )
+    operators: list[str] | None = Field(
+        None, min_length=1, description="The mutation operators to apply (--operators); null: all."
+    )
+
+
 class GateConfig(BaseModel):
     """The whole ``arena.yaml``."""
 
@@ -147,6 +160,9 @@ class GateConfig(BaseModel):
     )
     compare: CompareSection = Field(
         default_factory=CompareSection, description="The pairwise comparison by a judge."
+    )
+    mutation: MutationSection = Field(
+        default_factory=MutationSection, description="`arena mutate`'s score and operators."
     )
     report_dir: str = Field("reports", description="Where gate.md and gate.json are written.")
     base_dir: str = Field(".", exclude=True, description="Folder relative paths start from.")
@@ -270,6 +286,9 @@ compare:
   sequential_seed: null             # null: the order's seed is derived from the run
   boundary: null                    # null: spending (futility stops); anytime: budget may grow
   strict_critical: false            # true: agents deterministic, one failed run blocks
+mutation:                           # arena mutate (docs/mutation.md)
+  min_score: null                   # exit 1 below this mutation score
+  operators: null                   # null = every operator
 report_dir: reports                 # gate.md and gate.json
 """
 """An ``arena.yaml`` with every key at its default (``arena init-ci`` writes a variant)."""

@@ -94,14 +94,13 @@ class AgentCache:
         if not self.shared(variant):
             spec, _ = self.factory(variant)
             if spec.tools is not None:
-                return spec.select(variant.tools)
-            return build_tools(model=model, sandbox=sandbox, enabled=enabled_tools(variant))
+                return variant.agent_tools(spec.select(variant.tools))
+            enabled = enabled_tools(variant)
+            return variant.agent_tools(build_tools(model=model, sandbox=sandbox, enabled=enabled))
         key = (variant.version_hash, id(model))
         if key not in self._tools:
-            self._tools[key] = (
-                model,
-                build_tools(model=model, sandbox=TASK_SANDBOX, enabled=enabled_tools(variant)),
-            )
+            built = build_tools(model=model, sandbox=TASK_SANDBOX, enabled=enabled_tools(variant))
+            self._tools[key] = (model, variant.agent_tools(built))
         return self._tools[key][1]
 
     def agent(

@@ -189,3 +189,15 @@ class BaselineRow(Base):
     name: Mapped[str] = mapped_column(String(200), unique=True)
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MutationRow(Base):
+    """One ``arena mutate`` pass: its dataset, variant, score and whole report (JSON)."""
+
+    __tablename__ = "mutations"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset: Mapped[str] = mapped_column(String(200), index=True)
+    variant: Mapped[str] = mapped_column(String(200))
+    score: Mapped[float] = mapped_column()
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,139 @@
+"""What a mutation pass found: each mutant killed or survived, the score, and the report
+(``--json``, ``mutate.md``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class MutantResult(BaseModel):
+    """One mutant's verdict.
+
+    The first six fields are the documented JSON shape (``id``, ``operator``, ``target``,
+    ``killed``, ``killed_by``, ``why_survived``); the others say how it was reached.
+    """
+
+    id: str = Field(description="``operator:target``.")
+    operator: str
+    target: str
+    killed: bool
+    killed_by: list[str] = Field(
+        default_factory=list,
+        description="The cases that killed it: passed by the original, failed by the mutant, "
+        "or named by a finding of the gate's rules.",
+    )
+    why_survived: str | None = Field(None, description="Why no case failed (survivors only).")
+    equivalent: bool = Field(
+        False, description="It behaved exactly as the original on every case it ran."
+    )
+    blocked_by: list[str] = Field(
+        default_factory=list, description="The gate's blocking findings (``rule case``)."
+    )
+    cases_run: list[str] = Field(default_factory=list, description="The cases it ran, in order.")
+    model_calls: int = Field(0, description="Model calls actually sent (0: all cached).")
+    variant: str = Field("", description="The mutant's variant name in the database.")
+    proposal: dict[str, Any] | None = Field(
+        None,
+        description="For a survivor: a pending golden case and the `arena golden add` command "
+        "that starts it.",
+    )
+
+
+class MutationReport(BaseModel):
+    """A mutation pass of one variant on a golden set."""
+
+    score: float = Field(description="killed / (mutants - equivalent); 1.0 when none count.")
+    mutants: list[MutantResult]
+    variant: str = ""
+    dataset: str = ""
+    original_run_id: int | None = None
+    original_passed: list[str] = Field(
+        default_factory=list, description="The cases the original passes (the only ones run)."
+    )
+    model_calls: int = Field(0, description="Model calls sent by the whole pass.")
+    full: bool = Field(False, description="Every case ran (no stop at the first kill).")
+
+    @property
+    def killed(self) -> list[MutantResult]:
+        """The killed mutants."""
+        return [m for m in self.mutants if m.killed]
+
+    @property
+    def survivors(self) -> list[MutantResult]:
+        """The mutants no case killed, equivalent ones excluded."""
+        return [m for m in self.mutants if not m.killed and not m.equivalent]
+
+    @property
+    def equivalent(self) -> list[MutantResult]:
+        """The mutants that behaved exactly as the original."""
+        return [m for m in self.mutants if m.equivalent]
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``--json`` document: ``score`` and ``mutants`` first, as the docs give them."""
+        return {"score": self.score, **self.model_dump(mode="json", exclude={"score"})}
+
+
+def mutation_score(mutants: list[MutantResult]) -> float:
+    """killed / (mutants - equivalent), 1.0 when no mutant counts."""
+    counted = [m for m in mutants if not m.equivalent]
+    if not counted:
+        return 1.0
+    return sum(m.killed for m in counted) / len(counted)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def mutation_markdown(report: MutationReport) -> str:
+    """``mutate.md``: the score, every mutant, then each survivor with why and a proposal."""
+    counted = len(report.mutants) - len(report.equivalent)
+    lines = [
+        f"# Mutation score: {report.score:.0%} ({len(report.killed)} of {counted} mutants killed)",
+        "",
+        f"Variant `{report.variant}` on {report.dataset}: {len(report.mutants)} mutants, "
+        f"{len(report.equivalent)} equivalent (excluded), {report.model_calls} model calls sent"
+        f"{'' if report.full else '; each mutant stopped at its first kill'}.",
+        "",
+        "| mutant | killed | killed by | the gate would block | why it survived |",
+        "|---|---|---|---|---|",
+    ]
+    for m in report.mutants:
+        state = "yes" if m.killed else "equivalent" if m.equivalent else "**no**"
+        lines.append(
+            f"| `{m.id}` | {state} | {_cell(', '.join(m.killed_by)) or '-'} | "
+            f"{_cell(', '.join(m.blocked_by)) or '-'} | "
+            f"{_cell(m.why_survived or '-')} |"
+        )
+    if report.survivors:
+        lines += ["", "## Survivors: what to add", ""]
+    for m in report.survivors:
+        lines += [f"### `{m.id}`", "", m.why_survived or "", ""]
+        if m.proposal and m.proposal.get("command"):
+            lines += [
+                "A pending case to review (`arena golden add` starts it from the original's "
+                "result; then add the expectation below):",
+                "",
+                "```bash",
+                str(m.proposal["command"]),
+                "```",
+                "",
+            ]
+        elif m.proposal:
+            lines += ["A pending case to write (no case calls the tool yet):", ""]
+        if m.proposal:
+            lines += [
+                "```json",
+                _json(m.proposal.get("case", {})),
+                "```",
+                "",
+            ]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, indent=2, ensure_ascii=False)

@@ -1,0 +1,43 @@
+"""The latest stored mutation pass of a dataset, as ``arena health`` shows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.storage import Store
+
+
+def latest_mutation_summary(store: Store, dataset: str) -> dict[str, Any] | None:
+    """The newest mutation pass of the dataset named ``dataset``: its score, variant, date
+    and survivors (id and why), or None when none is stored."""
+    stored = store.latest_mutation(dataset)
+    if stored is None:
+        return None
+    mutants = stored.report.get("mutants", [])
+    survivors = [
+        {"id": m["id"], "why_survived": m["why_survived"]}
+        for m in mutants
+        if not m.get("killed") and not m.get("equivalent")
+    ]
+    return {
+        "score": stored.score,
+        "dataset": stored.dataset,
+        "variant": stored.variant,
+        "created_at": stored.created_at.isoformat(),
+        "mutants": len(mutants),
+        "survivors": survivors,
+    }
+
+
+def mutation_lines(summary: dict[str, Any] | None, dataset: str) -> list[str]:
+    """The lines ``arena health`` prints about the dataset's latest mutation pass."""
+    if summary is None:
+        return [f"mutation score of {dataset}: none stored (run `arena mutate`)"]
+    count = len(summary["survivors"])
+    lines = [
+        f"mutation score of {dataset}: {summary['score']:.0%} ({summary['variant']}, "
+        f"{summary['created_at'][:10]}; {count} survivor{'' if count == 1 else 's'} of "
+        f"{summary['mutants']} mutants)"
+    ]
+    lines += [f"  survived {s['id']}: {s['why_survived']}" for s in summary["survivors"]]
+    return lines

@@ -1,0 +1,121 @@
+"""Tools with a fault: wrappers around a variant's own tools (the tools stay untouched).
+
+Each wrapper keeps the tool's name, description, arguments and validation-error handling
+(a swap takes the other tool's), and runs both ways, sync and async, as the agent calls it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+
+FAULT = "mutant fault"
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+class MutantToolError(RuntimeError):
+    """What the ``tool_raises`` mutant's tool raises on every call."""
+
+
+def _wrapped(
+    tool: BaseTool,
+    run: Callable[..., Any],
+    arun: Callable[..., Awaitable[Any]],
+    *,
+    name: str | None = None,
+) -> BaseTool:
+    """A tool named ``name`` (default: ``tool``'s), described and typed like ``tool``, running
+    ``run(**args)`` (``await arun(**args)`` when called async)."""
+    return StructuredTool.from_function(
+        func=run,
+        coroutine=arun,
+        name=name or tool.name,
+        description=tool.description,
+        args_schema=tool.args_schema,
+        infer_schema=False,
+        handle_validation_error=getattr(tool, "handle_validation_error", False),
+    )
+
+
+def raising(tool: BaseTool) -> BaseTool:
+    """``tool`` raising :class:`MutantToolError` on every call."""
+
+    def run(**_args: Any) -> str:
+        raise MutantToolError(f"{tool.name} failed ({FAULT}: tool_raises)")
+
+    async def arun(**args: Any) -> str:
+        return run(**args)
+
+    return _wrapped(tool, run, arun)
+
+
+def empty(tool: BaseTool) -> BaseTool:
+    """``tool`` returning an empty result on every call."""
+
+    def run(**_args: Any) -> str:
+        return ""
+
+    async def arun(**_args: Any) -> str:
+        return ""
+
+    return _wrapped(tool, run, arun)
+
+
+def perturb(text: str) -> str:
+    """``text`` with every number changed to a plausible wrong one (x -> 1.5x + 1, its
+    decimals kept); unchanged when it holds no number."""
+
+    def wrong(match: re.Match[str]) -> str:
+        digits = match.group(0)
+        decimals = len(digits.partition(".")[2])
+        value = float(digits) * 1.5 + 1
+        return f"{value:.{decimals}f}"
+
+    return _NUMBER.sub(wrong, text)
+
+
+def stale(tool: BaseTool) -> BaseTool:
+    """``tool`` returning a plausible wrong result: its real result with the numbers perturbed,
+    or, when it holds none, the result of its previous call (empty on the first)."""
+    lock = threading.Lock()
+    previous: list[str] = []
+
+    def wrong(result: Any) -> str:
+        real = str(result)
+        changed = perturb(real)
+        with lock:
+            if changed == real:
+                changed = previous[-1] if previous and previous[-1] != real else ""
+            previous.append(real)
+        return changed
+
+    def run(**args: Any) -> str:
+        return wrong(tool.invoke(args))
+
+    async def arun(**args: Any) -> str:
+        return wrong(await tool.ainvoke(args))
+
+    return _wrapped(tool, run, arun)
+
+
+def _running(tool: BaseTool) -> tuple[Callable[..., Any], Callable[..., Awaitable[Any]]]:
+    def run(**args: Any) -> Any:
+        return tool.invoke(args)
+
+    async def arun(**args: Any) -> Any:
+        return await tool.ainvoke(args)
+
+    return run, arun
+
+
+def swapped(first: BaseTool, second: BaseTool) -> tuple[BaseTool, BaseTool]:
+    """The two tools with their names exchanged: the one called ``first.name`` runs
+    ``second`` (with its description and arguments), and the other way round."""
+    return (
+        _wrapped(second, *_running(second), name=first.name),
+        _wrapped(first, *_running(first), name=second.name),
+    )

@@ -1,0 +1,1 @@
+"""A team's IT-desk agent (its own package), the subject of the mutation tests."""
