@@ -498,6 +498,10 @@ GOLDEN_CHECKS: Registry[Any] = Registry(
             f"{_CHECKS}._turns:CHECK",
             "a conversation's per-turn expectations: each turn's reply and tool calls",
         ),
+        "route": Builtin(
+            f"{_CHECKS}._route:CHECK",
+            "a LangGraph agent's path: expected route, forbidden nodes, max supersteps",
+        ),
     },
     base="arena.scoring.checks._base:GoldenCheck",
     adapt=_instance,
