@@ -126,11 +126,11 @@ class TurnExpect(BaseModel):
     )
     # The route fields are left out of dumps (and so of case hashes) while unset.
     expected_route: list[NodeName] = Field(
-        default_factory=list, exclude_if=_unset, description=f"In this turn: {_route.EXPECTED_ROUTE}"
+        default_factory=list,
+        exclude_if=_unset,
+        description=f"In this turn: {_route.EXPECTED_ROUTE}",
     )
-    route_match: RouteMatch | None = Field(
-        None, exclude_if=_unset, description=_route.ROUTE_MATCH
-    )
+    route_match: RouteMatch | None = Field(None, exclude_if=_unset, description=_route.ROUTE_MATCH)
     forbidden_nodes: list[NodeName] = Field(
         default_factory=list,
         exclude_if=_unset,
@@ -157,9 +157,7 @@ class TurnExpect(BaseModel):
     @property
     def has_route_expectation(self) -> bool:
         """True when the turn expects something of the graph path."""
-        return bool(
-            self.expected_route or self.forbidden_nodes or self.max_supersteps is not None
-        )
+        return bool(self.expected_route or self.forbidden_nodes or self.max_supersteps is not None)
 
 
 class ScriptedTurn(BaseModel):

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from arena.golden._models import GoldenDataset, Tier
+from arena.records.graph_path import route_text
 from arena.records.results import RunResult, utcnow
 from arena.scoring._aggregate import VariantScores, percentile
 from arena.scoring._combined import CaseScore
@@ -56,6 +57,12 @@ class CaseRecord(BaseModel):
     latency_s: list[float] = Field(default_factory=list)
     tokens: list[int] = Field(default_factory=list)
     cost_usd: list[float] = Field(default_factory=list)
+    routes: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="Each repeat's route through a LangGraph agent's top-level graph "
+        "('router -> support -> audit'); empty for an agent that is not a graph.",
+    )
 
     @property
     def passed(self) -> bool:
@@ -205,6 +212,7 @@ def _case_record(
         latency_s=[r.latency_s for r in results],
         tokens=[r.input_tokens + r.output_tokens for r in results],
         cost_usd=[r.cost_usd for r in results],
+        routes=[route_text(r.nodes.route()) for r in results if r.nodes is not None],
     )
 
 
