@@ -21,6 +21,8 @@ from arena.secrets import redact
 
 ROUTE_ARROW = " -> "
 """How the nodes of a route are joined in reasons and reports."""
+TURN_SEP = " | "
+"""How the routes of a dialogue's turns are joined in comparisons."""
 NODE_SEP = ":"
 """How a sub-graph's node is written under its parent (``support:tools``)."""
 INTERRUPT_VALUE_LIMIT = 500
@@ -106,6 +108,14 @@ class NodePath(BaseModel):
         """
         steps = self.steps if turn is None else self.of_turn(turn)
         return [s.name for s in steps if s.parent is None or s.parent in within]
+
+    def route_summary(self) -> str:
+        """The top-level route in words, turn by turn: ``router -> support -> audit`` (a
+        dialogue's turns joined by `` | ``), for comparisons across runs."""
+        turns = max(len(self.turn_supersteps), 1)
+        if turns == 1:
+            return route_text(self.route())
+        return TURN_SEP.join(route_text(self.route(turn)) for turn in range(1, turns + 1))
 
     def names(self) -> list[str]:
         """Every node's full name, in order, at every depth."""

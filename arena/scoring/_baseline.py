@@ -25,7 +25,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from arena.golden._models import GoldenDataset, Tier
-from arena.records.graph_path import route_text
 from arena.records.results import RunResult, utcnow
 from arena.scoring._aggregate import VariantScores, percentile
 from arena.scoring._combined import CaseScore
@@ -212,7 +211,7 @@ def _case_record(
         latency_s=[r.latency_s for r in results],
         tokens=[r.input_tokens + r.output_tokens for r in results],
         cost_usd=[r.cost_usd for r in results],
-        routes=[route_text(r.nodes.route()) for r in results if r.nodes is not None],
+        routes=[r.nodes.route_summary() for r in results if r.nodes is not None],
     )
 
 
