@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableLambda
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
@@ -74,3 +75,14 @@ def build(ctx: AgentContext) -> Any:
     graph.add_edge("audit", END)
     graph.add_edge("decline", END)
     return graph.compile()
+
+
+@agent_factory(tools=[lookup_order])
+def build_plain(ctx: AgentContext) -> Any:
+    """The same desk as one plain Runnable (no graph): its runs have no node path."""
+
+    async def answer(state: dict[str, Any]) -> dict[str, Any]:
+        reply = await ctx.model.ainvoke([SystemMessage(ctx.system_prompt), *state["messages"]])
+        return {"messages": [*state["messages"], reply]}
+
+    return RunnableLambda(answer)
