@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.cli.run import run_json
 from arena.golden import load_dataset
 from arena.golden._models import GoldenCase
 from arena.golden._route import ROUTE_FIELDS
 from arena.models._fake_files import use_fake_scripts
 from arena.records.results import RunResult
-from arena.runner import RunOptions, run_suite
+from arena.runner import RunOptions, RunReport, run_suite
 from arena.scoring import CaseScore, score_result
 from arena.storage import Store
 from arena.variants.variant import load_variant
@@ -29,12 +30,17 @@ DATASET = DESK / "golden" / "support.json"
 SCRIPTS = DESK / "fake_models.yaml"
 
 
-def _run(db_url: str, variant: str, cases: list[str]) -> dict[str, tuple[RunResult, CaseScore]]:
+def _report(db_url: str, variant: str, cases: list[str]) -> RunReport:
     use_fake_scripts(SCRIPTS)
-    dataset = load_dataset(DATASET)
     options = RunOptions(progress=False, case_ids=cases)
-    report = run_suite(Store(db_url), dataset, [load_variant(DESK / "variants" / variant)], options)
-    return {r.case_id: (r, score_result(r, dataset.case(r.case_id))) for r in report.results}
+    variants = [load_variant(DESK / "variants" / variant)]
+    return run_suite(Store(db_url), load_dataset(DATASET), variants, options)
+
+
+def _run(db_url: str, variant: str, cases: list[str]) -> dict[str, tuple[RunResult, CaseScore]]:
+    dataset = load_dataset(DATASET)
+    results = _report(db_url, variant, cases).results
+    return {r.case_id: (r, score_result(r, dataset.case(r.case_id))) for r in results}
 
 
 def _route_reasons(score: CaseScore) -> list[str]:
@@ -58,12 +64,20 @@ def test_routes_that_hold_pass_and_the_path_is_recorded(db_url: str) -> None:
     ]
     assert [s.superstep for s in support.nodes.steps if s.parent is None] == [1, 2, 3]
     assert support.nodes.supersteps == 3 and not support.nodes.recursion_limit_hit
+    assert support.model_calls == 3  # the router's and the sub-graph's two: none for the path
     decline, _ = runs["S-2"]
     assert decline.nodes is not None and decline.nodes.route() == ["router", "decline"]
     dialogue, _ = runs["D-1"]
     assert dialogue.nodes is not None and dialogue.nodes.turn_supersteps == [3, 3]
     assert "support:tools" not in dialogue.nodes.route(1, within={"support"})
     assert "support:tools" in dialogue.nodes.route(2, within={"support"})
+
+
+def test_run_json_carries_the_path_as_nodes(db_url: str) -> None:
+    (shown,) = run_json(_report(db_url, "desk.yaml", ["S-2"]))["results"]
+    assert [s["node"] for s in shown["nodes"]["steps"]] == ["router", "decline"]
+    (plain,) = run_json(_report(db_url, "desk-plain.yaml", ["S-2"]))["results"]
+    assert "nodes" not in plain
 
 
 def test_a_different_route_fails_the_case_naming_the_route(db_url: str) -> None:
