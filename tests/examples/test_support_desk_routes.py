@@ -165,3 +165,16 @@ def test_cases_without_route_fields_keep_their_dump_and_hash() -> None:
     }
     expect = GoldenCase.model_validate(dialogue).model_dump(mode="json")["conversation"]
     assert not set(ROUTE_FIELDS) & set(expect["expect"][0])
+
+
+def test_langsmith_outputs_carry_the_path_and_its_evaluator_checks_routes(db_url: str) -> None:
+    from arena.langsmith import outputs_from_result, result_from_outputs
+
+    ((result, _),) = _run(db_url, "desk-strict.yaml", ["S-3"]).values()
+    outputs = json.loads(json.dumps(outputs_from_result(result)))  # as uploaded
+    back = result_from_outputs(outputs, "S-3")
+    assert back.nodes == result.nodes
+    case = load_dataset(DATASET).case("S-3")
+    assert _route_reasons(score_result(back, case)) == [
+        "route router -> decline, expected router -> support -> audit"
+    ]
