@@ -178,3 +178,11 @@ def test_langsmith_outputs_carry_the_path_and_its_evaluator_checks_routes(db_url
     assert _route_reasons(score_result(back, case)) == [
         "route router -> decline, expected router -> support -> audit"
     ]
+
+
+def test_lint_refuses_to_check_nodes_against_no_graph(capsys: pytest.CaptureFixture[str]) -> None:
+    plain = str(DESK / "variants" / "desk-plain.yaml")
+    argv = ["--fake-scripts", str(SCRIPTS), "golden", "lint", "--dataset", str(DATASET)]
+    assert main([*argv, "--variants", plain]) == 2
+    err = capsys.readouterr().err
+    assert "field --variants: no variant's agent is a compiled LangGraph graph" in err
