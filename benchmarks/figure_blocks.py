@@ -57,6 +57,7 @@ DEPENDS: dict[str, tuple[str, ...]] = {
         "data/variants",
         "benchmarks/judge_bench.py",
     ),
+    "graph-path-cost": ("arena/runner", "arena/records", "benchmarks/runner_bench.py"),
 }
 
 

@@ -128,6 +128,7 @@ BUILTINS = {
         "functional",
         "rubric",
         "turns",
+        "route",
     ),
     "agents": ("react", "supervisor"),
     "report_formats": ("table", "json", "markdown"),

@@ -113,4 +113,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(report.summary)
         for reason in report.reasons:
             print(f"  - {reason}")
+        _print_branches(report)
     return 0 if report.verdict in ("better", "non-inferior", "identical") else EXIT_WORSE
+
+
+def _print_branches(report: Any) -> None:
+    """How often each variant took each route through its graph, as a small table."""
+    from arena.gate._routes import branch_rows
+    from arena.reports._format import text_table
+
+    if report.branches:
+        variants = [report.baseline, report.candidate]
+        print("\nroutes taken (results per route):")
+        print(text_table(["route", *variants], branch_rows(report.branches, variants)))

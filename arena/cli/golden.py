@@ -79,6 +79,14 @@ def register(sub: Any) -> None:
         metavar="RUN",
         help="check against this stored run's scores (repeatable)",
     )
+    lint.add_argument(
+        "--variants",
+        nargs="+",
+        default=None,
+        metavar="VARIANT",
+        help="variant YAML files whose compiled graph the route fields must name nodes of "
+        "(exit 2 on an unknown node)",
+    )
     lint.add_argument("--json", action="store_true", help="print the findings as JSON")
     add_db(lint)
     lint.set_defaults(handler=cmd_lint)
@@ -149,7 +157,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
     from arena.curation._lint import lint_dataset, scores_for_lint
     from arena.golden import load_dataset
 
-    dataset = load_dataset(_lint_dataset(args))
+    path = _lint_dataset(args)
+    dataset = load_dataset(path)
+    if args.variants:
+        _check_nodes(dataset, path, args.variants)
     scores: list[Any] = []
     stale: list[str] = []
     runs = list(args.run or [])
@@ -166,6 +177,27 @@ def cmd_lint(args: argparse.Namespace) -> int:
     else:
         print(lint_text(report))
     return EXIT_LINT_ERRORS if report.errors else 0
+
+
+def _check_nodes(dataset: Any, path: str, variant_files: list[str]) -> None:
+    """Refuse (InputError, exit 2) a route field naming a node the variants' graphs lack."""
+    from arena.golden._lint_routes import check_route_nodes
+    from arena.runner import variant_node_names
+    from arena.variants.variant import load_variants
+
+    known: set[str] = set()
+    graphs = []
+    for variant in load_variants(variant_files):
+        names = variant_node_names(variant)
+        if names is not None:
+            known |= names
+            graphs.append(variant.name)
+    if not graphs:
+        raise InputError(
+            "no variant's agent is a compiled LangGraph graph: its nodes cannot be read",
+            field="--variants",
+        )
+    check_route_nodes(dataset, known, file=path, graph=", ".join(graphs))
 
 
 def _lint_dataset(args: argparse.Namespace) -> str:

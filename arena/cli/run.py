@@ -157,6 +157,7 @@ def run_json(report: Any) -> dict[str, Any]:
                     if r.dialogue is not None
                     else {}
                 ),
+                **({"nodes": r.nodes.model_dump(mode="json")} if r.nodes is not None else {}),
             }
             for r in report.results
         ],

@@ -50,6 +50,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         for step in result.steps:
             print("\n".join(step_lines(step)))
+    if result.nodes is not None:
+        print("\n".join(node_lines(result)))
     for path, text in result.files.items():
         print(f"\nfile {path}:\n{_indented(text[:600])}")
     if result.dialogue is None:
@@ -72,6 +74,28 @@ def step_lines(step: TrajectoryStep) -> list[str]:
         f"\n[{step.index}] {step.agent} -> {step.tool}({json.dumps(step.args)})",
         _indented(f"{label}: {body[:600]}"),
     ]
+
+
+def node_lines(result: RunResult) -> list[str]:
+    """A LangGraph run's path: one line per node in the order it started (a sub-graph's
+    nodes indented under their parent, written ``parent:node``), its superstep, turn and
+    duration; then the run's supersteps, a recursion-limit stop and the interrupts."""
+    path = result.nodes
+    assert path is not None
+    turns = len(path.turn_supersteps)
+    head = f"\ngraph path: {len(path.steps)} node(s), {path.supersteps} superstep(s)"
+    head += f" over {turns} turns" if turns > 1 else ""
+    lines = [head + (", RECURSION LIMIT HIT" if path.recursion_limit_hit else "")]
+    for step in path.steps:
+        turn = f"turn {step.turn} " if turns > 1 else ""
+        error = f"  ({step.error})" if step.error else ""
+        lines.append(
+            f"{'    ' * (step.depth + 1)}{turn}step {step.superstep}  "
+            f"{terminal_safe(step.name)}  {step.duration_s:.3f} s{error}"
+        )
+    for interrupt in path.interrupts:
+        lines.append(f"    interrupt at {interrupt.node}: {terminal_safe(interrupt.value)}")
+    return lines
 
 
 def dialogue_lines(result: RunResult) -> list[str]:

@@ -10,6 +10,7 @@ from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.evaluation.run_scores import load_run_scores
 from arena.gate._limits import CostLimits, LimitCheck, check_cost_limits, figures_of
 from arena.gate._power import PowerEstimate, power_estimate, win_rate_groups
+from arena.gate._routes import BranchCount, branch_counts, branch_rows
 from arena.gate._undecided import decided_without, need_a_person, undecided_matters
 from arena.leaderboard._rating_inputs import battles_to_arrays, rated, select_battles, undecided
 from arena.storage import Store
@@ -68,6 +69,12 @@ class CompareReport(BaseModel):
         None,
         description="The judge's decisive-pair accuracy on the whole run (all its battles "
         "where the golden scores pick a winner): can its verdict be trusted?",
+    )
+    branches: list[BranchCount] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="How often each variant took each route through its LangGraph graph "
+        "(empty when the agents are not graphs).",
     )
 
 
@@ -230,6 +237,7 @@ def compare_variants(
         budget=limits,
         power=power,
         judge_accuracy=accuracy,
+        branches=branch_counts(store.results(run.id), [baseline, candidate]),
     )
 
 
@@ -318,8 +326,20 @@ def compare_markdown(report: CompareReport) -> str:
             "",
             *[f"- {r}" for r in report.reasons],
             "",
+            *_md_branches(report),
         ]
     )
+
+
+def _md_branches(report: CompareReport) -> list[str]:
+    """The branch counts as a Markdown table (nothing when the agents are not graphs)."""
+    from arena.reports._markdown import md_table
+
+    if not report.branches:
+        return []
+    variants = [report.baseline, report.candidate]
+    rows = branch_rows(report.branches, variants)
+    return ["Routes taken (results per route):", "", md_table(["route", *variants], rows), ""]
 
 
 def _level(alpha: float) -> str:

@@ -35,6 +35,7 @@ from arena.gate._limits import (
 from arena.gate._policy import policy_fields, would_block
 from arena.gate._regression import RegressionReport
 from arena.gate._report import GateReport, decide
+from arena.gate._routes import route_changes
 from arena.gate._rules import compare_snapshots
 from arena.gate._variant_lookup import find_variant_file, resolve_variant, variants_dir
 from arena.golden import GoldenDataset, case_hash, dataset_hash
@@ -319,6 +320,7 @@ def run_gate(
         compare=compare,
         notes=[*notes, *more],
         version_changes=changes,
+        route_changes=route_changes(baseline, cand),
         **policy_fields(regression),
     )
 
@@ -360,5 +362,6 @@ def check_stored(
         regression=regression,
         limits=limits,
         notes=notes,
+        route_changes=route_changes(baseline, cand),
         **policy_fields(regression),
     )

@@ -98,6 +98,12 @@ class GateReport(BaseModel):
         description="What changed in the candidate since the baseline's version: its "
         "configuration, agent code (file by file), tools and models.",
     )
+    route_changes: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="Cases whose route through the agent's LangGraph graph changed since "
+        "the baseline ('S-1: route changed: router -> support became router -> decline').",
+    )
 
     @property
     def verdict(self) -> str:
@@ -207,6 +213,13 @@ def _md_version_changes(report: GateReport) -> list[str]:
     return ["### What changed in the candidate since the baseline", "", *lines]
 
 
+def _md_route_changes(report: GateReport) -> list[str]:
+    if not report.route_changes:
+        return []
+    lines = [f"- {md_line(c)}" for c in report.route_changes]
+    return ["### Route changes since the baseline", "", *lines]
+
+
 def _md_crashes(report: GateReport) -> list[str]:
     return [crashes_markdown(report.crashes)] if report.crashes else []
 
@@ -250,6 +263,7 @@ MARKDOWN_SECTIONS: tuple[Callable[[GateReport], list[str]], ...] = (
     _md_headline,
     _md_failures,
     _md_version_changes,
+    _md_route_changes,
     _md_crashes,
     _md_regression,
     _md_limits,
@@ -304,6 +318,9 @@ def gate_text(report: GateReport) -> str:
     if report.version_changes:
         parts += ["", "what changed in the candidate:"]
         parts += [f"  - {c}" for c in report.version_changes]
+    if report.route_changes:
+        parts += ["", "route changes since the baseline:"]
+        parts += [f"  - {one_line(c)}" for c in report.route_changes]
     if report.crashes:
         parts += ["", "errors in the candidate's answers:", *crashes_text(report.crashes)]
     if report.regression is not None:

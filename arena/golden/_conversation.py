@@ -16,9 +16,16 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from arena.golden import _route
+from arena.golden._route import NodeName, RouteMatch
+
 #: The most user turns a conversation case may hold (scripted or simulated): a script holds
 #: at most ``MAX_TURNS - 1`` turns after the case's input.
 MAX_TURNS = 20
+
+
+def _unset(value: object) -> bool:
+    return value is None or value == []
 
 
 def _shows_nothing(text: str) -> bool:
@@ -117,6 +124,21 @@ class TurnExpect(BaseModel):
     forbidden_tools: list[str] = Field(
         default_factory=list, description="Tools the agent must not call in this turn."
     )
+    # The route fields are left out of dumps (and so of case hashes) while unset.
+    expected_route: list[NodeName] = Field(
+        default_factory=list,
+        exclude_if=_unset,
+        description=f"In this turn: {_route.EXPECTED_ROUTE}",
+    )
+    route_match: RouteMatch | None = Field(None, exclude_if=_unset, description=_route.ROUTE_MATCH)
+    forbidden_nodes: list[NodeName] = Field(
+        default_factory=list,
+        exclude_if=_unset,
+        description=f"In this turn: {_route.FORBIDDEN_NODES}",
+    )
+    max_supersteps: Annotated[int, Field(ge=1)] | None = Field(
+        None, exclude_if=_unset, description=f"In this turn: {_route.MAX_SUPERSTEPS}"
+    )
 
     @model_validator(mode="after")
     def _says_something(self) -> TurnExpect:
@@ -126,9 +148,16 @@ class TurnExpect(BaseModel):
             or self.not_contains
             or self.tools
             or self.forbidden_tools
+            or self.has_route_expectation
         ):
             raise ValueError(f"turn {self.turn}: an expectation needs at least one field")
+        _route.route_match_needs_route(self.expected_route, self.route_match)
         return self
+
+    @property
+    def has_route_expectation(self) -> bool:
+        """True when the turn expects something of the graph path."""
+        return bool(self.expected_route or self.forbidden_nodes or self.max_supersteps is not None)
 
 
 class ScriptedTurn(BaseModel):

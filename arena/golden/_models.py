@@ -24,6 +24,15 @@ from arena.defaults import Tier as Tier  # re-exported: declared in arena.defaul
 from arena.errors import NotFound
 from arena.golden._conversation import ContainsItem as ContainsItem
 from arena.golden._conversation import Conversation, Text
+from arena.golden._route import (
+    EXPECTED_ROUTE,
+    FORBIDDEN_NODES,
+    MAX_SUPERSTEPS,
+    ROUTE_MATCH,
+    NodeName,
+    RouteMatch,
+    route_match_needs_route,
+)
 from arena.inputs.linear_regex import check_pattern
 from arena.registry import GOLDEN_CHECKS
 
@@ -232,6 +241,16 @@ class GoldenCase(BaseModel):
         "towards expected_tools, expected_order, expected_args and per-turn tools. Any other "
         "failed call, and every call to a tool the variant lacks, never does (docs: golden).",
     )
+    expected_route: list[NodeName] = Field(
+        default_factory=list, exclude_if=_unset, description=EXPECTED_ROUTE
+    )
+    route_match: RouteMatch | None = Field(None, exclude_if=_unset, description=ROUTE_MATCH)
+    forbidden_nodes: list[NodeName] = Field(
+        default_factory=list, exclude_if=_unset, description=FORBIDDEN_NODES
+    )
+    max_supersteps: Annotated[int, Field(ge=1)] | None = Field(
+        None, exclude_if=_unset, description=MAX_SUPERSTEPS
+    )
 
     @field_validator("id")
     @classmethod
@@ -265,6 +284,12 @@ class GoldenCase(BaseModel):
             )
         return value
 
+    @field_validator("route_match")
+    @classmethod
+    def _match_needs_route(cls, value: str | None, info: ValidationInfo) -> str | None:
+        route_match_needs_route(info.data.get("expected_route", []), value)
+        return value
+
     @model_validator(mode="wrap")
     @classmethod
     def _registered_check_fields(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
@@ -288,6 +313,16 @@ class GoldenCase(BaseModel):
         if self.conversation is not None:
             names |= self.conversation.tool_names()
         return names
+
+    def node_names(self) -> list[tuple[str, list[str]]]:
+        """Every field naming graph nodes (``expected_route``, ``forbidden_nodes``, and a
+        turn's as ``conversation.expect.0.expected_route``), with the names it holds."""
+        fields = [("expected_route", list(self.expected_route))]
+        fields.append(("forbidden_nodes", list(self.forbidden_nodes)))
+        for index, expect in enumerate(self.conversation.expect if self.conversation else []):
+            fields.append((f"conversation.expect.{index}.expected_route", expect.expected_route))
+            fields.append((f"conversation.expect.{index}.forbidden_nodes", expect.forbidden_nodes))
+        return [(name, names) for name, names in fields if names]
 
     @property
     def is_conversation(self) -> bool:

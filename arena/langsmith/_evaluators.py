@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from arena.langsmith._examples import case_from_reference
+from arena.records.graph_path import NodePath
 from arena.records.results import RunResult, TrajectoryStep
 from arena.scoring import BehaviorGrader, CaseScore, score_result, score_results
 from arena.scoring._match import ArgsMode, MatchMode, ToolCall, calls_from_steps, match_trajectory
@@ -61,6 +62,7 @@ def outputs_from_result(result: RunResult) -> dict[str, Any]:
         "input_tokens": result.input_tokens,
         "output_tokens": result.output_tokens,
         "cost_usd": result.cost_usd,
+        **({"nodes": result.nodes.model_dump(mode="json")} if result.nodes is not None else {}),
     }
 
 
@@ -133,6 +135,7 @@ def result_from_outputs(outputs: Mapping[str, Any] | None, case_id: str) -> RunR
     files = outputs.get("files")
     files = files if isinstance(files, Mapping) else {}
     error = outputs.get("error")
+    nodes = outputs.get("nodes")
     return RunResult(
         variant="langsmith",
         variant_hash="-",
@@ -142,6 +145,7 @@ def result_from_outputs(outputs: Mapping[str, Any] | None, case_id: str) -> RunR
         steps=steps,
         files={str(k): str(v) for k, v in files.items()},
         error=str(error) if error else None,
+        nodes=NodePath.model_validate(nodes) if isinstance(nodes, Mapping) else None,
     )
 
 

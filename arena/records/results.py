@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena.records.dialogue import Dialogue
+from arena.records.graph_path import NodePath
 from arena.secrets import redact_optional
 
 
@@ -75,6 +76,11 @@ class RunResult(BaseModel):
         exclude_if=lambda v: v is None,
         description="A conversation case's turns (None for a one-message case); ``output`` "
         "is then the agent's last reply.",
+    )
+    nodes: NodePath | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="The path through a LangGraph agent's graph (None for a plain Runnable).",
     )
     created_at: datetime = Field(default_factory=utcnow)
 

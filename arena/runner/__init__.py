@@ -1,6 +1,8 @@
 """The runner: variants x golden cases x repeats, cached, resumable, recorded."""
 
 from arena.runner._execute import execute_task
+from arena.runner._graph_nodes import node_names, variant_node_names
+from arena.runner._graph_path import NodePathRecorder, is_graph, record_path
 from arena.runner._lookup import run_with_variant
 from arena.runner._preflight import check_run
 from arena.runner._suite import RunOptions, RunReport, run_suite, run_suite_async
@@ -9,6 +11,7 @@ from arena.runner._tasks import Task, plan_tasks, run_key, select_cases
 from arena.runner._trajectory import TrajectoryRecorder
 
 __all__ = [
+    "NodePathRecorder",
     "RunOptions",
     "RunReport",
     "Task",
@@ -16,11 +19,15 @@ __all__ = [
     "VariantSummary",
     "check_run",
     "execute_task",
+    "is_graph",
+    "node_names",
     "plan_tasks",
+    "record_path",
     "run_key",
     "run_suite",
     "run_suite_async",
     "run_with_variant",
     "select_cases",
     "summarize",
+    "variant_node_names",
 ]

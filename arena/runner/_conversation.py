@@ -11,6 +11,7 @@ from arena.records.dialogue import Dialogue
 from arena.records.results import RunResult
 from arena.runner._agents import AgentCache
 from arena.runner._dialogue import DialogueRun, run_dialogue
+from arena.runner._graph_path import NodePathRecorder, record_path
 from arena.runner._invoke import error_text, run_config, task_result
 from arena.runner._tasks import Task
 from arena.runner._trajectory import TrajectoryRecorder
@@ -40,16 +41,19 @@ async def execute_dialogue(
     counter = CallCounter()
     token = CALLS.set(counter)
     run = DialogueRun(Dialogue(ended_by="agent_error", user_model=label))
+    paths: NodePathRecorder | None = None
     try:
         tools = agents.tools(variant, model, sandbox)
         agent = agents.agent(variant, model, tools, sandbox)
         recorder.tool_names = agents.tool_names(variant, agent, tools)
         user = None if config is None else user_chat_model(config, task.repeat, model.store)
         player = user_player(case, repeat=task.repeat, user_model=user)
+        invocation = run_config(task, run_id, recorder)
+        paths = record_path(agent, invocation)
         with use_sandbox(sandbox):  # every turn writes into the same sandbox
             run = await run_dialogue(
                 agent,
-                run_config(task, run_id, recorder),
+                invocation,
                 case,
                 player,
                 recorder=recorder,
@@ -74,4 +78,5 @@ async def execute_dialogue(
         latency_s=run.latency_s,
         files=files,
         dialogue=run.dialogue,
+        nodes=None if paths is None else paths.path(),
     )

@@ -12,6 +12,7 @@ from arena.agents import extract_output
 from arena.models import CALLS, CachingChatModel, CallCounter
 from arena.records.results import RunResult
 from arena.runner._agents import AgentCache, role_models
+from arena.runner._graph_path import NodePathRecorder, record_path
 from arena.runner._invoke import error_text, run_config, run_cost, task_result, traceback_tail
 from arena.runner._tasks import Task
 from arena.runner._trajectory import TrajectoryRecorder
@@ -48,12 +49,14 @@ async def execute_task(
     counter = CallCounter()
     token = CALLS.set(counter)
     output, error, final_messages = "", None, None
+    paths: NodePathRecorder | None = None
     started = time.perf_counter()
     try:
         tools = agents.tools(variant, model, sandbox)
         agent = agents.agent(variant, model, tools, sandbox)
         recorder.tool_names = agents.tool_names(variant, agent, tools)
         config = run_config(task, run_id, recorder)
+        paths = record_path(agent, config)
         with use_sandbox(sandbox):  # write_file of shared tools writes here, for this task
             result = await asyncio.wait_for(
                 agent.ainvoke({"messages": [HumanMessage(case.input)]}, config), timeout_s
@@ -72,5 +75,13 @@ async def execute_task(
     recorder.finish(final_messages)
     files = await asyncio.to_thread(sandbox.release)  # snapshot, then delete (inside the root)
     return task_result(
-        task, run_id, recorder, counter, output=output, error=error, latency_s=latency, files=files
+        task,
+        run_id,
+        recorder,
+        counter,
+        output=output,
+        error=error,
+        latency_s=latency,
+        files=files,
+        nodes=None if paths is None else paths.path(),
     )

@@ -9,6 +9,7 @@ from langchain_core.runnables import RunnableConfig
 
 from arena.models import CallCounter, price_for
 from arena.records.dialogue import Dialogue
+from arena.records.graph_path import NodePath
 from arena.records.results import RunResult
 from arena.runner._tasks import Task
 from arena.runner._trajectory import TrajectoryRecorder
@@ -81,6 +82,7 @@ def task_result(
     latency_s: float,
     files: dict[str, str],
     dialogue: Dialogue | None = None,
+    nodes: NodePath | None = None,
 ) -> RunResult:
     """The result of one task from what its recorder and call counter saw (the recorder's
     steps already finished)."""
@@ -103,4 +105,5 @@ def task_result(
         error=error,
         files=files,
         dialogue=dialogue,
+        nodes=nodes,
     )

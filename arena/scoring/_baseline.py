@@ -56,6 +56,12 @@ class CaseRecord(BaseModel):
     latency_s: list[float] = Field(default_factory=list)
     tokens: list[int] = Field(default_factory=list)
     cost_usd: list[float] = Field(default_factory=list)
+    routes: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="Each repeat's route through a LangGraph agent's top-level graph "
+        "('router -> support -> audit'); empty for an agent that is not a graph.",
+    )
 
     @property
     def passed(self) -> bool:
@@ -205,6 +211,7 @@ def _case_record(
         latency_s=[r.latency_s for r in results],
         tokens=[r.input_tokens + r.output_tokens for r in results],
         cost_usd=[r.cost_usd for r in results],
+        routes=[r.nodes.route_summary() for r in results if r.nodes is not None],
     )
 
 

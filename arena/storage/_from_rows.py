@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from arena.records.dialogue import Dialogue
+from arena.records.graph_path import NodePath
 from arena.records.results import RunInfo, RunResult, TrajectoryStep
 from arena.storage._tables import DatasetRow, ResultRow, RunRow
 
@@ -41,6 +42,7 @@ def result_record(row: ResultRow) -> RunResult:
         error=row.error,
         files=row.files or {},
         dialogue=None if row.dialogue is None else Dialogue.model_validate(row.dialogue.body),
+        nodes=None if row.node_path is None else NodePath.model_validate(row.node_path.body),
         created_at=aware(row.created_at),
     )
 

@@ -7,7 +7,14 @@ from sqlalchemy.orm import Session
 
 from arena.records.results import RunResult, utcnow
 from arena.storage import _statements as statements
-from arena.storage._tables import BattleRow, DialogueRow, ResultRow, ScoreRow, StepRow
+from arena.storage._tables import (
+    BattleRow,
+    DialogueRow,
+    NodePathRow,
+    ResultRow,
+    ScoreRow,
+    StepRow,
+)
 from arena.storage._writes import insert_ignore
 
 _KEY = statements.RESULT_KEY
@@ -27,7 +34,7 @@ def _existing(s: Session, result: RunResult) -> ResultRow | None:
 
 
 def _add_steps(s: Session, result_id: int, result: RunResult) -> None:
-    """Insert the result's trajectory steps and its dialogue, if any."""
+    """Insert the result's trajectory steps, its dialogue and its node path, if any."""
     # One Core executemany: the ORM's unit of work cost more than the rows themselves.
     if result.steps:
         rows = [{"result_id": result_id, **step.model_dump()} for step in result.steps]
@@ -36,6 +43,11 @@ def _add_steps(s: Session, result_id: int, result: RunResult) -> None:
         s.execute(
             statements.dialogue_insert(),
             {"result_id": result_id, "body": result.dialogue.model_dump(mode="json")},
+        )
+    if result.nodes is not None:
+        s.execute(
+            statements.node_path_insert(),
+            {"result_id": result_id, "body": result.nodes.model_dump(mode="json")},
         )
 
 
@@ -61,7 +73,7 @@ def replace_result(s: Session, result: RunResult) -> int:
     * a stored result with an error: update that row in place (same id) with the new result
       and trajectory, and delete the scores and battles of the old output.
     """
-    data = result.model_dump(exclude={"id", "steps", "dialogue"})
+    data = result.model_dump(exclude={"id", "steps", "dialogue", "nodes"})
     new_id = _insert_new(s, {**data, "created_at": utcnow()})
     if new_id is not None:  # the usual case: no result for this key yet
         _add_steps(s, new_id, result)
@@ -78,10 +90,11 @@ def replace_result(s: Session, result: RunResult) -> int:
     )
     s.execute(delete(StepRow).where(StepRow.result_id == row.id))
     s.execute(delete(DialogueRow).where(DialogueRow.result_id == row.id))
+    s.execute(delete(NodePathRow).where(NodePathRow.result_id == row.id))
     for name, value in data.items():
         setattr(row, name, value)
     row.created_at = utcnow()
     s.flush()
-    s.expire(row, ["steps", "dialogue"])
+    s.expire(row, ["steps", "dialogue", "node_path"])
     _add_steps(s, row.id, result)
     return row.id

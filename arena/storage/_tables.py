@@ -97,6 +97,10 @@ class ResultRow(Base):
     dialogue: Mapped[DialogueRow | None] = relationship(
         back_populates="result", cascade="all, delete-orphan", lazy="selectin", uselist=False
     )
+    # A LangGraph agent's path through its graph, likewise in a table of its own.
+    node_path: Mapped[NodePathRow | None] = relationship(
+        back_populates="result", cascade="all, delete-orphan", lazy="selectin", uselist=False
+    )
 
 
 class StepRow(Base):
@@ -118,6 +122,14 @@ class DialogueRow(Base):
     result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), unique=True)
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     result: Mapped[ResultRow] = relationship(back_populates="dialogue")
+
+
+class NodePathRow(Base):
+    __tablename__ = "node_paths"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), unique=True)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[ResultRow] = relationship(back_populates="node_path")
 
 
 class ResponseCacheRow(Base):
