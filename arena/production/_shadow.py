@@ -26,6 +26,7 @@ from arena.production._redact import redact_trace
 from arena.production._replay import PRODUCTION, replay
 from arena.production._sample import Sample, SampleSpec, sample_traces
 from arena.production._trace import ProductionTrace
+from arena.production._unique import unique_ids
 from arena.runner import RunOptions
 from arena.storage import Store
 from arena.variants.variant import Variant
@@ -104,11 +105,13 @@ def sampled_traces(
 ) -> tuple[Sample, dict[str, int]]:
     """The sample of ``source`` (a traces file, or traces already read, e.g.
     :func:`arena.production.langsmith_traces`), read in one pass (InputError before anything
-    is stored), redacted when asked, and how many of each redaction rule fired."""
+    is stored; a trace id given twice anywhere in it is one), redacted when asked, and how
+    many of each redaction rule fired."""
     if isinstance(source, str | Path):
-        traces: Iterable[ProductionTrace] = (trace for _, trace in iter_traces(source))
+        path = source
+        traces = unique_ids(iter_traces(path), file=str(path), reread=lambda: iter_traces(path))
     else:
-        traces = source
+        traces = unique_ids(((f"trace #{n}", t) for n, t in enumerate(source, 1)), file=None)
     sample = sample_traces(traces, spec)
     counts: dict[str, int] = {}
     if redact:

@@ -1,0 +1,65 @@
+"""Trace ids must be unique across the whole source, checked in the streaming pass.
+
+Sampling keeps a share of the traces, but a trace id given twice is bad input wherever it is:
+which of the two is production's answer would be a guess. The pass keeps 8 bytes per trace (a
+digest of its id), not the traces; at the end of the pass a duplicated digest is looked up
+again in the file to name both lines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+
+import numpy as np
+
+from arena.errors import InputError
+from arena.production._trace import ProductionTrace
+
+Placed = Iterable[tuple[str, ProductionTrace]]
+
+
+def _digest(trace_id: str) -> int:
+    return int.from_bytes(hashlib.blake2b(trace_id.encode(), digest_size=8).digest(), "big")
+
+
+def _first_repeat(digests: array[int]) -> tuple[int, int] | None:
+    """The ordinals of two traces with one digest (the later one earliest in the file)."""
+    values = np.frombuffer(digests, dtype=np.uint64)
+    order = np.argsort(values, kind="stable")
+    same = np.nonzero(values[order][1:] == values[order][:-1])[0]
+    if same.size == 0:
+        return None
+    pairs = [(int(order[i]), int(order[i + 1])) for i in same]
+    return min(pairs, key=lambda pair: pair[1])
+
+
+def unique_ids(
+    placed: Placed, *, file: str | None, reread: Callable[[], Placed] | None = None
+) -> Iterator[ProductionTrace]:
+    """The traces of ``placed`` ((place, trace) pairs), lazily; at the end of the pass,
+    InputError (field ``trace_id``) naming both places of a trace id given twice.
+    ``reread`` gives the pairs again (a file), to name the first place; else its ordinal."""
+    digests: array[int] = array("Q")
+    for _, trace in placed:
+        digests.append(_digest(trace.trace_id))
+        yield trace
+    repeat = _first_repeat(digests)
+    if repeat is None:
+        return
+    first, second = repeat
+    places = {first: f"trace #{first + 1}", second: f"trace #{second + 1}"}
+    trace_id = ""
+    if reread is not None:
+        for number, (where, trace) in enumerate(reread()):
+            if number in places:
+                places[number], trace_id = where, trace.trace_id
+            if number >= second:
+                break
+    named = f" {trace_id!r}" if trace_id else ""
+    raise InputError(
+        f"{places[second]}: trace id{named} is given twice (first at {places[first]})",
+        file=file,
+        field="trace_id",
+    )
