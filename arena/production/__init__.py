@@ -16,12 +16,10 @@ from arena.production._evaluate import (
     GRADER,
     FlaggedTrace,
     QualityReport,
-    RubricCheck,
     TraceLimits,
-    check_grader,
     evaluate_sample,
     evaluate_traces,
-    rubric_flags,
+    store_checks,
     trace_flags,
 )
 from arena.production._golden import (
@@ -31,6 +29,16 @@ from arena.production._golden import (
     add_from_shadow,
     flagged_cases,
     lost_cases,
+)
+from arena.production._grading import (
+    GRADES_MODE,
+    PASS_GRADE,
+    RubricCheck,
+    check_grader,
+    grade_answers,
+    grade_request,
+    grading_judge,
+    rubric_flags,
 )
 from arena.production._langsmith_online import langsmith_traces, since_time
 from arena.production._langsmith_runs import example_to_trace, run_to_trace
@@ -62,7 +70,9 @@ __all__ = [
     "EVERY",
     "FLAGGED",
     "GRADER",
+    "GRADES_MODE",
     "LOSSES",
+    "PASS_GRADE",
     "PRODUCTION",
     "RULES",
     "SHADOW_KEYS",
@@ -88,6 +98,9 @@ __all__ = [
     "evaluate_traces",
     "example_to_trace",
     "flagged_cases",
+    "grade_answers",
+    "grade_request",
+    "grading_judge",
     "iter_traces",
     "langsmith_traces",
     "lost_cases",
@@ -106,6 +119,7 @@ __all__ = [
     "shadow_sample",
     "shadow_sequential",
     "since_time",
+    "store_checks",
     "trace_case",
     "trace_flags",
     "trace_format",
