@@ -6,7 +6,10 @@ candidate against what production answered (``arena shadow``).
 - :func:`sample_traces` (deterministic by a hash of the trace id and the seed) and
   :func:`redact_trace` (e-mails, phone numbers, keys);
 - :func:`replay` (the sampled queries as a run beside production's answers) and
-  :func:`shadow` (judged pairwise in both orders: win rate, interval, non-inferiority, losses).
+  :func:`shadow` (judged pairwise in both orders: win rate, interval, non-inferiority, losses);
+- :func:`evaluate_sample` (``--evaluate-only``: reference-free checks, a rubric graded in the
+  judge's ``grades`` mode) and :func:`shadow_history` / :func:`shadow_losses` (stored shadow
+  runs read back for the app).
 """
 
 from __future__ import annotations
@@ -40,6 +43,13 @@ from arena.production._grading import (
     grading_judge,
     rubric_flags,
 )
+from arena.production._history import (
+    ShadowPoint,
+    shadow_block,
+    shadow_history,
+    shadow_losses,
+    shadow_point,
+)
 from arena.production._langsmith_online import langsmith_traces, since_time
 from arena.production._langsmith_runs import example_to_trace, run_to_trace
 from arena.production._read import TRACE_FORMATS, iter_traces, read_traces, trace_format
@@ -62,6 +72,7 @@ from arena.production._shadow import (
     sampled_traces,
     shadow,
     shadow_sample,
+    win_rate_of,
 )
 from arena.production._trace import Message, ProductionTrace, ToolUse
 
@@ -89,6 +100,7 @@ __all__ = [
     "ShadowCases",
     "ShadowLoss",
     "ShadowOptions",
+    "ShadowPoint",
     "ShadowReport",
     "ToolUse",
     "TraceLimits",
@@ -115,7 +127,11 @@ __all__ = [
     "sample_traces",
     "sampled_traces",
     "shadow",
+    "shadow_block",
     "shadow_dataset",
+    "shadow_history",
+    "shadow_losses",
+    "shadow_point",
     "shadow_sample",
     "shadow_sequential",
     "since_time",
@@ -123,4 +139,5 @@ __all__ = [
     "trace_case",
     "trace_flags",
     "trace_format",
+    "win_rate_of",
 ]

@@ -142,6 +142,21 @@ def candidate_score(battle: Battle, candidate: str) -> float | None:
     return score if battle.variant_a == candidate else 1.0 - score
 
 
+def win_rate_of(
+    battles: list[Battle], candidate: str
+) -> tuple[list[Battle], float | None, tuple[float, float] | None]:
+    """The battles with a verdict, and the candidate's win rate against production with its
+    95% interval (None without a verdict)."""
+    from arena.leaderboard import battles_to_arrays
+    from arena.ratings import win_rate_interval
+
+    scored = [b for b in battles if candidate_score(b, candidate) is not None]
+    if not scored:
+        return scored, None, None
+    rate = win_rate_interval(battles_to_arrays(scored), candidate, PRODUCTION)
+    return scored, rate.win_rate, (rate.ci_low, rate.ci_high)
+
+
 def shadow(
     store: Store,
     source: str | Path,
@@ -212,14 +227,7 @@ def _report(
     run_calls: int,
     opts: ShadowOptions,
 ) -> ShadowReport:
-    from arena.leaderboard import battles_to_arrays
-    from arena.ratings import win_rate_interval
-
-    battles = [b for b in judged.battles if candidate_score(b, candidate.name) is not None]
-    win_rate, interval = None, None
-    if battles:
-        rate = win_rate_interval(battles_to_arrays(battles), candidate.name, PRODUCTION)
-        win_rate, interval = rate.win_rate, (rate.ci_low, rate.ci_high)
+    battles, win_rate, interval = win_rate_of(judged.battles, candidate.name)
     traces = {t.case_id: t for t in sample.traces}
     outputs = {r.id: r.output for r in store.results(run_id) if r.id is not None}
     losses = [_loss(b, traces, outputs) for b in battles if candidate_score(b, candidate.name) == 0]
