@@ -84,8 +84,8 @@ def shadow_history(store: Store, run_id: int, judge_key: str | None = None) -> l
 
 
 def shadow_losses(store: Store, run_id: int, judge_key: str | None = None) -> list[ShadowLoss]:
-    """The traces the candidate lost in the run, production's and the candidate's answers
-    side by side (empty: not a shadow run with a candidate)."""
+    """The traces the candidate lost in the run, in sampling order, production's and the
+    candidate's answers side by side (empty: not a shadow run with a candidate)."""
     block = shadow_block(store, run_id)
     candidate = block.get("candidate") if block else None
     if block is None or not isinstance(candidate, str):
@@ -96,10 +96,11 @@ def shadow_losses(store: Store, run_id: int, judge_key: str | None = None) -> li
     results = store.results(run_id)
     outputs = {r.id: r.output for r in results}
     production = {r.case_id: r.output for r in results if r.variant == PRODUCTION}
+    order = {case_id: i for i, case_id in enumerate(ids)}  # sampling order
+    lost = [b for b in _battles(store, run_id, judge_key) if candidate_score(b, candidate) == 0]
+    lost.sort(key=lambda b: (order.get(b.case_id, len(order)), b.repeat))
     losses = []
-    for battle in _battles(store, run_id, judge_key):
-        if candidate_score(battle, candidate) != 0:
-            continue
+    for battle in lost:
         mine = battle.result_a_id if battle.variant_a == candidate else battle.result_b_id
         losses.append(
             ShadowLoss(

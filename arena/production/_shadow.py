@@ -230,7 +230,10 @@ def _report(
     battles, win_rate, interval = win_rate_of(judged.battles, candidate.name)
     traces = {t.case_id: t for t in sample.traces}
     outputs = {r.id: r.output for r in store.results(run_id) if r.id is not None}
-    losses = [_loss(b, traces, outputs) for b in battles if candidate_score(b, candidate.name) == 0]
+    order = {t.case_id: i for i, t in enumerate(sample.traces)}  # not the judge's finish order
+    lost = [b for b in battles if candidate_score(b, candidate.name) == 0]
+    lost.sort(key=lambda b: (order.get(b.case_id, len(order)), b.repeat))
+    losses = [_loss(b, traces, outputs) for b in lost]
     return ShadowReport(
         run_id=run_id,
         candidate=candidate.name,
