@@ -27,11 +27,14 @@ def _digest(trace_id: str) -> int:
 def _first_repeat(digests: array[int]) -> tuple[int, int] | None:
     """The ordinals of two traces with one digest (the later one earliest in the file)."""
     values = np.frombuffer(digests, dtype=np.uint64)
-    order = np.argsort(values, kind="stable")
-    same = np.nonzero(values[order][1:] == values[order][:-1])[0]
-    if same.size == 0:
+    ordered = np.sort(values)  # one copy; positions are looked up only for a repeat
+    repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
+    if repeated.size == 0:
         return None
-    pairs = [(int(order[i]), int(order[i + 1])) for i in same]
+    pairs = []
+    for digest in repeated:
+        first, second = np.nonzero(values == digest)[0][:2]
+        pairs.append((int(first), int(second)))
     return min(pairs, key=lambda pair: pair[1])
 
 
