@@ -116,3 +116,20 @@ def test_a_rubric_is_graded_in_the_grades_mode_stored_and_a_rerun_sends_nothing(
     bad = [*argv[:4], "--rubric", "x", *argv[4:]]
     assert main(bad) == 2
     assert "not both" in capsys.readouterr().err
+
+
+@pytest.mark.system  # end to end through the CLI, on a scripted grader
+def test_an_answer_the_grader_cannot_grade_is_flagged_and_asked_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_fake("no-logprobs", [lambda _: AIMessage("YES")], cycle=True)
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(2))
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    argv = ["shadow", "--traces", traces, "--evaluate-only", "--rubric", "names the capital",
+            "--grader", "fake:no-logprobs", "--db", db, "--json"]  # fmt: skip
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["counts"]["rubric"] == 2 and report["grades"] == {}
+    assert "returned no log-probabilities" in report["flagged"][0]["flags"]["rubric"]
+    assert main(argv) == 0  # an unreadable reply is not cached: asked again
+    assert json.loads(capsys.readouterr().out)["model_calls"] == 2
