@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.errors import InputError
+from arena.production import SampleSpec, sampled_traces
 from arena.production._lines import MAX_LINE_BYTES
 from tests.production.helpers import trace_rows
 from tests.production.scripted import register_models, variant_file
@@ -107,3 +109,22 @@ def test_an_answer_that_talks_to_the_judge_is_flagged_and_never_wins(
     checked = json.loads(capsys.readouterr().out)
     (flagged,) = checked["flagged"]
     assert flagged["trace_id"] == "t0" and "injection" in flagged["flags"]
+
+
+def test_csv_rows_without_an_id_asking_one_query_twice_are_one_query_not_one_id_twice(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "prod.csv"
+    path.write_text(
+        "id,query,answer\n"
+        ",Where is my order?,It ships tomorrow.\n"
+        "r2,How do I reset my password?,Use the reset link.\n"
+        ",Where is my order?,It shipped yesterday.\n"
+    )
+    sample, _ = sampled_traces(path, SampleSpec())
+    assert sample.read == 3 and len(sample.traces) == 2 and sample.duplicates == 1
+    path.write_text(path.read_text() + "r2,Another question?,Another answer.\n")
+    with pytest.raises(InputError) as caught:
+        sampled_traces(path, SampleSpec())
+    assert caught.value.field == "trace_id" and caught.value.file == str(path)
+    assert caught.value.message == "line 5: trace id 'r2' is given twice (first at line 3)"
