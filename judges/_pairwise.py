@@ -120,5 +120,19 @@ class PairwiseJudge:
             details=reading.details,
         )
 
+    async def grade(self, request: PairRequest) -> float:
+        """P(YES) of answer A graded alone, in the ``grades`` mode (a reply that cannot be
+        read is dropped from the cache and raised as :class:`UnreadableReply`)."""
+        from judges.modes._grades import GradesMode
+
+        if not isinstance(self.mode, GradesMode):
+            raise TypeError(f"judge mode {self.mode.name!r} does not grade one answer")
+        try:
+            return await self.mode.grade(_Asker(self._spec, self.model), request)
+        except UnreadableReply as exc:
+            for reply in exc.replies:
+                forget_reply(self.model, reply)
+            raise
+
     def _failed(self, error: str, raw: str, calls: int) -> Verdict:
         return Verdict(error=error, raw=raw, judge=self._spec, model_calls=calls)

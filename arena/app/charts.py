@@ -200,3 +200,26 @@ def trend_chart(
         )
         .properties(height=320, title=f"{title} over runs")
     )
+
+
+def shadow_trend(data: pd.DataFrame) -> alt.LayerChart:
+    """The candidate's win rate against production per shadow run, with its 95% interval,
+    over a dashed line at one half (as good as production)."""
+    order = list(data.sort_values("run_id")["run"])
+    x = alt.X("run:N", sort=order, title="Shadow run", axis=alt.Axis(labelAngle=0))
+    tooltip: list[Any] = [
+        alt.Tooltip("run:N", title="Run"),
+        alt.Tooltip("win_rate:Q", title="Win rate", format=".0%"),
+        alt.Tooltip("ci_low:Q", title="95% low", format=".0%"),
+        alt.Tooltip("ci_high:Q", title="95% high", format=".0%"),
+        alt.Tooltip("battles:Q", title="Battles"),
+    ]
+    base = alt.Chart(data.dropna(subset=["win_rate"]))
+    y = alt.Y("win_rate:Q", title="Win rate vs production", scale=alt.Scale(domain=[0, 1]),
+              axis=alt.Axis(format=".0%"))  # fmt: skip
+    band = base.mark_rule(strokeWidth=2).encode(x=x, y=alt.Y("ci_low:Q"), y2="ci_high:Q")
+    points = base.mark_line(point=alt.OverlayMarkDef(size=80)).encode(x=x, y=y, tooltip=tooltip)
+    even = alt.Chart(pd.DataFrame({"even": [0.5]})).mark_rule(strokeDash=[4, 4]).encode(y="even:Q")
+    return (band + points + even).properties(
+        height=320, title="Candidate win rate against production over shadow runs"
+    )

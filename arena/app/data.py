@@ -305,6 +305,29 @@ def load_trends(url: str, run_ids: list[int]) -> pd.DataFrame:
     )
 
 
+@st.cache_data(ttl=TTL, show_spinner=False)
+def load_shadow_history(url: str, run_id: int, judge_key: str | None) -> pd.DataFrame:
+    """The win rate against production of every shadow run of the run's candidate on the
+    same traces source, oldest first (empty: not a shadow run with a candidate)."""
+    from arena.production import shadow_history
+
+    rows = []
+    for point in shadow_history(get_store(url), run_id, judge_key):
+        low, high = point.interval or (None, None)
+        rows.append({**point.model_dump(exclude={"interval"}), "ci_low": low, "ci_high": high})
+    columns = ["run_id", "created_at", "candidate", "traces", "judge", "battles", "win_rate"]
+    return pd.DataFrame(rows, columns=[*columns, "ci_low", "ci_high"])
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def load_shadow_losses(url: str, run_id: int, judge_key: str | None) -> pd.DataFrame:
+    """The traces the run's candidate lost, both answers side by side."""
+    from arena.production import ShadowLoss, shadow_losses
+
+    rows = [loss.model_dump() for loss in shadow_losses(get_store(url), run_id, judge_key)]
+    return pd.DataFrame(rows, columns=list(ShadowLoss.model_fields))
+
+
 def clear_caches() -> None:
     """Forget every cached read (the "reload data" button)."""
     st.cache_data.clear()

@@ -17,6 +17,7 @@ from arena.app.compare_view import compare_section
 from arena.app.extensions_view import extensions_section
 from arena.app.health_view import health_section
 from arena.app.mutation_view import mutation_section
+from arena.app.shadow_view import shadow_section
 from arena.app.text import error_text, guarded, md
 from arena.app.trends_view import trends_section
 from arena.app.vote_view import vote_section
@@ -62,8 +63,16 @@ def _runs_or_stop(url: str) -> list[dict[str, Any]]:
 
 
 def _tabs(ctx: views.Context) -> None:
-    board, trends, compare, health, vote, extensions = st.tabs(
-        ["Leaderboard", "Trends", "Compare two variants", "Judge health", "Vote", "Extensions"]
+    board, trends, compare, health, vote, shadow, extensions = st.tabs(
+        [
+            "Leaderboard",
+            "Trends",
+            "Compare two variants",
+            "Judge health",
+            "Vote",
+            "Production shadow",
+            "Extensions",
+        ]
     )
     with board:
         with guarded("the leaderboard"):
@@ -80,6 +89,8 @@ def _tabs(ctx: views.Context) -> None:
         mutation_section(ctx.url, str(ctx.run["dataset"]))
     with vote, guarded("the vote"):
         vote_section(ctx)
+    with shadow, guarded("the production shadow"):
+        shadow_section(ctx)
     with extensions, guarded("the extensions"):
         extensions_section()
 

@@ -55,7 +55,8 @@ def register(sub: Any) -> None:
         "--rubric",
         default=None,
         metavar="TEXT",
-        help="with --evaluate-only: grade every answer against this criterion with --grader",
+        help="with --evaluate-only: grade every answer alone against this rubric (the judge's "
+        "grades mode: P(YES) of one token, with --grader's model)",
     )
     p.add_argument(
         "--rubric-from",
@@ -67,7 +68,8 @@ def register(sub: Any) -> None:
         "--grader",
         default=DEFAULT_JUDGE,
         metavar="SPEC",
-        help=f"the rubric's grader, a judge spec (default: {DEFAULT_JUDGE})",
+        help="the rubric's grader, a judge spec whose model is asked in the grades mode "
+        f"(default: {DEFAULT_JUDGE})",
     )
     p.add_argument(
         "--max-latency", type=float, default=None, metavar="S", help="flag slower traces"
@@ -252,6 +254,9 @@ def _evaluate_only(args: argparse.Namespace, sampling: Any) -> int:
         "model calls sent"
     )
     print(", ".join(f"{name} {n}" for name, n in report.counts.items()))
+    if report.grades:
+        mean = sum(report.grades.values()) / len(report.grades)
+        print(f"rubric: mean P(YES) {mean:.2f} over {len(report.grades)} graded answers")
     for trace in report.flagged:
         why = "; ".join(f"{k}: {v}" for k, v in trace.flags.items())
         print(terminal_safe(f"  {trace.trace_id}: {why}"))

@@ -6,7 +6,10 @@ candidate against what production answered (``arena shadow``).
 - :func:`sample_traces` (deterministic by a hash of the trace id and the seed) and
   :func:`redact_trace` (e-mails, phone numbers, keys);
 - :func:`replay` (the sampled queries as a run beside production's answers) and
-  :func:`shadow` (judged pairwise in both orders: win rate, interval, non-inferiority, losses).
+  :func:`shadow` (judged pairwise in both orders: win rate, interval, non-inferiority, losses);
+- :func:`evaluate_sample` (``--evaluate-only``: reference-free checks, a rubric graded in the
+  judge's ``grades`` mode) and :func:`shadow_history` / :func:`shadow_losses` (stored shadow
+  runs read back for the app).
 """
 
 from __future__ import annotations
@@ -16,12 +19,10 @@ from arena.production._evaluate import (
     GRADER,
     FlaggedTrace,
     QualityReport,
-    RubricCheck,
     TraceLimits,
-    check_grader,
     evaluate_sample,
     evaluate_traces,
-    rubric_flags,
+    store_checks,
     trace_flags,
 )
 from arena.production._golden import (
@@ -31,6 +32,23 @@ from arena.production._golden import (
     add_from_shadow,
     flagged_cases,
     lost_cases,
+)
+from arena.production._grading import (
+    GRADES_MODE,
+    PASS_GRADE,
+    RubricCheck,
+    check_grader,
+    grade_answers,
+    grade_request,
+    grading_judge,
+    rubric_flags,
+)
+from arena.production._history import (
+    ShadowPoint,
+    shadow_block,
+    shadow_history,
+    shadow_losses,
+    shadow_point,
 )
 from arena.production._langsmith_online import langsmith_traces, since_time
 from arena.production._langsmith_runs import example_to_trace, run_to_trace
@@ -54,6 +72,7 @@ from arena.production._shadow import (
     sampled_traces,
     shadow,
     shadow_sample,
+    win_rate_of,
 )
 from arena.production._trace import Message, ProductionTrace, ToolUse
 
@@ -62,7 +81,9 @@ __all__ = [
     "EVERY",
     "FLAGGED",
     "GRADER",
+    "GRADES_MODE",
     "LOSSES",
+    "PASS_GRADE",
     "PRODUCTION",
     "RULES",
     "SHADOW_KEYS",
@@ -79,6 +100,7 @@ __all__ = [
     "ShadowCases",
     "ShadowLoss",
     "ShadowOptions",
+    "ShadowPoint",
     "ShadowReport",
     "ToolUse",
     "TraceLimits",
@@ -88,6 +110,9 @@ __all__ = [
     "evaluate_traces",
     "example_to_trace",
     "flagged_cases",
+    "grade_answers",
+    "grade_request",
+    "grading_judge",
     "iter_traces",
     "langsmith_traces",
     "lost_cases",
@@ -102,11 +127,17 @@ __all__ = [
     "sample_traces",
     "sampled_traces",
     "shadow",
+    "shadow_block",
     "shadow_dataset",
+    "shadow_history",
+    "shadow_losses",
+    "shadow_point",
     "shadow_sample",
     "shadow_sequential",
     "since_time",
+    "store_checks",
     "trace_case",
     "trace_flags",
     "trace_format",
+    "win_rate_of",
 ]

@@ -2,8 +2,9 @@
 checks on every sampled trace, stored with the run and reported.
 
 With a rubric (``--rubric TEXT``, or a dataset's ``judge:`` block: its persona and rubric),
-every answer is also graded against it by an LLM grader (the rubric grader of ``arena score
---grader``, cached in the store): a reply it says does not meet it is flagged ``rubric``.
+every answer is also graded alone against it with the judge's ``grades`` mode (P(YES) of one
+token, cached in the store; :mod:`arena.production._grading`): the grade is stored and
+reported, and an answer graded below one half is flagged ``rubric``.
 
 The checks need no model: production raised an error; a tool call failed; the answer is
 empty; the answer seems to address a grader (:func:`judges._injection.suspected_injection`,
@@ -14,11 +15,9 @@ checks are stored as a score of its production result (grader :data:`GRADER`), s
 
 from __future__ import annotations
 
-import asyncio
-
 from pydantic import BaseModel, Field
 
-from arena.errors import InputError
+from arena.production._grading import RubricCheck, check_grader, grade_answers, rubric_flags
 from arena.production._replay import PRODUCTION
 from arena.production._trace import ProductionTrace
 from arena.scoring import CaseScore
@@ -47,19 +46,6 @@ class TraceLimits(BaseModel):
     max_cost: float | None = Field(None, ge=0)
 
 
-class RubricCheck(BaseModel):
-    """What the LLM grader grades every answer against, and which grader (a judge spec)."""
-
-    criterion: str = Field(min_length=1)
-    grader: str = Field(min_length=1)
-
-    @classmethod
-    def from_settings(cls, persona: str | None, rubric: str, grader: str) -> RubricCheck:
-        """A dataset's ``judge:`` block as one criterion (the persona says what the agent is)."""
-        who = f"The assistant is {persona}. " if persona else ""
-        return cls(criterion=who + rubric, grader=grader)
-
-
 class FlaggedTrace(BaseModel):
     """A trace that failed a check, and why."""
 
@@ -79,6 +65,10 @@ class QualityReport(BaseModel):
     flagged: list[FlaggedTrace]
     counts: dict[str, int]
     pass_rate: float | None
+    grades: dict[str, float] = Field(
+        default_factory=dict,
+        description="Trace id -> P(YES) of its answer against the rubric (the grades mode).",
+    )
 
     def summary(self) -> dict[str, object]:
         """The report's JSON."""
@@ -108,16 +98,18 @@ def trace_flags(trace: ProductionTrace, limits: TraceLimits) -> dict[str, str]:
 def evaluate_traces(
     traces: list[ProductionTrace],
     limits: TraceLimits,
-    graded: dict[str, str] | None = None,
+    grades: dict[str, float | str] | None = None,
 ) -> QualityReport:
-    """The quality report of ``traces`` (pure: nothing stored); ``graded`` is case id -> why
-    the rubric grader failed it (:func:`rubric_flags`)."""
+    """The quality report of ``traces`` (pure: nothing stored); ``grades`` is case id -> the
+    answer's rubric grade, or why it could not be graded
+    (:func:`~arena.production._grading.grade_answers`)."""
     flagged = []
     counts = dict.fromkeys(CHECKS, 0)
+    failed = rubric_flags(grades or {})
     for trace in traces:
         flags = trace_flags(trace, limits)
-        if graded and trace.case_id in graded:
-            flags["rubric"] = graded[trace.case_id]
+        if trace.case_id in failed:
+            flags["rubric"] = failed[trace.case_id]
         for name in flags:
             counts[name] += 1
         if flags:
@@ -131,14 +123,25 @@ def evaluate_traces(
                 )
             )
     rate = 1 - len(flagged) / len(traces) if traces else None
-    return QualityReport(sampled=len(traces), flagged=flagged, counts=counts, pass_rate=rate)
+    graded = {
+        t.trace_id: grade
+        for t in traces
+        if isinstance(grade := (grades or {}).get(t.case_id), float)
+    }
+    return QualityReport(
+        sampled=len(traces), flagged=flagged, counts=counts, pass_rate=rate, grades=graded
+    )
 
 
-def store_checks(store: Store, run_id: int, report: QualityReport) -> None:
-    """Store each production result's checks as its score (grader :data:`GRADER`)."""
+def store_checks(
+    store: Store, run_id: int, report: QualityReport, traces: list[ProductionTrace]
+) -> None:
+    """Store each production result's checks (and rubric grade) as its score (grader
+    :data:`GRADER`)."""
     dataset = store.run_dataset(run_id)
     cases = {c.id: c for c in dataset.test_cases}
     flags = {f.case_id: f.flags for f in report.flagged}
+    grades = {t.case_id: report.grades[t.trace_id] for t in traces if t.trace_id in report.grades}
     scores = []
     for result in store.results(run_id):
         if result.variant != PRODUCTION:
@@ -155,7 +158,7 @@ def store_checks(store: Store, run_id: int, report: QualityReport) -> None:
                 repeat=result.repeat,
                 score=0.0 if failed else 1.0,
                 passed=not failed,
-                details={"checks": failed},
+                details={"checks": failed, **_grade(grades.get(result.case_id))},
                 fail_reasons=[
                     FailReason(why, check=f"production.{name}", kind=CHECKS[name])
                     for name, why in failed.items()
@@ -165,51 +168,8 @@ def store_checks(store: Store, run_id: int, report: QualityReport) -> None:
     store.save_scores(run_id, GRADER, scores)
 
 
-def rubric_flags(
-    store: Store, traces: list[ProductionTrace], check: RubricCheck, concurrency: int = 2
-) -> tuple[dict[str, str], int]:
-    """Case id -> why, for every answer the grader says misses ``check``'s criterion, and
-    the model calls sent (replies are cached in ``store``: a rerun sends none)."""
-    from arena.evaluation.run_scores import make_grader
-    from arena.models import CALLS, CallCounter
-    from arena.production._replay import trace_case
-    from arena.scoring import RubricGrader
-
-    grader = make_grader(check.grader, store)
-    assert isinstance(grader, RubricGrader)  # a judge spec makes the LLM grader
-    counter = CallCounter()
-    gate = asyncio.Semaphore(concurrency)
-
-    async def grade(trace: ProductionTrace) -> tuple[str, str | None]:
-        case = trace_case(trace).model_copy(update={"rubric": check.criterion})
-        async with gate:
-            token = CALLS.set(counter)
-            try:
-                found = await grader.grade_rubric(case, trace.answer)
-            finally:
-                CALLS.reset(token)
-        if found.error:
-            return trace.case_id, f"the grader could not grade it: {found.error[:200]}"
-        return trace.case_id, None if found.passed else f"misses the rubric ({found.score:.2f})"
-
-    async def every() -> list[tuple[str, str | None]]:
-        return await asyncio.gather(*(grade(t) for t in traces))
-
-    graded = asyncio.run(every())
-    return {case: why for case, why in graded if why is not None}, counter.sent
-
-
-def check_grader(check: RubricCheck | None) -> None:
-    """InputError (field ``--grader``) unless the grader can be built; nothing is called."""
-    if check is None:
-        return
-    from arena.models import check_model
-    from judges import parse_judge
-
-    try:
-        check_model(parse_judge(check.grader).model)
-    except InputError as exc:
-        raise InputError(f"the grader {check.grader}: {exc.message}", field="--grader") from None
+def _grade(grade: float | None) -> dict[str, float]:
+    return {} if grade is None else {"rubric_grade": grade}
 
 
 def evaluate_sample(
@@ -228,7 +188,7 @@ def evaluate_sample(
 
     check_grader(rubric)  # before anything is stored
     ran = replay(store, traces, None, source=source, options=RunOptions(progress=False))
-    graded, calls = rubric_flags(store, traces, rubric) if rubric else ({}, 0)
-    report = evaluate_traces(traces, limits, graded)
-    store_checks(store, ran.run_id, report)
+    grades, calls = grade_answers(store, traces, rubric) if rubric else ({}, 0)
+    report = evaluate_traces(traces, limits, grades)
+    store_checks(store, ran.run_id, report, traces)
     return report.model_copy(update={"run_id": ran.run_id, "model_calls": calls})

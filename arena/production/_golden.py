@@ -37,8 +37,10 @@ class ShadowCases(BaseModel):
 
 def shadow_config(store: Store, run_id: int) -> dict[str, object]:
     """The ``shadow`` block of a shadow run's config; InputError for any other run."""
-    config = store.run(run_id).config.get("shadow")
-    if not isinstance(config, dict):
+    from arena.production._history import shadow_block
+
+    config = shadow_block(store, run_id)
+    if config is None:
         raise InputError(f"run {run_id} is not a shadow run (arena shadow)", field="--from-shadow")
     return config
 

@@ -174,6 +174,11 @@ def runs_to_traces(
             yield where, run_to_trace(run, file=file, where=where)
 
 
+def query_id(query: str) -> str:
+    """The trace id of a CSV row without one: a hash of its query (stable across reruns)."""
+    return "csv-" + hashlib.sha256(query.encode()).hexdigest()[:16]
+
+
 def example_to_trace(example: dict[str, Any], *, file: str, where: str) -> ProductionTrace:
     """A row of ``arena langsmith``'s CSV (``inputs``/``outputs``/``metadata``) as a trace;
     without an ``id`` column its id is a hash of the query."""
@@ -187,6 +192,6 @@ def example_to_trace(example: dict[str, Any], *, file: str, where: str) -> Produ
     metadata = dict(example.get("metadata") or {})
     trace_id = example.get("id") or metadata.pop("trace_id", None) or metadata.pop("run_id", None)
     if not trace_id:
-        trace_id = "csv-" + hashlib.sha256(query.encode()).hexdigest()[:16]
+        trace_id = query_id(query)
     data = {"trace_id": str(trace_id), "query": query, "answer": answer, "metadata": metadata}
     return validated(ProductionTrace, data, file=file, where=where)

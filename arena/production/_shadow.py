@@ -26,6 +26,7 @@ from arena.production._redact import redact_trace
 from arena.production._replay import PRODUCTION, replay
 from arena.production._sample import Sample, SampleSpec, sample_traces
 from arena.production._trace import ProductionTrace
+from arena.production._unique import unique_ids
 from arena.runner import RunOptions
 from arena.storage import Store
 from arena.variants.variant import Variant
@@ -104,11 +105,13 @@ def sampled_traces(
 ) -> tuple[Sample, dict[str, int]]:
     """The sample of ``source`` (a traces file, or traces already read, e.g.
     :func:`arena.production.langsmith_traces`), read in one pass (InputError before anything
-    is stored), redacted when asked, and how many of each redaction rule fired."""
+    is stored; a trace id given twice anywhere in it is one), redacted when asked, and how
+    many of each redaction rule fired."""
     if isinstance(source, str | Path):
-        traces: Iterable[ProductionTrace] = (trace for _, trace in iter_traces(source))
+        path = source
+        traces = unique_ids(iter_traces(path), file=str(path), reread=lambda: iter_traces(path))
     else:
-        traces = source
+        traces = unique_ids(((f"trace #{n}", t) for n, t in enumerate(source, 1)), file=None)
     sample = sample_traces(traces, spec)
     counts: dict[str, int] = {}
     if redact:
@@ -137,6 +140,21 @@ def candidate_score(battle: Battle, candidate: str) -> float | None:
         return None
     score = WINNER_SCORE[battle.winner]
     return score if battle.variant_a == candidate else 1.0 - score
+
+
+def win_rate_of(
+    battles: list[Battle], candidate: str
+) -> tuple[list[Battle], float | None, tuple[float, float] | None]:
+    """The battles with a verdict, and the candidate's win rate against production with its
+    95% interval (None without a verdict)."""
+    from arena.leaderboard import battles_to_arrays
+    from arena.ratings import win_rate_interval
+
+    scored = [b for b in battles if candidate_score(b, candidate) is not None]
+    if not scored:
+        return scored, None, None
+    rate = win_rate_interval(battles_to_arrays(scored), candidate, PRODUCTION)
+    return scored, rate.win_rate, (rate.ci_low, rate.ci_high)
 
 
 def shadow(
@@ -209,17 +227,13 @@ def _report(
     run_calls: int,
     opts: ShadowOptions,
 ) -> ShadowReport:
-    from arena.leaderboard import battles_to_arrays
-    from arena.ratings import win_rate_interval
-
-    battles = [b for b in judged.battles if candidate_score(b, candidate.name) is not None]
-    win_rate, interval = None, None
-    if battles:
-        rate = win_rate_interval(battles_to_arrays(battles), candidate.name, PRODUCTION)
-        win_rate, interval = rate.win_rate, (rate.ci_low, rate.ci_high)
+    battles, win_rate, interval = win_rate_of(judged.battles, candidate.name)
     traces = {t.case_id: t for t in sample.traces}
     outputs = {r.id: r.output for r in store.results(run_id) if r.id is not None}
-    losses = [_loss(b, traces, outputs) for b in battles if candidate_score(b, candidate.name) == 0]
+    order = {t.case_id: i for i, t in enumerate(sample.traces)}  # not the judge's finish order
+    lost = [b for b in battles if candidate_score(b, candidate.name) == 0]
+    lost.sort(key=lambda b: (order.get(b.case_id, len(order)), b.repeat))
+    losses = [_loss(b, traces, outputs) for b in lost]
     return ShadowReport(
         run_id=run_id,
         candidate=candidate.name,

@@ -59,6 +59,11 @@ class GradesMode(JudgeMode):
             rationale=f"P(A good)={p_a:.3f}, P(B good)={p_b:.3f}",
         )
 
+    async def grade(self, asker: Asker, request: PairRequest) -> float:
+        """P(YES) of answer A graded alone (the grade every battle of this judge shares);
+        :class:`UnreadableReply` when the reply has no log-probabilities for YES or NO."""
+        return await self._p_yes(asker, self.conversations(request)[0])
+
     def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
         return probability_rule(ab, ba, ab.judge.combine, tie_margin)
 

@@ -4,6 +4,7 @@ scores of production's answers, and flagged traces into golden cases."""
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 
@@ -73,15 +74,21 @@ def test_evaluate_only_stores_and_reports_the_checks(
 
 
 def _grader_reply(messages: list[BaseMessage]) -> AIMessage:
-    text = str(messages[-1].content)
-    answer = text.split("Assistant reply:", 1)[1].split("Criterion:", 1)[0]
-    criterion = text.split("Criterion:", 1)[1]
-    assert "names the capital" in criterion
-    return AIMessage("YES" if "GOOD" in answer else "NO")
+    """The grades mode's grader: P(YES) 0.9 for a GOOD answer, 0.2 for any other."""
+    system, text = str(messages[0].content), str(messages[-1].content)
+    assert "a geography tutor" in system and "names the capital" in system
+    assert text.endswith("Reply YES or NO.") and "Reference answer" not in text
+    p_yes = 0.9 if "GOOD" in text.split("Answer:", 1)[1] else 0.2
+    tops = [
+        {"token": "YES", "logprob": math.log(p_yes)},
+        {"token": "NO", "logprob": math.log(1 - p_yes)},
+    ]
+    first = {"token": "YES", "logprob": math.log(p_yes), "top_logprobs": tops}
+    return AIMessage("YES", response_metadata={"logprobs": {"content": [first]}})
 
 
 @pytest.mark.system  # end to end through the CLI, on a scripted grader
-def test_a_rubric_grades_every_answer_and_a_rerun_sends_nothing(
+def test_a_rubric_is_graded_in_the_grades_mode_stored_and_a_rerun_sends_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     register_fake("rubric-grader", [_grader_reply], cycle=True)
@@ -94,13 +101,35 @@ def test_a_rubric_grades_every_answer_and_a_rerun_sends_nothing(
     dataset.write_text(json.dumps(raw))
     db = f"sqlite:///{tmp_path / 'arena.db'}"
     argv = ["shadow", "--traces", traces, "--evaluate-only", "--rubric-from", str(dataset),
-            "--grader", "fake:rubric-grader", "--db", db, "--json"]  # fmt: skip
+            "--grader", "fake:rubric-grader/text", "--db", db, "--json"]  # fmt: skip
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["counts"]["rubric"] == 2 and report["model_calls"] == 5
     assert {f["trace_id"] for f in report["flagged"]} == {"t0", "t3"}
+    assert "P(YES) 0.20" in report["flagged"][0]["flags"]["rubric"]
+    want = {"t0": 0.2, "t1": 0.9, "t2": 0.9, "t3": 0.2, "t4": 0.9}
+    assert report["grades"] == pytest.approx(want)
+    _, scores = Store(db).scores(report["run_id"], GRADER)
+    assert {s.case_id: s.details["rubric_grade"] for s in scores} == pytest.approx(want)
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out)["model_calls"] == 0
     bad = [*argv[:4], "--rubric", "x", *argv[4:]]
     assert main(bad) == 2
     assert "not both" in capsys.readouterr().err
+
+
+@pytest.mark.system  # end to end through the CLI, on a scripted grader
+def test_an_answer_the_grader_cannot_grade_is_flagged_and_asked_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_fake("no-logprobs", [lambda _: AIMessage("YES")], cycle=True)
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(2))
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    argv = ["shadow", "--traces", traces, "--evaluate-only", "--rubric", "names the capital",
+            "--grader", "fake:no-logprobs", "--db", db, "--json"]  # fmt: skip
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["counts"]["rubric"] == 2 and report["grades"] == {}
+    assert "returned no log-probabilities" in report["flagged"][0]["flags"]["rubric"]
+    assert main(argv) == 0  # an unreadable reply is not cached: asked again
+    assert json.loads(capsys.readouterr().out)["model_calls"] == 2

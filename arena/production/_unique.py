@@ -1,0 +1,74 @@
+"""Trace ids must be unique across the whole source, checked in the streaming pass.
+
+Sampling keeps a share of the traces, but a trace id given twice is bad input wherever it is:
+which of the two is production's answer would be a guess. The pass keeps 8 bytes per trace (a
+digest of its id), not the traces; at the end of the pass a duplicated digest is looked up
+again in the file to name both lines. An id made from the query (a CSV row without an id:
+:func:`~arena.production._langsmith_runs.query_id`) is not checked: two such rows are one
+query asked twice, which sampling counts once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+
+import numpy as np
+
+from arena.errors import InputError
+from arena.production._langsmith_runs import query_id
+from arena.production._trace import ProductionTrace
+
+Placed = Iterable[tuple[str, ProductionTrace]]
+
+
+def _digest(trace_id: str) -> int:
+    return int.from_bytes(hashlib.blake2b(trace_id.encode(), digest_size=8).digest(), "big")
+
+
+def _first_repeat(digests: array[int]) -> tuple[int, int] | None:
+    """The ordinals of two traces with one digest (the later one earliest in the file)."""
+    values = np.frombuffer(digests, dtype=np.uint64)
+    ordered = np.sort(values)  # one copy; positions are looked up only for a repeat
+    repeated = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
+    if repeated.size == 0:
+        return None
+    pairs = []
+    for digest in repeated:
+        first, second = np.nonzero(values == digest)[0][:2]
+        pairs.append((int(first), int(second)))
+    return min(pairs, key=lambda pair: pair[1])
+
+
+def unique_ids(
+    placed: Placed, *, file: str | None, reread: Callable[[], Placed] | None = None
+) -> Iterator[ProductionTrace]:
+    """The traces of ``placed`` ((place, trace) pairs), lazily; at the end of the pass,
+    InputError (field ``trace_id``) naming both places of a trace id given twice.
+    ``reread`` gives the pairs again (a file), to name the first place; else its ordinal."""
+    digests: array[int] = array("Q")
+    for number, (_, trace) in enumerate(placed):
+        made = trace.trace_id == query_id(trace.query)
+        digests.append(_digest(f"\0{number}" if made else trace.trace_id))  # made: unique
+        yield trace
+    repeat = _first_repeat(digests)
+    if repeat is None:
+        return
+    first, second = repeat
+    places = {first: f"trace #{first + 1}", second: f"trace #{second + 1}"}
+    ids: dict[int, str] = {}
+    if reread is not None:
+        for number, (where, trace) in enumerate(reread()):
+            if number in places:
+                places[number], ids[number] = where, trace.trace_id
+            if number >= second:
+                break
+    if len(set(ids.values())) > 1:
+        return  # two ids with one 64-bit digest, not one id twice
+    named = f" {ids[second]!r}" if ids else ""
+    raise InputError(
+        f"{places[second]}: trace id{named} is given twice (first at {places[first]})",
+        file=file,
+        field="trace_id",
+    )
