@@ -502,6 +502,10 @@ GOLDEN_CHECKS: Registry[Any] = Registry(
             f"{_CHECKS}._route:CHECK",
             "a LangGraph agent's path: expected route, forbidden nodes, max supersteps",
         ),
+        "graph_trajectory": Builtin(
+            f"{_CHECKS}._graph_trajectory:CHECK",
+            "a LangGraph agent's path against an agentevals graph-trajectory reference",
+        ),
     },
     base="arena.scoring.checks._base:GoldenCheck",
     adapt=_instance,

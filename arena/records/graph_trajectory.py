@@ -30,13 +30,16 @@ INTERRUPT = "__interrupt__"
 
 def graph_steps(path: NodePath) -> list[list[str]]:
     """Per turn, the node names agentevals lists: ``__start__``, then every node that ran
-    (a sub-graph's as ``parent:node``), ``__interrupt__`` before a node that interrupted."""
+    (a sub-graph's as ``parent:node``, its entry as ``parent:__start__``), and
+    ``__interrupt__`` before a node that interrupted."""
     turns = max(len(path.turn_supersteps), 1)
     steps: list[list[str]] = []
     for turn in range(1, turns + 1):
         names = [START]
         interrupted = {i.node for i in path.interrupts if i.turn == turn}
         for step in path.of_turn(turn):
+            if step.parent is not None and names[-1] == step.parent:
+                names.append(f"{step.parent}:{START}")
             if step.name in interrupted and step.error == "GraphInterrupt":
                 names.append(INTERRUPT)
             names.append(step.name)
