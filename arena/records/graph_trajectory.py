@@ -48,10 +48,20 @@ def graph_steps(path: NodePath) -> list[list[str]]:
 
 
 def agentevals_trajectory(result: RunResult, case_input: str = "") -> dict[str, Any]:
-    """The result's path as agentevals' graph trajectory (``inputs``, ``results``,
-    ``steps``): a dialogue's turns from its record, a one-message case's input as given
-    (``case_input``, the golden case's ``input``). ValueError for a result without a path
-    (its agent is not a compiled graph)."""
+    """The result's path as agentevals' graph trajectory.
+
+    Args:
+        result: a stored or fresh result whose agent was a compiled LangGraph graph.
+        case_input: the golden case's ``input`` (a one-message case; a dialogue's user
+            turns come from its record).
+
+    Returns:
+        ``{"inputs", "results", "steps"}`` as ``extract_langgraph_trajectory_from_thread``
+        gives them: per agent turn its input, its answer and its node names.
+
+    Raises:
+        ValueError: the result has no path (its agent is not a compiled graph).
+    """
     if result.nodes is None:
         raise ValueError(f"result {result.id} has no graph path (its agent is not a graph)")
     steps = graph_steps(result.nodes)
