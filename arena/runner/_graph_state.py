@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.constants import CONFIG_KEY_CHECKPOINTER
 from langgraph.types import StateSnapshot
 
@@ -28,6 +29,26 @@ from arena.scoring import score_result
 if TYPE_CHECKING:
     from arena.golden import GoldenCase
     from arena.records.results import RunResult
+
+
+_TEXT = "arena-text"  # the type tag of a value the lent saver keeps as its repr
+
+
+class _TextFallback(JsonPlusSerializer):
+    """LangGraph's serializer, keeping a value it cannot serialize (a lock, a client) as its
+    ``repr``: a lent checkpointer must never fail a run that runs without one. A run reads
+    nothing back from it (each invocation and sub-graph starts from an empty thread)."""
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        try:
+            return super().dumps_typed(obj)
+        except Exception:
+            return _TEXT, repr(obj).encode("utf-8", "replace")
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        if data[0] == _TEXT:
+            return data[1].decode("utf-8", "replace")
+        return super().loads_typed(data)
 
 
 @dataclass(frozen=True)
@@ -47,7 +68,7 @@ def prepare_state(agent: object, config: RunnableConfig) -> StateCapture | None:
     configurable = dict(config.get("configurable") or {})
     configurable["thread_id"] = f"arena-{uuid.uuid4().hex}"
     if getattr(agent, "checkpointer", None) is None:
-        configurable[CONFIG_KEY_CHECKPOINTER] = InMemorySaver()
+        configurable[CONFIG_KEY_CHECKPOINTER] = InMemorySaver(serde=_TextFallback())
     config["configurable"] = configurable
     return StateCapture(agent, config)
 
@@ -62,7 +83,10 @@ def failed(result: RunResult, case: GoldenCase) -> bool:
 async def keep_state(capture: StateCapture, result: RunResult, case: GoldenCase) -> None:
     """Set ``result.states`` from the run's checkpoints when the case failed (a checkpointer
     that fails to answer leaves it unset: the result stands without it)."""
-    if not failed(result, case):
+    try:
+        if not failed(result, case):
+            return
+    except Exception:  # a case the scorer cannot read: scoring will say so, not the runner
         return
     config: RunnableConfig = {"configurable": dict(capture.config.get("configurable") or {})}
     try:

@@ -5,7 +5,8 @@ value length, secrets) and what each step changed."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import threading
+from typing import Any, TypedDict
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
@@ -105,3 +106,29 @@ def test_values_are_cut_keys_listed_secrets_redacted(monkeypatch: pytest.MonkeyP
 def test_only_the_last_steps_are_kept() -> None:
     bounded = graph_states(_snapshots(_graph(), "x"), limit=2)
     assert [s.step for s in bounded.steps] == [1, 2] and bounded.dropped == 2
+
+
+class Held(TypedDict):
+    lock: Any
+    n: int
+
+
+def test_a_lent_checkpointer_never_fails_a_state_it_cannot_serialize() -> None:
+    graph = StateGraph(Held)
+    graph.add_node("hold", lambda state: {"lock": threading.Lock(), "n": state["n"] + 1})
+    graph.add_edge(START, "hold")
+    graph.add_edge("hold", END)
+    compiled = graph.compile()
+    config: dict[str, Any] = {}
+    assert prepare_state(compiled, config) is not None
+
+    async def run_and_read() -> tuple[Any, list[Any]]:
+        out = await compiled.ainvoke({"n": 1}, config)
+        history = [s async for s in compiled.aget_state_history(config)]
+        return out, history
+
+    out, history = asyncio.run(run_and_read())
+    assert out["n"] == 2 and isinstance(out["lock"], type(threading.Lock()))  # ran as without
+    held = graph_states(history).at(1)
+    assert held is not None and held.values["n"] == "2"
+    assert held.values["lock"].startswith("<unlocked _thread.lock")  # kept as its repr
