@@ -12,6 +12,7 @@ deterministic golden checks (no LLM grader) fail it.
 
 from __future__ import annotations
 
+import os
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from arena.records.results import RunResult
 
 
+KEEP_STATE_ENV = "ARENA_KEEP_STATE"
+"""Set to ``0`` to keep no state (no checkpointer is lent: the graph's runs cost what they
+cost without the arena)."""
 _TEXT = "arena-text"  # the type tag of a value the lent saver keeps as its repr
 
 
@@ -62,15 +66,20 @@ class StateCapture:
 def prepare_state(agent: object, config: RunnableConfig) -> StateCapture | None:
     """Give ``config`` a thread (and a checkpointer, when the graph has none) so the run's
     state after each superstep can be read back; None when it cannot (not a graph, or a
-    graph compiled with ``checkpointer=False``)."""
-    if not is_graph(agent) or getattr(agent, "checkpointer", None) is False:
+    graph compiled with ``checkpointer=False``) or may not (``$ARENA_KEEP_STATE`` is ``0``:
+    a graph with its own checkpointer still gets its thread, nothing is lent)."""
+    own = getattr(agent, "checkpointer", None)
+    if not is_graph(agent) or own is False:
+        return None
+    keep = os.environ.get(KEEP_STATE_ENV, "1") != "0"
+    if own is None and not keep:
         return None
     configurable = dict(config.get("configurable") or {})
     configurable["thread_id"] = f"arena-{uuid.uuid4().hex}"
-    if getattr(agent, "checkpointer", None) is None:
+    if own is None:
         configurable[CONFIG_KEY_CHECKPOINTER] = InMemorySaver(serde=_TextFallback())
     config["configurable"] = configurable
-    return StateCapture(agent, config)
+    return StateCapture(agent, config) if keep else None
 
 
 def failed(result: RunResult, case: GoldenCase) -> bool:

@@ -132,3 +132,17 @@ def test_a_lent_checkpointer_never_fails_a_state_it_cannot_serialize() -> None:
     held = graph_states(history).at(1)
     assert held is not None and held.values["n"] == "2"
     assert held.values["lock"].startswith("<unlocked _thread.lock")  # kept as its repr
+
+
+def test_keep_state_0_lends_nothing_but_a_graphs_own_checkpointer_gets_its_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ARENA_KEEP_STATE", "0")
+    plain: dict[str, Any] = {}
+    assert prepare_state(_graph(), plain) is None and "configurable" not in plain
+    own: dict[str, Any] = {}
+    graph = _graph(InMemorySaver())
+    assert prepare_state(graph, own) is None
+    assert set(own["configurable"]) == {"thread_id"}
+    out = asyncio.run(graph.ainvoke({"messages": [HumanMessage("hi")]}, own))
+    assert out["note"] == "seen hi"  # it runs (a checkpointer needs a thread)
