@@ -23,6 +23,8 @@ _EXPORTS = {
     "register_fake": "arena.models",
     "RunResult": "arena.records.results",
     "TrajectoryStep": "arena.records.results",
+    "GraphStates": "arena.records.graph_state",
+    "agentevals_trajectory": "arena.records.graph_trajectory",
     "RunOptions": "arena.runner",
     "RunReport": "arena.runner",
     "run_suite": "arena.runner",

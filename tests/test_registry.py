@@ -129,6 +129,7 @@ BUILTINS = {
         "rubric",
         "turns",
         "route",
+        "graph_trajectory",
     ),
     "agents": ("react", "supervisor"),
     "report_formats": ("table", "json", "markdown"),

@@ -17,6 +17,7 @@ import streamlit as st
 
 from arena.app import data
 from arena.app.dialogue_view import load_dialogue, render_dialogue
+from arena.app.graph_view import graph_path
 from arena.app.text import VERDICT_STYLE, dollars, md, missing
 from arena.app.views import Context
 from arena.reports._format import pct
@@ -265,6 +266,7 @@ def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str
             if not missing(row[id_key]):
                 if conversation is None:
                     trajectory(ctx.url, int(row[id_key]), name)
+                graph_path(ctx.url, int(row[id_key]), name)
                 judge_details(ctx, int(row[id_key]), name)
     if "suspected injection" in str(row["Judge winner"]):
         st.warning(

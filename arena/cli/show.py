@@ -8,6 +8,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
+from arena.cli.show_graph import add_graph_flags, print_graph_view, wants_graph_view
 from arena.reports._format import terminal_safe
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("show", help="print one result's trajectory")
     p.add_argument("result_id", type=int, help="stored result id (`arena runs`, `arena score`)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_graph_flags(p)
     add_db(p)
     p.set_defaults(handler=cmd_show)
 
@@ -30,6 +32,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     store = Store(args.db)
     result = store.result(args.result_id)
+    if wants_graph_view(args):
+        return print_graph_view(store, result, args)
     if args.json:
         print(result.model_dump_json(indent=2))
         return 0

@@ -24,6 +24,7 @@ from arena.defaults import Tier as Tier  # re-exported: declared in arena.defaul
 from arena.errors import NotFound
 from arena.golden._conversation import ContainsItem as ContainsItem
 from arena.golden._conversation import Conversation, Text
+from arena.golden._graph_trajectory import EXPECTED_GRAPH_TRAJECTORY, GraphTrajectoryRef
 from arena.golden._route import (
     EXPECTED_ROUTE,
     FORBIDDEN_NODES,
@@ -251,6 +252,9 @@ class GoldenCase(BaseModel):
     max_supersteps: Annotated[int, Field(ge=1)] | None = Field(
         None, exclude_if=_unset, description=MAX_SUPERSTEPS
     )
+    expected_graph_trajectory: GraphTrajectoryRef | None = Field(
+        None, exclude_if=_unset, description=EXPECTED_GRAPH_TRAJECTORY
+    )
 
     @field_validator("id")
     @classmethod
@@ -319,6 +323,9 @@ class GoldenCase(BaseModel):
         turn's as ``conversation.expect.0.expected_route``), with the names it holds."""
         fields = [("expected_route", list(self.expected_route))]
         fields.append(("forbidden_nodes", list(self.forbidden_nodes)))
+        if self.expected_graph_trajectory is not None:
+            reference = self.expected_graph_trajectory.node_names()
+            fields.append(("expected_graph_trajectory.steps", reference))
         for index, expect in enumerate(self.conversation.expect if self.conversation else []):
             fields.append((f"conversation.expect.{index}.expected_route", expect.expected_route))
             fields.append((f"conversation.expect.{index}.forbidden_nodes", expect.forbidden_nodes))

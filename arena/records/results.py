@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena.records.dialogue import Dialogue
 from arena.records.graph_path import NodePath
+from arena.records.graph_state import GraphStates
 from arena.secrets import redact_optional
 
 
@@ -81,6 +82,11 @@ class RunResult(BaseModel):
         None,
         exclude_if=lambda v: v is None,
         description="The path through a LangGraph agent's graph (None for a plain Runnable).",
+    )
+    states: GraphStates | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="A failed LangGraph run's state after each superstep (None otherwise).",
     )
     created_at: datetime = Field(default_factory=utcnow)
 

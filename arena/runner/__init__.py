@@ -3,6 +3,7 @@
 from arena.runner._execute import execute_task
 from arena.runner._graph_nodes import node_names, variant_node_names
 from arena.runner._graph_path import NodePathRecorder, is_graph, record_path
+from arena.runner._graph_state import StateCapture, graph_states, keep_state, prepare_state
 from arena.runner._lookup import run_with_variant
 from arena.runner._preflight import check_run
 from arena.runner._suite import RunOptions, RunReport, run_suite, run_suite_async
@@ -14,14 +15,18 @@ __all__ = [
     "NodePathRecorder",
     "RunOptions",
     "RunReport",
+    "StateCapture",
     "Task",
     "TrajectoryRecorder",
     "VariantSummary",
     "check_run",
     "execute_task",
+    "graph_states",
     "is_graph",
+    "keep_state",
     "node_names",
     "plan_tasks",
+    "prepare_state",
     "record_path",
     "run_key",
     "run_suite",

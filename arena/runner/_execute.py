@@ -13,6 +13,7 @@ from arena.models import CALLS, CachingChatModel, CallCounter
 from arena.records.results import RunResult
 from arena.runner._agents import AgentCache, role_models
 from arena.runner._graph_path import NodePathRecorder, record_path
+from arena.runner._graph_state import StateCapture, keep_state, prepare_state
 from arena.runner._invoke import error_text, run_config, run_cost, task_result, traceback_tail
 from arena.runner._tasks import Task
 from arena.runner._trajectory import TrajectoryRecorder
@@ -50,6 +51,7 @@ async def execute_task(
     token = CALLS.set(counter)
     output, error, final_messages = "", None, None
     paths: NodePathRecorder | None = None
+    capture: StateCapture | None = None
     started = time.perf_counter()
     try:
         tools = agents.tools(variant, model, sandbox)
@@ -57,6 +59,7 @@ async def execute_task(
         recorder.tool_names = agents.tool_names(variant, agent, tools)
         config = run_config(task, run_id, recorder)
         paths = record_path(agent, config)
+        capture = prepare_state(agent, config)
         with use_sandbox(sandbox):  # write_file of shared tools writes here, for this task
             result = await asyncio.wait_for(
                 agent.ainvoke({"messages": [HumanMessage(case.input)]}, config), timeout_s
@@ -74,7 +77,7 @@ async def execute_task(
     latency = time.perf_counter() - started + counter.replayed_s
     recorder.finish(final_messages)
     files = await asyncio.to_thread(sandbox.release)  # snapshot, then delete (inside the root)
-    return task_result(
+    finished = task_result(
         task,
         run_id,
         recorder,
@@ -85,3 +88,6 @@ async def execute_task(
         files=files,
         nodes=None if paths is None else paths.path(),
     )
+    if capture is not None:
+        await keep_state(capture, finished, case)
+    return finished

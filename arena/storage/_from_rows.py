@@ -6,12 +6,19 @@ from datetime import UTC, datetime
 
 from arena.records.dialogue import Dialogue
 from arena.records.graph_path import NodePath
+from arena.records.graph_state import GraphStates
 from arena.records.results import RunInfo, RunResult, TrajectoryStep
 from arena.storage._tables import DatasetRow, ResultRow, RunRow
 
 
-def result_record(row: ResultRow) -> RunResult:
-    """The record of a stored result, with its trajectory."""
+def _states(row: ResultRow) -> GraphStates | None:
+    """A result's stored states after each superstep (one query, on demand)."""
+    return None if row.node_states is None else GraphStates.model_validate(row.node_states.body)
+
+
+def result_record(row: ResultRow, *, with_states: bool = False) -> RunResult:
+    """The record of a stored result, with its trajectory (and, ``with_states``, a failed
+    graph run's states after each superstep)."""
     steps = [
         TrajectoryStep(
             index=st.index,
@@ -43,6 +50,7 @@ def result_record(row: ResultRow) -> RunResult:
         files=row.files or {},
         dialogue=None if row.dialogue is None else Dialogue.model_validate(row.dialogue.body),
         nodes=None if row.node_path is None else NodePath.model_validate(row.node_path.body),
+        states=_states(row) if with_states else None,
         created_at=aware(row.created_at),
     )
 

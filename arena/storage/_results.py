@@ -11,6 +11,7 @@ from arena.storage._tables import (
     BattleRow,
     DialogueRow,
     NodePathRow,
+    NodeStatesRow,
     ResultRow,
     ScoreRow,
     StepRow,
@@ -49,6 +50,11 @@ def _add_steps(s: Session, result_id: int, result: RunResult) -> None:
             statements.node_path_insert(),
             {"result_id": result_id, "body": result.nodes.model_dump(mode="json")},
         )
+    if result.states is not None:
+        s.execute(
+            statements.node_states_insert(),
+            {"result_id": result_id, "body": result.states.model_dump(mode="json")},
+        )
 
 
 def _insert_new(s: Session, data: dict[str, object]) -> int | None:
@@ -73,7 +79,7 @@ def replace_result(s: Session, result: RunResult) -> int:
     * a stored result with an error: update that row in place (same id) with the new result
       and trajectory, and delete the scores and battles of the old output.
     """
-    data = result.model_dump(exclude={"id", "steps", "dialogue", "nodes"})
+    data = result.model_dump(exclude={"id", "steps", "dialogue", "nodes", "states"})
     new_id = _insert_new(s, {**data, "created_at": utcnow()})
     if new_id is not None:  # the usual case: no result for this key yet
         _add_steps(s, new_id, result)
@@ -91,10 +97,11 @@ def replace_result(s: Session, result: RunResult) -> int:
     s.execute(delete(StepRow).where(StepRow.result_id == row.id))
     s.execute(delete(DialogueRow).where(DialogueRow.result_id == row.id))
     s.execute(delete(NodePathRow).where(NodePathRow.result_id == row.id))
+    s.execute(delete(NodeStatesRow).where(NodeStatesRow.result_id == row.id))
     for name, value in data.items():
         setattr(row, name, value)
     row.created_at = utcnow()
     s.flush()
-    s.expire(row, ["steps", "dialogue", "node_path"])
+    s.expire(row, ["steps", "dialogue", "node_path", "node_states"])
     _add_steps(s, row.id, result)
     return row.id

@@ -13,13 +13,21 @@ from typing import Any, cast
 
 from sqlalchemy import Executable, Table, bindparam, delete, select
 
-from arena.storage._tables import DialogueRow, NodePathRow, ResponseCacheRow, ResultRow, StepRow
+from arena.storage._tables import (
+    DialogueRow,
+    NodePathRow,
+    NodeStatesRow,
+    ResponseCacheRow,
+    ResultRow,
+    StepRow,
+)
 
 _CACHE = cast(Table, ResponseCacheRow.__table__)
 _RESULTS = cast(Table, ResultRow.__table__)
 _STEPS = cast(Table, StepRow.__table__)
 _DIALOGUES = cast(Table, DialogueRow.__table__)
 _NODE_PATHS = cast(Table, NodePathRow.__table__)
+_NODE_STATES = cast(Table, NodeStatesRow.__table__)
 RESULT_KEY = ("run_id", "variant_hash", "case_hash", "repeat")
 """The unique key of a stored result."""
 UPSERT_DIALECTS = ("sqlite", "postgresql")
@@ -107,3 +115,9 @@ def dialogue_insert() -> Executable:
 def node_path_insert() -> Executable:
     """Insert a result's node path (``result_id``, ``body``)."""
     return _NODE_PATHS.insert()
+
+
+@cache
+def node_states_insert() -> Executable:
+    """Insert a failed result's states after each superstep (``result_id``, ``body``)."""
+    return _NODE_STATES.insert()

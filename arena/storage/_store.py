@@ -273,12 +273,13 @@ class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
             return [result_record(r) for r in rows]
 
     def result(self, result_id: int) -> RunResult:
-        """One result with its trajectory; NotFound if absent."""
+        """One result with its trajectory (and a failed graph run's states, which a run's
+        results are loaded without); NotFound if absent."""
         with self.session() as s:
             row = s.get(ResultRow, result_id, options=[selectinload(ResultRow.steps)])
             if row is None:
                 raise NotFound(f"no result with id {result_id}")
-            return result_record(row)
+            return result_record(row, with_states=True)
 
     def finished_results(self, run_id: int) -> dict[ResultKey, RunResult]:
         """Results already stored for a run, keyed by (variant hash, case hash, repeat)."""

@@ -101,6 +101,10 @@ class ResultRow(Base):
     node_path: Mapped[NodePathRow | None] = relationship(
         back_populates="result", cascade="all, delete-orphan", lazy="selectin", uselist=False
     )
+    # A failed LangGraph run's state after each superstep: loaded only with one result.
+    node_states: Mapped[NodeStatesRow | None] = relationship(
+        back_populates="result", cascade="all, delete-orphan", lazy="select", uselist=False
+    )
 
 
 class StepRow(Base):
@@ -130,6 +134,14 @@ class NodePathRow(Base):
     result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), unique=True)
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     result: Mapped[ResultRow] = relationship(back_populates="node_path")
+
+
+class NodeStatesRow(Base):
+    __tablename__ = "node_states"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), unique=True)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[ResultRow] = relationship(back_populates="node_states")
 
 
 class ResponseCacheRow(Base):
