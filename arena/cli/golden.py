@@ -181,7 +181,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 def _check_nodes(dataset: Any, path: str, variant_files: list[str]) -> None:
     """Refuse (InputError, exit 2) a route field naming a node the variants' graphs lack."""
-    from arena.golden._lint_routes import check_route_nodes
+    from arena.curation._lint_routes import check_route_nodes
     from arena.runner import variant_node_names
     from arena.variants.variant import load_variants
 
