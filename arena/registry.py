@@ -199,8 +199,9 @@ class Registry(MutableMapping[str, Any], Generic[T]):
     ) -> None:
         """Register ``entry`` (an object or an import path ``package.module:attr``) as ``name``.
 
-        Never imports the built-ins: a name taken by a built-in not loaded yet is found when
-        they load (a ``replace=True`` registration made before keeps the name).
+        An entry from outside :attr:`homes` registered without ``replace`` loads the
+        built-ins first, so a name a built-in takes is refused here, and the built-in stays
+        (a ``replace=True`` registration made before they load keeps the name).
 
         Args:
             name: the name users write (no colon).
@@ -222,9 +223,11 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         """
         if not isinstance(name, str) or not name or ":" in name:
             raise ValueError(f"bad {self.kind} name {name!r}")
+        origin = origin or _module_of(entry)
+        if not replace and not self._under_homes(origin):
+            self.load_builtins()  # outside the lock: it imports the homes' modules
         with self._lock:
             current = self._entries.get(name)
-            origin = origin or _module_of(entry)
             same = current is not None and self._same(name, current, entry, origin)
             if current is not None and not replace and not same:
                 if name in self._replaced and self._under_homes(origin):

@@ -281,8 +281,10 @@ print(json.dumps([before, registered, loaded(), in_scope, REPORT_FORMATS.names()
 def test_builtins_load_lazily_once_and_a_plugin_registered_before_lists_after_them() -> None:
     homes = [home for group in HOMES.values() for home in group]
     before, registered, after, in_scope, names = _run(_LAZY, json.dumps(homes))
-    assert before == registered == []
-    assert "arena.reports._score_formats" in after and "judges.modes._text" not in after
+    assert before == []
+    # registering a plugin loads that kind's built-ins (so a clash is refused right there)
+    assert registered == after and "arena.reports._score_formats" in registered
+    assert "judges.modes._text" not in after
     assert in_scope == names == [*BUILTINS["report_formats"], "mine"]
     assert {group: registry.homes for group, registry in REGISTRIES.items()} == HOMES
 
@@ -298,6 +300,30 @@ class Mine(Provider):
 found = PROVIDERS.lookup("openai")
 print(json.dumps([PROVIDERS.names(), type(found).__name__, PROVIDERS.summaries()["openai"]]))
 """
+
+
+_TAKEN_FIRST = """
+import json
+from arena.errors import NameTaken
+from arena.extend import PROVIDERS, Provider, model_provider
+
+try:
+    @model_provider("openai", "mine")
+    class Mine(Provider):
+        \"\"\"takes a built-in's name without replace\"\"\"
+    refused = ""
+except NameTaken as exc:
+    refused = str(exc)
+print(json.dumps([refused, type(PROVIDERS.lookup("openai")).__name__, PROVIDERS.names()]))
+"""
+
+
+def test_a_plugin_taking_a_builtins_name_is_refused_at_once_and_the_builtin_stays() -> None:
+    # before: registration succeeded, then every lookup raised NameTaken as the built-ins loaded
+    refused, kind, names = _run(_TAKEN_FIRST)
+    assert "openai" in refused and "registered already" in refused
+    assert kind == "OpenAIProvider"
+    assert names == list(BUILTINS["providers"])
 
 
 def test_a_builtin_replaced_before_it_loads_stays_replaced_in_its_place() -> None:
