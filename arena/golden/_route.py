@@ -54,9 +54,7 @@ def route_match_needs_route(route: list[str], match: str | None) -> None:
 def route_not_empty(route: list[str]) -> list[str]:
     """ValueError for an ``expected_route`` given empty (it would expect nothing)."""
     if not route:
-        raise ValueError(
-            "expected_route is empty: name at least one node, or leave the field out"
-        )
+        raise ValueError("expected_route is empty: name at least one node, or leave the field out")
     return route
 
 

@@ -39,6 +39,10 @@ def check_route_nodes(
     nodes = f"the graph of {graph} has {', '.join(sorted(known)) or 'no nodes'}"
     if len(found) == 1:
         ((case, field, names),) = found
-        raise InputError(f"unknown node(s) {', '.join(names)}: {nodes}", file=file, case=case, field=field)
-    listed = "; ".join(f"case {case}, field {field}: {', '.join(names)}" for case, field, names in found)
+        raise InputError(
+            f"unknown node(s) {', '.join(names)}: {nodes}", file=file, case=case, field=field
+        )
+    listed = "; ".join(
+        f"case {case}, field {field}: {', '.join(names)}" for case, field, names in found
+    )
     raise InputError(f"unknown node(s) in {len(found)} fields: {listed}; {nodes}", file=file)

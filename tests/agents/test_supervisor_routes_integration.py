@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.golden import load_dataset
 from arena.curation._lint_routes import check_route_nodes
+from arena.golden import load_dataset
 from arena.runner import RunOptions, run_suite, variant_node_names
 from arena.scoring import score_result
 from arena.storage import Store

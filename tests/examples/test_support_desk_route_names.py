@@ -42,7 +42,9 @@ def _edited(tmp_path: Path, **fields: dict[str, Any]) -> Path:
 def _run(db_url: str, dataset: Path, variant: str, **options: Any) -> None:
     use_fake_scripts(SCRIPTS)
     run = RunOptions(progress=False, case_ids=["S-1", "S-2"], dataset_path=str(dataset), **options)
-    run_suite(Store(db_url), load_dataset(dataset), [load_variant(DESK / "variants" / variant)], run)
+    run_suite(
+        Store(db_url), load_dataset(dataset), [load_variant(DESK / "variants" / variant)], run
+    )
 
 
 @pytest.mark.parametrize(
@@ -163,7 +165,9 @@ def test_lint_lists_every_unknown_node_of_every_case_in_one_error(
             {
                 "conversation": {
                     "turns": [{"user": "and?"}],
-                    "expect": [{"turn": 1, "expected_route": ["router"], "forbidden_nodes": ["router"]}],
+                    "expect": [
+                        {"turn": 1, "expected_route": ["router"], "forbidden_nodes": ["router"]}
+                    ],
                 }
             },
             "conversation.expect.0",
