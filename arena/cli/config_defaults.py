@@ -17,6 +17,10 @@ from arena.errors import InputError
 
 #: argument dest -> the ProjectDefaults field that gives its default
 DESTS = ("db", "dataset", "variants_dir", "user_model", "grader", "judge")
+#: argument dest -> other dests that spell the same setting (``golden lint``'s positional
+#: dataset beside its ``--dataset``): given on the command line, they keep the file's default
+#: off the dest, so the flag wins over arena.yaml instead of clashing with it
+SPELLINGS = {"dataset": ("dataset_option",)}
 #: commands whose --judge is the judge they use (in ``plan`` it is optional, ``demo`` has its own)
 JUDGE_COMMANDS = frozenset({"judge", "compare"})
 #: commands that read arena.yaml themselves (the gate): only the database comes from here, and
@@ -31,6 +35,11 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> a
     if "config" not in {a.dest for a in leaf._actions}:
         return args  # the command reads no project settings (agree, schema, init-ci, ...)
     values = config_values(args, {a.dest for a in leaf._actions})
+    values = {
+        dest: value
+        for dest, value in values.items()
+        if all(getattr(args, other, None) is None for other in SPELLINGS.get(dest, ()))
+    }
     if not values:
         return args
     leaf.set_defaults(**values)

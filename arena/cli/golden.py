@@ -182,22 +182,16 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def _check_nodes(dataset: Any, path: str, variant_files: list[str]) -> None:
     """Refuse (InputError, exit 2) a route field naming a node the variants' graphs lack."""
     from arena.curation._lint_routes import check_route_nodes
-    from arena.runner import variant_node_names
+    from arena.runner import variants_node_names
     from arena.variants.variant import load_variants
 
-    known: set[str] = set()
-    graphs = []
-    for variant in load_variants(variant_files):
-        names = variant_node_names(variant)
-        if names is not None:
-            known |= names
-            graphs.append(variant.name)
+    known, graphs = variants_node_names(load_variants(variant_files))
     if not graphs:
         raise InputError(
             "no variant's agent is a compiled LangGraph graph: its nodes cannot be read",
             field="--variants",
         )
-    check_route_nodes(dataset, known, file=path, graph=", ".join(graphs))
+    check_route_nodes(dataset.test_cases, known, file=path, graph=", ".join(graphs))
 
 
 def _lint_dataset(args: argparse.Namespace) -> str:

@@ -13,7 +13,15 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from arena.golden import _route
@@ -140,6 +148,11 @@ class TurnExpect(BaseModel):
         None, exclude_if=_unset, description=f"In this turn: {_route.MAX_SUPERSTEPS}"
     )
 
+    @field_validator("expected_route")
+    @classmethod
+    def _route_not_empty(cls, value: list[str]) -> list[str]:
+        return _route.route_not_empty(value)
+
     @model_validator(mode="after")
     def _says_something(self) -> TurnExpect:
         if not (
@@ -152,6 +165,7 @@ class TurnExpect(BaseModel):
         ):
             raise ValueError(f"turn {self.turn}: an expectation needs at least one field")
         _route.route_match_needs_route(self.expected_route, self.route_match)
+        _route.route_not_forbidden(self.expected_route, self.forbidden_nodes)
         return self
 
     @property

@@ -33,6 +33,8 @@ from arena.golden._route import (
     NodeName,
     RouteMatch,
     route_match_needs_route,
+    route_not_empty,
+    route_not_forbidden,
 )
 from arena.inputs.linear_regex import check_pattern
 from arena.registry import GOLDEN_CHECKS
@@ -292,6 +294,17 @@ class GoldenCase(BaseModel):
     @classmethod
     def _match_needs_route(cls, value: str | None, info: ValidationInfo) -> str | None:
         route_match_needs_route(info.data.get("expected_route", []), value)
+        return value
+
+    @field_validator("expected_route")
+    @classmethod
+    def _route_not_empty(cls, value: list[str]) -> list[str]:
+        return route_not_empty(value)
+
+    @field_validator("forbidden_nodes")
+    @classmethod
+    def _route_not_forbidden(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        route_not_forbidden(info.data.get("expected_route", []), value)
         return value
 
     @model_validator(mode="wrap")

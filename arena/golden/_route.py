@@ -49,3 +49,21 @@ def route_match_needs_route(route: list[str], match: str | None) -> None:
     """ValueError for a ``route_match`` without an ``expected_route`` to match."""
     if match is not None and not route:
         raise ValueError("route_match needs an expected_route")
+
+
+def route_not_empty(route: list[str]) -> list[str]:
+    """ValueError for an ``expected_route`` given empty (it would expect nothing)."""
+    if not route:
+        raise ValueError("expected_route is empty: name at least one node, or leave the field out")
+    return route
+
+
+def route_not_forbidden(route: list[str], forbidden: list[str]) -> None:
+    """ValueError for a node both in ``expected_route`` and ``forbidden_nodes`` (the case
+    could never pass)."""
+    both = [name for name in dict.fromkeys(route) if name in set(forbidden)]
+    if both:
+        raise ValueError(
+            f"{', '.join(both)} in both expected_route and forbidden_nodes: the route "
+            "can never hold; take it out of one of them"
+        )

@@ -1,7 +1,7 @@
 """The runner: variants x golden cases x repeats, cached, resumable, recorded."""
 
 from arena.runner._execute import execute_task
-from arena.runner._graph_nodes import node_names, variant_node_names
+from arena.runner._graph_nodes import node_names, variant_node_names, variants_node_names
 from arena.runner._graph_path import NodePathRecorder, is_graph, record_path
 from arena.runner._graph_state import StateCapture, graph_states, keep_state, prepare_state
 from arena.runner._lookup import run_with_variant
@@ -35,4 +35,5 @@ __all__ = [
     "select_cases",
     "summarize",
     "variant_node_names",
+    "variants_node_names",
 ]

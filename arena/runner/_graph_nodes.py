@@ -13,6 +13,8 @@ from arena.runner._agents import AgentCache
 from arena.runner._graph_path import is_graph
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from arena.variants.variant import Variant
 
 
@@ -43,3 +45,16 @@ def variant_node_names(variant: Variant) -> set[str] | None:
         finally:
             sandbox.release()
     return node_names(agent)
+
+
+def variants_node_names(variants: Iterable[Variant]) -> tuple[set[str], list[str]]:
+    """The node names of every graph among ``variants``' agents (see
+    :func:`variant_node_names`), and the names of the variants whose agent is a graph."""
+    known: set[str] = set()
+    graphs = []
+    for variant in variants:
+        names = variant_node_names(variant)
+        if names is not None:
+            known |= names
+            graphs.append(variant.name)
+    return known, graphs

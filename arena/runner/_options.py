@@ -30,6 +30,7 @@ class RunOptions:
     """The model spec that plays simulated users whose case names none (``arena run
     --user-model``; None: the local model)."""
     offered_tools_only: bool = True
-    """Refuse a case that needs a tool no variant offers (it could never pass); False runs it
-    and lets it fail (``arena run --allow-unoffered-tools``: the gate's baseline side, whose
-    older code may predate a tool the pull request adds)."""
+    """Refuse a case that needs a tool no variant offers (it could never pass), or whose route
+    fields name a node no variant's graph has; False runs it and lets it fail (``arena run
+    --allow-unoffered-tools``: the gate's baseline side, whose older code may predate a tool
+    or node the pull request adds)."""

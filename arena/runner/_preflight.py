@@ -144,3 +144,19 @@ def check_offered_tools(
             case=case.id,
             field=found[0],
         )
+
+
+def check_route_names(cases: list[GoldenCase], variants: list[Variant], dataset_file: str) -> None:
+    """InputError (naming the dataset file, every case and field, the unknown names and the
+    graph's nodes) when a case's route fields name a node that no variant's compiled graph
+    has: a misspelt name would be a route that always fails or a forbidden node that never
+    fires. The graphs are built without a model call; only when a case names nodes, and
+    nothing is checked when no variant's agent is a graph (no path is recorded)."""
+    from arena.golden._route_nodes import check_route_nodes
+    from arena.runner._graph_nodes import variants_node_names
+
+    if not any(case.node_names() for case in cases):
+        return
+    known, graphs = variants_node_names(variants)
+    if graphs:
+        check_route_nodes(cases, known, file=dataset_file or None, graph=", ".join(graphs))

@@ -21,7 +21,12 @@ from arena.runner._agents import AgentCache
 from arena.runner._execute import execute_task
 from arena.runner._heap import frozen_heap
 from arena.runner._options import RunOptions
-from arena.runner._preflight import check_offered_tools, check_run, check_user_models
+from arena.runner._preflight import (
+    check_offered_tools,
+    check_route_names,
+    check_run,
+    check_user_models,
+)
 from arena.runner._tasks import Task, plan_tasks, run_key, select_cases
 from arena.runner._user_model import DEFAULT_USER_MODEL
 from arena.runner._versions import changes_since_stored
@@ -85,6 +90,7 @@ async def run_suite_async(
     user_model = check_user_models(cases, options)
     if options.offered_tools_only:
         check_offered_tools(cases, variants, options.dataset_path)
+        check_route_names(cases, variants, options.dataset_path)
     tasks = plan_tasks(variants, cases, options.repeats, user_model)
     dataset_id = store.ensure_dataset(dataset, options.dataset_path)
     changes = {v.name: changes_since_stored(store, v) for v in variants}

@@ -23,7 +23,7 @@ ROUTES = Path(__file__).parent / "supervisor_routes.json"
 def test_every_routed_node_is_a_node_of_the_supervisors_graph(variants_dir: Path) -> None:
     names = variant_node_names(load_variant(variants_dir / "supervisor.yaml"))
     assert names is not None and {"researcher:tools", "analyst:tools", "finish"} <= names
-    check_route_nodes(load_dataset(ROUTES), names, file=str(ROUTES), graph="supervisor")
+    check_route_nodes(load_dataset(ROUTES).test_cases, names, file=str(ROUTES), graph="supervisor")
 
 
 @pytest.mark.integration
