@@ -21,6 +21,7 @@ from arena.mutation._base import MutationOperator, MutationTargets
 from arena.mutation._mutant import Mutant
 from arena.mutation._operators import operator
 from arena.mutation._order import called, order_cases, tool_targets
+from arena.mutation._propose import propose
 from arena.mutation._report import MutantResult, MutationReport, mutation_score
 from arena.mutation._verdict import (
     Scored,
@@ -30,7 +31,7 @@ from arena.mutation._verdict import (
     score,
     with_case_hashes,
 )
-from arena.mutation._why import propose, why_survived
+from arena.mutation._why import why_survived
 from arena.records.results import RunResult
 from arena.runner import RunOptions, run_suite, select_cases
 from arena.storage import Store
@@ -109,6 +110,7 @@ class _Pass:
     options: MutationOptions
     original: Scored
     by_case: dict[str, list[RunResult]] = field(default_factory=dict)
+    proposed_ids: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.baseline = baseline_of(self.original, self.dataset)
@@ -173,7 +175,7 @@ class _Pass:
             result.why_survived = why_survived(m.operator, op.kind, m, cases, self.by_case, results)
             result.proposal = propose(
                 m.operator, op.kind, m, result.why_survived, cases, self.by_case, self.dataset,
-                self.options.dataset_path,
+                self.options.dataset_path, self.proposed_ids,
             )  # fmt: skip
         return result
 

@@ -36,8 +36,9 @@ class MutantResult(BaseModel):
     variant: str = Field("", description="The mutant's variant name in the database.")
     proposal: dict[str, Any] | None = Field(
         None,
-        description="For a survivor: a pending golden case and the `arena golden add` command "
-        "that starts it.",
+        description="For a survivor: `edits` of the cases that exercise it ({case, field, "
+        "add}), or a pending `case` to write for a tool no case calls; null when no edit "
+        "would kill it.",
     )
 
 
@@ -111,26 +112,22 @@ def mutation_markdown(report: MutationReport) -> str:
         lines += ["", "## Survivors: what to add", ""]
     for m in report.survivors:
         lines += [f"### `{m.id}`", "", m.why_survived or "", ""]
-        if m.proposal and m.proposal.get("command"):
-            lines += [
-                "A pending case to review (`arena golden add` starts it from the original's "
-                "result; then add the expectation below):",
-                "",
-                "```bash",
-                str(m.proposal["command"]),
-                "```",
-                "",
-            ]
-        elif m.proposal:
-            lines += ["A pending case to write (no case calls the tool yet):", ""]
-        if m.proposal:
-            lines += [
-                "```json",
-                _json(m.proposal.get("case", {})),
-                "```",
-                "",
-            ]
+        lines += _proposal_lines(m.proposal or {})
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _proposal_lines(proposal: dict[str, Any]) -> list[str]:
+    where = f" of `{proposal['dataset']}`" if proposal.get("dataset") else ""
+    lines = [
+        f"- case {e['case']}{where}: add `{e['add']}` to `{e['field']}`"
+        for e in proposal.get("edits", [])
+    ]
+    if lines:
+        lines = ["Edit the cases that exercise it:", "", *lines, ""]
+    if proposal.get("case"):
+        lines += ["A pending case to write (no case calls the tool yet):", ""]
+        lines += ["```json", _json(proposal["case"]), "```", ""]
+    return lines
 
 
 def _json(value: Any) -> str:
