@@ -71,9 +71,19 @@ class MutationReport(BaseModel):
         """The mutants that behaved exactly as the original."""
         return [m for m in self.mutants if m.equivalent]
 
-    def as_json(self) -> dict[str, Any]:
-        """The ``--json`` document: ``score`` and ``mutants`` first, as the docs give them."""
-        return {"score": self.score, **self.model_dump(mode="json", exclude={"score"})}
+    def passes(self, min_score: float | None) -> bool:
+        """The score is at least ``min_score`` (always, without one)."""
+        return min_score is None or self.score >= min_score
+
+    def as_json(self, min_score: float | None = None) -> dict[str, Any]:
+        """The ``--json`` document: ``score`` and ``mutants`` first, as the docs give them, then
+        ``min_score`` and whether the score ``passed`` it."""
+        return {
+            "score": self.score,
+            **self.model_dump(mode="json", exclude={"score"}),
+            "min_score": min_score,
+            "passed": self.passes(min_score),
+        }
 
 
 def mutation_score(mutants: list[MutantResult]) -> float:

@@ -1,0 +1,47 @@
+"""``arena mutate`` in the shop team's folder (issue 39's trial), the CLI called in-process:
+what it says when the score is below the minimum, where a mistyped operator came from, and
+the plan after a pass."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from tests.mutation.conftest import SHOP
+
+pytestmark = pytest.mark.system
+
+MUTATE = ["--fake-scripts", "fake_models.yaml", "mutate", "--variant", "variants/baseline.yaml",
+          "--dataset", "golden/shop.json", "--db", "sqlite:///arena.db"]  # fmt: skip
+
+
+@pytest.fixture
+def team(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "shop"
+    shutil.copytree(SHOP, folder)
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def test_a_score_below_the_minimum_says_so(team: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [*MUTATE, "--operators", "tool_raises,tool_empty", "--min-score", "0.9", "--json"]
+    assert main(argv) == 1  # the comma form of --operators, like --cases
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert {m["operator"] for m in report["mutants"]} == {"tool_raises", "tool_empty"}
+    assert (report["score"], report["min_score"], report["passed"]) == (0.5, 0.9, False)
+    assert "mutation score 50% is below --min-score 90%" in err
+
+
+def test_a_mistyped_operator_in_arena_yaml_names_the_file_and_field(
+    team: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (team / "arena.yaml").write_text("mutation:\n  operators: [tool_raise]\n")
+    assert main(MUTATE) == 2
+    err = capsys.readouterr().err
+    assert "arena.yaml, field mutation.operators: unknown mutation operator 'tool_raise'" in err
+    assert not (team / "arena.db").exists()
