@@ -104,7 +104,9 @@ def _options(options: MutationOptions, case_ids: list[str], mutant: bool = True)
 
 
 @dataclass
-class _Pass:
+class PassState:
+    """A pass in progress: the original's scored results, and how each mutant runs against them."""
+
     store: Store
     dataset: GoldenDataset
     options: MutationOptions
@@ -117,27 +119,37 @@ class _Pass:
         for r in self.original.results:
             self.by_case.setdefault(r.case_id, []).append(r)
 
-    def run(self, op: MutationOperator, mutant: Mutant, cases: list[GoldenCase]) -> MutantResult:
-        ordered = order_cases(op.kind, mutant.mutation, cases, self.by_case)
-        run_dataset = self._run_dataset(op, mutant)
+    def batches(
+        self, op: MutationOperator, mutant: Mutant, cases: list[GoldenCase]
+    ) -> list[list[str]]:
+        """The mutant's case ids in the batches it runs them in (likeliest killers first)."""
+        ordered = [c.id for c in order_cases(op.kind, mutant.mutation, cases, self.by_case)]
         size = len(ordered) if self.options.full else max(1, self.options.concurrency)
+        return [ordered[start : start + size] for start in range(0, len(ordered), size)]
+
+    def judge(self, results: list[RunResult], complete: bool) -> tuple[list[str], list[str]]:
+        """The cases the mutant broke and the gate's blocking findings, from its results."""
+        return kills(
+            self.baseline, self.original, score(results, self.dataset), self.dataset,
+            self.options.rules, complete=complete,
+        )  # fmt: skip
+
+    def run(self, op: MutationOperator, mutant: Mutant, cases: list[GoldenCase]) -> MutantResult:
+        batches = self.batches(op, mutant, cases)
+        run_dataset = self.run_dataset(op, mutant)
         results: list[RunResult] = []
         calls, broken, blocks = 0, list[str](), list[str]()
-        for start in range(0, len(ordered), size):
-            batch = [c.id for c in ordered[start : start + size]]
+        for position, batch in enumerate(batches, 1):
             report = run_suite(self.store, run_dataset, [mutant], _options(self.options, batch))
             calls += report.model_calls
             results += with_case_hashes(report.results, self.dataset.test_cases)
-            broken, blocks = kills(
-                self.baseline, self.original, score(results, self.dataset), self.dataset,
-                self.options.rules, complete=start + size >= len(ordered),
-            )  # fmt: skip
+            broken, blocks = self.judge(results, complete=position == len(batches))
             if (broken or blocks) and not self.options.full:
                 break
         ran = list(dict.fromkeys(r.case_id for r in results))
         return self._verdict(op, mutant, ran, results, calls, broken, blocks)
 
-    def _run_dataset(self, op: MutationOperator, mutant: Mutant) -> GoldenDataset:
+    def run_dataset(self, op: MutationOperator, mutant: Mutant) -> GoldenDataset:
         """The dataset the mutant runs: the golden set, or, when the operator changes cases
         (the user's side of a conversation), a copy named apart so it never passes for it."""
         cases = [op.run_case(c, mutant.mutation) for c in self.dataset.test_cases]
@@ -211,7 +223,7 @@ def run_mutation(
             file=options.dataset_path or None,
             variant=variant.name,
         )
-    state = _Pass(store, dataset, options, original)
+    state = PassState(store, dataset, options, original)
     found = []
     for position, (op, mutant) in enumerate(mutants, 1):
         found.append(state.run(op, mutant, passing))

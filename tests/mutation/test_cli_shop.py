@@ -45,3 +45,23 @@ def test_a_mistyped_operator_in_arena_yaml_names_the_file_and_field(
     err = capsys.readouterr().err
     assert "arena.yaml, field mutation.operators: unknown mutation operator 'tool_raise'" in err
     assert not (team / "arena.db").exists()
+
+
+def test_the_plan_after_a_pass_counts_what_is_stored(
+    team: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = [*MUTATE, "--plan", "--no-measure", "--json"]
+    assert main(plan) == 0
+    before = json.loads(capsys.readouterr().out)
+    assert before["stored"] == 0 and before["at_most"]["tasks"] > 0
+    assert main([*MUTATE, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["model_calls"] > 0
+    assert main(plan) == 0
+    after = json.loads(capsys.readouterr().out)
+    assert after["stored"] == after["mutants"] == before["mutants"]
+    assert after["original"]["to_run"] == 0
+    assert after["at_least"] == after["at_most"] == {
+        "tasks": 0, "calls": 0, "cost_usd": 0.0, "wall_s": 0.0
+    }  # fmt: skip
+    assert main([*MUTATE, "--json"]) == 0  # and the rerun indeed sends nothing
+    assert json.loads(capsys.readouterr().out)["model_calls"] == 0
