@@ -65,3 +65,15 @@ def test_the_plan_after_a_pass_counts_what_is_stored(
     }  # fmt: skip
     assert main([*MUTATE, "--json"]) == 0  # and the rerun indeed sends nothing
     assert json.loads(capsys.readouterr().out)["model_calls"] == 0
+
+
+def test_health_after_a_pass_shows_its_score_though_no_run_is_judged(
+    team: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*MUTATE, "--operators", "tool_raises", "tool_empty", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["health", "--db", "sqlite:///arena.db"]) == 0
+    out = capsys.readouterr().out
+    assert "has no battles: run `arena judge" in out
+    assert "mutation score of shop-golden: 50% (baseline" in out
+    assert "survived tool_empty:check_stock: S-1 expects what `check_stock` returned" in out
