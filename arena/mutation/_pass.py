@@ -219,7 +219,9 @@ def run_mutation(
     if not passing:
         raise InputError(
             f"the variant {variant.name} passes none of the {len(cases)} cases selected: a "
-            "mutant can only be killed by a case the original passes",
+            f"mutant can only be killed by a case the original passes (the original's run "
+            f"{first.run_id} is kept, a normal cached run: `arena score {first.run_id}` shows "
+            "why its cases fail)",
             file=options.dataset_path or None,
             variant=variant.name,
         )

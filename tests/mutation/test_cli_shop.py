@@ -77,3 +77,17 @@ def test_health_after_a_pass_shows_its_score_though_no_run_is_judged(
     assert "has no battles: run `arena judge" in out
     assert "mutation score of shop-golden: 50% (baseline" in out
     assert "survived tool_empty:check_stock: S-1 expects what `check_stock` returned" in out
+
+
+def test_a_dataset_the_variant_fails_says_its_run_is_kept(
+    team: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shop = json.loads((team / "golden" / "shop.json").read_text())
+    for case in shop["test_cases"]:
+        case["expected_output_contains"] = ["zzz-never"]
+    (team / "golden" / "allfail.json").write_text(json.dumps(shop))
+    assert main([*MUTATE[:-3], "golden/allfail.json", *MUTATE[-2:]]) == 2
+    err = capsys.readouterr().err
+    assert "passes none of the 5 cases selected" in err
+    assert "the original's run 1 is kept, a normal cached run: `arena score 1`" in err
+    assert not (team / "reports").exists()
