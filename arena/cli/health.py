@@ -60,12 +60,15 @@ def cmd_health(args: argparse.Namespace) -> int:
     labels = read_labelled(args.labels) if args.labels else []
     store = Store(args.db)
     run_id = store.run(args.run).id
-    if not store.judge_keys(run_id):
-        raise InputError(f"run {run_id} has no battles: run `arena judge {run_id}` first")
-    report = run_health(store, run_id, human_votes=votes, labels=labels)
-    combos = combination_figures(store, run_id) if args.combinations else {}
     dataset = store.run_dataset(run_id).name
     mutation = latest_mutation_summary(store, dataset)
+    if not store.judge_keys(run_id):
+        note = f"run {run_id} has no battles: run `arena judge {run_id}` for the judge's health"
+        if mutation is None:
+            raise InputError(f"run {run_id} has no battles: run `arena judge {run_id}` first")
+        return _print_mutation_only(run_id, note, mutation, dataset, args.json)
+    report = run_health(store, run_id, human_votes=votes, labels=labels)
+    combos = combination_figures(store, run_id) if args.combinations else {}
     if args.json:
         doc = report.model_dump(mode="json")
         doc["mutation"] = mutation
@@ -81,6 +84,20 @@ def cmd_health(args: argparse.Namespace) -> int:
     for key, rows in combos.items():
         print_combinations(key, rows)
     print("\n".join(mutation_lines(mutation, dataset)))
+    return 0
+
+
+def _print_mutation_only(
+    run_id: int, note: str, mutation: dict[str, Any], dataset: str, as_json: bool
+) -> int:
+    """A run without battles (a mutation pass's runs are never judged): the note, and the
+    dataset's latest mutation pass."""
+    from arena.mutation import mutation_lines
+
+    if as_json:
+        print(json.dumps({"run_id": run_id, "note": note, "mutation": mutation}, indent=2))
+    else:
+        print("\n".join([note, *mutation_lines(mutation, dataset)]))
     return 0
 
 

@@ -31,7 +31,8 @@ def register(sub: Any) -> None:
         nargs="+",
         default=None,
         metavar="NAME",
-        help="the operators to apply (default: arena.yaml's mutation.operators, else all): "
+        help="the operators to apply, space- or comma-separated (default: arena.yaml's "
+        "mutation.operators, else all): "
         f"{OPERATORS.help_lines()}",
     )
     p.add_argument(
@@ -78,19 +79,27 @@ def register(sub: Any) -> None:
 
 
 def _config_defaults(args: argparse.Namespace) -> Any:
-    """``--min-score`` and ``--operators`` from ``arena.yaml``'s ``mutation:`` when not given;
-    returns its gate ``rules:`` (None without an ``arena.yaml``)."""
+    """``--min-score`` and ``--operators`` from ``arena.yaml``'s ``mutation:`` when not given
+    (an unknown operator there names the file and ``mutation.operators``); returns its gate
+    ``rules:`` (None without an ``arena.yaml``)."""
     from pathlib import Path
 
     from arena.gate import find_config, load_config
+    from arena.mutation import operator
 
+    args.min_score_flag = "--min-score"
+    if args.operators is not None:
+        args.operators = [n for item in args.operators for n in item.split(",") if n.strip()]
     found = Path(args.config) if args.config else find_config()
     if found is None:
         return None
     config = load_config(found)
-    if args.min_score is None:
+    if args.min_score is None and config.mutation.min_score is not None:
         args.min_score = config.mutation.min_score
-    if args.operators is None:
+        args.min_score_flag = f"mutation.min_score of {found}"
+    if args.operators is None and config.mutation.operators is not None:
+        for name in config.mutation.operators:
+            operator(name, file=str(found), field="mutation.operators")
         args.operators = config.mutation.operators
     return config.rules
 
@@ -153,11 +162,18 @@ def cmd_mutate(args: argparse.Namespace) -> int:
             options.executor.close()
     write_text(args.report, mutation_markdown(report))
     if args.json:
-        print(json.dumps(report.as_json(), indent=2))
+        print(json.dumps(report.as_json(args.min_score), indent=2))
     else:
         _print_report(report, args.report)
-    below = args.min_score is not None and report.score < args.min_score
-    return EXIT_BELOW_MIN_SCORE if below else 0
+    if report.passes(args.min_score):
+        return 0
+    import sys
+
+    print(
+        f"mutation score {report.score:.0%} is below {args.min_score_flag} {args.min_score:.0%}",
+        file=sys.stderr,
+    )
+    return EXIT_BELOW_MIN_SCORE
 
 
 def _progress(position: int, total: int, mutant: Any) -> None:

@@ -293,7 +293,9 @@ def _print_mutation_plan(plan: Any, as_json: bool) -> None:
     if as_json:
         print(json.dumps(plan.model_dump(mode="json"), indent=2))
         return
-    print(f"mutants: {plan.mutants} ({', '.join(f'{k} {v}' for k, v in plan.by_operator.items())})")
+    operators = ", ".join(f"{k} {v}" for k, v in plan.by_operator.items())
+    stored = f"; {plan.stored} already run to their verdict" if plan.stored else ""
+    print(f"mutants: {plan.mutants} ({operators}){stored}")
     print("the original's run:")
     print_plan(plan.original)
     low, high = plan.at_least, plan.at_most

@@ -186,11 +186,13 @@ OPERATORS: Registry[MutationOperator] = MUTATION_OPERATORS
 """The mutation operators (:data:`arena.registry.MUTATION_OPERATORS`), typed."""
 
 
-def operator(name: str) -> MutationOperator:
-    """The registered operator ``name`` (InputError naming ``--operators`` when unknown)."""
+def operator(name: str, *, file: str | None = None, field: str = "--operators") -> MutationOperator:
+    """The registered operator ``name`` (InputError naming ``file`` and ``field`` when
+    unknown: ``--operators``, or ``arena.yaml``'s ``mutation.operators``)."""
     if name not in OPERATORS:
         raise InputError(
             f"unknown mutation operator {name!r}; known: {', '.join(OPERATORS.names())}",
-            field="--operators",
+            file=file,
+            field=field,
         )
     return OPERATORS.lookup(name)

@@ -21,6 +21,7 @@ from arena.mutation._base import MutationOperator, MutationTargets
 from arena.mutation._mutant import Mutant
 from arena.mutation._operators import operator
 from arena.mutation._order import called, order_cases, tool_targets
+from arena.mutation._propose import propose
 from arena.mutation._report import MutantResult, MutationReport, mutation_score
 from arena.mutation._verdict import (
     Scored,
@@ -30,7 +31,7 @@ from arena.mutation._verdict import (
     score,
     with_case_hashes,
 )
-from arena.mutation._why import propose, why_survived
+from arena.mutation._why import why_survived
 from arena.records.results import RunResult
 from arena.runner import RunOptions, run_suite, select_cases
 from arena.storage import Store
@@ -103,39 +104,52 @@ def _options(options: MutationOptions, case_ids: list[str], mutant: bool = True)
 
 
 @dataclass
-class _Pass:
+class PassState:
+    """A pass in progress: the original's scored results, and how each mutant runs against them."""
+
     store: Store
     dataset: GoldenDataset
     options: MutationOptions
     original: Scored
     by_case: dict[str, list[RunResult]] = field(default_factory=dict)
+    proposed_ids: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.baseline = baseline_of(self.original, self.dataset)
         for r in self.original.results:
             self.by_case.setdefault(r.case_id, []).append(r)
 
-    def run(self, op: MutationOperator, mutant: Mutant, cases: list[GoldenCase]) -> MutantResult:
-        ordered = order_cases(op.kind, mutant.mutation, cases, self.by_case)
-        run_dataset = self._run_dataset(op, mutant)
+    def batches(
+        self, op: MutationOperator, mutant: Mutant, cases: list[GoldenCase]
+    ) -> list[list[str]]:
+        """The mutant's case ids in the batches it runs them in (likeliest killers first)."""
+        ordered = [c.id for c in order_cases(op.kind, mutant.mutation, cases, self.by_case)]
         size = len(ordered) if self.options.full else max(1, self.options.concurrency)
+        return [ordered[start : start + size] for start in range(0, len(ordered), size)]
+
+    def judge(self, results: list[RunResult], complete: bool) -> tuple[list[str], list[str]]:
+        """The cases the mutant broke and the gate's blocking findings, from its results."""
+        return kills(
+            self.baseline, self.original, score(results, self.dataset), self.dataset,
+            self.options.rules, complete=complete,
+        )  # fmt: skip
+
+    def run(self, op: MutationOperator, mutant: Mutant, cases: list[GoldenCase]) -> MutantResult:
+        batches = self.batches(op, mutant, cases)
+        run_dataset = self.run_dataset(op, mutant)
         results: list[RunResult] = []
         calls, broken, blocks = 0, list[str](), list[str]()
-        for start in range(0, len(ordered), size):
-            batch = [c.id for c in ordered[start : start + size]]
+        for position, batch in enumerate(batches, 1):
             report = run_suite(self.store, run_dataset, [mutant], _options(self.options, batch))
             calls += report.model_calls
             results += with_case_hashes(report.results, self.dataset.test_cases)
-            broken, blocks = kills(
-                self.baseline, self.original, score(results, self.dataset), self.dataset,
-                self.options.rules, complete=start + size >= len(ordered),
-            )  # fmt: skip
+            broken, blocks = self.judge(results, complete=position == len(batches))
             if (broken or blocks) and not self.options.full:
                 break
         ran = list(dict.fromkeys(r.case_id for r in results))
         return self._verdict(op, mutant, ran, results, calls, broken, blocks)
 
-    def _run_dataset(self, op: MutationOperator, mutant: Mutant) -> GoldenDataset:
+    def run_dataset(self, op: MutationOperator, mutant: Mutant) -> GoldenDataset:
         """The dataset the mutant runs: the golden set, or, when the operator changes cases
         (the user's side of a conversation), a copy named apart so it never passes for it."""
         cases = [op.run_case(c, mutant.mutation) for c in self.dataset.test_cases]
@@ -173,7 +187,7 @@ class _Pass:
             result.why_survived = why_survived(m.operator, op.kind, m, cases, self.by_case, results)
             result.proposal = propose(
                 m.operator, op.kind, m, result.why_survived, cases, self.by_case, self.dataset,
-                self.options.dataset_path,
+                self.options.dataset_path, self.proposed_ids,
             )  # fmt: skip
         return result
 
@@ -205,11 +219,13 @@ def run_mutation(
     if not passing:
         raise InputError(
             f"the variant {variant.name} passes none of the {len(cases)} cases selected: a "
-            "mutant can only be killed by a case the original passes",
+            f"mutant can only be killed by a case the original passes (the original's run "
+            f"{first.run_id} is kept, a normal cached run: `arena score {first.run_id}` shows "
+            "why its cases fail)",
             file=options.dataset_path or None,
             variant=variant.name,
         )
-    state = _Pass(store, dataset, options, original)
+    state = PassState(store, dataset, options, original)
     found = []
     for position, (op, mutant) in enumerate(mutants, 1):
         found.append(state.run(op, mutant, passing))

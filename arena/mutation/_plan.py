@@ -5,8 +5,10 @@ each mutant's tasks are estimated from the stored history of its model
 (:func:`arena.plan.plan_run`).
 A mutant runs only the cases the original passes and, unless ``full``, stops after the batch
 holding its first kill, so the pass costs between ``at_least`` (every mutant killed by its
-first batch) and ``at_most`` (every mutant runs every case). Reruns of a stored pass reuse its
-results and send nothing, which the mutants' figures do not count.
+first batch) and ``at_most`` (every mutant runs every case). What a stored pass already ran
+counts as done, read under the same keys the pass uses: when the original's run is stored, a
+mutant whose batches are stored up to its kill (or to its last case) is ``stored`` and
+planned at nothing, so a rerun of a stored pass plans zero runs.
 """
 
 from __future__ import annotations
@@ -14,9 +16,15 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from arena.golden import GoldenDataset
-from arena.mutation._pass import MutationOptions, build_mutants
+from arena.mutation._base import MutationOperator
+from arena.mutation._mutant import Mutant
+from arena.mutation._pass import MutationOptions, PassState, build_mutants
+from arena.mutation._verdict import score, with_case_hashes
 from arena.plan import Plan, plan_run
+from arena.plan._plan import pending_tasks, stored_run
+from arena.records.results import RunResult
 from arena.runner import select_cases
+from arena.runner._tasks import plan_tasks, run_key
 from arena.storage import Store
 from arena.variants.variant import Variant
 
@@ -35,6 +43,7 @@ class MutationPlan(BaseModel):
 
     mutants: int
     by_operator: dict[str, int] = Field(description="Mutants per operator.")
+    stored: int = Field(0, description="Mutants a stored pass already ran to their verdict.")
     cases: int = Field(description="The cases selected (a mutant runs those the original passes).")
     original: Plan
     at_least: Bound
@@ -48,6 +57,56 @@ def _bound(plan: Plan, share: float) -> Bound:
         cost_usd=plan.cost_usd * share,
         wall_s=plan.wall_s * share,
     )
+
+
+def _stored(
+    store: Store, dataset: GoldenDataset, variant: Variant, ids: list[str], repeats: int
+) -> list[RunResult] | None:
+    """The stored results of the run the pass makes of ``variant`` on ``ids``, when every
+    one of its tasks is stored (None otherwise)."""
+    cases = select_cases(dataset, "all", ids)
+    run_id = stored_run(store, run_key(dataset, [variant], cases, repeats))
+    if run_id is None:
+        return None
+    done = store.finished_results(run_id)
+    if pending_tasks(plan_tasks([variant], cases, repeats), done, retry_errors=False):
+        return None
+    return list(done.values())
+
+
+def _finished(state: PassState, op: MutationOperator, mutant: Mutant, cases: list) -> bool:
+    """The mutant's stored batches reach its verdict: a kill (unless ``full``) or its last."""
+    batches = state.batches(op, mutant, cases)
+    run_dataset = state.run_dataset(op, mutant)
+    results: list[RunResult] = []
+    for position, batch in enumerate(batches, 1):
+        found = _stored(state.store, run_dataset, mutant, batch, state.options.repeats)
+        if found is None:
+            return False
+        results += with_case_hashes(found, state.dataset.test_cases)
+        broken, blocks = state.judge(results, complete=position == len(batches))
+        if (broken or blocks) and not state.options.full:
+            return True
+    return True
+
+
+def _pending(
+    store: Store | None,
+    dataset: GoldenDataset,
+    variant: Variant,
+    options: MutationOptions,
+    built: list[tuple[MutationOperator, Mutant]],
+) -> list[Mutant]:
+    """The mutants a stored pass has not run to their verdict (all without the original's
+    stored run)."""
+    ids = [c.id for c in select_cases(dataset, options.tier, options.case_ids)]
+    first = None if store is None else _stored(store, dataset, variant, ids, options.repeats)
+    if store is None or first is None:
+        return [m for _, m in built]
+    original = score(first, dataset)
+    passing = [dataset.case(i) for i in ids if original.passed.get(i)]
+    state = PassState(store, dataset, options, original)
+    return [m for op, m in built if not passing or not _finished(state, op, m, passing)]
 
 
 def plan_mutation(
@@ -69,7 +128,7 @@ def plan_mutation(
     """
     options = options or MutationOptions()
     cases = select_cases(dataset, options.tier, options.case_ids)
-    mutants = [m for _, m in build_mutants(variant, cases, options.operators, options.weaker_model)]
+    built = build_mutants(variant, cases, options.operators, options.weaker_model)
     ids = [c.id for c in cases]
 
     def plan(variants: list[Variant]) -> Plan:
@@ -80,17 +139,19 @@ def plan_mutation(
 
     original = plan([variant])
     counts: dict[str, int] = {}
-    for m in mutants:
+    for _, m in built:
         counts[m.mutation.operator] = counts.get(m.mutation.operator, 0) + 1
-    if not mutants:
+    pending = _pending(store, dataset, variant, options, built)
+    stored = len(built) - len(pending)
+    if not pending:
         empty = Bound(tasks=0, calls=0, cost_usd=0.0, wall_s=0.0)
         return MutationPlan(
-            mutants=0, by_operator={}, cases=len(cases), original=original,
-            at_least=empty, at_most=empty,
+            mutants=len(built), by_operator=counts, stored=stored, cases=len(cases),
+            original=original, at_least=empty, at_most=empty,
         )  # fmt: skip
-    every = plan(list(mutants))
+    every = plan(list(pending))
     first = 1.0 if options.full else min(len(cases), max(1, options.concurrency)) / len(cases)
     return MutationPlan(
-        mutants=len(mutants), by_operator=counts, cases=len(cases), original=original,
-        at_least=_bound(every, first), at_most=_bound(every, 1.0),
+        mutants=len(built), by_operator=counts, stored=stored, cases=len(cases),
+        original=original, at_least=_bound(every, first), at_most=_bound(every, 1.0),
     )  # fmt: skip

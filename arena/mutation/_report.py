@@ -36,8 +36,9 @@ class MutantResult(BaseModel):
     variant: str = Field("", description="The mutant's variant name in the database.")
     proposal: dict[str, Any] | None = Field(
         None,
-        description="For a survivor: a pending golden case and the `arena golden add` command "
-        "that starts it.",
+        description="For a survivor: `edits` of the cases that exercise it ({case, field, "
+        "add}), or a pending `case` to write for a tool no case calls; null when no edit "
+        "would kill it.",
     )
 
 
@@ -70,9 +71,19 @@ class MutationReport(BaseModel):
         """The mutants that behaved exactly as the original."""
         return [m for m in self.mutants if m.equivalent]
 
-    def as_json(self) -> dict[str, Any]:
-        """The ``--json`` document: ``score`` and ``mutants`` first, as the docs give them."""
-        return {"score": self.score, **self.model_dump(mode="json", exclude={"score"})}
+    def passes(self, min_score: float | None) -> bool:
+        """The score is at least ``min_score`` (always, without one)."""
+        return min_score is None or self.score >= min_score
+
+    def as_json(self, min_score: float | None = None) -> dict[str, Any]:
+        """The ``--json`` document: ``score`` and ``mutants`` first, as the docs give them, then
+        ``min_score`` and whether the score ``passed`` it."""
+        return {
+            "score": self.score,
+            **self.model_dump(mode="json", exclude={"score"}),
+            "min_score": min_score,
+            "passed": self.passes(min_score),
+        }
 
 
 def mutation_score(mutants: list[MutantResult]) -> float:
@@ -111,26 +122,22 @@ def mutation_markdown(report: MutationReport) -> str:
         lines += ["", "## Survivors: what to add", ""]
     for m in report.survivors:
         lines += [f"### `{m.id}`", "", m.why_survived or "", ""]
-        if m.proposal and m.proposal.get("command"):
-            lines += [
-                "A pending case to review (`arena golden add` starts it from the original's "
-                "result; then add the expectation below):",
-                "",
-                "```bash",
-                str(m.proposal["command"]),
-                "```",
-                "",
-            ]
-        elif m.proposal:
-            lines += ["A pending case to write (no case calls the tool yet):", ""]
-        if m.proposal:
-            lines += [
-                "```json",
-                _json(m.proposal.get("case", {})),
-                "```",
-                "",
-            ]
+        lines += _proposal_lines(m.proposal or {})
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _proposal_lines(proposal: dict[str, Any]) -> list[str]:
+    where = f" of `{proposal['dataset']}`" if proposal.get("dataset") else ""
+    lines = [
+        f"- case {e['case']}{where}: add `{e['add']}` to `{e['field']}`"
+        for e in proposal.get("edits", [])
+    ]
+    if lines:
+        lines = ["Edit the cases that exercise it:", "", *lines, ""]
+    if proposal.get("case"):
+        lines += ["A pending case to write (no case calls the tool yet):", ""]
+        lines += ["```json", _json(proposal["case"]), "```", ""]
+    return lines
 
 
 def _json(value: Any) -> str:

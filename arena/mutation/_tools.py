@@ -11,10 +11,22 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
 
 FAULT = "mutant fault"
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_UNSEEN: RunnableConfig = {"callbacks": []}
+"""The inner tool's run reports to no callback: the runner's trajectory records the wrapper's
+call alone (the call the agent made, with the mutated result)."""
+
+
+def _call(tool: BaseTool, args: dict[str, Any]) -> Any:
+    return tool.invoke(args, config=_UNSEEN)
+
+
+async def _acall(tool: BaseTool, args: dict[str, Any]) -> Any:
+    return await tool.ainvoke(args, config=_UNSEEN)
 
 
 class MutantToolError(RuntimeError):
@@ -94,20 +106,20 @@ def stale(tool: BaseTool) -> BaseTool:
         return changed
 
     def run(**args: Any) -> str:
-        return wrong(tool.invoke(args))
+        return wrong(_call(tool, args))
 
     async def arun(**args: Any) -> str:
-        return wrong(await tool.ainvoke(args))
+        return wrong(await _acall(tool, args))
 
     return _wrapped(tool, run, arun)
 
 
 def _running(tool: BaseTool) -> tuple[Callable[..., Any], Callable[..., Awaitable[Any]]]:
     def run(**args: Any) -> Any:
-        return tool.invoke(args)
+        return _call(tool, args)
 
     async def arun(**args: Any) -> Any:
-        return await tool.ainvoke(args)
+        return await _acall(tool, args)
 
     return run, arun
 

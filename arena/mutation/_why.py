@@ -1,27 +1,21 @@
-"""Why a mutant survived, read from the cases' expectations, and the case that would kill it.
+"""Why a mutant survived, read from the cases' expectations (the proposal that would kill it
+is :mod:`arena.mutation._propose`).
 
 Every reason names the cases that exercise the mutant's target and what they do not check
-("no case expects `open_ticket`'s output: H-3 checks only that `open_ticket` was called").
-The proposal is a pending golden case in the format ``arena golden add`` writes (built by
-:func:`arena.curation._grow.case_from_result` from the original's stored result), with the
-expectation that would have killed the mutant added, and the command that starts it.
+("no case expects `open_ticket`'s output: H-3 checks only that `open_ticket` was called"), or,
+when they do check it, that the answer did not depend on the tool's result.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from arena.curation._grow import case_from_result, next_case_id
-from arena.golden import GoldenCase, GoldenDataset
+from arena.golden import GoldenCase
 from arena.mutation._mutant import Mutation
 from arena.mutation._order import called, expects, tool_targets
 from arena.records.results import RunResult
-from arena.secrets import redact
 
-_OUTPUT_OPERATORS = ("tool_empty", "tool_stale")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
@@ -37,11 +31,13 @@ def _verb(cases: Sequence[GoldenCase], one: str, many: str) -> str:
     return f"{_ids(cases)} {one if len(cases) == 1 else many}"
 
 
-def _observations(results: Sequence[RunResult], tools: Sequence[str]) -> list[str]:
+def observations(results: Sequence[RunResult], tools: Sequence[str]) -> list[str]:
+    """What ``tools`` returned in ``results`` (their steps' observations)."""
     return [s.observation for r in results for s in r.steps if s.tool in tools and s.observation]
 
 
-def _expected_texts(case: GoldenCase) -> list[str]:
+def expected_texts(case: GoldenCase) -> list[str]:
+    """The texts the case's answer must contain (``expected_output_contains`` and exact)."""
     texts: list[str] = []
     for item in case.expected_output_contains:
         texts += [item] if isinstance(item, str) else [str(x) for x in item]
@@ -55,10 +51,23 @@ def checks_output_of(case: GoldenCase, observations: Sequence[str]) -> bool:
     contains, or one of its numbers)."""
     seen = " ".join(observations).lower()
     numbers = set(_NUMBER.findall(seen))
-    for text in _expected_texts(case):
+    for text in expected_texts(case):
         if text.lower() in seen or set(_NUMBER.findall(text)) & numbers:
             return True
     return False
+
+
+_WITH = {
+    "tool_raises": "when it raised",
+    "tool_empty": "with an empty result",
+    "tool_stale": "with a wrong result",
+    "tools_swapped": "with the other tool's result",
+}
+
+
+def checks_tool(case: GoldenCase, results: Sequence[RunResult], tools: Sequence[str]) -> bool:
+    """``case`` expects, in the answer, something ``tools`` gave in the original's ``results``."""
+    return checks_output_of(case, observations(results, tools))
 
 
 def _tool_reason(
@@ -67,29 +76,30 @@ def _tool_reason(
     cases: Sequence[GoldenCase],
     original: Mapping[str, Sequence[RunResult]],
 ) -> str:
-    names = _ticked(tools)
+    joined = " or ".join(f"`{n}`" for n in tools)
     using = [c for c in cases if any(called(original.get(c.id, ()), t) for t in tools)]
     if not using:
+        names = _ticked(tools)
         return f"no case calls {names}: the original never called it on the {len(cases)} cases run"
     expecting = [c for c in using if any(expects(c, t) for t in tools)]
-    if operator in _OUTPUT_OPERATORS:
-        checking = [c for c in using if checks_output_of(c, _observations(original[c.id], tools))]
-        if not checking and expecting:
-            return (
-                f"no case expects {names}'s output: "
-                f"{_verb(expecting, 'checks', 'check')} only that {names} was called"
-            )
-        if not checking:
-            return f"{_verb(using, 'calls', 'call')} {names} but no case expects its output"
+    if operator == "tool_removed":
+        if not expecting:
+            calling = _verb(using, "calls", "call")
+            return f"{calling} {joined} but no case expects it (expected_tools, expected_args)"
+        return f"{_verb(expecting, 'expects', 'expect')} {joined}, yet still passed without it"
+    checking = [c for c in using if checks_tool(c, original.get(c.id, ()), tools)]
+    if checking:
+        what = _WITH.get(operator, "with the fault")
         return (
-            f"{_verb(checking, 'expects', 'expect')} what {names} returned, yet still "
-            "passed: the agent's answer did not depend on the tool's result"
+            f"{_verb(checking, 'expects', 'expect')} what {joined} returned, yet still passed "
+            f"{what}: the agent's answer did not depend on the tool's result"
         )
-    if not expecting:
-        calling = _verb(using, "calls", "call")
-        return f"{calling} {names} but no case expects it (expected_tools, expected_args)"
-    expecting_ = _verb(expecting, "expects", "expect")
-    return f"{expecting_} {names}, yet still passed: the failed call was not required"
+    if expecting:
+        return (
+            f"no case expects {joined}'s output: "
+            f"{_verb(expecting, 'checks', 'check')} only that {joined} was called"
+        )
+    return f"{_verb(using, 'calls', 'call')} {joined} but no case expects its output"
 
 
 def why_survived(
@@ -133,61 +143,3 @@ def why_survived(
             "what the prompt asks for"
         )
     return f"every case the original passes ({len(cases)}) still passed{differ}"
-
-
-def _strengthen(case: dict[str, Any], operator: str, tools: list[str], seen: list[str]) -> None:
-    expected = list(case.get("expected_tools", []))
-    case["expected_tools"] = expected + [t for t in tools if t not in expected]
-    if operator in _OUTPUT_OPERATORS and seen:
-        numbers = _NUMBER.findall(" ".join(seen))
-        value = numbers[0] if numbers else seen[0].strip()[:60]
-        wanted = list(case.get("expected_output_contains", []))
-        case["expected_output_contains"] = [*wanted, value]
-
-
-def propose(
-    operator: str,
-    kind: str,
-    mutation: Mutation,
-    why: str,
-    cases: Sequence[GoldenCase],
-    original: Mapping[str, Sequence[RunResult]],
-    dataset: GoldenDataset,
-    dataset_path: str = "",
-) -> dict[str, Any] | None:
-    """A pending golden case that would kill the survivor, and the ``arena golden add``
-    command that starts it from the original's stored result (None without a case)."""
-    tools = tool_targets(mutation) if kind == "tool" else []
-    using = [c for c in cases if any(called(original.get(c.id, ()), t) for t in tools)]
-    if tools and not using and cases:
-        return {"command": None, "case": _new_case(tools, why, mutation, cases[0], dataset)}
-    if not cases:
-        return None
-    source = (using or list(cases))[0]
-    runs = [r for r in original.get(source.id, ()) if r.id is not None]
-    if not runs:
-        return None
-    new_id = next_case_id(dataset, source.category)
-    case = case_from_result(runs[0], source, case_id=new_id, reason=f"{mutation.id}: {why}")
-    case.pop("added", None)
-    case["notes"] = redact(case["notes"])  # it quotes the stored answer or error
-    _strengthen(case, operator, tools, _observations(runs, tools))
-    command = f"arena golden add --from-result {runs[0].id} --reason {shlex.quote(mutation.id)}" + (
-        f" --dataset {shlex.quote(dataset_path)}" if dataset_path else ""
-    )
-    return {"command": command, "case": case}
-
-
-def _new_case(
-    tools: list[str], why: str, mutation: Mutation, like: GoldenCase, dataset: GoldenDataset
-) -> dict[str, Any]:
-    """A pending case to write for a tool no case calls (no stored result to start from)."""
-    return {
-        "id": next_case_id(dataset, like.category),
-        "input": f"TODO: a request that only {' and '.join(tools)} can answer",
-        "category": like.category,
-        "tier": "pending",
-        "expected_tools": tools,
-        "notes": "Write the request and what the answer must contain from the tool's result.",
-        "reason": f"{mutation.id}: {why}",
-    }

@@ -22,3 +22,18 @@ def desk() -> tuple[Variant, GoldenDataset]:
     return load_variant(DESK / "variants" / "baseline.yaml"), load_dataset(
         DESK / "golden" / "desk.json"
     )
+
+
+SHOP = Path(__file__).resolve().parent / "shopbot"
+
+
+@pytest.fixture
+def shop() -> tuple[Variant, GoldenDataset]:
+    """The shop team's variant and golden set (router -> a compiled ``shop`` sub-graph with a
+    ToolNode -> audit, from a new user's trial), with its scripted models playing."""
+    from arena.models._fake_files import use_fake_scripts
+
+    use_fake_scripts(SHOP / "fake_models.yaml")
+    return load_variant(SHOP / "variants" / "baseline.yaml"), load_dataset(
+        SHOP / "golden" / "shop.json"
+    )

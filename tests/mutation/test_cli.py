@@ -37,7 +37,8 @@ def test_mutate_reports_the_shape_and_exits_on_the_min_score(team: User) -> None
         "no case expects `lookup_user`'s output: D-2 checks only that `lookup_user` was called"
     )
     markdown = (team.folder / "reports" / "mutate.md").read_text()
-    assert "tool_stale:lookup_user" in markdown and "arena golden add --from-result" in markdown
+    assert "tool_stale:lookup_user" in markdown
+    assert "- case D-2 of `golden/desk.json`: add `42` to `expected_output_contains`" in markdown
 
     again = team.json(*MUTATE, "--min-score", "0.6")  # at or above the score: exit 0
     assert again["model_calls"] == 0 and again["score"] == report["score"]

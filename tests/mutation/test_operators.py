@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.tools import tool
 
 from arena.agents.research.sandbox import Sandbox
@@ -153,3 +155,22 @@ def test_swapped_tools_run_the_other_tool_async_too() -> None:
     as_add, as_greet = swapped(add, greet)
     assert asyncio.run(as_add.ainvoke({"name": "ada"})) == "hello ada"
     assert asyncio.run(as_greet.ainvoke({"a": 2, "b": 3})) == "2 + 3 = 5"
+
+
+class _ToolStarts(BaseCallbackHandler):
+    """The tool runs a run's callbacks see, as the runner's trajectory recorder sees them."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def on_tool_start(self, serialized: dict[str, Any], input_str: str, **kwargs: Any) -> None:
+        self.names.append(serialized.get("name", ""))
+
+
+def test_a_wrapped_tool_runs_the_real_one_unseen_sync_and_async() -> None:
+    as_add, _ = swapped(add, greet)
+    for wrapper, args in ((stale(add), {"a": 2, "b": 40}), (as_add, {"name": "ada"})):
+        seen = _ToolStarts()
+        wrapper.invoke(args, config={"callbacks": [seen]})
+        asyncio.run(wrapper.ainvoke(args, config={"callbacks": [seen]}))
+        assert seen.names == ["add", "add"]  # the wrapper's own run, once per call

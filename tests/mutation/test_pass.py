@@ -4,6 +4,7 @@ the score excludes equivalent mutants, and a rerun sends no model call."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -37,11 +38,10 @@ def test_a_pass_kills_the_relied_on_tool_and_explains_survivors(
     assert empty.why_survived == (
         "no case expects `lookup_user`'s output: D-2 checks only that `lookup_user` was called"
     )
-    proposal = empty.proposal
-    assert proposal is not None and proposal["command"].startswith("arena golden add --from-result")
-    case = proposal["case"]
-    assert case["tier"] == "pending" and case["input"] == "Whose account is ada@example.com?"
-    assert case["expected_output_contains"] == ["42"]  # from lookup_user's real result
+    assert empty.proposal == {  # an edit of D-2, not a copy of it: lookup_user's real value
+        "dataset": "desk.json",
+        "edits": [{"case": "D-2", "field": "expected_output_contains", "add": "42"}],
+    }
     never = by_id["tool_raises:check_status"]
     assert never.why_survived == (
         "no case calls `check_status`: the original never called it on the 2 cases run"
@@ -90,10 +90,8 @@ def test_a_rerun_sends_no_model_call(desk: tuple[Variant, GoldenDataset], store:
 def test_a_proposal_never_quotes_a_key(
     desk: tuple[Variant, GoldenDataset], store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # the stored answer a proposal quotes holds the value of a key variable
+    # the stored answer and lookup_user's result hold the value of a key variable
     monkeypatch.setenv("DESK_API_KEY", "ada@example.com")
-    report = _pass(store, desk, operators=["tool_empty"])
-    [empty] = [m for m in report.mutants if m.id == "tool_empty:lookup_user"]
-    assert empty.proposal is not None
-    assert "[DESK_API_KEY redacted]" in empty.proposal["case"]["notes"]
-    assert "ada@example.com" not in empty.proposal["case"]["notes"]
+    report = _pass(store, desk, operators=["tool_empty", "tool_raises"])
+    proposals = [m.proposal for m in report.mutants if m.proposal]
+    assert proposals and "ada@example.com" not in json.dumps(proposals)
