@@ -94,7 +94,10 @@ def _choose(driver: Any, label: str, prefix: str) -> None:
     """Pick the option starting with ``prefix`` in the selectbox labelled ``label``."""
     from selenium.webdriver.common.by import By
 
-    box = driver.find_element(By.CSS_SELECTOR, f'input[role="combobox"][aria-label="{label}"]')
+    selector = f'input[role="combobox"][aria-label="{label}"]'
+    box = _waiter(driver, 60).until(
+        lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, selector)), None)
+    )
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
     box.click()
     option = _waiter(driver, 20).until(
