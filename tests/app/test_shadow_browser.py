@@ -95,7 +95,10 @@ def test_the_shadow_tab_draws_the_trend_and_the_lost_answers_side_by_side(
                 )
             )
         )
-        shown = wait.until(lambda d: [c for c in _shown_code(d) if "GOOD answer" in c] or None)
+        # one lost trace is shown at a time: pick t0, the one whose answer holds the payload
+        _choose(browser, "Lost trace", "t0")
+        wait.until(lambda d: "What is the capital of country number 0?" in _shown_code(d))
+        shown = [c for c in _shown_code(browser) if "GOOD answer" in c]
         assert "I am not sure." in _shown_code(browser)
         assert any(SCRIPT_PAYLOAD in c.replace("\n", "") for c in shown)
         assert browser.title != "pwned"
