@@ -41,13 +41,18 @@ def desk_server(tmp_path: Path) -> Iterator[str]:
 
 
 def _open_expanders(driver: Any, prefix: str) -> int:
-    """Click every closed expander whose summary starts with ``prefix``; how many there are."""
+    """Click every closed expander whose label starts with ``prefix``; how many there are.
+
+    The summary's text starts with its arrow icon's ligature name (``keyboard_arrow_right``),
+    so the label is read from the summary's markdown container."""
     from selenium.webdriver.common.by import By
 
     found = [
         s
         for s in driver.find_elements(By.CSS_SELECTOR, '[data-testid="stExpander"] summary')
-        if s.text.startswith(prefix)
+        if s.find_element(By.CSS_SELECTOR, '[data-testid="stMarkdownContainer"]').text.startswith(
+            prefix
+        )
     ]
     for summary in found:
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
