@@ -18,7 +18,7 @@ from arena.errors import InputError
 #: argument dest -> the ProjectDefaults field that gives its default
 DESTS = ("db", "dataset", "variants_dir", "user_model", "grader", "judge")
 #: commands whose --judge is the judge they use (in ``plan`` it is optional, ``demo`` has its own)
-JUDGE_COMMANDS = frozenset({"judge", "compare"})
+JUDGE_COMMANDS = frozenset({"judge", "compare", "shadow"})
 #: commands that read arena.yaml themselves (the gate): only the database comes from here, and
 #: a bad file is left for the command to report its own way
 OWN_CONFIG = frozenset({"gate"})

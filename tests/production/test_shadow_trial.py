@@ -1,0 +1,73 @@
+"""What a new user's trial of ``arena shadow`` found (issue 41): the judge from arena.yaml, a
+judge that fails is no loss, ``--stratify`` on a field no trace has, a BOM, ``run_id`` in the
+JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from arena.cli import main
+from arena.models import register_fake
+from arena.storage import Store
+from judges import parse_judge
+from tests.production.helpers import trace_rows, write_jsonl
+from tests.production.scripted import register_models, variant_file
+
+pytestmark = pytest.mark.system  # end to end through the CLI, on scripted models
+
+JUDGE = "fake:prefers-good/text"
+
+
+def _argv(tmp_path: Path, traces: str, *more: str) -> list[str]:
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    cand = variant_file(tmp_path, "cand", "better")
+    return ["shadow", "--traces", traces, "--candidate", cand, "--db", db, "--json", *more]
+
+
+def test_the_judge_comes_from_arena_yaml_compare_judge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    config = tmp_path / "arena.yaml"
+    config.write_text(f"compare:\n  judge: {JUDGE}\n")
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(4))
+    assert main(_argv(tmp_path, traces, "--config", str(config))) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["battles"] == 4
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    assert {key for key, _, _ in store.judge_keys(report["run_id"])} == {parse_judge(JUDGE).key}
+
+
+def test_a_judge_that_always_fails_is_exit_2_with_its_error_not_a_loss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    register_fake("mute", [lambda _: AIMessage("I cannot decide.")], cycle=True)
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(6))
+    argv = _argv(tmp_path, traces, "--judge", "fake:mute/text", "--require", "non-inferior")
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["battles"] == 0
+    assert "failed on 6 of 6 battles" in captured.err
+    assert "could not be made" in captured.err
+    assert "first error (6 battles)" in captured.err
+    assert main(argv) == 2  # a rerun asks the judge again: failed verdicts are not cached
+    again = json.loads(capsys.readouterr().out)
+    # the candidate's six answers come from the cache, every judge call is made again
+    assert again["model_calls"] == report["model_calls"] - 6 > 0
+
+
+def test_json_has_the_run_id_golden_add_from_shadow_needs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(3))
+    assert main(_argv(tmp_path, traces, "--judge", JUDGE)) == 0
+    report = json.loads(capsys.readouterr().out)
+    (run,) = Store(f"sqlite:///{tmp_path / 'arena.db'}").runs()
+    assert report["run_id"] == run.id
