@@ -135,7 +135,12 @@ def sampled_traces(
         traces = unique_ids(iter_traces(path), file=str(path), reread=lambda: iter_traces(path))
     else:
         traces = unique_ids(((f"trace #{n}", t) for n, t in enumerate(source, 1)), file=None)
-    sample = sample_traces(traces, spec)
+    try:
+        sample = sample_traces(traces, spec)
+    except InputError as exc:
+        if exc.file is not None or not isinstance(source, str | Path):
+            raise
+        raise InputError(exc.message, file=str(source), field=exc.field) from None
     counts: dict[str, int] = {}
     if redact:
         sample.traces = [redact_trace(t, counts) for t in sample.traces]

@@ -71,3 +71,47 @@ def test_json_has_the_run_id_golden_add_from_shadow_needs(
     report = json.loads(capsys.readouterr().out)
     (run,) = Store(f"sqlite:///{tmp_path / 'arena.db'}").runs()
     assert report["run_id"] == run.id
+
+
+def test_stratify_by_a_field_no_trace_has_is_exit_2_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(10))
+    argv = _argv(tmp_path, traces, "--judge", JUDGE, "--stratify", "nosuch", "--sample", "0.2")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"file {traces}, field --stratify:" in err
+    assert "no trace of the 10 read has the metadata field 'nosuch'" in err
+    assert not (tmp_path / "arena.db").exists()
+
+
+def test_a_byte_order_mark_at_the_start_of_a_traces_file_is_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    traces = tmp_path / "prod.jsonl"
+    write_jsonl(traces, trace_rows(3))
+    traces.write_bytes(b"\xef\xbb\xbf" + traces.read_bytes())
+    assert main(_argv(tmp_path, str(traces), "--judge", JUDGE)) == 0
+    assert json.loads(capsys.readouterr().out)["sampled"] == 3
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        (b'{"trace_id": "t9", "query": "q"}\n', "line 3, field answer: Field required"),
+        (b'{"trace_id": "t9", "query": \n', "line 3: malformed JSON: Expecting value"),
+        (b"[1, 2]\n", "line 3: expected a JSON object"),
+    ],
+    ids=["field", "malformed", "not an object"],
+)
+def test_a_bad_line_is_worded_file_line_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: bytes, says: str
+) -> None:
+    traces = tmp_path / "prod.jsonl"
+    write_jsonl(traces, trace_rows(2))
+    traces.write_bytes(traces.read_bytes() + line)
+    assert main(["shadow", "--traces", str(traces), "--evaluate-only", "--db",
+                 f"sqlite:///{tmp_path / 'arena.db'}"]) == 2  # fmt: skip
+    assert f"arena: error: file {traces}, {says}" in capsys.readouterr().err
