@@ -105,8 +105,7 @@ def sample_traces(traces: Iterable[ProductionTrace], spec: SampleSpec) -> Sample
         raise InputError("no traces to sample", field="traces")
     if spec.stratify and set(strata) == {""}:
         raise InputError(
-            f"no trace of the {read} read has the metadata field {spec.stratify!r} to "
-            "stratify by",
+            f"no trace of the {read} read has the metadata field {spec.stratify!r} to stratify by",
             field="--stratify",
         )
     picked = _deal(
