@@ -281,22 +281,20 @@ def _print(report: Any) -> None:
         "" if report.interval is None else f" [{report.interval[0]:.2f}, {report.interval[1]:.2f}]"
     )
     verdict = "non-inferior" if report.non_inferior else "NOT shown non-inferior"
+    verdict = f"{verdict} at margin {report.margin:g}"
     if report.judge_failure() is not None:
         verdict = "not compared (the judge failed)"
     print(
         f"run {report.run_id}: {report.sampled} traces sampled of {report.read} read "
         f"({report.duplicates} duplicate queries counted once); {report.battles} battles "
-        f"judged by {report.judge}; {report.model_calls} model calls sent"
+        f"judged by {report.judge_label or report.judge}; {report.model_calls} model calls sent"
     )
     if report.judge_errors:
         print(terminal_safe(f"judge errors: {report.judge_errors} (first: {report.judge_error})"))
     if report.redactions:
         found = ", ".join(f"{n} {k}" for k, n in sorted(report.redactions.items()))
         print(f"redacted: {found}")
-    print(
-        f"{report.candidate} vs production: win rate {rate}{interval}; {verdict} at margin "
-        f"{report.margin:g}"
-    )
+    print(f"{report.candidate} vs production: win rate {rate}{interval}; {verdict}")
     if report.stopped:
         print(f"sequential: {report.stopped}")
     for loss in report.losses:

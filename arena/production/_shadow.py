@@ -68,6 +68,7 @@ class ShadowReport(BaseModel):
     run_id: int
     candidate: str
     judge: str
+    judge_label: str = Field("", description="The judge as a person reads it: SPEC/MODE.")
     read: int = Field(description="Traces read from the source.")
     sampled: int
     duplicates: int = 0
@@ -102,11 +103,12 @@ class ShadowReport(BaseModel):
         total = self.battles + self.judge_errors
         if not self.judge_errors or self.judge_errors <= MAX_JUDGE_ERROR_SHARE * total:
             return None
+        judge = self.judge_label or self.judge
+        first = f"first error ({self.judge_error_count} battles): {self.judge_error}"
         return (
-            f"the judge {self.judge} failed on {self.judge_errors} of {total} battles, so the "
-            f"comparison could not be made; first error ({self.judge_error_count} battles): "
-            f"{self.judge_error}. Fix the judge (--judge, or compare.judge in arena.yaml) and "
-            "rerun: failed verdicts are not cached, the rerun asks again"
+            f"the judge {judge} failed on {self.judge_errors} of {total} battles, so the "
+            f"comparison could not be made; {first}. Fix the judge (--judge, or compare.judge "
+            "in arena.yaml) and rerun: failed verdicts are not cached, the rerun asks again"
         )
 
 
@@ -269,6 +271,7 @@ def _report(
         run_id=run_id,
         candidate=candidate.name,
         judge=judge.key,
+        judge_label=judge.label,
         read=sample.read,
         sampled=len(sample.traces),
         duplicates=sample.duplicates,

@@ -53,13 +53,28 @@ def test_a_judge_that_always_fails_is_exit_2_with_its_error_not_a_loss(
     captured = capsys.readouterr()
     report = json.loads(captured.out)
     assert report["battles"] == 0
-    assert "failed on 6 of 6 battles" in captured.err
+    assert "the judge fake:mute/text failed on 6 of 6 battles" in captured.err
     assert "could not be made" in captured.err
     assert "first error (6 battles)" in captured.err
     assert main(argv) == 2  # a rerun asks the judge again: failed verdicts are not cached
     again = json.loads(capsys.readouterr().out)
     # the candidate's six answers come from the cache, every judge call is made again
     assert again["model_calls"] == report["model_calls"] - 6 > 0
+
+
+def test_sequential_stops_at_the_first_look_when_the_judge_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    register_models()
+    register_fake("mute", [lambda _: AIMessage("I cannot decide.")], cycle=True)
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(6))
+    argv = _argv(tmp_path, traces, "--judge", "fake:mute/text", "--sequential",
+                 "--look-every", "2")  # fmt: skip
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert "failed on 2 of 2 battles" in captured.err
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    assert len(store.runs()) == 1  # one look, not three
 
 
 def test_json_has_the_run_id_golden_add_from_shadow_needs(
