@@ -12,6 +12,7 @@ from langchain_core.messages import AIMessage
 
 from arena.cli import main
 from arena.models import register_fake
+from arena.production import ShadowReport
 from arena.storage import Store
 from judges import parse_judge
 from tests.production.helpers import trace_rows, write_jsonl
@@ -130,3 +131,21 @@ def test_a_bad_line_is_worded_file_line_field(
     assert main(["shadow", "--traces", str(traces), "--evaluate-only", "--db",
                  f"sqlite:///{tmp_path / 'arena.db'}"]) == 2  # fmt: skip
     assert f"arena: error: file {traces}, {says}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("judged", "failed", "refused"), [(4, 4, False), (3, 4, True), (0, 1, True)]
+)
+def test_the_comparison_is_refused_once_more_than_half_the_battles_failed(
+    judged: int, failed: int, refused: bool
+) -> None:
+    report = ShadowReport(
+        run_id=1, candidate="c", judge="k", judge_label="fake:j/text", read=9, sampled=8,
+        battles=judged, win_rate=None, interval=None, margin=0.05, non_inferior=False,
+        losses=[], model_calls=0, judge_errors=failed, judge_error="boom",
+        judge_error_count=failed,
+    )  # fmt: skip
+    failure = report.judge_failure()
+    assert (failure is not None) is refused
+    if failure is not None:
+        assert f"failed on {failed} of {judged + failed} battles" in failure and "boom" in failure
