@@ -10,8 +10,9 @@ class ArenaError(Exception):
 class InputError(ArenaError):
     """Bad user input: a file, a case or a variant, or a field, that does not validate.
 
-    The message always names the file and, where known, the variant or the case id, and the
-    field (``file variants/bad.yaml, variant bad-tool, field tools: ...``).
+    The message always names the file and, where known, the place in it (``at``: ``line 3``),
+    the variant or the case id, and the field (``file variants/bad.yaml, variant bad-tool,
+    field tools: ...``; ``file prod.jsonl, line 3, field answer: ...``).
     """
 
     def __init__(
@@ -22,12 +23,15 @@ class InputError(ArenaError):
         case: str | None = None,
         field: str | None = None,
         variant: str | None = None,
+        at: str | None = None,
     ) -> None:
         self.message, self.file, self.case, self.field = message, file, case, field
-        self.variant = variant
+        self.variant, self.at = variant, at
         where = []
         if file:
             where.append(f"file {file}")
+        if at:
+            where.append(at)
         if variant:
             where.append(f"variant {variant}")
         if case:

@@ -20,7 +20,11 @@ def register(sub: Any) -> None:
     save.add_argument("variant", help="the variant whose scores are stored")
     save.add_argument("--name", default=None, help="baseline name (default: the variant)")
     save.add_argument(
-        "--run", type=int, default=None, help="the run holding the variant (default: the newest)"
+        "--run",
+        type=int,
+        default=None,
+        help="the run holding the variant (default: the newest golden run; a shadow run only "
+        "when named)",
     )
     save.add_argument("--export", default=None, metavar="FILE", help="also write it as JSON")
     save.add_argument("--force", action="store_true", help="allow the baseline to move down")

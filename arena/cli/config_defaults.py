@@ -22,7 +22,7 @@ DESTS = ("db", "dataset", "variants_dir", "user_model", "grader", "judge")
 #: off the dest, so the flag wins over arena.yaml instead of clashing with it
 SPELLINGS = {"dataset": ("dataset_option",)}
 #: commands whose --judge is the judge they use (in ``plan`` it is optional, ``demo`` has its own)
-JUDGE_COMMANDS = frozenset({"judge", "compare"})
+JUDGE_COMMANDS = frozenset({"judge", "compare", "shadow"})
 #: commands that read arena.yaml themselves (the gate): only the database comes from here, and
 #: a bad file is left for the command to report its own way
 OWN_CONFIG = frozenset({"gate"})

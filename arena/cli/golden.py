@@ -41,6 +41,12 @@ def register(sub: Any) -> None:
         metavar="CASE",
         help="with --from-shadow: the run's case ids, or `losses` (every trace the candidate lost)",
     )
+    add.add_argument(
+        "--category",
+        default=None,
+        help="with --from-shadow: the new cases' category (default: the dataset's only one; "
+        "required when it has several)",
+    )
     add.add_argument("--reason", required=True, help="why the case is added")
     add.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON to edit")
     add.add_argument("--id", default=None, help="the new case id (default: next of its prefix)")
@@ -99,6 +105,10 @@ def cmd_add(args: argparse.Namespace) -> int:
 
     if args.from_shadow is not None or args.cases:
         return _add_from_shadow(args)
+    if args.category is not None:
+        raise InputError(
+            "--category is for --from-shadow (a result keeps its case's)", field="--category"
+        )
 
     dataset, case = add_from_result(
         Store(args.db),
@@ -127,10 +137,11 @@ def _add_from_shadow(args: argparse.Namespace) -> int:
     if args.from_shadow is None or not args.cases:
         raise InputError("give --from-shadow RUN with --cases", field="--cases")
     report = add_from_shadow(
-        Store(args.db), args.from_shadow, args.dataset, args.cases, args.reason
+        Store(args.db), args.from_shadow, args.dataset, args.cases, args.reason, args.category
     )
     for case_id, trace_id in report.added.items():
-        print(f"added {case_id} (pending) from production trace {trace_id}")
+        category = next(c.category for c in report.dataset.test_cases if c.id == case_id)
+        print(f"added {case_id} ({category}, pending) from production trace {trace_id}")
     for trace_id, why in report.skipped.items():
         print(f"skipped trace {trace_id}: {why}")
     print(

@@ -21,7 +21,13 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "health", help="judge health, decisive-pair accuracy, judge-judge and human agreement"
     )
-    p.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
+    p.add_argument(
+        "run",
+        nargs="?",
+        type=int,
+        default=None,
+        help="run id (default: the latest golden run, not a shadow run)",
+    )
     p.add_argument(
         "--human",
         default=None,

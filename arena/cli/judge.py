@@ -26,7 +26,13 @@ def register(sub: Any) -> None:
 
     default = f"{DEFAULT_JUDGE}/{default_mode(DEFAULT_JUDGE.partition(':')[0])}"
     p = sub.add_parser("judge", help="judge every pair of variants of a run in both orders")
-    p.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
+    p.add_argument(
+        "run",
+        nargs="?",
+        type=int,
+        default=None,
+        help="run id (default: the latest golden run, not a shadow run)",
+    )
     p.add_argument(
         "--judge",
         default=DEFAULT_JUDGE,

@@ -16,7 +16,13 @@ from arena.cli.common import add_db
 def register(sub: Any) -> None:
     """Add score."""
     p = sub.add_parser("score", help="golden scores, benchmarks and pass rates of a run")
-    p.add_argument("run", nargs="?", type=int, default=None, help="run id (default: latest)")
+    p.add_argument(
+        "run",
+        nargs="?",
+        type=int,
+        default=None,
+        help="run id (default: the latest golden run, not a shadow run)",
+    )
     p.add_argument(
         "--grader",
         default=None,

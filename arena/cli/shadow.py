@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from arena.cli.common import add_db, add_margin
@@ -14,6 +15,8 @@ from arena.errors import InputError
 from arena.reports._format import terminal_safe
 
 EXIT_INFERIOR = 1
+#: the comparison could not be made (the judge failed), never a loss
+EXIT_NOT_COMPARED = 2
 
 
 def register(sub: Any) -> None:
@@ -87,7 +90,12 @@ def register(sub: Any) -> None:
         metavar="DIR",
         help="where variant names are looked up (default: the shipped variants)",
     )
-    p.add_argument("--judge", default=DEFAULT_JUDGE, help="judge model SPEC[/MODE] or YAML file")
+    p.add_argument(
+        "--judge",
+        default=DEFAULT_JUDGE,
+        help="judge model SPEC[/MODE] or YAML file (default: arena.yaml's compare.judge, "
+        f"else {DEFAULT_JUDGE})",
+    )
     p.add_argument("--sample", type=float, default=None, metavar="F", help="fraction kept")
     p.add_argument("--max", type=int, default=None, metavar="N", help="at most N traces")
     p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
@@ -176,6 +184,10 @@ def cmd_shadow(args: argparse.Namespace) -> int:
         print(json.dumps(report.summary(), indent=2))
     else:
         _print(report)
+    failure = report.judge_failure()
+    if failure is not None:
+        print(terminal_safe(f"arena: error: {failure}"), file=sys.stderr)
+        return EXIT_NOT_COMPARED
     if args.require == "non-inferior" and not report.non_inferior:
         return EXIT_INFERIOR
     return 0
@@ -269,18 +281,20 @@ def _print(report: Any) -> None:
         "" if report.interval is None else f" [{report.interval[0]:.2f}, {report.interval[1]:.2f}]"
     )
     verdict = "non-inferior" if report.non_inferior else "NOT shown non-inferior"
+    verdict = f"{verdict} at margin {report.margin:g}"
+    if report.judge_failure() is not None:
+        verdict = "not compared (the judge failed)"
     print(
         f"run {report.run_id}: {report.sampled} traces sampled of {report.read} read "
         f"({report.duplicates} duplicate queries counted once); {report.battles} battles "
-        f"judged by {report.judge}; {report.model_calls} model calls sent"
+        f"judged by {report.judge_label or report.judge}; {report.model_calls} model calls sent"
     )
+    if report.judge_errors:
+        print(terminal_safe(f"judge errors: {report.judge_errors} (first: {report.judge_error})"))
     if report.redactions:
         found = ", ".join(f"{n} {k}" for k, n in sorted(report.redactions.items()))
         print(f"redacted: {found}")
-    print(
-        f"{report.candidate} vs production: win rate {rate}{interval}; {verdict} at margin "
-        f"{report.margin:g}"
-    )
+    print(f"{report.candidate} vs production: win rate {rate}{interval}; {verdict}")
     if report.stopped:
         print(f"sequential: {report.stopped}")
     for loss in report.losses:

@@ -114,7 +114,8 @@ class Proposal(BaseModel):
 
 
 def _candidate_runs(store: Store, variant: str, limit: int) -> list[int]:
-    return [info.id for info in store.runs() if variant in info.config.get("variants", {})][:limit]
+    runs = [r for r in store.runs() if not r.is_shadow]
+    return [info.id for info in runs if variant in info.config.get("variants", {})][:limit]
 
 
 def _per_repeat_ok(base: Baseline, snap: Baseline, compared: list[str]) -> bool:

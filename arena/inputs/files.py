@@ -82,30 +82,33 @@ def load_json(path: str | Path) -> Any:
     return parse_json(read_text(path), file=str(path))
 
 
-def parse_json(text: str, *, file: str | None = None, case: str | None = None) -> Any:
-    """Parse JSON text strictly: InputError (naming ``file`` and ``case``, e.g. ``line 3``)
-    for malformed JSON, nesting deeper than MAX_NESTING, a duplicate key (naming it as the
-    field), ``NaN``/``Infinity``, or an integer too long to convert."""
-    where = "" if case else " at line {line}, column {column}"
+def parse_json(
+    text: str, *, file: str | None = None, case: str | None = None, at: str | None = None
+) -> Any:
+    """Parse JSON text strictly: InputError (naming ``file`` and ``case``, or the place ``at``,
+    e.g. ``line 3``) for malformed JSON, nesting deeper than MAX_NESTING, a duplicate key
+    (naming it as the field), ``NaN``/``Infinity``, or an integer too long to convert."""
+    where = "" if case or at else " at line {line}, column {column}"
+    named = {"file": file, "case": case, "at": at}
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         detail = where.format(line=exc.lineno, column=exc.colno)
-        raise InputError(f"malformed JSON{detail}: {exc.msg}", file=file, case=case) from None
+        raise InputError(f"malformed JSON{detail}: {exc.msg}", **named) from None
     except _Refused as exc:
-        raise InputError(exc.message, file=file, case=case, field=exc.field) from None
+        raise InputError(exc.message, **named, field=exc.field) from None
     except RecursionError:
-        raise InputError(_TOO_DEEP.format("JSON"), file=file, case=case) from None
+        raise InputError(_TOO_DEEP.format("JSON"), **named) from None
     except ValueError as exc:  # e.g. an integer literal with more than 4300 digits
-        raise InputError(f"malformed JSON: {exc}", file=file, case=case) from None
+        raise InputError(f"malformed JSON: {exc}", **named) from None
     if text.count("[") + text.count("{") > MAX_NESTING and nesting_depth(value) > MAX_NESTING:
-        raise InputError(_TOO_DEEP.format("JSON"), file=file, case=case)
+        raise InputError(_TOO_DEEP.format("JSON"), **named)
     if "NaN" in text or "Infinity" in text:
         found = _non_finite(value)
         if found is not None:
             name, field = found
             message = f"{name} is not a JSON number (write null, or a finite number)"
-            raise InputError(message, file=file, case=case, field=field)
+            raise InputError(message, **named, field=field)
     return value
 
 

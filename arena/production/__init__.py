@@ -32,6 +32,8 @@ from arena.production._golden import (
     add_from_shadow,
     flagged_cases,
     lost_cases,
+    scheme_id,
+    shadow_category,
 )
 from arena.production._grading import (
     GRADES_MODE,
@@ -65,6 +67,7 @@ from arena.production._replay import (
 from arena.production._sample import Sample, SampleSpec, sample_key, sample_traces
 from arena.production._sequential import EVERY, shadow_sequential
 from arena.production._shadow import (
+    MAX_JUDGE_ERROR_SHARE,
     SHADOW_KEYS,
     ShadowLoss,
     ShadowOptions,
@@ -83,6 +86,7 @@ __all__ = [
     "GRADER",
     "GRADES_MODE",
     "LOSSES",
+    "MAX_JUDGE_ERROR_SHARE",
     "PASS_GRADE",
     "PRODUCTION",
     "RULES",
@@ -126,8 +130,10 @@ __all__ = [
     "sample_key",
     "sample_traces",
     "sampled_traces",
+    "scheme_id",
     "shadow",
     "shadow_block",
+    "shadow_category",
     "shadow_dataset",
     "shadow_history",
     "shadow_losses",

@@ -3,12 +3,15 @@ cases (``arena golden add --from-shadow RUN --cases ...``).
 
 Each case keeps the trace's query, production's answer as its ``reference_answer`` (the
 judge is shown it), the trace id in its notes (provenance), and the tags ``production`` and
-``shadow``. A query already in the dataset is skipped, and said so; the dataset is written
-once, its version bumped and content hash recorded, or not at all on bad input.
+``shadow``. Its category is the one given, or the dataset's only category; its id follows the
+dataset's own scheme (``S-5`` -> ``S-6``, ``HP-007`` -> ``HP-008``). A query already in the
+dataset is skipped, and said so; the dataset is written once, its version bumped and content
+hash recorded, or not at all on bad input.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -70,12 +73,24 @@ def flagged_cases(store: Store, run_id: int) -> list[str]:
 
 
 def add_from_shadow(
-    store: Store, run_id: int, dataset_path: str | Path, cases: list[str], reason: str
+    store: Store,
+    run_id: int,
+    dataset_path: str | Path,
+    cases: list[str],
+    reason: str,
+    category: str | None = None,
 ) -> ShadowCases:
     """Add the shadow run's ``cases`` (case ids, :data:`LOSSES` or :data:`FLAGGED`) to
-    ``dataset_path`` as pending cases (see the module doc)."""
+    ``dataset_path`` as pending cases of ``category`` (see the module doc).
+
+    Raises:
+        InputError: a bad run, case or reason; a category the dataset does not have, or none
+            given when the dataset has more than one (the message lists them).
+    """
     if not reason.strip():
         raise InputError("give the reason the cases are added", field="reason")
+    target = load_dataset(dataset_path)
+    category = shadow_category(target, category, file=str(dataset_path))
     trace_ids = shadow_config(store, run_id).get("trace_ids") or {}
     assert isinstance(trace_ids, dict)
     pick = {LOSSES: lost_cases, FLAGGED: flagged_cases}.get(cases[0] if len(cases) == 1 else "")
@@ -87,7 +102,6 @@ def add_from_shadow(
             f"not a case of shadow run {run_id}: {', '.join(unknown)}", field="--cases"
         )
     answers = {r.case_id: r.output for r in store.results(run_id) if r.variant == PRODUCTION}
-    target = load_dataset(dataset_path)
     raw = read_raw(dataset_path)
     have = {normalize_query(case_query(c)): str(c.get("id")) for c in raw["test_cases"]}
     report = ShadowCases(dataset=target)
@@ -97,13 +111,12 @@ def add_from_shadow(
         if normalize_query(query) in have:
             report.skipped[trace_id] = f"same query as case {have[normalize_query(query)]}"
             continue
-        taken = {str(c.get("id")) for c in raw["test_cases"]}
-        new_id = _free_id(next_case_id(target, "happy_path"), taken)
+        new_id = scheme_id(raw["test_cases"], category, target)
         raw["test_cases"].append(
             {
                 "id": new_id,
                 "input": query,
-                "category": "happy_path",
+                "category": category,
                 "tier": Tier.PENDING.value,
                 "reference_answer": answers.get(case_id, ""),
                 "notes": f"From production trace {trace_id} (shadow run {run_id}); the "
@@ -122,9 +135,52 @@ def add_from_shadow(
     return report
 
 
-def _free_id(first: str, taken: set[str]) -> str:
-    prefix, _, number = first.rpartition("-")
-    n = int(number)
-    while f"{prefix}-{n:03d}" in taken:
+def shadow_category(dataset: GoldenDataset, category: str | None, *, file: str) -> str:
+    """The category new cases get: ``category`` if the dataset has it, else the dataset's
+    only category; InputError (listing the dataset's categories) otherwise."""
+    allowed = dataset.category_names
+    listed = ", ".join(allowed)
+    if category is None and len(allowed) == 1:
+        return allowed[0]
+    if category is None:
+        raise InputError(
+            f"give the new cases' category with --category; this dataset's categories are {listed}",
+            file=file,
+            field="--category",
+        )
+    if category not in allowed:
+        raise InputError(
+            f"unknown category {category!r}; this dataset's categories are {listed}",
+            file=file,
+            field="--category",
+        )
+    return category
+
+
+_NUMBERED = re.compile(r"(.*?)(\d+)")
+
+
+def scheme_id(raw_cases: list[dict[str, object]], category: str, dataset: GoldenDataset) -> str:
+    """The next free id in the dataset's own scheme: the prefix its ``category``'s cases share
+    (else the one every case shares) and the next number, as wide as theirs (``S-1`` ...
+    ``S-5`` -> ``S-6``); else the category's prefix (:func:`~arena.curation._grow.next_case_id`)."""
+    ids = [str(c.get("id")) for c in raw_cases]
+    own = [str(c.get("id")) for c in raw_cases if c.get("category") == category]
+    for group in (own, ids):
+        found = [m for i in group if (m := _NUMBERED.fullmatch(i))]
+        prefixes = {m.group(1) for m in found}
+        if group and len(found) == len(group) and len(prefixes) == 1:
+            prefix = prefixes.pop()
+            width = min(len(m.group(2)) for m in found)
+            break
+    else:
+        prefix, _, number = next_case_id(dataset, category).rpartition("-")
+        prefix, width = prefix + "-", len(number)
+    numbers = [
+        int(m.group(2)) for i in ids if (m := _NUMBERED.fullmatch(i)) and m.group(1) == prefix
+    ]
+    n = max(numbers, default=0) + 1
+    taken = set(ids)
+    while f"{prefix}{n:0{width}d}" in taken:
         n += 1
-    return f"{prefix}-{n:03d}"
+    return f"{prefix}{n:0{width}d}"

@@ -72,7 +72,8 @@ def project_runs(
         for run in runs or []:
             number += 1
             if not isinstance(run, dict):
-                raise InputError(f"run {number}: not a JSON object", file=f"langsmith:{project}")
+                where = f"run {number}"
+                raise InputError("not a JSON object", file=f"langsmith:{project}", at=where)
             yield f"run {number} ({run.get('id')})", run
         cursor = (reply.get("cursors") or {}).get("next") if isinstance(reply, dict) else None
         if not runs or not cursor:

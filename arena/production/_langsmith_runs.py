@@ -126,21 +126,23 @@ def run_to_trace(run: dict[str, Any], *, file: str, where: str) -> ProductionTra
     """One root run as a trace; InputError naming the file, place and field."""
     run_id = run.get("id")
     if not isinstance(run_id, str | int) or isinstance(run_id, bool) or not str(run_id):
-        raise InputError(f"{where}: a run needs an id", file=file, field="id")
+        raise InputError("a run needs an id", file=file, at=where, field="id")
     query = _text(run.get("inputs"), QUERY_KEYS, _USER)
     if query is None or not query.strip():
         keys = ", ".join(run.get("inputs") or {}) if isinstance(run.get("inputs"), dict) else ""
         raise InputError(
-            f"{where}: no query in inputs (keys: {keys or 'none'}); expected messages or one "
+            f"no query in inputs (keys: {keys or 'none'}); expected messages or one "
             f"of {', '.join(QUERY_KEYS)}",
             file=file,
+            at=where,
             field="inputs",
         )
     answer = _text(run.get("outputs"), OUTPUT_KEYS, _AI)
     if answer is None and not run.get("error"):
         raise InputError(
-            f"{where}: no answer in outputs; expected messages or one of {', '.join(OUTPUT_KEYS)}",
+            f"no answer in outputs; expected messages or one of {', '.join(OUTPUT_KEYS)}",
             file=file,
+            at=where,
             field="outputs",
         )
     start, end = _time(run.get("start_time")), _time(run.get("end_time"))
@@ -185,10 +187,10 @@ def example_to_trace(example: dict[str, Any], *, file: str, where: str) -> Produ
     inputs = example.get("inputs") or {}
     query = _text(inputs, QUERY_KEYS, _USER)
     if query is None or not query.strip():
-        raise InputError(f"{where}: no query column", file=file, field="inputs")
+        raise InputError("no query column", file=file, at=where, field="inputs")
     answer = _text(example.get("outputs") or {}, (*OUTPUT_KEYS, "reference_answer"), _AI)
     if answer is None:
-        raise InputError(f"{where}: no answer column", file=file, field="outputs")
+        raise InputError("no answer column", file=file, at=where, field="outputs")
     metadata = dict(example.get("metadata") or {})
     trace_id = example.get("id") or metadata.pop("trace_id", None) or metadata.pop("run_id", None)
     if not trace_id:

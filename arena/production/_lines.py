@@ -1,8 +1,9 @@
 """JSON Lines streamed one line at a time: bounded memory whatever the file's size.
 
-A line is read with a length limit (:data:`MAX_LINE_BYTES`), decoded as UTF-8 and parsed by
-the safe reading layer (:func:`arena.inputs.files.parse_json`: depth, duplicate keys,
-``NaN``); every failure is an :class:`~arena.errors.InputError` naming the file and line.
+A line is read with a length limit (:data:`MAX_LINE_BYTES`), decoded as UTF-8 (a byte order
+mark at the start of the file, as some editors and Excel write, is skipped) and parsed by the
+safe reading layer (:func:`arena.inputs.files.parse_json`: depth, duplicate keys, ``NaN``);
+every failure is an :class:`~arena.errors.InputError` worded ``file F, line N, field X: ...``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ M = TypeVar("M", bound=BaseModel)
 
 #: The longest line read (a trace with a long conversation fits; a runaway line does not).
 MAX_LINE_BYTES = 4_000_000
+#: The UTF-8 byte order mark.
+BOM = b"\xef\xbb\xbf"
 
 
 def _open(path: str | Path) -> Any:
@@ -43,20 +46,22 @@ def stream_objects(
         number = 0
         while raw := handle.readline(limit + 1):
             number += 1
+            at = f"line {number}"
+            if number == 1:
+                raw = raw.removeprefix(BOM)
             if len(raw) > limit and not raw.endswith(b"\n"):
-                raise InputError(f"line {number}: longer than {limit} bytes", file=file)
+                raise InputError(f"longer than {limit} bytes", file=file, at=at)
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise InputError(
-                    f"line {number}: not UTF-8 text (invalid byte at offset {exc.start})",
-                    file=file,
+                    f"not UTF-8 text (invalid byte at offset {exc.start})", file=file, at=at
                 ) from None
             if not text.strip():
                 continue
-            value = parse_json(text, file=file, case=f"line {number}")
+            value = parse_json(text, file=file, at=at)
             if not isinstance(value, dict):
-                raise InputError(f"line {number}: expected a JSON object", file=file)
+                raise InputError("expected a JSON object", file=file, at=at)
             yield number, value
 
 
@@ -67,4 +72,4 @@ def validated(model: type[M], data: dict[str, Any], *, file: str, where: str) ->
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or None
-        raise InputError(f"{where}: {err['msg']}", file=file, field=field) from None
+        raise InputError(err["msg"], file=file, at=where, field=field) from None

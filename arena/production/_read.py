@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
-from arena.inputs.files import load_json
+from arena.inputs.files import parse_json, read_text
 from arena.production._langsmith_runs import example_to_trace, runs_to_traces
 from arena.production._lines import stream_objects, validated
 from arena.production._trace import ProductionTrace
@@ -53,10 +53,10 @@ def iter_traces(path: str | Path) -> Iterator[tuple[str, ProductionTrace]]:
             yield where, example_to_trace(example, file=file, where=where)
         return
     if kind == "langsmith-runs" and Path(path).suffix.lower() == ".json":
-        doc = load_json(path)
+        doc = parse_json(read_text(path).removeprefix("\ufeff"), file=file)  # a BOM is skipped
         if not isinstance(doc, list):
             raise InputError("expected a JSON list of runs (a LangSmith runs export)", file=file)
-        runs = (_run(item, file, f"#{i}") for i, item in enumerate(doc))
+        runs = (_run(item, file, f"run #{i}") for i, item in enumerate(doc))
         yield from runs_to_traces(runs, file=file)
         return
     lines = ((f"line {n}", row) for n, row in stream_objects(path))
@@ -69,7 +69,7 @@ def iter_traces(path: str | Path) -> Iterator[tuple[str, ProductionTrace]]:
 
 def _run(item: Any, file: str, where: str) -> tuple[str, dict[str, Any]]:
     if not isinstance(item, dict):
-        raise InputError(f"{where}: expected a JSON object (a run)", file=file)
+        raise InputError("expected a JSON object (a run)", file=file, at=where)
     return where, item
 
 

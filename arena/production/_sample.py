@@ -103,6 +103,11 @@ def sample_traces(traces: Iterable[ProductionTrace], spec: SampleSpec) -> Sample
         stratum.offer(sample_key(trace.trace_id, spec.seed), trace, fraction)
     if read == 0:
         raise InputError("no traces to sample", field="traces")
+    if spec.stratify and set(strata) == {""}:
+        raise InputError(
+            f"no trace of the {read} read has the metadata field {spec.stratify!r} to stratify by",
+            field="--stratify",
+        )
     picked = _deal(
         {n: s.ordered(spec.stratify is not None) for n, s in sorted(strata.items())}, spec.max
     )

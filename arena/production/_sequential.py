@@ -65,6 +65,8 @@ def shadow_sequential(
             store, part, candidate, judge, options, source=source, redactions=redactions
         )
         calls += report.model_calls
+        if report.judge_failure() is not None:  # no later look makes the judge work
+            return report.model_copy(update={"model_calls": calls, "stopped": "the judge failed"})
         scores = _scores(store, report, [t.case_id for t in part.traces])
         if not scores:
             if seen < budget:

@@ -30,11 +30,12 @@ from arena.production._unique import unique_ids
 from arena.runner import RunOptions
 from arena.storage import Store
 from arena.variants.variant import Variant
-from arena.vocabulary import WINNER_SCORE
+from arena.vocabulary import ERROR, WINNER_SCORE
 from judges import JudgeSpec
 
 #: The keys of ``arena shadow --json``, in order.
 SHADOW_KEYS = (
+    "run_id",
     "sampled",
     "battles",
     "win_rate",
@@ -43,6 +44,11 @@ SHADOW_KEYS = (
     "losses",
     "model_calls",
 )
+
+
+#: More battles than this share erring (the judge's fault, never the candidate's) and the
+#: comparison could not be made (:meth:`ShadowReport.judge_failure`).
+MAX_JUDGE_ERROR_SHARE = 0.5
 
 
 class ShadowLoss(BaseModel):
@@ -62,6 +68,7 @@ class ShadowReport(BaseModel):
     run_id: int
     candidate: str
     judge: str
+    judge_label: str = Field("", description="The judge as a person reads it: SPEC/MODE.")
     read: int = Field(description="Traces read from the source.")
     sampled: int
     duplicates: int = 0
@@ -80,11 +87,29 @@ class ShadowReport(BaseModel):
         description="With --sequential: the decision and why it stopped (after how many "
         "of the sampled traces).",
     )
+    judge_errors: int = Field(0, description="Battles the judge could not decide (errors).")
+    judge_error: str | None = Field(None, description="The first judge error, as it said it.")
+    judge_error_count: int = Field(0, description="Battles that failed with that same error.")
 
     def summary(self) -> dict[str, Any]:
         """The report's JSON: exactly :data:`SHADOW_KEYS`."""
         data = self.model_dump(mode="json")
         return {key: data[key] for key in SHADOW_KEYS}
+
+    def judge_failure(self) -> str | None:
+        """Why the comparison could not be made: the judge erred on more than
+        :data:`MAX_JUDGE_ERROR_SHARE` of the battles (None: it could be made). A judge that
+        cannot judge says nothing about the candidate, so this is never a loss."""
+        total = self.battles + self.judge_errors
+        if not self.judge_errors or self.judge_errors <= MAX_JUDGE_ERROR_SHARE * total:
+            return None
+        judge = self.judge_label or self.judge
+        first = f"first error ({self.judge_error_count} battles): {self.judge_error}"
+        return (
+            f"the judge {judge} failed on {self.judge_errors} of {total} battles, so the "
+            f"comparison could not be made; {first}. Fix the judge (--judge, or compare.judge "
+            "in arena.yaml) and rerun: failed verdicts are not cached, the rerun asks again"
+        )
 
 
 @dataclass
@@ -112,7 +137,12 @@ def sampled_traces(
         traces = unique_ids(iter_traces(path), file=str(path), reread=lambda: iter_traces(path))
     else:
         traces = unique_ids(((f"trace #{n}", t) for n, t in enumerate(source, 1)), file=None)
-    sample = sample_traces(traces, spec)
+    try:
+        sample = sample_traces(traces, spec)
+    except InputError as exc:
+        if exc.file is not None or not isinstance(source, str | Path):
+            raise
+        raise InputError(exc.message, file=str(source), field=exc.field) from None
     counts: dict[str, int] = {}
     if redact:
         sample.traces = [redact_trace(t, counts) for t in sample.traces]
@@ -234,10 +264,14 @@ def _report(
     lost = [b for b in battles if candidate_score(b, candidate.name) == 0]
     lost.sort(key=lambda b: (order.get(b.case_id, len(order)), b.repeat))
     losses = [_loss(b, traces, outputs) for b in lost]
+    erred = [b for b in judged.battles if b.winner == ERROR and not b.is_crash]
+    erred.sort(key=lambda b: (order.get(b.case_id, len(order)), b.repeat))
+    errors = [_error_text(b) for b in erred]
     return ShadowReport(
         run_id=run_id,
         candidate=candidate.name,
         judge=judge.key,
+        judge_label=judge.label,
         read=sample.read,
         sampled=len(sample.traces),
         duplicates=sample.duplicates,
@@ -251,4 +285,14 @@ def _report(
         model_calls=run_calls + judged.model_calls,
         run_calls=run_calls,
         judge_calls=judged.model_calls,
+        judge_errors=len(errors),
+        judge_error=errors[0] if errors else None,
+        judge_error_count=errors.count(errors[0]) if errors else 0,
     )
+
+
+def _error_text(battle: Battle) -> str:
+    """What the judge said went wrong in an errored battle."""
+    verdicts = (battle.verdict_ab, battle.verdict_ba)
+    found = [v.error for v in verdicts if v is not None and v.error]
+    return battle.error or (found[0] if found else "no verdict")

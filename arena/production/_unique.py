@@ -68,7 +68,8 @@ def unique_ids(
         return  # two ids with one 64-bit digest, not one id twice
     named = f" {ids[second]!r}" if ids else ""
     raise InputError(
-        f"{places[second]}: trace id{named} is given twice (first at {places[first]})",
+        f"trace id{named} is given twice (first at {places[first]})",
         file=file,
+        at=places[second],
         field="trace_id",
     )

@@ -130,3 +130,9 @@ class RunInfo(BaseModel):
     finished_at: datetime | None = None
     results: int = 0
     errors: int = 0
+
+    @property
+    def is_shadow(self) -> bool:
+        """True for an ``arena shadow`` run: production traces (its config has a ``shadow``
+        block), not a golden dataset, so it is never "the latest run" of a golden command."""
+        return isinstance(self.config.get("shadow"), dict)

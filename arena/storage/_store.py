@@ -209,12 +209,19 @@ class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
             ]
 
     def run(self, run_id: int | None = None) -> RunInfo:
-        """One run (the newest when ``run_id`` is None); NotFound if there is none."""
+        """One run (the newest golden run when ``run_id`` is None: a shadow run of production
+        traces is only ever named); NotFound if there is none."""
         runs = self.runs()
         if run_id is None:
-            if not runs:
+            golden = [r for r in runs if not r.is_shadow]
+            if not golden and runs:
+                raise NotFound(
+                    f"only shadow runs (arena shadow, production traces) are stored, the newest "
+                    f"{runs[0].id}: run `arena run` on a golden set, or name the run (--run)"
+                )
+            if not golden:
                 raise NotFound("no runs stored yet: run `arena run` or `arena demo` first")
-            return runs[0]
+            return golden[0]
         for info in runs:
             if info.id == run_id:
                 return info

@@ -64,7 +64,8 @@ def test_evaluate_only_stores_and_reports_the_checks(
     dataset = tmp_path / "golden.json"
     shutil.copy(default_dataset(), dataset)
     add = ["golden", "add", "--from-shadow", str(report["run_id"]), "--cases", "flagged",
-           "--dataset", str(dataset), "--reason", "slow or broken", "--db", db]  # fmt: skip
+           "--dataset", str(dataset), "--reason", "slow or broken", "--db", db,
+           "--category", "edge_case"]  # fmt: skip
     assert main(add) == 0
     out = capsys.readouterr().out
     assert "from production trace t1" in out and "from production trace t2" in out

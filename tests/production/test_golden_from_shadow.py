@@ -12,7 +12,7 @@ import pytest
 from arena.cli import main
 from arena.cli.common import default_dataset
 from arena.golden import load_dataset
-from tests.production.helpers import trace_rows, write_jsonl
+from tests.production.helpers import DATA, trace_rows, write_jsonl
 from tests.production.scripted import register_models, variant_file
 
 pytestmark = pytest.mark.system  # end to end through the CLI, on scripted models
@@ -39,7 +39,8 @@ def test_the_losses_become_pending_cases_with_production_s_answer(
     shutil.copy(default_dataset(), dataset)
     before = load_dataset(dataset)
     argv = ["golden", "add", "--from-shadow", "1", "--cases", "losses", "--dataset",
-            str(dataset), "--reason", "lost to production", "--db", db]  # fmt: skip
+            str(dataset), "--reason", "lost to production", "--category", "happy_path",
+            "--db", db]  # fmt: skip
     assert main(argv) == 0
     out = capsys.readouterr().out
     after = load_dataset(dataset)
@@ -59,10 +60,48 @@ def test_named_cases_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture
     db = _lost_run(tmp_path, capsys)
     dataset = tmp_path / "golden.json"
     shutil.copy(default_dataset(), dataset)
-    base = ["golden", "add", "--dataset", str(dataset), "--reason", "r", "--db", db]
+    base = ["golden", "add", "--dataset", str(dataset), "--reason", "r", "--db", db,
+            "--category", "edge_case"]  # fmt: skip
     assert main([*base, "--from-shadow", "1", "--cases", "t3"]) == 0
     assert "from production trace t3" in capsys.readouterr().out
     assert main([*base, "--from-shadow", "1", "--cases", "nope"]) == 2
     assert "not a case of shadow run 1: nope" in capsys.readouterr().err
     assert main([*base, "--from-shadow", "1"]) == 2
     assert "--cases" in capsys.readouterr().err
+
+
+def test_a_dataset_with_its_own_categories_and_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _lost_run(tmp_path, capsys)
+    dataset = tmp_path / "shop.json"  # categories stock, price, orders, off_topic; ids S-1 ...
+    shutil.copy(DATA / "shop_golden.json", dataset)
+    base = ["golden", "add", "--from-shadow", "1", "--dataset", str(dataset), "--reason", "r",
+            "--db", db]  # fmt: skip
+    assert main([*base, "--cases", "t0"]) == 2
+    err = capsys.readouterr().err
+    assert f"file {dataset}, field --category: give the new cases' category" in err
+    assert "this dataset's categories are stock, price, orders, off_topic" in err
+    assert main([*base, "--cases", "t0", "--category", "happy_path"]) == 2
+    assert "unknown category 'happy_path'" in capsys.readouterr().err
+    assert load_dataset(dataset).version == load_dataset(DATA / "shop_golden.json").version
+    assert main([*base, "--cases", "t0", "t1", "--category", "stock"]) == 0
+    assert "added S-6 (stock, pending) from production trace t0" in capsys.readouterr().out
+    added = {c.id: c.category for c in load_dataset(dataset).test_cases if c.tier == "pending"}
+    assert added == {"S-6": "stock", "S-7": "stock"}
+
+
+def test_a_dataset_with_one_category_needs_no_category(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _lost_run(tmp_path, capsys)
+    shop = json.loads((DATA / "shop_golden.json").read_text())
+    shop["categories"] = ["stock"]
+    for case in shop["test_cases"]:
+        case["category"] = "stock"
+    dataset = tmp_path / "stock.json"
+    dataset.write_text(json.dumps(shop))
+    argv = ["golden", "add", "--from-shadow", "1", "--cases", "t2", "--dataset", str(dataset),
+            "--reason", "r", "--db", db]  # fmt: skip
+    assert main(argv) == 0
+    assert "added S-6 (stock, pending)" in capsys.readouterr().out

@@ -88,7 +88,8 @@ def test_a_duplicate_trace_id_is_found_even_when_it_is_not_sampled(
     traces = tmp_path / "prod.jsonl"
     traces.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert main(_argv(tmp_path, traces, "--evaluate-only", "--max", "1", "--seed", "7")) == 2
-    assert "line 41: trace id 't5' is given twice (first at line 6)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "line 41, field trace_id: trace id 't5' is given twice (first at line 6)" in err
     assert not (tmp_path / "arena.db").exists()
 
 
@@ -127,4 +128,5 @@ def test_csv_rows_without_an_id_asking_one_query_twice_are_one_query_not_one_id_
     with pytest.raises(InputError) as caught:
         sampled_traces(path, SampleSpec())
     assert caught.value.field == "trace_id" and caught.value.file == str(path)
-    assert caught.value.message == "line 5: trace id 'r2' is given twice (first at line 3)"
+    assert caught.value.at == "line 5"
+    assert caught.value.message == "trace id 'r2' is given twice (first at line 3)"

@@ -46,8 +46,8 @@ def test_an_unsafe_trace_id_becomes_a_hashed_case_id() -> None:
 @pytest.mark.parametrize(
     ("line", "message", "field"),
     [
-        ('{"trace_id": "t9", "answer": "x"}', "line 2: Field required", "query"),
-        ('{"trace_id": "t9", "query": "q"}', "line 2: Field required", "answer"),
+        ('{"trace_id": "t9", "answer": "x"}', "line 2, field query: Field required", "query"),
+        ('{"trace_id": "t9", "query": "q"}', "line 2, field answer: Field required", "answer"),
         (
             '{"trace_id": "t9", "query": "q", "answer": "a", "latency_s": "slow"}',
             "line 2",
@@ -59,7 +59,7 @@ def test_an_unsafe_trace_id_becomes_a_hashed_case_id() -> None:
             "key given twice",
             "answer",
         ),
-        ('{"trace_id": "t9", "query": ', "malformed JSON", None),
+        ('{"trace_id": "t9", "query": ', "line 2: malformed JSON", None),
         ("[1, 2]", "line 2: expected a JSON object", None),
     ],
 )
@@ -71,9 +71,8 @@ def test_a_bad_line_names_file_line_and_field(
     with pytest.raises(InputError) as caught:
         read_traces(path)
     assert message in str(caught.value) and caught.value.file == str(path)
-    assert caught.value.field == field
-    if "line 2" not in message:
-        assert caught.value.case == "line 2"
+    assert str(caught.value).startswith(f"file {path}, line 2")  # file F, line N, field X: ...
+    assert caught.value.field == field and caught.value.at == "line 2"
 
 
 def test_bytes_that_are_not_utf8_or_a_runaway_line_are_errors(tmp_path: Path) -> None:
@@ -122,7 +121,7 @@ def test_a_langsmith_run_without_a_query_is_named(tmp_path: Path) -> None:
     runs[2]["inputs"] = {"payload": {"nested": 1}}
     path = tmp_path / "runs.json"
     path.write_text(json.dumps(runs))
-    with pytest.raises(InputError, match="#2: no query in inputs") as caught:
+    with pytest.raises(InputError, match="run #2, field inputs: no query in inputs") as caught:
         read_traces(path)
     assert caught.value.field == "inputs" and caught.value.file == str(path)
 
