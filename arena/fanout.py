@@ -85,3 +85,56 @@ class FanOut(Generic[Item, Done]):
             await asyncio.gather(*(one(item) for item in items))
         finally:
             progress.close()
+
+
+def run_interruptibly(main: Awaitable[Done]) -> Done:
+    """``asyncio.run(main)``, except that a Ctrl-C always ends in :class:`KeyboardInterrupt`.
+
+    As :func:`asyncio.run` does, a first Ctrl-C cancels the main task (so ``finally`` blocks
+    and interrupted-run bookkeeping run) and a second one raises at once. Unlike it, the
+    interrupt is not lost when the cancellation is (Python 3.11 can drop a cancellation that
+    meets a task finishing at the same moment, and the run then went on as if no key had been
+    pressed). Off the main thread, or under a SIGINT handler of the caller's, it is
+    :func:`asyncio.run`.
+    """
+    import signal
+    import threading
+
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        return asyncio.run(_awaited(main))
+    pressed: list[int] = []
+    running: list[asyncio.Task[Any]] = []
+    loop = asyncio.new_event_loop()
+
+    def on_sigint(_signum: int, _frame: object) -> None:
+        pressed.append(1)
+        if len(pressed) == 1 and running and not running[0].done():
+            loop.call_soon_threadsafe(running[0].cancel)
+            return
+        raise KeyboardInterrupt
+
+    async def watched() -> Done:
+        running.append(asyncio.current_task())  # type: ignore[arg-type]
+        return await main
+
+    signal.signal(signal.SIGINT, on_sigint)
+    try:
+        with asyncio.Runner(loop_factory=lambda: loop) as runner:
+            try:
+                result = runner.run(watched())
+            except asyncio.CancelledError:
+                if pressed:
+                    raise KeyboardInterrupt from None
+                raise
+        if pressed:
+            raise KeyboardInterrupt
+        return result
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+async def _awaited(main: Awaitable[Done]) -> Done:
+    return await main

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from arena.battles._pairing import BATTLE_FATES, PairFate, SlotPair, judgeable_pairs, pair_fate
 from arena.battles._requests import pair_request
-from arena.fanout import FanOut, Progress
+from arena.fanout import FanOut, Progress, run_interruptibly
 from arena.golden import GoldenCase, GoldenDataset
 from arena.golden._models import JudgeSettings
 from arena.models import CALLS, CallCounter
@@ -311,4 +311,4 @@ async def judge_run_async(
 
 def judge_run(store: Store, run_id: int, spec: JudgeSpec, **kwargs: Any) -> JudgeReport:
     """Synchronous wrapper around :func:`judge_run_async`."""
-    return asyncio.run(judge_run_async(store, run_id, spec, **kwargs))
+    return run_interruptibly(judge_run_async(store, run_id, spec, **kwargs))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import uuid
 from dataclasses import dataclass
@@ -11,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arena.fanout import FanOut, Progress
+from arena.fanout import FanOut, Progress, run_interruptibly
 from arena.golden import GoldenDataset
 from arena.models import CachingChatModel, make_chat_model, store_call
 from arena.paths import run_sandbox, safe_name
@@ -216,4 +215,4 @@ def run_suite(
     Raises:
         InputError: bad options or variants, before anything is written or called.
     """
-    return asyncio.run(run_suite_async(store, dataset, variants, options or RunOptions()))
+    return run_interruptibly(run_suite_async(store, dataset, variants, options or RunOptions()))
