@@ -59,6 +59,8 @@ def _start_run(tmp_path: Path, name: str) -> tuple[subprocess.Popen[bytes], int]
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env={**os.environ, "ARENA_SANDBOX_DIR": str(tmp_path / "sb")},
+        # as from a terminal: a background job (CI started with `&`) inherits SIGINT ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

@@ -15,6 +15,8 @@ _SWALLOWS = """
 import asyncio, os, signal, sys
 from arena.fanout import run_interruptibly
 
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal (not a background job)
+
 async def work():
     try:
         os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the work runs
@@ -56,5 +58,9 @@ def test_a_normal_run_returns_its_result_and_restores_the_handler() -> None:
         await asyncio.sleep(0)
         return 7
 
-    assert run_interruptibly(work()) == 7
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
+    try:
+        assert run_interruptibly(work()) == 7
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)
