@@ -41,7 +41,8 @@ def desk_server(tmp_path: Path) -> Iterator[str]:
 
 
 def _open_expanders(driver: Any, prefix: str) -> int:
-    """Click every closed expander whose label starts with ``prefix``; how many there are.
+    """Click every closed expander whose label starts with ``prefix``; how many there are
+    (open or closed).
 
     The summary's text starts with its arrow icon's ligature name (``keyboard_arrow_right``),
     so the label is read from the summary's markdown container."""
@@ -55,6 +56,8 @@ def _open_expanders(driver: Any, prefix: str) -> int:
         )
     ]
     for summary in found:
+        if driver.execute_script("return arguments[0].closest('details').open === true", summary):
+            continue
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
         summary.click()
     return len(found)
@@ -79,11 +82,27 @@ def test_the_drill_down_shows_the_node_timeline_and_state_diff(
         wait.until(lambda d: "Graph path of desk-strict" in body(d))
         assert _open_expanders(browser, "Graph path of") == 2
         wait.until(lambda d: "State after each superstep" in body(d))
-        tables = " ".join(
-            str(f.get_attribute("textContent"))
-            for f in browser.find_elements(By.CSS_SELECTOR, '[data-testid="stDataFrame"]')
-        )
-        assert "support:tools" in tables and "decline" in tables
+
+        def tables(d: Any) -> str:
+            return " ".join(
+                str(f.get_attribute("textContent"))
+                for f in d.find_elements(By.CSS_SELECTOR, '[data-testid="stDataFrame"]')
+            )
+
+        # The two expanders' tables render one after the other: wait for both paths.
+        try:
+            # A rerun can redraw an expander closed: open it again while waiting.
+            wait.until(
+                lambda d: (
+                    _open_expanders(d, "Graph path of") == 2
+                    and "support:tools" in tables(d)
+                    and "decline" in tables(d)
+                )
+            )
+        except Exception as error:  # the timeout names what was shown instead
+            raise AssertionError(
+                f"both paths not shown; the tables read: {tables(browser)}"
+            ) from error
         codes = wait.until(lambda d: [c for c in _shown_code(d) if c.startswith("route:")])
         assert codes == ["route:\n- (unset)\n+ decline"]
         assert "superstep 1 · after router" in body(browser)
