@@ -32,6 +32,7 @@ from pydantic import ValidationError
 from arena.errors import InputError
 from arena.factories._declare import FactorySpec, factory_spec
 from arena.factories._imports import make_importable
+from arena.inputs.validation import error_message, field_path, first_error
 from arena.registry import AGENTS
 
 
@@ -182,10 +183,10 @@ def factory_params(variant: FactoryVariant, spec: FactorySpec) -> Any:
     try:
         return spec.params.model_validate(variant.params)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in ("params", *err["loc"]))
+        err = first_error(exc)
+        loc = field_path(("params", *err["loc"]))
         raise InputError(
-            f"{err['msg']} ({spec.params.__name__} of {variant.agent})",
+            f"{error_message(err)} ({spec.params.__name__} of {variant.agent})",
             file=variant.source_file,
             variant=variant.name,
             field=loc,

@@ -26,6 +26,7 @@ from arena.defaults import BOOTSTRAP_ROUNDS, DEFAULT_JUDGE, TierChoice
 from arena.errors import InputError
 from arena.gate._limits import AbsoluteLimits, CostLimits
 from arena.gate._rule_config import RuleConfig
+from arena.inputs.validation import input_error
 
 Verdict = Literal["worse", "inconclusive"]
 CONFIG_NAME = "arena.yaml"
@@ -233,9 +234,7 @@ def config_from_dict(
     try:
         config = GateConfig.model_validate({**raw, "base_dir": base_dir})
     except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or None
-        raise InputError(err["msg"], file=source, field=field) from None
+        raise input_error(exc, file=source) from None
     return config.with_origins(source, {})
 
 

@@ -26,6 +26,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from arena.golden import _route
 from arena.golden._route import NodeName, RouteMatch
+from arena.inputs.validation import StrictInt
 
 #: The most user turns a conversation case may hold (scripted or simulated): a script holds
 #: at most ``MAX_TURNS - 1`` turns after the case's input.
@@ -108,7 +109,7 @@ class TurnExpect(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    turn: Annotated[int, Field(ge=1, le=MAX_TURNS)] = Field(
+    turn: Annotated[StrictInt, Field(ge=1, le=MAX_TURNS)] = Field(
         description="The user turn this reply answers, 1-based (1: the case's input)."
     )
     description: str | None = Field(
@@ -144,7 +145,7 @@ class TurnExpect(BaseModel):
         exclude_if=_unset,
         description=f"In this turn: {_route.FORBIDDEN_NODES}",
     )
-    max_supersteps: Annotated[int, Field(ge=1)] | None = Field(
+    max_supersteps: Annotated[StrictInt, Field(ge=1)] | None = Field(
         None, exclude_if=_unset, description=f"In this turn: {_route.MAX_SUPERSTEPS}"
     )
 
@@ -213,7 +214,7 @@ class SimulatedUser(BaseModel):
         description="When the user is satisfied and ends the conversation (default: when "
         "the goal is reached).",
     )
-    max_turns: Annotated[int, Field(ge=1, le=MAX_TURNS)] = Field(
+    max_turns: Annotated[StrictInt, Field(ge=1, le=MAX_TURNS)] = Field(
         6, description="The most user messages, the case's input included."
     )
     model: str | None = Field(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,8 @@ from pydantic import ValidationError
 
 from arena.errors import InputError
 from arena.golden._models import GoldenCase, GoldenDataset, check_case_id, unknown_category
-from arena.inputs.files import load_json
+from arena.inputs.files import load_json, read_text
+from arena.inputs.validation import input_error
 
 
 def load_dataset(path: str | Path) -> GoldenDataset:
@@ -29,7 +31,7 @@ def load_dataset(path: str | Path) -> GoldenDataset:
             tiers, unsafe or duplicate ids, invalid regular expressions and unavailable tools.
     """
     file = str(path)
-    raw = load_json(path)
+    raw = _read(path)
     if not isinstance(raw, dict):
         raise InputError("expected a JSON object with 'test_cases'", file=file)
     cases_raw = raw.get("test_cases")
@@ -40,8 +42,7 @@ def load_dataset(path: str | Path) -> GoldenDataset:
     try:
         dataset = GoldenDataset.model_validate({**header, "test_cases": []})
     except ValidationError as exc:
-        err = exc.errors()[0]
-        raise InputError(err["msg"], file=file, field=_loc(err["loc"])) from None
+        raise input_error(exc, file=file) from None
     dataset = dataset.model_copy(update={"test_cases": cases})
     _check_unique_ids(file, cases)
     _check_categories(file, dataset)
@@ -56,14 +57,29 @@ def _load_case(file: str, index: int, item: Any) -> GoldenCase:
     try:
         return GoldenCase.model_validate(item)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        raise InputError(_message(err), file=file, case=label, field=_loc(err["loc"])) from None
+        raise input_error(exc, file=file, case=label) from None
 
 
-def _message(err: Any) -> str:
-    """An error's message; a validator's own ValueError as it said it (no "Value error,")."""
-    cause = err.get("ctx", {}).get("error") if err["type"] == "value_error" else None
-    return str(cause) if cause is not None else str(err["msg"])
+_IN_CASE = re.compile(r"test_cases\.(\d+)(?:\.(.+))?")
+
+
+def _read(path: str | Path) -> Any:
+    """The file's JSON; a refusal inside a case (a key given twice, ``NaN``) names the case
+    and its field, not the path ``test_cases.0.field``."""
+    try:
+        return load_json(path)
+    except InputError as exc:
+        found = _IN_CASE.fullmatch(exc.field or "")
+        if found is None:
+            raise
+        index = int(found.group(1))
+        try:  # read again leniently, only to name the case by its id
+            case_id = json.loads(read_text(path))["test_cases"][index].get("id")
+        except (ValueError, TypeError, LookupError, AttributeError, InputError):
+            case_id = None
+        raise InputError(
+            exc.message, file=exc.file, case=_label(case_id, index), field=found.group(2)
+        ) from None
 
 
 def _label(case_id: Any, index: int) -> str:
@@ -72,10 +88,6 @@ def _label(case_id: Any, index: int) -> str:
         return check_case_id(case_id) if isinstance(case_id, str) else f"#{index}"
     except ValueError:
         return f"#{index}"
-
-
-def _loc(loc: tuple[Any, ...]) -> str:
-    return ".".join(str(part) for part in loc)
 
 
 def _check_unique_ids(file: str, cases: list[GoldenCase]) -> None:

@@ -37,6 +37,7 @@ from arena.golden._route import (
     route_not_forbidden,
 )
 from arena.inputs.linear_regex import check_pattern
+from arena.inputs.validation import StrictInt, StrictNumber
 from arena.registry import GOLDEN_CHECKS
 
 
@@ -202,10 +203,10 @@ class GoldenCase(BaseModel):
     acceptable_tools: list[list[str]] = Field(
         default_factory=list, description="Alternative tool sets, any of which is acceptable."
     )
-    max_steps: Annotated[int, Field(ge=0)] = Field(
+    max_steps: Annotated[StrictInt, Field(ge=0)] = Field(
         5, description="Steps a run may take before its efficiency score drops (0.2 per step)."
     )
-    min_tool_calls: Annotated[int, Field(ge=0)] = Field(
+    min_tool_calls: Annotated[StrictInt, Field(ge=0)] = Field(
         0, description="The fewest tool calls a correct run makes."
     )
     expected_behavior: Behavior | None = Field(
@@ -224,7 +225,7 @@ class GoldenCase(BaseModel):
     reason: str | None = Field(
         None, exclude_if=_unset, description="Why it was added (e.g. the failure it captures)."
     )
-    timeout_s: float | None = Field(
+    timeout_s: StrictNumber | None = Field(
         None, gt=0, exclude_if=_unset, description="This case's time limit (overrides --timeout)."
     )
     rubric: str | None = Field(
@@ -251,7 +252,7 @@ class GoldenCase(BaseModel):
     forbidden_nodes: list[NodeName] = Field(
         default_factory=list, exclude_if=_unset, description=FORBIDDEN_NODES
     )
-    max_supersteps: Annotated[int, Field(ge=1)] | None = Field(
+    max_supersteps: Annotated[StrictInt, Field(ge=1)] | None = Field(
         None, exclude_if=_unset, description=MAX_SUPERSTEPS
     )
     expected_graph_trajectory: GraphTrajectoryRef | None = Field(

@@ -14,6 +14,7 @@ of a few hundred bytes would otherwise expand to millions of nodes when validate
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -90,24 +91,27 @@ def parse_json(
     (naming it as the field), ``NaN``/``Infinity``, or an integer too long to convert."""
     where = "" if case or at else " at line {line}, column {column}"
     named = {"file": file, "case": case, "at": at}
+    twice: list[str] = []
     try:
-        value = _DECODER.decode(text)
+        value = _decoder(twice).decode(text)
     except json.JSONDecodeError as exc:
         detail = where.format(line=exc.lineno, column=exc.colno)
         raise InputError(f"malformed JSON{detail}: {exc.msg}", **named) from None
-    except _Refused as exc:
-        raise InputError(exc.message, **named, field=exc.field) from None
     except RecursionError:
         raise InputError(_TOO_DEEP.format("JSON"), **named) from None
     except ValueError as exc:  # e.g. an integer literal with more than 4300 digits
         raise InputError(f"malformed JSON: {exc}", **named) from None
     if text.count("[") + text.count("{") > MAX_NESTING and nesting_depth(value) > MAX_NESTING:
         raise InputError(_TOO_DEEP.format("JSON"), **named)
-    if "NaN" in text or "Infinity" in text:
-        found = _non_finite(value)
+    if twice:
+        found = _first(value, lambda item: isinstance(item, _Twice))
         if found is not None:
-            name, field = found
-            message = f"{name} is not a JSON number (write null, or a finite number)"
+            raise InputError(_TWICE, **named, field=_path(found[1], found[0].key))
+    if "NaN" in text or "Infinity" in text:
+        found = _first(value, lambda item: isinstance(item, _NonFinite))
+        if found is not None:
+            item, field = found
+            message = f"{item} is not a JSON number (write null, or a finite number)"
             raise InputError(message, **named, field=field)
     return value
 
@@ -141,24 +145,34 @@ def read_json_rows(path: str | Path, *, kind: str) -> JsonRows:
 _TOO_DEEP = "{} nested too deeply (limit " + str(MAX_NESTING) + " levels)"
 
 
-class _Refused(Exception):
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message, self.field = message, field
-
-
 _TWICE = "key given twice in one object (which value counts would be a guess)"
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    value = dict(pairs)
-    if len(value) < len(pairs):
+class _Twice(dict[str, Any]):
+    """An object with a key given twice (``key``), refused after decoding, by its path."""
+
+    key = ""
+
+
+def _decoder(twice: list[str]) -> json.JSONDecoder:
+    """A strict decoder: an object with a key given twice decodes to a :class:`_Twice`,
+    noted in ``twice``; ``NaN`` and ``Infinity`` to a :class:`_NonFinite`."""
+
+    def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        value = dict(pairs)
+        if len(value) == len(pairs):
+            return value
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _Refused(_TWICE, key)
+                found = _Twice(value)
+                found.key = key
+                twice.append(key)
+                return found
             seen.add(key)
-    return value
+        return value  # pragma: no cover - fewer keys than pairs means one came twice
+
+    return json.JSONDecoder(object_pairs_hook=unique_keys, parse_constant=_no_constant)
 
 
 class _NonFinite(str):
@@ -169,13 +183,18 @@ def _no_constant(name: str) -> Any:
     return _NonFinite(name)
 
 
-def _non_finite(value: Any) -> tuple[str, str | None] | None:
-    """The first non-finite constant in ``value`` and its dotted path (None at the top)."""
+def _path(path: str | None, key: str) -> str:
+    return key if path is None else f"{path}.{key}"
+
+
+def _first(value: Any, wanted: Callable[[Any], bool]) -> tuple[Any, str | None] | None:
+    """The first item of ``value`` (in document order) that is ``wanted``, and its dotted
+    path (None at the top)."""
     stack: list[tuple[Any, str | None]] = [(value, None)]
     while stack:
         item, path = stack.pop()
-        if isinstance(item, _NonFinite):
-            return str(item), path
+        if wanted(item):
+            return item, path
         pairs = (
             item.items()
             if isinstance(item, dict)
@@ -183,11 +202,8 @@ def _non_finite(value: Any) -> tuple[str, str | None] | None:
             if isinstance(item, list)
             else ()
         )
-        stack.extend((child, str(k) if path is None else f"{path}.{k}") for k, child in pairs)
+        stack.extend(reversed([(child, _path(path, str(k))) for k, child in pairs]))
     return None
-
-
-_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
 
 
 def load_yaml(path: str | Path, *, limit: int = MAX_INPUT_BYTES) -> Any:

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
+from arena.inputs.validation import StrictInt, StrictNumber
 from arena.registry import PROVIDERS
 
 
@@ -26,26 +27,26 @@ class ModelConfig(BaseModel):
         description="PROVIDER:MODEL, e.g. 'local:qwen2.5-coder-1.5b', 'openai:gpt-4o-mini', "
         "'fake:NAME'."
     )
-    temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature.")
-    max_tokens: int = Field(384, ge=1, description="Most tokens in one reply.")
-    timeout: float = Field(120.0, gt=0, description="Seconds one model call may take.")
+    temperature: StrictNumber = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature.")
+    max_tokens: StrictInt = Field(384, ge=1, description="Most tokens in one reply.")
+    timeout: StrictNumber = Field(120.0, gt=0, description="Seconds one model call may take.")
     base_url: str | None = Field(
         None, description="The OpenAI-compatible endpoint (Ollama, vLLM, ...); None: the default."
     )
     api_key_env: str | None = Field(
         None, description="Name of the environment variable holding the API key (never the key)."
     )
-    price_input_per_mtok: float | None = Field(
+    price_input_per_mtok: StrictNumber | None = Field(
         None,
         ge=0,
         description="US dollars per million input tokens; None: from data/pricing.yaml.",
     )
-    price_output_per_mtok: float | None = Field(
+    price_output_per_mtok: StrictNumber | None = Field(
         None,
         ge=0,
         description="US dollars per million output tokens; None: from data/pricing.yaml.",
     )
-    price_per_hour: float | None = Field(
+    price_per_hour: StrictNumber | None = Field(
         None,
         ge=0,
         exclude_if=lambda value: value is None,

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from arena.errors import InputError
+from arena.inputs.validation import input_error
 from arena.models._fake import MISS_LOADERS, register_fake
 
 ENV = "ARENA_FAKE_SCRIPTS"
@@ -85,10 +86,7 @@ def load_fake_scripts(path: str | Path) -> FakeScriptsFile:
     try:
         parsed = FakeScriptsFile.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        raise InputError(
-            err["msg"], file=str(file), field=".".join(str(p) for p in err["loc"])
-        ) from None
+        raise input_error(exc, file=str(file)) from None
     missing = sorted(set(parsed.models.values()) - set(parsed.scripts))
     if missing:
         raise InputError(f"no script named {', '.join(missing)}", file=str(file), field="models")

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from arena.errors import InputError
 from arena.inputs.files import parse_json
+from arena.inputs.validation import input_error
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -70,6 +71,4 @@ def validated(model: type[M], data: dict[str, Any], *, file: str, where: str) ->
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or None
-        raise InputError(err["msg"], file=file, at=where, field=field) from None
+        raise input_error(exc, file=file, at=where) from None

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from arena.errors import InputError
 from arena.inputs.files import read_json_rows
+from arena.inputs.validation import input_error
 from arena.trust._label_pairs import PairId
 from arena.trust._selective import Labelled, check_source, label_verdict
 
@@ -73,9 +74,7 @@ def read_labelled(path: str | Path) -> list[LabelledRow]:
         try:
             row = LabelledRow.model_validate(raw)
         except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"]) or None
-            raise InputError(err["msg"], file=str(path), case=where, field=field) from None
+            raise input_error(exc, file=str(path), case=where) from None
         except InputError as exc:
             raise InputError(exc.message, file=str(path), case=where, field="source") from None
         row._where = f"{path} {where}"

@@ -19,6 +19,7 @@ from pydantic import (
 
 from arena.errors import InputError
 from arena.inputs.files import load_yaml, read_text
+from arena.inputs.validation import StrictInt, input_error
 from arena.models._config import ModelConfig
 from arena.paths import data_dir
 from arena.registry import AGENTS
@@ -71,10 +72,10 @@ class Variant(BaseModel):
         description="Settings passed to your own factory (ctx.params), validated against "
         "the params model it declares; part of the variant's version.",
     )
-    max_steps: int = Field(
+    max_steps: StrictInt = Field(
         6, ge=1, le=50, description="The tool-call budget per query, then a forced final answer."
     )
-    max_iterations: int = Field(6, ge=1, le=50, description="Supervisor routing limit.")
+    max_iterations: StrictInt = Field(6, ge=1, le=50, description="Supervisor routing limit.")
     roles: dict[str, ModelConfig] = Field(
         default_factory=dict,
         exclude_if=lambda roles: not roles,
@@ -206,11 +207,7 @@ def load_variant(path: str | Path) -> Variant:
     try:
         variant = Variant.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"])
-        raise InputError(
-            err["msg"], file=str(file), variant=name and name[:80], field=field
-        ) from None
+        raise input_error(exc, file=str(file), variant=name and name[:80]) from None
     variant._source_file = str(file)
     if variant.agent in ARCHITECTURES:
         _check_tools(file, variant)

@@ -117,9 +117,9 @@ def test_params_are_part_of_the_version_and_absent_params_change_nothing(tmp_pat
     ("extra", "field", "message"),
     [
         ("tools: [convert_currency, teleport]\n", "field tools", "unknown tool(s) teleport"),
-        ("params: {currency: 3}\n", "field params.currency", "valid string"),
+        ("params: {currency: 3}\n", "field params.currency", "must be a string, got 3"),
         ("params: {colour: red}\n", "field params.colour", "Extra inputs"),
-        ("params: {budget: lots}\n", "field params.budget", "valid integer"),
+        ("params: {budget: lots}\n", "field params.budget", 'must be an integer, got "lots"'),
     ],
 )
 def test_bad_tools_or_params_are_refused_when_the_variant_loads(

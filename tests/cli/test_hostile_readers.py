@@ -111,29 +111,42 @@ def _dataset(tmp_path: Path, text: str) -> Path:
     return path
 
 
+_CASE = '{"name": "t", "available_tools": [], "test_cases": [{"id": "C-1", "input": "q", '
+
+
 @pytest.mark.parametrize(
-    ("text", "field", "message"),
+    ("text", "case", "field", "message"),
     [
         (
             '{"name": "t", "name": "u", "available_tools": [], "test_cases": []}',
+            None,
             "name",
             "twice",
         ),
+        (_CASE + '"category": "happy_path", "timeout_s": NaN}]}', "C-1", "timeout_s", "NaN"),
         (
-            '{"name": "t", "available_tools": [], "test_cases": [{"id": "C-1", "input": "q",'
-            ' "category": "happy_path", "timeout_s": NaN}]}',
-            "test_cases.0.timeout_s",
-            "NaN",
+            _CASE + '"category": "happy_path", "max_steps": 3, "max_steps": 1}]}',
+            "C-1",
+            "max_steps",
+            "key given twice",
+        ),
+        (
+            _CASE + '"category": "happy_path", "conversation": {"turns": [{"user": "a", '
+            '"user": "b"}]}}]}',
+            "C-1",
+            "conversation.turns.0.user",
+            "key given twice",
         ),
     ],
 )
 def test_a_golden_dataset_with_a_repeated_key_or_nan_is_refused(
-    tmp_path: Path, text: str, field: str, message: str
+    tmp_path: Path, text: str, case: str | None, field: str, message: str
 ) -> None:
     path = _dataset(tmp_path, text)
     with pytest.raises(InputError, match=message) as info:
         load_dataset(path)
     assert info.value.file == str(path) and info.value.field == field
+    assert info.value.case == case
 
 
 @pytest.mark.parametrize(
