@@ -10,9 +10,11 @@ from typing import Any
 from arena.cli.common import add_case_flags, add_db, default_dataset, write_text
 from arena.defaults import ALL_TIERS
 from arena.errors import InputError
-from arena.reports._format import text_table
+from arena.reports._format import terminal_safe, text_table
 
 EXIT_BELOW_MIN_SCORE = 1
+EXIT_NO_VERDICT = 2
+"""Every mutant errored, or --min-score is given and a mutant errored or none counts."""
 
 
 def register(sub: Any) -> None:
@@ -137,7 +139,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     """Run (or plan) a mutation pass and print its report."""
     from arena.cli import executing
     from arena.golden import load_dataset
-    from arena.mutation import mutation_markdown, run_mutation
+    from arena.mutation import mutation_markdown, run_mutation, unfounded_score
     from arena.storage import Store
     from arena.variants.variant import load_variant
 
@@ -165,10 +167,14 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         print(json.dumps(report.as_json(args.min_score), indent=2))
     else:
         _print_report(report, args.report)
-    if report.passes(args.min_score):
-        return 0
     import sys
 
+    reason = unfounded_score(report, args.min_score)
+    if reason is not None:
+        print(terminal_safe(f"arena: error: {reason}"), file=sys.stderr)
+        return EXIT_NO_VERDICT
+    if report.passes(args.min_score):
+        return 0
     print(
         f"mutation score {report.score:.0%} is below {args.min_score_flag} {args.min_score:.0%}",
         file=sys.stderr,
@@ -179,20 +185,21 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 def _progress(position: int, total: int, mutant: Any) -> None:
     import sys
 
-    state = "killed" if mutant.killed else "equivalent" if mutant.equivalent else "survived"
-    print(f"mutant {position}/{total} {mutant.id}: {state}", file=sys.stderr, flush=True)
+    print(f"mutant {position}/{total} {mutant.id}: {mutant.verdict}", file=sys.stderr, flush=True)
 
 
 def _print_report(report: Any, path: str) -> None:
     rows = [
-        [m.id, "killed" if m.killed else "equivalent" if m.equivalent else "SURVIVED",
-         ", ".join(m.killed_by) or "-", m.why_survived or ""]
+        [m.id, {"survived": "SURVIVED", "errored": "ERRORED"}.get(m.verdict, m.verdict),
+         ", ".join(m.killed_by) or "-", m.why_survived or m.error or ""]
         for m in report.mutants
     ]  # fmt: skip
-    print(text_table(["mutant", "verdict", "killed by", "why it survived"], rows))
-    counted = len(report.mutants) - len(report.equivalent)
+    print(text_table(["mutant", "verdict", "killed by", "why it survived (or errored)"], rows))
+    errored = f", {len(report.errored)} errored" if report.errored else ""
     print(
-        f"mutation score {report.score:.0%}: {len(report.killed)} of {counted} mutants killed "
-        f"({len(report.equivalent)} equivalent); {report.model_calls} model calls sent; "
-        f"report: {path}"
+        terminal_safe(
+            f"mutation score {report.score:.0%}: {len(report.killed)} of {report.counted} "
+            f"mutants killed ({len(report.equivalent)} equivalent{errored}); "
+            f"{report.model_calls} model calls sent; report: {path}"
+        )
     )

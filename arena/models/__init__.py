@@ -14,7 +14,13 @@ from arena.models._factory import check_model, make_chat_model
 from arena.models._fake import FakeChatModel, FakeScript, register_fake
 from arena.models._pricing import Price, price_for
 from arena.models._replies import MalformedReplyError, is_malformed_reply
-from arena.models._retry import RetryPolicy, TransientModelError, is_transient
+from arena.models._retry import (
+    RetryPolicy,
+    TransientModelError,
+    is_transient,
+    model_failure,
+    model_failure_reason,
+)
 from arena.models.providers import PROVIDERS, Provider, provider_names, register_provider
 
 __all__ = [
@@ -37,6 +43,8 @@ __all__ = [
     "is_malformed_reply",
     "is_transient",
     "make_chat_model",
+    "model_failure",
+    "model_failure_reason",
     "price_for",
     "provider_names",
     "register_fake",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 from dataclasses import dataclass
 
 
@@ -24,6 +25,35 @@ _TRANSIENT_NAMES = {
     "RemoteProtocolError",
     "ReadError",
 }
+
+
+# A stored run error (``Type: message``) of one of these types is the model's, not the agent's:
+# the model could not be started or reached, refused the key, timed out or failed.
+_MODEL_FAILURES = frozenset(
+    {"ModelError", "TransientModelError", "AuthenticationError", "PermissionDeniedError",
+     "APIError", "APIStatusError", *_TRANSIENT_NAMES}
+)  # fmt: skip
+_ERROR_TYPE = re.compile(r"^([A-Za-z_][\w.]*)(?=: )")
+
+
+def model_failure(error: str | None) -> bool:
+    """Whether a stored run error is the model's (it could not be started or reached, it
+    timed out, refused the key or failed), not the agent's: the error's exception type, as
+    the runner stores it (``ModelError: ...``), is arena's :class:`~arena.errors.ModelError`
+    or a provider's connection, timeout, rate-limit, authentication or server error. An
+    exception a tool raised, or the case's own time limit, is the agent's."""
+    found = _ERROR_TYPE.match(error or "")
+    return found is not None and found.group(1).rsplit(".", 1)[-1] in _MODEL_FAILURES
+
+
+def model_failure_reason(error: str) -> str:
+    """What a model failure says on one line: the headline's last ``Type: message`` line (a
+    server that would not start ends its log with the exception that stopped it), else its
+    first line."""
+    headline = error.split("\n\n", 1)[0].strip()
+    lines = [line.strip() for line in headline.splitlines() if line.strip()]
+    said = [line for line in lines[1:] if _ERROR_TYPE.match(line)]
+    return said[-1] if said else (lines[0] if lines else error[:200])
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -11,6 +11,7 @@ from arena.mutation._report import (
     MutationReport,
     mutation_markdown,
     mutation_score,
+    unfounded_score,
 )
 from arena.mutation._stored import latest_mutation_summary, mutation_lines
 
@@ -40,5 +41,6 @@ __all__ = [
     "operator",
     "plan_mutation",
     "run_mutation",
+    "unfounded_score",
     "variant_tools",
 ]

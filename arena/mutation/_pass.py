@@ -22,14 +22,16 @@ from arena.mutation._mutant import Mutant
 from arena.mutation._operators import operator
 from arena.mutation._order import called, order_cases, tool_targets
 from arena.mutation._propose import propose
-from arena.mutation._report import MutantResult, MutationReport, mutation_score
+from arena.mutation._report import MutantResult, MutationReport, errored_cause, mutation_score
 from arena.mutation._verdict import (
     Scored,
     baseline_of,
     equivalent,
     kills,
+    model_failures,
     score,
     with_case_hashes,
+    without_failed,
 )
 from arena.mutation._why import why_survived
 from arena.records.results import RunResult
@@ -128,11 +130,13 @@ class PassState:
         return [ordered[start : start + size] for start in range(0, len(ordered), size)]
 
     def judge(self, results: list[RunResult], complete: bool) -> tuple[list[str], list[str]]:
-        """The cases the mutant broke and the gate's blocking findings, from its results."""
-        return kills(
+        """The cases the mutant broke and the gate's blocking findings, from its results (a
+        case whose run failed in the model kills nothing)."""
+        broken, blocks = kills(
             self.baseline, self.original, score(results, self.dataset), self.dataset,
             self.options.rules, complete=complete,
         )  # fmt: skip
+        return without_failed(broken, blocks, model_failures(results))
 
     def run(self, op: MutationOperator, mutant: Mutant, cases: list[GoldenCase]) -> MutantResult:
         batches = self.batches(op, mutant, cases)
@@ -172,16 +176,21 @@ class PassState:
         named = [b.split(" ", 1)[1] for b in blocks if " " in b]
         killed_by = list(dict.fromkeys([*broken, *named]))
         killed = bool(broken or blocks)
+        failed = {} if killed else model_failures(results)
         runs = {(r.case_id, r.repeat): r for r in self.original.results}
         reached = op.kind != "tool" or any(
             called(self.by_case.get(c, ()), tool) for c in ran for tool in tool_targets(m)
         )
-        same = not killed and reached and equivalent(runs, results)
+        same = not killed and not failed and reached and equivalent(runs, results)
         result = MutantResult(
             id=m.id, operator=m.operator, target=m.target, killed=killed, killed_by=killed_by,
             equivalent=same, blocked_by=blocks, cases_run=ran, model_calls=calls,
             variant=mutant.name,
         )  # fmt: skip
+        if failed:
+            result.errored, result.errored_cases = True, list(failed)
+            result.error = errored_cause(m.operator, mutant.model.spec, next(iter(failed.values())))
+            return result
         if not killed and not same:
             cases = [self.dataset.case(c) for c in ran]
             result.why_survived = why_survived(m.operator, op.kind, m, cases, self.by_case, results)

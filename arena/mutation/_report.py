@@ -40,12 +40,30 @@ class MutantResult(BaseModel):
         "add}), or a pending `case` to write for a tool no case calls; null when no edit "
         "would kill it.",
     )
+    errored: bool = Field(
+        False,
+        description="No verdict: its runs failed in the model (it could not be started or "
+        "reached, timed out, refused the key), not the agent; left out of the score.",
+    )
+    error: str | None = Field(None, description="Why it errored, on one line (errored only).")
+    errored_cases: list[str] = Field(
+        default_factory=list, description="The cases whose runs failed in the model."
+    )
+
+    @property
+    def verdict(self) -> str:
+        """``killed``, ``equivalent``, ``errored`` or ``survived``."""
+        if self.killed:
+            return "killed"
+        return "equivalent" if self.equivalent else "errored" if self.errored else "survived"
 
 
 class MutationReport(BaseModel):
     """A mutation pass of one variant on a golden set."""
 
-    score: float = Field(description="killed / (mutants - equivalent); 1.0 when none count.")
+    score: float = Field(
+        description="killed / (mutants - equivalent - errored); 1.0 when none count."
+    )
     mutants: list[MutantResult]
     variant: str = ""
     dataset: str = ""
@@ -63,8 +81,18 @@ class MutationReport(BaseModel):
 
     @property
     def survivors(self) -> list[MutantResult]:
-        """The mutants no case killed, equivalent ones excluded."""
-        return [m for m in self.mutants if not m.killed and not m.equivalent]
+        """The mutants no case killed, equivalent and errored ones excluded."""
+        return [m for m in self.mutants if m.verdict == "survived"]
+
+    @property
+    def errored(self) -> list[MutantResult]:
+        """The mutants whose runs failed in the model: no verdict, not counted."""
+        return [m for m in self.mutants if m.errored]
+
+    @property
+    def counted(self) -> int:
+        """The mutants the score counts: neither equivalent nor errored."""
+        return len(self.mutants) - len(self.equivalent) - len(self.errored)
 
     @property
     def equivalent(self) -> list[MutantResult]:
@@ -77,21 +105,64 @@ class MutationReport(BaseModel):
 
     def as_json(self, min_score: float | None = None) -> dict[str, Any]:
         """The ``--json`` document: ``score`` and ``mutants`` first, as the docs give them, then
-        ``min_score`` and whether the score ``passed`` it."""
+        the mutants ``counted`` and ``errored``, ``min_score``, whether the score ``passed``
+        it, and the ``error`` that makes the score say nothing (:func:`unfounded_score`), if any."""
+        reason = unfounded_score(self, min_score)
         return {
             "score": self.score,
             **self.model_dump(mode="json", exclude={"score"}),
+            "counted": self.counted,
+            "errored": [m.id for m in self.errored],
             "min_score": min_score,
-            "passed": self.passes(min_score),
+            "passed": reason is None and self.passes(min_score),
+            "error": reason,
         }
 
 
 def mutation_score(mutants: list[MutantResult]) -> float:
-    """killed / (mutants - equivalent), 1.0 when no mutant counts."""
-    counted = [m for m in mutants if not m.equivalent]
+    """killed / (mutants - equivalent - errored), 1.0 when no mutant counts."""
+    counted = [m for m in mutants if not m.equivalent and not m.errored]
     if not counted:
         return 1.0
     return sum(m.killed for m in counted) / len(counted)
+
+
+def errored_cause(operator: str, spec: str, error: str) -> str:
+    """Why a mutant errored, on one line: its model, what the failure said, and what to do
+    (``local:qwen2.5-coder-0.5b could not be reached or started: ModuleNotFoundError: No
+    module named 'xllamacpp' (install agent-arena[local] or pass --weaker-model)``)."""
+    from arena.models import model_failure_reason
+
+    reason = model_failure_reason(error)
+    hints = ["install agent-arena[local]"] if "xllamacpp" in reason else []
+    if operator == "model_weaker":
+        hints.append("pass --weaker-model with a model you can reach")
+    hint = f" ({' or '.join(hints)})" if hints else ""
+    return f"{spec} could not be reached or started: {reason}{hint}"
+
+
+def unfounded_score(report: MutationReport, min_score: float | None) -> str | None:
+    """Why the score says nothing (``arena mutate`` exits 2), or None: every mutant it would
+    count errored; or ``min_score`` is asked and some mutant errored (each named, with its
+    cause) or no mutant counts at all."""
+    causes = "; ".join(f"{m.id}: {m.error}" for m in report.errored)
+    failed = "their runs failed in the model, not the agent, so they have no verdict"
+    if report.errored and not report.counted:
+        return f"every mutant errored ({failed}): {causes}"
+    if min_score is None:
+        return None
+    if report.errored:
+        return (
+            f"{len(report.errored)} of {len(report.mutants)} mutants errored ({failed}), so "
+            f"the score cannot be held to a minimum: {causes}"
+        )
+    if not report.counted:
+        return (
+            f"no mutant counts ({len(report.mutants)} mutants, {len(report.equivalent)} "
+            "equivalent): the score says nothing about the golden set; choose operators "
+            "that make mutants it can kill (arena mutate --plan lists them)"
+        )
+    return None
 
 
 def _cell(text: str) -> str:
@@ -100,24 +171,29 @@ def _cell(text: str) -> str:
 
 def mutation_markdown(report: MutationReport) -> str:
     """``mutate.md``: the score, every mutant, then each survivor with why and a proposal."""
-    counted = len(report.mutants) - len(report.equivalent)
+    counted = report.counted
+    errored = f", {len(report.errored)} errored (excluded)" if report.errored else ""
     lines = [
         f"# Mutation score: {report.score:.0%} ({len(report.killed)} of {counted} mutants killed)",
         "",
         f"Variant `{report.variant}` on {report.dataset}: {len(report.mutants)} mutants, "
-        f"{len(report.equivalent)} equivalent (excluded), {report.model_calls} model calls sent"
+        f"{len(report.equivalent)} equivalent (excluded){errored}, {report.model_calls} "
+        "model calls sent"
         f"{'' if report.full else '; each mutant stopped at its first kill'}.",
         "",
         "| mutant | killed | killed by | the gate would block | why it survived |",
         "|---|---|---|---|---|",
     ]
     for m in report.mutants:
-        state = "yes" if m.killed else "equivalent" if m.equivalent else "**no**"
+        state = {"killed": "yes", "survived": "**no**"}.get(m.verdict, m.verdict)
         lines.append(
             f"| `{m.id}` | {state} | {_cell(', '.join(m.killed_by)) or '-'} | "
             f"{_cell(', '.join(m.blocked_by)) or '-'} | "
-            f"{_cell(m.why_survived or '-')} |"
+            f"{_cell(m.why_survived or m.error or '-')} |"
         )
+    if report.errored:
+        lines += ["", "## Errored: no verdict, not counted", ""]
+        lines += [f"- `{m.id}` ({', '.join(m.errored_cases)}): {m.error}" for m in report.errored]
     if report.survivors:
         lines += ["", "## Survivors: what to add", ""]
     for m in report.survivors:

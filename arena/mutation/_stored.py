@@ -17,7 +17,7 @@ def latest_mutation_summary(store: Store, dataset: str) -> dict[str, Any] | None
     survivors = [
         {"id": m["id"], "why_survived": m["why_survived"]}
         for m in mutants
-        if not m.get("killed") and not m.get("equivalent")
+        if not m.get("killed") and not m.get("equivalent") and not m.get("errored")
     ]
     return {
         "score": stored.score,

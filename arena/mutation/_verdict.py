@@ -7,7 +7,10 @@ about the whole suite only once it ran them all). It is
 *equivalent* when it behaved exactly as the original on every case it ran (same answer, same
 tool calls, arguments, results and errors) although its fault was reached: no golden case
 could kill it there. A tool mutant whose tool no run called is not equivalent but a survivor
-(the golden set never exercises that tool).
+(the golden set never exercises that tool). A case whose mutant run failed in the model
+(:func:`arena.models.model_failure`: it could not be started or reached, timed out or
+refused the key) says nothing about the golden set: it never kills; a mutant with such runs
+and no other kill is *errored* (left out of the score).
 """
 
 from __future__ import annotations
@@ -91,6 +94,28 @@ def kills(
         if r.rule not in NOT_RUN_RULES and (r.case_id in ran or (r.case_id is None and complete))
     ]
     return broken, blocks
+
+
+def model_failures(results: Sequence[RunResult]) -> dict[str, str]:
+    """Each case whose results hold a model failure, with the first one's error."""
+    from arena.models import model_failure
+
+    failed: dict[str, str] = {}
+    for r in results:
+        if r.error is not None and model_failure(r.error):
+            failed.setdefault(r.case_id, r.error)
+    return failed
+
+
+def without_failed(
+    broken: list[str], blocks: list[str], failed: Mapping[str, str]
+) -> tuple[list[str], list[str]]:
+    """The kills that stand: no case whose run failed in the model, no finding naming one,
+    and no finding about the whole suite once any case failed so."""
+    cases = [c for c in broken if c not in failed]
+    named = [b for b in blocks if (" " in b and b.split(" ", 1)[1] not in failed)]
+    suite = [b for b in blocks if " " not in b and not failed]
+    return cases, [b for b in blocks if b in named or b in suite]
 
 
 def same_run(a: RunResult, b: RunResult) -> bool:
