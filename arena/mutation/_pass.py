@@ -11,7 +11,8 @@ model call.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from arena.errors import InputError
@@ -34,8 +35,8 @@ from arena.mutation._verdict import (
     without_failed,
 )
 from arena.mutation._why import why_survived
-from arena.records.results import RunResult
-from arena.runner import RunOptions, run_suite, select_cases
+from arena.records.results import RunResult, utcnow
+from arena.runner import RunOptions, RunReport, run_suite, select_cases
 from arena.storage import Store
 from arena.variants.variant import Variant
 
@@ -105,6 +106,23 @@ def _options(options: MutationOptions, case_ids: list[str], mutant: bool = True)
     )
 
 
+def run_again_if_failed(
+    store: Store,
+    dataset: GoldenDataset,
+    variant: Variant,
+    options: RunOptions,
+    since: datetime,
+) -> RunReport:
+    """:func:`run_suite`, and once more retrying errored results when a stored result from
+    before ``since`` (an earlier pass) is a model failure: a model that could not be reached
+    then is tried again, never reused as an answer."""
+    report = run_suite(store, dataset, [variant], options)
+    stale = [r for r in report.results if r.created_at < since and model_failures([r])]
+    if not stale:
+        return report
+    return run_suite(store, dataset, [variant], replace(options, retry_errors=True))
+
+
 @dataclass
 class PassState:
     """A pass in progress: the original's scored results, and how each mutant runs against them."""
@@ -117,6 +135,7 @@ class PassState:
     proposed_ids: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
+        self.started = utcnow()
         self.baseline = baseline_of(self.original, self.dataset)
         for r in self.original.results:
             self.by_case.setdefault(r.case_id, []).append(r)
@@ -144,7 +163,9 @@ class PassState:
         results: list[RunResult] = []
         calls, broken, blocks = 0, list[str](), list[str]()
         for position, batch in enumerate(batches, 1):
-            report = run_suite(self.store, run_dataset, [mutant], _options(self.options, batch))
+            report = run_again_if_failed(
+                self.store, run_dataset, mutant, _options(self.options, batch), self.started
+            )
             calls += report.model_calls
             results += with_case_hashes(report.results, self.dataset.test_cases)
             broken, blocks = self.judge(results, complete=position == len(batches))
@@ -222,7 +243,10 @@ def run_mutation(
     options = options or MutationOptions()
     cases = select_cases(dataset, options.tier, options.case_ids)
     mutants = build_mutants(variant, cases, options.operators, options.weaker_model)
-    first = run_suite(store, dataset, [variant], _options(options, [c.id for c in cases], False))
+    started = utcnow()
+    first = run_again_if_failed(
+        store, dataset, variant, _options(options, [c.id for c in cases], False), started
+    )
     original = score(first.results, dataset)
     passing = [c for c in cases if original.passed.get(c.id)]
     if not passing:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.golden import GoldenDataset
-from arena.models import model_failure, model_failure_reason
+from arena.models import model_failure, model_failure_reason, register_fake
 from arena.mutation import MutationOptions, mutation_markdown, run_mutation
 from arena.mutation._report import errored_cause
 from arena.storage import Store
@@ -138,3 +138,15 @@ def test_a_score_no_mutant_counts_in_cannot_pass_a_minimum(team: User) -> None:
     same = ("--operators", "model_weaker", "--weaker-model", "local:qwen2.5-coder-1.5b")
     done = _run(team, *MUTATE, *same, "--min-score", "0.5", code=2)  # its own model: no mutant
     assert "no mutant counts (0 mutants, 0 equivalent)" in done.stderr
+
+
+@pytest.mark.system
+def test_a_model_that_failed_in_an_earlier_pass_is_tried_again(
+    desk: tuple[Variant, GoldenDataset], store: Store
+) -> None:
+    variant, dataset = desk
+    options = MutationOptions(operators=["model_weaker"], weaker_model="fake:later")
+    assert run_mutation(store, dataset, variant, options).mutants[0].verdict == "errored"
+    register_fake("later", ["Sorry, I cannot help with that."], cycle=True)  # reachable now
+    again = run_mutation(store, dataset, variant, options).mutants[0]
+    assert again.verdict == "killed" and again.killed_by == ["D-1", "D-2"]
