@@ -144,6 +144,9 @@ def _add_from_shadow(args: argparse.Namespace) -> int:
         print(f"added {case_id} ({category}, pending) from production trace {trace_id}")
     for trace_id, why in report.skipped.items():
         print(f"skipped trace {trace_id}: {why}")
+    if report.none_added is not None:
+        print(f"no case added: {report.none_added}; {args.dataset} is unchanged")
+        return 0
     print(
         f"{args.dataset}: version {report.dataset.version}, content hash "
         f"{report.dataset.content_hash}; review the cases, then `arena golden promote`"

@@ -3,7 +3,9 @@
 Every edit made by ``arena golden add|promote`` (and ``arena langsmith import`` into an existing
 file) goes through :func:`save_edit`: the edited JSON is validated like any dataset file, the
 version is bumped, the new content hash is recorded in ``content_hash`` and a ``changelog``
-entry, and the file is replaced atomically (a failed edit leaves the file untouched).
+entry, and the file is replaced atomically (a failed edit leaves the file untouched). The
+file keeps its layout: what the edit did not change keeps its text (:mod:`arena.golden._layout`),
+so a pull request's diff shows the cases added or changed and the version lines.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
+from arena.golden._layout import keep_layout
 from arena.golden._loader import load_dataset
 from arena.golden._models import GoldenDataset
 
@@ -83,6 +86,7 @@ def save_edit(
     header = {k: v for k, v in raw.items() if k not in ("test_cases", "content_hash")}
     header["version"] = new_version
     draft = {**header, "test_cases": raw.get("test_cases", [])}
+    old_text = _old_text(target)
     made = not target.parent.exists()
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.edit-{os.getpid()}.tmp")
@@ -112,7 +116,7 @@ def save_edit(
             "changelog": changelog,
             "test_cases": draft["test_cases"],
         }
-        _write_json(tmp, final)
+        _write_json(tmp, final, old_text)
         dataset = load_dataset(tmp)
         os.replace(tmp, target)
         ok = True
@@ -130,5 +134,19 @@ def _bare(exc: InputError) -> str:
     return text[len(prefix) :] if text.startswith(prefix) else text
 
 
-def _write_json(path: Path, body: dict[str, Any]) -> None:
-    path.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+def _old_text(path: Path) -> str | None:
+    """The file's text before the edit, whose layout the edit keeps (None for a new file)."""
+    try:
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _write_json(path: Path, body: dict[str, Any], old_text: str | None = None) -> None:
+    """``body`` as JSON: in ``old_text``'s layout when given (:func:`keep_layout`: the diff
+    shows only what the edit changed), else indented by 2."""
+    if old_text is not None:
+        text = keep_layout(old_text, body)
+    else:
+        text = json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+    path.write_text(text, encoding="utf-8")

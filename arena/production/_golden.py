@@ -30,12 +30,13 @@ FLAGGED = "flagged"
 
 
 class ShadowCases(BaseModel):
-    """What ``golden add --from-shadow`` did: the cases added (new id -> trace id) and the
-    traces skipped (trace id -> why)."""
+    """What ``golden add --from-shadow`` did: the cases added (new id -> trace id), the
+    traces skipped (trace id -> why), and, when no case was added (the file untouched), why."""
 
     dataset: GoldenDataset
     added: dict[str, str] = Field(default_factory=dict)
     skipped: dict[str, str] = Field(default_factory=dict)
+    none_added: str | None = Field(None, description="Why no case was added (None: some were).")
 
 
 def shadow_config(store: Store, run_id: int) -> dict[str, object]:
@@ -132,7 +133,17 @@ def add_from_shadow(
     if report.added:
         change = f"add {len(report.added)} pending case(s) from shadow run {run_id}"
         report.dataset = save_edit(dataset_path, raw, change)
+    elif not wanted:
+        report.none_added = _NOTHING.get(cases[0], "no case named").format(run=run_id)
+    else:
+        report.none_added = "every trace's query is already a case of the dataset"
     return report
+
+
+_NOTHING = {
+    LOSSES: "the candidate lost no trace of shadow run {run}",
+    FLAGGED: "no check flagged a trace of shadow run {run}",
+}
 
 
 def shadow_category(dataset: GoldenDataset, category: str | None, *, file: str) -> str:

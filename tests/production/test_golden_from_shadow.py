@@ -105,3 +105,91 @@ def test_a_dataset_with_one_category_needs_no_category(
             "--reason", "r", "--db", db]  # fmt: skip
     assert main(argv) == 0
     assert "added S-6 (stock, pending)" in capsys.readouterr().out
+
+
+def _won_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """A shadow run the candidate lost no trace of (it answers GOOD, as production does)."""
+    register_models()
+    traces = write_jsonl(tmp_path / "prod.jsonl", trace_rows(3, answer="GOOD answer"))
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    argv = ["shadow", "--traces", traces, "--candidate", variant_file(tmp_path, "c", "better"),
+            "--judge", "fake:prefers-good/text", "--db", db, "--json"]  # fmt: skip
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["losses"] == []
+    return db
+
+
+def test_no_case_added_says_why_and_leaves_the_file_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _won_run(tmp_path, capsys)
+    dataset = tmp_path / "golden.json"
+    shutil.copy(default_dataset(), dataset)
+    before = dataset.read_bytes()
+    base = ["golden", "add", "--from-shadow", "1", "--dataset", str(dataset), "--reason", "r",
+            "--category", "happy_path", "--db", db]  # fmt: skip
+    assert main([*base, "--cases", "losses"]) == 0
+    out = capsys.readouterr().out
+    assert f"no case added: the candidate lost no trace of shadow run 1; {dataset} is " in out
+    assert "content hash" not in out and dataset.read_bytes() == before
+    assert main([*base, "--cases", "t0", "t1"]) == 0  # written once, then both are there
+    capsys.readouterr()
+    written = dataset.read_bytes()
+    assert main([*base, "--cases", "t0", "t1"]) == 0
+    out = capsys.readouterr().out
+    assert "skipped trace t0: same query as case" in out
+    assert "no case added: every trace's query is already a case of the dataset" in out
+    assert "content hash" not in out and dataset.read_bytes() == written
+
+
+# A golden set as a team writes it by hand: several fields on a line, short arrays inline.
+HAND_WRITTEN = """{
+  "name": "helpdesk-golden",
+  "categories": ["billing", "off_topic"],
+  "available_tools": ["lookup_invoice"],
+  "test_cases": [
+    {"id": "H-1", "input": "What is the status of invoice INV-100?", "category": "billing",
+     "expected_tools": ["lookup_invoice"], "expected_output_contains": ["paid"]},
+    {"id": "H-2", "input": "Write me a poem.", "category": "off_topic",
+     "expected_output_contains": ["only help with billing"]}
+  ]
+}
+"""
+
+
+def _changed(before: str, after: str) -> tuple[list[str], list[str]]:
+    """The lines a diff removes and adds."""
+    import difflib
+
+    diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))
+    removed = [d[1:] for d in diff if d.startswith("-") and not d.startswith("---")]
+    added = [d[1:] for d in diff if d.startswith("+") and not d.startswith("+++")]
+    return removed, added
+
+
+def test_an_add_keeps_the_file_s_layout_so_the_diff_is_the_new_cases(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _lost_run(tmp_path, capsys)
+    dataset = tmp_path / "desk.json"
+    dataset.write_text(HAND_WRITTEN)
+    argv = ["golden", "add", "--from-shadow", "1", "--cases", "t0", "t1", "--dataset",
+            str(dataset), "--reason", "lost", "--category", "billing", "--db", db]  # fmt: skip
+    assert main(argv) == 0
+    after = dataset.read_text()
+    removed, added = _changed(HAND_WRITTEN, after)
+    last = '     "expected_output_contains": ["only help with billing"]}'
+    assert removed == [last]  # the last case only gains the comma before the new ones
+    assert added[0] == '  "version": "1.1.0",' and f"{last}," in added
+    new = [line for line in added if line not in (f"{last},",)]
+    assert '      "id": "H-3",' in new and '      "tags": ["production", "shadow"],' in new
+    assert all(line.startswith(("  ", "    ")) for line in new)  # the file's 2-space indent
+    cases = load_dataset(dataset).test_cases
+    assert [c.id for c in cases] == ["H-1", "H-2", "H-3", "H-4"]
+
+    capsys.readouterr()
+    assert main(["golden", "promote", "H-3", "--tier", "standard", "--dataset", str(dataset)]) == 0
+    removed, added = _changed(after, dataset.read_text())
+    assert '      "tier": "pending",' in removed and '      "tier": "standard",' in added
+    assert '  "version": "1.1.0",' in removed and '  "version": "1.2.0",' in added
+    assert len(removed) == 3  # the tier, the version and the content hash; the rest is added
