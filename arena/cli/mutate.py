@@ -42,8 +42,9 @@ def register(sub: Any) -> None:
         type=float,
         default=None,
         metavar="X",
-        help="exit 1 when the mutation score (killed / non-equivalent mutants) is below X "
-        "(default: arena.yaml's mutation.min_score)",
+        help="exit 1 when the mutation score (killed / mutants neither equivalent nor "
+        "errored) is below X, 2 when a mutant errored or none counts (default: arena.yaml's "
+        "mutation.min_score)",
     )
     p.add_argument(
         "--full", action="store_true", help="run every case of every mutant (no stop at a kill)"
@@ -139,7 +140,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     """Run (or plan) a mutation pass and print its report."""
     from arena.cli import executing
     from arena.golden import load_dataset
-    from arena.mutation import mutation_markdown, run_mutation, unfounded_score
+    from arena.mutation import check_mutation, mutation_markdown, run_mutation, unfounded_score
     from arena.storage import Store
     from arena.variants.variant import load_variant
 
@@ -156,6 +157,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         return 0
     if not args.json:
         options.on_mutant = _progress
+    check_mutation(dataset, variant, options)  # a mutant that cannot run: nothing written
     options.executor = executing.base_executor(args)  # no Ray cluster: bad input, nothing written
     try:
         report = run_mutation(Store(args.db), dataset, variant, options)

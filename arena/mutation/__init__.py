@@ -4,7 +4,13 @@ and config, run the golden set on each mutant, and report the faults it would mi
 from arena.mutation._base import MutationOperator, MutationTargets
 from arena.mutation._mutant import Mutant, Mutation, make_mutant, mutant_name
 from arena.mutation._operators import OPERATORS, WEAKER_LOCAL_MODEL, operator
-from arena.mutation._pass import MutationOptions, build_mutants, run_mutation, variant_tools
+from arena.mutation._pass import (
+    MutationOptions,
+    build_mutants,
+    check_mutation,
+    run_mutation,
+    variant_tools,
+)
 from arena.mutation._plan import Bound, MutationPlan, plan_mutation
 from arena.mutation._report import (
     MutantResult,
@@ -32,6 +38,7 @@ __all__ = [
     "MutationReport",
     "MutationTargets",
     "build_mutants",
+    "check_mutation",
     "latest_mutation_summary",
     "make_mutant",
     "mutant_name",

@@ -222,6 +222,21 @@ class PassState:
         return result
 
 
+def check_mutation(
+    dataset: GoldenDataset, variant: Variant, options: MutationOptions
+) -> list[tuple[MutationOperator, Mutant]]:
+    """The pass's mutants, after checking that the variant and every mutant can run (their
+    agents import, their models can be built: a weaker model whose API key variable is unset
+    is bad input, refused before anything runs). Raises InputError naming the mutant."""
+    from arena.runner._preflight import check_run
+
+    cases = select_cases(dataset, options.tier, options.case_ids)
+    mutants = build_mutants(variant, cases, options.operators, options.weaker_model)
+    run_options = _options(options, [c.id for c in cases])
+    check_run([variant, *(m for _, m in mutants)], run_options)
+    return mutants
+
+
 def run_mutation(
     store: Store, dataset: GoldenDataset, variant: Variant, options: MutationOptions | None = None
 ) -> MutationReport:
@@ -242,7 +257,7 @@ def run_mutation(
     """
     options = options or MutationOptions()
     cases = select_cases(dataset, options.tier, options.case_ids)
-    mutants = build_mutants(variant, cases, options.operators, options.weaker_model)
+    mutants = check_mutation(dataset, variant, options)
     started = utcnow()
     first = run_again_if_failed(
         store, dataset, variant, _options(options, [c.id for c in cases], False), started

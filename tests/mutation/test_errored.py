@@ -150,3 +150,17 @@ def test_a_model_that_failed_in_an_earlier_pass_is_tried_again(
     register_fake("later", ["Sorry, I cannot help with that."], cycle=True)  # reachable now
     again = run_mutation(store, dataset, variant, options).mutants[0]
     assert again.verdict == "killed" and again.killed_by == ["D-1", "D-2"]
+
+
+@pytest.mark.system
+def test_a_weaker_model_that_cannot_be_built_is_refused_before_anything_runs(
+    team: User,
+) -> None:
+    team.env.pop("OPENAI_API_KEY", None)
+    weaker = ("--operators", "tool_raises", "model_weaker", "--weaker-model", "openai:gpt-4o-mini")
+    done = _run(team, *MUTATE, *weaker, code=2)
+    assert "variant baseline.model_weaker.model: model openai:gpt-4o-mini: environment " in (
+        done.stderr
+    )
+    assert "mutant 1/" not in done.stderr  # refused before the first mutant ran
+    assert not (team.folder / "arena.db").exists() and not (team.folder / "reports").exists()
