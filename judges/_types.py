@@ -84,6 +84,13 @@ class JudgeSpec(BaseModel):
         description="show the judge each answer's tool calls when the results have them "
         "(`--no-trajectory` hides them)",
     )
+    with_graph_path: bool = Field(
+        False,
+        exclude_if=lambda v: not v,
+        description="show the judge each answer's path through its LangGraph graph (nodes, "
+        "supersteps, errors, interrupts) when both results have one (`--with-graph-path`); "
+        "off by default: a judge that shows paths has its own key",
+    )
     tie_margin: float | None = Field(
         None,
         ge=0,
@@ -231,6 +238,17 @@ class PairRequest(BaseModel):
     answer_b: str
     trajectory_a: str | None = None
     trajectory_b: str | None = None
+    path_a: str | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="Answer A's path through its graph as the judge reads it "
+        "(judges._graph_prompts.path_text; None: not shown)",
+    )
+    path_b: str | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="Answer B's path through its graph (None: not shown)",
+    )
     mode_inputs: dict[str, Any] = Field(
         default_factory=dict,
         description="what the judge's mode prepared from the golden case (JSON-safe)",

@@ -55,6 +55,14 @@ def register(sub: Any) -> None:
         "--with-trajectory", dest="with_trajectory", action="store_true", help=argparse.SUPPRESS
     )
     p.add_argument(
+        "--with-graph-path",
+        dest="with_graph_path",
+        action="store_true",
+        default=None,
+        help="show the judge each answer's path through its LangGraph graph when both results "
+        "have one (off by default: a judge that shows paths has its own key)",
+    )
+    p.add_argument(
         "--combine",
         choices=["logit", "average"],
         default=None,
@@ -80,6 +88,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
     update: dict[str, Any] = {}
     if args.with_trajectory is not None:
         update["with_trajectory"] = args.with_trajectory
+    if args.with_graph_path:
+        update["with_graph_path"] = True
     if args.combine:
         update["combine"] = args.combine
     spec = spec.model_copy(update=update) if update else spec
