@@ -220,9 +220,7 @@ def grade_prompt(request: PairRequest, text: str, path: str | None = None) -> st
     return "\n\n".join([*parts, GRADE_QUESTION])
 
 
-def _checklist_block(
-    query: str, reference: str | None, text: str, path: str | None = None
-) -> str:
+def _checklist_block(query: str, reference: str | None, text: str, path: str | None = None) -> str:
     shown = (path,) if path is not None else ()
     tag_id = boundary_id("conversation-checklist", query, reference, text, *shown)
     parts = [f"Conversation: {neutral(query) or '(empty message)'}"]

@@ -31,7 +31,7 @@ CASE = GoldenCase.model_validate(
 def node_path(*names: str, hit: bool = False, error_at: str | None = None) -> NodePath:
     """A one-turn path: ``parent:node`` names run inside their parent, one superstep per
     top-level node; ``error_at`` raised; ``hit``: the recursion limit stopped it."""
-    steps = []
+    steps: list[NodeStep] = []
     top = inner = 0
     for index, name in enumerate(names):
         parent, _, node = name.rpartition(":")
@@ -97,13 +97,11 @@ def dialogue_with_path(variant: str, careful: bool) -> RunResult:
     """A three-turn refund conversation with a path per turn (an interrupt in turn 3 of the
     careful one)."""
     result = dialogue_result(variant, CAREFUL if careful else HASTY)
-    steps = []
+    steps: list[NodeStep] = []
     for turn in (1, 2, 3):
         for node in ("router", "support" if careful else "refund"):
             steps.append(
-                NodeStep(
-                    index=len(steps), node=node, superstep=len(steps) % 2 + 1, turn=turn
-                )
+                NodeStep(index=len(steps), node=node, superstep=len(steps) % 2 + 1, turn=turn)
             )
     interrupts = [NodeInterrupt(node="support", turn=3, value="confirm the refund of 4471?")]
     path = NodePath(
