@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 
-from arena.battles import judge_run
+from arena.battles import judge_request, judge_run
 from arena.battles._requests import pair_request
 from arena.golden import load_dataset
 from arena.models import ModelConfig, register_fake
@@ -226,9 +226,7 @@ def test_the_grades_mode_grades_one_answer_and_its_path_alone(store: Store) -> N
     judge = PairwiseJudge(spec, store=store)
     grades = {}
     for result in (ROUTED, DECLINED):
-        request = pair_request(
-            CASE, result, result, mode=judge.mode, with_trajectory=True, with_graph_path=True
-        )
+        request = judge_request(spec, CASE, result, result)  # as docs/judges.md shows it
         grades[result.variant] = run_sync(judge.grade(request))
     assert grades == {"v1": pytest.approx(0.9), "v2": pytest.approx(0.1)}
 
