@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
-from arena.golden import GoldenCase
+from arena.golden import GoldenCase, load_dataset
+from arena.models._fake_files import use_fake_scripts
 from arena.records.graph_path import NodeInterrupt, NodePath, NodeStep
 from arena.records.results import RunResult, TrajectoryStep
+from arena.runner import RunOptions, run_suite
+from arena.storage import Store
+from arena.variants.variant import load_variant
 from tests.judges.dialogues import CAREFUL, HASTY, dialogue_result, refund_case
 
+DESK = Path(__file__).parents[1] / "examples" / "support_desk"
 #: Every judge mode, the ones that show no trajectory included.
 MODES = ("text", "logprobs", "grades", "checklist", "auto", "blend", "rules")
 
@@ -129,3 +135,15 @@ def pairs() -> dict[str, tuple[GoldenCase, RunResult, RunResult]]:
 def sha(value: Any) -> str:
     """sha256 of ``value`` as sorted JSON."""
     return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def desk_run(store: Store) -> int:
+    """The support desk (tests/examples/support_desk, scripted models) on S-2 and S-3: the
+    desk and the strict desk (graphs, with paths) and the plain Runnable (no path; it finds
+    no answer to S-3)."""
+    use_fake_scripts(DESK / "fake_models.yaml")
+    names = ("desk", "desk-strict", "desk-plain")
+    variants = [load_variant(DESK / "variants" / f"{name}.yaml") for name in names]
+    dataset = load_dataset(DESK / "golden" / "support.json")
+    options = RunOptions(progress=False, case_ids=["S-2", "S-3"])
+    return run_suite(store, dataset, variants, options).run_id

@@ -17,13 +17,9 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from arena.battles import judge_request, judge_run
 from arena.battles._requests import pair_request
-from arena.golden import load_dataset
 from arena.models import ModelConfig, register_fake
-from arena.models._fake_files import use_fake_scripts
 from arena.records.graph_path import NodeInterrupt
-from arena.runner import RunOptions, run_suite
 from arena.storage import Store
-from arena.variants.variant import load_variant
 from judges import JudgeSpec, PairRequest, get_mode, judge_identity, parse_judge, verdict_key
 from judges import _graph_prompts as graph_prompts
 from judges._graph_prompts import path_text
@@ -34,6 +30,7 @@ from tests.judges.graph_pairs import (
     DECLINED,
     MODES,
     ROUTED,
+    desk_run,
     graph_result,
     node_path,
     pairs,
@@ -48,7 +45,6 @@ pytestmark = pytest.mark.unit
 MAIN_KEYS = "8a958fe6f941cbe7e23b54f7e4bcf530606433d22a6bdd6c6f1e260e7d7de5f6"
 #: The modes whose prompts show trajectories, and so paths (``rules`` shows neither).
 SHOWING = ("text", "logprobs", "grades", "checklist", "auto", "blend")
-DESK = Path(__file__).parents[1] / "examples" / "support_desk"
 
 
 def _spec(mode: str, **fields: Any) -> JudgeSpec:
@@ -243,20 +239,11 @@ def _judge_seeing(messages: list[BaseMessage]) -> str:
     return "[[A>B]]" if a_audit > b_audit else "[[B>A]]" if b_audit > a_audit else "[[A=B]]"
 
 
-def _desk_run(store: Store) -> int:
-    use_fake_scripts(DESK / "fake_models.yaml")
-    variants = [load_variant(DESK / "variants" / f"{v}.yaml") for v in ("desk", "desk-strict")]
-    variants.append(load_variant(DESK / "variants" / "desk-plain.yaml"))
-    dataset = load_dataset(DESK / "golden" / "support.json")
-    options = RunOptions(progress=False, case_ids=["S-2", "S-3"])
-    return run_suite(store, dataset, variants, options).run_id
-
-
 @pytest.mark.system  # a graph run, judging and storage end to end
 def test_judging_a_run_shows_the_paths_and_the_stored_verdict_rebuilds_the_judge(
     store: Store,
 ) -> None:
-    run_id = _desk_run(store)
+    run_id = desk_run(store)
     register_fake("path-judge", [_judge_seeing], cycle=True)
     spec = JudgeSpec(model=ModelConfig(spec="fake:path-judge"), mode="text", with_graph_path=True)
     PROMPTS.clear()
@@ -298,7 +285,7 @@ def test_arena_judge_takes_with_graph_path(
 ) -> None:
     from arena.cli import main
 
-    run_id = _desk_run(store)
+    run_id = desk_run(store)
     register_fake("path-judge", [_judge_seeing], cycle=True)
     capsys.readouterr()
     PROMPTS.clear()
