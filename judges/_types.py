@@ -163,10 +163,12 @@ class JudgeSpec(BaseModel):
     @property
     def label(self) -> str:
         """Human-readable name, e.g. ``local:qwen2.5-coder-1.5b/logprobs`` (``/logit`` is
-        added for the log-odds combination), or ``human:NAME`` for a person."""
+        added for the log-odds combination, ``/graph-path`` for a judge that shows graph
+        paths), or ``human:NAME`` for a person."""
         if self.is_human:
             return self.model.spec
         tail = "/logit" if self.combine == "logit" and self.mode != "text" else ""
+        tail += "/graph-path" if self.with_graph_path else ""
         return f"{self.model.spec}/{self.mode}{tail}"
 
     @property

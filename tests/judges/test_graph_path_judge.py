@@ -93,6 +93,7 @@ def test_a_pair_with_a_plain_runnable_on_one_side_is_judged_as_without_the_optio
             spec_on, spec_off = _spec(mode, with_graph_path=True), _spec(mode)
             assert verdict_key(spec_on, on) == verdict_key(spec_off, off), mode
             assert spec_on.key != spec_off.key  # a judge of its own on the leaderboard
+            assert spec_on.label == f"{spec_off.label}/graph-path"
     assert "<path-" not in str(_rendered("text", _request("text", "one-missing")))
 
 
