@@ -20,9 +20,16 @@ from arena.battles._requests import pair_request
 from arena.models import ModelConfig, register_fake
 from arena.records.graph_path import NodeInterrupt
 from arena.storage import Store
-from judges import JudgeSpec, PairRequest, get_mode, judge_identity, parse_judge, verdict_key
+from judges import (
+    JudgeSpec,
+    PairRequest,
+    get_mode,
+    judge_identity,
+    parse_judge,
+    path_text,
+    verdict_key,
+)
 from judges import _graph_prompts as graph_prompts
-from judges._graph_prompts import path_text
 from judges._injection import injection_marks
 from judges._pairwise import PairwiseJudge
 from tests.judges.graph_pairs import (
