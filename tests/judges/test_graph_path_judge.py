@@ -48,7 +48,9 @@ pytestmark = pytest.mark.unit
 
 #: :func:`_keys` with no option at all, computed with main's code at 4d58adb (before the
 #: option existed): every mode, with and without trajectories, on the pairs of
-#: tests/judges/graph_pairs.py (results that carry paths, one without, a conversation).
+#: tests/judges/graph_pairs.py (results that carry paths, one without, a conversation). A
+#: change that alters judge keys on purpose (a prompt edit) recomputes it the same way on the
+#: code before that change is merged with this one: ``sha(_keys({}, {}))``.
 MAIN_KEYS = "8a958fe6f941cbe7e23b54f7e4bcf530606433d22a6bdd6c6f1e260e7d7de5f6"
 #: The modes whose prompts show trajectories, and so paths (``rules`` shows neither).
 SHOWING = ("text", "logprobs", "grades", "checklist", "auto", "blend")
