@@ -26,7 +26,9 @@ def test_a_mutant_stored_in_part_is_planned_at_the_cases_it_has_left(
     variant, dataset = shop
     options = MutationOptions(operators=["tool_empty"], dataset_path="shop.json")
     # What an interrupted pass leaves: the original's run and the first batch of one mutant.
-    first = run_suite(store, dataset, [variant], RunOptions(case_ids=[c.id for c in dataset.test_cases]))
+    first = run_suite(
+        store, dataset, [variant], RunOptions(case_ids=[c.id for c in dataset.test_cases])
+    )
     original = score(first.results, dataset)
     passing = [c for c in dataset.test_cases if original.passed.get(c.id)]
     assert len(passing) == 5
