@@ -22,9 +22,11 @@ if TYPE_CHECKING:
 
 def register(sub: Any) -> None:
     """Add the judge sub-command."""
-    from judges.modes import default_mode, mode_names
+    from arena.registry import JUDGE_MODES, PROVIDERS
 
-    default = f"{DEFAULT_JUDGE}/{default_mode(DEFAULT_JUDGE.partition(':')[0])}"
+    # read from the registries' sources: help imports no model library
+    mode = PROVIDERS.declared_attribute(DEFAULT_JUDGE.partition(":")[0], "default_judge_mode")
+    default = f"{DEFAULT_JUDGE}/{mode}"
     p = sub.add_parser("judge", help="judge every pair of variants of a run in both orders")
     p.add_argument(
         "run",
@@ -37,7 +39,7 @@ def register(sub: Any) -> None:
         "--judge",
         default=DEFAULT_JUDGE,
         help="judge model SPEC[/MODE] with MODE one of "
-        f"{', '.join(mode_names())}, or a judge YAML file (default: {default})",
+        f"{', '.join(JUDGE_MODES.listing())}, or a judge YAML file (default: {default})",
     )
     p.add_argument("--pairs", default="all", help="all | anchor:NAME | adaptive")
     from arena.cli.sequential import add_adaptive_flags  # --budget, --top

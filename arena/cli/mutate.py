@@ -17,7 +17,7 @@ EXIT_BELOW_MIN_SCORE = 1
 
 def register(sub: Any) -> None:
     """Add the mutate sub-command."""
-    from arena.mutation import OPERATORS
+    from arena.registry import MUTATION_OPERATORS as OPERATORS  # help imports no pass code
 
     p = sub.add_parser(
         "mutate",

@@ -90,7 +90,14 @@ def build_mutants(
     return [(op, m) for op in chosen for m in op.mutants(variant, targets)]
 
 
-def _options(options: MutationOptions, case_ids: list[str], mutant: bool = True) -> RunOptions:
+def _options(
+    options: MutationOptions, case_ids: list[str], mutant: Mutant | None = None
+) -> RunOptions:
+    marked = (
+        {}
+        if mutant is None
+        else {"mutation": {"of": mutant.original, "mutant": mutant.mutation.id}}
+    )
     return RunOptions(
         case_ids=case_ids,
         repeats=options.repeats,
@@ -99,7 +106,8 @@ def _options(options: MutationOptions, case_ids: list[str], mutant: bool = True)
         progress=options.progress,
         dataset_path=options.dataset_path,
         executor=options.executor,
-        offered_tools_only=not mutant,  # tool_removed takes away a tool the cases expect
+        offered_tools_only=mutant is None,  # tool_removed takes away a tool the cases expect
+        run_config=marked,  # arena runs hides a mutant's runs unless --mutants
     )
 
 
@@ -140,7 +148,9 @@ class PassState:
         results: list[RunResult] = []
         calls, broken, blocks = 0, list[str](), list[str]()
         for position, batch in enumerate(batches, 1):
-            report = run_suite(self.store, run_dataset, [mutant], _options(self.options, batch))
+            report = run_suite(
+                self.store, run_dataset, [mutant], _options(self.options, batch, mutant)
+            )
             calls += report.model_calls
             results += with_case_hashes(report.results, self.dataset.test_cases)
             broken, blocks = self.judge(results, complete=position == len(batches))
@@ -213,7 +223,7 @@ def run_mutation(
     options = options or MutationOptions()
     cases = select_cases(dataset, options.tier, options.case_ids)
     mutants = build_mutants(variant, cases, options.operators, options.weaker_model)
-    first = run_suite(store, dataset, [variant], _options(options, [c.id for c in cases], False))
+    first = run_suite(store, dataset, [variant], _options(options, [c.id for c in cases]))
     original = score(first.results, dataset)
     passing = [c for c in cases if original.passed.get(c.id)]
     if not passing:
