@@ -100,7 +100,8 @@ class Registry(MutableMapping[str, Any], Generic[T]):
     every entry must be (``package.module:Class``): an instance of it, or with
     ``classes=True`` a subclass of it; ``None`` for a callable. ``adapt(name, obj, summary)``
     turns what is registered or loaded into the stored entry (a class into an instance, the
-    registry's name and summary onto it).
+    registry's name and summary onto it). ``declared_by`` names the decorator the built-ins
+    are declared with, so :meth:`listing` can read them from source.
 
     As a mapping it holds the raw entries (objects or import paths); :meth:`lookup` gives
     the loaded, checked entry.
@@ -115,9 +116,10 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         base: str | None = None,
         classes: bool = False,
         adapt: Callable[[str, Any, str | None], Any] | None = None,
+        declared_by: str | None = None,
     ) -> None:
         self.kind, self.group, self.base, self.classes = kind, group, base, classes
-        self.homes = homes
+        self.homes, self.declared_by = homes, declared_by
         self._entries: dict[str, Any] = {}
         self._summaries: dict[str, str] = {}
         self._origins: dict[str, str | None] = {}
@@ -431,8 +433,44 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         return out
 
     def help_lines(self) -> str:
-        """``name: summary`` per entry, semicolon-separated (for argparse help)."""
-        return "; ".join(f"{name}: {text}" for name, text in self.summaries().items())
+        """``name: summary`` per entry, semicolon-separated (for argparse help; see
+        :meth:`listing`)."""
+        return "; ".join(f"{name}: {text}" for name, text in self.listing().items())
+
+    def listing(self) -> dict[str, str]:
+        """:meth:`summaries`, read without importing the built-ins' modules while nothing
+        else has loaded them (for help texts: ``arena --help`` imports no model library).
+
+        The built-ins are read from their decorators in the source (:mod:`arena._declared`);
+        when one cannot be, when an entry point is installed (a plugin's summary is its
+        module's), or when entries are registered already, this is :meth:`summaries`.
+        """
+        static = self._static()
+        if static is None:
+            return self.summaries()
+        return {d.name: d.summary for d in static}
+
+    def declared_attribute(self, name: str, attribute: str) -> Any:
+        """A class attribute of the built-in ``name`` as its source sets it (see
+        :meth:`listing`), or the loaded entry's attribute when it cannot be read so."""
+        for entry in self._static() or ():
+            if entry.name == name and attribute in entry.attributes:
+                return entry.attributes[attribute]
+        return getattr(self.lookup(name), attribute)
+
+    def _static(self) -> list[Any] | None:
+        """The built-ins read from source in :meth:`names` order, or None (see
+        :meth:`listing`)."""
+        if self._loaded or self._entries or self.declared_by is None:
+            return None
+        from importlib.metadata import entry_points
+
+        from arena._declared import declared
+
+        found = declared(self.homes, self.declared_by)
+        if found is None or entry_points(group=self.group):
+            return None
+        return sorted(found, key=lambda d: (d.order is None, d.order or 0))
 
 
 def _group(kind: str) -> str:
@@ -486,6 +524,7 @@ def _rating_method(name: str, obj: Any, summary: str | None) -> Any:
 PROVIDERS: Registry[Any] = Registry(
     "model provider",
     _group("providers"),
+    declared_by="model_provider",
     homes=("arena.models.providers", "arena.outputs._provider"),
     base="arena.models.providers._base:Provider",
     adapt=_instance_named,
@@ -496,6 +535,7 @@ typed ``Registry[Provider]`` as :data:`arena.models.providers.PROVIDERS`."""
 JUDGE_MODES: Registry[Any] = Registry(
     "judge mode",
     _group("judge_modes"),
+    declared_by="judge_mode",
     homes=("judges.modes",),
     base="judges.modes._base:JudgeMode",
     classes=True,
@@ -507,6 +547,7 @@ JUDGE_MODES: Registry[Any] = Registry(
 RATING_METHODS: Registry[RatingMethod] = Registry(
     "rating method",
     _group("rating_methods"),
+    declared_by="rating_method",
     homes=("arena.ratings._methods",),
     base="arena.registry:RatingMethod",
     adapt=_rating_method,
@@ -516,6 +557,7 @@ RATING_METHODS: Registry[RatingMethod] = Registry(
 GOLDEN_CHECKS: Registry[Any] = Registry(
     "golden check",
     _group("golden_checks"),
+    declared_by="golden_check",
     homes=("arena.scoring.checks",),
     base="arena.scoring.checks._base:GoldenCheck",
     adapt=_instance,
@@ -524,13 +566,19 @@ GOLDEN_CHECKS: Registry[Any] = Registry(
 ``Registry[GoldenCheck]`` as :data:`arena.scoring.checks.GOLDEN_CHECKS`."""
 
 AGENTS: Registry[Any] = Registry(
-    "agent architecture", _group("agents"), homes=("arena.agents._builder",)
+    "agent architecture",
+    _group("agents"),
+    homes=("arena.agents._builder",),
+    declared_by="agent_architecture",
 )
 """Agent architectures: factories ``(AgentContext) -> runnable``, named by a variant's agent;
 typed ``Registry[AgentFactory]`` as :data:`arena.agents.AGENTS`."""
 
 REPORT_FORMATS: Registry[Any] = Registry(
-    "report format", _group("report_formats"), homes=("arena.reports._score_formats",)
+    "report format",
+    _group("report_formats"),
+    homes=("arena.reports._score_formats",),
+    declared_by="report_format",
 )
 """Formats of ``arena score --format``: functions ``(ScoreReport) -> str``; typed
 ``Registry[ReportFormat]`` as :data:`arena.reports._score_formats.REPORT_FORMATS`."""
@@ -538,6 +586,7 @@ REPORT_FORMATS: Registry[Any] = Registry(
 MUTATION_OPERATORS: Registry[Any] = Registry(
     "mutation operator",
     _group("mutation_operators"),
+    declared_by="mutation_operator",
     homes=("arena.mutation._operators",),
     base="arena.mutation._base:MutationOperator",
     adapt=_instance,

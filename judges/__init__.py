@@ -10,6 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the real names, for type checkers
+    from judges._graph_prompts import path_text
     from judges._human import human_judge
     from judges._identity import judge_identity, verdict_key
     from judges._open_ended import (
@@ -62,6 +63,7 @@ _EXPORTS = {
     "coverage_at": "judges._open_ended",
     "fit_combination": "judges._open_ended",
     "judge_identity": "judges._identity",
+    "path_text": "judges._graph_prompts",
     "verdict_key": "judges._identity",
     "MODES": "judges.modes",
     "get_mode": "judges.modes",
@@ -133,6 +135,7 @@ __all__ = [
     "p_first_better",
     "parse_judge",
     "parse_verdict",
+    "path_text",
     "probability_rule",
     "verdict_key",
 ]

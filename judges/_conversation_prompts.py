@@ -10,6 +10,7 @@ exactly as they were; a conversation verdict's key hashes these templates as wel
 
 from __future__ import annotations
 
+from judges import _graph_prompts as graph
 from judges._fence import boundary_id, fenced, neutral
 from judges._types import PairRequest
 
@@ -136,20 +137,28 @@ def system_text(request: PairRequest, persona: str) -> str:
         SYSTEM_TEXT,
         persona=persona,
         rubric=request.rubric or DEFAULT_RUBRIC,
-        data_rule=DATA_RULE,
+        data_rule=graph.data_rule(DATA_RULE, request),
     )
 
 
 def system_logprobs(request: PairRequest, persona: str) -> str:
     """The system prompt of the one-token modes (logprobs, grades) for conversations."""
     return _fill(
-        SYSTEM_LOGPROBS, persona=persona, rubric=_rubric_line(request), data_rule=DATA_RULE
+        SYSTEM_LOGPROBS,
+        persona=persona,
+        rubric=_rubric_line(request),
+        data_rule=graph.data_rule(DATA_RULE, request),
     )
 
 
 def system_checklist(request: PairRequest, persona: str) -> str:
     """The checklist judge's system prompt for a conversation, with worked examples."""
-    head = _fill(CHECKLIST_HEAD, persona=persona, rubric=_rubric_line(request), data_rule=DATA_RULE)
+    head = _fill(
+        CHECKLIST_HEAD,
+        persona=persona,
+        rubric=_rubric_line(request),
+        data_rule=graph.data_rule(DATA_RULE, request),
+    )
     examples = [
         f"Example:\n{_checklist_block(opening, None, text)}\n\n{item} {ASK}\n{reply}"
         for opening, text, item, reply in CHECKLIST_EXAMPLES
@@ -173,7 +182,8 @@ def context(request: PairRequest) -> list[str]:
 
 
 def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
-    """Both conversations, each transcript between its own boundary tags."""
+    """Both conversations, each transcript (and path through the graph, when shown) between
+    its own boundary tags."""
     tag_id = boundary_id(
         "conversation-pair",
         request.query,
@@ -181,31 +191,44 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
         request.expectations,
         request.answer_a,
         request.answer_b,
+        *graph.tag_parts(request),
     )
     parts = context(request)
-    for name, text in (("A", request.answer_a), ("B", request.answer_b)):
-        parts.append(f"Conversation {name}:\n{_transcript(text, f'{tag_id}-{name}')}")
+    for name, text, path in (
+        ("A", request.answer_a, request.path_a),
+        ("B", request.answer_b, request.path_b),
+    ):
+        block = f"Conversation {name}:\n{_transcript(text, f'{tag_id}-{name}')}"
+        if path is not None and graph.shows_paths(request):
+            block += "\n\n" + graph.path_block(path, f"{tag_id}-{name}", name)
+        parts.append(block)
     if logprobs:
         parts.append(LOGPROB_QUESTION)
     return "\n\n".join(parts)
 
 
-def grade_prompt(request: PairRequest, text: str) -> str:
-    """One conversation graded alone, then YES or NO."""
+def grade_prompt(request: PairRequest, text: str, path: str | None = None) -> str:
+    """One conversation (and its path through the graph, when given) graded alone, then YES
+    or NO."""
+    shown = (path,) if path is not None else ()
     tag_id = boundary_id(
-        "conversation-grade", request.query, request.reference, request.expectations, text
+        "conversation-grade", request.query, request.reference, request.expectations, text, *shown
     )
-    return "\n\n".join(
-        [*context(request), f"Conversation:\n{_transcript(text, tag_id)}", GRADE_QUESTION]
-    )
+    parts = [*context(request), f"Conversation:\n{_transcript(text, tag_id)}"]
+    if path is not None:
+        parts.append(graph.path_block(path, tag_id))
+    return "\n\n".join([*parts, GRADE_QUESTION])
 
 
-def _checklist_block(query: str, reference: str | None, text: str) -> str:
-    tag_id = boundary_id("conversation-checklist", query, reference, text)
+def _checklist_block(query: str, reference: str | None, text: str, path: str | None = None) -> str:
+    shown = (path,) if path is not None else ()
+    tag_id = boundary_id("conversation-checklist", query, reference, text, *shown)
     parts = [f"Conversation: {neutral(query) or '(empty message)'}"]
     if reference:
         parts.append(f"Reference answer (for the end): {_clip_middle(neutral(reference), 600)}")
     parts.append(f"Transcript:\n{_transcript(text, tag_id)}")
+    if path is not None:
+        parts.append(graph.path_block(path, tag_id))
     return "\n\n".join(parts)
 
 
@@ -215,6 +238,7 @@ def write_checklist(request: PairRequest) -> str:
     return _fill(WRITE_CHECKLIST, conversation=neutral(request.query) or "(empty message)")
 
 
-def checklist_prefix(request: PairRequest, text: str) -> str:
-    """What every item question about one conversation shares (cached by llama.cpp)."""
-    return _checklist_block(request.query, request.reference, text)
+def checklist_prefix(request: PairRequest, text: str, path: str | None = None) -> str:
+    """What every item question about one conversation (and its path through the graph,
+    when given) shares (cached by llama.cpp)."""
+    return _checklist_block(request.query, request.reference, text, path)

@@ -21,7 +21,6 @@ SALT = "agent-arena/judge-boundary/v1"
 #: The tag names model-written text is wrapped in.
 TAG_NAMES = ("answer", "tools")
 
-_TAG = re.compile(r"<(?=\s*/?\s*(?:answer|tools)\b)", re.IGNORECASE)
 _CONTROL = re.compile(
     r"<\|([^|<>\n]{0,40})\|>"  # Qwen/ChatML, Llama 3, Phi: <|im_end|>, <|eot_id|>
     r"|<((?:start|end)_of_turn|/?s|<SYS>|</SYS>)>"  # Gemma, Llama 2: <start_of_turn>, </s>
@@ -35,12 +34,21 @@ def _control(match: re.Match[str]) -> str:
     return f"[{inner.strip('<>')}]"
 
 
-def neutral(text: str) -> str:
+def _tag_opening(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(rf"<(?=\s*/?\s*(?:{'|'.join(map(re.escape, names))})\b)", re.IGNORECASE)
+
+
+_TAG = _tag_opening(TAG_NAMES)
+
+
+def neutral(text: str, also: tuple[str, ...] = ()) -> str:
     """``text`` with every boundary-tag opening and chat-template control token defused:
     ``<|im_end|>`` becomes ``[im_end]``, ``</answer-x>`` becomes ``[/answer-x>``. No
-    character is deleted, so no new token forms from the pieces."""
+    character is deleted, so no new token forms from the pieces. ``also``: more tag names
+    to defuse (a prompt that fences text in tags of its own, e.g. ``path``)."""
+    tag = _tag_opening(TAG_NAMES + also) if also else _TAG
     for _ in range(8):  # a token hidden in another one surfaces on the next pass
-        cleaned = _TAG.sub("[", _CONTROL.sub(_control, text))
+        cleaned = tag.sub("[", _CONTROL.sub(_control, text))
         if cleaned == text:
             break
         text = cleaned

@@ -1,11 +1,13 @@
 """What makes two judgements interchangeable: the judge's identity and the verdict cache key.
 
 A judge's identity hashes everything that shapes what it sees and how it reads it: its spec
-(mode, tie margin, trajectories, prompt version; not how the two orders combine), its
+(mode, tie margin, trajectories, prompt version; not how the two orders combine, nor
+whether it shows graph paths, which only the requests that show them carry), its
 model's cache identity (spec, sampling, endpoint, chat template), the text of every prompt
 template and the version of the injection detector. A verdict's key adds the
 conversations the mode opens for that ordered pair, fully rendered: the case's query,
-reference and expectations and both answers as the judge reads them. Editing any of these
+reference and expectations and both answers as the judge reads them (with their paths
+through the graph and the graph templates, when shown). Editing any of these
 makes the next ``arena judge`` ask again; nothing else does.
 """
 
@@ -18,6 +20,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from judges import _conversation_prompts as conversation_prompts
+from judges import _graph_prompts as graph_prompts
 from judges import _prompts as prompts
 from judges._injection import DETECTOR_VERSION
 from judges._parsing import reading_margin
@@ -53,6 +56,13 @@ def conversation_templates() -> dict[str, str]:
     return {**_templates(conversation_prompts), "CHECKLIST_EXAMPLES": examples}
 
 
+def graph_templates() -> dict[str, str]:
+    """Every template of :mod:`judges._graph_prompts`, read now: part of the key of a
+    verdict whose request shows both answers' paths only, so every other key stays as it
+    was."""
+    return _templates(graph_prompts)
+
+
 def judge_identity(spec: JudgeSpec) -> str:
     """Hash of the judge spec, its model's cache identity and the prompt templates.
 
@@ -65,8 +75,10 @@ def judge_identity(spec: JudgeSpec) -> str:
     model = get_mode(spec.mode).model_config(spec.model)
     # How the two orders combine changes no single verdict, and a margin calibrated on the
     # run applies to the combined outcome only: each order is read with reading_margin.
-    # Selective settings only decide which verdicts are given afterwards.
-    fields = spec.model_dump(mode="json", exclude={"combine", "selective"})
+    # Selective settings only decide which verdicts are given afterwards. Showing paths is
+    # in the rendered request and the graph templates of the verdict key: a pair without
+    # paths is judged as without the option, and shares its verdicts.
+    fields = spec.model_dump(mode="json", exclude={"combine", "selective", "with_graph_path"})
     fields["tie_margin"] = reading_margin(spec)
     return _sha(
         {
@@ -100,4 +112,6 @@ def verdict_key(spec: JudgeSpec, request: PairRequest) -> str:
     }
     if request.is_conversation:
         key["conversation_templates"] = conversation_templates()
+    if graph_prompts.shows_paths(request):
+        key["graph_templates"] = graph_templates()
     return _sha(key)

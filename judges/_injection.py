@@ -10,9 +10,10 @@ counted. A flagged answer never wins its battle (:mod:`arena.trust._calibration`
 
 :func:`injection_marks` applies it to everything of one side the judge reads that the agent
 could have written or steered: its answer or replies, the tool calls shown with them (their
-arguments are the agent's text), and in a conversation with a simulated user, that user's
-turns (an agent can ask the user to "type this sentence exactly"). Only what the team wrote
-is exempt: the case's input and a scripted user's turns.
+arguments are the agent's text), its path through the graph when the judge shows it (an
+interrupt's value is the agent's text), and in a conversation with a simulated user, that
+user's turns (an agent can ask the user to "type this sentence exactly"). Only what the team
+wrote is exempt: the case's input and a scripted user's turns.
 """
 
 from __future__ import annotations
@@ -129,10 +130,10 @@ def suspected_injection(answer: str, query: str = "") -> list[str]:
 
 
 def _side_reasons(request: PairRequest, seat: Seat) -> list[str]:
-    answer, turns, calls = (
-        (request.answer_a, request.turns_a, request.trajectory_a)
+    answer, turns, calls, path = (
+        (request.answer_a, request.turns_a, request.trajectory_a, request.path_a)
         if seat == "A"
-        else (request.answer_b, request.turns_b, request.trajectory_b)
+        else (request.answer_b, request.turns_b, request.trajectory_b, request.path_b)
     )
     if turns is None:
         found = [suspected_injection(answer, request.query)]
@@ -144,6 +145,8 @@ def _side_reasons(request: PairRequest, seat: Seat) -> list[str]:
         found += [suspected_injection(turn.calls, said) for turn in turns if turn.calls]
         # a simulated user's turn against the team's text only, never against the agent's
         found += [suspected_injection(t.user, request.query) for t in turns if t.simulated]
+    if path is not None:  # shown only by a judge with_graph_path (judges._graph_prompts)
+        found.append(suspected_injection(path, request.query))
     return list(dict.fromkeys(reason for each in found for reason in each))
 
 

@@ -7,6 +7,9 @@ makes the next ``arena judge`` ask again instead of reusing old verdicts.
 Answers and tool calls are model-written: they enter a prompt only through :func:`_answer`
 and :func:`_tools`, neutralised and between boundary tags (:mod:`judges._fence`), and every
 system prompt says that text inside the tags is judged, never obeyed (:data:`DATA_RULE`).
+A judge that shows graph paths adds each answer's path the same way, with its own templates
+(:mod:`judges._graph_prompts`, imported as a module: a name imported here in upper case
+would enter every judge's identity).
 The persona (who the judge is told it judges) and the rubric come from the request (the
 judge spec's, else the dataset's ``judge:`` block), else :data:`DEFAULT_PERSONA` and
 :data:`DEFAULT_RUBRIC`.
@@ -15,6 +18,7 @@ judge spec's, else the dataset's ``judge:`` block), else :data:`DEFAULT_PERSONA`
 from __future__ import annotations
 
 from judges import _conversation_prompts as conversation
+from judges import _graph_prompts as graph
 from judges._fence import boundary_id, fenced, neutral
 from judges._types import PairRequest
 
@@ -92,7 +96,7 @@ def system_text(request: PairRequest) -> str:
         SYSTEM_TEXT,
         persona=persona(request),
         rubric=request.rubric or DEFAULT_RUBRIC,
-        data_rule=DATA_RULE,
+        data_rule=graph.data_rule(DATA_RULE, request),
     )
 
 
@@ -108,7 +112,7 @@ def system_logprobs(request: PairRequest) -> str:
         SYSTEM_LOGPROBS,
         persona=persona(request),
         rubric=_rubric_line(request),
-        data_rule=DATA_RULE,
+        data_rule=graph.data_rule(DATA_RULE, request),
     )
 
 
@@ -122,8 +126,8 @@ def _context(request: PairRequest, *, expectations: bool) -> list[str]:
 
 
 def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
-    """The user turn: request, golden expectations, both answers (and trajectories), each
-    answer and tool list between boundary tags."""
+    """The user turn: request, golden expectations, both answers (and trajectories, and
+    paths through the graph), each answer, tool list and path between boundary tags."""
     if request.is_conversation:
         return conversation.pair_prompt(request, logprobs=logprobs)
     tag_id = boundary_id(
@@ -135,48 +139,67 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
         request.trajectory_a,
         request.answer_b,
         request.trajectory_b,
+        *graph.tag_parts(request),
     )
     parts = _context(request, expectations=True)
-    for name, answer, trajectory in (
-        ("A", request.answer_a, request.trajectory_a),
-        ("B", request.answer_b, request.trajectory_b),
+    for name, answer, trajectory, path in (
+        ("A", request.answer_a, request.trajectory_a, request.path_a),
+        ("B", request.answer_b, request.trajectory_b, request.path_b),
     ):
         seat_id = f"{tag_id}-{name}"  # <answer-ID-A>: each answer's block has its own tags
         block = f"Answer {name}:\n{_answer(answer, seat_id)}"
         if trajectory:
             block += f"\n\nTools used by {name}: {_tools(trajectory, seat_id)}"
+        if path is not None and graph.shows_paths(request):
+            block += "\n\n" + graph.path_block(path, seat_id, name)
         parts.append(block)
     if logprobs:
         parts.append(LOGPROB_QUESTION)
     return "\n\n".join(parts)
 
 
-def grade_prompt(request: PairRequest, answer: str, trajectory: str | None = None) -> str:
-    """Single-answer grading (grades mode): one answer (and its tool calls), then YES or NO."""
+def grade_prompt(
+    request: PairRequest, answer: str, trajectory: str | None = None, path: str | None = None
+) -> str:
+    """Single-answer grading (grades mode): one answer (and its tool calls, and its path
+    through the graph when the request shows paths), then YES or NO."""
+    path = path if graph.shows_paths(request) else None
     if request.is_conversation:
-        return conversation.grade_prompt(request, answer)
+        return conversation.grade_prompt(request, answer, path)
+    shown = (path,) if path is not None else ()
     tag_id = boundary_id(
-        "grade", request.query, request.reference, request.expectations, answer, trajectory
+        "grade", request.query, request.reference, request.expectations, answer, trajectory, *shown
     )
     parts = _context(request, expectations=True)
     parts.append(f"Answer:\n{_answer(answer, tag_id)}")
     if trajectory:
         parts.append(f"Tools used: {_tools(trajectory, tag_id)}")
-    parts.append(GRADE_QUESTION)
+    if path is not None:
+        parts.append(graph.path_block(path, tag_id))
+    parts.append(GRADE_QUESTION if path is None else graph.GRADE_QUESTION)
     return "\n\n".join(parts)
 
 
 CHECKLIST_ASK = "Reply YES or NO."
 
 
-def _checklist_block(query: str, reference: str | None, answer: str, trajectory: str | None) -> str:
-    tag_id = boundary_id("checklist", query, reference, answer, trajectory)
+def _checklist_block(
+    query: str,
+    reference: str | None,
+    answer: str,
+    trajectory: str | None,
+    path: str | None = None,
+) -> str:
+    shown = (path,) if path is not None else ()
+    tag_id = boundary_id("checklist", query, reference, answer, trajectory, *shown)
     parts = [f"Question: {neutral(query) or '(empty message)'}"]
     if reference:
         parts.append(f"Reference answer: {_clip(neutral(reference), 600)}")
     parts.append(f"Answer:\n{_answer(answer, tag_id)}")
     if trajectory:
         parts.append(f"Tools it called: {_tools(trajectory, tag_id)}")
+    if path is not None:
+        parts.append(graph.path_block(path, tag_id))
     return "\n\n".join(parts)
 
 
@@ -250,7 +273,7 @@ def system_checklist(request: PairRequest) -> str:
         SYSTEM_CHECKLIST,
         persona=persona(request),
         rubric=_rubric_line(request),
-        data_rule=DATA_RULE,
+        data_rule=graph.data_rule(DATA_RULE, request),
     )
 
 
@@ -279,12 +302,16 @@ WRITE_CHECKLIST = (
 GENERIC_ITEM = "Does the answer correctly and fully answer the question?"
 
 
-def checklist_prefix(request: PairRequest, answer: str, trajectory: str | None) -> str:
+def checklist_prefix(
+    request: PairRequest, answer: str, trajectory: str | None, path: str | None = None
+) -> str:
     """What every item question about one answer shares (llama.cpp caches this prefix):
-    query, reference, the answer and its tool calls between boundary tags."""
+    query, reference, the answer, its tool calls and its path through the graph (when the
+    request shows paths) between boundary tags."""
+    path = path if graph.shows_paths(request) else None
     if request.is_conversation:
-        return conversation.checklist_prefix(request, answer)
-    return _checklist_block(request.query, request.reference, answer, trajectory)
+        return conversation.checklist_prefix(request, answer, path)
+    return _checklist_block(request.query, request.reference, answer, trajectory, path)
 
 
 def checklist_prompt(prefix: str, question: str) -> str:

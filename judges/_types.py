@@ -84,6 +84,13 @@ class JudgeSpec(BaseModel):
         description="show the judge each answer's tool calls when the results have them "
         "(`--no-trajectory` hides them)",
     )
+    with_graph_path: bool = Field(
+        False,
+        exclude_if=lambda v: not v,
+        description="show the judge each answer's path through its LangGraph graph (nodes, "
+        "supersteps, errors, interrupts) when both results have one (`--with-graph-path`); "
+        "off by default: a judge that shows paths has its own key",
+    )
     tie_margin: float | None = Field(
         None,
         ge=0,
@@ -156,10 +163,12 @@ class JudgeSpec(BaseModel):
     @property
     def label(self) -> str:
         """Human-readable name, e.g. ``local:qwen2.5-coder-1.5b/logprobs`` (``/logit`` is
-        added for the log-odds combination), or ``human:NAME`` for a person."""
+        added for the log-odds combination, ``/graph-path`` for a judge that shows graph
+        paths), or ``human:NAME`` for a person."""
         if self.is_human:
             return self.model.spec
         tail = "/logit" if self.combine == "logit" and self.mode != "text" else ""
+        tail += "/graph-path" if self.with_graph_path else ""
         return f"{self.model.spec}/{self.mode}{tail}"
 
     @property
@@ -231,6 +240,17 @@ class PairRequest(BaseModel):
     answer_b: str
     trajectory_a: str | None = None
     trajectory_b: str | None = None
+    path_a: str | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="Answer A's path through its graph as the judge reads it "
+        "(judges._graph_prompts.path_text; None: not shown)",
+    )
+    path_b: str | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="Answer B's path through its graph (None: not shown)",
+    )
     mode_inputs: dict[str, Any] = Field(
         default_factory=dict,
         description="what the judge's mode prepared from the golden case (JSON-safe)",

@@ -376,3 +376,60 @@ def test_the_extension_guide_imports_only_from_arena_extend() -> None:
         if line.startswith(("from arena", "from judges", "import arena", "import judges"))
     }
     assert modules == {"arena.extend"}
+
+
+_HELP_IMPORTS = """
+import contextlib, io, json, sys
+from arena.cli import build_parser, main
+
+commands = [[]] + [[name] for name in build_parser()._subparsers._group_actions[0].choices]
+for words in commands:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+        main([*words, "--help"])
+heavy = ("langchain_core", "langchain_openai", "langgraph", "numpy", "scipy", "sqlalchemy")
+print(json.dumps([len(commands), sorted(m for m in sys.modules if m.split(".")[0] in heavy)]))
+"""
+
+
+def test_help_of_every_command_imports_no_model_or_numeric_library() -> None:
+    # before: building the parser read the registries, importing LangChain and NumPy (4 s)
+    commands, imported = _run(_HELP_IMPORTS)
+    assert commands > 20 and imported == []
+
+
+_LISTED = """
+import json, sys
+from arena.registry import REGISTRIES
+
+listed = {group: registry.listing() for group, registry in REGISTRIES.items()}
+homes = [m for r in REGISTRIES.values() for h in r.homes for m in sys.modules if m.startswith(h)]
+summaries = {group: registry.summaries() for group, registry in REGISTRIES.items()}
+print(json.dumps([homes, [list(v.items()) for v in listed.values()],
+                  [list(v.items()) for v in summaries.values()]]))
+"""
+
+
+def test_listings_read_from_source_are_the_loaded_summaries_in_order() -> None:
+    homes_imported, listed, loaded = _run(_LISTED)
+    assert homes_imported == []  # read without importing a built-in's module
+    assert listed == loaded
+
+
+def test_a_declaration_that_is_not_constant_is_loaded_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena._declared import declared
+
+    package = tmp_path / "homepkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "_a.py").write_text(
+        '@mutation_operator("one", order=2)\nclass One:\n    """First line.\n\n    More."""\n'
+        '    summary = ""\n    default_judge_mode = "auto"\n'
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (entry,) = declared(("homepkg",), "mutation_operator") or ()
+    assert (entry.name, entry.summary, entry.order) == ("one", "First line.", 2)
+    assert entry.attributes == {"summary": "", "default_judge_mode": "auto"}
+    (package / "_b.py").write_text('NAME = "two"\n@mutation_operator(NAME)\ndef two(): ...\n')
+    assert declared(("homepkg",), "mutation_operator") is None

@@ -14,6 +14,7 @@ from arena.golden import GoldenCase
 from arena.golden._models import JudgeSettings
 from arena.records.results import RunResult
 from arena.records.transcript import call_text, replies
+from judges._graph_prompts import path_text
 from judges._prompts import NO_TOOLS
 from judges._types import PairRequest
 
@@ -49,6 +50,15 @@ def has_trajectory(result: RunResult) -> bool:
     return bool(result.steps) or result.model_calls > 0
 
 
+def graph_paths(first: RunResult, second: RunResult) -> dict[str, str]:
+    """``path_a`` and ``path_b`` of a request that shows both answers' paths through their
+    graphs (:func:`judges._graph_prompts.path_text`); empty when either result has none (a
+    plain Runnable): the pair is then judged as without paths."""
+    if first.nodes is None or second.nodes is None:
+        return {}
+    return {"path_a": path_text(first.nodes), "path_b": path_text(second.nodes)}
+
+
 def pair_request(
     case: GoldenCase,
     first: RunResult,
@@ -57,20 +67,24 @@ def pair_request(
     mode: JudgeMode,
     with_trajectory: bool,
     settings: JudgeSettings | None = None,
+    with_graph_path: bool = False,
 ) -> PairRequest:
     """The request with ``first`` shown as answer A; the trajectories (built from the stored
     tool calls only, never from the answer text) are shown when asked and both results have
-    one. ``mode`` (the judge's) prepares its own inputs from the case
+    one, and so are the paths through the graph (``with_graph_path``, :func:`graph_paths`).
+    ``mode`` (the judge's) prepares its own inputs from the case
     (:meth:`~judges.modes._base.JudgeMode.prepare`); ``settings`` gives the judge's persona
     and rubric (``JudgeSpec.settings``).
 
     A conversation case (:func:`conversation_request`) shows each side's transcript
     instead."""
     with_trajectory = with_trajectory and has_trajectory(first) and has_trajectory(second)
+    paths = graph_paths(first, second) if with_graph_path else {}
     if case.is_conversation:
-        return conversation_request(
+        request = conversation_request(
             case, first, second, mode=mode, with_trajectory=with_trajectory, settings=settings
         )
+        return request.model_copy(update=paths) if paths else request
     return PairRequest(
         case_id=case.id,
         query=case.input,
@@ -83,6 +97,7 @@ def pair_request(
         mode_inputs=mode.prepare(case, with_trajectory=with_trajectory),
         persona=settings.persona if settings else None,
         rubric=settings.rubric if settings else None,
+        **paths,
     )
 
 

@@ -134,6 +134,7 @@ def judge_request(
         mode=get_mode(spec.mode),
         with_trajectory=spec.with_trajectory,
         settings=spec.settings(settings),
+        with_graph_path=spec.with_graph_path,
     )
 
 

@@ -22,9 +22,11 @@ if TYPE_CHECKING:
 
 def register(sub: Any) -> None:
     """Add the judge sub-command."""
-    from judges.modes import default_mode, mode_names
+    from arena.registry import JUDGE_MODES, PROVIDERS
 
-    default = f"{DEFAULT_JUDGE}/{default_mode(DEFAULT_JUDGE.partition(':')[0])}"
+    # read from the registries' sources: help imports no model library
+    mode = PROVIDERS.declared_attribute(DEFAULT_JUDGE.partition(":")[0], "default_judge_mode")
+    default = f"{DEFAULT_JUDGE}/{mode}"
     p = sub.add_parser("judge", help="judge every pair of variants of a run in both orders")
     p.add_argument(
         "run",
@@ -37,7 +39,7 @@ def register(sub: Any) -> None:
         "--judge",
         default=DEFAULT_JUDGE,
         help="judge model SPEC[/MODE] with MODE one of "
-        f"{', '.join(mode_names())}, or a judge YAML file (default: {default})",
+        f"{', '.join(JUDGE_MODES.listing())}, or a judge YAML file (default: {default})",
     )
     p.add_argument("--pairs", default="all", help="all | anchor:NAME | adaptive")
     from arena.cli.sequential import add_adaptive_flags  # --budget, --top
@@ -53,6 +55,14 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--with-trajectory", dest="with_trajectory", action="store_true", help=argparse.SUPPRESS
+    )
+    p.add_argument(
+        "--with-graph-path",
+        dest="with_graph_path",
+        action="store_true",
+        default=None,
+        help="show the judge each answer's path through its LangGraph graph when both results "
+        "have one (off by default: a judge that shows paths has its own key)",
     )
     p.add_argument(
         "--combine",
@@ -80,6 +90,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
     update: dict[str, Any] = {}
     if args.with_trajectory is not None:
         update["with_trajectory"] = args.with_trajectory
+    if args.with_graph_path:
+        update["with_graph_path"] = True
     if args.combine:
         update["combine"] = args.combine
     spec = spec.model_copy(update=update) if update else spec

@@ -19,7 +19,7 @@ EXIT_NO_VERDICT = 2
 
 def register(sub: Any) -> None:
     """Add the mutate sub-command."""
-    from arena.mutation import OPERATORS
+    from arena.registry import MUTATION_OPERATORS as OPERATORS  # help imports no pass code
 
     p = sub.add_parser(
         "mutate",

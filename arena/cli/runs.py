@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
+
+if TYPE_CHECKING:
+    from arena.records.results import RunInfo
 from arena.reports._format import text_table
 
 
@@ -14,6 +17,12 @@ def register(sub: Any) -> None:
     """Add ``arena runs``."""
     r = sub.add_parser("runs", help="list stored runs")
     r.add_argument("--json", action="store_true", help="print the runs as JSON")
+    r.add_argument(
+        "--mutants",
+        action="store_true",
+        help="also list the runs of `arena mutate`'s mutants (a run per batch of each mutant; "
+        "hidden by default, their number said)",
+    )
     r.add_argument(
         "--mark-failed",
         type=int,
@@ -38,13 +47,36 @@ def cmd_runs(args: argparse.Namespace) -> int:
             "dataset, tier and repeats) resumes it"
         )
         return 0
-    runs = store.runs()
+    runs, hidden = listed_runs(store.runs(), mutants=args.mutants)
     if args.json:
         print(json.dumps([r.model_dump(mode="json") for r in runs], indent=2))
         return 0
-    if not runs:
+    if not runs and not hidden:
         print("no runs stored yet: try `arena demo` or `arena run --variants ...`")
         return 0
+    if runs:
+        _print_table(runs)
+    if hidden:
+        print(hidden_note(hidden))
+    return 0
+
+
+def listed_runs(runs: list[RunInfo], *, mutants: bool = False) -> tuple[list[RunInfo], int]:
+    """The runs ``arena runs`` lists and how many it hides: the runs of ``arena mutate``'s
+    mutants (see :attr:`RunInfo.is_mutant`) unless ``mutants``."""
+    if mutants:
+        return runs, 0
+    shown = [r for r in runs if not r.is_mutant]
+    return shown, len(runs) - len(shown)
+
+
+def hidden_note(hidden: int) -> str:
+    """The line saying how many mutant runs the listing hides."""
+    runs = "run" if hidden == 1 else "runs"
+    return f"{hidden} {runs} of `arena mutate`'s mutants hidden (`arena runs --mutants` lists them)"
+
+
+def _print_table(runs: list[RunInfo]) -> None:
     rows = [
         [
             r.id,
@@ -80,7 +112,6 @@ def cmd_runs(args: argparse.Namespace) -> int:
     unfinished = [r.id for r in runs if r.status in UNFINISHED]
     if unfinished:
         print(unfinished_hint(unfinished))
-    return 0
 
 
 #: Statuses of a run some of whose tasks may never have run: its command resumes it.

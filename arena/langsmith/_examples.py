@@ -125,19 +125,19 @@ def example_to_case(
     inputs = example.get("inputs")
     if not isinstance(inputs, Mapping):
         raise InputError(
-            "an example needs an 'inputs' object", file=source, case=where, field="inputs"
+            "an example needs an 'inputs' object", file=source, at=where, field="inputs"
         )
     outputs = example.get("outputs", example.get("reference_outputs")) or {}
     metadata = example.get("metadata") or {}
     if not isinstance(outputs, Mapping) or not isinstance(metadata, Mapping):
-        raise InputError("'outputs' and 'metadata' must be objects", file=source, case=where)
+        raise InputError("'outputs' and 'metadata' must be objects", file=source, at=where)
     query = query_of(inputs)
     if not query and not any(isinstance(inputs.get(k), str) for k in QUERY_KEYS):
         raise InputError(
             f"no query found in inputs (keys: {', '.join(inputs) or 'none'}); "
             f"use one of {', '.join(QUERY_KEYS)}",
             file=source,
-            case=where,
+            at=where,
             field="inputs",
         )
     case: dict[str, Any] = {

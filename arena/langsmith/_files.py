@@ -5,12 +5,14 @@ JSONL has one example per line: ``{"inputs": {...}, "outputs": {...}, "metadata"
 two shapes: JSON-object columns ``inputs``, ``outputs``, ``metadata``; or one column per
 field, prefixed ``inputs.``/``input_``, ``outputs.``/``output_``, ``metadata.`` (plain
 ``query``/``question``/``input`` columns count as inputs, ``answer``/``reference_answer`` as
-outputs).
+outputs). A UTF-8 byte order mark at the start (Excel writes one) is skipped. Errors are
+worded like every reader's: ``file F, line N, field X: ...`` (a CSV row: the line it starts on).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -47,7 +49,8 @@ def read_examples(path: str | Path) -> list[dict[str, Any]]:
     Each example also holds :data:`WHERE`, its place in the file, for error messages.
     """
     file = Path(path)
-    text = read_log_text(file, kind="example file")  # missing, a folder, not UTF-8
+    # missing, a folder, not UTF-8; a byte order mark (Excel writes one) is skipped
+    text = read_log_text(file, kind="example file").removeprefix("\ufeff")
     suffix = file.suffix.lower()
     if suffix == ".csv":
         return _csv(text, str(file))
@@ -65,41 +68,55 @@ def read_examples(path: str | Path) -> list[dict[str, Any]]:
     ]
 
 
-def _json(text: str, file: str, where: str) -> Any:
-    return parse_json(text, file=file, case=where)  # strict: depth, duplicate keys, NaN
+def _json(text: str, file: str, where: str, field: str | None = None) -> Any:
+    try:
+        return parse_json(text, file=file, at=where)  # strict: depth, duplicate keys, NaN
+    except InputError as exc:
+        if field is None:
+            raise
+        inner = field if exc.field is None else f"{field}.{exc.field}"  # a key in the cell
+        raise InputError(exc.message, file=file, at=where, field=inner) from None
 
 
 def _object(value: Any, file: str, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise InputError("an example must be a JSON object", file=file, case=where)
+        raise InputError("an example must be a JSON object", file=file, at=where)
     return value
 
 
 def _csv(text: str, file: str) -> list[dict[str, Any]]:
-    reader = csv.DictReader(text.splitlines())
-    try:
-        rows = list(reader)
-    except csv.Error as exc:  # e.g. a cell over the csv module's field size limit
-        raise InputError(
-            f"malformed CSV: {exc}", file=file, case=f"line {reader.line_num + 1}"
-        ) from None
-    examples = []
-    for n, row in enumerate(rows, start=2):  # line 1 is the header
-        where = f"line {n}"
+    """Every row as an example, its place the line the row starts on (a quoted cell may hold
+    line breaks); the header is line 1, blank lines are skipped."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header: list[str] | None = None
+    examples: list[dict[str, Any]] = []
+    while True:
+        where = f"line {reader.line_num + 1}"
+        try:
+            row = next(reader)
+        except StopIteration:
+            return examples
+        except csv.Error as exc:  # e.g. a cell over the csv module's field size limit
+            raise InputError(f"malformed CSV: {exc}", file=file, at=where) from None
+        if not row:
+            continue
+        if header is None:
+            header = [column.strip() for column in row]
+            continue
+        if len(row) != len(header):
+            message = f"{len(row)} cells, the header has {len(header)} columns"
+            raise InputError(message, file=file, at=where)
         example: dict[str, Any] = {"inputs": {}, "outputs": {}, "metadata": {}, WHERE: where}
-        for column, value in row.items():
-            if column is None or value is None:
-                raise InputError("more cells than header columns", file=file, case=where)
-            _cell(example, column.strip(), value, file, where)
+        for column, value in zip(header, row, strict=True):
+            _cell(example, column, value, file, where)
         examples.append(example)
-    return examples
 
 
 def _cell(example: dict[str, Any], column: str, value: str, file: str, where: str) -> None:
     if column in ("inputs", "outputs", "reference_outputs", "metadata"):
-        parsed = _json(value, file, where) if value.strip() else {}
+        parsed = _json(value, file, where, column) if value.strip() else {}
         if not isinstance(parsed, dict):
-            raise InputError("must hold a JSON object", file=file, case=where, field=column)
+            raise InputError("must hold a JSON object", file=file, at=where, field=column)
         example["outputs" if column == "reference_outputs" else column].update(parsed)
         return
     if column == "id":

@@ -93,7 +93,14 @@ def build_mutants(
     return [(op, m) for op in chosen for m in op.mutants(variant, targets)]
 
 
-def _options(options: MutationOptions, case_ids: list[str], mutant: bool = True) -> RunOptions:
+def _options(
+    options: MutationOptions, case_ids: list[str], mutant: Mutant | None = None
+) -> RunOptions:
+    marked = (
+        {}
+        if mutant is None
+        else {"mutation": {"of": mutant.original, "mutant": mutant.mutation.id}}
+    )
     return RunOptions(
         case_ids=case_ids,
         repeats=options.repeats,
@@ -102,7 +109,8 @@ def _options(options: MutationOptions, case_ids: list[str], mutant: bool = True)
         progress=options.progress,
         dataset_path=options.dataset_path,
         executor=options.executor,
-        offered_tools_only=not mutant,  # tool_removed takes away a tool the cases expect
+        offered_tools_only=mutant is None,  # tool_removed takes away a tool the cases expect
+        run_config=marked,  # arena runs hides a mutant's runs unless --mutants
     )
 
 
@@ -164,7 +172,7 @@ class PassState:
         calls, broken, blocks = 0, list[str](), list[str]()
         for position, batch in enumerate(batches, 1):
             report = run_again_if_failed(
-                self.store, run_dataset, mutant, _options(self.options, batch), self.started
+                self.store, run_dataset, mutant, _options(self.options, batch, mutant), self.started
             )
             calls += report.model_calls
             results += with_case_hashes(report.results, self.dataset.test_cases)
@@ -260,7 +268,7 @@ def run_mutation(
     mutants = check_mutation(dataset, variant, options)
     started = utcnow()
     first = run_again_if_failed(
-        store, dataset, variant, _options(options, [c.id for c in cases], False), started
+        store, dataset, variant, _options(options, [c.id for c in cases]), started
     )
     original = score(first.results, dataset)
     passing = [c for c in cases if original.passed.get(c.id)]

@@ -5,10 +5,11 @@ each mutant's tasks are estimated from the stored history of its model
 (:func:`arena.plan.plan_run`).
 A mutant runs only the cases the original passes and, unless ``full``, stops after the batch
 holding its first kill, so the pass costs between ``at_least`` (every mutant killed by its
-first batch) and ``at_most`` (every mutant runs every case). What a stored pass already ran
-counts as done, read under the same keys the pass uses: when the original's run is stored, a
-mutant whose batches are stored up to its kill (or to its last case) is ``stored`` and
-planned at nothing, so a rerun of a stored pass plans zero runs.
+next batch) and ``at_most`` (every mutant runs every case left). What a stored pass already
+ran counts as done, read under the same keys the pass uses: when the original's run is
+stored, a mutant whose batches are stored up to its kill (or to its last case) is ``stored``
+and planned at nothing, so a rerun of a stored pass plans zero runs; a mutant stored in part
+is planned at the tasks of its batches not yet stored (the cases the original passes).
 """
 
 from __future__ import annotations
@@ -50,44 +51,49 @@ class MutationPlan(BaseModel):
     at_most: Bound
 
 
-def _bound(plan: Plan, share: float) -> Bound:
+def _bound(plan: Plan, tasks: int) -> Bound:
+    """``tasks`` of the mutants' runs, their calls, cost and time at the rates of ``plan``."""
+    share = tasks / plan.to_run if plan.to_run else 0.0
     return Bound(
-        tasks=round(plan.to_run * share),
+        tasks=tasks,
         calls=round(sum(v.calls for v in plan.variants) * share),
         cost_usd=plan.cost_usd * share,
         wall_s=plan.wall_s * share,
     )
 
 
-def _stored(
+def _left_of(
     store: Store, dataset: GoldenDataset, variant: Variant, ids: list[str], repeats: int
-) -> list[RunResult] | None:
-    """The stored results of the run the pass makes of ``variant`` on ``ids``, when every
-    one of its tasks is stored (None otherwise)."""
+) -> tuple[int, list[RunResult] | None]:
+    """How many tasks of the run the pass makes of ``variant`` on ``ids`` are not stored,
+    and its stored results when none is left (None otherwise)."""
     cases = select_cases(dataset, "all", ids)
     run_id = stored_run(store, run_key(dataset, [variant], cases, repeats))
-    if run_id is None:
-        return None
-    done = store.finished_results(run_id)
-    if pending_tasks(plan_tasks([variant], cases, repeats), done, retry_errors=False):
-        return None
-    return list(done.values())
+    done = {} if run_id is None else store.finished_results(run_id)
+    left = len(pending_tasks(plan_tasks([variant], cases, repeats), done, retry_errors=False))
+    return left, None if left else list(done.values())
 
 
-def _finished(state: PassState, op: MutationOperator, mutant: Mutant, cases: list) -> bool:
-    """The mutant's stored batches reach its verdict: a kill (unless ``full``) or its last."""
+def _left(state: PassState, op: MutationOperator, mutant: Mutant, cases: list) -> list[int]:
+    """The tasks not yet stored of each batch the mutant has still to run, from the first
+    one not stored in full ([]: its stored batches reach its verdict, a kill or its last)."""
     batches = state.batches(op, mutant, cases)
     run_dataset = state.run_dataset(op, mutant)
+    repeats = state.options.repeats
     results: list[RunResult] = []
     for position, batch in enumerate(batches, 1):
-        found = _stored(state.store, run_dataset, mutant, batch, state.options.repeats)
+        left, found = _left_of(state.store, run_dataset, mutant, batch, repeats)
         if found is None:
-            return False
+            later = [
+                _left_of(state.store, run_dataset, mutant, b, repeats)[0]
+                for b in batches[position:]
+            ]
+            return [left, *later]
         results += with_case_hashes(found, state.dataset.test_cases)
         broken, blocks = state.judge(results, complete=position == len(batches))
         if (broken or blocks) and not state.options.full:
-            return True
-    return True
+            return []
+    return []
 
 
 def _pending(
@@ -96,17 +102,27 @@ def _pending(
     variant: Variant,
     options: MutationOptions,
     built: list[tuple[MutationOperator, Mutant]],
-) -> list[Mutant]:
-    """The mutants a stored pass has not run to their verdict (all without the original's
-    stored run)."""
+) -> list[tuple[Mutant, int, int]]:
+    """(mutant, fewest tasks, most tasks) of every mutant a stored pass has not run to its
+    verdict; without the original's stored run every mutant, on every case selected."""
     ids = [c.id for c in select_cases(dataset, options.tier, options.case_ids)]
-    first = None if store is None else _stored(store, dataset, variant, ids, options.repeats)
+    repeats = options.repeats
+    batch = len(ids) if options.full else min(len(ids), max(1, options.concurrency))
+    unknown = [(m, batch * repeats, len(ids) * repeats) for _, m in built]
+    first = None if store is None else _left_of(store, dataset, variant, ids, repeats)[1]
     if store is None or first is None:
-        return [m for _, m in built]
+        return unknown
     original = score(first, dataset)
     passing = [dataset.case(i) for i in ids if original.passed.get(i)]
+    if not passing:
+        return unknown
     state = PassState(store, dataset, options, original)
-    return [m for op, m in built if not passing or not _finished(state, op, m, passing)]
+    pending = []
+    for op, m in built:
+        left = _left(state, op, m, passing)
+        if left:
+            pending.append((m, sum(left) if options.full else left[0], sum(left)))
+    return pending
 
 
 def plan_mutation(
@@ -149,9 +165,9 @@ def plan_mutation(
             mutants=len(built), by_operator=counts, stored=stored, cases=len(cases),
             original=original, at_least=empty, at_most=empty,
         )  # fmt: skip
-    every = plan(list(pending))
-    first = 1.0 if options.full else min(len(cases), max(1, options.concurrency)) / len(cases)
+    every = plan([m for m, _, _ in pending])  # the rates of a task of these mutants
+    least, most = sum(p[1] for p in pending), sum(p[2] for p in pending)
     return MutationPlan(
         mutants=len(built), by_operator=counts, stored=stored, cases=len(cases),
-        original=original, at_least=_bound(every, first), at_most=_bound(every, 1.0),
+        original=original, at_least=_bound(every, least), at_most=_bound(every, most),
     )  # fmt: skip

@@ -136,3 +136,9 @@ class RunInfo(BaseModel):
         """True for an ``arena shadow`` run: production traces (its config has a ``shadow``
         block), not a golden dataset, so it is never "the latest run" of a golden command."""
         return isinstance(self.config.get("shadow"), dict)
+
+    @property
+    def is_mutant(self) -> bool:
+        """True for a batch of one of ``arena mutate``'s mutants (its config has a
+        ``mutation`` block: the mutated variant and the mutant's id)."""
+        return isinstance(self.config.get("mutation"), dict)

@@ -28,9 +28,10 @@ class RegisteredKind:
 
 
 def registered_kinds() -> list[RegisteredKind]:
-    """Every extension kind with its entries (built-ins, run-time and entry-point ones)."""
+    """Every extension kind with its entries (built-ins, run-time and entry-point ones; the
+    built-ins read from source while nothing has imported them: ``arena --help`` stays fast)."""
     return [
-        RegisteredKind(group, registry.kind, registry.summaries())
+        RegisteredKind(group, registry.kind, registry.listing())
         for group, registry in REGISTRIES.items()
     ]
 

@@ -34,3 +34,6 @@ class RunOptions:
     fields name a node no variant's graph has; False runs it and lets it fail (``arena run
     --allow-unoffered-tools``: the gate's baseline side, whose older code may predate a tool
     or node the pull request adds)."""
+    run_config: dict[str, Any] = field(default_factory=dict)
+    """Blocks added to the stored run's config when the run is created (a mutant's batch:
+    ``mutation``, so ``arena runs`` can tell a mutation pass's runs apart)."""

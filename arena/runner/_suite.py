@@ -102,6 +102,7 @@ async def run_suite_async(
         "repeats": options.repeats,
         "provenance": provenance(),
     }  # git commit, branch, CI run URL when known
+    config.update(options.run_config)
     if any(c.conversation is not None and c.conversation.simulated for c in cases):
         config["user_model"] = user_model.spec if user_model is not None else DEFAULT_USER_MODEL
     key = run_key(dataset, variants, cases, options.repeats, user_model)

@@ -210,4 +210,4 @@ def test_langsmith_example_files_are_read_safely(
         return
     with pytest.raises(InputError) as info:
         read_examples(path)
-    assert info.value.file == str(path) and info.value.case == where
+    assert info.value.file == str(path) and info.value.at == where

@@ -116,6 +116,36 @@ def test_flat_csv_columns(tmp_path: Path) -> None:
     assert case.tier.value == "critical"
 
 
+def test_a_byte_order_mark_is_skipped(tmp_path: Path) -> None:
+    plain = _foreign_csv(tmp_path / "plain.csv")
+    excel = tmp_path / "excel.csv"  # Excel's "CSV UTF-8" starts with a byte order mark
+    excel.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    assert read_examples(excel) == read_examples(plain)
+    jsonl = tmp_path / "excel.jsonl"
+    jsonl.write_text('\ufeff{"inputs": {"query": "q"}}\n', encoding="utf-8")
+    assert read_examples(jsonl) == [{"inputs": {"query": "q"}, "_where": "line 1"}]
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        (["q", "[1]"], "line 4, field outputs: must hold a JSON object"),
+        (["q", '{"a": NaN}'], "line 4, field outputs.a: NaN is not a JSON number"),
+        (["q"], "line 4: 1 cells, the header has 2 columns"),
+    ],
+)
+def test_a_bad_csv_row_names_the_file_the_line_it_starts_on_and_the_field(
+    tmp_path: Path, row: list[str], message: str
+) -> None:
+    path = tmp_path / "bad.csv"
+    with path.open("w", newline="") as handle:  # the first row spans lines 2 and 3
+        csv.writer(handle).writerows([["query", "outputs"], ["two\nlines", "{}"], row])
+    with pytest.raises(InputError) as err:
+        read_examples(path)
+    assert str(err.value).startswith(f"file {path}, {message}"), str(err.value)
+    assert err.value.file == str(path) and err.value.at == "line 4"
+
+
 def test_importing_into_an_existing_set_skips_what_is_there(tmp_path: Path) -> None:
     golden = tmp_path / "golden.json"
     golden.write_text(json.dumps(DATASET.model_dump(mode="json")))
@@ -143,10 +173,10 @@ def test_importing_into_an_existing_set_skips_what_is_there(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("text", "where"),
     [
-        ('{"inputs": {"query": "ok"}}\nnot json\n', "case line 2"),
-        ('{"outputs": {}}\n', "case line 1, field inputs"),
-        ('{"inputs": {"a": "x", "b": "y"}}\n', "case line 1, field inputs"),
-        ("[1]\n", "case line 1"),
+        ('{"inputs": {"query": "ok"}}\nnot json\n', ", line 2: "),
+        ('{"outputs": {}}\n', ", line 1, field inputs: "),
+        ('{"inputs": {"a": "x", "b": "y"}}\n', ", line 1, field inputs: "),
+        ("[1]\n", ", line 1: "),
     ],
 )
 def test_bad_examples_name_the_file_and_line(tmp_path: Path, text: str, where: str) -> None:

@@ -91,3 +91,26 @@ def test_a_dataset_the_variant_fails_says_its_run_is_kept(
     assert "passes none of the 5 cases selected" in err
     assert "the original's run 1 is kept, a normal cached run: `arena score 1`" in err
     assert not (team / "reports").exists()
+
+
+def test_runs_hides_the_mutants_runs_and_says_how_many(
+    team: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*MUTATE, "--operators", "tool_raises", "--json"]) == 0
+    mutants = {m["id"] for m in json.loads(capsys.readouterr().out)["mutants"]}
+    runs = ["runs", "--db", "sqlite:///arena.db"]
+    assert main([*runs, "--json"]) == 0
+    (original,) = json.loads(capsys.readouterr().out)  # the original's run alone
+    assert "mutation" not in original["config"]
+    assert main([*runs, "--mutants", "--json"]) == 0
+    every = json.loads(capsys.readouterr().out)
+    batches = [r for r in every if r["id"] != original["id"]]
+    assert {r["config"]["mutation"]["mutant"] for r in batches} == mutants
+    assert {r["config"]["mutation"]["of"] for r in batches} == set(original["config"]["variants"])
+    assert main(runs) == 0
+    out = capsys.readouterr().out
+    assert f"{len(batches)} runs of `arena mutate`'s mutants hidden (`arena runs --mutants`" in out
+    assert ".tool_raises." not in out
+    assert main([*runs, "--mutants"]) == 0
+    out = capsys.readouterr().out
+    assert ".tool_raises.check_stock" in out and "hidden" not in out

@@ -126,6 +126,25 @@ def test_a_langsmith_run_without_a_query_is_named(tmp_path: Path) -> None:
     assert caught.value.field == "inputs" and caught.value.file == str(path)
 
 
+def test_a_csv_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    text = "id,query,answer\nr1,Where is my order?,It ships tomorrow.\n"
+    plain, excel = tmp_path / "plain.csv", tmp_path / "excel.csv"
+    plain.write_text(text, encoding="utf-8")
+    excel.write_text(text, encoding="utf-8-sig")  # Excel's "CSV UTF-8"
+    assert read_traces(excel) == read_traces(plain)
+    assert read_traces(excel)[0].trace_id == "r1"
+
+
+def test_a_bad_csv_row_names_the_file_the_line_and_the_field(tmp_path: Path) -> None:
+    path = tmp_path / "prod.csv"
+    path.write_text(
+        'id,query,answer\nr1,"Where is\nmy order?",Tomorrow.\nr2,,An answer to nothing.\n'
+    )
+    with pytest.raises(InputError) as caught:
+        read_traces(path)
+    assert str(caught.value) == f"file {path}, line 4, field inputs: no query column"
+
+
 def test_the_csv_arena_langsmith_reads(tmp_path: Path) -> None:
     path = tmp_path / "prod.csv"
     path.write_text(

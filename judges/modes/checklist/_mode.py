@@ -142,8 +142,12 @@ class ChecklistMode(JudgeMode):
     @staticmethod
     def _prefixes(request: PairRequest) -> tuple[str, str]:
         return (
-            prompts.checklist_prefix(request, request.answer_a, request.trajectory_a),
-            prompts.checklist_prefix(request, request.answer_b, request.trajectory_b),
+            prompts.checklist_prefix(
+                request, request.answer_a, request.trajectory_a, request.path_a
+            ),
+            prompts.checklist_prefix(
+                request, request.answer_b, request.trajectory_b, request.path_b
+            ),
         )
 
     @staticmethod
