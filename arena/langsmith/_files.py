@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -125,7 +126,9 @@ def _cell(example: dict[str, Any], column: str, value: str, file: str, where: st
         return
     for prefix, section in _SECTIONS.items():
         if column.startswith(prefix):
-            example[section][column[len(prefix) :]] = _maybe_json(value)
+            name = column[len(prefix) :]
+            numeric = section == "outputs" and name in _NUMBERS
+            example[section][name] = _number(value) if numeric else _maybe_json(value)
             return
     if column in QUERY_KEYS:
         example["inputs"][column] = value
@@ -133,6 +136,20 @@ def _cell(example: dict[str, Any], column: str, value: str, file: str, where: st
         example["outputs"][column] = value
     else:
         example["metadata"][column] = _maybe_json(value)
+
+
+# A golden case's number fields: a CSV cell is text, so a column of one holds its number as
+# text (the case itself refuses "2" for an integer).
+_NUMBERS = ("max_steps", "min_tool_calls", "max_supersteps", "timeout_s")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def _number(value: str) -> Any:
+    """A number cell's number (``"2"`` -> 2, ``"2.5"`` -> 2.5); any other text as written."""
+    text = value.strip()
+    if not _NUMBER.fullmatch(text):
+        return _maybe_json(value)
+    return float(text) if "." in text else int(text)
 
 
 def _maybe_json(value: str) -> Any:

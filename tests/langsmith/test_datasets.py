@@ -105,7 +105,7 @@ def test_flat_csv_columns(tmp_path: Path) -> None:
     (example,) = read_examples(path)
     assert example == {
         "inputs": {"query": "What's 2+2?"},
-        "outputs": {"expected_tools": ["calculate"], "max_steps": "2"},
+        "outputs": {"expected_tools": ["calculate"], "max_steps": 2},  # a number column
         "metadata": {"case_id": "MATH-1", "tier": "critical"},
         "_where": "line 2",
     }
