@@ -33,6 +33,7 @@ from arena.gate._limits import (
     unpriced_note,
 )
 from arena.gate._policy import policy_fields, would_block
+from arena.gate._previous import with_previous
 from arena.gate._regression import RegressionReport
 from arena.gate._report import GateReport, decide
 from arena.gate._routes import route_changes
@@ -281,6 +282,9 @@ def run_gate(
     if sides.baseline is None and sides.baseline_variant is not None:
         baseline = snap(sides.baseline_variant, sides.baseline_variant.name)[0]
     side = baseline_side(store, config, sides.baseline, cand, (dataset, dataset_path), progress)
+    side = with_previous(
+        store, config, sides.baseline, (cand, sides.candidate, dataset, options), side
+    )
     regression, limits, more = evaluate(config, baseline, cand, cand_scores, dataset, side)
     changes = version_changes(sides, baseline)
     compare = None
