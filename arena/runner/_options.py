@@ -34,3 +34,9 @@ class RunOptions:
     fields name a node no variant's graph has; False runs it and lets it fail (``arena run
     --allow-unoffered-tools``: the gate's baseline side, whose older code may predate a tool
     or node the pull request adds)."""
+    known_tools: frozenset[str] = frozenset()
+    """Tools a baseline offered: a case that needs one still runs when no variant offers it
+    (the candidate dropped it: the gate reports a regression, not bad input)."""
+    known_nodes: frozenset[str] = frozenset()
+    """Graph nodes a baseline had (full names): a case that names one still runs when no
+    variant's graph has it (the candidate renamed or dropped it: a regression)."""
