@@ -6,7 +6,9 @@ rule                 fires when                                            defau
 ``suite_drop``       the suite score over the compared counted cases        block
                      drops by more than ``max_drop`` and its paired-
                      bootstrap interval lies below 0 (otherwise a warning)
-``critical_broken``  a critical case went from pass to fail                 block
+``critical_broken``  a critical case went from pass to fail; or one edited  block
+                     since the baseline fails its previous version, which
+                     the baseline passed (``arena.gate._previous``)
 ``critical_missing`` a critical case that passed is still in the dataset    block
                      but was not run; or a case critical in the baseline
                      was removed from the dataset or demoted, until the
