@@ -39,7 +39,7 @@ def _stored_nodes(store: Store, baseline: Baseline) -> set[str]:
         results = store.results(baseline.source_run_id)
     except ArenaError:
         return set()
-    own = [r for r in results if r.variant == baseline.variant and r.nodes is not None]
+    own = [r for r in results if r.variant_hash == baseline.variant_hash]
     return {step.name for r in own if r.nodes is not None for step in r.nodes.steps}
 
 
