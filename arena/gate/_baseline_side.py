@@ -73,6 +73,20 @@ class BaselineSide(BaseModel):
         description="Simulator errors of the side's run, case by case (a case whose every "
         "repeat was one has no record: missing evidence).",
     )
+    previous: dict[str, CaseRecord] = Field(
+        default_factory=dict,
+        description="The candidate's records on the baseline's own (previous) version of each "
+        "critical case edited since it (arena.gate._previous).",
+    )
+    previous_run: int | None = Field(None, description="The stored run of those records.")
+    previous_missing: dict[str, str] = Field(
+        default_factory=dict,
+        description="Edited critical cases whose previous version could not be found, and why.",
+    )
+    weakened: dict[str, str] = Field(
+        default_factory=dict,
+        description="Edited critical cases that lost checks: case id -> the checks removed.",
+    )
 
 
 def uncommitted(baseline: Baseline) -> str | None:
@@ -108,7 +122,7 @@ def unavailable(why: str) -> BaselineSide:
     return BaselineSide(ran=False, message=f"baseline commit unavailable: {why}")
 
 
-def _commit(top: Path, baseline: Baseline) -> tuple[str, str]:
+def baseline_commit(top: Path, baseline: Baseline) -> tuple[str, str]:
     """The commit to run the baseline from, and where it came from in words."""
     recorded = baseline.provenance.get("commit", "")
     why = "the baseline records no commit (save it again from a git checkout)"
@@ -254,7 +268,7 @@ def run_baseline_side(
     commit = ""
     try:
         top = repository_top(Path(config.base_dir).resolve())
-        commit, how = _commit(top, baseline)
+        commit, how = baseline_commit(top, baseline)
         _db_url(store.url)
         with checked_out(top, commit) as checkout:
             run_id = _run_there((top, checkout), config, store, spec, (dataset, cases))

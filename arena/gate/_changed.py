@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from arena.gate._alignment import Alignment
 from arena.gate._classify import KIND_WORDS, classify, with_turns
+from arena.gate._noise import pass_drop_p_value
 from arena.gate._regression import RegressionReason
 from arena.gate._rule_config import RuleConfig, severity
 from arena.golden._models import Category, Tier
@@ -36,6 +37,49 @@ def with_side(base: Baseline, cases: list[str], side: Mapping[str, CaseRecord]) 
     old ones."""
     rerun = {c: side[c] for c in cases if c in side}
     return base.model_copy(update={"cases": {**base.cases, **rerun}}) if rerun else base
+
+
+def is_broken(before: CaseRecord, now: CaseRecord, alpha: float) -> bool:
+    """Pass to fail: passed before, and now a majority fails or the rate fell significantly."""
+    if not before.passed:
+        return False
+    if not now.passed:
+        return True
+    return pass_drop_p_value(before.passes, before.n, now.passes, now.n) < alpha
+
+
+ACCEPT_EDIT = (
+    "to accept the edit, save the baseline again in the same change: arena baseline save "
+    "VARIANT --export FILE"
+)
+
+
+def previous_rule(
+    base: Baseline, previous: Mapping[str, CaseRecord], config: RuleConfig
+) -> list[RegressionReason]:
+    """``critical_broken`` on each critical case edited since ``base`` whose previous version
+    (the baseline's, :mod:`arena.gate._previous`) the baseline passed and the candidate fails
+    (``previous``: the candidate's records on those versions)."""
+    reasons = []
+    for case_id, now in previous.items():
+        before = base.cases[case_id]
+        if not is_broken(before, now, config.alpha):
+            continue
+        kind, check = classify(before, now)
+        detail = f"{KIND_WORDS[kind]}: {check}" if kind else check
+        reasons.append(
+            RegressionReason(
+                rule="critical_broken",
+                case_id=case_id,
+                kind=kind,
+                check=check,
+                severity=severity("critical_broken", config, before.flaky),
+                message=f"critical case {case_id} was edited in this change and the candidate "
+                f"fails its previous version: {before.passes}/{before.n} -> "
+                f"{now.passes}/{now.n} passes ({detail}); {ACCEPT_EDIT}",
+            )
+        )
+    return reasons
 
 
 def outcome(record: CaseRecord) -> str:

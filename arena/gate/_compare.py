@@ -18,6 +18,7 @@ from arena.trust._accuracy import JudgeAccuracy, golden_marks, judge_accuracy
 from arena.vocabulary import TIE
 
 if TYPE_CHECKING:
+    from arena.scoring._aggregate import VariantScores
     from judges._battle import Battle
 
 Decision = Literal["better", "non-inferior", "worse", "inconclusive", "identical"]
@@ -59,6 +60,12 @@ class CompareReport(BaseModel):
     p90_latency_s: tuple[float, float]
     regressed: bool
     verdict: Decision
+    decided_by: str = Field(
+        "",
+        description="The criterion that decided the verdict, in words: the golden figure "
+        "that fell (`golden pass rate 75% vs 100%`), the cost limit over budget, or what the "
+        "win rate showed.",
+    )
     reasons: list[str]
     summary: str
     budget: list[LimitCheck] = Field(default_factory=list)
@@ -167,12 +174,15 @@ def compare_variants(
         verdict, why = _with_undecided(
             verdict, why, battles, waiting, (candidate, baseline), margin, alpha
         )
-    reasons = [why]
+    reasons, decided_by = [why], why
+    if regressed:
+        decided_by = _golden_fall(base, cand, margin)
     limits = check_cost_limits(figures_of(cand), figures_of(base), budget) if budget else []
     over = [check.message for check in limits if not check.passed]
     if over:
-        verdict = "worse"
         reasons.append("over budget: " + "; ".join(over))
+        decided_by = decided_by if verdict == "worse" else reasons[-1]
+        verdict = "worse"
     power = None
     if verdict == "inconclusive" and battles:
         power = power_estimate(
@@ -197,16 +207,20 @@ def compare_variants(
     crashes = sum(b.is_crash for b in battles)
     if crashes:
         rate_text += f" ({crashes} decided by a crash)"
+    if decided_by != why and battles:
+        rate_text += ", not decisive"
     if waiting:
         rate_text += f"; {len(waiting)} undecided by the judge, waiting for a person"
     if battles and accuracy is not None:
         rate_text += f"; judge decisive-pair accuracy {accuracy.text()}"
     tokens_b = base.input_tokens_mean + base.output_tokens_mean
     tokens_c = cand.input_tokens_mean + cand.output_tokens_mean
+    # the verdict's cause leads when the win rate did not decide it
+    because = f": {decided_by}" if decided_by != why else ""
+    golden = f"golden pass rate {cand.pass_rate:.0%} vs {base.pass_rate:.0%}"
     summary = (
-        f"{candidate} vs {baseline}: {VERDICT_WORDS.get(verdict, verdict).upper()} "
-        f"({rate_text}; golden pass rate "
-        f"{cand.pass_rate:.0%} vs {base.pass_rate:.0%}; "
+        f"{candidate} vs {baseline}: {VERDICT_WORDS.get(verdict, verdict).upper()}{because} "
+        f"({rate_text}; {'' if golden in because else golden + '; '}"
         f"{_saving(base.cost_mean_usd, cand.cost_mean_usd)}, {tokens_c:.0f} vs "
         f"{tokens_b:.0f} tokens per query, p90 latency {cand.latency_p90_s:.1f} s vs "
         f"{base.latency_p90_s:.1f} s)"
@@ -232,6 +246,7 @@ def compare_variants(
         p90_latency_s=(base.latency_p90_s, cand.latency_p90_s),
         regressed=regressed,
         verdict=verdict,
+        decided_by=decided_by,
         reasons=reasons,
         summary=summary,
         budget=limits,
@@ -239,6 +254,16 @@ def compare_variants(
         judge_accuracy=accuracy,
         branches=branch_counts(store.results(run.id), [baseline, candidate]),
     )
+
+
+def _golden_fall(base: VariantScores, cand: VariantScores, margin: float) -> str:
+    """The golden figures that fell beyond ``margin``: ``golden pass rate 75% vs 100%``."""
+    fell = []
+    if cand.pass_rate < base.pass_rate - margin:
+        fell.append(f"golden pass rate {cand.pass_rate:.0%} vs {base.pass_rate:.0%}")
+    if cand.mean_score < base.mean_score - margin:
+        fell.append(f"mean golden score {cand.mean_score:.3f} vs {base.mean_score:.3f}")
+    return " and ".join(fell)
 
 
 def _with_undecided(

@@ -25,6 +25,7 @@ from arena.gate._compare import compare_variants
 from arena.gate._config import GateConfig
 from arena.gate._crashes import crashes_of
 from arena.gate._dataset_fit import check_categories
+from arena.gate._dropped import baseline_nodes, baseline_tools, dropped_notes
 from arena.gate._limits import (
     CostFigures,
     LimitCheck,
@@ -33,6 +34,7 @@ from arena.gate._limits import (
     unpriced_note,
 )
 from arena.gate._policy import policy_fields, would_block
+from arena.gate._previous import with_previous
 from arena.gate._regression import RegressionReport
 from arena.gate._report import GateReport, decide
 from arena.gate._routes import route_changes
@@ -249,6 +251,9 @@ def run_gate(
         progress=progress,
         dataset_path=dataset_path,
         user_model=config.run.user_model,
+        # a tool or node the baseline had still names a case: losing it is a regression
+        known_tools=baseline_tools(sides.baseline),
+        known_nodes=baseline_nodes(sides.baseline, store),
     )
     sequential = None  # case by case, stopping once settled
     if config.compare.sequential and len(variants) == 2:
@@ -281,7 +286,12 @@ def run_gate(
     if sides.baseline is None and sides.baseline_variant is not None:
         baseline = snap(sides.baseline_variant, sides.baseline_variant.name)[0]
     side = baseline_side(store, config, sides.baseline, cand, (dataset, dataset_path), progress)
+    side = with_previous(
+        store, config, sides.baseline, (cand, sides.candidate, dataset, options), side
+    )
     regression, limits, more = evaluate(config, baseline, cand, cand_scores, dataset, side)
+    ran = [c for c in dataset.test_cases if c.id in cand.cases]
+    more = [*dropped_notes(ran, sides.baseline, sides.candidate, store), *more]
     changes = version_changes(sides, baseline)
     compare = None
     judged = [v.name for v in variants]

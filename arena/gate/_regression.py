@@ -95,6 +95,24 @@ class RegressionReport(BaseModel):
         default_factory=dict,
         description="The candidate's pass or fail (`fails 0/2`) on each changed or new case.",
     )
+    previous_outcomes: dict[str, str] = Field(
+        default_factory=dict,
+        description="Critical cases edited since the baseline: the candidate's pass or fail "
+        "on the baseline's own (previous) version of each (a pass it lost there is "
+        "critical_broken).",
+    )
+    previous_missing: dict[str, str] = Field(
+        default_factory=dict,
+        description="Edited critical cases whose previous version could not be found, and why.",
+    )
+    previous_run: int | None = Field(
+        None, description="The stored run of the candidate on those previous versions."
+    )
+    weakened_cases: dict[str, str] = Field(
+        default_factory=dict,
+        description='Edited critical cases that lost checks (`expected_tools lost "refund"`), '
+        "whether or not the candidate passes them.",
+    )
     baseline_side: str | None = Field(
         None,
         description="How the baseline's side of changed and new cases was made: `baseline "

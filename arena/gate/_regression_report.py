@@ -84,6 +84,27 @@ def _case_sets(report: RegressionReport, code: bool) -> list[str]:
             lines.append(f"{label}: {ids(cases)}")
     if report.baseline_side:
         lines.append(f"Baseline side of changed and new cases: {report.baseline_side}")
+    return lines + _previous_lines(report, code)
+
+
+def _previous_lines(report: RegressionReport, code: bool) -> list[str]:
+    """Edited critical cases: the candidate on their previous version, the checks the edit
+    removed, and previous versions not found."""
+
+    def shown(found: dict[str, str]) -> str:
+        return ", ".join(f"`{c}` ({w})" if code else f"{c} ({w})" for c, w in found.items())
+
+    lines = []
+    weakened, missing = report.weakened_cases, report.previous_missing
+    if report.previous_outcomes:
+        lines.append(
+            "Edited critical cases, the candidate on the baseline's (previous) version: "
+            + shown(report.previous_outcomes)
+        )
+    if weakened:
+        lines.append(f"Weakened critical cases (checks the edit removed): {shown(weakened)}")
+    if missing:
+        lines.append(f"Edited critical cases, previous version not found: {shown(missing)}")
     return lines
 
 

@@ -8,7 +8,8 @@ from arena.gate._regression import MAX_DROP, Severity
 
 RULES: dict[str, str] = {
     "suite_drop": "the suite score drops by more than max_drop, significantly",
-    "critical_broken": "a critical case goes from pass to fail",
+    "critical_broken": "a critical case goes from pass to fail (for a critical case edited "
+    "since the baseline: on its previous version too)",
     "critical_missing": "a critical case that passed was not run, or a case critical in the "
     "baseline was removed or demoted",
     "happy_path_fail": "a happy-path case goes from pass to fail",

@@ -6,7 +6,9 @@ rule                 fires when                                            defau
 ``suite_drop``       the suite score over the compared counted cases        block
                      drops by more than ``max_drop`` and its paired-
                      bootstrap interval lies below 0 (otherwise a warning)
-``critical_broken``  a critical case went from pass to fail                 block
+``critical_broken``  a critical case went from pass to fail; or one edited  block
+                     since the baseline fails its previous version, which
+                     the baseline passed (``arena.gate._previous``)
 ``critical_missing`` a critical case that passed is still in the dataset    block
                      but was not run; or a case critical in the baseline
                      was removed from the dataset or demoted, until the
@@ -50,7 +52,10 @@ from typing import TYPE_CHECKING, Any
 from arena.gate._alignment import Alignment, align
 from arena.gate._changed import (
     failing_why,
+    is_broken,
+    outcome,
     outcomes,
+    previous_rule,
     side_message,
     tier_changes,
     tier_rule,
@@ -59,7 +64,6 @@ from arena.gate._changed import (
     with_side,
 )
 from arena.gate._classify import KIND_WORDS, classify
-from arena.gate._noise import pass_drop_p_value
 from arena.gate._regression import RegressionReason, RegressionReport
 from arena.gate._rule_config import RULES, RuleConfig, severity
 from arena.gate._suite import suite_figures, suite_power, suite_rule
@@ -71,15 +75,6 @@ from arena.scoring._combined import CaseScore
 
 if TYPE_CHECKING:
     from arena.gate._baseline_side import BaselineSide
-
-
-def is_broken(before: CaseRecord, now: CaseRecord, alpha: float) -> bool:
-    """Pass to fail: passed before, and now a majority fails or the rate fell significantly."""
-    if not before.passed:
-        return False
-    if not now.passed:
-        return True
-    return pass_drop_p_value(before.passes, before.n, now.passes, now.n) < alpha
 
 
 def _case_reason(
@@ -205,6 +200,7 @@ def compare_snapshots(
     aligned = align(base, cand, dataset_hashes) if base is not original_base else original
     rerun = [c for c in changed if c in aligned.compared]
     side_errors = side.simulator_errors if side else {}
+    previous = side.previous if side else {}
     lost = [c for c in changed if c not in rerun and c in side_errors]
     path = side_message(side.message if side else None, changed)
     compared = aligned.compared
@@ -221,6 +217,7 @@ def compare_snapshots(
         *unjudged_rule(
             cand, failing_why(base, changed, rerun, broken, lost, path), original.added, config
         ),
+        *previous_rule(original_base, previous, config),
     ]
     side_simulated = sum(side_errors.values())
     simulated = sum(cand.simulator_errors.values()) + side_simulated
@@ -267,6 +264,10 @@ def compare_snapshots(
         changed_cases=original.changed,
         rerun_cases=rerun,
         changed_outcomes=outcomes(cand, changed),
+        previous_outcomes={c: outcome(r) for c, r in previous.items()},
+        previous_missing=side.previous_missing if side else {},
+        previous_run=side.previous_run if side else None,
+        weakened_cases=side.weakened if side else {},
         baseline_side=path,
         baseline_side_run=side.run_id if side is not None and changed else None,
         not_run_cases=aligned.not_run,

@@ -69,6 +69,14 @@ def merge_base(top: Path, branch: str) -> str:
     raise CommitUnavailable(f"no merge base of HEAD and {branch} (fetch-depth: 0?)")
 
 
+def file_at(top: Path, commit: str, path: Path) -> str:
+    """The text of ``path`` (relative to ``top``) as ``commit`` holds it."""
+    done = _git(top, "show", f"{commit}:{path.as_posix()}")
+    if done.returncode != 0:
+        raise CommitUnavailable(f"commit {commit[:12]} holds no {path.as_posix()}")
+    return done.stdout
+
+
 @contextmanager
 def checked_out(top: Path, commit: str) -> Iterator[Path]:
     """``commit`` checked out (detached) in a temporary folder, removed on exit."""

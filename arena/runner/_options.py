@@ -37,3 +37,9 @@ class RunOptions:
     run_config: dict[str, Any] = field(default_factory=dict)
     """Blocks added to the stored run's config when the run is created (a mutant's batch:
     ``mutation``, so ``arena runs`` can tell a mutation pass's runs apart)."""
+    known_tools: frozenset[str] = frozenset()
+    """Tools a baseline offered: a case that needs one still runs when no variant offers it
+    (the candidate dropped it: the gate reports a regression, not bad input)."""
+    known_nodes: frozenset[str] = frozenset()
+    """Graph nodes a baseline had (full names): a case that names one still runs when no
+    variant's graph has it (the candidate renamed or dropped it: a regression)."""

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from arena.errors import InputError
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from arena.golden import GoldenCase
     from arena.models import ModelConfig
     from arena.runner._options import RunOptions
@@ -109,7 +111,7 @@ def _required_tools(case: GoldenCase) -> list[tuple[str, list[str]]]:
     return fields
 
 
-def _unoffered(case: GoldenCase, offered: set[str]) -> tuple[str, list[str]] | None:
+def unoffered(case: GoldenCase, offered: set[str]) -> tuple[str, list[str]] | None:
     """The first field of ``case`` requiring tools outside ``offered``, and those tools
     (the expected tools pass when an acceptable tool set is all offered)."""
     stand_in = any(set(tools) <= offered for tools in case.acceptable_tools)
@@ -121,37 +123,49 @@ def _unoffered(case: GoldenCase, offered: set[str]) -> tuple[str, list[str]] | N
 
 
 def check_offered_tools(
-    cases: list[GoldenCase], variants: list[Variant], dataset_file: str
+    cases: list[GoldenCase],
+    variants: list[Variant],
+    dataset_file: str,
+    known: Collection[str] = (),
 ) -> None:
     """InputError (naming the dataset file, the case, the field and the tool) when a case
     requires a call to a tool that no variant's agent can be given, so the case can never
     pass: in ``available_tools`` but in no agent's tools (:func:`offered_tools`). Nothing is
-    checked when a variant's tools are unknown (a factory that declares none)."""
+    checked when a variant's tools are unknown (a factory that declares none). ``known``: tools
+    a baseline offered, which a case may still need (the candidate dropping one is a
+    regression the gate reports, not bad input)."""
     offered = {variant.name: offered_tools(variant) for variant in variants}
     if not variants or any(names is None for names in offered.values()):
         return
-    anyone = set().union(*(names for names in offered.values() if names is not None))
+    anyone = set(known).union(*(names for names in offered.values() if names is not None))
     for case in cases:
-        found = _unoffered(case, anyone)
+        found = unoffered(case, anyone)
         if found is None:
             continue
         has = "; ".join(f"{v.name}: {', '.join(_selected(v, offered[v.name]))}" for v in variants)
         raise InputError(
             f"tool(s) {', '.join(found[1])} offered by no variant, so the case can never "
-            f"pass: every variant lacks it ({has}); give the agent the tool or take it out "
-            "of the case",
+            f"pass: every variant lacks it ({has}), and no baseline offered it; give the agent "
+            "the tool, or correct the tool's name in the case",
             file=dataset_file or None,
             case=case.id,
             field=found[0],
         )
 
 
-def check_route_names(cases: list[GoldenCase], variants: list[Variant], dataset_file: str) -> None:
+def check_route_names(
+    cases: list[GoldenCase],
+    variants: list[Variant],
+    dataset_file: str,
+    known_nodes: Collection[str] = (),
+) -> None:
     """InputError (naming the dataset file, every case and field, the unknown names and the
     graph's nodes) when a case's route fields name a node that no variant's compiled graph
     has: a misspelt name would be a route that always fails or a forbidden node that never
     fires. The graphs are built without a model call; only when a case names nodes, and
-    nothing is checked when no variant's agent is a graph (no path is recorded)."""
+    nothing is checked when no variant's agent is a graph (no path is recorded).
+    ``known_nodes``: nodes a baseline's graph had, which a case may still name (the candidate
+    renaming or dropping one is a regression the gate reports, not bad input)."""
     from arena.golden._route_nodes import check_route_nodes
     from arena.runner._graph_nodes import variants_node_names
 
@@ -159,4 +173,6 @@ def check_route_names(cases: list[GoldenCase], variants: list[Variant], dataset_
         return
     known, graphs = variants_node_names(variants)
     if graphs:
-        check_route_nodes(cases, known, file=dataset_file or None, graph=", ".join(graphs))
+        check_route_nodes(
+            cases, known | set(known_nodes), file=dataset_file or None, graph=", ".join(graphs)
+        )

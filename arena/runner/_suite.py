@@ -88,8 +88,8 @@ async def run_suite_async(
     cases = select_cases(dataset, options.tier, options.case_ids)
     user_model = check_user_models(cases, options)
     if options.offered_tools_only:
-        check_offered_tools(cases, variants, options.dataset_path)
-        check_route_names(cases, variants, options.dataset_path)
+        check_offered_tools(cases, variants, options.dataset_path, options.known_tools)
+        check_route_names(cases, variants, options.dataset_path, options.known_nodes)
     tasks = plan_tasks(variants, cases, options.repeats, user_model)
     dataset_id = store.ensure_dataset(dataset, options.dataset_path)
     changes = {v.name: changes_since_stored(store, v) for v in variants}

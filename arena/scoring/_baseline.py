@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from arena.golden._models import GoldenDataset, Tier
+from arena.records.graph_path import route_parents
 from arena.records.results import RunResult, utcnow
 from arena.scoring._aggregate import VariantScores, percentile
 from arena.scoring._combined import CaseScore
@@ -126,6 +127,13 @@ class Baseline(BaseModel):
         exclude_if=lambda v: not v,
         description="Case id -> repeats whose simulated user failed (not agent failures; "
         "left out of the case's record).",
+    )
+    graph_nodes: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="Every node of a LangGraph agent's graph its runs went through, by full "
+        "name (``billing:tools``), so a gate knows a node the candidate renamed or dropped "
+        "(empty for an agent that is not a graph, and in baselines saved before it).",
     )
 
     @model_validator(mode="before")
@@ -290,7 +298,14 @@ def make_baseline(
         created_at=created_at or utcnow(),
         source_run_id=source_run_id,
         simulator_errors=simulated,
+        graph_nodes=_graph_nodes(runs),
     )
+
+
+def _graph_nodes(runs: Sequence[RunResult]) -> list[str]:
+    """Every node the runs went through (full names), with the sub-graphs they are in."""
+    names = {step.name for r in runs if r.nodes is not None for step in r.nodes.steps}
+    return sorted(names | route_parents(names))
 
 
 def baseline_to_json(baseline: Baseline) -> str:

@@ -93,6 +93,21 @@ def test_a_candidate_whose_golden_scores_regress_is_worse(
     report = compare_variants(store, "good", "bad", run_id=run_id, bootstrap=200)
     assert report.verdict == "worse" and report.regressed and report.win_rate == 0.0
     assert any("pass rate 0.0% vs 100.0%" in r for r in report.reasons)
+    # the one-line verdict names the criterion that decided it, not only the win rate
+    assert report.decided_by.startswith("golden pass rate 0% vs 100% and mean golden score ")
+    assert report.summary.startswith(f"bad vs good: WORSE: {report.decided_by} (win rate 0.00 [")
+    assert "over 4 battles, not decisive;" in report.summary
+    assert report.summary.count("golden pass rate") == 1
+
+
+def test_a_verdict_the_win_rate_decided_names_the_interval(
+    judged: tuple[Store, int, JudgeSpec],
+) -> None:
+    store, run_id, _ = judged
+    report = compare_variants(store, "bad", "good", run_id=run_id, bootstrap=200)
+    assert report.decided_by == report.reasons[0]
+    assert report.decided_by.startswith("the win-rate interval [")
+    assert "not decisive" not in report.summary
 
 
 def test_identical_answers_are_ties_and_said_so(judged: tuple[Store, int, JudgeSpec]) -> None:
