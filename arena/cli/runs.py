@@ -92,9 +92,7 @@ def unfinished_hint(run_ids: list[int], status: str = "running") -> str:
     """What to do with runs of one unfinished ``status``: resume them; a run still
     ``running`` may have been killed, so it may also be marked failed."""
     ids = ", ".join(map(str, run_ids))
-    resume = (
-        "Rerun its `arena run` command (same variants, dataset, tier and repeats) to resume it"
-    )
+    resume = "Rerun its `arena run` command (same variants, dataset, tier and repeats) to resume it"
     if status == "running":
         return (
             f"run(s) {ids} not finished: still `running`; if no `arena run` process is left, "

@@ -6,7 +6,8 @@
 each variant file without importing anything: the package of its factory (``agent:
 pkg.module:build`` -> the folder ``pkg/`` or ``src/pkg/`` in the repository) and every
 project package or module it imports (``import`` statements read, as the variant's version
-reads them: a top-level ``policy.py`` -> ``policy.py``), the prompt files it names, and the environment variables holding the API keys of its models (``model`` and
+reads them: a top-level ``policy.py`` -> ``policy.py``), the prompt files it names, and the
+environment variables holding the API keys of its models (``model`` and
 ``roles``, ``api_key_env`` or the provider's default such as ``OPENAI_API_KEY``) and of a
 hosted judge. The pull-request trigger paths are every one of those files plus ``arena.yaml``,
 the baselines, the workflows and the project's own packaging files.
