@@ -18,6 +18,7 @@ from arena.storage import _statements as statements
 from arena.storage._battles import BattleStoreMixin
 from arena.storage._engine import make_engine, open_error, resolve_url, url_origin, write_engine
 from arena.storage._from_rows import result_record, run_info
+from arena.storage._loaded import LoadedStoreMixin
 from arena.storage._mutations import MutationStoreMixin
 from arena.storage._results import replace_result
 from arena.storage._scores import ScoreStoreMixin
@@ -37,7 +38,7 @@ ResultKey = tuple[str, str, int]
 T = TypeVar("T")
 
 
-class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
+class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin, LoadedStoreMixin):
     """A database of arena runs. Each write commits at once, so a killed run loses nothing."""
 
     def __init__(self, url: str | None = None) -> None:
@@ -50,6 +51,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
         except DBAPIError as exc:
             self.engine.dispose()
             raise open_error(self.url, url_origin(url), exc) from None
+        self._read_loaded()
         # A forgotten Store returns its pooled connections (a long-lived process opening
         # many stores must not exhaust a server's connection slots).
         self._finalizer = weakref.finalize(self, self.engine.dispose)
