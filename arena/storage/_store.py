@@ -12,6 +12,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, selectinload
 
 from arena.errors import InputError, NotFound
+from arena.factories._loaded import RECORDED
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records.results import RunInfo, RunResult, utcnow
 from arena.storage import _statements as statements
@@ -337,4 +338,8 @@ def _stored_variant(config: dict[str, Any], stored_hash: str) -> Variant:
         if isinstance(parts, dict)
         else VariantVersion.legacy(stored_hash)
     )
+    recorded = RECORDED.get(stored_hash)
+    if recorded and not version.loaded:  # the files its runs loaded, recorded after it was stored
+        loaded = {path: file.digest for path, file in recorded.items()}
+        version = version.model_copy(update={"loaded": loaded})
     return Variant.model_validate(body).with_version(version)

@@ -71,6 +71,12 @@ class VariantVersion(BaseModel):
         fields.update(models=self.models, loaded=loaded)
         return self.model_copy(update={"hash": _parts_hash(fields), "loaded": loaded})
 
+    def _files(self, other: VariantVersion) -> dict[str, str]:
+        """``code`` and the run-time files ``other`` knows of too (one not recorded for a
+        version yet is unknown there, not added or removed)."""
+        known = other.code.keys() | other.loaded.keys()
+        return {**{p: d for p, d in self.loaded.items() if p in known}, **self.code}
+
     @classmethod
     def legacy(cls, stored_hash: str) -> VariantVersion:
         """A version stored before code was versioned (its parts are unknown)."""
@@ -90,8 +96,7 @@ class VariantVersion(BaseModel):
             lines.append(
                 "configuration changed (prompt, model settings, tools:, params: or limits)"
             )
-        old_code, new_code = {**old.loaded, **old.code}, {**self.loaded, **self.code}
-        lines += _named("agent code changed", old_code, new_code)
+        lines += _named("agent code changed", old._files(self), self._files(old))
         lines += _named("tool changed", old.tools, self.tools)
         models = _named("model changed", old.models, self.models)
         lines += [
