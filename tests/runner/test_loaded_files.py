@@ -7,7 +7,6 @@ them."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,65 +16,16 @@ from arena.executors import LocalExecutor
 from arena.golden import GoldenDataset
 from arena.runner import RunOptions, RunReport, run_suite
 from arena.storage import Store
-from arena.variants.variant import Variant, load_variant
-from tests.support.shop_project import Project, shop_project
+from tests.support.dynamic_project import DynamicProject, dynamic_project
 
 pytestmark = pytest.mark.unit
-
-DYNAMIC = """
-import importlib
-
-from langchain_core.messages import AIMessage
-from langgraph.graph import END, START, MessagesState, StateGraph
-
-from {common}.faq import ANSWER
-
-
-def build(ctx):
-    async def reply(state: MessagesState):
-        said = await ctx.model.ainvoke(state["messages"])
-        policy = importlib.import_module("policy_" + "{tag}")
-        return {{"messages": [AIMessage(content=f"{{said.content}} {{ANSWER}} {{policy.WHEN}}")]}}
-
-    graph = StateGraph(MessagesState)
-    graph.add_node("reply", reply)
-    graph.add_edge(START, "reply")
-    graph.add_edge("reply", END)
-    return graph.compile()
-"""
-
-
-class DynamicProject(Project):
-    """The shop project plus a factory that imports ``policy_<tag>.py`` only at run time."""
-
-    def __init__(self, root: Path) -> None:
-        super().__init__(root)
-        self.tag = self.pkg.removeprefix("shopbot_")
-        self.policy = f"policy_{self.tag}.py"
-        self.write(f"{self.pkg}/dynamic.py", DYNAMIC.format(common=self.common, tag=self.tag))
-        self.write(self.policy, 'WHEN = "Refunds take 5 days."\n')
-        self.write(
-            "variants/dyn.yaml",
-            f"name: dyn\nagent: {self.pkg}.dynamic:build\nmodel: {{spec: 'fake:echo'}}\n",
-        )
-
-    def dynamic(self) -> Variant:
-        return load_variant(self.root / "variants" / "dyn.yaml")
-
-    def forget_policy(self) -> None:
-        """A new process would import the edited policy (``sys.modules`` keeps the old)."""
-        sys.modules.pop(self.policy.removesuffix(".py"), None)
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamicProject]:
-    before = list(sys.path)
-    made = DynamicProject(tmp_path / "proj")
-    monkeypatch.chdir(made.root)  # arena runs from the project's root
-    yield made
-    sys.path[:] = before
-    made.forget_modules()
-    made.forget_policy()
+    for made in dynamic_project(tmp_path / "proj"):
+        monkeypatch.chdir(made.root)  # arena runs from the project's root
+        yield made
 
 
 def _dataset() -> GoldenDataset:
@@ -96,9 +46,7 @@ def _dataset() -> GoldenDataset:
 
 
 def _run(store: Store, project: DynamicProject, **options: object) -> RunReport:
-    return run_suite(
-        store, _dataset(), [project.dynamic()], RunOptions(progress=False, **options)
-    )
+    return run_suite(store, _dataset(), [project.dynamic()], RunOptions(progress=False, **options))
 
 
 def test_editing_a_dynamically_imported_file_runs_the_agent_again(
