@@ -55,16 +55,18 @@ def remember(version_hash: str, files: Mapping[str, LoadedFile]) -> None:
 
 def loaded_files(roots: Sequence[Path], covered: Iterable[str]) -> dict[str, LoadedFile]:
     """The project modules in ``sys.modules`` under ``roots`` whose files are not in
-    ``covered`` (the relative paths the static fingerprint hashed): ``{path: LoadedFile}``."""
+    ``covered`` (the paths the static fingerprint hashed, relative to the folder holding their
+    top-level package): ``{path relative to the nearest root holding it: LoadedFile}``."""
     skip = set(covered)
     found: dict[str, LoadedFile] = {}
     for name, module in list(sys.modules.items()):
         entry = _project_file(name, getattr(module, "__file__", None))
         if entry is None or entry[0] in skip:
             continue
-        rel, path = entry
-        if any(path.is_relative_to(root) for root in roots):
-            found[rel] = LoadedFile(name, digest_of(path))
+        path = entry[1]
+        root = next((r for r in roots if path.is_relative_to(r)), None)
+        if root is not None:
+            found[path.relative_to(root).as_posix()] = LoadedFile(name, digest_of(path))
     return dict(sorted(found.items()))
 
 
@@ -108,15 +110,11 @@ def digest_of(path: Path) -> str:
     return digest
 
 
-def current_digest(rel: str, loaded: LoadedFile, roots: Sequence[Path]) -> str:
-    """The content hash the recorded file has now: found as its module's file in this
-    process, else under a project root or ``sys.path`` entry; :data:`MISSING` otherwise."""
-    module = sys.modules.get(loaded.module)
-    file = getattr(module, "__file__", None)
-    if isinstance(file, str) and Path(file).is_file():
-        return digest_of(Path(file).resolve())
-    for base in (*roots, *(Path(p) for p in sys.path if p)):
-        candidate = base / rel
+def current_digest(rel: str, roots: Sequence[Path]) -> str:
+    """The content hash the recorded file has now, found under the first project root
+    holding it (the roots of the variant it was recorded for); :data:`MISSING` otherwise."""
+    for root in roots:
+        candidate = root / rel
         if candidate.is_file():
             return digest_of(candidate.resolve())
     return MISSING

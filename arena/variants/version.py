@@ -147,7 +147,7 @@ def with_recorded(static: VariantVersion, source_file: str | None) -> VariantVer
     roots = project_roots(source_file)
     version, recorded = static, RECORDED.get(static.hash)
     while recorded:
-        now = {p: current_digest(p, f, roots) for p, f in recorded.items()}
+        now = {p: current_digest(p, roots) for p in recorded}
         if all(now[p] == f.digest for p, f in recorded.items()):
             return version.model_copy(update={"loaded": {**version.loaded, **now}})
         loaded = {**version.loaded, **now}
