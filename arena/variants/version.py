@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 CONFIG_CHANGED = "configuration changed (prompt, model settings, tools:, params: or limits)"
 MODEL_PARTS = "spec, sampling, endpoint, chat template or scripted replies"
+UNRECORDED = "loaded at run time, not recorded for the older version (changed or not)"
 LEGACY = "legacy"
 """The ``scheme`` of a version stored before code was versioned: only its hash is known."""
 
@@ -97,6 +98,9 @@ class VariantVersion(BaseModel):
                 "configuration changed (prompt, model settings, tools:, params: or limits)"
             )
         lines += _named("agent code changed", old._files(self), self._files(old))
+        unknown = sorted(set(self.loaded) - set(old.loaded) - set(old.code))
+        if unknown:
+            lines.append(f"{UNRECORDED}: {', '.join(unknown[:8])}")
         lines += _named("tool changed", old.tools, self.tools)
         models = _named("model changed", old.models, self.models)
         lines += [

@@ -98,3 +98,17 @@ def test_the_record_is_taken_where_an_executor_runs_the_agent(
     project.forget_policy()
     edited = _run(store, project, executor=executor)
     assert edited.reused == 0 and "15 days" in (edited.results[0].output or "")
+
+
+def test_a_recorded_file_the_older_version_never_saw_is_named(
+    store: Store, project: DynamicProject
+) -> None:
+    before = project.dynamic().version  # no run yet: nothing recorded
+    _run(store, project)
+    project.edit(project.policy, "5 days", "15 days")
+    project.forget_policy()
+    after = project.dynamic().version
+    assert after.hash != before.hash
+    assert f"not recorded for the older version (changed or not): {project.policy}" in " ".join(
+        after.changes_since(before)
+    )
