@@ -7,7 +7,7 @@ a Ray worker), after each task the runner lists the modules in ``sys.modules`` w
 in the variant's project (:func:`arena.factories.project_roots`, outside the Python
 installation, not ``arena`` or ``judges``) and that the static fingerprint did not hash
 (:func:`loaded_files`); the Store keeps that list under the variant's version, with each
-file's content hash, and hands every list it holds to :data:`RECORDED` when it opens. The next
+file's content hash, and makes :data:`RECORDED` the lists it holds when it opens. The next
 version of the variant (:func:`arena.variants.version.version_of`) then covers those files too:
 one edited since the run changes the version, so nothing stored under the old one is reused.
 """
@@ -41,10 +41,19 @@ class LoadedFile:
 
 RECORDED: dict[str, dict[str, LoadedFile]] = {}
 """Per version hash, the project files agents of that version were seen loading (``{relative
-path: LoadedFile}``), from every Store opened in this process and every task run in it."""
+path: LoadedFile}``): those of the Store opened last in this process and of every task run
+since."""
 
 _CLASSIFIED: dict[tuple[str, str], tuple[str, Path] | None] = {}
 _DIGESTS: dict[Path, tuple[int, int, str]] = {}
+
+
+def recorded_in(stored: Mapping[str, Mapping[str, LoadedFile]]) -> None:
+    """Make :data:`RECORDED` what the database just opened holds (a process works on one
+    database; the lists of another one name files of other checkouts)."""
+    RECORDED.clear()
+    for version_hash, files in stored.items():
+        remember(version_hash, files)
 
 
 def remember(version_hash: str, files: Mapping[str, LoadedFile]) -> None:

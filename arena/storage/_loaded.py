@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import select
 
-from arena.factories._loaded import LoadedFile, remember
+from arena.factories._loaded import LoadedFile, recorded_in, remember
 from arena.storage._tables import LoadedFileRow
 from arena.storage._writes import insert_ignore
 
@@ -19,7 +19,7 @@ T = TypeVar("T")
 
 
 class LoadedStoreMixin:
-    """Record run-time loaded files per version; every recorded list goes to
+    """Record run-time loaded files per version; the lists recorded become
     :data:`arena.factories._loaded.RECORDED` when the Store opens, so versions made after
     that cover them."""
 
@@ -40,8 +40,7 @@ class LoadedStoreMixin:
                     row.module, row.digest
                 )
         self._loaded_known = {(h, p) for h, files in by_version.items() for p in files}
-        for version_hash, files in by_version.items():
-            remember(version_hash, files)
+        recorded_in(by_version)
 
     def record_loaded(self, version_hash: str, files: Mapping[str, LoadedFile]) -> None:
         """Keep the files agents of ``version_hash`` were seen loading (those not kept yet;
