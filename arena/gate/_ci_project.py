@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,17 +129,20 @@ def code_paths(agent: str, variant_file: Path, root: Path) -> list[str]:
     package and the project-local packages and modules it imports (followed statically, as
     :func:`arena.factories.package_files` does), ``pkg/**`` or ``module.py``; the factory's
     package alone (:func:`package_path`) when its imports cannot be read."""
-    from arena.factories import add_project_root, make_importable, package_targets
+    from arena.factories import package_targets, project_roots
 
     if ":" not in agent:
         return []
     module = agent.partition(":")[0]
-    add_project_root(root)  # the repository root holds (or will hold) arena.yaml
+    saved = list(sys.path)
+    # Found first in the repository (nothing is imported; sys.path is restored after).
+    sys.path[:0] = [str(p) for p in (root, root / "src", *project_roots(variant_file))]
     try:
-        make_importable(module, variant_file)
         targets = package_targets(module)
     except (InputError, ImportError, ValueError):
         targets = []
+    finally:
+        sys.path[:] = saved
     found = [_pattern(target, root) for target in targets]
     paths = [p for p in found if p is not None]
     fallback = package_path(agent, variant_file, root)

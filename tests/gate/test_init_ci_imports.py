@@ -36,13 +36,15 @@ def test_a_module_the_agent_imports_is_a_trigger_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "path", list(sys.path))
+    before = list(sys.path)
     _project(tmp_path, "ciburrow_desk", "ciburrow_policy")
     assert main(["init-ci", "--dir", str(tmp_path)]) == 0
     gate = (tmp_path / ".github" / "workflows" / "arena-gate.yml").read_text()
     assert '- "ciburrow_desk/**"' in gate and '- "ciburrow_policy.py"' in gate
     said = capsys.readouterr().out
     assert "ciburrow_policy.py" in said.split("pull requests run the gate when these change:")[1]
-    # the same files the version hashes
+    assert sys.path == before  # nothing left importable from the scan
+    sys.path.insert(0, str(tmp_path))  # the same files the version hashes
     assert "ciburrow_policy.py" in package_files("ciburrow_desk.agent")
 
 
