@@ -100,7 +100,8 @@ class VariantVersion(BaseModel):
         lines += _named("agent code changed", old._files(self), self._files(old))
         unknown = sorted(set(self.loaded) - set(old.loaded) - set(old.code))
         if unknown:
-            lines.append(f"{UNRECORDED}: {', '.join(unknown[:8])}")
+            more = f" and {len(unknown) - 8} more" if len(unknown) > 8 else ""
+            lines.append(f"{UNRECORDED}: {', '.join(unknown[:8])}{more}")
         lines += _named("tool changed", old.tools, self.tools)
         models = _named("model changed", old.models, self.models)
         lines += [
