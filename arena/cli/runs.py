@@ -109,23 +109,28 @@ def _print_table(runs: list[RunInfo]) -> None:
             rows,
         )
     )
-    unfinished = [r.id for r in runs if r.status in UNFINISHED]
-    if unfinished:
-        print(unfinished_hint(unfinished))
+    for status in UNFINISHED:
+        ids = [r.id for r in runs if r.status == status]
+        if ids:
+            print(unfinished_hint(ids, status))
 
 
 #: Statuses of a run some of whose tasks may never have run: its command resumes it.
 UNFINISHED = ("running", "interrupted", "failed")
 
 
-def unfinished_hint(run_ids: list[int]) -> str:
-    """What to do with runs not finished: resume them, or mark a dead one failed."""
+def unfinished_hint(run_ids: list[int], status: str = "running") -> str:
+    """What to do with runs of one unfinished ``status``: resume them; a run still
+    ``running`` may have been killed, so it may also be marked failed."""
     ids = ", ".join(map(str, run_ids))
-    return (
-        f"run(s) {ids} not finished: a run still `running` with no `arena run` process left "
-        "was killed. Rerun its `arena run` command (same variants, dataset, tier and repeats) "
-        f"to resume it, or `arena runs --mark-failed {run_ids[0]}` to record it as failed."
-    )
+    resume = "Rerun its `arena run` command (same variants, dataset, tier and repeats) to resume it"
+    if status == "running":
+        return (
+            f"run(s) {ids} not finished: still `running`; if no `arena run` process is left, "
+            f"it was killed. {resume}, or `arena runs --mark-failed {run_ids[0]}` to record it "
+            "as failed."
+        )
+    return f"run(s) {ids} not finished ({status}): {resume}, reusing its finished results."
 
 
 def _provenance(found: dict[str, str]) -> list[str]:

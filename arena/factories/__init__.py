@@ -4,7 +4,12 @@ its code so a changed agent is a new version."""
 
 from arena.factories._declare import FactorySpec, agent_factory, factory_spec
 from arena.factories._factories import call_factory, factory_params, import_factory, vet_variant
-from arena.factories._fingerprint import package_files, text_digest, tool_digests
+from arena.factories._fingerprint import (
+    package_files,
+    package_targets,
+    text_digest,
+    tool_digests,
+)
 from arena.factories._imports import add_project_root, make_importable, project_roots
 
 __all__ = [
@@ -17,6 +22,7 @@ __all__ = [
     "import_factory",
     "make_importable",
     "package_files",
+    "package_targets",
     "project_roots",
     "text_digest",
     "tool_digests",

@@ -14,7 +14,9 @@ re-runs it instead of reusing stored results:
 - the tools a variant enables: name, description, argument schema and source.
 
 Files are named by their path relative to the folder holding the top-level package, e.g.
-``shopbot/agent.py``, so a report can say which file changed.
+``shopbot/agent.py``, so a report can say which file changed. A project module the agent
+imports some other way (``importlib``) is not read here; runs record it
+(:mod:`arena.factories._loaded`) and the next version covers it.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import inspect
 import json
 import sys
 import sysconfig
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -122,9 +124,25 @@ def package_files(module: str, *, follow_imports: bool = True) -> dict[str, str]
     A package of the Python installation is hashed when it holds the agent itself but never
     followed into; ``arena`` and ``judges`` are never followed into either.
     """
+    code = {
+        path.relative_to(base).as_posix(): file_digest(path)
+        for base, _, path in _walk(module, follow_imports)
+    }
+    return dict(sorted(code.items()))
+
+
+def package_targets(module: str) -> list[Path]:
+    """The package folders and module files :func:`package_files` hashes for ``module``
+    (its own top-level package and the project-local ones it imports), in the order found."""
+    return list(dict.fromkeys(target for _, target, _ in _walk(module, True)))
+
+
+def _walk(module: str, follow_imports: bool) -> Iterator[tuple[Path, Path, Path]]:
+    """(folder holding the top-level package, package folder or module file, file) for every
+    file of the agent's code (:func:`package_files`)."""
     environment = _environment_roots()
     todo, seen = [module.split(".")[0]], set()
-    code: dict[str, str] = {}
+    count = 0
     while todo:
         top = todo.pop()
         if top in seen:
@@ -135,16 +153,16 @@ def package_files(module: str, *, follow_imports: bool = True) -> dict[str, str]
             continue
         base, target = found
         for path in _files(target):
-            if len(code) >= MAX_FILES:
+            count += 1
+            if count > MAX_FILES:
                 raise InputError(
                     f"the agent's code ({module}) has more than {MAX_FILES} files: "
                     "keep data and virtual environments out of the agent's package",
                     field="agent",
                 )
-            code[path.relative_to(base).as_posix()] = file_digest(path)
+            yield base, target, path
             if follow_imports and path.suffix == ".py":
                 todo.extend(_followed(_imported_tops(path) - seen, environment))
-    return dict(sorted(code.items()))
 
 
 def _followed(names: Iterable[str], environment: Sequence[Path]) -> list[str]:

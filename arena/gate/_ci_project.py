@@ -4,17 +4,21 @@
 ``arena.yaml``'s ``run.dataset`` and ``run.variants_dir`` when it has one, else
 ``golden/*.json`` or ``data/golden/*.json`` and ``variants/`` or ``data/variants/``), then reads
 each variant file without importing anything: the package of its factory (``agent:
-pkg.module:build`` -> the folder ``pkg/`` or ``src/pkg/`` in the repository), the prompt files
-it names, and the environment variables holding the API keys of its models (``model`` and
+pkg.module:build`` -> the folder ``pkg/`` or ``src/pkg/`` in the repository) and every
+project package or module it imports (``import`` statements read, as the variant's version
+reads them: a top-level ``policy.py`` -> ``policy.py``), the prompt files it names, and the
+environment variables holding the API keys of its models (``model`` and
 ``roles``, ``api_key_env`` or the provider's default such as ``OPENAI_API_KEY``) and of a
 hosted judge. The pull-request trigger paths are every one of those files plus ``arena.yaml``,
-the baselines, the workflows and the project's own packaging files.
+the baselines, the workflows, the project's own packaging files, and the files the
+repository's database recorded runs loading dynamically (:func:`recorded_paths`).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,6 +124,58 @@ def package_path(agent: str, variant_file: Path, root: Path) -> str | None:
     return None
 
 
+def code_paths(agent: str, variant_file: Path, root: Path) -> list[str]:
+    """The trigger paths of every project file the variant's version hashes: its factory's
+    package and the project-local packages and modules it imports (followed statically, as
+    :func:`arena.factories.package_files` does), ``pkg/**`` or ``module.py``; the factory's
+    package alone (:func:`package_path`) when its imports cannot be read."""
+    from arena.factories import package_targets, project_roots
+
+    if ":" not in agent:
+        return []
+    module = agent.partition(":")[0]
+    saved = list(sys.path)
+    # Found first in the repository (nothing is imported; sys.path is restored after).
+    sys.path[:0] = [str(p) for p in (root, root / "src", *project_roots(variant_file))]
+    try:
+        targets = package_targets(module)
+    except (InputError, ImportError, ValueError):
+        targets = []
+    finally:
+        sys.path[:] = saved
+    found = [_pattern(target, root) for target in targets]
+    paths = [p for p in found if p is not None]
+    fallback = package_path(agent, variant_file, root)
+    return paths or ([fallback] if fallback else [])
+
+
+def _pattern(target: Path, root: Path) -> str | None:
+    """``rel/**`` for a package folder, ``rel`` for a module file; None outside ``root``."""
+    where = _relative(target, root)
+    if where is None:
+        return None
+    return f"{where}/**" if target.is_dir() else where
+
+
+def recorded_paths(config: GateConfig | None, root: Path) -> list[str]:
+    """The project files runs were seen loading beyond the static imports (a dynamic import,
+    :mod:`arena.factories._loaded`), as recorded in the repository's SQLite database
+    (``arena.yaml``'s ``db``, else ``arena.db``) when that file exists; none otherwise."""
+    from arena.storage import Store
+
+    url = config.db if config is not None and config.db else "sqlite:///arena.db"
+    if not url.startswith("sqlite:///"):
+        return []
+    file = Path(url.removeprefix("sqlite:///"))
+    file = file if file.is_absolute() else root / file
+    if not file.is_file():
+        return []
+    with Store(f"sqlite:///{file.resolve()}") as store:
+        recorded = store.loaded_paths()
+    found = [_relative(base / p, root) for p in recorded for base in (root, root / "src")]
+    return [p for p in found if p is not None and (root / p).is_file()]
+
+
 def _judge_file(config: GateConfig | None, root: Path) -> tuple[str | None, str | None]:
     """The judge's YAML file (a trigger path) and its key's environment variable."""
     judge = config.compare.judge if config is not None else None
@@ -164,11 +220,12 @@ def scan_project(root: Path, fake_scripts: str | None = None) -> ProjectScan:
         raw = _read(file)
         if isinstance(raw.get("name"), str):
             scan.variant_names.append(raw["name"])
-        package = package_path(str(raw.get("agent", "")), file, root)
+        paths += code_paths(str(raw.get("agent", "")), file, root)
         prompt = raw.get("system_prompt_file")
         prompt_path = _relative(file.parent / prompt, root) if isinstance(prompt, str) else None
-        paths += [p for p in (package, prompt_path) if p]
+        paths += [prompt_path] if prompt_path else []
         secrets += [env for model in _models(raw) if (env := key_env(model))]
+    paths += recorded_paths(config, root)
     judge_file, judge_key = _judge_file(config, root)
     paths += [p for p in (judge_file, fake_scripts and _relative(Path(fake_scripts), root)) if p]
     secrets += [judge_key] if judge_key else []
