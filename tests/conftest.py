@@ -128,3 +128,14 @@ def _registries_restored() -> Iterator[None]:
         for registry in REGISTRIES.values():
             stack.enter_context(registry.scope())
         yield
+
+
+@pytest.fixture(autouse=True)
+def _project_roots_restored() -> Iterator[None]:
+    """The folders an `arena.yaml` made importable end with the test that read it (one CLI
+    process reads one project; a test process reads many, some with a package of one name)."""
+    from arena.factories import _imports
+
+    roots = list(_imports._CONFIG_ROOTS)
+    yield
+    _imports._CONFIG_ROOTS[:] = roots
