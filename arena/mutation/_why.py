@@ -19,10 +19,6 @@ from arena.records.results import RunResult
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
-def _ticked(names: Sequence[str]) -> str:
-    return " and ".join(f"`{n}`" for n in names)
-
-
 def _ids(cases: Sequence[GoldenCase]) -> str:
     return ", ".join(c.id for c in cases)
 
@@ -79,8 +75,10 @@ def _tool_reason(
     joined = " or ".join(f"`{n}`" for n in tools)
     using = [c for c in cases if any(called(original.get(c.id, ()), t) for t in tools)]
     if not using:
-        names = _ticked(tools)
-        return f"no case calls {names}: the original never called it on the {len(cases)} cases run"
+        ran = f"{len(cases)} case{'' if len(cases) == 1 else 's'} run"
+        if len(tools) == 1:
+            return f"no case calls `{tools[0]}`: the original never called it on the {ran}"
+        return f"no case calls {joined}: the original called neither on the {ran}"
     expecting = [c for c in using if any(expects(c, t) for t in tools)]
     if operator == "tool_removed":
         if not expecting:
