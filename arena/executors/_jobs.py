@@ -85,14 +85,12 @@ async def run_task(
 ) -> TaskOutcome:
     """The stored finished result of ``task``, or run it now and store the result."""
     from arena.runner._execute import execute_task
-    from arena.runner._loaded import record_loads
 
     finished = store.finished_result(run_id, task.key)
     if finished is not None:
         return TaskOutcome(finished, reused=True)
     result = await execute_task(task, model, task_sandbox(store, run_id, task), run_id, timeout_s)
     result.id = store.save_result(result)
-    record_loads(store, task.variant)  # here, where the agent ran (a Ray worker too)
     return TaskOutcome(result)
 
 

@@ -14,9 +14,7 @@ re-runs it instead of reusing stored results:
 - the tools a variant enables: name, description, argument schema and source.
 
 Files are named by their path relative to the folder holding the top-level package, e.g.
-``shopbot/agent.py``, so a report can say which file changed. A project module the agent
-imports some other way (``importlib``) is not read here; runs record it
-(:mod:`arena.factories._loaded`) and the next version covers it.
+``shopbot/agent.py``, so a report can say which file changed.
 """
 
 from __future__ import annotations

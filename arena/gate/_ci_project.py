@@ -10,8 +10,7 @@ reads them: a top-level ``policy.py`` -> ``policy.py``), the prompt files it nam
 environment variables holding the API keys of its models (``model`` and
 ``roles``, ``api_key_env`` or the provider's default such as ``OPENAI_API_KEY``) and of a
 hosted judge. The pull-request trigger paths are every one of those files plus ``arena.yaml``,
-the baselines, the workflows, the project's own packaging files, and the files the
-repository's database recorded runs loading dynamically (:func:`recorded_paths`).
+the baselines, the workflows and the project's own packaging files.
 """
 
 from __future__ import annotations
@@ -157,25 +156,6 @@ def _pattern(target: Path, root: Path) -> str | None:
     return f"{where}/**" if target.is_dir() else where
 
 
-def recorded_paths(config: GateConfig | None, root: Path) -> list[str]:
-    """The project files runs were seen loading beyond the static imports (a dynamic import,
-    :mod:`arena.factories._loaded`), as recorded in the repository's SQLite database
-    (``arena.yaml``'s ``db``, else ``arena.db``) when that file exists; none otherwise."""
-    from arena.storage import Store
-
-    url = config.db if config is not None and config.db else "sqlite:///arena.db"
-    if not url.startswith("sqlite:///"):
-        return []
-    file = Path(url.removeprefix("sqlite:///"))
-    file = file if file.is_absolute() else root / file
-    if not file.is_file():
-        return []
-    with Store(f"sqlite:///{file.resolve()}") as store:
-        recorded = store.loaded_paths()
-    found = [_relative(base / p, root) for p in recorded for base in (root, root / "src")]
-    return [p for p in found if p is not None and (root / p).is_file()]
-
-
 def _judge_file(config: GateConfig | None, root: Path) -> tuple[str | None, str | None]:
     """The judge's YAML file (a trigger path) and its key's environment variable."""
     judge = config.compare.judge if config is not None else None
@@ -225,7 +205,6 @@ def scan_project(root: Path, fake_scripts: str | None = None) -> ProjectScan:
         prompt_path = _relative(file.parent / prompt, root) if isinstance(prompt, str) else None
         paths += [prompt_path] if prompt_path else []
         secrets += [env for model in _models(raw) if (env := key_env(model))]
-    paths += recorded_paths(config, root)
     judge_file, judge_key = _judge_file(config, root)
     paths += [p for p in (judge_file, fake_scripts and _relative(Path(fake_scripts), root)) if p]
     secrets += [judge_key] if judge_key else []

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arena.registry import MUTATION_OPERATORS
 from arena.variants.variant import Variant
-from arena.variants.version import VariantVersion, version_of, with_recorded
+from arena.variants.version import VariantVersion, version_of
 
 
 class Mutation(BaseModel):
@@ -63,8 +63,7 @@ class Mutant(Variant):
         if self._version is None:
             base = version_of(self)
             config = {"config": base.config, "mutation": self.mutation.model_dump(mode="json")}
-            static = VariantVersion.build(config, base.code, base.tools, base.models)
-            self._version = with_recorded(static, self.source_file)
+            self._version = VariantVersion.build(config, base.code, base.tools, base.models)
         return self._version
 
     def agent_tools(self, tools: list[Any]) -> list[Any]:

@@ -19,7 +19,6 @@ from arena.records.results import RunResult
 from arena.runner._agents import AgentCache
 from arena.runner._execute import execute_task
 from arena.runner._heap import frozen_heap
-from arena.runner._loaded import record_loads
 from arena.runner._options import RunOptions
 from arena.runner._preflight import (
     check_offered_tools,
@@ -159,7 +158,6 @@ async def _execute(
             agents,
         )
         result.id = await store_call(store, store.save_result, result)
-        await store_call(store, record_loads, store, task.variant)
         return _Finished(result)
 
     async def elsewhere(task: Task) -> Any:  # the same work, run by options.executor

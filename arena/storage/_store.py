@@ -12,14 +12,12 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, selectinload
 
 from arena.errors import InputError, NotFound
-from arena.factories._loaded import RECORDED
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records.results import RunInfo, RunResult, utcnow
 from arena.storage import _statements as statements
 from arena.storage._battles import BattleStoreMixin
 from arena.storage._engine import make_engine, open_error, resolve_url, url_origin, write_engine
 from arena.storage._from_rows import result_record, run_info
-from arena.storage._loaded import LoadedStoreMixin
 from arena.storage._mutations import MutationStoreMixin
 from arena.storage._results import replace_result
 from arena.storage._scores import ScoreStoreMixin
@@ -39,7 +37,7 @@ ResultKey = tuple[str, str, int]
 T = TypeVar("T")
 
 
-class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin, LoadedStoreMixin):
+class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
     """A database of arena runs. Each write commits at once, so a killed run loses nothing."""
 
     def __init__(self, url: str | None = None) -> None:
@@ -52,7 +50,6 @@ class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin, LoadedStoreMi
         except DBAPIError as exc:
             self.engine.dispose()
             raise open_error(self.url, url_origin(url), exc) from None
-        self._read_loaded()
         # A forgotten Store returns its pooled connections (a long-lived process opening
         # many stores must not exhaust a server's connection slots).
         self._finalizer = weakref.finalize(self, self.engine.dispose)
@@ -338,8 +335,4 @@ def _stored_variant(config: dict[str, Any], stored_hash: str) -> Variant:
         if isinstance(parts, dict)
         else VariantVersion.legacy(stored_hash)
     )
-    recorded = RECORDED.get(stored_hash)
-    if recorded and not version.loaded:  # the files its runs loaded, recorded after it was stored
-        loaded = {path: file.digest for path, file in recorded.items()}
-        version = version.model_copy(update={"loaded": loaded})
     return Variant.model_validate(body).with_version(version)

@@ -4,9 +4,6 @@ A stored result is reused only when its variant's version is unchanged, and the 
 
 - ``config``: the resolved variant file (model settings, prompt text, tools, params, limits);
 - ``code``: the agent's code, file by file (:mod:`arena.factories._fingerprint`);
-- ``loaded``: the project files agents of this variant were seen loading at run time that
-  ``code`` does not name (a dynamic import: :mod:`arena.factories._loaded`), with their
-  content now, once a run recorded them and one of them changed since;
 - ``tools``: the tools the variant enables (name, description, schema, source);
 - ``models``: each model's identity (spec, sampling, endpoint, the local chat template, and the
   content of a scripted model's script).
@@ -25,7 +22,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 CONFIG_CHANGED = "configuration changed (prompt, model settings, tools:, params: or limits)"
 MODEL_PARTS = "spec, sampling, endpoint, chat template or scripted replies"
-UNRECORDED = "loaded at run time, not recorded for the older version (changed or not)"
 LEGACY = "legacy"
 """The ``scheme`` of a version stored before code was versioned: only its hash is known."""
 
@@ -41,10 +37,6 @@ class VariantVersion(BaseModel):
     code: dict[str, str] = Field(
         default_factory=dict, description="The agent's files: relative path -> content hash."
     )
-    loaded: dict[str, str] = Field(
-        default_factory=dict,
-        description="Project files seen loaded at run time beyond 'code': path -> content hash.",
-    )
     tools: dict[str, str] = Field(
         default_factory=dict, description="Enabled tools: name -> hash of its definition."
     )
@@ -59,24 +51,13 @@ class VariantVersion(BaseModel):
         code: dict[str, str],
         tools: dict[str, str],
         models: dict[str, str],
-        loaded: dict[str, str] | None = None,
     ) -> VariantVersion:
-        """The version of a resolved config with its code, tools and models (and the files
-        seen loaded beyond its code, which enter the hash only when there are some)."""
-        fields = {"config": _digest(config), "code": code, "tools": tools, "models": models}
-        return cls(hash="", **fields)._sealed(loaded or {})
-
-    def _sealed(self, loaded: dict[str, str]) -> VariantVersion:
-        """This version's parts with ``loaded`` as its run-time files, hashed again."""
-        fields = {"config": self.config, "code": self.code, "tools": self.tools}
-        fields.update(models=self.models, loaded=loaded)
-        return self.model_copy(update={"hash": _parts_hash(fields), "loaded": loaded})
-
-    def _files(self, other: VariantVersion) -> dict[str, str]:
-        """``code`` and the run-time files ``other`` knows of too (one not recorded for a
-        version yet is unknown there, not added or removed)."""
-        known = other.code.keys() | other.loaded.keys()
-        return {**{p: d for p, d in self.loaded.items() if p in known}, **self.code}
+        """The version of a resolved config with its code, tools and models."""
+        config_hash = _digest(config)
+        parts = {"config": config_hash, "code": code, "tools": tools, "models": models}
+        return cls(
+            hash=_digest(parts)[:12], config=config_hash, code=code, tools=tools, models=models
+        )
 
     @classmethod
     def legacy(cls, stored_hash: str) -> VariantVersion:
@@ -97,11 +78,7 @@ class VariantVersion(BaseModel):
             lines.append(
                 "configuration changed (prompt, model settings, tools:, params: or limits)"
             )
-        lines += _named("agent code changed", old._files(self), self._files(old))
-        unknown = sorted(set(self.loaded) - set(old.loaded) - set(old.code))
-        if unknown:
-            more = f" and {len(unknown) - 8} more" if len(unknown) > 8 else ""
-            lines.append(f"{UNRECORDED}: {', '.join(unknown[:8])}{more}")
+        lines += _named("agent code changed", old.code, self.code)
         lines += _named("tool changed", old.tools, self.tools)
         models = _named("model changed", old.models, self.models)
         lines += [
@@ -134,40 +111,7 @@ def version_of(variant: Any) -> VariantVersion:
     models = {"model": variant.model.cache_identity()}
     models.update({role: cfg.cache_identity() for role, cfg in sorted(variant.roles.items())})
     code, tools = _agent_parts(variant)
-    return with_recorded(VariantVersion.build(config, code, tools, models), variant.source_file)
-
-
-def with_recorded(static: VariantVersion, source_file: str | None) -> VariantVersion:
-    """``static`` (no ``loaded`` part) covering the files its runs were seen loading
-    (:data:`arena.factories._loaded.RECORDED`).
-
-    Results are stored under the version a run had. If every file recorded under that version
-    is unchanged, it is still this version (labelled with those files); if one changed, the
-    version becomes the static parts plus every recorded file's content now, and that one is
-    looked up again (its own runs may have loaded more files), until nothing new is recorded.
-    """
-    from arena.factories._imports import project_roots
-    from arena.factories._loaded import RECORDED, current_digest
-
-    roots = project_roots(source_file)
-    version, recorded = static, RECORDED.get(static.hash)
-    while recorded:
-        now = {p: current_digest(p, roots) for p in recorded}
-        if all(now[p] == f.digest for p, f in recorded.items()):
-            return version.model_copy(update={"loaded": {**version.loaded, **now}})
-        loaded = {**version.loaded, **now}
-        if loaded.keys() == version.loaded.keys():
-            return version  # files edited while their run ran: the version already has them
-        version = static._sealed(loaded)
-        recorded = RECORDED.get(version.hash)
-    return version
-
-
-def _parts_hash(fields: dict[str, Any]) -> str:
-    """The version hash of its parts; ``loaded`` enters only when not empty, so a version
-    without run-time files keeps the hash it had before they were recorded."""
-    parts = {k: v for k, v in fields.items() if k != "loaded" or v}
-    return _digest(parts)[:12]
+    return VariantVersion.build(config, code, tools, models)
 
 
 def _agent_parts(variant: Any) -> tuple[dict[str, str], dict[str, str]]:

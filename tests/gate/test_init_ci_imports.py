@@ -4,7 +4,6 @@ pull request changing only ``deskpolicy.py`` never ran the gate)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -12,7 +11,6 @@ import pytest
 
 from arena.cli import main
 from arena.factories import package_files
-from tests.support.dynamic_project import dynamic_project
 
 pytestmark = pytest.mark.unit
 
@@ -46,20 +44,3 @@ def test_a_module_the_agent_imports_is_a_trigger_path(
     assert sys.path == before  # nothing left importable from the scan
     sys.path.insert(0, str(tmp_path))  # the same files the version hashes
     assert "ciburrow_policy.py" in package_files("ciburrow_desk.agent")
-
-
-def test_a_file_runs_loaded_dynamically_is_a_trigger_path_once_recorded(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    for project in dynamic_project(tmp_path / "proj"):
-        monkeypatch.chdir(project.root)
-        case = {"id": "S-1", "input": "Refund?", "category": "happy_path", "tier": "critical"}
-        dataset = {"name": "shop", "available_tools": [], "test_cases": [case]}
-        project.write("golden/shop.json", json.dumps(dataset))
-        assert main(["init-ci", "--dir", ".", "--print"]) == 0
-        assert project.policy not in capsys.readouterr().out  # no import statement names it
-        run = ["run", "--variants", "variants/dyn.yaml", "--dataset", "golden/shop.json"]
-        assert main([*run, "--db", "sqlite:///arena.db"]) == 0
-        assert main(["init-ci", "--dir", "."]) == 0
-        gate = (project.root / ".github" / "workflows" / "arena-gate.yml").read_text()
-        assert f'- "{project.policy}"' in gate
