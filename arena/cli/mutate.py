@@ -92,7 +92,12 @@ def _config_defaults(args: argparse.Namespace) -> Any:
 
     args.min_score_flag = "--min-score"
     if args.operators is not None:
-        args.operators = [n for item in args.operators for n in item.split(",") if n.strip()]
+        named = [n.strip() for item in args.operators for n in item.split(",") if n.strip()]
+        if not named:
+            raise InputError(
+                "names no operator; leave it out to apply them all", field="--operators"
+            )
+        args.operators = list(dict.fromkeys(named))  # a repeat is one operator
     found = Path(args.config) if args.config else find_config()
     if found is None:
         return None
