@@ -47,10 +47,7 @@ def _is_file(text: str) -> bool:
 
 def _parse(text: str) -> JudgeSpec:
     """One judge, its cascade unchecked."""
-    if _is_file(text):
-        spec = _from_file(text)
-    else:
-        spec = _from_flag(text)
+    spec = _from_file(text) if _is_file(text) else _from_flag(text)
     get_mode(spec.mode).check(spec)
     return spec
 
@@ -144,4 +141,5 @@ def _walk(
                 field=ESCALATE_FIELD,
             )
         reached.append(found)
-        _walk(found, entry if _is_file(entry) else file, [*chain, (identity, found.key, entry)], reached)
+        below = entry if _is_file(entry) else file
+        _walk(found, below, [*chain, (identity, found.key, entry)], reached)
