@@ -96,6 +96,9 @@ def check_cascade(spec: JudgeSpec, *, file: str | None = None) -> list[JudgeSpec
         spec: the first judge.
         file: the judge file ``spec`` was read from (None: given in code or as a flag).
 
+    Returns:
+        The judges reached below ``spec`` (``spec`` itself not included).
+
     Raises:
         InputError: naming the file that holds the bad entry and ``selective.escalate_to``.
     """
