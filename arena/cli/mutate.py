@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from typing import Any
 
 from arena.cli.common import add_case_flags, add_db, default_dataset, write_text
 from arena.defaults import ALL_TIERS
 from arena.errors import InputError
-from arena.reports._format import terminal_safe, text_table
+from arena.reports._format import json_text, terminal_safe, text_table
 
 EXIT_BELOW_MIN_SCORE = 1
 EXIT_NO_VERDICT = 2
@@ -171,7 +170,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
             options.executor.close()
     write_text(args.report, mutation_markdown(report))
     if args.json:
-        print(json.dumps(report.as_json(args.min_score), indent=2))
+        print(json_text(report.as_json(args.min_score)))
     else:
         _print_report(report, args.report)
     import sys
