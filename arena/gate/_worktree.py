@@ -101,8 +101,10 @@ def _ours(folder: Path) -> bool:
     """``folder`` is a checkout this module made (in the temporary folder, by its names)."""
     parent = folder.parent
     temporary = Path(tempfile.gettempdir()).resolve()
-    return folder.name == "checkout" and parent.name.startswith(PREFIX) and (
-        parent.parent.resolve() == temporary
+    return (
+        folder.name == "checkout"
+        and parent.name.startswith(PREFIX)
+        and (parent.parent.resolve() == temporary)
     )
 
 
