@@ -10,6 +10,8 @@ scores above the baseline. The proposal only moves the baseline up
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,6 +30,9 @@ from arena.scoring._types import mean
 from arena.storage import Store
 
 
+_COMMIT_HASH = re.compile(r"[0-9a-fA-F]{7,64}")
+
+
 def load_baseline_file(path: str | Path) -> Baseline:
     """A baseline JSON file (InputError naming the file when it is unreadable or invalid)."""
     from arena.inputs.files import parse_json, read_text
@@ -35,11 +40,27 @@ def load_baseline_file(path: str | Path) -> Baseline:
     text = read_text(path)  # missing, a folder, not UTF-8, too large
     parse_json(text, file=str(path))  # strict: depth, a key given twice, NaN
     try:
-        return baseline_from_json(text)
+        baseline = baseline_from_json(text)
     except ValueError as exc:
         raise InputError(
             f"not a baseline: {' '.join(str(exc).split())[:300]}", file=str(path)
         ) from None
+    commit = baseline.provenance.get("commit")
+    if commit and not is_commit_hash(commit):
+        raise InputError(
+            f"{commit!r} is not a commit hash (the gate would read it in today's repository, "
+            "not as the commit the baseline was made at); write the hash `git rev-parse` "
+            "gives, or save the baseline again from a git checkout",
+            file=str(path),
+            field="provenance.commit",
+        )
+    return baseline
+
+
+def is_commit_hash(text: str) -> bool:
+    """``text`` names one commit whatever the repository's state: 7 to 64 hexadecimal
+    digits (not ``HEAD``, a branch, a tag or ``HEAD~1``, which move)."""
+    return bool(_COMMIT_HASH.fullmatch(text))
 
 
 def load_baseline(store: Store, ref: str) -> Baseline:
