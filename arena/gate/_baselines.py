@@ -11,7 +11,6 @@ scores above the baseline. The proposal only moves the baseline up
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,7 +27,6 @@ from arena.scoring._baseline import (
 )
 from arena.scoring._types import mean
 from arena.storage import Store
-
 
 _COMMIT_HASH = re.compile(r"[0-9a-fA-F]{7,64}")
 
