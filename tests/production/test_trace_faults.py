@@ -99,3 +99,20 @@ def test_json_output_never_writes_infinity_or_nan() -> None:
     text = json_text({"latency_s": math.inf, "rows": [math.nan, -math.inf, 1.5], "n": 2})
     assert json.loads(text) == {"latency_s": None, "rows": [None, None, 1.5], "n": 2}
     assert "Infinity" not in text and "NaN" not in text
+
+
+@pytest.mark.system
+def test_arena_score_json_on_a_stored_infinity_is_valid_json(
+    store, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sqlalchemy import text
+
+    from tests.judges.test_judges import _run
+
+    run_id = _run(store)
+    with store.engine.begin() as db:  # a database written before infinity was refused
+        db.execute(text("update results set latency_s = :inf"), {"inf": math.inf})
+    assert main(["score", str(run_id), "--json", "--db", db_url]) == 0
+    out = capsys.readouterr().out
+    assert "Infinity" not in out and "NaN" not in out
+    json.loads(out)
