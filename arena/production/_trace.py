@@ -40,7 +40,7 @@ class ProductionTrace(BaseModel):
     ``answer`` is what production answered: the contestant the candidate is judged against.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # "1e400", "nan" refused
 
     trace_id: str = Field(min_length=1, max_length=512)
     query: str = Field(

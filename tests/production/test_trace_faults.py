@@ -35,6 +35,10 @@ BAD = {
         {"trace_id": "t9", "query": "q", "answer": "a", "cost": -1e999},
         "field cost: -1e999 is too large for a number",
     ),
+    "a number written as text": (
+        {"trace_id": "t9", "query": "q", "answer": "a", "latency_s": "nan"},
+        "field latency_s: Input should be a finite number",
+    ),
     "an id colliding with a hashed id": (
         {"trace_id": _hashed("t 0"), "query": "another", "answer": "b"},
         f"trace ids 't 0' and '{_hashed('t 0')}' (first at line 1) become the same case id",
