@@ -36,6 +36,7 @@ from arena.gate._worktree import (
     CommitUnavailable,
     checked_out,
     full_commit,
+    is_commit_hash,
     merge_base,
     repository_top,
 )
@@ -124,8 +125,6 @@ def unavailable(why: str) -> BaselineSide:
 
 def baseline_commit(top: Path, baseline: Baseline) -> tuple[str, str]:
     """The commit to run the baseline from, and where it came from in words."""
-    from arena.gate._baselines import is_commit_hash
-
     recorded = baseline.provenance.get("commit", "")
     why = "the baseline records no commit (save it again from a git checkout)"
     if recorded and not is_commit_hash(recorded):

@@ -10,7 +10,6 @@ scores above the baseline. The proposal only moves the baseline up
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arena.errors import InputError
 from arena.gate._rule_config import RuleConfig
 from arena.gate._rules import compare_snapshots
+from arena.gate._worktree import is_commit_hash
 from arena.scoring._aggregate import VariantScores
 from arena.scoring._baseline import (
     Baseline,
@@ -27,8 +27,6 @@ from arena.scoring._baseline import (
 )
 from arena.scoring._types import mean
 from arena.storage import Store
-
-_COMMIT_HASH = re.compile(r"[0-9a-fA-F]{7,64}")
 
 
 def load_baseline_file(path: str | Path) -> Baseline:
@@ -53,12 +51,6 @@ def load_baseline_file(path: str | Path) -> Baseline:
             field="provenance.commit",
         )
     return baseline
-
-
-def is_commit_hash(text: str) -> bool:
-    """``text`` names one commit whatever the repository's state: 7 to 64 hexadecimal
-    digits (not ``HEAD``, a branch, a tag or ``HEAD~1``, which move)."""
-    return bool(_COMMIT_HASH.fullmatch(text))
 
 
 def load_baseline(store: Store, ref: str) -> Baseline:

@@ -15,6 +15,7 @@ prune``).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -27,6 +28,15 @@ PREFIX = "arena-baseline-"
 """The temporary folders holding a checkout start with this."""
 OWNER_FILE = "owner.pid"
 """The id of the process that made the checkout, beside it."""
+
+
+_COMMIT_HASH = re.compile(r"[0-9a-fA-F]{7,64}")
+
+
+def is_commit_hash(text: str) -> bool:
+    """``text`` names one commit whatever the repository's state: 7 to 64 hexadecimal
+    digits (not ``HEAD``, a branch, a tag or ``HEAD~1``, which move)."""
+    return bool(_COMMIT_HASH.fullmatch(text))
 
 
 class CommitUnavailable(Exception):
