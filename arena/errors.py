@@ -89,3 +89,105 @@ class NameTaken(InputError):
 class AlreadyVoted(InputError):
     """A person's second vote on a pair they voted on already (in either display order): the
     first vote stands; nothing is stored."""
+
+
+class EnvironmentFault(ArenaError):
+    """The machine refused a write arena had to make: the disk is full, a file-size limit
+    (``ulimit -f``) is reached, the database or its folder is read-only. Not bad input and not
+    a bug: the command exits 3 with one line saying what and what to do; what was finished is
+    kept (each stored result is its own transaction), so the same command resumes."""
+
+
+EXIT_ENVIRONMENT = 3
+"""The exit status of an :class:`EnvironmentFault`."""
+
+_FULL, _LIMIT, _READ_ONLY, _DENIED, _IO = (
+    "the disk is full",
+    "a file-size limit is reached",
+    "the file or its folder is read-only",
+    "permission denied",
+    "the disk refused a write",
+)
+_ERRNO_FAULTS = {
+    "ENOSPC": _FULL,
+    "EDQUOT": _FULL,
+    "EFBIG": _LIMIT,
+    "EROFS": _READ_ONLY,
+    "EACCES": _DENIED,
+    "EPERM": _DENIED,
+}
+_TEXT_FAULTS = (
+    ("database or disk is full", _FULL),
+    ("no space left on device", _FULL),
+    ("readonly database", _READ_ONLY),
+    ("read-only file system", _READ_ONLY),
+    ("disk i/o error", _IO),
+)
+_FIXES = {
+    _FULL: "free space on its disk (or point --db or the output elsewhere)",
+    _LIMIT: "raise the file-size limit (ulimit -f)",
+    _READ_ONLY: "make the database, its folder and the output writable (or point --db elsewhere)",
+    _DENIED: "make the database, its folder and the output writable (or point --db elsewhere)",
+    _IO: "free space or raise the file-size limit (ulimit -f)",
+}
+_RESUME = "then rerun the same command: what finished is kept and the run resumes"
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    found: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in found and len(found) < 20:
+        found.append(current)
+        current = current.__cause__ or current.__context__
+    return found
+
+
+def _file_size_limit() -> int | None:
+    """The process's file-size limit in bytes (None: unlimited, or not a POSIX system)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def _nearly_full(folder: str | None) -> bool:
+    """The disk holding ``folder`` has less than 1 MiB free (False when unknown)."""
+    import shutil
+
+    try:
+        return folder is not None and shutil.disk_usage(folder).free < 1 << 20
+    except OSError:
+        return False
+
+
+def environment_fault(exc: BaseException, folder: str | None = None) -> EnvironmentFault | None:
+    """``exc`` as an :class:`EnvironmentFault` when it (or what caused it) is the machine
+    refusing a write (an ``OSError`` of a full disk, a file-size limit, a read-only file
+    system, a denied permission; SQLite's or PostgreSQL's "disk is full", "readonly
+    database", "disk I/O error"), else None (a bug stays a bug). ``folder`` (the database's)
+    tells a full disk from another I/O error when SQLite says no more than "disk I/O error"."""
+    import errno
+
+    for err in _chain(exc):
+        what = None
+        if isinstance(err, OSError) and err.errno is not None:
+            what = _ERRNO_FAULTS.get(errno.errorcode.get(err.errno, ""))
+        if what is None:
+            text = str(err).lower()
+            what = next((said for found, said in _TEXT_FAULTS if found in text), None)
+        if what is None:
+            continue
+        if what == _IO and _nearly_full(folder):
+            what = _FULL
+        fix, said = _FIXES[what], what
+        if what == _IO:  # SQLite says no more: say what is likely
+            limit = _file_size_limit()
+            if limit is not None:
+                said, fix = f"{what} (a file-size limit of {limit} bytes is set)", _FIXES[_LIMIT]
+            else:
+                said += " (the disk may be full)"
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        return EnvironmentFault(f"a write failed, {said}: {first}; {fix}, {_RESUME}")
+    return None

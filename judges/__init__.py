@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the real names, for type checkers
     )
     from judges._pairwise import Judge, PairwiseJudge, judge_model_config
     from judges._parsing import first_token_probs, label_from_probability, parse_verdict
-    from judges._spec import parse_judge
+    from judges._spec import check_cascade, parse_judge
     from judges._types import (
         COMBINATIONS,
         DEFAULT_TIE_MARGIN,
@@ -87,6 +87,7 @@ _EXPORTS = {
     "label_from_probability": "judges._parsing",
     "parse_verdict": "judges._parsing",
     "parse_judge": "judges._spec",
+    "check_cascade": "judges._spec",
     "LABELS": "judges._types",
     "JudgeSpec": "judges._types",
     "Label": "judges._types",
@@ -119,6 +120,7 @@ __all__ = [
     "agreement_with_people",
     "answer_score",
     "averaging_rule",
+    "check_cascade",
     "choice",
     "combine",
     "coverage_at",

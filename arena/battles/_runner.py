@@ -36,7 +36,16 @@ from arena.trust._cascade import CascadeHealth
 from arena.trust._cascade_run import escalate_run
 from arena.trust._label_pairs import PairId
 from arena.vocabulary import ERROR, TIE
-from judges import Judge, JudgeSpec, PairRequest, PairwiseJudge, Verdict, get_mode, verdict_key
+from judges import (
+    Judge,
+    JudgeSpec,
+    PairRequest,
+    PairwiseJudge,
+    Verdict,
+    check_cascade,
+    get_mode,
+    verdict_key,
+)
 from judges._battle import Battle, crash_battle, pair_fields
 
 
@@ -244,6 +253,7 @@ async def judge_run_async(
     ``only`` judges just those pairs (a cascade's next judge gets what the one before
     abstained on).
     """
+    check_cascade(spec)  # a cycle or a missing judge in escalate_to: before any call
     judge = judge or PairwiseJudge(spec, store=store)  # InputError before any battle
     todo, skipped, simulator_errors, variants = _pairs(store, run_id, pairs)
     if only is not None:

@@ -9,7 +9,14 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from arena.errors import ArenaError, InputError, NotFound
+from arena.errors import (
+    EXIT_ENVIRONMENT,
+    ArenaError,
+    EnvironmentFault,
+    InputError,
+    NotFound,
+    environment_fault,
+)
 from arena.reports._format import terminal_safe
 
 EXIT_BAD_INPUT = 2
@@ -146,6 +153,9 @@ def _run(args: argparse.Namespace) -> int:
     except (InputError, NotFound) as exc:
         print(terminal_safe(f"arena: error: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
+    except EnvironmentFault as exc:
+        print(terminal_safe(f"arena: error: {exc}"), file=sys.stderr)
+        return EXIT_ENVIRONMENT
     except ArenaError as exc:
         print(terminal_safe(f"arena: error: {exc}"), file=sys.stderr)
         return 1
@@ -157,7 +167,11 @@ def _run(args: argparse.Namespace) -> int:
         return 130
     except BrokenPipeError:  # main ends quietly
         raise
-    except Exception:  # a bug, not bad input: show where, and ask for a report
+    except Exception as exc:  # a bug, not bad input: show where, and ask for a report
+        fault = environment_fault(exc)  # unless the machine refused a write: exit 3, one line
+        if fault is not None:
+            print(terminal_safe(f"arena: error: {fault}"), file=sys.stderr)
+            return EXIT_ENVIRONMENT
         traceback.print_exc()
         print(f"arena: internal error (a bug): {bug_report_request()}", file=sys.stderr)
         return EXIT_BUG

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from arena.reports._format import pct, text_table
+from arena.reports._format import json_text, pct, text_table
 
 
 def register(sub: Any) -> None:
@@ -68,7 +67,7 @@ def cmd_agree(args: argparse.Namespace) -> int:
             file=args.second or args.first,
         )
     if args.json:
-        print(json.dumps([r.model_dump(mode="json") for r in rows], indent=2))
+        print(json_text([r.model_dump(mode="json") for r in rows]))
         return 0
     print(
         text_table(

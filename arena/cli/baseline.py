@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from arena.cli.common import add_db
 from arena.cli.common import write_text as _write
-from arena.reports._format import text_table
+from arena.reports._format import json_text, text_table
 
 
 def register(sub: Any) -> None:
@@ -219,7 +218,7 @@ def cmd_baseline_propose(args: argparse.Namespace) -> int:
             _write(args.markdown, proposal_markdown(proposal, old, target or old.name))
     if args.json:
         print(
-            json.dumps(
+            json_text(
                 {
                     **proposal.model_dump(mode="json", exclude={"baseline"}),
                     "written": (target or old.name) if proposal.propose else None,

@@ -4,7 +4,6 @@ and the table ``arena ratings --battles`` prints for a log."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -79,7 +78,7 @@ def print_log_ratings(args: argparse.Namespace, options: Any) -> int:
     from arena.battle_log.reader import load_battle_log
     from arena.leaderboard import model_ratings, rate_battles, style_effects
     from arena.reports._cells import effects_text, number
-    from arena.reports._format import text_table
+    from arena.reports._format import json_text, text_table
 
     counts = LogCounts()
     battles = load_battle_log(
@@ -100,7 +99,7 @@ def print_log_ratings(args: argparse.Namespace, options: Any) -> int:
             r["anchor_ci_low"] = anchor_score(r["ci_low"], base)
             r["anchor_ci_high"] = anchor_score(r["ci_high"], base)
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json_text(rows))
         return 0
     headers = ["rank", "model", "rating", "95% CI", "elo", "win rate", "battles"]
     if options.anchor is not None:

@@ -182,10 +182,28 @@ def default_dataset() -> str:
 
 def write_text(path: str, text: str) -> None:
     """Write a report file, creating its folder; control characters are escaped
-    (:func:`~arena.reports._format.terminal_safe`), since the file is read in terminals too."""
+    (:func:`~arena.reports._format.terminal_safe`), since the file is read in terminals too.
+    The file is written whole or not at all (a temporary file beside it, then renamed): a full
+    disk or a file-size limit leaves the previous report, never half of one."""
+    import os
+    import tempfile
+
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(terminal_safe(text), encoding="utf-8")
+    if not target.parent.is_dir() or (target.exists() and not target.is_file()):
+        target.write_text(terminal_safe(text), encoding="utf-8")  # a device (/dev/stdout)
+        return
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(terminal_safe(text))
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temporary, 0o666 & ~mask)  # as a plain write would have made it
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 class TerminalSafe:

@@ -5,11 +5,11 @@ cost: ``--executor``, ``--ray-address``, ``--ray-workers``, ``--endpoint-concurr
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.plan import print_judge_plan, run_plan
+from arena.reports._format import json_text
 
 if TYPE_CHECKING:
     from arena.executors import Executor
@@ -162,7 +162,7 @@ def judging(
     if args.dry_run:
         assert judge_plan is not None
         if args.json:
-            print(json.dumps(judge_plan.model_dump(mode="json"), indent=2))
+            print(json_text(judge_plan.model_dump(mode="json")))
         else:
             print_judge_plan(judge_plan)
         return None, None

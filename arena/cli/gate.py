@@ -118,5 +118,9 @@ def _write_reports(folder: Path, report: Any) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in texts.items():
         part = folder / f".{name}.part"
-        part.write_text(text, encoding="utf-8")
-        os.replace(part, folder / name)
+        try:
+            part.write_text(text, encoding="utf-8")
+            os.replace(part, folder / name)
+        except BaseException:  # a full disk: no half-written part left behind
+            part.unlink(missing_ok=True)
+            raise

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from arena.cli.common import add_config, add_db, default_dataset
 from arena.errors import InputError
+from arena.reports._format import json_text
 
 EXIT_LINT_ERRORS = 1
 
@@ -187,7 +187,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         scores, stale = scores_for_lint(store, runs, dataset)
     report = lint_dataset(dataset, scores, runs, stale)
     if args.json:
-        print(json.dumps({**report.model_dump(mode="json"), "errors": report.errors}, indent=2))
+        print(json_text({**report.model_dump(mode="json"), "errors": report.errors}))
     else:
         print(lint_text(report))
     return EXIT_LINT_ERRORS if report.errors else 0

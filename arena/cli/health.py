@@ -4,12 +4,11 @@ accuracy on golden cases)? Also the health report ``arena judge`` prints after j
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
 from arena.reports._cells import accuracy_cell, kappa_text
-from arena.reports._format import pct, text_table
+from arena.reports._format import json_text, pct, text_table
 
 if TYPE_CHECKING:
     from arena.storage import Store
@@ -83,7 +82,7 @@ def cmd_health(args: argparse.Namespace) -> int:
             doc["combinations"] = {
                 key: [row.model_dump(mode="json") for row in rows] for key, rows in combos.items()
             }
-        print(json.dumps(doc, indent=2))
+        print(json_text(doc))
         return 0
     print_health(report.health)
     print_agreements(report)
@@ -101,7 +100,7 @@ def _print_mutation_only(
     from arena.mutation import mutation_lines
 
     if as_json:
-        print(json.dumps({"run_id": run_id, "note": note, "mutation": mutation}, indent=2))
+        print(json_text({"run_id": run_id, "note": note, "mutation": mutation}))
     else:
         print("\n".join([note, *mutation_lines(mutation, dataset)]))
     return 0

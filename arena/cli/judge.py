@@ -4,7 +4,6 @@ the judge's health (:mod:`arena.cli.health`)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +12,7 @@ from arena.cli.executing import add_executor_flags, judging
 from arena.cli.health import health_json, judge_health_with_accuracy, print_health
 from arena.cli.outputs_flags import add_output_flags, read_outputs, stored_outputs
 from arena.defaults import DEFAULT_JUDGE
-from arena.reports._format import terminal_safe, text_table
+from arena.reports._format import json_text, terminal_safe, text_table
 from arena.vocabulary import ERROR, MODEL_A, MODEL_B, is_tie
 
 if TYPE_CHECKING:
@@ -110,7 +109,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     health = judge_health_with_accuracy(store, run_id, report.battles)
     if args.json:
         print(
-            json.dumps(
+            json_text(
                 {
                     "run_id": run_id,
                     "judge": spec.model_dump(mode="json"),

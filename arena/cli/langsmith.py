@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from arena.cli.common import add_config, add_db, default_dataset
+from arena.reports._format import json_text
 
 SHOW_SKIPPED = 5
 
@@ -153,7 +153,7 @@ def cmd_push(args: argparse.Namespace) -> int:
     client = make_client("LANGSMITH_API_KEY")
     report = push_run(Store(args.db), args.run, client, dataset_name=args.name)
     if args.json:
-        print(json.dumps(report.model_dump(mode="json"), indent=2))
+        print(json_text(report.model_dump(mode="json")))
     else:
         print_push(report)
     return 0

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from typing import Any
 
 from arena.cli.common import add_case_flags, add_db, default_dataset, write_text
 from arena.defaults import ALL_TIERS
 from arena.errors import InputError
-from arena.reports._format import terminal_safe, text_table
+from arena.reports._format import json_text, terminal_safe, text_table
 
 EXIT_BELOW_MIN_SCORE = 1
 EXIT_NO_VERDICT = 2
@@ -92,7 +91,12 @@ def _config_defaults(args: argparse.Namespace) -> Any:
 
     args.min_score_flag = "--min-score"
     if args.operators is not None:
-        args.operators = [n for item in args.operators for n in item.split(",") if n.strip()]
+        named = [n.strip() for item in args.operators for n in item.split(",") if n.strip()]
+        if not named:
+            raise InputError(
+                "names no operator; leave it out to apply them all", field="--operators"
+            )
+        args.operators = list(dict.fromkeys(named))  # a repeat is one operator
     found = Path(args.config) if args.config else find_config()
     if found is None:
         return None
@@ -166,7 +170,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
             options.executor.close()
     write_text(args.report, mutation_markdown(report))
     if args.json:
-        print(json.dumps(report.as_json(args.min_score), indent=2))
+        print(json_text(report.as_json(args.min_score)))
     else:
         _print_report(report, args.report)
     import sys

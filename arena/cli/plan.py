@@ -4,12 +4,11 @@ the database already holds, and the estimated tokens, cost and wall time."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_case_flags, add_db, default_dataset
 from arena.defaults import ALL_TIERS
-from arena.reports._format import text_table
+from arena.reports._format import json_text, text_table
 
 if TYPE_CHECKING:
     from arena.plan import JudgePlan, Plan
@@ -160,7 +159,7 @@ def _plan_mutation(args: argparse.Namespace) -> int:
 def print_plan(plan: Plan, as_json: bool = False) -> None:
     """The plan as JSON or as tables."""
     if as_json:
-        print(json.dumps(plan.model_dump(mode="json"), indent=2))
+        print(json_text(plan.model_dump(mode="json")))
         return
     state = f"resumes run {plan.run_id}" if plan.run_id is not None else "a new run"
     print(
@@ -291,7 +290,7 @@ def print_mutation_plan(args: argparse.Namespace, variant: Any, dataset: Any, op
 
 def _print_mutation_plan(plan: Any, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(plan.model_dump(mode="json"), indent=2))
+        print(json_text(plan.model_dump(mode="json")))
         return
     operators = ", ".join(f"{k} {v}" for k, v in plan.by_operator.items())
     stored = f"; {plan.stored} already run to their verdict" if plan.stored else ""

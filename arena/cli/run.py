@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from arena.cli.common import add_db
 from arena.cli.executing import add_executor_flags
 from arena.cli.plan import add_run_flags
-from arena.reports._format import text_table
+from arena.reports._format import json_text, text_table
 
 
 def register(sub: Any) -> None:
@@ -96,7 +95,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             doc["budget"] = budget.summary()
         if pushed is not None:
             doc["langsmith"] = pushed.model_dump(mode="json")
-        print(json.dumps(doc, indent=2))
+        print(json_text(doc))
     else:
         print_summary(report)
         if pushed is not None:

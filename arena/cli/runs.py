@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.common import add_db
 
 if TYPE_CHECKING:
     from arena.records.results import RunInfo
-from arena.reports._format import text_table
+from arena.reports._format import json_text, text_table
 
 
 def register(sub: Any) -> None:
@@ -49,7 +48,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
         return 0
     runs, hidden = listed_runs(store.runs(), mutants=args.mutants)
     if args.json:
-        print(json.dumps([r.model_dump(mode="json") for r in runs], indent=2))
+        print(json_text([r.model_dump(mode="json") for r in runs]))
         return 0
     if not runs and not hidden:
         print("no runs stored yet: try `arena demo` or `arena run --variants ...`")

@@ -4,7 +4,6 @@ what production answered (:mod:`arena.production`)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -12,7 +11,7 @@ from arena.cli.common import add_db, add_margin
 from arena.cli.executing import add_executor_flags, base_executor
 from arena.defaults import DEFAULT_JUDGE
 from arena.errors import InputError
-from arena.reports._format import terminal_safe
+from arena.reports._format import json_text, terminal_safe
 
 EXIT_INFERIOR = 1
 #: the comparison could not be made (the judge failed), never a loss
@@ -181,7 +180,7 @@ def cmd_shadow(args: argparse.Namespace) -> int:
         Store(args.db), sample, candidate, spec, options, source=_label(args), redactions=counts
     )
     if args.json:
-        print(json.dumps(report.summary(), indent=2))
+        print(json_text(report.summary()))
     else:
         _print(report)
     failure = report.judge_failure()
@@ -257,7 +256,7 @@ def _evaluate_only(args: argparse.Namespace, sampling: Any) -> int:
         Store(args.db), sample.traces, limits, source=_label(args), rubric=rubric
     )
     if args.json:
-        print(json.dumps(report.summary(), indent=2))
+        print(json_text(report.summary()))
         return 0
     rate = "n/a" if report.pass_rate is None else f"{report.pass_rate:.0%}"
     print(

@@ -4,10 +4,10 @@ each superstep) and ``--agentevals`` (the path in agentevals' graph-trajectory s
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import InputError
+from arena.reports._format import json_text
 
 if TYPE_CHECKING:
     from arena.records.results import RunResult
@@ -53,7 +53,7 @@ def print_graph_view(store: Store, result: RunResult, args: argparse.Namespace) 
     """Print the state view or the agentevals trajectory of ``result``; InputError when the
     result has none."""
     if args.agentevals:
-        print(json.dumps(_agentevals(store, result), indent=2))
+        print(json_text(_agentevals(store, result)))
         return 0
     from arena.reports._graph_state import no_states, pick_step, state_json, state_lines
 
@@ -62,7 +62,7 @@ def print_graph_view(store: Store, result: RunResult, args: argparse.Namespace) 
     step = None if args.state == ALL_STEPS else int(args.state)
     steps = pick_step(result.states, step, result.id)
     if args.json:
-        print(json.dumps({"result_id": result.id, **state_json(result.states, steps)}, indent=2))
+        print(json_text({"result_id": result.id, **state_json(result.states, steps)}))
     else:
         print(f"result {result.id}  case {result.case_id}  state after each superstep")
         print("\n".join(state_lines(result.states, steps, full=step is not None)))

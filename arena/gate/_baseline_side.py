@@ -36,6 +36,7 @@ from arena.gate._worktree import (
     CommitUnavailable,
     checked_out,
     full_commit,
+    is_commit_hash,
     merge_base,
     repository_top,
 )
@@ -126,7 +127,9 @@ def baseline_commit(top: Path, baseline: Baseline) -> tuple[str, str]:
     """The commit to run the baseline from, and where it came from in words."""
     recorded = baseline.provenance.get("commit", "")
     why = "the baseline records no commit (save it again from a git checkout)"
-    if recorded:
+    if recorded and not is_commit_hash(recorded):
+        why = f"the baseline records {recorded!r}, not a commit hash (save it again)"
+    elif recorded:
         try:
             return full_commit(top, recorded), ""
         except CommitUnavailable as exc:
@@ -198,7 +201,13 @@ def _run_there(
     """``arena run`` of the recorded variant from the checkout (``where``: the repository's
     top and the checkout) on ``run`` (the dataset and the cases); the run's id."""
     top, checkout = where
-    project = checkout / Path(config.base_dir).resolve().relative_to(top)
+    inside = Path(config.base_dir).resolve().relative_to(top)
+    project = checkout / inside
+    if not project.is_dir():  # the project folder moved (or was made) since the baseline
+        raise CommitUnavailable(
+            f"the project folder {inside.as_posix() or '.'} is not in that commit (it moved "
+            "since the baseline?); save the baseline again from this layout"
+        )
     variant = project / VARIANT_FILE
     variant.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
     paths = [str(p) for p in dict.fromkeys((project, project / "src", checkout))]

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arena.errors import InputError
 from arena.gate._rule_config import RuleConfig
 from arena.gate._rules import compare_snapshots
+from arena.gate._worktree import is_commit_hash
 from arena.scoring._aggregate import VariantScores
 from arena.scoring._baseline import (
     Baseline,
@@ -35,11 +36,21 @@ def load_baseline_file(path: str | Path) -> Baseline:
     text = read_text(path)  # missing, a folder, not UTF-8, too large
     parse_json(text, file=str(path))  # strict: depth, a key given twice, NaN
     try:
-        return baseline_from_json(text)
+        baseline = baseline_from_json(text)
     except ValueError as exc:
         raise InputError(
             f"not a baseline: {' '.join(str(exc).split())[:300]}", file=str(path)
         ) from None
+    commit = baseline.provenance.get("commit")
+    if commit and not is_commit_hash(commit):
+        raise InputError(
+            f"{commit!r} is not a commit hash (the gate would read it in today's repository, "
+            "not as the commit the baseline was made at); write the hash `git rev-parse` "
+            "gives, or save the baseline again from a git checkout",
+            file=str(path),
+            field="provenance.commit",
+        )
+    return baseline
 
 
 def load_baseline(store: Store, ref: str) -> Baseline:

@@ -232,7 +232,7 @@ def config_from_dict(
 ) -> GateConfig:
     """Validate settings (InputError naming ``source`` and the first bad field)."""
     try:
-        config = GateConfig.model_validate({**raw, "base_dir": base_dir})
+        config = GateConfig.model_validate({**raw, "base_dir": base_dir}, strict=True)
     except ValidationError as exc:
         raise input_error(exc, file=source) from None
     return config.with_origins(source, {})

@@ -4,11 +4,18 @@ The gate runs a baseline's code on cases that changed since the baseline
 (:mod:`arena.gate._baseline_side`); this module finds the repository, checks the commit is in
 it, checks it out into a temporary folder and removes it afterwards. Every failure is a
 :class:`CommitUnavailable` saying why, in words a report can print.
+
+A gate killed while its checkout exists (SIGKILL, a cancelled CI job) cannot remove it; the
+next checkout in the repository does (:func:`prune_abandoned`): a worktree of its own (a
+``checkout`` folder in a temporary ``arena-baseline-*`` folder) whose owner process is gone.
+The repository's other worktrees, the user's own, are never touched (no ``git worktree
+prune``).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -17,6 +24,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 GIT_TIMEOUT_S = 120.0
+PREFIX = "arena-baseline-"
+"""The temporary folders holding a checkout start with this."""
+OWNER_FILE = "owner.pid"
+"""The id of the process that made the checkout, beside it."""
+
+
+_COMMIT_HASH = re.compile(r"[0-9a-fA-F]{7,64}")
+
+
+def is_commit_hash(text: str) -> bool:
+    """``text`` names one commit whatever the repository's state: 7 to 64 hexadecimal
+    digits (not ``HEAD``, a branch, a tag or ``HEAD~1``, which move)."""
+    return bool(_COMMIT_HASH.fullmatch(text))
 
 
 class CommitUnavailable(Exception):
@@ -77,10 +97,79 @@ def file_at(top: Path, commit: str, path: Path) -> str:
     return done.stdout
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _ours(folder: Path) -> bool:
+    """``folder`` is a checkout this module made (in the temporary folder, by its names)."""
+    parent = folder.parent
+    temporary = Path(tempfile.gettempdir()).resolve()
+    return (
+        folder.name == "checkout"
+        and parent.name.startswith(PREFIX)
+        and (parent.parent.resolve() == temporary)
+    )
+
+
+def _abandoned(folder: Path) -> bool:
+    """A checkout of ours whose owner process is gone (or never wrote its id)."""
+    try:
+        pid = int((folder.parent / OWNER_FILE).read_text().strip())
+    except (OSError, ValueError):
+        return True
+    return not _alive(pid)
+
+
+def _drop(top: Path, folder: Path) -> None:
+    """Remove the worktree at ``folder`` and its temporary folder; when the folder is gone
+    already, its entry in the repository's ``worktrees`` (that entry alone)."""
+    done = _git(top, "worktree", "remove", "--force", str(folder))
+    if done.returncode != 0:
+        common = _git(top, "rev-parse", "--git-common-dir")
+        admin = (top / common.stdout.strip()).resolve() / "worktrees"
+        for entry in admin.glob("*/gitdir") if common.returncode == 0 else ():
+            try:
+                pointed = Path(entry.read_text().strip()).parent
+            except OSError:
+                continue
+            if pointed == folder:
+                shutil.rmtree(entry.parent, ignore_errors=True)
+    shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+def prune_abandoned(top: Path) -> list[Path]:
+    """Remove the checkouts of killed gates in the repository at ``top`` (see the module
+    doc); returns their folders. The repository's other worktrees are left as they are."""
+    done = _git(top, "worktree", "list", "--porcelain")
+    if done.returncode != 0:
+        return []
+    listed = [
+        Path(line.removeprefix("worktree "))
+        for line in done.stdout.splitlines()
+        if line.startswith("worktree ")
+    ]
+    removed = []
+    for folder in listed:
+        if _ours(folder) and _abandoned(folder):
+            _drop(top, folder)
+            removed.append(folder)
+    return removed
+
+
 @contextmanager
 def checked_out(top: Path, commit: str) -> Iterator[Path]:
-    """``commit`` checked out (detached) in a temporary folder, removed on exit."""
-    parent = Path(tempfile.mkdtemp(prefix="arena-baseline-"))
+    """``commit`` checked out (detached) in a temporary folder, removed on exit (the
+    checkouts of killed gates first: :func:`prune_abandoned`)."""
+    prune_abandoned(top)
+    parent = Path(tempfile.mkdtemp(prefix=PREFIX))
+    (parent / OWNER_FILE).write_text(str(os.getpid()))
     folder = parent / "checkout"
     done = _git(top, "worktree", "add", "--detach", "--force", str(folder), commit)
     if done.returncode != 0:
@@ -91,6 +180,4 @@ def checked_out(top: Path, commit: str) -> Iterator[Path]:
     try:
         yield folder
     finally:
-        _git(top, "worktree", "remove", "--force", str(folder))
-        shutil.rmtree(parent, ignore_errors=True)
-        _git(top, "worktree", "prune")
+        _drop(top, folder)

@@ -14,6 +14,7 @@ of a few hundred bytes would otherwise expand to millions of nodes when validate
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -92,8 +93,9 @@ def parse_json(
     where = "" if case or at else " at line {line}, column {column}"
     named = {"file": file, "case": case, "at": at}
     twice: list[str] = []
+    huge: list[str] = []
     try:
-        value = _decoder(twice).decode(text)
+        value = _decoder(twice, huge).decode(text)
     except json.JSONDecodeError as exc:
         detail = where.format(line=exc.lineno, column=exc.colno)
         raise InputError(f"malformed JSON{detail}: {exc.msg}", **named) from None
@@ -107,11 +109,12 @@ def parse_json(
         found = _first(value, lambda item: isinstance(item, _Twice))
         if found is not None:
             raise InputError(_TWICE, **named, field=_path(found[1], found[0].key))
-    if "NaN" in text or "Infinity" in text:
+    if "NaN" in text or "Infinity" in text or huge:
         found = _first(value, lambda item: isinstance(item, _NonFinite))
         if found is not None:
             item, field = found
-            message = f"{item} is not a JSON number (write null, or a finite number)"
+            what = "too large for a number" if item in huge else "not a JSON number"
+            message = f"{item} is {what} (write null, or a finite number)"
             raise InputError(message, **named, field=field)
     return value
 
@@ -154,9 +157,18 @@ class _Twice(dict[str, Any]):
     key = ""
 
 
-def _decoder(twice: list[str]) -> json.JSONDecoder:
+def _decoder(twice: list[str], huge: list[str]) -> json.JSONDecoder:
     """A strict decoder: an object with a key given twice decodes to a :class:`_Twice`,
-    noted in ``twice``; ``NaN`` and ``Infinity`` to a :class:`_NonFinite`."""
+    noted in ``twice``; ``NaN`` and ``Infinity`` to a :class:`_NonFinite`, and so does a
+    number too large for a float (``1e400``, which Python reads as infinity), noted in
+    ``huge``."""
+
+    def finite(literal: str) -> Any:
+        number = float(literal)
+        if math.isfinite(number):
+            return number
+        huge.append(literal)
+        return _NonFinite(literal)
 
     def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         value = dict(pairs)
@@ -172,7 +184,9 @@ def _decoder(twice: list[str]) -> json.JSONDecoder:
             seen.add(key)
         return value  # pragma: no cover - fewer keys than pairs means one came twice
 
-    return json.JSONDecoder(object_pairs_hook=unique_keys, parse_constant=_no_constant)
+    return json.JSONDecoder(
+        object_pairs_hook=unique_keys, parse_constant=_no_constant, parse_float=finite
+    )
 
 
 class _NonFinite(str):
@@ -298,9 +312,20 @@ def _check_node(node: yaml.Node) -> None:
     elif (
         isinstance(node, yaml.ScalarNode)
         and node.tag == _FLOAT
-        and any(word in node.value.lower() for word in ("nan", "inf"))  # .nan, -.Inf, ...
+        and (
+            any(word in node.value.lower() for word in ("nan", "inf"))  # .nan, -.Inf, ...
+            or not _finite_literal(node.value)  # 1.0e+400: too large, read as inf
+        )
     ):
         raise _TooLarge(f"line {line}: {node.value} is not a finite number")
+
+
+def _finite_literal(text: str) -> bool:
+    """A YAML float literal that reads as a finite number (``1.0e+400`` does not)."""
+    try:
+        return math.isfinite(float(text.replace("_", "")))
+    except ValueError:
+        return True  # a form float() cannot read (sexagesimal 1:30.0): finite when it reads
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:

@@ -23,7 +23,13 @@ from arena.mutation._mutant import Mutant
 from arena.mutation._operators import operator
 from arena.mutation._order import called, order_cases, tool_targets
 from arena.mutation._propose import propose
-from arena.mutation._report import MutantResult, MutationReport, errored_cause, mutation_score
+from arena.mutation._report import (
+    MutantResult,
+    MutationReport,
+    errored_cause,
+    mutation_score,
+    not_injected_cause,
+)
 from arena.mutation._verdict import (
     Scored,
     baseline_of,
@@ -33,6 +39,7 @@ from arena.mutation._verdict import (
     score,
     with_case_hashes,
     without_failed,
+    wrapper_failures,
 )
 from arena.mutation._why import why_survived
 from arena.records.results import RunResult, utcnow
@@ -85,10 +92,12 @@ def build_mutants(
     names: Sequence[str] | None = None,
     weaker_model: str | None = None,
 ) -> list[tuple[MutationOperator, Mutant]]:
-    """Every mutant of ``variant`` the operators ``names`` (all when None) make, in order."""
+    """Every mutant of ``variant`` the operators ``names`` (all when None) make, in order (an
+    operator named twice makes its mutants once)."""
     from arena.mutation._operators import OPERATORS
 
-    chosen = [operator(n) for n in (names if names is not None else OPERATORS.names())]
+    named = names if names is not None else OPERATORS.names()
+    chosen = [operator(n) for n in dict.fromkeys(named)]
     targets = MutationTargets(variant_tools(variant), list(cases), weaker_model)
     return [(op, m) for op in chosen for m in op.mutants(variant, targets)]
 
@@ -158,12 +167,14 @@ class PassState:
 
     def judge(self, results: list[RunResult], complete: bool) -> tuple[list[str], list[str]]:
         """The cases the mutant broke and the gate's blocking findings, from its results (a
-        case whose run failed in the model kills nothing)."""
+        case whose run failed in the model, or where its wrapper could not inject its fault,
+        kills nothing)."""
         broken, blocks = kills(
             self.baseline, self.original, score(results, self.dataset), self.dataset,
             self.options.rules, complete=complete,
         )  # fmt: skip
-        return without_failed(broken, blocks, model_failures(results))
+        failed = {**model_failures(results), **wrapper_failures(results)}
+        return without_failed(broken, blocks, failed)
 
     def run(self, op: MutationOperator, mutant: Mutant, cases: list[GoldenCase]) -> MutantResult:
         batches = self.batches(op, mutant, cases)
@@ -204,8 +215,9 @@ class PassState:
         m = mutant.mutation
         named = [b.split(" ", 1)[1] for b in blocks if " " in b]
         killed_by = list(dict.fromkeys([*broken, *named]))
-        killed = bool(broken or blocks)
-        failed = {} if killed else model_failures(results)
+        not_injected = wrapper_failures(results)  # errored whatever else it did: never a kill
+        killed = bool(broken or blocks) and not not_injected
+        failed = not_injected or ({} if killed else model_failures(results))
         runs = {(r.case_id, r.repeat): r for r in self.original.results}
         reached = op.kind != "tool" or any(
             called(self.by_case.get(c, ()), tool) for c in ran for tool in tool_targets(m)
@@ -218,7 +230,12 @@ class PassState:
         )  # fmt: skip
         if failed:
             result.errored, result.errored_cases = True, list(failed)
-            result.error = errored_cause(m.operator, mutant.model.spec, next(iter(failed.values())))
+            first = next(iter(failed.values()))
+            result.error = (
+                not_injected_cause(first)
+                if not_injected
+                else errored_cause(m.operator, mutant.model.spec, first)
+            )
             return result
         if not killed and not same:
             cases = [self.dataset.case(c) for c in ran]
@@ -235,11 +252,21 @@ def check_mutation(
 ) -> list[tuple[MutationOperator, Mutant]]:
     """The pass's mutants, after checking that the variant and every mutant can run (their
     agents import, their models can be built: a weaker model whose API key variable is unset
-    is bad input, refused before anything runs). Raises InputError naming the mutant."""
+    is bad input, refused before anything runs). Raises InputError naming the mutant, or
+    when the operators make no mutant at all (a score of 0 mutants says nothing)."""
     from arena.runner._preflight import check_run
 
     cases = select_cases(dataset, options.tier, options.case_ids)
     mutants = build_mutants(variant, cases, options.operators, options.weaker_model)
+    if not mutants:
+        named = ", ".join(dict.fromkeys(options.operators or [])) or "none"
+        raise InputError(
+            f"the operators ({named}) make no mutant of the variant {variant.name}: a score of "
+            "0 mutants says nothing about the golden set; choose operators that apply to it "
+            "(arena mutate --plan counts each operator's mutants)",
+            file=variant.source_file,
+            field="--operators",
+        )
     run_options = _options(options, [c.id for c in cases])
     check_run([variant, *(m for _, m in mutants)], run_options)
     return mutants

@@ -43,7 +43,8 @@ class MutantResult(BaseModel):
     errored: bool = Field(
         False,
         description="No verdict: its runs failed in the model (it could not be started or "
-        "reached, timed out, refused the key), not the agent; left out of the score.",
+        "reached, timed out, refused the key), not the agent, or its wrapper could not call "
+        "the tool to inject its fault; left out of the score.",
     )
     error: str | None = Field(None, description="Why it errored, on one line (errored only).")
     errored_cases: list[str] = Field(
@@ -141,12 +142,24 @@ def errored_cause(operator: str, spec: str, error: str) -> str:
     return f"{spec} could not be reached or started: {reason}{hint}"
 
 
+def not_injected_cause(error: str) -> str:
+    """Why a mutant whose wrapper could not call its tool errored, on one line (the wrapper's
+    message, without the tool node's framing)."""
+    start = error.find("the mutant's wrapper")
+    reason = error[start:] if start >= 0 else error
+    reason = reason.split("\n", 1)[0].rstrip("')\" ")
+    return f"its fault was never injected: {reason}"
+
+
 def unfounded_score(report: MutationReport, min_score: float | None) -> str | None:
     """Why the score says nothing (``arena mutate`` exits 2), or None: every mutant it would
     count errored; or ``min_score`` is asked and some mutant errored (each named, with its
     cause) or no mutant counts at all."""
     causes = "; ".join(f"{m.id}: {m.error}" for m in report.errored)
-    failed = "their runs failed in the model, not the agent, so they have no verdict"
+    failed = (
+        "their runs failed in the model, not the agent, or their fault could not be injected, "
+        "so they have no verdict"
+    )
     if report.errored and not report.counted:
         return f"every mutant errored ({failed}): {causes}"
     if min_score is None:

@@ -21,16 +21,49 @@ _UNSEEN: RunnableConfig = {"callbacks": []}
 call alone (the call the agent made, with the mutated result)."""
 
 
+class MutantToolError(RuntimeError):
+    """What the ``tool_raises`` mutant's tool raises on every call."""
+
+
+class MutantWrapperError(RuntimeError):
+    """The mutant's wrapper could not call the tool it wraps, so its fault was never injected
+    (the mutant is ``errored``, never killed: :func:`arena.mutation._verdict.wrapper_failures`)."""
+
+
+def injected_call_id(tool: BaseTool) -> list[str]:
+    """The arguments of ``tool`` langchain fills with the calling message's id
+    (``InjectedToolCallId``): such a tool runs only when invoked with the model's whole tool
+    call, which a wrapper does not have."""
+    from langchain_core.tools import InjectedToolCallId
+
+    schema = tool.args_schema
+    fields = getattr(schema, "model_fields", {}) if isinstance(schema, type) else {}
+    return [
+        name
+        for name, info in fields.items()
+        if any(m is InjectedToolCallId or isinstance(m, InjectedToolCallId) for m in info.metadata)
+    ]
+
+
+def _callable(tool: BaseTool) -> None:
+    """Raise :class:`MutantWrapperError` when a wrapper cannot call ``tool`` with its arguments."""
+    injected = injected_call_id(tool)
+    if injected:
+        raise MutantWrapperError(
+            f"the mutant's wrapper cannot call {tool.name}: its argument {injected[0]} is an "
+            f"InjectedToolCallId, filled only when the model's own tool call invokes it "
+            f"({FAULT} not injected)"
+        )
+
+
 def _call(tool: BaseTool, args: dict[str, Any]) -> Any:
+    _callable(tool)
     return tool.invoke(args, config=_UNSEEN)
 
 
 async def _acall(tool: BaseTool, args: dict[str, Any]) -> Any:
+    _callable(tool)
     return await tool.ainvoke(args, config=_UNSEEN)
-
-
-class MutantToolError(RuntimeError):
-    """What the ``tool_raises`` mutant's tool raises on every call."""
 
 
 def _wrapped(

@@ -107,6 +107,21 @@ def model_failures(results: Sequence[RunResult]) -> dict[str, str]:
     return failed
 
 
+def wrapper_failures(results: Sequence[RunResult]) -> dict[str, str]:
+    """Each case whose runs hold a call the mutant's wrapper could not make
+    (:class:`arena.mutation._tools.MutantWrapperError`), with the first one's error: its fault
+    was never injected there, so what the case did says nothing about the golden set."""
+    from arena.mutation._tools import MutantWrapperError
+
+    marker = MutantWrapperError.__name__
+    failed: dict[str, str] = {}
+    for r in results:
+        for error in [r.error, *(s.error for s in r.steps)]:
+            if error is not None and marker in error:
+                failed.setdefault(r.case_id, error)
+    return failed
+
+
 def without_failed(
     broken: list[str], blocks: list[str], failed: Mapping[str, str]
 ) -> tuple[list[str], list[str]]:

@@ -40,7 +40,7 @@ class ProductionTrace(BaseModel):
     ``answer`` is what production answered: the contestant the candidate is judged against.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # "1e400", "nan" refused
 
     trace_id: str = Field(min_length=1, max_length=512)
     query: str = Field(
@@ -77,7 +77,7 @@ class ProductionTrace(BaseModel):
     def case_id(self) -> str:
         """The golden case id this trace becomes: its trace id when that is a safe id,
         else ``trace-`` and a hash of it."""
-        if _SAFE_ID.match(self.trace_id) and ".." not in self.trace_id:
+        if _SAFE_ID.fullmatch(self.trace_id) and ".." not in self.trace_id:  # "t1\n": hashed
             return self.trace_id
         return "trace-" + hashlib.sha256(self.trace_id.encode()).hexdigest()[:16]
 

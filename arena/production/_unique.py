@@ -1,4 +1,6 @@
-"""Trace ids must be unique across the whole source, checked in the streaming pass.
+"""Trace ids must be unique across the whole source, checked in the streaming pass, and so
+must the case ids they become (:attr:`ProductionTrace.case_id`: an id that is not a safe case
+id is hashed, so ``trace-<hash of X>`` given as an id would collide with ``X``).
 
 Sampling keeps a share of the traces, but a trace id given twice is bad input wherever it is:
 which of the two is production's answer would be a guess. The pass keeps 8 bytes per trace (a
@@ -50,23 +52,32 @@ def unique_ids(
     digests: array[int] = array("Q")
     for number, (_, trace) in enumerate(placed):
         made = trace.trace_id == query_id(trace.query)
-        digests.append(_digest(f"\0{number}" if made else trace.trace_id))  # made: unique
+        digests.append(_digest(f"\0{number}" if made else trace.case_id))  # made: unique
         yield trace
     repeat = _first_repeat(digests)
     if repeat is None:
         return
     first, second = repeat
     places = {first: f"trace #{first + 1}", second: f"trace #{second + 1}"}
-    ids: dict[int, str] = {}
+    ids: dict[int, ProductionTrace] = {}
     if reread is not None:
         for number, (where, trace) in enumerate(reread()):
             if number in places:
-                places[number], ids[number] = where, trace.trace_id
+                places[number], ids[number] = where, trace
             if number >= second:
                 break
-    if len(set(ids.values())) > 1:
-        return  # two ids with one 64-bit digest, not one id twice
-    named = f" {ids[second]!r}" if ids else ""
+    if len({t.case_id for t in ids.values()}) > 1:
+        return  # two case ids with one 64-bit digest, not one id twice
+    if len({t.trace_id for t in ids.values()}) > 1:
+        raise InputError(
+            f"trace ids {ids[first].trace_id!r} and {ids[second].trace_id!r} (first at "
+            f"{places[first]}) become the same case id {ids[second].case_id!r} (an id that is "
+            "not a safe case id is hashed); give one of them another id",
+            file=file,
+            at=places[second],
+            field="trace_id",
+        )
+    named = f" {ids[second].trace_id!r}" if ids else ""
     raise InputError(
         f"trace id{named} is given twice (first at {places[first]})",
         file=file,

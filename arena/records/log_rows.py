@@ -36,6 +36,8 @@ class WinnerCounts:
     inconsistent: int = 0
     errors: int = 0
     written: dict[str, int] = field(default_factory=dict)
+    replaced: int = 0
+    """Votes left out because the same judge voted on the same pair again later in the file."""
 
     def note(self, written: str) -> None:
         """Count one row's written winner if it is not already in Chatbot Arena's words."""
@@ -59,6 +61,11 @@ class WinnerCounts:
             parts.append(
                 f"{self.errors} row{'s' if self.errors != 1 else ''} with winner 'error' "
                 "(no verdict) left out"
+            )
+        if self.replaced:
+            parts.append(
+                f"{self.replaced} earlier vote{'s' if self.replaced != 1 else ''} of a judge on "
+                "a pair replaced by their later vote (one vote per judge and pair)"
             )
         return "; ".join(parts)
 

@@ -11,12 +11,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from arena.reports._format import is_web_url, pct, terminal_safe, text_table
+    from arena.reports._format import is_web_url, json_text, pct, terminal_safe, text_table
     from arena.reports._markdown import md_link, md_table, scores_markdown
     from arena.reports._render import scores_json, scores_table
 
 _EXPORTS = {
     "is_web_url": "arena.reports._format",
+    "json_text": "arena.reports._format",
     "md_link": "arena.reports._markdown",
     "md_table": "arena.reports._markdown",
     "pct": "arena.reports._format",
@@ -29,6 +30,7 @@ _EXPORTS = {
 
 __all__ = [
     "is_web_url",
+    "json_text",
     "md_link",
     "md_table",
     "pct",

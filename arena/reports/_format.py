@@ -6,6 +6,7 @@ Standard library only, so the CLI can import it without loading the scoring pack
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Sequence
@@ -35,6 +36,26 @@ def terminal_safe(text: str) -> str:
     if not _CONTROL.search(text):
         return text
     return _CONTROL.sub(_escaped, text.replace("\r\n", "\n"))
+
+
+def finite_json(value: Any) -> Any:
+    """``value`` with every float that is not finite (``inf``, ``nan``) as None: JSON has no
+    such numbers, and Python's ``json`` would write ``Infinity``/``NaN``, which no JSON reader
+    accepts."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite_json(v) for v in value]
+    return value
+
+
+def json_text(value: Any, *, indent: int | None = 2, sort_keys: bool = False) -> str:
+    """``value`` as JSON text every reader accepts: a number that is not finite is written
+    ``null`` (:func:`finite_json`), never ``Infinity`` or ``NaN``. Every ``--json`` output is
+    written with it."""
+    return json.dumps(finite_json(value), indent=indent, sort_keys=sort_keys, allow_nan=False)
 
 
 def one_line(text: str) -> str:

@@ -3,12 +3,12 @@ in :data:`arena.registry.REPORT_FORMATS` (``table``, ``json``, ``markdown`` or a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from arena import registry
 from arena.registry import Registry, report_format
+from arena.reports._format import json_text
 from arena.scoring._aggregate import GroupStats, VariantScores
 from arena.scoring._combined import CaseScore
 
@@ -60,7 +60,7 @@ def as_json(report: ScoreReport) -> str:
         v: {d: s.model_dump() for d, s in levels.items()}
         for v, levels in report.by_difficulty.items()
     }
-    return json.dumps({"run_id": report.run_id, "grader": report.grader, **doc}, indent=2)
+    return json_text({"run_id": report.run_id, "grader": report.grader, **doc})
 
 
 @report_format("markdown", "Markdown tables", order=30)

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import URL, Engine, create_engine, event, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
-from arena.errors import InputError
+from arena.errors import EnvironmentFault, InputError, environment_fault
 
 DEFAULT_URL = "sqlite:///arena.db"
 # How long an SQLite writer waits for another process's write transaction, in seconds.
@@ -95,8 +95,16 @@ def _check_sqlite_file(url: str, origin: str, database: str | None) -> None:
         )
 
 
-def open_error(url: str, origin: str, exc: DBAPIError) -> InputError:
-    """The InputError for a database that could not be opened (first line of the cause)."""
+def open_error(url: str, origin: str, exc: DBAPIError) -> InputError | EnvironmentFault:
+    """The InputError for a database that could not be opened (first line of the cause), or
+    the :class:`~arena.errors.EnvironmentFault` when the machine refused the write (a full
+    disk, a file-size limit, a read-only file: exit 3, not bad input)."""
+    parsed = make_url(url)
+    sqlite = parsed.get_backend_name() == "sqlite" and parsed.database
+    folder = str(Path(parsed.database or ".").expanduser().absolute().parent) if sqlite else None
+    fault = environment_fault(exc, folder)
+    if fault is not None:
+        return EnvironmentFault(f"{origin} {safe_url(url)}: {fault}")
     problem = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
     parsed = make_url(url)
     if "file is not a database" in problem and parsed.get_backend_name() == "sqlite":

@@ -5,10 +5,11 @@ A JSONL file (or one JSON list) of rows: ``source`` (where the label comes from)
 (optional: the judge's label, e.g. ``local:qwen2.5-coder-1.5b/grades``; a row without one
 calibrates every judge), the verdict's ``score`` in [0, 1] or its order-averaged ``p_a``
 (P(A better); the score is then ``|2 p_a - 1|``), ``said`` (the judge's winner) and
-``label`` (the person's winner), both ``model_a``, ``model_b`` or a tie, and optionally the
-pair it is about (``case_id``, ``variant_a``, ``variant_b``, ``repeat``): rows naming one pair
-count once (by majority); a row naming none is a pair of its own. Tied labels are left out. A
-source naming MT-Bench is refused.
+``label`` (the person's winner), both ``model_a``, ``model_b``, ``tie`` or ``tie (bothbad)``
+(``said`` may be ``error``; any other value is refused, naming the line and field), and
+optionally the pair it is about (``case_id``, ``variant_a``, ``variant_b``, ``repeat``): rows
+naming one pair count once (by majority); a row naming none is a pair of its own. Tied labels
+are left out. A source naming MT-Bench is refused.
 """
 
 from __future__ import annotations
@@ -16,13 +17,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from arena.errors import InputError
 from arena.inputs.files import read_json_rows
 from arena.inputs.validation import input_error
 from arena.trust._label_pairs import PairId
 from arena.trust._selective import Labelled, check_source, label_verdict
+from arena.vocabulary import ERROR, LOG_WINNERS
+
+SAID_WINNERS: tuple[str, ...] = (*LOG_WINNERS, ERROR)
+"""What ``said`` may hold: a winner, or ``error`` (the judge gave none: the row is left out)."""
 
 
 class LabelledRow(BaseModel):
@@ -42,11 +55,30 @@ class LabelledRow(BaseModel):
     repeat: int = Field(0, ge=0, description="The pair's repeat.")
     _where: str = PrivateAttr("")
 
+    @field_validator("source")
+    @classmethod
+    def _allowed_source(cls, value: str) -> str:
+        check_source(value)  # MT-Bench refused before the row's other fields are read
+        return value
+
+    @field_validator("said")
+    @classmethod
+    def _known_said(cls, value: str) -> str:
+        if value not in SAID_WINNERS:
+            raise ValueError(f"must be one of {', '.join(SAID_WINNERS)}, got {value!r}")
+        return value
+
+    @field_validator("label")
+    @classmethod
+    def _known_label(cls, value: str) -> str:
+        if value not in LOG_WINNERS:
+            raise ValueError(f"must be one of {', '.join(LOG_WINNERS)}, got {value!r}")
+        return value
+
     @model_validator(mode="after")
     def _one_score(self) -> LabelledRow:
         if (self.score is None) == (self.p_a is None):
             raise ValueError("give exactly one of score and p_a")
-        check_source(self.source)
         return self
 
     def labelled(self) -> Labelled | None:

@@ -7,6 +7,11 @@ MT-Bench judgment files (``model_1``/``model_2``, ``g1_winner``/``g2_winner``, o
 ``tie (inconsistent)``) are read as FastChat reads them, an inconsistent verdict as a tie and
 a row with winner ``error`` left out, both counted. Human label files of the older form
 (``case_id``, ``variant_a``, ``variant_b``, ``winner``, optional ``repeat``) are read too.
+
+One vote per judge and pair: when a row naming its ``judge`` votes again on a pair that judge
+already voted on (the same question, turn and repeat, the two models in either order), the
+later row replaces the earlier one (a person who changed their mind; counted). Rows without a
+``judge`` are of people nobody named, so each counts.
 """
 
 from __future__ import annotations
@@ -127,21 +132,38 @@ def load_votes(
     path: str | Path, *, default_judge: str | None = None, counts: WinnerCounts | None = None
 ) -> list[Vote]:
     """Every vote of a log (self-battles and rows without a verdict skipped: they compare
-    nothing); ``counts`` tallies the inconsistent verdicts and judge errors read.
+    nothing), one per judge and pair (a later vote of a named judge on a pair replaces the
+    earlier); ``counts`` tallies the inconsistent verdicts, judge errors and replaced votes.
 
     Raises:
         InputError: naming the file, the row and the field of the first bad row, or when
             the file holds no votes.
     """
     file = str(path)
-    votes = []
-    for where, row in _rows(path):
+    votes: dict[object, Vote] = {}
+    for number, (where, row) in enumerate(_rows(path)):
         vote = vote_from_row(row, file, where, default_judge, counts)
-        if vote is not None and vote.model_a != vote.model_b:
-            votes.append(vote)
+        if vote is None or vote.model_a == vote.model_b:
+            continue
+        named = isinstance(row, dict) and "judge" in row
+        key: object = _voted_pair(vote) if named else number
+        if votes.pop(key, None) is not None and counts is not None:
+            counts.replaced += 1  # the later vote replaces it (and takes its place in order)
+        votes[key] = vote
     if not votes:
         raise InputError("no votes in the file", file=file)
-    return votes
+    return list(votes.values())
+
+
+def _voted_pair(vote: Vote) -> tuple[str, str, int, int, frozenset[str]]:
+    """The judge and the pair a vote is on (models in either order)."""
+    return (
+        vote.judge,
+        vote.question_id,
+        vote.turn,
+        vote.repeat,
+        frozenset((vote.model_a, vote.model_b)),
+    )
 
 
 def human_agreement(battles: Sequence[Battle], humans: Sequence[Vote]) -> AgreementRow:

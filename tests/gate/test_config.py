@@ -49,6 +49,19 @@ def test_an_empty_file_is_the_defaults(tmp_path: Path) -> None:
         ("budget:\n  max_cost_per_query: -1\n", "budget.max_cost_per_query", "greater than"),
         ("compare:\n  fail_on: [maybe]\n", "compare.fail_on.0", "'worse'"),
         ("surprise: 1\n", "surprise", "Extra inputs"),
+        # strict types, as in the case files: nothing is converted without a word
+        ("mutation:\n  min_score: true\n", "mutation.min_score", "must be a number, got true"),
+        ('run:\n  repeats: "3"\n', "run.repeats", 'must be an integer, got "3"'),
+        ("run:\n  repeats: 3.0\n", "run.repeats", "must be an integer, got 3.0"),
+        ("run:\n  timeout_s: true\n", "run.timeout_s", "must be a number, got true"),
+        ('rules:\n  max_drop: "0.1"\n', "rules.max_drop", 'must be a number, got "0.1"'),
+        ("compare:\n  sequential: 1\n", "compare.sequential", "must be true or false, got 1"),
+        ('compare:\n  sequential: "yes"\n', "compare.sequential", "must be true or false"),
+        (
+            "absolute:\n  min_tier_pass_rate: {critical: true}\n",
+            "absolute.min_tier_pass_rate.critical",
+            "must be a number, got true",
+        ),
     ],
 )
 def test_bad_settings_name_the_file_and_the_field(

@@ -63,6 +63,17 @@ def test_rows_become_labelled_verdicts_of_their_judge(tmp_path: Path) -> None:
             "source",
             "MT-Bench",
         ),
+        (
+            {"source": "x", "score": 0.5, "said": "banana", "label": "model_a"},
+            "said",
+            "must be one of model_a, model_b, tie, tie \\(bothbad\\), error, got 'banana'",
+        ),
+        (
+            {"source": "x", "score": 0.5, "said": "model_a", "label": "draw"},
+            "label",
+            "must be one of model_a, model_b, tie, tie \\(bothbad\\), got 'draw'",
+        ),
+        ({"source": "x", "score": 0.5, "said": "model_a", "label": "error"}, "label", "'error'"),
     ],
 )
 def test_a_bad_row_names_the_file_line_and_field(
