@@ -11,7 +11,7 @@ import streamlit as st
 from arena.app import data
 from arena.app.text import md
 
-MARKS = {"yes": "✅", "no": "❌", "open": "⏳"}
+MARKS = {"yes": "✓", "no": "✗", "open": "…"}
 """A status symbol beside the answer, which always opens with its word (Yes, No, None
 proven yet...): never colour alone."""
 KEYS = ("best", "cheaper", "trust")

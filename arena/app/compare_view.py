@@ -168,14 +168,14 @@ def per_case(table: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame
         hide_index=True,
         width="stretch",
         column_config={
-            "Case": text(width="small"),
-            "Change": text(width="small", help="Golden pass/fail from baseline to candidate"),
-            "Judge winner": text(width="small"),
-            baseline: text(width="small", help=f"{baseline}'s golden check"),
-            candidate: text(width="small", help=f"{candidate}'s golden check"),
-            "Question": text(width="medium"),
-            f"{baseline} output": text(width="medium"),
-            f"{candidate} output": text(width="medium"),
+            "Case": text(width=70),
+            "Change": text(width=100, help="Golden pass/fail from baseline to candidate"),
+            "Judge winner": text(width=110),
+            baseline: text(width=80, help=f"{baseline}'s golden check"),
+            candidate: text(width=80, help=f"{candidate}'s golden check"),
+            "Question": text(width=150),
+            f"{baseline} output": text(width=180),
+            f"{candidate} output": text(width=180),
             f"{baseline} score": text(width="small"),
             f"{candidate} score": text(width="small"),
         },
@@ -307,7 +307,7 @@ def _badge(passed: Any) -> str:
     """A golden check as a badge: a symbol and a word."""
     if passed is None or missing(passed):
         return "- not scored"
-    return "✅ pass" if passed else "❌ fail"
+    return "✓ pass" if passed else "✗ fail"
 
 
 def _change(was: Any, now: Any) -> str:

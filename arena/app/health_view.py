@@ -44,6 +44,8 @@ MAIN = [
     "Warnings",
 ]
 """The columns shown first: whether to trust the judge, then its biases."""
+WIDTHS = [140, 130, 100, 100, 60, 75, 65, 70, 50, 50, 110]
+"""Their widths in pixels: together they fit the main panel of a 1440 px screen."""
 
 
 def trust_word(found: dict[str, Any] | None) -> str:
@@ -148,17 +150,23 @@ def health_section(ctx: Context) -> None:
     shown = table if advanced else table[MAIN]
     text = st.column_config.TextColumn
     config: dict[str, Any] = {
-        name: text(help=helped) for name, helped in zip(MAIN[5:10], HELPS, strict=True)
+        name: text(help=helped, width=width)
+        for name, helped, width in zip(MAIN[5:10], HELPS, WIDTHS[5:10], strict=True)
     }
+    config["Judge"] = text(width=WIDTHS[0])
+    config["Accuracy 95% CI"] = text(width=WIDTHS[3])
+    config["Battles"] = st.column_config.NumberColumn(width=WIDTHS[4])
     config["Trust"] = text(
+        width=WIDTHS[1],
         help="Whether the judge's verdicts follow answer quality: its decisive-pair accuracy "
-        "interval lies above 50%"
+        "interval lies above 50%",
     )
     config["Decisive-pair accuracy"] = text(
+        width=WIDTHS[2],
         help="Clear-cut pairs (one answer passes its golden case, the other fails) on which "
-        "the judge prefers the passing answer"
+        "the judge prefers the passing answer",
     )
-    config["Warnings"] = text(width="large")
+    config["Warnings"] = text(width=WIDTHS[10])
     config["Coverage"] = text(
         help="Share of the run's decisive-like pairs (a golden check or a vote names a "
         "winner: the pairs the guarantee is about) given at the selective threshold (the rest "

@@ -31,8 +31,10 @@ PAGE_CSS = f"""<style>
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p,
 [data-testid="stWidgetLabel"] p, [data-testid="stMetricLabel"] p,
 [data-testid="stMarkdownContainer"] small {{ color: {MUTED_TEXT} !important; opacity: 1; }}
+[data-testid="stCode"] code span {{ color: {TEXT} !important; }}
 </style>"""
-"""The page's only style: captions, widget and metric labels in :data:`MUTED_TEXT`."""
+"""The page's only style: captions, widget and metric labels in :data:`MUTED_TEXT`; code
+in :data:`TEXT` (the syntax colours of JSON keys and strings are below 3:1)."""
 
 
 def _slot(name: str) -> int:

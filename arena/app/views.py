@@ -366,6 +366,11 @@ def leaderboard_section(ctx: Context) -> None:
                 frame, variants, "pass_rate", f"Pass rate ({ctx.scope})", ".0%"
             )
         st.altair_chart(chart, width="stretch")
+        if charts.spend_axis(frame)[0] != "cost":
+            st.caption(
+                "Every cost is $0 (local models): the chart places the variants by tokens "
+                "per query instead, so it has no cost axis."
+            )
 
 
 def breakdown_section(ctx: Context) -> None:

@@ -187,7 +187,7 @@ def print_leaderboard(board: Any) -> None:
             e.variant,
             rating(e.rating),
             interval(e.ci_low, e.ci_high, e.battles),
-            number(e.elo),
+            rating(e.elo),
             percent(e.win_rate),
             e.battles,
             e.crashes,

@@ -195,7 +195,7 @@ def compare_variants(
         reasons.append(trust)
     if regressed:
         reasons.append(
-            f"pass rate {cand.pass_rate:.1%} vs {base.pass_rate:.1%}, mean score "
+            f"pass rate {percent(cand.pass_rate)} vs {percent(base.pass_rate)}, mean score "
             f"{cand.mean_score:.3f} vs {base.mean_score:.3f}"
         )
     rate_text = (
