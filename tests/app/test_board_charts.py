@@ -83,3 +83,29 @@ def test_text_colours_pass_aa_and_the_check_tells_them_apart() -> None:
     assert contrast(TEXT) >= AA and contrast(MUTED_TEXT) >= AA
     assert contrast("#FFA421") < AA  # the orange label the issue measured at 2.55:1
     assert round(contrast("#000000"), 1) == 21.0
+
+
+def test_a_winner_from_a_near_tie_is_marked_and_explained_in_compare() -> None:
+    from types import SimpleNamespace
+
+    from arena.app.compare_view import _orders, near_tie
+
+    battle = SimpleNamespace(
+        winner="model_b",
+        variant_a="baseline",
+        variant_b="prompt-v2",
+        ab_label="A=B",
+        ba_label="A=B",
+        ab_error="",
+        ba_error="",
+        ab_rationale="close",
+        ba_rationale="close",
+        p_a=0.484,
+        tie_margin=0.01,
+        suspected_injection="",
+    )
+    winner = _orders(battle, "baseline", "prompt-v2")[0]
+    assert winner == "prompt-v2 (near tie)"
+    assert "P(A better) = 0.484 is 0.016 from one half" in near_tie(battle)
+    clear = SimpleNamespace(**{**vars(battle), "ab_label": "B>A", "ba_label": "A>B"})
+    assert near_tie(clear) == "" and _orders(clear, "baseline", "prompt-v2")[0] == "prompt-v2"

@@ -1,5 +1,5 @@
-"""The Leaderboard's judge banner: the selected judge's decisive-pair accuracy, and a clear
-warning when it cannot beat chance (AppTest, in-process, scripted health reports)."""
+"""The judge banner, first on Judge health: the selected judge's decisive-pair accuracy, and a
+clear warning when it cannot beat chance (AppTest, in-process, scripted health reports)."""
 
 from __future__ import annotations
 
