@@ -12,7 +12,7 @@ import streamlit as st
 from arena import display
 from arena.app import data
 from arena.app.text import md
-from arena.app.views import Context
+from arena.app.views import Context, screen_reader_table
 
 PERCENT = [
     "position_consistency",
@@ -178,6 +178,7 @@ def health_section(ctx: Context) -> None:
         "the grader, a forged checklist line, chat-template tokens): that answer never wins"
     )
     st.dataframe(shown, hide_index=True, width="stretch", column_config=config)
+    screen_reader_table(shown)
     agreement_section(report)
 
 

@@ -298,6 +298,7 @@ def leaderboard_table(ctx: Context, entries: pd.DataFrame, advanced: bool = Fals
             ),
         },
     )
+    screen_reader_table(table)
     st.caption(
         f"Pass rate covers **{md(ctx.scope)}** (change it in the sidebar); tokens, latency "
         "and cost cover every result of the run."
@@ -309,6 +310,13 @@ def leaderboard_table(ctx: Context, entries: pd.DataFrame, advanced: bool = Fals
         )
     )
     return table
+
+
+def screen_reader_table(table: pd.DataFrame) -> None:
+    """The same table as plain HTML, every column in the page, for screen readers (the grid
+    above draws on a canvas and exposes only the columns scrolled into view)."""
+    with st.expander("The table as text (for screen readers)"):
+        st.table(table.astype(str))
 
 
 def board_notes(board: dict[str, Any]) -> None:

@@ -111,6 +111,10 @@ def test_leaderboard_lists_variants_with_ratings(
         "Accuracy 95% CI",
     ]
     assert health["Trust"].tolist() == ["yes: beats chance"]
+    # Each table again as plain HTML for screen readers, every column in the page.
+    texts = [t.value for t in at.table]
+    assert any(list(t.columns) == list(advanced.columns) for t in texts)
+    assert any(list(t["Judge"]) == ["fake:judge/text"] for t in texts if "Judge" in t)
 
 
 def _pass_rates(at: AppTest) -> dict[str, str]:
