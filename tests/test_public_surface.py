@@ -28,6 +28,7 @@ EXCLUDED = {
 # modules of the root face: the foundations every layer imports, and the extension surface
 ROOT_MODULES = {
     "defaults",
+    "display",
     "errors",
     "extend",
     "fanout",

@@ -1,7 +1,9 @@
 """Altair charts of the leaderboard: forest plot, win-rate heatmap, categories, cost, trends.
 
-Every chart takes plain DataFrames and the ordered list of variant names, so a variant keeps
-the same colour in every chart.
+Every chart takes plain DataFrames and the ordered list of variant names; a variant's colour
+comes from its name (:func:`arena.app.palette.variant_colors`, colour-blind safe), so it keeps
+it in every chart whatever the judge or the ranking. Values are printed on the marks (labels
+formatted by :mod:`arena.display`, as everywhere else), so no chart is read by colour alone.
 """
 
 from __future__ import annotations
@@ -11,20 +13,33 @@ from typing import Any, Final
 import altair as alt
 import pandas as pd
 
-SCHEME: Final = "tableau10"
+from arena import display
+from arena.app.palette import TEXT, variant_colors
+
+HEAT_SCHEME: Final = "blueorange"
+"""Diverging and colour-blind safe (no red against green)."""
+PASS_SCHEME: Final = "viridis"
+LABEL_LIMIT: Final = 220
 
 
 def _color(variants: list[str], legend: bool = False) -> alt.Color:
+    colors = variant_colors(variants)
     return alt.Color(
         "variant:N",
-        scale=alt.Scale(domain=variants, scheme=SCHEME),
+        scale=alt.Scale(domain=variants, range=[colors[v] for v in variants]),
         legend=alt.Legend(title="Variant", orient="right", labelLimit=160) if legend else None,
     )
 
 
+def _title(text: str) -> alt.TitleParams:
+    """A chart title that is never cut off (no length limit, wraps nothing)."""
+    return alt.TitleParams(text, anchor="start", limit=0, color=TEXT, fontSize=14)
+
+
 def forest_plot(entries: pd.DataFrame, variants: list[str]) -> alt.LayerChart:
     """Each variant's rating (dot) with its 95% interval (bar), best at the top."""
-    data = entries.dropna(subset=["rating"])
+    data = entries.dropna(subset=["rating"]).copy()
+    data["label"] = [display.rating(v) for v in data["rating"]]
     base = alt.Chart(data).encode(
         y=alt.Y("variant:N", sort=variants, title=None, axis=alt.Axis(labelLimit=220)),
         color=_color(variants),
@@ -47,11 +62,11 @@ def forest_plot(entries: pd.DataFrame, variants: list[str]) -> alt.LayerChart:
         tooltip=tooltip,
     )
     dots = base.mark_point(filled=True, size=140, opacity=1).encode(x="rating:Q", tooltip=tooltip)
-    labels = base.mark_text(dy=-13, fontSize=12, fontWeight="bold").encode(
-        x="rating:Q", text=alt.Text("rating:Q", format=".0f")
+    labels = base.mark_text(dy=-13, fontSize=12, fontWeight="bold", color=TEXT).encode(
+        x="rating:Q", text="label:N"
     )
     return (bars + dots + labels).properties(
-        height=alt.Step(46), title="Ratings with 95% intervals"
+        height=alt.Step(46), title=_title("Ratings with 95% intervals")
     )
 
 
@@ -60,12 +75,18 @@ def win_rate_heatmap(
 ) -> alt.LayerChart:
     """Share of battles the row variant won against the column variant (ties count half)."""
     rows = [
-        {"variant": a, "opponent": b, "win_rate": matrix[i][j], "battles": counts[i][j]}
+        {
+            "variant": a,
+            "opponent": b,
+            "win_rate": matrix[i][j],
+            "battles": counts[i][j],
+            "label": display.percent(matrix[i][j]),
+        }
         for i, a in enumerate(models)
         for j, b in enumerate(models)
         if i != j and matrix[i][j] is not None
     ]
-    data = pd.DataFrame(rows, columns=["variant", "opponent", "win_rate", "battles"])
+    data = pd.DataFrame(rows, columns=["variant", "opponent", "win_rate", "battles", "label"])
     base = alt.Chart(data).encode(
         y=alt.Y("variant:N", sort=models, title="Variant (row) ...", axis=alt.Axis(labelLimit=220)),
         x=alt.X(
@@ -79,30 +100,35 @@ def win_rate_heatmap(
         color=alt.Color(
             "win_rate:Q",
             title="Win rate",
-            scale=alt.Scale(scheme="redblue", domain=[0, 1], domainMid=0.5),
+            scale=alt.Scale(scheme=HEAT_SCHEME, domain=[0, 1], domainMid=0.5),
             legend=alt.Legend(format=".0%"),
         ),
         tooltip=[
             alt.Tooltip("variant:N", title="Variant"),
             alt.Tooltip("opponent:N", title="Opponent"),
-            alt.Tooltip("win_rate:Q", title="Win rate", format=".0%"),
+            alt.Tooltip("label:N", title="Win rate"),
             alt.Tooltip("battles:Q", title="Battles"),
         ],
     )
     text = base.mark_text(fontSize=13).encode(
-        text=alt.Text("win_rate:Q", format=".0%"),
+        text="label:N",
         color=alt.condition(
             "abs(datum.win_rate - 0.5) > 0.3", alt.value("white"), alt.value("black")
         ),
     )
     return (cells + text).properties(
-        width=alt.Step(84), height=alt.Step(46), title="Pairwise win rate (row beats column)"
+        width=alt.Step(84),
+        height=alt.Step(46),
+        title=_title("Pairwise win rate (row beats column)"),
     )
 
 
 def category_grid(data: pd.DataFrame, variants: list[str]) -> alt.LayerChart:
     """Golden pass rate per variant (row) and category (column), labelled in every cell."""
     categories = sorted(data["category"].unique())
+    data = data.assign(
+        label=[display.rate_of(r, n) for r, n in zip(data["pass_rate"], data["cases"], strict=True)]
+    )
     base = alt.Chart(data).encode(
         y=alt.Y("variant:N", sort=variants, title=None, axis=alt.Axis(labelLimit=220)),
         x=alt.X(
@@ -116,61 +142,77 @@ def category_grid(data: pd.DataFrame, variants: list[str]) -> alt.LayerChart:
         color=alt.Color(
             "pass_rate:Q",
             title="Pass rate",
-            scale=alt.Scale(scheme="redyellowgreen", domain=[0, 1]),
+            scale=alt.Scale(scheme=PASS_SCHEME, domain=[0, 1]),
             legend=alt.Legend(format=".0%"),
         ),
         tooltip=[
             alt.Tooltip("variant:N", title="Variant"),
             alt.Tooltip("category:N", title="Category"),
-            alt.Tooltip("pass_rate:Q", title="Pass rate", format=".0%"),
-            alt.Tooltip("cases:Q", title="Cases"),
+            alt.Tooltip("label:N", title="Passed"),
         ],
     )
-    text = base.mark_text(fontSize=13).encode(
-        text=alt.Text("pass_rate:Q", format=".0%"),
-        color=alt.condition(
-            "datum.pass_rate < 0.2 || datum.pass_rate > 0.85",
-            alt.value("white"),
-            alt.value("black"),
-        ),
+    text = base.mark_text(fontSize=12).encode(
+        text="label:N",
+        color=alt.condition("datum.pass_rate < 0.6", alt.value("white"), alt.value("black")),
     )
     return (cells + text).properties(
-        width=alt.Step(96), height=alt.Step(46), title="Golden pass rate per category"
+        width=alt.Step(110), height=alt.Step(46), title=_title("Golden pass rate per category")
     )
+
+
+def spend_axis(data: pd.DataFrame) -> tuple[str, str, str]:
+    """(column, axis title, what) of the spend axis: cost per query, or tokens per query
+    when every cost is $0 (local models), so the chart still separates the variants."""
+    costs = pd.to_numeric(data.get("cost", pd.Series(dtype=float)), errors="coerce")
+    if bool((costs.fillna(0) > 0).any()):
+        return "cost", "Cost per query (USD, lower is better)", "Cost"
+    return "tokens_per_query", "Tokens per query (lower is better; every cost is $0)", "Tokens"
 
 
 def cost_quality(
     data: pd.DataFrame, variants: list[str], quality: str, quality_title: str, quality_format: str
 ) -> alt.LayerChart:
-    """Cost per query against quality: up and to the left is better and cheaper."""
-    data = data.dropna(subset=["cost", quality])
-    positive = bool(len(data)) and bool((data["cost"] > 0).all())
-    scale = alt.Scale(type="log") if positive else alt.Scale(zero=True)
+    """Spend per query against quality: up and to the left is better and cheaper. Spend is
+    the cost, or the tokens when every cost is $0 (no cost axis then)."""
+    spend, spend_title, what = spend_axis(data)
+    data = data.dropna(subset=[spend, quality]).copy()
+    positive = bool(len(data)) and bool((data[spend] > 0).all())
+    money = spend == "cost"
+    data["spend_text"] = [display.dollars(v) if money else display.tokens(v) for v in data[spend]]
+    data["quality_text"] = [
+        display.percent(v) if quality_format.endswith("%") else display.rating(v)
+        for v in data[quality]
+    ]
+    scale = alt.Scale(type="log") if positive and money else alt.Scale(zero=True, nice=True)
+    axis = (
+        alt.Axis(format="$.2~g" if positive else "$.4f", grid=not positive, tickCount=5)
+        if money
+        else alt.Axis(format=",d", tickMinStep=1)
+    )
     base = alt.Chart(data).encode(
-        x=alt.X(
-            "cost:Q",
-            scale=scale,
-            title="Cost per query (USD, lower is better)",
-            axis=alt.Axis(format="$.2~g" if positive else "$.4f", grid=not positive, tickCount=5),
-        ),
+        x=alt.X(f"{spend}:Q", scale=scale, title=spend_title, axis=axis),
         y=alt.Y(
             f"{quality}:Q",
             scale=alt.Scale(zero=False, nice=True),
             title=f"{quality_title} (higher is better)",
-            axis=alt.Axis(format=quality_format),
+            axis=alt.Axis(format=quality_format, titleLimit=0),
         ),
         color=_color(variants),
     )
     points = base.mark_point(filled=True, size=160).encode(
         tooltip=[
             alt.Tooltip("variant:N", title="Variant"),
-            alt.Tooltip("cost:Q", title="Cost per query", format="$.6f"),
-            alt.Tooltip(f"{quality}:Q", title=quality_title, format=quality_format),
+            alt.Tooltip("spend_text:N", title=f"{what} per query"),
+            alt.Tooltip("quality_text:N", title=quality_title),
             alt.Tooltip("description:N", title="Description"),
         ]
     )
-    labels = base.mark_text(align="left", dx=10, fontSize=12).encode(text="variant:N")
-    return (points + labels).properties(height=340, title=f"Cost against {quality_title.lower()}")
+    labels = base.mark_text(align="left", dx=10, dy=-8, fontSize=12, color=TEXT).encode(
+        text="variant:N"
+    )
+    return (points + labels).properties(
+        height=340, title=_title(f"{what} against {quality_title.lower()}")
+    )
 
 
 def trend_chart(
@@ -198,7 +240,7 @@ def trend_chart(
             color=_color(variants, legend=True),
             tooltip=tooltip,
         )
-        .properties(height=320, title=f"{title} over runs")
+        .properties(height=320, title=_title(f"{title} over runs"))
     )
 
 

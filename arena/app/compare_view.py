@@ -9,29 +9,34 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
+from arena import display
 from arena.app import data
 from arena.app.dialogue_view import load_dialogue, render_dialogue
 from arena.app.graph_view import graph_path
-from arena.app.text import VERDICT_STYLE, dollars, md, missing
+from arena.app.text import VERDICT_STYLE, md, missing
 from arena.app.views import Context
-from arena.reports._format import pct
 from arena.vocabulary import TIE, label_words, winner_words
 
-percent = partial(pct, digits=0, empty="-")
-"""A rate as a whole percentage, '-' when missing."""
 FORMATS: dict[str, Callable[[Any], str]] = {
-    "pct": percent,
-    "usd": dollars,
-    "num": lambda v: f"{v:.2f}",
-    "sec": lambda v: f"{v:.1f} s",
+    "pct": display.percent,
+    "usd": display.dollars,
+    "num": display.score,
+    "sec": display.seconds,
+    "tok": display.tokens,
 }
-"""How the verdict box shows each kind of figure."""
+"""How the verdict box shows each kind of figure (the CLI's formats)."""
+CHANGES = {"improved": "⬆ improved", "regressed": "⬇ regressed", "same": "= same"}
+"""A case's golden change from baseline to candidate, in a symbol and a word."""
+FILTER_NOTE = (
+    "The verdict covers every counted golden case of the run (the sidebar's tier and "
+    "category do not apply to it, as in `arena compare`); the per-case table below follows "
+    "the sidebar's tier and category ({scope})."
+)
 
 
 def _defaults(names: list[str], ranked: list[str]) -> tuple[int, int]:
@@ -40,48 +45,149 @@ def _defaults(names: list[str], ranked: list[str]) -> tuple[int, int]:
     return base, names.index(best)
 
 
+def presets(names: list[str], board: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """One-click pairs: "Cheaper model vs baseline" and "Best vs baseline" (baseline, then
+    candidate), when the run has a variant named baseline and such a variant."""
+    from arena.gate import cheaper_variant
+    from arena.leaderboard import VariantStanding
+
+    if "baseline" not in names:
+        return {}
+    entries = [VariantStanding.model_validate(e) for e in board["entries"]]
+    found = {}
+    cheap = cheaper_variant(entries)
+    if cheap is not None:
+        found["Cheaper model vs baseline"] = ("baseline", cheap)
+    best = next((e.variant for e in entries if e.variant != "baseline" and e.rating), None)
+    if best is not None:
+        found["Best vs baseline"] = ("baseline", best)
+    return found
+
+
+def _pick(pair: tuple[str, str]) -> None:
+    st.session_state["cmp_baseline"], st.session_state["cmp_candidate"] = pair
+
+
 def compare_section(ctx: Context) -> None:
-    """Pick two variants; show the verdict, the per-case table and one case in detail."""
+    """Pick two variants (or a preset); show the verdict, the per-case table (winner and
+    pass/fail first, improved and regressed counted, regressions only on demand) and one
+    case in detail."""
     names = list(ctx.run["variants"])
     if len(names) < 2:
         st.info("This run has a single variant: nothing to compare.")
         return
     board = data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)
     base_i, cand_i = _defaults(names, [e["variant"] for e in board["entries"]])
+    for key, index in (("cmp_baseline", base_i), ("cmp_candidate", cand_i)):
+        if st.session_state.get(key) not in names:
+            st.session_state[key] = names[index]
+    shortcuts = presets(names, board)
+    if shortcuts:
+        for column, (label, pair) in zip(
+            st.columns(len(shortcuts) + 2), shortcuts.items(), strict=False
+        ):
+            column.button(
+                label,
+                key=f"cmp_preset_{label}",
+                on_click=_pick,
+                args=(pair,),
+                help=f"{pair[1]} against {pair[0]}",
+            )
     left, right = st.columns(2)
-    baseline = left.selectbox("Baseline", names, index=base_i, key="cmp_baseline")
-    candidate = right.selectbox("Candidate", names, index=cand_i, key="cmp_candidate")
+    baseline = left.selectbox("Baseline", names, key="cmp_baseline")
+    candidate = right.selectbox("Candidate", names, key="cmp_candidate")
     if baseline == candidate:
         st.warning("Pick two different variants.")
         return
     report = data.load_compare(ctx.url, ctx.run_id, baseline, candidate, ctx.judge_key)
-    verdict_box(report)
+    cases = {e["variant"]: e.get("cases") for e in board["entries"]}
+    verdict_box(report, (cases.get(baseline), cases.get(candidate)))
+    st.caption(md(FILTER_NOTE.format(scope=ctx.scope)))
     with st.expander("Confidence sequence over cases"):
         from arena.app.sequence_view import sequence_section
 
         sequence_section(ctx.url, ctx.run_id, baseline, candidate, ctx.judge_key)
     table = case_table(ctx, baseline, candidate)
     st.subheader("Per case")
-    st.caption(
-        f"Golden cases: {md(ctx.scope)}; one row per case and repeat. Each pair was "
-        "judged twice, once in each order."
-    )
-    shown = table.drop(columns=[c for c in table.columns if c.startswith("_")])
-    st.dataframe(
-        shown,
-        hide_index=True,
-        width="stretch",
-        column_config={
-            f"{baseline} score": st.column_config.NumberColumn(format="%.2f"),
-            f"{candidate} score": st.column_config.NumberColumn(format="%.2f"),
-        },
-    )
+    per_case(table, baseline, candidate)
     if not table.empty:
         case_detail(ctx, table, baseline, candidate)
 
 
-def verdict_box(report: dict[str, Any]) -> None:
-    """The verdict, its reasons and the headline figures."""
+def change_counts(table: pd.DataFrame) -> str:
+    """``2 improved / 1 regressed / 3 same`` over the table's rows."""
+    if table.empty:
+        return "no cases in the selection"
+    counts = table["Change"].value_counts()
+    return " / ".join(f"{int(counts.get(shown, 0))} {word}" for word, shown in CHANGES.items())
+
+
+def per_case(table: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
+    """The per-case table: case, change, judge winner and both pass/fail badges first, the
+    outputs in cells that open in full on click; the judge's verdicts and rationales with
+    "advanced"; regressions only on demand. Returns the rows shown."""
+    counts = md(change_counts(table))
+    st.markdown(f"**{counts}** (golden pass/fail, {md(candidate)} against {md(baseline)})")
+    left, right = st.columns(2)
+    only = left.toggle("Regressions only", key="cmp_regressions")
+    advanced = right.toggle(
+        "Judge verdicts and rationales", key="cmp_advanced", help="Both orders, with scores"
+    )
+    st.caption(
+        "One row per case and repeat; each pair was judged twice, once in each order. Click "
+        "an output to read it whole, or open the case below."
+    )
+    shown = table
+    if only and not table.empty:
+        shown = table[table["Change"] == CHANGES["regressed"]]
+    main = [
+        "Case",
+        *(["Repeat"] if "Repeat" in table else []),
+        "Change",
+        "Judge winner",
+        baseline,
+        candidate,
+        "Question",
+        f"{baseline} output",
+        f"{candidate} output",
+    ]
+    extra = [
+        "Category",
+        "Tier",
+        f"{baseline} score",
+        f"{candidate} score",
+        f"Verdict, {baseline} shown first",
+        "Rationale (1st order)",
+        f"Verdict, {candidate} shown first",
+        "Rationale (2nd order)",
+    ]
+    columns = [c for c in [*main, *(extra if advanced else [])] if c in shown]
+    text = st.column_config.TextColumn
+    st.dataframe(
+        shown[columns] if not shown.empty else shown,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "Case": text(width=70),
+            "Change": text(width=100, help="Golden pass/fail from baseline to candidate"),
+            "Judge winner": text(width=110),
+            baseline: text(width=80, help=f"{baseline}'s golden check"),
+            candidate: text(width=80, help=f"{candidate}'s golden check"),
+            "Question": text(width=150),
+            f"{baseline} output": text(width=180),
+            f"{candidate} output": text(width=180),
+            f"{baseline} score": text(width="small"),
+            f"{candidate} score": text(width="small"),
+        },
+    )
+    return shown
+
+
+def verdict_box(
+    report: dict[str, Any], cases: tuple[int | None, int | None] = (None, None)
+) -> None:
+    """The verdict, its reasons and the headline figures (pass rates with their counts
+    when ``cases`` gives the counted cases of baseline and candidate)."""
     style = VERDICT_STYLE.get(report["verdict"], "info")
     getattr(st, style)(f"**{md(report['summary'])}**")
     for reason in report["reasons"]:
@@ -89,11 +195,13 @@ def verdict_box(report: dict[str, Any]) -> None:
     cols = st.columns(5)
     win = report["win_rate"]
     cols[0].metric(
-        "Candidate win rate", percent(win), help="Share of battles the candidate won (ties half)"
+        "Candidate win rate",
+        display.percent(win),
+        help="Share of battles the candidate won against the baseline (ties half)",
     )
     if not missing(win):
         cols[0].caption(
-            f"95%: {percent(report['ci_low'])} – {percent(report['ci_high'])}, "
+            f"95%: {display.percent(report['ci_low'])} – {display.percent(report['ci_high'])}, "
             f"{report['battles']} battles"
         )
     for col, label, key, fmt, inverse in (
@@ -104,15 +212,15 @@ def verdict_box(report: dict[str, Any]) -> None:
     ):
         base, cand = report[key]
         text = FORMATS[fmt]
+        if fmt == "pct":
+            text = _counted(cases)
         delta = cand - base
         shown = {
-            "pct": f"{delta * 100:+.0f} pts",
-            "usd": dollars(abs(delta)),
+            "pct": display.points(delta),
+            "usd": ("-" if delta < 0 else "+") + display.dollars(abs(delta)),
             "num": f"{delta:+.2f}",
             "sec": f"{delta:+.1f} s",
         }[fmt]
-        if fmt == "usd":
-            shown = ("-" if delta < 0 else "+") + shown
         col.metric(
             label,
             text(cand),
@@ -120,6 +228,12 @@ def verdict_box(report: dict[str, Any]) -> None:
             delta_color="inverse" if inverse else "normal",
             help=f"Baseline: {text(base)}",
         )
+
+
+def _counted(cases: tuple[int | None, int | None]) -> Callable[[Any], str]:
+    """A pass rate as "5/8 (62.5%)" over the larger known case count, else a percentage."""
+    whole = max((n for n in cases if n), default=None)
+    return lambda rate: display.rate_of(rate, whole)
 
 
 def _battle_index(ctx: Context, baseline: str, candidate: str) -> dict[tuple[str, int], Any]:
@@ -135,11 +249,27 @@ def _battle_index(ctx: Context, baseline: str, candidate: str) -> dict[tuple[str
     return {(row.case_id, int(row.repeat)): row for row in pair.itertuples(index=False)}
 
 
+def near_tie(battle: Any) -> str:
+    """Why the battle has a winner although both orders read a tie ('' otherwise)."""
+    if battle is None or battle.winner not in ("model_a", "model_b"):
+        return ""
+    labels = [None if missing(v) else v for v in (battle.ab_label, battle.ba_label)]
+    return display.near_tie_note(
+        labels[0],
+        labels[1],
+        winner_words(battle.winner, battle.variant_a, battle.variant_b),
+        getattr(battle, "p_a", None),
+        getattr(battle, "tie_margin", None),
+    )
+
+
 def _orders(battle: Any, baseline: str, candidate: str) -> tuple[str, str, str, str, str]:
     """(winner, verdict baseline-first, rationale, verdict candidate-first, rationale)."""
     if battle is None:
         return "not judged", "-", "", "-", ""
     winner = winner_words(battle.winner, battle.variant_a, battle.variant_b)
+    if near_tie(battle):
+        winner += " (near tie)"
     flagged = getattr(battle, "suspected_injection", "")
     if isinstance(flagged, str) and flagged:
         winner += f" ⚠ suspected injection ({flagged})"
@@ -173,6 +303,20 @@ def _output(row: Any) -> str:
     return f"[error] {row.error}\n{row.output}".strip() if row.error else row.output
 
 
+def _badge(passed: Any) -> str:
+    """A golden check as a badge: a symbol and a word."""
+    if passed is None or missing(passed):
+        return "- not scored"
+    return "✓ pass" if passed else "✗ fail"
+
+
+def _change(was: Any, now: Any) -> str:
+    """improved (fail to pass), regressed (pass to fail) or same."""
+    if was is None or now is None or missing(was) or missing(now) or bool(was) == bool(now):
+        return "same"
+    return "improved" if now else "regressed"
+
+
 def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
     """Both outputs, golden scores and both judge verdicts for every case of the selection."""
     cases = data.load_cases(ctx.url, ctx.run_id)
@@ -189,6 +333,7 @@ def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
             scores["result_id"], scores["passed"], scores["fail_reasons"], strict=True
         )
     }
+    passed_of = dict(zip(scores["result_id"], scores["passed"], strict=True))
     by_key = {(r.variant, r.case_id, int(r.repeat)): r for r in results.itertuples(index=False)}
     repeats = sorted({int(r) for r in results["repeat"]}) if not results.empty else [0]
     battles = _battle_index(ctx, baseline, candidate)
@@ -201,21 +346,29 @@ def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
             )
             if a is None and b is None:
                 continue
-            winner, v_ab, r_ab, v_ba, r_ba = _orders(
-                battles.get((case.case_id, repeat)), baseline, candidate
-            )
+            battle = battles.get((case.case_id, repeat))
+            winner, v_ab, r_ab, v_ba, r_ba = _orders(battle, baseline, candidate)
+            was = passed_of.get(a.id) if a is not None else None
+            now = passed_of.get(b.id) if b is not None else None
             rows.append(
                 {
                     "Case": case.case_id,
                     "Repeat": repeat,
+                    "Change": CHANGES[_change(was, now)],
+                    "Judge winner": winner,
+                    baseline: _badge(was),
+                    candidate: _badge(now),
                     "Category": case.category,
                     "Tier": case.tier,
                     "Question": case.input,
                     f"{baseline} output": _output(a),
                     f"{candidate} output": _output(b),
-                    f"{baseline} score": score_of.get(a.id) if a is not None else None,
-                    f"{candidate} score": score_of.get(b.id) if b is not None else None,
-                    "Judge winner": winner,
+                    f"{baseline} score": display.score(score_of.get(a.id))
+                    if a is not None
+                    else display.MISSING,
+                    f"{candidate} score": display.score(score_of.get(b.id))
+                    if b is not None
+                    else display.MISSING,
                     f"Verdict, {baseline} shown first": v_ab,
                     "Rationale (1st order)": r_ab,
                     f"Verdict, {candidate} shown first": v_ba,
@@ -224,6 +377,7 @@ def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
                     "_b_id": b.id if b is not None else None,
                     "_a_golden": verdict_of.get(a.id, "") if a is not None else "",
                     "_b_golden": verdict_of.get(b.id, "") if b is not None else "",
+                    "_near_tie": near_tie(battle),
                 }
             )
     table = pd.DataFrame(rows)
@@ -251,9 +405,7 @@ def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str
         id_key = f"{side}_id"
         with col:
             score = row[f"{name} score"]
-            st.markdown(
-                f"**{md(name)}** · golden score {'-' if missing(score) else f'{score:.2f}'}"
-            )
+            st.markdown(f"**{md(name)}** · golden score {md(score)}")
             if row[f"{side}_golden"]:
                 st.caption(md(row[f"{side}_golden"]))
             conversation = (
@@ -274,6 +426,8 @@ def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str
             "injection): it cannot win this battle, whatever the verdicts below say. "
             f"{md(str(row['Judge winner']))}"
         )
+    if row["_near_tie"]:
+        st.info(md(row["_near_tie"][0].upper() + row["_near_tie"][1:]) + ".")
     first, second = st.columns(2, gap="large")
     for col, order, name in ((first, "1st order", baseline), (second, "2nd order", candidate)):
         with col:

@@ -9,10 +9,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from arena import display
 from arena.app import data
 from arena.app.text import md
-from arena.app.views import Context
-from arena.reports._format import pct
+from arena.app.views import Context, screen_reader_table
 
 PERCENT = [
     "position_consistency",
@@ -30,59 +30,86 @@ HELPS = [
 ]
 
 
-def _accuracy(found: dict[str, Any] | None) -> tuple[float | None, str, int]:
-    """(accuracy in %, its 95% interval, decisive pairs) of one judge."""
+MAIN = [
+    "Judge",
+    "Trust",
+    "Decisive-pair accuracy",
+    "Accuracy 95% CI",
+    "Battles",
+    "Consistency",
+    "First wins",
+    "Longer wins",
+    "Ties",
+    "Errors",
+    "Warnings",
+]
+"""The columns shown first: whether to trust the judge, then its biases."""
+WIDTHS = [140, 130, 100, 100, 60, 75, 65, 70, 50, 50, 110]
+"""Their widths in pixels: together they fit the main panel of a 1440 px screen."""
+
+
+def trust_word(found: dict[str, Any] | None) -> str:
+    """The trust verdict of one judge from its decisive-pair accuracy, in a few words."""
     if not found or found.get("accuracy") is None:
-        return None, "-", 0
-    low, high = found["ci_low"], found["ci_high"]
-    return 100 * found["accuracy"], f"{100 * low:.0f} – {100 * high:.0f}", found["pairs"]
+        return "unknown: no clear-cut pairs"
+    return "yes: beats chance" if found.get("beats_chance") else "no: cannot beat chance"
+
+
+def _accuracy(found: dict[str, Any] | None) -> tuple[str, str, int]:
+    """("k/n (x%)", its 95% interval, decisive pairs) of one judge."""
+    if not found or found.get("accuracy") is None:
+        return display.MISSING, display.MISSING, 0
+    pairs = int(found["pairs"])
+    correct = found.get("correct")
+    shown = (
+        display.of(correct, pairs) if correct is not None else display.percent(found["accuracy"])
+    )
+    band = f"{display.percent(found['ci_low'])} – {display.percent(found['ci_high'])}"
+    return shown, band, pairs
 
 
 def health_table(health: list[dict[str, Any]]) -> pd.DataFrame:
-    """One row per judge: biases, decisive-pair accuracy and plain-words warnings."""
-    frame = pd.DataFrame(health)
+    """One row per judge, by name: trust verdict and decisive-pair accuracy first, then its
+    biases and warnings (:data:`MAIN`), then the rest (key, self-judging, injections,
+    crashes, selective coverage and verdicts). Every figure is formatted by
+    :mod:`arena.display`."""
     accuracy = [_accuracy(h.get("accuracy")) for h in health]
-    frame[PERCENT] = frame[PERCENT].astype(float) * 100
-    if "suspected_injection" not in frame:
-        frame["suspected_injection"] = 0
-    table = frame[
-        ["judge", "judge_key", "battles", *PERCENT, "self_judged", "suspected_injection"]
-    ].rename(
-        columns={
-            "judge": "Judge",
-            "judge_key": "Key",
-            "battles": "Battles",
-            "position_consistency": "Consistency",
-            "first_position_win_rate": "First wins",
-            "longer_answer_win_rate": "Longer wins",
-            "tie_rate": "Ties",
-            "error_rate": "Errors",
-            "self_judged": "Self-judged",
-            "suspected_injection": "Suspected injections",
+    table = pd.DataFrame(
+        {
+            "Judge": [h["judge"] for h in health],
+            "Trust": [trust_word(h.get("accuracy")) for h in health],
+            "Decisive-pair accuracy": [a for a, _, _ in accuracy],
+            "Accuracy 95% CI": [ci for _, ci, _ in accuracy],
+            "Battles": [int(h.get("battles", 0)) for h in health],
+            **{
+                name: [display.percent(h.get(key)) for h in health]
+                for name, key in zip(MAIN[5:10], PERCENT, strict=True)
+            },
+            "Warnings": [", ".join(h.get("warnings", [])) or "none" for h in health],
+            "Key": [h["judge_key"] for h in health],
+            "Decisive pairs": [n for _, _, n in accuracy],
+            "Self-judged": [int(h.get("self_judged") or 0) for h in health],
+            "Suspected injections": [int(h.get("suspected_injection") or 0) for h in health],
+            # Answers that crashed: decided without the judge, in none of its figures.
+            "Crashes": [int(h.get("crashes") or 0) for h in health],
+            "Coverage": [_coverage(h.get("selective")) for h in health],
+            "Coverage (all battles)": [
+                _coverage(h.get("selective"), "coverage_all") for h in health
+            ],
+            "Selective verdicts": [_summary(h.get("selective"), "-") for h in health],
+            "Self-preference": [
+                _summary(h.get("self_preference"), "-") if h.get("self_judged") else "-"
+                for h in health
+            ],
         }
     )
-    # Answers that crashed: decided without the judge, in none of its figures.
-    table["Crashes"] = [h.get("crashes", 0) for h in health]
-    table["Decisive-pair accuracy"] = [a for a, _, _ in accuracy]
-    table["Accuracy 95% CI"] = [ci for _, ci, _ in accuracy]
-    table["Decisive pairs"] = [n for _, _, n in accuracy]
-    table["Coverage"] = [_coverage(h.get("selective")) for h in health]
-    table["Coverage (all battles)"] = [
-        _coverage(h.get("selective"), "coverage_all") for h in health
-    ]
-    table["Selective verdicts"] = [_summary(h.get("selective"), "-") for h in health]
-    table["Self-preference"] = [
-        _summary(h.get("self_preference"), "-") if h.get("self_judged") else "-" for h in health
-    ]
-    table["Warnings"] = [", ".join(h["warnings"]) or "none" for h in health]
     return table
 
 
-def _coverage(found: dict[str, Any] | None, field: str = "coverage") -> float | None:
+def _coverage(found: dict[str, Any] | None, field: str = "coverage") -> str:
     """Share of the judge's decisive-like pairs (``coverage``) or of all its battles
-    (``coverage_all``) its selective verdicts give, in % (None: unknown)."""
-    value = (found or {}).get(field)
-    return None if value is None else 100 * float(value)
+    (``coverage_all``) its selective verdicts give ('-': unknown)."""
+    return display.percent((found or {}).get(field))
 
 
 def _summary(found: dict[str, Any] | None, default: str) -> str:
@@ -98,6 +125,10 @@ def health_section(ctx: Context) -> None:
             "vote in the Vote tab."
         )
         return
+    if ctx.judge_key:
+        from arena.app.judge_banner import judge_accuracy_banner
+
+        judge_accuracy_banner(ctx.url, ctx.run_id, ctx.judge_key, ctx.judge_label or "")
     st.caption(
         "A healthy judge gives the same verdict in both orders (consistency near 100%), "
         "favours the first-shown answer about half the time, does not simply prefer "
@@ -111,27 +142,43 @@ def health_section(ctx: Context) -> None:
         "of the time, with the stated probability; the line says on which labelled pairs."
     )
     table = health_table(report["health"])
-    config = {
-        name: st.column_config.NumberColumn(format="%.0f%%", help=text)
-        for name, text in zip(table.columns[3:8], HELPS, strict=True)
-    }
-    config["Decisive-pair accuracy"] = st.column_config.NumberColumn(
-        format="%.0f%%", help="Share of decisive pairs where the judge prefers the golden winner"
+    advanced = st.toggle(
+        "Advanced columns",
+        key="health_advanced",
+        help="Key, self-judging, suspected injections, crashes, selective coverage and verdicts",
     )
-    config["Coverage"] = st.column_config.NumberColumn(
-        format="%.0f%%",
+    shown = table if advanced else table[MAIN]
+    text = st.column_config.TextColumn
+    config: dict[str, Any] = {
+        name: text(help=helped, width=width)
+        for name, helped, width in zip(MAIN[5:10], HELPS, WIDTHS[5:10], strict=True)
+    }
+    config["Judge"] = text(width=WIDTHS[0])
+    config["Accuracy 95% CI"] = text(width=WIDTHS[3])
+    config["Battles"] = st.column_config.NumberColumn(width=WIDTHS[4])
+    config["Trust"] = text(
+        width=WIDTHS[1],
+        help="Whether the judge's verdicts follow answer quality: its decisive-pair accuracy "
+        "interval lies above 50%",
+    )
+    config["Decisive-pair accuracy"] = text(
+        width=WIDTHS[2],
+        help="Clear-cut pairs (one answer passes its golden case, the other fails) on which "
+        "the judge prefers the passing answer",
+    )
+    config["Warnings"] = text(width=WIDTHS[10])
+    config["Coverage"] = text(
         help="Share of the run's decisive-like pairs (a golden check or a vote names a "
         "winner: the pairs the guarantee is about) given at the selective threshold (the rest "
         "wait for a person)",
     )
-    config["Coverage (all battles)"] = st.column_config.NumberColumn(
-        format="%.0f%%", help="Share of all the judge's scored battles given"
-    )
+    config["Coverage (all battles)"] = text(help="Share of all the judge's scored battles given")
     config["Suspected injections"] = st.column_config.NumberColumn(
         help="Battles with an answer that addresses the judge instead of the user (a note to "
         "the grader, a forged checklist line, chat-template tokens): that answer never wins"
     )
-    st.dataframe(table, hide_index=True, width="stretch", column_config=config)
+    st.dataframe(shown, hide_index=True, width="stretch", column_config=config)
+    screen_reader_table(shown)
     agreement_section(report)
 
 
@@ -141,7 +188,7 @@ def agreement_section(report: dict[str, Any]) -> None:
         {
             "Judges": " vs ".join(p["judges"]),
             "Battles": p["n"],
-            "Agreement": pct(p["percent"], 0, "-"),
+            "Agreement": display.percent(p["percent"]),
             "Cohen's kappa": "-" if p["kappa"] is None else f"{p['kappa']:.2f}",
         }
         for p in report["judge_agreement"]
@@ -164,9 +211,9 @@ def agreement_section(report: dict[str, Any]) -> None:
                 {
                     "Judge": h["label"],
                     "Key": h["judge"],
-                    "With ties": f"{pct(h['percent'], 0, '-')} of {h['n']}",
+                    "With ties": f"{display.percent(h['percent'])} of {h['n']}",
                     "Kappa": "-" if h["kappa"] is None else f"{h['kappa']:.2f}",
-                    "Without ties": f"{pct(h['without_ties']['percent'], 0, '-')} of "
+                    "Without ties": f"{display.percent(h['without_ties']['percent'])} of "
                     f"{h['without_ties']['n']}",
                     "Kappa (no ties)": "-"
                     if h["without_ties"]["kappa"] is None
@@ -180,6 +227,6 @@ def agreement_section(report: dict[str, Any]) -> None:
     if report["human_human"]:
         between = report["human_human"]
         st.caption(
-            f"People agree with each other on {pct(between['percent'], 0, '-')} of "
+            f"People agree with each other on {display.percent(between['percent'])} of "
             f"{between['n']} compared votes."
         )

@@ -7,6 +7,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from arena import display
 from arena.app import data
 from arena.app.text import md
 
@@ -31,7 +32,7 @@ def mutation_section(url: str, dataset: str) -> None:
         return
     st.metric(
         "Mutation score",
-        f"{summary['score']:.0%}",
+        display.percent(summary["score"]),
         help="Killed mutants / mutants that behaved differently from the original",
     )
     st.caption(

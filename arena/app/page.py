@@ -17,6 +17,7 @@ from arena.app.compare_view import compare_section
 from arena.app.extensions_view import extensions_section
 from arena.app.health_view import health_section
 from arena.app.mutation_view import mutation_section
+from arena.app.palette import PAGE_CSS
 from arena.app.shadow_view import shadow_section
 from arena.app.text import error_text, guarded, md
 from arena.app.trends_view import trends_section
@@ -27,6 +28,7 @@ from arena.storage import database_problem, resolve_url
 def main() -> None:
     """Draw the whole page once (Streamlit calls it again on every interaction)."""
     st.set_page_config(page_title="Agent Arena", page_icon="🏟️", layout="wide")
+    st.html(PAGE_CSS)  # a fixed style (AA contrast for captions); no data ever reaches it
     st.title("Agent Arena leaderboard")
     st.caption(
         "Which agent variant is better? Pairwise judge ratings next to absolute golden "

@@ -118,12 +118,26 @@ def load_sequence(
     }
 
 
+def _whole_ticks(last: int, most: int = 10) -> list[int]:
+    """Whole case counts for the x axis (never halves of a case), at most ``most`` ticks."""
+    step = max(1, -(-last // most))
+    return list(range(0, last + 1, step))
+
+
 def sequence_chart(
     points: list[dict[str, Any]], margin: float = MARGIN, alpha: float = ALPHA
 ) -> alt.LayerChart:
     """The interval as a band, the running mean as a line, 0.5 and the margin as rules."""
     frame = pd.DataFrame(points)
-    base = alt.Chart(frame).encode(x=alt.X("n:Q", title="Cases so far"))
+    last = int(frame["n"].max()) if len(frame) else 1
+    base = alt.Chart(frame).encode(
+        x=alt.X(
+            "n:Q",
+            title="Cases so far",
+            scale=alt.Scale(domain=[0, max(1, last)], nice=False),
+            axis=alt.Axis(format="d", tickMinStep=1, values=_whole_ticks(last)),
+        )
+    )
     band = base.mark_area(opacity=0.25).encode(
         y=alt.Y("lower:Q", title="Candidate win share", scale=alt.Scale(domain=[0, 1])),
         y2="upper:Q",

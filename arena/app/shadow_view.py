@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from arena import display
 from arena.app import charts, data
 from arena.app.text import code, md, plural
 from arena.app.views import Context
@@ -30,14 +31,15 @@ LOSS_COLUMNS = {
 
 
 def history_table(history: pd.DataFrame) -> pd.DataFrame:
-    """One row per shadow run: its label, battles, win rate and interval (percent)."""
+    """One row per shadow run: its label, battles, win rate and interval (percentages in
+    the shared format of :mod:`arena.display`)."""
     return pd.DataFrame(
         {
             "Run": history["run"],
             "Battles": history["battles"],
-            "Win rate": history["win_rate"] * 100,
-            "95% low": history["ci_low"] * 100,
-            "95% high": history["ci_high"] * 100,
+            "Win rate": [display.percent(v) for v in history["win_rate"]],
+            "95% low": [display.percent(v) for v in history["ci_low"]],
+            "95% high": [display.percent(v) for v in history["ci_high"]],
             "Judge": history["judge"],
         }
     )
@@ -62,12 +64,7 @@ def shadow_section(ctx: Context) -> None:
     with left:
         st.altair_chart(charts.shadow_trend(history), width="stretch")
     with right:
-        percent = st.column_config.NumberColumn(format="%.0f%%")
-        st.dataframe(
-            history_table(history),
-            hide_index=True,
-            column_config={"Win rate": percent, "95% low": percent, "95% high": percent},
-        )
+        st.dataframe(history_table(history), hide_index=True)
     lost_traces(ctx)
 
 

@@ -1,7 +1,7 @@
 """Small text helpers of the app: Markdown escaping, number formats, error text.
 
-Verdict and winner wording comes from :mod:`arena.vocabulary`, percentages from
-:mod:`arena.reports._format`.
+Verdict and winner wording comes from :mod:`arena.vocabulary`, numbers from
+:mod:`arena.display` (the formats the CLI shares).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from arena.reports._format import is_missing as missing
+from arena.display import dollars as display_dollars
+from arena.display import is_missing as missing  # noqa: F401 (the views import it from here)
 
 if TYPE_CHECKING:
     from arena.gate._compare import Decision
@@ -46,18 +47,8 @@ def plural(count: int, noun: str) -> str:
 
 
 def dollars(value: Any) -> str:
-    """Cost in dollars with enough decimals for fractions of a cent."""
-    if missing(value):
-        return "-"
-    value = float(value)
-    return f"${value:,.2f}" if value >= 1 else f"${value:.4f}" if value >= 0.01 else f"${value:.6f}"
-
-
-def cost_format(costs: Any) -> str:
-    """A printf format for a cost column, precise enough for its largest value."""
-    values = [float(c) for c in costs if not missing(c)]
-    top = max(values, default=0.0)
-    return "$%.2f" if top >= 1 else "$%.4f" if top >= 0.01 else "$%.6f"
+    """Cost in dollars, the one format of :func:`arena.display.dollars`."""
+    return display_dollars(value)
 
 
 def error_text(exc: BaseException) -> str:

@@ -11,8 +11,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from arena import display
 from arena.app import charts, data
-from arena.app.text import code, cost_format, md, missing, plural
+from arena.app.text import code, md, missing, plural
 from arena.defaults import TIER_NAMES
 from arena.storage import DatabaseProblem, masked_url
 from arena.votes import default_voter
@@ -28,8 +29,10 @@ HOW_TO_READ = (
     "**How to read the ratings:** each variant's *rating* is a Bradley-Terry strength fitted on "
     "the judge's pairwise verdicts, on the Elo scale (a 100-point gap means the higher one is "
     "expected to win about 64% of battles). The *95% interval* comes from resampling golden "
-    "cases; variants whose intervals overlap share a rank. *Pass rate* and *score* (mean golden "
-    "score, 0 to 1) are absolute figures for the tier and category picked in the sidebar."
+    "cases; variants whose intervals overlap share a rank, and a variant with fewer than "
+    f"{display.MIN_BATTLES} battles gets neither a rank nor an interval. *Pass rate* and "
+    "*score* (mean golden score, 0 to 1) are absolute figures for the tier and category "
+    "picked in the sidebar."
 )
 COMMANDS = """\
 arena demo                 # run the demo variants on the critical tier (local model)
@@ -199,54 +202,106 @@ def leaderboard_frame(ctx: Context) -> pd.DataFrame:
         "elo",
         "win_rate",
         "cost_per_query",
+        "tokens_per_query",
         "p90_latency_s",
         "error_rate",
     ]
     entries[numeric] = entries[numeric].apply(pd.to_numeric, errors="coerce")
     golden = data.golden_figures(ctx.url, ctx.run_id, ctx.tier, ctx.category)
-    entries = entries.drop(columns=["pass_rate", "mean_score"]).merge(
-        golden[["variant", "pass_rate", "mean_score"]], on="variant", how="left"
+    entries = entries.drop(columns=["pass_rate", "mean_score", "cases"]).merge(
+        golden[["variant", "pass_rate", "mean_score", "cases"]], on="variant", how="left"
     )
     return entries
 
 
-def _int(series: pd.Series) -> pd.Series:
-    return series.round().astype("Int64")
+def short(text: Any, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis (the full text is in the
+    chart tooltips and under "advanced")."""
+    value = "" if missing(text) else " ".join(str(text).split())
+    return value if len(value) <= limit else value[: limit - 1].rstrip() + "…"
 
 
-def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
-    """The sortable leaderboard (click a column header to sort)."""
-    interval = [
-        ("-" if missing(lo) else f"{lo:,.0f} – {hi:,.0f}")
-        for lo, hi in zip(entries["ci_low"], entries["ci_high"], strict=True)
-    ]
+def leaderboard_table(ctx: Context, entries: pd.DataFrame, advanced: bool = False) -> pd.DataFrame:
+    """The leaderboard: rank, variant, short description, pass rate as "5/8 (62.5%)", rating
+    with its interval, tokens per query and p90 (cost too when anything costs money); the
+    rest (version, Elo, win rate, battles, crashes, score, errors) when ``advanced``. Every
+    figure is formatted by :mod:`arena.display`, as in the CLI. Returns the table shown."""
+    battles = [int(b) for b in entries["battles"].fillna(0)]
+    cases = [None if missing(n) else int(n) for n in entries["cases"]]
     table = pd.DataFrame(
         {
-            "Rank": entries["rank"].astype("Int64"),
+            "Rank": [
+                display.rank_text(None if missing(r) else int(r), b)
+                for r, b in zip(entries["rank"], battles, strict=True)
+            ],
             "Variant": entries["variant"],
-            "Version": entries["version"],
-            "Rating": _int(entries["rating"]),
-            "95% CI": interval,
-            "Elo": _int(entries["elo"]),
-            "Win rate": entries["win_rate"] * 100,
-            "Battles": entries["battles"],
-            "Crashed": entries["crashes"],
-            "Pass rate": entries["pass_rate"] * 100,
-            "Score": entries["mean_score"],
-            "Cost / query": entries["cost_per_query"],
-            "p90": entries["p90_latency_s"],
-            "Errors": entries["error_rate"] * 100,
-            "Description": entries["description"],
+            "Description": [short(d) for d in entries["description"]],
+            "Pass rate": [
+                display.rate_of(r, n) for r, n in zip(entries["pass_rate"], cases, strict=True)
+            ],
+            "Rating (95% CI)": [
+                display.rating_with_interval(r, lo, hi, b)
+                for r, lo, hi, b in zip(
+                    entries["rating"], entries["ci_low"], entries["ci_high"], battles, strict=True
+                )
+            ],
+            "Tokens / query": [display.tokens(v) for v in entries["tokens_per_query"]],
+            "p90": [display.seconds(v) for v in entries["p90_latency_s"]],
         }
     )
+    costs = entries["cost_per_query"].fillna(0)
+    if advanced or bool((costs > 0).any()):
+        table["Cost / query"] = [display.dollars(v) for v in entries["cost_per_query"]]
+    if advanced:
+        table["Version"] = entries["version"]
+        table["Elo"] = [display.rating(v) for v in entries["elo"]]
+        table["Win rate"] = [display.percent(v) for v in entries["win_rate"]]
+        table["Battles"] = battles
+        table["Crashed"] = entries["crashes"].fillna(0).astype(int)
+        table["Score"] = [display.score(v) for v in entries["mean_score"]]
+        table["Errors"] = [display.percent(v) for v in entries["error_rate"]]
+        table["Description"] = [short(d, 400) for d in entries["description"]]
     simulated = entries.get("simulator_errors")
     if simulated is not None and simulated.fillna(0).sum() > 0:
-        table.insert(table.columns.get_loc("Errors") + 1, "Simulator errors", simulated)
+        table["Simulator errors"] = simulated.fillna(0).astype(int)
     cfg = st.column_config
-    percent = "%.0f%%"
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "Rank": cfg.TextColumn(
+                width="small",
+                help="CI-aware: 1 + variants certainly better; variants whose intervals "
+                f"overlap share a rank; none below {display.MIN_BATTLES} battles",
+            ),
+            "Variant": cfg.TextColumn(width="medium"),
+            "Description": cfg.TextColumn(width="large" if advanced else "medium"),
+            "Pass rate": cfg.TextColumn(help=f"Golden cases passed ({ctx.scope})"),
+            "Rating (95% CI)": cfg.TextColumn(
+                help="Bradley-Terry rating (Elo scale) with its 95% interval, bootstrap over "
+                f"golden cases; no interval below {display.MIN_BATTLES} battles"
+            ),
+            "Tokens / query": cfg.TextColumn(help="Mean input plus output tokens of one answer"),
+            "p90": cfg.TextColumn(help="90th percentile latency"),
+            "Cost / query": cfg.TextColumn(help="Mean cost of one answer in US dollars"),
+            "Version": cfg.TextColumn(help="Hash of the variant's full configuration"),
+            "Elo": cfg.TextColumn(help="Online Elo, for reference"),
+            "Win rate": cfg.TextColumn(help="Battles won against every opponent; ties count half"),
+            "Crashed": cfg.NumberColumn(
+                format="%d", help="Battles its answer crashed in: lost (tied if both crashed)"
+            ),
+            "Score": cfg.TextColumn(help=f"Mean golden score, 0 to 1 ({ctx.scope})"),
+            "Errors": cfg.TextColumn(help="Results that ended in an error"),
+            "Simulator errors": cfg.NumberColumn(
+                format="%d", help="Results whose simulated user failed (not agent failures)"
+            ),
+        },
+    )
+    screen_reader_table(table)
     st.caption(
-        f"Pass rate and score cover **{md(ctx.scope)}** (change it in the sidebar); "
-        "cost, latency and errors cover every result of the run."
+        f"Pass rate covers **{md(ctx.scope)}** (change it in the sidebar); tokens, latency "
+        "and cost cover every result of the run."
         + (
             " Simulator errors (the simulated user failed) are not agent failures: they "
             "are left out of the pass rate, the score and the errors."
@@ -254,57 +309,54 @@ def leaderboard_table(ctx: Context, entries: pd.DataFrame) -> None:
             else ""
         )
     )
-    st.dataframe(
-        table,
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "Rank": cfg.NumberColumn(format="%d", help="CI-aware: 1 + variants certainly better"),
-            "Version": cfg.TextColumn(help="Hash of the variant's full configuration"),
-            "Rating": cfg.NumberColumn(format="%d", help="Bradley-Terry rating (Elo scale)"),
-            "95% CI": cfg.TextColumn(help="95% interval, bootstrap over golden cases"),
-            "Elo": cfg.NumberColumn(format="%d", help="Online Elo, for reference"),
-            "Win rate": cfg.NumberColumn(format=percent, help="Battles won; ties count half"),
-            "Crashed": cfg.NumberColumn(
-                format="%d", help="Battles its answer crashed in: lost (tied if both crashed)"
-            ),
-            "Pass rate": cfg.NumberColumn(
-                format=percent, help=f"Golden cases passed ({ctx.scope})"
-            ),
-            "Score": cfg.NumberColumn(
-                format="%.2f", help=f"Mean golden score, 0 to 1 ({ctx.scope})"
-            ),
-            "Cost / query": cfg.NumberColumn(
-                format=cost_format(entries["cost_per_query"]),
-                help="Mean cost of one answer in US dollars",
-            ),
-            "p90": cfg.NumberColumn(format="%.1f s", help="90th percentile latency"),
-            "Errors": cfg.NumberColumn(format=percent, help="Results that ended in an error"),
-            "Simulator errors": cfg.NumberColumn(
-                format="%d", help="Results whose simulated user failed (not agent failures)"
-            ),
-            "Description": cfg.TextColumn(width="large"),
-        },
-    )
+    return table
+
+
+def screen_reader_table(table: pd.DataFrame) -> None:
+    """The same table as plain HTML, every column in the page, for screen readers (the grid
+    above draws on a canvas and exposes only the columns scrolled into view)."""
+    with st.expander("The table as text (for screen readers)"):
+        st.table(table.astype(str))
+
+
+def board_notes(board: dict[str, Any]) -> None:
+    """The leaderboard in words, as ``arena ratings`` prints it: the best variant, shared
+    ranks, unranked variants (info), descriptions the measurements contradict (warning)."""
+    from arena.leaderboard import VariantStanding
+    from arena.leaderboard import board_notes as notes_of
+
+    entries = [VariantStanding.model_validate(e) for e in board["entries"]]
+    notes = notes_of(entries)
+    plain = [n for n in notes if not n.startswith("warning: ")]
+    if plain:
+        st.markdown("\n".join(f"- {md(n)}" for n in plain))
+    for warning in (n.removeprefix("warning: ") for n in notes if n.startswith("warning: ")):
+        st.warning(f"Description check: {md(warning)}.")
 
 
 def leaderboard_section(ctx: Context) -> None:
-    """Table, explanation, forest plot and cost against quality."""
+    """The decision card, then the table and what it says, then the charts."""
+    from arena.app.answers_view import answers_card
+
+    answers_card(ctx.url, ctx.run_id, ctx.judge_key)
+    board = data.load_leaderboard(ctx.url, ctx.run_id, ctx.judge_key)
     entries = leaderboard_frame(ctx)
     variants = list(entries["variant"])
     rated = entries["rating"].notna().any()
-    if rated:
-        from arena.app.judge_banner import judge_accuracy_banner
-
-        judge_accuracy_banner(ctx.url, ctx.run_id, ctx.judge_key, ctx.judge_label or "")
-    st.caption(HOW_TO_READ)
     if not rated:
         st.info(
             f"Run #{ctx.run_id} has not been judged yet, so there are no ratings: produce "
             f"pairwise verdicts with `arena judge {ctx.run_id}` (golden figures are shown "
             "meanwhile)."
         )
-    leaderboard_table(ctx, entries)
+    advanced = st.toggle(
+        "Advanced columns",
+        key="board_advanced",
+        help="Version, Elo, win rate, battles, crashes, score, cost and errors",
+    )
+    leaderboard_table(ctx, entries, advanced)
+    board_notes(board)
+    st.caption(HOW_TO_READ)
     left, right = st.columns(2, gap="large")
     with left:
         if rated:
@@ -316,12 +368,17 @@ def leaderboard_section(ctx: Context) -> None:
         axis = st.radio("Quality axis", options, horizontal=True, key="quality_axis")
         frame = entries.rename(columns={"cost_per_query": "cost"})
         if axis == "Rating":
-            chart = charts.cost_quality(frame, variants, "rating", "Rating", ".0f")
+            chart = charts.cost_quality(frame, variants, "rating", "Rating", ",.0f")
         else:
             chart = charts.cost_quality(
                 frame, variants, "pass_rate", f"Pass rate ({ctx.scope})", ".0%"
             )
         st.altair_chart(chart, width="stretch")
+        if charts.spend_axis(frame)[0] != "cost":
+            st.caption(
+                "Every cost is $0 (local models): the chart places the variants by tokens "
+                "per query instead, so it has no cost axis."
+            )
 
 
 def breakdown_section(ctx: Context) -> None:

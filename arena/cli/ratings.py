@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.cli.common import add_db, add_judge_key
 from arena.defaults import BOOTSTRAP_ROUNDS
+from arena.display import dollars, interval, percent, rank_text, rate_of, rating, tokens
 from arena.errors import InputError
 from arena.reports._cells import effects_text, number
 from arena.reports._format import text_table
@@ -173,23 +174,27 @@ def _method_text(board: Any) -> str:
 
 
 def print_leaderboard(board: Any) -> None:
-    """The leaderboard table."""
+    """The leaderboard table, then in words: the best variant (or none proven yet), why
+    variants share a rank, which have too few battles to rank, contradicted descriptions."""
+    from arena.leaderboard import board_notes
+
     judge = f"judge {board.judge} ({board.judge_key})" if board.judge else "not judged yet"
     style = ", style-controlled" if board.style_control else ""
     print(f"leaderboard, run {board.run_id}, {judge}{style}; {_method_text(board)}")
     rows = [
         [
-            number(e.rank, "d") if e.rank else "-",
+            rank_text(e.rank, e.battles),
             e.variant,
-            number(e.rating),
-            f"[{number(e.ci_low)}, {number(e.ci_high)}]" if e.rating is not None else "-",
-            number(e.elo),
-            number(e.win_rate, ".0%"),
+            rating(e.rating),
+            interval(e.ci_low, e.ci_high, e.battles),
+            rating(e.elo),
+            percent(e.win_rate),
             e.battles,
             e.crashes,
-            number(e.critical_pass_rate, ".0%"),
+            rate_of(e.critical_pass_rate, e.critical_cases),
             number(e.mean_score, ".2f"),
-            number(e.cost_per_query, ".5f"),
+            dollars(e.cost_per_query),
+            tokens(e.tokens_per_query),
             number(e.p90_latency_s, ".1f"),
         ]
         for e in board.entries
@@ -208,11 +213,14 @@ def print_leaderboard(board: Any) -> None:
                 "critical pass",
                 "golden score",
                 "$/query",
+                "tokens/query",
                 "p90 s",
             ],
             rows,
         )
     )
+    for note in board_notes(board.entries):
+        print(note)
     print_effects(board.effects)
 
 

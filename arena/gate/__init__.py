@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from arena.gate._alignment import Alignment, align
+    from arena.gate._answers import Answer, RunAnswers, cheaper_variant, run_answers
     from arena.gate._baseline_side import BaselineSide, run_baseline_side, uncommitted_warning
     from arena.gate._baselines import (
         Proposal,
@@ -45,6 +46,10 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "AbsoluteLimits": "arena.gate._limits",
     "Alignment": "arena.gate._alignment",
+    "Answer": "arena.gate._answers",
+    "RunAnswers": "arena.gate._answers",
+    "cheaper_variant": "arena.gate._answers",
+    "run_answers": "arena.gate._answers",
     "BaselineSide": "arena.gate._baseline_side",
     "BudgetLimits": "arena.gate._limits",
     "CostLimits": "arena.gate._limits",
@@ -101,6 +106,7 @@ __all__ = [
     "RULES",
     "AbsoluteLimits",
     "Alignment",
+    "Answer",
     "BaselineSide",
     "BudgetLimits",
     "CaseHistory",
@@ -115,8 +121,10 @@ __all__ = [
     "RegressionReason",
     "RegressionReport",
     "RuleConfig",
+    "RunAnswers",
     "align",
     "case_history",
+    "cheaper_variant",
     "check_candidate",
     "check_regression",
     "check_stored",
@@ -138,6 +146,7 @@ __all__ = [
     "regression_text",
     "resolve_variant",
     "resolve_variants",
+    "run_answers",
     "run_baseline_side",
     "run_gate",
     "run_snapshot",

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, Field
 
 from arena.defaults import BOOTSTRAP_ROUNDS
+from arena.display import percent
 from arena.evaluation.run_scores import load_run_scores
 from arena.gate._limits import CostLimits, LimitCheck, check_cost_limits, figures_of
 from arena.gate._power import PowerEstimate, power_estimate, win_rate_groups
@@ -119,7 +120,7 @@ def _saving(base: float, cand: float) -> str:
     if base <= 0:
         return "same cost" if cand <= 0 else "costs more"
     change = (base - cand) / base
-    return f"{change:.0%} cheaper" if change >= 0 else f"{-change:.0%} dearer"
+    return f"{percent(change)} cheaper" if change >= 0 else f"{percent(-change)} dearer"
 
 
 def compare_variants(
@@ -194,7 +195,7 @@ def compare_variants(
         reasons.append(trust)
     if regressed:
         reasons.append(
-            f"pass rate {cand.pass_rate:.1%} vs {base.pass_rate:.1%}, mean score "
+            f"pass rate {percent(cand.pass_rate)} vs {percent(base.pass_rate)}, mean score "
             f"{cand.mean_score:.3f} vs {base.mean_score:.3f}"
         )
     rate_text = (
@@ -217,7 +218,7 @@ def compare_variants(
     tokens_c = cand.input_tokens_mean + cand.output_tokens_mean
     # the verdict's cause leads when the win rate did not decide it
     because = f": {decided_by}" if decided_by != why else ""
-    golden = f"golden pass rate {cand.pass_rate:.0%} vs {base.pass_rate:.0%}"
+    golden = f"golden pass rate {percent(cand.pass_rate)} vs {percent(base.pass_rate)}"
     summary = (
         f"{candidate} vs {baseline}: {VERDICT_WORDS.get(verdict, verdict).upper()}{because} "
         f"({rate_text}; {'' if golden in because else golden + '; '}"
@@ -260,7 +261,7 @@ def _golden_fall(base: VariantScores, cand: VariantScores, margin: float) -> str
     """The golden figures that fell beyond ``margin``: ``golden pass rate 75% vs 100%``."""
     fell = []
     if cand.pass_rate < base.pass_rate - margin:
-        fell.append(f"golden pass rate {cand.pass_rate:.0%} vs {base.pass_rate:.0%}")
+        fell.append(f"golden pass rate {percent(cand.pass_rate)} vs {percent(base.pass_rate)}")
     if cand.mean_score < base.mean_score - margin:
         fell.append(f"mean golden score {cand.mean_score:.3f} vs {base.mean_score:.3f}")
     return " and ".join(fell)

@@ -21,6 +21,15 @@ from arena.leaderboard._rating_inputs import (
     select_battles,
     undecided,
 )
+from arena.leaderboard._reading import (
+    best_text,
+    best_variant,
+    board_notes,
+    description_notes,
+    ranked,
+    shared_rank_notes,
+    unranked_notes,
+)
 
 __all__ = [
     "ModelRating",
@@ -29,13 +38,20 @@ __all__ = [
     "StyleEffect",
     "VariantStanding",
     "battles_to_arrays",
+    "best_text",
+    "best_variant",
+    "board_notes",
     "build_leaderboard",
     "crash_counts",
+    "description_notes",
     "model_ratings",
+    "ranked",
     "rate_battles",
     "rated",
     "run_outputs",
     "select_battles",
+    "shared_rank_notes",
     "style_effects",
     "undecided",
+    "unranked_notes",
 ]

@@ -63,9 +63,16 @@ class VariantStanding(RatingFigures):
     version: str
     description: str = ""
     pass_rate: float | None = None
+    cases: int | None = Field(None, description="Counted golden cases behind pass_rate.")
     critical_pass_rate: float | None = None
+    critical_cases: int | None = Field(
+        None, description="Critical golden cases behind critical_pass_rate."
+    )
     mean_score: float | None = None
     cost_per_query: float | None = None
+    tokens_per_query: float | None = Field(
+        None, description="Mean input plus output tokens of one answer."
+    )
     p90_latency_s: float | None = None
     error_rate: float | None = None
     crashes: int = 0
@@ -231,9 +238,13 @@ def _standing(
     rating = r.model_dump(exclude={"model"}) if r else {"rank": None}
     golden: dict[str, float | int | None] = {}
     if s is not None:
+        critical = s.figures("critical")
         golden = {
             "pass_rate": s.pass_rate,
+            "cases": s.n_counted_cases,
             "critical_pass_rate": s.critical_pass_rate,
+            "critical_cases": critical.n_cases if critical is not None else None,
+            "tokens_per_query": s.input_tokens_mean + s.output_tokens_mean,
             "mean_score": s.mean_score,
             "cost_per_query": s.cost_mean_usd,
             "p90_latency_s": s.latency_p90_s,

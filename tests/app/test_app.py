@@ -74,24 +74,50 @@ def test_leaderboard_lists_variants_with_ratings(
 ) -> None:
     at = _app(demo_url, monkeypatch)
     assert at.title[0].value == "Agent Arena leaderboard"
-    board = _table(at, "Rating")
+    board = _table(at, "Rating (95% CI)")
     assert list(board["Variant"]) == ["prompt-v2", "baseline", "small-model", "broken-no-tools"]
     assert set(board["Variant"]) == set(VARIANT_NAMES)
-    assert board["Rating"].notna().all() and board["Rating"].is_monotonic_decreasing
-    assert board["Rating"].iloc[0] > 1000 > board["Rating"].iloc[-1]
-    assert board["Rank"].iloc[0] == 1
-    assert all("–" in ci for ci in board["95% CI"])
-    assert board["Version"].str.fullmatch(r"[0-9a-f]{12}").all()
+    ratings = [int(r.split(" ")[0].replace(",", "")) for r in board["Rating (95% CI)"]]
+    assert ratings == sorted(ratings, reverse=True) and ratings[0] > 1000 > ratings[-1]
+    assert board["Rank"].iloc[0] == "1"
+    assert all("–" in r for r in board["Rating (95% CI)"])  # 18 battles each: intervals
+    assert list(board.columns[:7]) == [
+        "Rank",
+        "Variant",
+        "Description",
+        "Pass rate",
+        "Rating (95% CI)",
+        "Tokens / query",
+        "p90",
+    ]
+    assert "Version" not in board and "Elo" not in board  # behind the advanced toggle
     assert board["Description"].str.len().gt(0).all()
-    # The only warning: the scripted judge picks the longer answer (length preference).
+    assert board.set_index("Variant")["Pass rate"]["broken-no-tools"] == "0/3 (0%)"
+    at.toggle(key="board_advanced").set_value(True).run()
+    advanced = _table(at, "Version")
+    assert advanced["Version"].str.fullmatch(r"[0-9a-f]{12}").all()
+    assert {"Elo", "Crashed", "Win rate", "Battles"} <= set(advanced.columns)
+    # The judge's banners are on the Judge health tab, each with a plain reading.
     assert "Bradley-Terry" in _texts(at) and at.warning.len == 1
     assert "prefers longer answers" in at.warning[0].value
-    assert "Judge fake\\:judge/text: decisive-pair accuracy" in _texts(at)  # above the ratings
+    assert "Judge fake\\:judge/text: decisive-pair accuracy" in _texts(at)
+    assert "In plain words: a longer answer tends to win" in _texts(at).replace("\\", "")
     health = _table(at, "Consistency")
     assert health["Judge"].tolist() == ["fake:judge/text"]
+    assert list(health.columns[:4]) == [
+        "Judge",
+        "Trust",
+        "Decisive-pair accuracy",
+        "Accuracy 95% CI",
+    ]
+    assert health["Trust"].tolist() == ["yes: beats chance"]
+    # Each table again as plain HTML for screen readers, every column in the page.
+    texts = [t.value for t in at.table]
+    assert any(list(t.columns) == list(advanced.columns) for t in texts)
+    assert any(list(t["Judge"]) == ["fake:judge/text"] for t in texts if "Judge" in t)
 
 
-def _pass_rates(at: AppTest) -> dict[str, float]:
+def _pass_rates(at: AppTest) -> dict[str, str]:
     board = _table(at, "Pass rate")
     return dict(zip(board["Variant"], board["Pass rate"], strict=True))
 
@@ -99,17 +125,17 @@ def _pass_rates(at: AppTest) -> dict[str, float]:
 def test_filters_change_the_figures(demo_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     at = _app(demo_url, monkeypatch)
     assert at.selectbox(key="tier").value == "critical"
-    assert _pass_rates(at)["small-model"] == pytest.approx(100.0)
+    assert _pass_rates(at)["small-model"] == "3/3 (100%)"
     at.selectbox(key="tier").select(_data().ALL).run()
-    assert _pass_rates(at)["small-model"] == pytest.approx(100 * 4 / 6)
+    assert _pass_rates(at)["small-model"] == "4/6 (66.7%)"
     at.selectbox(key="category").select("multi_step").run()
     rates = _pass_rates(at)
-    assert rates["small-model"] == 0.0 and rates["baseline"] == pytest.approx(100.0)
+    assert rates["small-model"] == "0/1 (0%)" and rates["baseline"] == "1/1 (100%)"
     assert "multi\\_step" in _texts(at)
     at.selectbox(key="category").select(_data().ALL).run()
     at.selectbox(key="run").select(1).run()
     assert not at.exception
-    board = _table(at, "Rating")
+    board = _table(at, "Rating (95% CI)")
     assert set(board["Variant"]) == {"baseline", "small-model", "broken-no-tools"}
     assert "Run **#1**" in _texts(at)
 
@@ -122,6 +148,7 @@ def test_compare_shows_verdict_and_outputs_as_text(
     assert '{\n  "expression": "0.25 * 1200"\n}' in shown and "300" in shown
     assert any("Sub-agent" in m.value for m in at.markdown)
     at.selectbox(key="cmp_candidate").select("broken-no-tools").run()
+    at.toggle(key="cmp_advanced").set_value(True).run()
     assert not at.exception
     assert any("WORSE" in e.value and "broken" in e.value for e in at.error)
     cases = _table(at, "Case")
@@ -153,9 +180,10 @@ def test_unjudged_run_shows_golden_figures_and_the_judge_command(
     fill_unjudged_db(url)
     at = _app(url, monkeypatch)
     assert any("arena judge 1" in i.value for i in at.info)
-    board = _table(at, "Rating")
+    board = _table(at, "Rating (95% CI)")
     assert set(board["Variant"]) == {"baseline", "small-model"}
-    assert board["Rating"].isna().all() and board["Pass rate"].notna().all()
+    assert (board["Rating (95% CI)"] == "-").all() and (board["Pass rate"] != "-").all()
+    assert "Not judged yet" in _texts(at)
 
 
 @pytest.mark.parametrize("kind", ["missing", "empty", "no-runs", "not-a-database"])

@@ -2,13 +2,13 @@
 
 Needs ``/usr/bin/chromium`` and ``/usr/bin/chromedriver`` (Debian: ``apt-get install -y
 chromium chromium-driver``); without them the test fails, it does not skip. The screenshot is
-saved under the test's tmp folder and, with ARENA_UPDATE_SCREENSHOT=1, to docs/leaderboard.png.
+saved under the test's tmp folder (the docs' screenshots come from test_board_browser.py's
+1440x900 run).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from collections.abc import Iterator
 from functools import partial
@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from arena import display
 from arena.leaderboard import build_leaderboard
 from arena.storage import Store
 from tests.support.app_fixtures import SCRIPT_PAYLOAD, VARIANT_NAMES, fill_demo_db
@@ -31,7 +32,6 @@ from tests.support.browser import (
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOT = ROOT / "docs" / "leaderboard.png"
 PAGE_TIMEOUT_S = 60.0
 
 
@@ -116,9 +116,6 @@ def _choose(driver: Any, label: str, prefix: str) -> None:
 def _save_screenshot(driver: Any, tmp_path: Path) -> Path:
     shot = tmp_path / "leaderboard.png"
     assert driver.save_screenshot(str(shot)), "the screenshot could not be written"
-    if os.environ.get("ARENA_UPDATE_SCREENSHOT") == "1":
-        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(shot, SCREENSHOT)
     return shot
 
 
@@ -128,7 +125,7 @@ def test_leaderboard_renders_and_outputs_stay_inert(
     from selenium.webdriver.common.by import By
 
     board = build_leaderboard(Store(db_filled), None)  # the same fit the page makes
-    ratings = {e.variant: f"{e.rating:.0f}" for e in board.entries if e.rating is not None}
+    ratings = {e.variant: display.rating(e.rating) for e in board.entries if e.rating is not None}
     assert set(ratings) == set(VARIANT_NAMES)
 
     browser.get(server)
@@ -256,7 +253,7 @@ def test_votes_are_counted_and_rated_in_the_browser(
     votes = Store(db_filled).battles(2, key)
     assert len(votes) == 3 and {b.winner for b in votes} == {"model_a"}
     board = build_leaderboard(Store(db_filled), 2, judge_key=key)  # the fit the page makes
-    ratings = {e.variant: f"{e.rating:.0f}" for e in board.entries if e.rating is not None}
+    ratings = {e.variant: display.rating(e.rating) for e in board.entries if e.rating is not None}
     assert len(ratings) >= 2
     _choose(browser, "Judge", "human:ann")
     next(

@@ -1,5 +1,5 @@
-"""The Leaderboard's judge banner: the selected judge's decisive-pair accuracy, and a clear
-warning when it cannot beat chance (AppTest, in-process, scripted health reports)."""
+"""The judge banner, first on Judge health: the selected judge's decisive-pair accuracy, and a
+clear warning when it cannot beat chance (AppTest, in-process, scripted health reports)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ def _report(accuracy: float | None, low: float, high: float, pairs: int) -> dict
             "ci_low": low,
             "ci_high": high,
             "pairs": pairs,
+            "correct": round(accuracy * pairs),
             "beats_chance": low > 0.5,
         }
     return {"health": [{"judge_key": "k1", "judge": "j", "accuracy": found}]}
@@ -33,7 +34,11 @@ def _banner() -> None:
     ("report", "kind", "text"),
     [
         (_report(0.43, 0.14, 0.71, 14), "warning", "cannot beat chance on this run"),
-        (_report(0.88, 0.76, 0.97, 52), "success", "**88%** (95% interval 76–97%) on 52"),
+        (
+            _report(0.88, 0.76, 0.97, 52),
+            "success",
+            "**88%** (95% interval 76%–97%), right on 46 of 52",
+        ),
         (_report(None, 0, 0, 0), "info", "unmeasured"),
     ],
 )
@@ -123,6 +128,6 @@ def test_the_health_table_shows_coverage_and_what_backs_each_judge() -> None:
     }
     bare = {"coverage": None, "summary": "not calibrated: no labelled pairs (dataset shop)"}
     table = health_table([{**row, "selective": backed}, {**row, "selective": bare}, row])
-    assert list(table["Coverage"].fillna(-1)) == [pytest.approx(55.0), -1, -1]
-    assert list(table["Coverage (all battles)"].fillna(-1)) == [pytest.approx(40.0), -1, -1]
+    assert list(table["Coverage"]) == ["55%", "-", "-"]
+    assert list(table["Coverage (all battles)"]) == ["40%", "-", "-"]
     assert list(table["Selective verdicts"]) == [backed["summary"], bare["summary"], "-"]

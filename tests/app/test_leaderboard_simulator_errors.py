@@ -37,5 +37,5 @@ def test_the_leaderboard_shows_simulator_errors_when_there_are_some(
     score_run(store, fill(store))
     board, captions = _board(db_url, monkeypatch)
     assert board["Simulator errors"] == {"v": 1, "w": 0}
-    assert board["Pass rate"]["v"] == 100.0
+    assert board["Pass rate"]["v"] == "1/1 (100%)"
     assert "Simulator errors (the simulated user failed) are not agent failures" in captions

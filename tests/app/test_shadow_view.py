@@ -86,9 +86,13 @@ def test_a_shadow_run_shows_its_win_rate_over_time_and_its_lost_traces(
     at = _app(db, monkeypatch, worse)
     rows = _table(at, "95% low")
     assert list(rows["Run"].str.split(" ").str[0]) == [f"#{worse}", f"#{better}"]
-    assert list(rows["Win rate"]) == [0.0, 50.0] and list(rows["Battles"]) == [3, 3]
-    assert (rows["95% low"] <= rows["Win rate"]).all()
-    assert (rows["Win rate"] <= rows["95% high"]).all()
+    assert list(rows["Win rate"]) == ["0%", "50%"] and list(rows["Battles"]) == [3, 3]
+
+    def share(column: str) -> pd.Series:
+        return rows[column].str.rstrip("%").astype(float)
+
+    assert (share("95% low") <= share("Win rate")).all()
+    assert (share("Win rate") <= share("95% high")).all()
     lost = _table(at, "Production answer").set_index("Trace")
     assert sorted(lost.index) == ["t0", "t1", "t2"]
     assert lost.loc["t1", "Production answer"] == "GOOD answer 1"

@@ -68,11 +68,18 @@ def test_votes_are_blind_counted_rated_and_compared(
     assert judge.options[0].startswith("fake:judge/text")
     assert judge.options[-1] == "human:ann · 5 votes"
     judge.select(human_judge("ann").key).run()
+    at.toggle(key="board_advanced").set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
-    board = next(f.value for f in at.dataframe if "Rating" in f.value.columns)
+    board = next(f.value for f in at.dataframe if "Rating (95% CI)" in f.value.columns)
     assert board["Battles"].sum() == 2 * 5
     voted = board[board["Battles"] > 0]
-    assert len(voted) >= 2 and voted["Rating"].notna().all()
+    assert len(voted) >= 2 and (voted["Rating (95% CI)"] != "-").all()
+    # A variant with fewer than 5 votes gets neither a rank nor an interval, and it says so.
+    few = voted[voted["Battles"] < 5]
+    assert (few["Rank"] == "-").all() and not few["Rating (95% CI)"].str.contains("–").any()
+    assert (voted[voted["Battles"] >= 5]["Rank"] != "-").all()
+    for name in few["Variant"]:
+        assert f"{name}: " in _texts(at).replace("\\", "") and "fewer than 5" in _texts(at)
 
     # Judge health: the model judge's agreement with the people, live.
     tables = [f.value for f in at.dataframe]

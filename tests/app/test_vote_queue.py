@@ -32,8 +32,11 @@ def _texts(at: object) -> str:
 
 
 def _ratings(at: object) -> dict[str, int]:
-    board = next(f.value for f in at.dataframe if "Rating" in f.value.columns)  # type: ignore[attr-defined]
-    return dict(zip(board["Variant"], board["Rating"], strict=True))
+    board = next(f.value for f in at.dataframe if "Rating (95% CI)" in f.value.columns)  # type: ignore[attr-defined]
+    return {
+        name: int(shown.split(" ")[0].replace(",", ""))
+        for name, shown in zip(board["Variant"], board["Rating (95% CI)"], strict=True)
+    }
 
 
 def _vote_for_the_baseline(at: object) -> str:

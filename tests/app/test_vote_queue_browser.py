@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from arena import display
 from arena.leaderboard import build_leaderboard
 from arena.storage import Store
 from judges import human_judge
@@ -83,7 +84,7 @@ def _idle(driver: Any) -> bool:
 
 def _ratings(url: str) -> dict[str, str]:
     board = build_leaderboard(Store(url), RUN)  # the fit the page makes
-    return {e.variant: f"{e.rating:.0f}" for e in board.entries if e.rating is not None}
+    return {e.variant: display.rating(e.rating) for e in board.entries if e.rating is not None}
 
 
 def test_abstained_pairs_are_voted_first_and_move_the_ratings_in_the_browser(
@@ -119,8 +120,8 @@ def test_abstained_pairs_are_voted_first_and_move_the_ratings_in_the_browser(
         for vote in gate:
             assert vote.winner == ("model_a" if vote.variant_a == "baseline" else "model_b")
         after = _ratings(db_abstained)
-        assert int(after["baseline"]) > int(before["baseline"])
-        assert int(after["prompt-v2"]) < int(before["prompt-v2"])
+        assert int(after["baseline"].replace(",", "")) > int(before["baseline"].replace(",", ""))
+        assert int(after["prompt-v2"].replace(",", "")) < int(before["prompt-v2"].replace(",", ""))
         _tab(browser, "Leaderboard")
         wait.until(lambda d: all(r in _first_table_text(d) for r in after.values()))
         assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')

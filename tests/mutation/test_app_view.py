@@ -32,7 +32,7 @@ def test_the_app_shows_the_latest_score_and_survivors(
     at = AppTest.from_function(_section, args=(db_url, run.dataset), default_timeout=60)
     at.run(timeout=60)
     assert not at.exception, [e.value for e in at.exception]
-    assert [m.value for m in at.metric] == ["67%"]
+    assert [m.value for m in at.metric] == ["66.7%"]
     [table] = [frame.value for frame in at.dataframe]
     assert list(table["Mutant"]) == ["tool_raises:check_status"]
     assert table["Why it survived"].iloc[0].startswith("no case calls `check_status`")

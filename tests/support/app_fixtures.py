@@ -230,26 +230,28 @@ def _offline_env() -> Iterator[None]:
                     os.environ[key] = value
 
 
-def fill_demo_db(url: str) -> None:
-    """Two runs of the demo dataset (3 then 4 variants), keyword-scored and judged."""
+def fill_demo_db(url: str, *, free: bool = False) -> None:
+    """Two runs of the demo dataset (3 then 4 variants), keyword-scored and judged; with
+    ``free``, every model costs $0 (as the local models of ``arena demo`` do)."""
     _register_scripts()
     store = Store(url)
     dataset = demo_dataset()
-    base = _variant("baseline", "Reference agent: calculator, plain prompt", (2.5, 10.0))
-    small_v1 = _variant("small-model", "Cheap model, same prompt", (0.15, 0.6))
+    big, cheap = ((0.0, 0.0), (0.0, 0.0)) if free else ((2.5, 10.0), (0.15, 0.6))
+    base = _variant("baseline", "Reference agent: calculator, plain prompt", big)
+    small_v1 = _variant("small-model", "Cheap model, same prompt", cheap)
     small_v2 = _variant(
         "small-model",
         "Cheap model, careful prompt",
-        (0.15, 0.6),
+        cheap,
         system_prompt="Be careful with edge cases.",
     )
     broken = _variant(
-        "broken-no-tools", "No tools at all (a deliberately bad variant)", (0.15, 0.6), tools=[]
+        "broken-no-tools", "No tools at all (a deliberately bad variant)", cheap, tools=[]
     )
     v2 = _variant(
         "prompt-v2",
         "Reference model with an explain-your-answer prompt",
-        (2.5, 10.0),
+        big,
         system_prompt="Explain briefly why the answer is right.",
     )
     with _offline_env():

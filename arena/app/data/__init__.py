@@ -22,6 +22,7 @@ from arena.app.data._history import (
 )
 from arena.app.data._judging import (
     injection_note,
+    load_answers,
     load_battles,
     load_compare,
     load_health,
@@ -54,6 +55,7 @@ __all__ = [
     "get_store",
     "golden_figures",
     "injection_note",
+    "load_answers",
     "load_battles",
     "load_cases",
     "load_compare",

@@ -36,6 +36,22 @@ def load_leaderboard(
     return board.model_dump(mode="json")
 
 
+@st.cache_data(ttl=TTL, show_spinner="Answering the three questions...")
+def load_answers(
+    url: str, run_id: int, judge_key: str | None, bootstrap: int = BOOTSTRAP_ROUNDS
+) -> dict[str, Any]:
+    """Which variant is best, is the cheaper model good enough, can the judge be trusted
+    (:func:`arena.gate.run_answers`), as a plain dict."""
+    from arena.gate import run_answers
+    from arena.leaderboard import RunLeaderboard
+
+    board = RunLeaderboard.model_validate(load_leaderboard(url, run_id, judge_key, bootstrap))
+    found = run_answers(
+        get_store(url), run_id, judge_key=judge_key, bootstrap=bootstrap, board=board
+    )
+    return found.model_dump(mode="json")
+
+
 @st.cache_data(ttl=TTL, show_spinner=False)
 def load_health(url: str, run_id: int) -> dict[str, Any]:
     """Every judge's health with its decisive-pair accuracy and plain-words warnings,
@@ -71,6 +87,8 @@ def load_battles(url: str, run_id: int, judge_key: str) -> pd.DataFrame:
             "flip": b.flip,
             "error": b.error or "",
             "suspected_injection": injection_note(b.suspected_injection),
+            "p_a": b.p_a,
+            "tie_margin": b.tie_margin,
         }
         for order, verdict in (("ab", b.verdict_ab), ("ba", b.verdict_ba)):
             row[f"{order}_label"] = verdict.label if verdict else None
