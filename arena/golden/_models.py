@@ -36,6 +36,12 @@ from arena.golden._route import (
     route_not_empty,
     route_not_forbidden,
 )
+from arena.golden._state import (
+    EXPECTED_STATE,
+    STATE_MAY_CHANGE,
+    RecordPath,
+    StateGlob,
+)
 from arena.inputs.linear_regex import check_pattern
 from arena.inputs.validation import StrictInt, StrictNumber
 from arena.registry import GOLDEN_CHECKS
@@ -257,6 +263,12 @@ class GoldenCase(BaseModel):
     )
     expected_graph_trajectory: GraphTrajectoryRef | None = Field(
         None, exclude_if=_unset, description=EXPECTED_GRAPH_TRAJECTORY
+    )
+    expected_state: dict[RecordPath, dict[str, Any] | None] | None = Field(
+        None, exclude_if=_unset, description=EXPECTED_STATE
+    )
+    state_may_change: list[StateGlob] = Field(
+        default_factory=list, exclude_if=_unset, description=STATE_MAY_CHANGE
     )
 
     @field_validator("id")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arena.agents import AgentContext, build_agent, graph_tool_names
+from arena.agents import AgentContext, StateFunction, build_agent, graph_tool_names
 from arena.factories._declare import FactorySpec
 from arena.models import CachingChatModel, make_chat_model
 from arena.variants.variant import ARCHITECTURES
@@ -108,9 +108,16 @@ class AgentCache:
     ) -> Runnable[Any, Any]:
         """The task's agent: built once for the built-in architectures (with the shared
         ``tools``), by the variant's factory for every task otherwise."""
+        return self.build(variant, model, tools, sandbox)[0]
+
+    def build(
+        self, variant: Variant, model: CachingChatModel, tools: list[BaseTool], sandbox: Sandbox
+    ) -> tuple[Runnable[Any, Any], StateFunction | None]:
+        """The task's agent (:meth:`agent`) and the state function its factory exposed
+        (``ctx.expose_state``; None when it exposed none, and for the built-in agents)."""
         key = (variant.version_hash, id(model))
         if self.shared(variant) and key in self._agents:
-            return self._agents[key][1]
+            return self._agents[key][1], None
         context = AgentContext(
             variant=variant,
             model=model,
@@ -122,7 +129,8 @@ class AgentCache:
         agent = build_agent(context)
         if self.shared(variant):  # the built-ins never read the context's sandbox_dir
             self._agents[key] = (model, agent)
-        return agent
+            return agent, None
+        return agent, context.state_snapshot
 
     def tool_names(
         self, variant: Variant, agent: Runnable[Any, Any], tools: list[BaseTool]

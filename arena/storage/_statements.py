@@ -15,6 +15,7 @@ from sqlalchemy import Executable, Table, bindparam, delete, select
 
 from arena.storage._tables import (
     DialogueRow,
+    EndStateRow,
     NodePathRow,
     NodeStatesRow,
     ResponseCacheRow,
@@ -28,6 +29,7 @@ _STEPS = cast(Table, StepRow.__table__)
 _DIALOGUES = cast(Table, DialogueRow.__table__)
 _NODE_PATHS = cast(Table, NodePathRow.__table__)
 _NODE_STATES = cast(Table, NodeStatesRow.__table__)
+_END_STATES = cast(Table, EndStateRow.__table__)
 RESULT_KEY = ("run_id", "variant_hash", "case_hash", "repeat")
 """The unique key of a stored result."""
 UPSERT_DIALECTS = ("sqlite", "postgresql")
@@ -121,3 +123,9 @@ def node_path_insert() -> Executable:
 def node_states_insert() -> Executable:
     """Insert a failed result's states after each superstep (``result_id``, ``body``)."""
     return _NODE_STATES.insert()
+
+
+@cache
+def end_state_insert() -> Executable:
+    """Insert what a result's run changed in its agent's state (``result_id``, ``body``)."""
+    return _END_STATES.insert()
