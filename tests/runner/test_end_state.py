@@ -151,13 +151,30 @@ def test_the_stored_diff_is_bounded_and_redacted(monkeypatch: pytest.MonkeyPatch
     ]
 
 
-def test_values_match_exactly_by_default() -> None:
-    from arena.scoring.checks._state import same_value
+def test_values_match_exactly_by_default_or_by_a_matcher() -> None:
+    from arena.golden import GoldenCase
+    from arena.records.end_state import diff_snapshots
 
-    assert same_value(1, 1.0) and same_value(["a", "b"], ["a", "b"])
-    assert not same_value(True, 1) and not same_value("60621", "60621-1234")
-    assert not same_value(["a"], ["a", "b"]) and not same_value(["b", "a"], ["a", "b"])
-    assert not same_value({"a": 1}, {"a": 1, "b": 2}) and not same_value(None, "")
+    start = {"orders": {"#W1": {"zip": "60621", "items": ["a", "b"], "n": 1}}}
+    end = {"orders": {"#W1": {"zip": "60621-1234", "items": ["b", "a"], "n": 1.0}}}
+
+    def misses(fields: dict[str, Any]) -> list[str]:
+        case = GoldenCase.model_validate(_case("M", "x", expected_state={"orders/#W1": fields}))
+        diff = diff_snapshots(start, end, case.expected_state)
+        result = RunResult(variant="v", variant_hash="h", case_id="M", case_hash="c", output="ok")
+        result.end_state = diff
+        return [r.text for r in score_result(result, case).fail_reasons if r.hard]
+
+    exact = {"zip": "60621", "items": ["a", "b"], "n": 1}
+    assert misses(exact) == [
+        'orders/#W1 zip: expected "60621", is "60621-1234"',
+        'orders/#W1 items: expected ["a", "b"], is ["b", "a"]',
+    ]
+    assert misses({"zip": {"regex": "^60621"}, "items": {"unordered": ["a", "b"]}, "n": 1}) == []
+    assert misses({"zip": {"any": True}, "items": {"unordered": ["a"]}, "n": True}) == [
+        'orders/#W1 items: expected ["a"] in any order, got ["b", "a"]',
+        "orders/#W1 n: expected true, is 1.0",
+    ]
 
 
 def test_arena_show_prints_the_state_changes_in_text_and_json(

@@ -3,10 +3,10 @@ case's ``expected_state`` and ``state_may_change`` (the types: :mod:`arena.golde
 
 The run's :class:`~arena.records.end_state.StateDiff` (taken by the runner from the
 factory's ``ctx.expose_state``) says which records were added, removed or changed and how.
-Each expected record must end with the named field values (a value may be a matcher: exact
-by default), its other fields unchanged; ``null`` asks the record to be gone. Every other
-change must match a ``state_may_change`` glob. Every miss is a hard fail naming record and
-field:
+Each expected record must end with the named field values (exactly by default, or by a
+matcher: :mod:`arena.scoring._matchers`), its other fields unchanged; ``null`` asks the
+record to be gone. Every other change must match a ``state_may_change`` glob. Every miss is
+a hard fail naming record and field:
 
 * ``orders/#W4 status: expected "cancelled", is "pending"`` (an expected value missing);
 * ``orders/#W2 status: pending -> cancelled, not expected`` (a change nobody asked for);
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from arena.golden._state import path_matches
 from arena.records.end_state import RecordChange, StateDiff, value_text
 from arena.registry import golden_check
+from arena.scoring._matchers import is_matcher, match_value
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
 
@@ -39,26 +40,13 @@ NO_STATE = (
 _ABSENT = object()
 
 
-def same_value(expected: Any, actual: Any) -> bool:
-    """Exact equality of JSON values: strings exactly, lists in order, mappings key by key,
-    numbers by value (``1 == 1.0``), a boolean never equal to a number."""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return type(expected) is type(actual) and expected == actual
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and all(map(same_value, expected, actual))
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        return expected.keys() == actual.keys() and all(
-            same_value(v, actual[k]) for k, v in expected.items()
-        )
-    if isinstance(expected, int | float) and isinstance(actual, int | float):
-        return expected == actual
-    return type(expected) is type(actual) and bool(expected == actual)
-
-
 def value_miss(expected: Any, actual: Any) -> str | None:
-    """None when ``actual`` is what ``expected`` asks, else a short reason."""
-    if same_value(expected, actual):
-        return None
+    """None when ``actual`` is what ``expected`` asks (exactly, or by its matcher:
+    :func:`arena.scoring._matchers.match_value`), else a short reason: ``expected
+    "cancelled", is "pending"`` for a plain value, the matcher's own reason otherwise."""
+    why = match_value(expected, actual)
+    if why is None or is_matcher(expected):
+        return why
     return f"expected {_json(expected)}, is {_json(actual)}"
 
 
