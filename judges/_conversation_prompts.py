@@ -228,8 +228,10 @@ def grade_prompt(
     return "\n\n".join([*parts, GRADE_QUESTION])
 
 
-def _checklist_block(query: str, reference: str | None, text: str, path: str | None = None) -> str:
-    shown = (path,) if path is not None else ()
+def _checklist_block(
+    query: str, reference: str | None, text: str, path: str | None = None, did: str | None = None
+) -> str:
+    shown = tuple(part for part in (path, did) if part is not None)
     tag_id = boundary_id("conversation-checklist", query, reference, text, *shown)
     parts = [f"Conversation: {neutral(query) or '(empty message)'}"]
     if reference:
@@ -237,6 +239,8 @@ def _checklist_block(query: str, reference: str | None, text: str, path: str | N
     parts.append(f"Transcript:\n{_transcript(text, tag_id)}")
     if path is not None:
         parts.append(graph.path_block(path, tag_id))
+    if did is not None:
+        parts.append(actions.actions_block(did, tag_id))
     return "\n\n".join(parts)
 
 
@@ -246,7 +250,9 @@ def write_checklist(request: PairRequest) -> str:
     return _fill(WRITE_CHECKLIST, conversation=neutral(request.query) or "(empty message)")
 
 
-def checklist_prefix(request: PairRequest, text: str, path: str | None = None) -> str:
+def checklist_prefix(
+    request: PairRequest, text: str, path: str | None = None, did: str | None = None
+) -> str:
     """What every item question about one conversation (and its path through the graph,
-    when given) shares (cached by llama.cpp)."""
-    return _checklist_block(request.query, request.reference, text, path)
+    and what its agent did, when given) shares (cached by llama.cpp)."""
+    return _checklist_block(request.query, request.reference, text, path, did)

@@ -201,8 +201,9 @@ def _checklist_block(
     answer: str,
     trajectory: str | None,
     path: str | None = None,
+    did: str | None = None,
 ) -> str:
-    shown = (path,) if path is not None else ()
+    shown = tuple(part for part in (path, did) if part is not None)
     tag_id = boundary_id("checklist", query, reference, answer, trajectory, *shown)
     parts = [f"Question: {neutral(query) or '(empty message)'}"]
     if reference:
@@ -212,6 +213,8 @@ def _checklist_block(
         parts.append(f"Tools it called: {_tools(trajectory, tag_id)}")
     if path is not None:
         parts.append(graph.path_block(path, tag_id))
+    if did is not None:
+        parts.append(actions.actions_block(did, tag_id))
     return "\n\n".join(parts)
 
 
@@ -315,15 +318,21 @@ GENERIC_ITEM = "Does the answer correctly and fully answer the question?"
 
 
 def checklist_prefix(
-    request: PairRequest, answer: str, trajectory: str | None, path: str | None = None
+    request: PairRequest,
+    answer: str,
+    trajectory: str | None,
+    path: str | None = None,
+    did: str | None = None,
 ) -> str:
     """What every item question about one answer shares (llama.cpp caches this prefix):
-    query, reference, the answer, its tool calls and its path through the graph (when the
-    request shows paths) between boundary tags."""
+    query, reference, the answer, its tool calls, its path through the graph (when the
+    request shows paths) and what its agent did (when it shows actions) between boundary
+    tags."""
     path = path if graph.shows_paths(request) else None
+    did = did if actions.shows_actions(request) else None
     if request.is_conversation:
-        return conversation.checklist_prefix(request, answer, path)
-    return _checklist_block(request.query, request.reference, answer, trajectory, path)
+        return conversation.checklist_prefix(request, answer, path, did)
+    return _checklist_block(request.query, request.reference, answer, trajectory, path, did)
 
 
 def checklist_prompt(prefix: str, question: str) -> str:

@@ -79,11 +79,7 @@ def test_a_critical_case_whose_end_state_broke_is_critical_broken() -> None:
     assert "orders/#W2 status: pending -> cancelled, not expected" in broken[0].message
     assert report.regressed and report.broken_cases == ["CANCEL-1"]
     assert not [r for r in report.reasons if r.rule == "case_score_drop"]
-
-
-def test_without_the_end_state_the_same_change_was_no_flip() -> None:
-    """What the trial saw: the candidate passes (a call beyond the expected one counts for
-    nothing), so no rule names the case as broken."""
-    report = _gate(CASE)
-    assert not [r for r in report.reasons if r.rule == "critical_broken"]
-    assert report.broken_cases == []
+    # What the trial saw: without the end state the candidate passes (a call beyond the
+    # expected one counts for nothing), so no rule names the case as broken.
+    loose = _gate(CASE)
+    assert loose.broken_cases == [] and not [r for r in loose.reasons if r.case_id]

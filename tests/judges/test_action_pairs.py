@@ -94,7 +94,7 @@ def _shown(mode: str, request: Any) -> str:
     return "\n".join(str(m.content) for c in get_mode(mode).conversations(request) for m in c)
 
 
-@pytest.mark.parametrize("mode", ["text", "logprobs", "grades"])
+@pytest.mark.parametrize("mode", ["text", "logprobs", "grades", "checklist", "auto", "blend"])
 def test_the_judge_sees_each_sides_calls_and_changes_fenced(mode: str) -> None:
     request = pair_request(LOOSE_CASE, RIGHT, BOTH, mode=get_mode(mode), with_trajectory=False)
     assert request.actions_a is not None and request.actions_b is not None
