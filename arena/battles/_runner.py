@@ -60,6 +60,11 @@ class JudgeReport(BaseModel):
     model_calls: int
     skipped: int
     crashes: int = 0
+    golden: int = Field(
+        0,
+        description="Battles of two answers that say the same but were made differently, "
+        "decided by the golden checks (only one side passed them), without a judge call.",
+    )
     simulator_errors: int = Field(
         0, description="Pairs not judged because a simulated user failed (not the agent's fault)."
     )
@@ -320,6 +325,7 @@ async def judge_run_async(
         model_calls=counter.sent,
         skipped=skipped,
         crashes=sum(b.is_crash for b in battles),
+        golden=sum(b.is_golden for b in battles),
         simulator_errors=simulator_errors,
         warnings=warnings,
         cascade=cascade,

@@ -238,6 +238,6 @@ def test_judging_a_run_lets_the_golden_checks_decide_without_a_call(store: Store
     assert judged.source == "judge" and judged.verdict_ab is not None
     assert len(JUDGED) == 2 and all("<actions-" in prompt for prompt in JUDGED)
     assert all("orders/#W2 status: pending -> cancelled" in prompt for prompt in JUDGED)
-    assert report.model_calls == 2
+    assert report.model_calls == 2 and report.golden == 1 and report.crashes == 0
     stored = {b.case_id: b for b in store.battles(run_id)}
     assert stored["CANCEL"].is_golden and stored["CANCEL"].winner == "model_a"
