@@ -46,6 +46,7 @@ async def execute_dialogue(
         tools = agents.tools(variant, model, sandbox)
         agent = agents.agent(variant, model, tools, sandbox)
         recorder.tool_names = agents.tool_names(variant, agent, tools)
+        recorder.side_effecting = agents.side_effecting(variant, agent, tools)
         user = None if config is None else user_chat_model(config, task.repeat, model.store)
         player = user_player(case, repeat=task.repeat, user_model=user)
         invocation = run_config(task, run_id, recorder)

@@ -57,6 +57,7 @@ async def execute_task(
         tools = agents.tools(variant, model, sandbox)
         agent = agents.agent(variant, model, tools, sandbox)
         recorder.tool_names = agents.tool_names(variant, agent, tools)
+        recorder.side_effecting = agents.side_effecting(variant, agent, tools)
         config = run_config(task, run_id, recorder)
         paths = record_path(agent, config)
         capture = prepare_state(agent, config)

@@ -106,4 +106,6 @@ def task_result(
         files=files,
         dialogue=dialogue,
         nodes=nodes,
+        replies=recorder.replies,
+        side_effecting=recorder.side_effecting,
     )

@@ -51,6 +51,7 @@ def result_record(row: ResultRow, *, with_states: bool = False) -> RunResult:
         dialogue=None if row.dialogue is None else Dialogue.model_validate(row.dialogue.body),
         nodes=None if row.node_path is None else NodePath.model_validate(row.node_path.body),
         states=_states(row) if with_states else None,
+        **(row.facts.body if row.facts is not None else {}),
         created_at=aware(row.created_at),
     )
 
