@@ -12,6 +12,7 @@ from arena.battles._conversation_requests import (
     shown_conversation,
 )
 from arena.golden import GoldenCase
+from arena.golden._calls import item_text
 from arena.golden._models import JudgeSettings
 from arena.records.end_state import change_lines
 from arena.records.results import RunResult
@@ -31,9 +32,8 @@ def expectations_text(case: GoldenCase) -> str | None:
     if case.expected_behavior:
         parts.append(f"expected behaviour: {case.expected_behavior.value}")
     if case.expected_output_contains:
-        items = [
-            " or ".join(i) if isinstance(i, list) else i for i in case.expected_output_contains
-        ]
+        texts = [item_text(i) for i in case.expected_output_contains]
+        items = [" or ".join(t) if isinstance(t, list) else t for t in texts]
         parts.append("should mention: " + "; ".join(f"({i})" for i in items))
     if case.expected_output_not_contains:
         parts.append("must not contain: " + "; ".join(case.expected_output_not_contains))

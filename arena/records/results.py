@@ -95,6 +95,19 @@ class RunResult(BaseModel):
         description="What the run changed in the state its agent exposes (ctx.expose_state); "
         "None when the agent exposes none.",
     )
+    replies: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="The text of every assistant message of the run, in order: intermediate "
+        "ones (before a tool call) and every reply of a dialogue included.",
+    )
+    side_effecting: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="The tools the agent declared side-effecting (the factory's "
+        "``side_effecting`` or a tool's ``metadata``): a call of one the case does not expect "
+        "is a hard fail.",
+    )
     created_at: datetime = Field(default_factory=utcnow)
 
     _no_secrets = field_validator("error")(redact_optional)

@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from arena.agents import AgentContext, StateFunction, build_agent, graph_tool_names
-from arena.factories._declare import FactorySpec
+from arena.agents._builder import graph_tools
+from arena.factories._declare import FactorySpec, declares_side_effects
 from arena.models import CachingChatModel, make_chat_model
 from arena.variants.variant import ARCHITECTURES
 
@@ -145,3 +146,16 @@ class AgentCache:
         if spec.tools is not None:
             return {t.name for t in tools}
         return graph_tool_names(agent)
+
+    def side_effecting(
+        self, variant: Variant, agent: Runnable[Any, Any], tools: list[BaseTool]
+    ) -> list[str]:
+        """The tools the agent declares side-effecting, sorted: its factory's
+        ``side_effecting`` and every tool (given, or in its graph's tool nodes) whose
+        ``metadata`` says ``side_effecting: True``."""
+        names = {t.name for t in tools if declares_side_effects(t)}
+        if not self.shared(variant):
+            names |= set(self.factory(variant)[0].side_effecting)
+            in_graph = graph_tools(agent) or {}
+            names |= {name for name, t in in_graph.items() if declares_side_effects(t)}
+        return sorted(names)

@@ -49,6 +49,7 @@ async def execute_dialogue(
         agent, snapshot = agents.build(variant, model, tools, sandbox)
         state = StateWatch(snapshot, case)
         recorder.tool_names = agents.tool_names(variant, agent, tools)
+        recorder.side_effecting = agents.side_effecting(variant, agent, tools)
         user = None if config is None else user_chat_model(config, task.repeat, model.store)
         player = user_player(case, repeat=task.repeat, user_model=user)
         invocation = run_config(task, run_id, recorder)

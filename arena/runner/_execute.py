@@ -60,6 +60,7 @@ async def execute_task(
         agent, snapshot = agents.build(variant, model, tools, sandbox)
         state = StateWatch(snapshot, case)
         recorder.tool_names = agents.tool_names(variant, agent, tools)
+        recorder.side_effecting = agents.side_effecting(variant, agent, tools)
         config = run_config(task, run_id, recorder)
         paths = record_path(agent, config)
         capture = prepare_state(agent, config)

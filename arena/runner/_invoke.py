@@ -109,4 +109,6 @@ def task_result(
         dialogue=dialogue,
         nodes=nodes,
         end_state=end_state,
+        replies=recorder.replies,
+        side_effecting=recorder.side_effecting,
     )

@@ -11,8 +11,9 @@ An expected value matches an actual one **exactly by default**:
 A **matcher** is a mapping with exactly one of these keys (``tol`` only beside ``approx``),
 for when a team wants less than exact:
 
-* ``{"contains": text}``: a string containing ``text`` (case-sensitive), or a list with an
-  element matching ``text``;
+* ``{"contains": text}``: a string containing ``text`` as ``expected_output_contains`` reads
+  it (case-insensitive, numbers by value: ``"1200"`` is in ``"0.25 * 1200"``, not in
+  ``"11200"``), or a list with an element matching ``text``;
 * ``{"regex": pattern}``: a string the pattern is found in (RE2, read like
   ``expected_output_regex``: case-insensitive, ``^``/``$`` at line ends; anchor it to match
   the whole value);
@@ -23,52 +24,28 @@ for when a team wants less than exact:
 * ``{"exact": value}``: ``value`` literally, even a mapping that reads like a matcher.
 
 :func:`match_value` returns None on a match, else a short reason naming what differs;
-:func:`check_expected` validates an expected value (the golden loader's check).
+:func:`check_expected` validates an expected value (the golden loader's check, defined with
+the matchers' syntax in :mod:`arena.golden._matcher_syntax`).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from arena.inputs.linear_regex import check_pattern
+from arena.golden._matcher_syntax import (
+    MATCHER_KEYS,
+    check_expected,
+    is_matcher,
+    matcher_key,
+    show,
+)
 from arena.inputs.linear_regex import search as linear_search
+from arena.scoring._textmatch import contains_item
 
-MATCHER_KEYS: tuple[str, ...] = ("contains", "regex", "any", "unordered", "approx", "exact")
-"""The keys that make a mapping a matcher."""
-
-_SHOWN = 80
-"""Characters of a value shown in a reason."""
-
-
-def show(value: Any) -> str:
-    """``value`` as JSON, cut to a readable length (reasons and lint messages)."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=str, sort_keys=True)
-    except (TypeError, ValueError):  # pragma: no cover - default=str makes this rare
-        text = repr(value)
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
-
-
-def matcher_key(value: Any) -> str | None:
-    """The matcher key of ``value`` when it is a matcher mapping, else None."""
-    if not isinstance(value, Mapping):
-        return None
-    keys = set(value)
-    if keys == {"approx", "tol"}:
-        return "approx"
-    if len(keys) == 1:
-        (key,) = keys
-        return key if key in MATCHER_KEYS else None
-    return None
-
-
-def is_matcher(value: Any) -> bool:
-    """True when ``value`` is a matcher mapping (see the module docstring)."""
-    return matcher_key(value) is not None
+__all__ = ["MATCHER_KEYS", "check_expected", "is_matcher", "match_value", "matcher_key", "show"]
 
 
 def _is_number(value: Any) -> bool:
@@ -152,7 +129,7 @@ def _match_contains(text: Any, actual: Any) -> str | None:
     if isinstance(actual, str) and isinstance(text, str):
         return (
             None
-            if text in actual
+            if contains_item(actual, text)
             else f"expected a string containing {show(text)}, got {show(actual)}"
         )
     if isinstance(actual, list | tuple):
@@ -209,56 +186,3 @@ def match_value(expected: Any, actual: Any) -> str | None:
     if key is not None:
         return _match_matcher(key, expected, actual)
     return _exact(expected, actual)
-
-
-def _check_matcher(key: str, value: Mapping[str, Any], where: str) -> None:
-    inner = value[key]
-    if key == "any" and inner is not True:
-        raise ValueError(f"{where}: {{any: true}} is the only form of the any matcher")
-    if key == "regex":
-        if not isinstance(inner, str):
-            raise ValueError(f"{where}: a regex matcher needs a string pattern")
-        try:
-            check_pattern(inner)
-        except re.error as exc:
-            raise ValueError(f"{where}: invalid regular expression: {exc}") from None
-    if key == "contains" and isinstance(inner, Mapping | list):
-        check_expected(inner, where=f"{where}.contains")
-    if key == "unordered":
-        if not isinstance(inner, list):
-            raise ValueError(f"{where}: an unordered matcher needs a list")
-        for index, item in enumerate(inner):
-            check_expected(item, where=f"{where}.unordered.{index}")
-    if key == "approx":
-        tol = value.get("tol", 0)
-        if not _is_number(inner) or not _is_number(tol) or tol < 0:
-            raise ValueError(f"{where}: approx needs a number and tol a number >= 0")
-
-
-def _check_elements(value: Any, where: str) -> None:
-    if isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            check_expected(item, where=f"{where}.{index}")
-    elif isinstance(value, Mapping):
-        for name, item in value.items():
-            check_expected(item, where=f"{where}.{name}")
-
-
-def check_expected(value: Any, where: str = "value") -> None:
-    """Raise ValueError naming ``where`` when ``value`` holds a malformed matcher: a mapping
-    with a matcher key beside other keys (write a literal one as ``{exact: ...}``), a bad
-    regex, ``any`` other than true, ``tol`` without ``approx``, ..."""
-    key = matcher_key(value)
-    if key is not None:
-        _check_matcher(key, value, where)
-        return
-    if isinstance(value, Mapping):
-        keys = [k for k in value if k in (*MATCHER_KEYS, "tol")]
-        if keys:
-            raise ValueError(
-                f"{where}: a mapping with {', '.join(sorted(map(str, keys)))} and other keys is "
-                "neither a matcher (exactly one of contains, regex, any, unordered, approx "
-                "(+ tol), exact) nor clearly a literal: write a literal mapping as "
-                "{exact: {...}}"
-            )
-    _check_elements(value, where)

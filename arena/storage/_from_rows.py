@@ -53,6 +53,7 @@ def result_record(row: ResultRow, *, with_states: bool = False) -> RunResult:
         nodes=None if row.node_path is None else NodePath.model_validate(row.node_path.body),
         states=_states(row) if with_states else None,
         end_state=None if row.end_state is None else StateDiff.model_validate(row.end_state.body),
+        **(row.facts.body if row.facts is not None else {}),
         created_at=aware(row.created_at),
     )
 

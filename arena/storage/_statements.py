@@ -20,6 +20,7 @@ from arena.storage._tables import (
     NodeStatesRow,
     ResponseCacheRow,
     ResultRow,
+    RunFactsRow,
     StepRow,
 )
 
@@ -28,6 +29,7 @@ _RESULTS = cast(Table, ResultRow.__table__)
 _STEPS = cast(Table, StepRow.__table__)
 _DIALOGUES = cast(Table, DialogueRow.__table__)
 _NODE_PATHS = cast(Table, NodePathRow.__table__)
+_RUN_FACTS = cast(Table, RunFactsRow.__table__)
 _NODE_STATES = cast(Table, NodeStatesRow.__table__)
 _END_STATES = cast(Table, EndStateRow.__table__)
 RESULT_KEY = ("run_id", "variant_hash", "case_hash", "repeat")
@@ -117,6 +119,12 @@ def dialogue_insert() -> Executable:
 def node_path_insert() -> Executable:
     """Insert a result's node path (``result_id``, ``body``)."""
     return _NODE_PATHS.insert()
+
+
+@cache
+def run_facts_insert() -> Executable:
+    """Insert a result's replies and side-effecting tools (``result_id``, ``body``)."""
+    return _RUN_FACTS.insert()
 
 
 @cache

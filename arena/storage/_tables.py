@@ -106,6 +106,10 @@ class ResultRow(Base):
     end_state: Mapped[EndStateRow | None] = relationship(
         back_populates="result", cascade="all, delete-orphan", lazy="selectin", uselist=False
     )
+    # The run's assistant texts and its agent's side-effecting tools (issue 45), likewise.
+    facts: Mapped[RunFactsRow | None] = relationship(
+        back_populates="result", cascade="all, delete-orphan", lazy="selectin", uselist=False
+    )
     # A failed LangGraph run's state after each superstep: loaded only with one result.
     node_states: Mapped[NodeStatesRow | None] = relationship(
         back_populates="result", cascade="all, delete-orphan", lazy="select", uselist=False
@@ -139,6 +143,18 @@ class NodePathRow(Base):
     result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), unique=True)
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     result: Mapped[ResultRow] = relationship(back_populates="node_path")
+
+
+class RunFactsRow(Base):
+    """What scoring reads of a result beyond its answer and steps: ``replies`` (the text of
+    every assistant message) and ``side_effecting`` (the agent's declared tools). A row only
+    when one of them is non-empty; existing databases gain the table, no column is added."""
+
+    __tablename__ = "run_facts"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), unique=True)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[ResultRow] = relationship(back_populates="facts")
 
 
 class NodeStatesRow(Base):

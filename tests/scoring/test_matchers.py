@@ -55,7 +55,9 @@ def test_exact_misses_say_what_differs(expected: Any, actual: Any, said: str) ->
 
 def test_contains_matcher() -> None:
     assert match_value({"contains": "60621"}, "60621-1234") is None
-    assert match_value({"contains": "W2"}, "w2") is not None  # case-sensitive
+    assert match_value({"contains": "W2"}, "#w2") is None  # case-insensitive, as outputs
+    assert match_value({"contains": "1200"}, "0.25 * 1200") is None
+    assert match_value({"contains": "1200"}, "11200") is not None  # numbers by value
     assert match_value({"contains": "b"}, ["a", "b"]) is None
     assert match_value({"contains": "c"}, ["a", "b"]) is not None
     assert match_value({"contains": "5"}, 5) is not None
