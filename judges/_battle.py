@@ -11,10 +11,12 @@ from arena.records.results import RunResult, utcnow
 from arena.vocabulary import MODEL_A, MODEL_B, TIE_BOTHBAD, Winner
 from judges._types import JudgeSpec, Verdict
 
-#: Who decided a battle: the judge (a model or a person), or the crash rule.
-BattleSource = Literal["judge", "crash"]
+#: Who decided a battle: the judge (a model or a person), the crash rule, or the golden rule
+#: (the same final answer, different actions, and only one side passes its golden checks).
+BattleSource = Literal["judge", "crash", "golden"]
 JUDGE: Literal["judge"] = "judge"
 CRASH: Literal["crash"] = "crash"
+GOLDEN: Literal["golden"] = "golden"
 #: Which answer of a crash battle crashed: A's, B's or both.
 CrashedSide = Literal["a", "b", "both"]
 #: The crash rule: a crashed answer loses; two crashed answers tie (both bad).
@@ -31,8 +33,11 @@ class Battle(BaseModel):
 
     ``source`` is ``crash`` when an answer crashed (its result has an error): the crash rule
     decides the battle without a judge call (the crashed answer loses, two crashed answers
-    tie) and ``crashed`` says which side. Such battles count in every rating and win rate,
-    never in the judge's own health or accuracy figures.
+    tie) and ``crashed`` says which side. ``source`` is ``golden`` when both answers say the
+    same but did different things (tool calls, state changes, graph path) and only one of
+    them passes the case's deterministic golden checks: that one wins, without a judge call.
+    Such battles count in every rating and win rate, never in the judge's own health or
+    accuracy figures (:attr:`by_rule`).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -92,12 +97,24 @@ class Battle(BaseModel):
             raise ValueError("a crash battle names the side that crashed, and only it does")
         if self.crashed is not None and self.winner != CRASH_WINNERS[self.crashed]:
             raise ValueError(f"side {self.crashed!r} crashed: the winner is not {self.winner!r}")
+        if self.source == GOLDEN and self.winner not in (MODEL_A, MODEL_B):
+            raise ValueError("a battle the golden checks decided has a winner")
         return self
 
     @property
     def is_crash(self) -> bool:
         """True when the crash rule decided the battle (no judge saw it)."""
         return self.source == CRASH
+
+    @property
+    def is_golden(self) -> bool:
+        """True when the golden checks decided the battle (no judge saw it)."""
+        return self.source == GOLDEN
+
+    @property
+    def by_rule(self) -> bool:
+        """True when a rule decided the battle (a crash, the golden checks): no judge saw it."""
+        return self.source != JUDGE
 
 
 #: The fields that say which two results a battle (or a pair shown to a voter) compares.
@@ -157,6 +174,22 @@ def crash_battle(run_id: int, a: RunResult, b: RunResult, judge: JudgeSpec) -> B
     )
 
 
+def golden_battle(
+    run_id: int, a: RunResult, b: RunResult, judge: JudgeSpec, passed: Literal["a", "b"]
+) -> Battle:
+    """The battle of ``a`` against ``b`` decided by the golden checks: the side that
+    ``passed`` them wins (two answers that say the same, made differently)."""
+    return Battle(
+        **pair_fields(run_id, a, b),
+        winner=MODEL_A if passed == "a" else MODEL_B,
+        len_a=len(a.output),
+        len_b=len(b.output),
+        judge=judge,
+        source=GOLDEN,
+    )
+
+
 def judge_battles(battles: list[Battle]) -> list[Battle]:
-    """The battles a judge decided: crash battles left out (for the judge's own figures)."""
-    return [b for b in battles if not b.is_crash]
+    """The battles a judge decided: those a rule decided left out (for the judge's own
+    figures)."""
+    return [b for b in battles if not b.by_rule]

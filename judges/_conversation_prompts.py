@@ -10,6 +10,7 @@ exactly as they were; a conversation verdict's key hashes these templates as wel
 
 from __future__ import annotations
 
+from judges import _action_prompts as actions
 from judges import _graph_prompts as graph
 from judges._fence import boundary_id, fenced, neutral
 from judges._types import PairRequest
@@ -137,7 +138,7 @@ def system_text(request: PairRequest, persona: str) -> str:
         SYSTEM_TEXT,
         persona=persona,
         rubric=request.rubric or DEFAULT_RUBRIC,
-        data_rule=graph.data_rule(DATA_RULE, request),
+        data_rule=actions.data_rule(graph.data_rule(DATA_RULE, request), request),
     )
 
 
@@ -147,7 +148,7 @@ def system_logprobs(request: PairRequest, persona: str) -> str:
         SYSTEM_LOGPROBS,
         persona=persona,
         rubric=_rubric_line(request),
-        data_rule=graph.data_rule(DATA_RULE, request),
+        data_rule=actions.data_rule(graph.data_rule(DATA_RULE, request), request),
     )
 
 
@@ -157,7 +158,7 @@ def system_checklist(request: PairRequest, persona: str) -> str:
         CHECKLIST_HEAD,
         persona=persona,
         rubric=_rubric_line(request),
-        data_rule=graph.data_rule(DATA_RULE, request),
+        data_rule=actions.data_rule(graph.data_rule(DATA_RULE, request), request),
     )
     examples = [
         f"Example:\n{_checklist_block(opening, None, text)}\n\n{item} {ASK}\n{reply}"
@@ -192,36 +193,45 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
         request.answer_a,
         request.answer_b,
         *graph.tag_parts(request),
+        *actions.tag_parts(request),
     )
     parts = context(request)
-    for name, text, path in (
-        ("A", request.answer_a, request.path_a),
-        ("B", request.answer_b, request.path_b),
+    for name, text, path, did in (
+        ("A", request.answer_a, request.path_a, request.actions_a),
+        ("B", request.answer_b, request.path_b, request.actions_b),
     ):
         block = f"Conversation {name}:\n{_transcript(text, f'{tag_id}-{name}')}"
         if path is not None and graph.shows_paths(request):
             block += "\n\n" + graph.path_block(path, f"{tag_id}-{name}", name)
+        if did is not None and actions.shows_actions(request):
+            block += "\n\n" + actions.actions_block(did, f"{tag_id}-{name}", name)
         parts.append(block)
     if logprobs:
         parts.append(LOGPROB_QUESTION)
     return "\n\n".join(parts)
 
 
-def grade_prompt(request: PairRequest, text: str, path: str | None = None) -> str:
-    """One conversation (and its path through the graph, when given) graded alone, then YES
-    or NO."""
-    shown = (path,) if path is not None else ()
+def grade_prompt(
+    request: PairRequest, text: str, path: str | None = None, did: str | None = None
+) -> str:
+    """One conversation (and its path through the graph, and what its agent did, when
+    given) graded alone, then YES or NO."""
+    shown = tuple(part for part in (path, did) if part is not None)
     tag_id = boundary_id(
         "conversation-grade", request.query, request.reference, request.expectations, text, *shown
     )
     parts = [*context(request), f"Conversation:\n{_transcript(text, tag_id)}"]
     if path is not None:
         parts.append(graph.path_block(path, tag_id))
+    if did is not None:
+        parts.append(actions.actions_block(did, tag_id))
     return "\n\n".join([*parts, GRADE_QUESTION])
 
 
-def _checklist_block(query: str, reference: str | None, text: str, path: str | None = None) -> str:
-    shown = (path,) if path is not None else ()
+def _checklist_block(
+    query: str, reference: str | None, text: str, path: str | None = None, did: str | None = None
+) -> str:
+    shown = tuple(part for part in (path, did) if part is not None)
     tag_id = boundary_id("conversation-checklist", query, reference, text, *shown)
     parts = [f"Conversation: {neutral(query) or '(empty message)'}"]
     if reference:
@@ -229,6 +239,8 @@ def _checklist_block(query: str, reference: str | None, text: str, path: str | N
     parts.append(f"Transcript:\n{_transcript(text, tag_id)}")
     if path is not None:
         parts.append(graph.path_block(path, tag_id))
+    if did is not None:
+        parts.append(actions.actions_block(did, tag_id))
     return "\n\n".join(parts)
 
 
@@ -238,7 +250,9 @@ def write_checklist(request: PairRequest) -> str:
     return _fill(WRITE_CHECKLIST, conversation=neutral(request.query) or "(empty message)")
 
 
-def checklist_prefix(request: PairRequest, text: str, path: str | None = None) -> str:
+def checklist_prefix(
+    request: PairRequest, text: str, path: str | None = None, did: str | None = None
+) -> str:
     """What every item question about one conversation (and its path through the graph,
-    when given) shares (cached by llama.cpp)."""
-    return _checklist_block(request.query, request.reference, text, path)
+    and what its agent did, when given) shares (cached by llama.cpp)."""
+    return _checklist_block(request.query, request.reference, text, path, did)

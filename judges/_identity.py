@@ -7,7 +7,8 @@ model's cache identity (spec, sampling, endpoint, chat template), the text of ev
 template and the version of the injection detector. A verdict's key adds the
 conversations the mode opens for that ordered pair, fully rendered: the case's query,
 reference and expectations and both answers as the judge reads them (with their paths
-through the graph and the graph templates, when shown). Editing any of these
+through the graph and the graph templates, and what their agents did and the action
+templates, when shown). Editing any of these
 makes the next ``arena judge`` ask again; nothing else does.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from judges import _action_prompts as action_prompts
 from judges import _conversation_prompts as conversation_prompts
 from judges import _graph_prompts as graph_prompts
 from judges import _prompts as prompts
@@ -61,6 +63,13 @@ def graph_templates() -> dict[str, str]:
     verdict whose request shows both answers' paths only, so every other key stays as it
     was."""
     return _templates(graph_prompts)
+
+
+def action_templates() -> dict[str, str]:
+    """Every template of :mod:`judges._action_prompts`, read now: part of the key of a
+    verdict whose request shows both answers' actions only, so every other key stays as it
+    was."""
+    return _templates(action_prompts)
 
 
 def judge_identity(spec: JudgeSpec) -> str:
@@ -114,4 +123,6 @@ def verdict_key(spec: JudgeSpec, request: PairRequest) -> str:
         key["conversation_templates"] = conversation_templates()
     if graph_prompts.shows_paths(request):
         key["graph_templates"] = graph_templates()
+    if action_prompts.shows_actions(request):
+        key["action_templates"] = action_templates()
     return _sha(key)

@@ -130,10 +130,16 @@ def suspected_injection(answer: str, query: str = "") -> list[str]:
 
 
 def _side_reasons(request: PairRequest, seat: Seat) -> list[str]:
-    answer, turns, calls, path = (
-        (request.answer_a, request.turns_a, request.trajectory_a, request.path_a)
+    answer, turns, calls, path, did = (
+        (request.answer_a, request.turns_a, request.trajectory_a, request.path_a, request.actions_a)
         if seat == "A"
-        else (request.answer_b, request.turns_b, request.trajectory_b, request.path_b)
+        else (
+            request.answer_b,
+            request.turns_b,
+            request.trajectory_b,
+            request.path_b,
+            request.actions_b,
+        )
     )
     if turns is None:
         found = [suspected_injection(answer, request.query)]
@@ -147,6 +153,8 @@ def _side_reasons(request: PairRequest, seat: Seat) -> list[str]:
         found += [suspected_injection(t.user, request.query) for t in turns if t.simulated]
     if path is not None:  # shown only by a judge with_graph_path (judges._graph_prompts)
         found.append(suspected_injection(path, request.query))
+    if did is not None:  # shown when the agents' actions matter (judges._action_prompts)
+        found.append(suspected_injection(did, request.query))
     return list(dict.fromkeys(reason for each in found for reason in each))
 
 

@@ -17,6 +17,7 @@ judge spec's, else the dataset's ``judge:`` block), else :data:`DEFAULT_PERSONA`
 
 from __future__ import annotations
 
+from judges import _action_prompts as actions
 from judges import _conversation_prompts as conversation
 from judges import _graph_prompts as graph
 from judges._fence import boundary_id, fenced, neutral
@@ -96,7 +97,7 @@ def system_text(request: PairRequest) -> str:
         SYSTEM_TEXT,
         persona=persona(request),
         rubric=request.rubric or DEFAULT_RUBRIC,
-        data_rule=graph.data_rule(DATA_RULE, request),
+        data_rule=actions.data_rule(graph.data_rule(DATA_RULE, request), request),
     )
 
 
@@ -112,7 +113,7 @@ def system_logprobs(request: PairRequest) -> str:
         SYSTEM_LOGPROBS,
         persona=persona(request),
         rubric=_rubric_line(request),
-        data_rule=graph.data_rule(DATA_RULE, request),
+        data_rule=actions.data_rule(graph.data_rule(DATA_RULE, request), request),
     )
 
 
@@ -140,11 +141,12 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
         request.answer_b,
         request.trajectory_b,
         *graph.tag_parts(request),
+        *actions.tag_parts(request),
     )
     parts = _context(request, expectations=True)
-    for name, answer, trajectory, path in (
-        ("A", request.answer_a, request.trajectory_a, request.path_a),
-        ("B", request.answer_b, request.trajectory_b, request.path_b),
+    for name, answer, trajectory, path, did in (
+        ("A", request.answer_a, request.trajectory_a, request.path_a, request.actions_a),
+        ("B", request.answer_b, request.trajectory_b, request.path_b, request.actions_b),
     ):
         seat_id = f"{tag_id}-{name}"  # <answer-ID-A>: each answer's block has its own tags
         block = f"Answer {name}:\n{_answer(answer, seat_id)}"
@@ -152,6 +154,8 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
             block += f"\n\nTools used by {name}: {_tools(trajectory, seat_id)}"
         if path is not None and graph.shows_paths(request):
             block += "\n\n" + graph.path_block(path, seat_id, name)
+        if did is not None and actions.shows_actions(request):
+            block += "\n\n" + actions.actions_block(did, seat_id, name)
         parts.append(block)
     if logprobs:
         parts.append(LOGPROB_QUESTION)
@@ -159,14 +163,20 @@ def pair_prompt(request: PairRequest, *, logprobs: bool) -> str:
 
 
 def grade_prompt(
-    request: PairRequest, answer: str, trajectory: str | None = None, path: str | None = None
+    request: PairRequest,
+    answer: str,
+    trajectory: str | None = None,
+    path: str | None = None,
+    did: str | None = None,
 ) -> str:
-    """Single-answer grading (grades mode): one answer (and its tool calls, and its path
-    through the graph when the request shows paths), then YES or NO."""
+    """Single-answer grading (grades mode): one answer (and its tool calls, its path through
+    the graph when the request shows paths, and what its agent did when it shows actions),
+    then YES or NO."""
     path = path if graph.shows_paths(request) else None
+    did = did if actions.shows_actions(request) else None
     if request.is_conversation:
-        return conversation.grade_prompt(request, answer, path)
-    shown = (path,) if path is not None else ()
+        return conversation.grade_prompt(request, answer, path, did)
+    shown = tuple(part for part in (path, did) if part is not None)
     tag_id = boundary_id(
         "grade", request.query, request.reference, request.expectations, answer, trajectory, *shown
     )
@@ -176,6 +186,8 @@ def grade_prompt(
         parts.append(f"Tools used: {_tools(trajectory, tag_id)}")
     if path is not None:
         parts.append(graph.path_block(path, tag_id))
+    if did is not None:
+        parts.append(actions.actions_block(did, tag_id))
     parts.append(GRADE_QUESTION if path is None else graph.GRADE_QUESTION)
     return "\n\n".join(parts)
 
@@ -189,8 +201,9 @@ def _checklist_block(
     answer: str,
     trajectory: str | None,
     path: str | None = None,
+    did: str | None = None,
 ) -> str:
-    shown = (path,) if path is not None else ()
+    shown = tuple(part for part in (path, did) if part is not None)
     tag_id = boundary_id("checklist", query, reference, answer, trajectory, *shown)
     parts = [f"Question: {neutral(query) or '(empty message)'}"]
     if reference:
@@ -200,6 +213,8 @@ def _checklist_block(
         parts.append(f"Tools it called: {_tools(trajectory, tag_id)}")
     if path is not None:
         parts.append(graph.path_block(path, tag_id))
+    if did is not None:
+        parts.append(actions.actions_block(did, tag_id))
     return "\n\n".join(parts)
 
 
@@ -273,7 +288,7 @@ def system_checklist(request: PairRequest) -> str:
         SYSTEM_CHECKLIST,
         persona=persona(request),
         rubric=_rubric_line(request),
-        data_rule=graph.data_rule(DATA_RULE, request),
+        data_rule=actions.data_rule(graph.data_rule(DATA_RULE, request), request),
     )
 
 
@@ -303,15 +318,21 @@ GENERIC_ITEM = "Does the answer correctly and fully answer the question?"
 
 
 def checklist_prefix(
-    request: PairRequest, answer: str, trajectory: str | None, path: str | None = None
+    request: PairRequest,
+    answer: str,
+    trajectory: str | None,
+    path: str | None = None,
+    did: str | None = None,
 ) -> str:
     """What every item question about one answer shares (llama.cpp caches this prefix):
-    query, reference, the answer, its tool calls and its path through the graph (when the
-    request shows paths) between boundary tags."""
+    query, reference, the answer, its tool calls, its path through the graph (when the
+    request shows paths) and what its agent did (when it shows actions) between boundary
+    tags."""
     path = path if graph.shows_paths(request) else None
+    did = did if actions.shows_actions(request) else None
     if request.is_conversation:
-        return conversation.checklist_prefix(request, answer, path)
-    return _checklist_block(request.query, request.reference, answer, trajectory, path)
+        return conversation.checklist_prefix(request, answer, path, did)
+    return _checklist_block(request.query, request.reference, answer, trajectory, path, did)
 
 
 def checklist_prompt(prefix: str, question: str) -> str:

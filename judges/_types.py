@@ -251,6 +251,17 @@ class PairRequest(BaseModel):
         exclude_if=lambda v: v is None,
         description="Answer B's path through its graph (None: not shown)",
     )
+    actions_a: str | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="What answer A's agent did (tool calls, records changed) as the judge "
+        "reads it (judges._action_prompts.actions_text; None: not shown)",
+    )
+    actions_b: str | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="What answer B's agent did (None: not shown)",
+    )
     mode_inputs: dict[str, Any] = Field(
         default_factory=dict,
         description="what the judge's mode prepared from the golden case (JSON-safe)",

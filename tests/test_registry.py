@@ -126,6 +126,7 @@ BUILTINS = {
         "exact",
         "behavior",
         "functional",
+        "state",
         "rubric",
         "turns",
         "route",

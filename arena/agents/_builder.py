@@ -80,9 +80,16 @@ def check_agent(agent: str | Variant, *, file: str | None = None) -> None:
 def graph_tool_names(agent: Any) -> set[str] | None:
     """The names of the tools in a LangGraph graph's tool nodes (``ToolNode``), those of
     compiled sub-graphs added as nodes included; None when the agent has no tool node."""
+    tools = graph_tools(agent)
+    return None if tools is None else set(tools)
+
+
+def graph_tools(agent: Any) -> dict[str, Any] | None:
+    """The tools in a LangGraph graph's tool nodes by name (see :func:`graph_tool_names`);
+    None when the agent has no tool node."""
     from langgraph.prebuilt import ToolNode
 
-    found: set[str] | None = None
+    found: dict[str, Any] | None = None
     graphs, seen = [agent], set()
     while graphs:
         graph = graphs.pop()
@@ -93,7 +100,7 @@ def graph_tool_names(agent: Any) -> set[str] | None:
         for node in nodes.values():
             bound = getattr(node, "bound", node)
             if isinstance(bound, ToolNode):
-                found = (found or set()) | set(bound.tools_by_name)
+                found = {**(found or {}), **bound.tools_by_name}
             else:
                 graphs.append(bound)
     return found

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
     from arena.variants.variant import Variant
 
+StateFunction = Callable[[], Mapping[str, Mapping[str, Mapping[str, Any]]]]
+"""What :meth:`AgentContext.expose_state` takes: a function returning the state's records."""
+
 
 @dataclass
 class AgentContext:
@@ -32,6 +35,10 @@ class AgentContext:
     variant's ``roles:`` gives the roles the factory declares (``model_for``). ``sandbox_dir``
     is a fresh folder of this execution alone; its files are stored with the result, then it
     is removed.
+
+    A factory whose agent changes records (orders, accounts, tickets) lends the arena its
+    end state with :meth:`expose_state`, so a case's ``expected_state`` can check what the run
+    changed (docs: own-agent, "Expose the end state").
     """
 
     variant: Variant
@@ -41,6 +48,18 @@ class AgentContext:
     extra: dict[str, Any] = field(default_factory=dict)
     role_models: dict[str, BaseChatModel] = field(default_factory=dict)
     params: Any = field(default_factory=dict)
+    state_snapshot: StateFunction | None = field(default=None, repr=False)
+    """The snapshot function the factory exposed (:meth:`expose_state`), else None."""
+
+    def expose_state(self, snapshot: StateFunction) -> None:
+        """Let the arena read this agent's state: ``snapshot()`` returns
+        ``{collection: {record_id: {field: value}}}`` with JSON-like values (it is called
+        right after the factory returns, and again after the run: for a conversation, after
+        its last turn). The arena keeps its own copy of each snapshot and stores what changed,
+        bounded and with secrets redacted (:class:`arena.records.end_state.StateDiff`)."""
+        if not callable(snapshot):
+            raise TypeError(f"expose_state takes a function, got {type(snapshot).__name__}")
+        self.state_snapshot = snapshot
 
     def model_for(self, role: str) -> BaseChatModel:
         """The cached model of one role (the variant's ``roles``), else ``model``."""

@@ -18,6 +18,7 @@ from arena import display
 from arena.app import data
 from arena.app.dialogue_view import load_dialogue, render_dialogue
 from arena.app.graph_view import graph_path
+from arena.app.state_view import end_state
 from arena.app.text import VERDICT_STYLE, md, missing
 from arena.app.views import Context
 from arena.vocabulary import TIE, label_words, winner_words
@@ -388,7 +389,7 @@ def case_table(ctx: Context, baseline: str, candidate: str) -> pd.DataFrame:
 
 def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str) -> None:
     """One case: both outputs, both verdicts with rationales, both trajectories (a
-    conversation: its dialogue turn by turn)."""
+    conversation: its dialogue turn by turn), paths and state changes."""
     st.subheader("Open a case")
     labels = [
         f"{row['Case']}"
@@ -419,6 +420,7 @@ def case_detail(ctx: Context, table: pd.DataFrame, baseline: str, candidate: str
                 if conversation is None:
                     trajectory(ctx.url, int(row[id_key]), name)
                 graph_path(ctx.url, int(row[id_key]), name)
+                end_state(ctx.url, int(row[id_key]), name)
                 judge_details(ctx, int(row[id_key]), name)
     if "suspected injection" in str(row["Judge winner"]):
         st.warning(

@@ -5,8 +5,11 @@
 Every pair of a slot (a case and a repeat) gets one :class:`PairFate`, in this order: an
 answer missing is not judged (nothing to decide yet); a simulated user that failed leaves the
 pair out (the failure is not the agent's, so neither a loss nor a battle); a crashed answer is
-decided by the crash rule without a call; identical answers tie without a call; any other pair
-is asked of the judge in both orders (through the verdict cache).
+decided by the crash rule without a call; identical answers made the same way (the same tool
+calls, state changes and graph path) tie without a call; the same answer made differently is
+decided by the case's deterministic golden checks when only one side passes them (without a
+call, recorded as such) and asked of the judge otherwise, who is then shown what each side
+did; any other pair is asked of the judge in both orders (through the verdict cache).
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
+from typing import Literal
 
-from arena.battles._requests import same_answer
+from arena.battles._requests import same_actions, same_answer
 from arena.errors import InputError
 from arena.golden import GoldenCase
 from arena.records.results import RunResult
@@ -33,13 +37,16 @@ class PairFate(StrEnum):
     CRASH = "crash"
     """An answer crashed: the crash rule decides it, without a call."""
     SAME = "same"
-    """Identical answers: a tie, without a call."""
+    """Identical answers made the same way: a tie, without a call."""
+    GOLDEN = "golden"
+    """The same answer made differently, only one side passing its golden checks: that side
+    wins, without a call."""
     JUDGE = "judge"
     """Asked of the judge, in both orders."""
 
 
 #: The fates that make a battle (the judge runner's work).
-BATTLE_FATES = frozenset({PairFate.CRASH, PairFate.SAME, PairFate.JUDGE})
+BATTLE_FATES = frozenset({PairFate.CRASH, PairFate.SAME, PairFate.GOLDEN, PairFate.JUDGE})
 
 
 @dataclass(frozen=True)
@@ -82,21 +89,44 @@ def simulator_failed(a: RunResult, b: RunResult) -> bool:
     return a.simulator_error is not None or b.simulator_error is not None
 
 
+def golden_passer(a: RunResult, b: RunResult, case: GoldenCase) -> Literal["a", "b"] | None:
+    """The one side of two results that passes the case's deterministic golden checks (no
+    LLM grader), or None when both or neither do."""
+    from arena.scoring import score_result
+
+    passed_a, passed_b = score_result(a, case).passed, score_result(b, case).passed
+    if passed_a == passed_b:
+        return None
+    return "a" if passed_a else "b"
+
+
 def pair_fate(
-    a: RunResult | None, b: RunResult | None, *, answers_to_come: bool = False
+    a: RunResult | None,
+    b: RunResult | None,
+    *,
+    answers_to_come: bool = False,
+    case: GoldenCase | None = None,
 ) -> PairFate:
     """The fate of the pair (``a``, ``b``) (see :class:`PairFate`).
 
     ``answers_to_come``: a missing answer is still to be produced (a plan of a run), so a
     stored side that already decides the pair (a simulator error, a crash) does; otherwise
     (a stored run, as ``arena judge`` sees it) a missing answer leaves the pair unanswered.
+    ``case``: the pair's case, whose golden checks decide the same answer made differently
+    (without it such a pair is the judge's).
     """
     if a is not None and b is not None:
         if simulator_failed(a, b):
             return PairFate.SIMULATOR
         if crashed_side(a, b) is not None:
             return PairFate.CRASH
-        return PairFate.SAME if same_answer(a, b) else PairFate.JUDGE
+        if not same_answer(a, b):
+            return PairFate.JUDGE
+        if same_actions(a, b):
+            return PairFate.SAME
+        if case is not None and golden_passer(a, b, case) is not None:
+            return PairFate.GOLDEN
+        return PairFate.JUDGE
     known = a if a is not None else b
     if not answers_to_come or known is None:
         return PairFate.UNANSWERED
@@ -124,6 +154,6 @@ def judgeable_pairs(
     for case, repeat, answers in slots:
         for name_a, name_b in order:
             a, b = answers.get(name_a), answers.get(name_b)
-            fate = pair_fate(a, b, answers_to_come=answers_to_come)
+            fate = pair_fate(a, b, answers_to_come=answers_to_come, case=case)
             found.append(SlotPair(case, repeat, a, b, fate))
     return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from arena.battles._conversation_requests import (
@@ -11,9 +12,12 @@ from arena.battles._conversation_requests import (
     shown_conversation,
 )
 from arena.golden import GoldenCase
+from arena.golden._calls import item_text
 from arena.golden._models import JudgeSettings
+from arena.records.end_state import change_lines
 from arena.records.results import RunResult
 from arena.records.transcript import call_text, replies
+from judges._action_prompts import actions_text
 from judges._graph_prompts import path_text
 from judges._prompts import NO_TOOLS
 from judges._types import PairRequest
@@ -28,9 +32,8 @@ def expectations_text(case: GoldenCase) -> str | None:
     if case.expected_behavior:
         parts.append(f"expected behaviour: {case.expected_behavior.value}")
     if case.expected_output_contains:
-        items = [
-            " or ".join(i) if isinstance(i, list) else i for i in case.expected_output_contains
-        ]
+        texts = [item_text(i) for i in case.expected_output_contains]
+        items = [" or ".join(t) if isinstance(t, list) else t for t in texts]
         parts.append("should mention: " + "; ".join(f"({i})" for i in items))
     if case.expected_output_not_contains:
         parts.append("must not contain: " + "; ".join(case.expected_output_not_contains))
@@ -59,6 +62,31 @@ def graph_paths(first: RunResult, second: RunResult) -> dict[str, str]:
     return {"path_a": path_text(first.nodes), "path_b": path_text(second.nodes)}
 
 
+def _calls(result: RunResult) -> list[str]:
+    return [call_text(step) for step in result.steps]
+
+
+def _did_something(result: RunResult) -> bool:
+    return bool(result.steps) or (result.end_state is not None and not result.end_state.empty)
+
+
+def action_fields(first: RunResult, second: RunResult) -> dict[str, str]:
+    """``actions_a`` and ``actions_b`` of a request that shows what each side's agent did
+    (:func:`judges._action_prompts.actions_text`): when the two say the same but did
+    different things, or either changed records of its agent's state. Empty otherwise (a
+    pair whose sides did nothing is judged as it always was)."""
+    changed = any(r.end_state is not None and not r.end_state.empty for r in (first, second))
+    differently = same_answer(first, second) and not same_actions(first, second)
+    if not (changed or differently) or not (_did_something(first) or _did_something(second)):
+        return {}
+    return {
+        f"actions_{seat}": actions_text(
+            _calls(result), None if result.end_state is None else change_lines(result.end_state)
+        )
+        for seat, result in (("a", first), ("b", second))
+    }
+
+
 def pair_request(
     case: GoldenCase,
     first: RunResult,
@@ -71,7 +99,8 @@ def pair_request(
 ) -> PairRequest:
     """The request with ``first`` shown as answer A; the trajectories (built from the stored
     tool calls only, never from the answer text) are shown when asked and both results have
-    one, and so are the paths through the graph (``with_graph_path``, :func:`graph_paths`).
+    one, and so are the paths through the graph (``with_graph_path``, :func:`graph_paths`)
+    and what each side's agent did when it matters (:func:`action_fields`).
     ``mode`` (the judge's) prepares its own inputs from the case
     (:meth:`~judges.modes._base.JudgeMode.prepare`); ``settings`` gives the judge's persona
     and rubric (``JudgeSpec.settings``).
@@ -80,6 +109,7 @@ def pair_request(
     instead."""
     with_trajectory = with_trajectory and has_trajectory(first) and has_trajectory(second)
     paths = graph_paths(first, second) if with_graph_path else {}
+    paths = {**paths, **action_fields(first, second)}
     if case.is_conversation:
         request = conversation_request(
             case, first, second, mode=mode, with_trajectory=with_trajectory, settings=settings
@@ -133,6 +163,31 @@ def _said(result: RunResult) -> str:
     if result.dialogue is None:
         return result.output
     return "\0".join(f"{user}\0{reply}" for user, reply in replies(result))
+
+
+def _actions(result: RunResult) -> tuple[object, ...]:
+    """What a result did besides answering: its tool calls (tool and arguments, in order),
+    what it changed in its agent's state, and its path through the graph."""
+    calls = [
+        (step.tool, json.dumps(step.args, sort_keys=True, default=str)) for step in result.steps
+    ]
+    state = None
+    if result.end_state is not None:
+        state = result.end_state.model_dump(mode="json", exclude={"named"})
+    path = None if result.nodes is None else [(s.turn, s.name) for s in result.nodes.steps]
+    return calls, state, path
+
+
+def same_actions(a: RunResult, b: RunResult) -> bool:
+    """Whether two results did the same: the same tool calls with the same arguments, the
+    same state changes and the same path through the graph (:func:`_actions`)."""
+    return _actions(a) == _actions(b)
+
+
+def identical(a: RunResult, b: RunResult) -> bool:
+    """The same answer (:func:`same_answer`) made the same way (:func:`same_actions`): a tie
+    without asking the judge."""
+    return same_answer(a, b) and same_actions(a, b)
 
 
 def same_answer(a: RunResult, b: RunResult) -> bool:

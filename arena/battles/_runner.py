@@ -8,6 +8,9 @@ What becomes of each pair is one rule, shared with ``arena plan``
 (:func:`arena.battles._pairing.judgeable_pairs`). A pair where an answer crashed (its result
 has an error) is never dropped and never shown to the judge: the crash rule decides it
 (:func:`judges._battle.crash_battle`), locally and without a call, on every run alike.
+Two answers that say the same but did different things are decided likewise by the case's
+deterministic golden checks when only one side passes them
+(:func:`judges._battle.golden_battle`); otherwise the judge sees what each side did.
 A pair where a simulated user failed (a conversation result's ``simulator_error``) is not
 judged at all, since the failure is not the agent's: the report counts it in
 ``simulator_errors``. The pairs are handed out through the one fan-out of runs and judging
@@ -23,7 +26,14 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from arena.battles._pairing import BATTLE_FATES, PairFate, SlotPair, judgeable_pairs, pair_fate
+from arena.battles._pairing import (
+    BATTLE_FATES,
+    PairFate,
+    SlotPair,
+    golden_passer,
+    judgeable_pairs,
+    pair_fate,
+)
 from arena.battles._requests import pair_request
 from arena.fanout import FanOut, Progress, run_interruptibly
 from arena.golden import GoldenCase, GoldenDataset
@@ -46,7 +56,7 @@ from judges import (
     get_mode,
     verdict_key,
 )
-from judges._battle import Battle, crash_battle, pair_fields
+from judges._battle import Battle, crash_battle, golden_battle, pair_fields
 
 
 class JudgeReport(BaseModel):
@@ -59,6 +69,11 @@ class JudgeReport(BaseModel):
     model_calls: int
     skipped: int
     crashes: int = 0
+    golden: int = Field(
+        0,
+        description="Battles of two answers that say the same but were made differently, "
+        "decided by the golden checks (only one side passed them), without a judge call.",
+    )
     simulator_errors: int = Field(
         0, description="Pairs not judged because a simulated user failed (not the agent's fault)."
     )
@@ -147,6 +162,8 @@ def judge_request(
     )
 
 
+#: The fates a rule decides, never a judge: judged here, not by an executor.
+BY_RULE = frozenset({PairFate.CRASH, PairFate.GOLDEN})
 #: Judgements being asked right now, by event loop and verdict key: a battle that needs the
 #: same ordered judgement (e.g. two variants with the same answer) waits for it.
 _INFLIGHT: dict[tuple[int, str], asyncio.Future[Verdict]] = {}
@@ -187,10 +204,14 @@ async def judge_both_orders(
     is decided by the crash rule instead, without a call."""
     a, b = pair.a, pair.b
     spec = judge.spec
-    fate = pair_fate(a, b)
+    fate = pair_fate(a, b, case=pair.case)
     crashed = crash_battle(run_id, a, b, spec) if fate is PairFate.CRASH else None
     if crashed is not None:
         return crashed
+    if fate is PairFate.GOLDEN:
+        passer = golden_passer(a, b, pair.case)
+        assert passer is not None
+        return golden_battle(run_id, a, b, spec, passer)
     base: dict[str, Any] = dict(
         **pair_fields(run_id, a, b),
         len_a=len(a.output),
@@ -291,7 +312,7 @@ async def judge_run_async(
         finished=battles.append,
         failed=lambda battle: battle.winner == ERROR,
         elsewhere=elsewhere if executor is not None else None,
-        stays_here=lambda pair: pair_fate(pair.a, pair.b) is PairFate.CRASH,  # no call
+        stays_here=lambda pair: pair_fate(pair.a, pair.b, case=pair.case) in BY_RULE,  # no call
     )
     await fan_out.run(todo, concurrency, Progress(len(todo), progress, "battles", "battle"))
     margin, stored = calibrate_run(store, run_id, spec)
@@ -314,6 +335,7 @@ async def judge_run_async(
         model_calls=counter.sent,
         skipped=skipped,
         crashes=sum(b.is_crash for b in battles),
+        golden=sum(b.is_golden for b in battles),
         simulator_errors=simulator_errors,
         warnings=warnings,
         cascade=cascade,

@@ -1,4 +1,5 @@
-"""``arena golden add|promote|lint``: grow the golden set from failures and keep it healthy."""
+"""``arena golden add|promote|lint|migrate``: grow the golden set from failures and keep it
+healthy."""
 
 from __future__ import annotations
 
@@ -97,6 +98,14 @@ def register(sub: Any) -> None:
     add_db(lint)
     lint.set_defaults(handler=cmd_lint)
 
+    mig = gsub.add_parser(
+        "migrate",
+        help="rewrite expected_tools/expected_args as exact expected_calls where unambiguous",
+    )
+    mig.add_argument("--dataset", default=default_dataset(), help="golden dataset JSON to edit")
+    mig.add_argument("--dry-run", action="store_true", help="say what would change; write nothing")
+    mig.set_defaults(handler=cmd_migrate)
+
 
 def cmd_add(args: argparse.Namespace) -> int:
     """Add a pending case from a stored result (or cases from a shadow run)."""
@@ -191,6 +200,20 @@ def cmd_lint(args: argparse.Namespace) -> int:
     else:
         print(lint_text(report))
     return EXIT_LINT_ERRORS if report.errors else 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Rewrite the dataset's unambiguous cases as expected_calls; say which were left, why."""
+    from arena.curation._migrate import migrate_dataset
+
+    report = migrate_dataset(args.dataset, write=not args.dry_run)
+    verb = "would migrate" if args.dry_run else "migrated"
+    print(f"{verb} {len(report.migrated)} case(s): {', '.join(report.migrated) or 'none'}")
+    for case_id, why in report.skipped.items():
+        print(f"left {case_id}: {why}")
+    if report.written:
+        print(f"{args.dataset}: version {report.version}; review the diff (ids are now exact)")
+    return 0
 
 
 def _check_nodes(dataset: Any, path: str, variant_files: list[str]) -> None:

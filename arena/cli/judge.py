@@ -119,6 +119,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
                     "model_calls": report.model_calls,
                     "skipped": report.skipped,
                     "crashes": report.crashes,
+                    "golden": report.golden,
                     "simulator_errors": report.simulator_errors,
                     "warnings": report.warnings,
                     "health": health_json(health) if health else None,
@@ -135,6 +136,11 @@ def cmd_judge(args: argparse.Namespace) -> int:
         f"{report.skipped} pairs skipped (an answer is missing); {report.crashes} decided by "
         f"a crash (no judge call){margin}"
     )
+    if report.golden:
+        print(
+            f"{report.golden} pairs of the same answer made differently (other calls or state "
+            "changes) decided by the golden checks (no judge call)"
+        )
     if report.simulator_errors:
         print(
             f"not judged: {report.simulator_errors} simulator errors (a simulated user "

@@ -56,6 +56,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             print("\n".join(step_lines(step)))
     if result.nodes is not None:
         print("\n".join(node_lines(result)))
+    if result.end_state is not None:
+        print("\n".join(state_lines(result)))
     for path, text in result.files.items():
         print(f"\nfile {path}:\n{_indented(text[:600])}")
     if result.dialogue is None:
@@ -100,6 +102,19 @@ def node_lines(result: RunResult) -> list[str]:
     for interrupt in path.interrupts:
         lines.append(f"    interrupt at {interrupt.node}: {terminal_safe(interrupt.value)}")
     return lines
+
+
+def state_lines(result: RunResult) -> list[str]:
+    """What the run changed in the state its agent exposes (``ctx.expose_state``): one line
+    per changed field (``orders/#W2 status: pending -> cancelled``), record added or removed."""
+    from arena.records.end_state import change_lines
+
+    diff = result.end_state
+    assert diff is not None
+    count = len(diff.changes) + diff.dropped
+    head = f"{count} record(s) changed" if count else "nothing changed"
+    head = "not known" if diff.error is not None else head
+    return [f"\nend state: {head}", *(f"    {terminal_safe(line)}" for line in change_lines(diff))]
 
 
 def dialogue_lines(result: RunResult) -> list[str]:

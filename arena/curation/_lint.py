@@ -11,6 +11,9 @@ content_hash        warning  the cases changed since the recorded ``content_hash
 nested_quantifier   warning  ``expected_output_regex`` repeats a group holding a repeat, e.g.
                              ``(\\w+\\s?)+``: exponential on a backtracking engine (it runs
                              on RE2 here, in linear time, but the pattern is loose)
+approximate_args    warning  ``expected_args`` holds an id or a list: matched approximately, a
+                             wrong id containing it (``#W2-X`` for ``#W2``) or a longer list
+                             passes (``arena golden migrate`` rewrites it as ``expected_calls``)
 always_fails        error    with runs: every variant fails every repeat (possibly broken);
                              a warning for pending cases
 saturated           warning  with runs: every variant passes every repeat
@@ -39,6 +42,7 @@ from pydantic import BaseModel, Field
 from arena.curation._grow import case_query, normalize_query
 from arena.curation._lint_conversation import conversation_findings
 from arena.curation._lint_types import LintFinding, Severity
+from arena.curation._migrate import approximate_args_findings
 from arena.golden._models import GoldenCase, GoldenDataset, Tier
 from arena.golden._versioning import content_hash
 from arena.inputs.linear_regex import nested_quantifiers
@@ -119,8 +123,9 @@ def duplicate_findings(dataset: GoldenDataset) -> list[LintFinding]:
 
 def static_findings(dataset: GoldenDataset) -> list[LintFinding]:
     """Findings that need no run: duplicates, small categories, references, content hash,
-    nested quantifiers, conversation rules."""
+    nested quantifiers, approximate arguments, conversation rules."""
     findings = duplicate_findings(dataset) + regex_findings(dataset)
+    findings += approximate_args_findings(dataset)
     findings += conversation_findings(dataset)
     counted: dict[str, list[str]] = {}
     pending: dict[str, int] = {}

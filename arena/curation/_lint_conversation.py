@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from arena.curation._lint_types import LintFinding
+from arena.golden._calls import item_text
 from arena.golden._conversation import ContainsItem, Conversation, ReplyCheck, SimulatedUser
 from arena.golden._models import GoldenCase, GoldenDataset
 
@@ -109,7 +110,7 @@ def _holds(fact: str, wanted: str) -> bool:
 
 def _answers(case: GoldenCase, conversation: Conversation) -> list[tuple[str, str]]:
     """What the agent must produce, as (where it is expected, the text)."""
-    items: list[ContainsItem] = list(case.expected_output_contains)
+    items: list[ContainsItem] = [item_text(i) for i in case.expected_output_contains]
     found = [("expected_output_contains", o) for i in items for o in _options(i)]
     if case.expected_output_exact:
         found.append(("expected_output_exact", case.expected_output_exact))

@@ -12,6 +12,11 @@ own (``ctx.model_for("router")``), its ``params:`` are validated against ``param
 variant loads (``ctx.params`` is the validated model), and tool calls are checked against the
 declared tools as selected, never against the built-in Research Agent's. A factory that
 declares no tools takes no ``tools:``, one that declares no roles no ``roles:``.
+
+Tools that change things (cancel an order, send a mail) are declared **side-effecting**, on
+the factory (``side_effecting=["cancel_order"]``) or on the tool itself
+(``metadata={"side_effecting": True}``): the runner records them with each result, and a call
+of one that the case does not expect is a hard fail (:mod:`arena.scoring._calls`).
 """
 
 from __future__ import annotations
@@ -30,12 +35,13 @@ MARK = "__arena_factory__"
 
 @dataclass(frozen=True)
 class FactorySpec:
-    """A factory's declared tools (None: not declared), params model (None: free mapping)
-    and roles (none declared: a variant may give it no ``roles:``)."""
+    """A factory's declared tools (None: not declared), params model (None: free mapping),
+    roles (none declared: a variant may give it no ``roles:``) and side-effecting tools."""
 
     tools: tuple[BaseTool, ...] | None = None
     params: type[BaseModel] | None = None
     roles: tuple[str, ...] = ()
+    side_effecting: tuple[str, ...] = ()
 
     @property
     def tool_names(self) -> list[str] | None:
@@ -53,6 +59,7 @@ def agent_factory(
     tools: Sequence[BaseTool | Callable[..., Any]] | None = None,
     params: type[BaseModel] | None = None,
     roles: Sequence[str] = (),
+    side_effecting: Sequence[str] = (),
 ) -> Callable[[F], F]:
     """Declare what your agent factory offers its variants.
 
@@ -62,12 +69,16 @@ def agent_factory(
         params: the pydantic model a variant's ``params:`` must match (``ctx.params``).
         roles: the roles a variant's ``roles:`` may give a model of their own (read with
             ``ctx.model_for(role)``).
+        side_effecting: the names of the tools that change things: a call of one that a
+            case does not expect fails the case (a tool may also say so itself with
+            ``metadata={"side_effecting": True}``).
 
     Returns:
         A decorator that marks the factory function with this declaration.
 
     Raises:
-        ValueError: a tool or role declared twice, or roles that are not names.
+        ValueError: a tool or role declared twice, roles or side-effecting tools that are not
+            names, or a side-effecting tool the declared tools lack.
     """
     from langchain_core.tools import BaseTool, tool
 
@@ -83,13 +94,32 @@ def agent_factory(
     twice = sorted({r for r in roles if list(roles).count(r) > 1})
     if twice:
         raise ValueError(f"role(s) declared twice: {', '.join(twice)}")
-    spec = FactorySpec(tools=declared, params=params, roles=tuple(roles))
+    effecting = _names("side_effecting", side_effecting)
+    if declared is not None:
+        unknown = [n for n in effecting if n not in {t.name for t in declared}]
+        if unknown:
+            raise ValueError(
+                f"side_effecting names tool(s) the factory does not declare: {', '.join(unknown)}"
+            )
+    spec = FactorySpec(tools=declared, params=params, roles=tuple(roles), side_effecting=effecting)
 
     def mark(factory: F) -> F:
         setattr(factory, MARK, spec)
         return factory
 
     return mark
+
+
+def _names(what: str, names: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(names, str) or not all(isinstance(n, str) and n for n in names):
+        raise ValueError(f"{what} must be a list of tool names, got {names!r}")
+    return tuple(dict.fromkeys(names))
+
+
+def declares_side_effects(tool: Any) -> bool:
+    """True when a LangChain tool says it changes things (``metadata={"side_effecting": True}``)."""
+    metadata = getattr(tool, "metadata", None) or {}
+    return isinstance(metadata, dict) and metadata.get("side_effecting") is True
 
 
 def factory_spec(factory: Any) -> FactorySpec:

@@ -44,6 +44,12 @@ class CompareReport(BaseModel):
     judge: str | None
     battles: int
     crash_battles: int = 0
+    golden_battles: int = Field(
+        0,
+        exclude_if=lambda v: not v,
+        description="Battles of two answers that say the same but were made differently, "
+        "decided by the golden checks (only one side passed them), without a judge call.",
+    )
     undecided: int = Field(
         0,
         description="Pairs the selective judge abstained on and nobody has voted on yet: "
@@ -103,15 +109,16 @@ def _decide(
 
 
 def _all_identical(store: Store, run_id: int, battles: list[Battle]) -> bool:
-    """Every battle is a tie between two answers that are the same (whitespace aside)."""
-    from arena.battles._requests import same_answer
+    """Every battle is a tie between two answers that are the same (whitespace aside) and
+    were made the same way (the same calls, state changes and graph path)."""
+    from arena.battles._requests import identical
 
     results = {r.id: r for r in store.results(run_id)}
     return bool(battles) and all(
         b.winner == TIE
         and b.result_a_id in results
         and b.result_b_id in results
-        and same_answer(results[b.result_a_id], results[b.result_b_id])
+        and identical(results[b.result_a_id], results[b.result_b_id])
         for b in battles
     )
 
@@ -208,6 +215,9 @@ def compare_variants(
     crashes = sum(b.is_crash for b in battles)
     if crashes:
         rate_text += f" ({crashes} decided by a crash)"
+    by_golden = sum(b.is_golden for b in battles)
+    if by_golden:
+        rate_text += f" ({by_golden} same answers made differently, decided by golden checks)"
     if decided_by != why and battles:
         rate_text += ", not decisive"
     if waiting:
@@ -234,6 +244,7 @@ def compare_variants(
         judge=judge,
         battles=len(battles),
         crash_battles=crashes,
+        golden_battles=by_golden,
         undecided=len(waiting),
         win_rate=win,
         ci_low=lo,

@@ -42,6 +42,7 @@ LISTED = (
     "forbidden_tools",
     "expected_route",
     "forbidden_nodes",
+    "expected_calls",
 )
 """Checks of which each item is a requirement: an item the edit removed weakens the case."""
 SINGLE = (
@@ -54,7 +55,7 @@ SINGLE = (
     "conversation",
 )
 """Checks the edit may drop altogether."""
-ALLOWANCES = ("acceptable_tools", "expected_tool_errors")
+ALLOWANCES = ("acceptable_tools", "expected_tool_errors", "allow_extra_calls")
 """Lists of which each item excuses something: an item the edit added weakens the case."""
 LIMITS = ("max_supersteps", "max_steps")
 """Upper limits: raised or removed weakens the case."""

@@ -112,6 +112,8 @@ _TOOL_FIELDS = (
     "forbidden_tools",
     "expected_args",
     "acceptable_tools",
+    "expected_calls",
+    "allow_extra_calls",
 )
 
 
@@ -120,7 +122,12 @@ def _named_tools(case: GoldenCase) -> list[tuple[str, set[str]]]:
     named = []
     for field in _TOOL_FIELDS:
         value = getattr(case, field)
-        names = {n for alt in value for n in alt} if field == "acceptable_tools" else set(value)
+        if field == "acceptable_tools":
+            names = {n for alt in value for n in alt}
+        elif field == "expected_calls":
+            names = {call.tool for call in value}
+        else:
+            names = set(value)
         named.append((field, names))
     if case.conversation is not None:
         named += [(field, set(names)) for field, names in case.conversation.named_tools()]

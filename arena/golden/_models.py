@@ -22,9 +22,18 @@ from pydantic_core import PydanticCustomError
 
 from arena.defaults import Tier as Tier  # re-exported: declared in arena.defaults
 from arena.errors import NotFound
+from arena.golden._calls import (
+    ALLOW_EXTRA_CALLS,
+    CALLS_MATCH,
+    EXPECTED_CALLS,
+    CallsMatch,
+    ExpectedCall,
+    OutputItem,
+)
 from arena.golden._conversation import ContainsItem as ContainsItem
 from arena.golden._conversation import Conversation, Text
 from arena.golden._graph_trajectory import EXPECTED_GRAPH_TRAJECTORY, GraphTrajectoryRef
+from arena.golden._matcher_syntax import check_expected
 from arena.golden._route import (
     EXPECTED_ROUTE,
     FORBIDDEN_NODES,
@@ -35,6 +44,12 @@ from arena.golden._route import (
     route_match_needs_route,
     route_not_empty,
     route_not_forbidden,
+)
+from arena.golden._state import (
+    EXPECTED_STATE,
+    STATE_MAY_CHANGE,
+    RecordPath,
+    StateGlob,
 )
 from arena.inputs.linear_regex import check_pattern
 from arena.inputs.validation import StrictInt, StrictNumber
@@ -80,6 +95,7 @@ def _expected_tool_names(data: dict[str, Any]) -> set[str]:
     """Every tool a case's expectations ask to be called (validated fields in ``data``)."""
     names = {*data.get("expected_tools", []), *data.get("expected_order", [])}
     names |= set(data.get("expected_args", {}))
+    names |= {call.tool for call in data.get("expected_calls", [])}
     names |= {name for alternative in data.get("acceptable_tools", []) for name in alternative}
     conversation = data.get("conversation")
     if conversation is not None:
@@ -182,10 +198,11 @@ class GoldenCase(BaseModel):
         description="Per tool, approximate arguments: strings match as case-insensitive "
         "substrings, numbers tolerantly.",
     )
-    expected_output_contains: list[ContainsItem] = Field(
+    expected_output_contains: list[OutputItem] = Field(
         default_factory=list,
         description="Strings the answer must contain, case-insensitively (a list item: any "
-        "one of its alternatives).",
+        "one of its alternatives; a {text, in: any_reply} item: in any reply of the run); "
+        "each one missing is a hard fail.",
     )
     expected_output_not_contains: list[Text] = Field(
         default_factory=list, description="Strings the answer must not contain (a hard fail)."
@@ -195,7 +212,9 @@ class GoldenCase(BaseModel):
     )
     expected_output_exact: str | None = Field(None, description="The exact expected answer.")
     expected_files: list[ExpectedFile] = Field(
-        default_factory=list, description="Files a side-effect tool must leave in the sandbox."
+        default_factory=list,
+        description="Files a side-effect tool must leave in the sandbox (each miss is a hard "
+        "fail).",
     )
     forbidden_tools: list[str] = Field(
         default_factory=list, description="Tools a correct run never calls."
@@ -237,6 +256,13 @@ class GoldenCase(BaseModel):
         description="A dialogue instead of one message: scripted user turns or a simulated "
         "user after ``input``, and what given replies must do (docs: conversations).",
     )
+    expected_calls: list[ExpectedCall] = Field(
+        default_factory=list, exclude_if=_unset, description=EXPECTED_CALLS
+    )
+    calls_match: CallsMatch | None = Field(None, exclude_if=_unset, description=CALLS_MATCH)
+    allow_extra_calls: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=list, exclude_if=_unset, description=ALLOW_EXTRA_CALLS
+    )
     expected_tool_errors: list[Annotated[str, Field(min_length=1)]] = Field(
         default_factory=list,
         exclude_if=_unset,
@@ -257,6 +283,12 @@ class GoldenCase(BaseModel):
     )
     expected_graph_trajectory: GraphTrajectoryRef | None = Field(
         None, exclude_if=_unset, description=EXPECTED_GRAPH_TRAJECTORY
+    )
+    expected_state: dict[RecordPath, dict[str, Any] | None] | None = Field(
+        None, exclude_if=_unset, description=EXPECTED_STATE
+    )
+    state_may_change: list[StateGlob] = Field(
+        default_factory=list, exclude_if=_unset, description=STATE_MAY_CHANGE
     )
 
     @field_validator("id")
@@ -285,10 +317,30 @@ class GoldenCase(BaseModel):
             raise PydanticCustomError(
                 "tool_errors",
                 "{tools} named by no tool expectation of the case (expected_tools, "
-                "expected_order, expected_args, acceptable_tools or a turn's tools): "
+                "expected_order, expected_args, expected_calls, acceptable_tools or a turn's "
+                "tools): "
                 "expecting their errors would change nothing",
                 {"tools": ", ".join(unknown)},
             )
+        return value
+
+    @field_validator("calls_match")
+    @classmethod
+    def _match_needs_calls(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and not info.data.get("expected_calls"):
+            raise PydanticCustomError(
+                "calls_match", "calls_match needs expected_calls (the calls it orders)"
+            )
+        return value
+
+    @field_validator("expected_state")
+    @classmethod
+    def _state_matchers(
+        cls, value: dict[str, dict[str, Any] | None] | None
+    ) -> dict[str, dict[str, Any] | None] | None:
+        for record, fields in (value or {}).items():
+            for name, expected in (fields or {}).items():
+                check_expected(expected, where=f"{record} {name}")
         return value
 
     @field_validator("route_match")
@@ -326,6 +378,7 @@ class GoldenCase(BaseModel):
         """Every tool name this case mentions anywhere."""
         names = set(self.expected_tools) | set(self.expected_order) | set(self.forbidden_tools)
         names |= set(self.expected_args)
+        names |= {call.tool for call in self.expected_calls} | set(self.allow_extra_calls)
         for alternative in self.acceptable_tools:
             names |= set(alternative)
         if self.conversation is not None:

@@ -28,9 +28,10 @@ StrictFlag = Annotated[bool, Strict()]
 """``true`` or ``false``: not ``1``, ``"yes"`` or ``"true"``."""
 
 # The parts pydantic adds to an error's location to say which member of a union, or which
-# validator, failed: never a field of the file.
+# validator, failed: never a field of the file (``ReplyItem``: the mapping form of an
+# expected output item, arena.golden._calls).
 _TAG = re.compile(
-    r"^(str|int|float|bool|bytes|none|date|datetime"
+    r"^(str|int|float|bool|bytes|none|date|datetime|ReplyItem"
     r"|(list|dict|tuple|set|frozenset|literal|nullable|union)\[.*\]"
     r"|(function|lax|json|tagged|is|constrained|default|model)-[a-z-]+(\[.*\])?)$"
 )

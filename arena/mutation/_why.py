@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from arena.golden import GoldenCase
+from arena.golden._calls import item_text
 from arena.mutation._mutant import Mutation
 from arena.mutation._order import called, expects, tool_targets
 from arena.records.results import RunResult
@@ -36,7 +37,8 @@ def expected_texts(case: GoldenCase) -> list[str]:
     """The texts the case's answer must contain (``expected_output_contains`` and exact)."""
     texts: list[str] = []
     for item in case.expected_output_contains:
-        texts += [item] if isinstance(item, str) else [str(x) for x in item]
+        text = item_text(item)
+        texts += [text] if isinstance(text, str) else [str(x) for x in text]
     if case.expected_output_exact:
         texts.append(case.expected_output_exact)
     return [t for t in texts if t.strip()]

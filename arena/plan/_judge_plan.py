@@ -182,7 +182,7 @@ def _judge_plan(
         judge=spec.label,
         judge_key=spec.key,
         pairs=fates[PairFate.JUDGE] + fates[PairFate.SAME] + estimated,
-        skipped=fates[PairFate.CRASH],
+        skipped=fates[PairFate.CRASH] + fates[PairFate.GOLDEN],
         simulator_errors=fates[PairFate.SIMULATOR],
         unanswered=fates[PairFate.UNANSWERED] - estimated,
         ties=fates[PairFate.SAME],

@@ -76,14 +76,16 @@ class JudgePlan(BaseModel):
     pairs: int
     """Pairs the judge will see (both answers present and without error)."""
     skipped: int
-    """Pairs the judge skips because an answer crashed (the crash rule decides them)."""
+    """Pairs the judge skips because an answer crashed (the crash rule decides them) or
+    because two answers that say the same were made differently and only one passes its
+    golden checks (those decide them)."""
     simulator_errors: int = 0
     """Pairs not judged at all because either side's simulated user failed."""
     unanswered: int = 0
     """Pairs of a stored run that ``arena judge`` skips because an answer is missing (a
     stopped run: resume it first); a plan of ``arena run`` estimates them instead."""
     ties: int
-    """Pairs with identical answers: a tie without asking the judge."""
+    """Pairs with identical answers made the same way: a tie without asking the judge."""
     estimated_pairs: int
     """Pairs whose answers do not exist yet (their requests are estimated, not rendered)."""
     calls: int

@@ -264,7 +264,7 @@ def _report(
     lost = [b for b in battles if candidate_score(b, candidate.name) == 0]
     lost.sort(key=lambda b: (order.get(b.case_id, len(order)), b.repeat))
     losses = [_loss(b, traces, outputs) for b in lost]
-    erred = [b for b in judged.battles if b.winner == ERROR and not b.is_crash]
+    erred = [b for b in judged.battles if b.winner == ERROR and not b.by_rule]
     erred.sort(key=lambda b: (order.get(b.case_id, len(order)), b.repeat))
     errors = [_error_text(b) for b in erred]
     return ShadowReport(

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena.records.dialogue import Dialogue
+from arena.records.end_state import StateDiff
 from arena.records.graph_path import NodePath
 from arena.records.graph_state import GraphStates
 from arena.secrets import redact_optional
@@ -87,6 +88,25 @@ class RunResult(BaseModel):
         None,
         exclude_if=lambda v: v is None,
         description="A failed LangGraph run's state after each superstep (None otherwise).",
+    )
+    end_state: StateDiff | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="What the run changed in the state its agent exposes (ctx.expose_state); "
+        "None when the agent exposes none.",
+    )
+    replies: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="The text of every assistant message of the run, in order: intermediate "
+        "ones (before a tool call) and every reply of a dialogue included.",
+    )
+    side_effecting: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="The tools the agent declared side-effecting (the factory's "
+        "``side_effecting`` or a tool's ``metadata``): a call of one the case does not expect "
+        "is a hard fail.",
     )
     created_at: datetime = Field(default_factory=utcnow)
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arena.agents import AgentContext, build_agent, graph_tool_names
-from arena.factories._declare import FactorySpec
+from arena.agents import AgentContext, StateFunction, build_agent, graph_tool_names
+from arena.agents._builder import graph_tools
+from arena.factories._declare import FactorySpec, declares_side_effects
 from arena.models import CachingChatModel, make_chat_model
 from arena.variants.variant import ARCHITECTURES
 
@@ -108,9 +109,16 @@ class AgentCache:
     ) -> Runnable[Any, Any]:
         """The task's agent: built once for the built-in architectures (with the shared
         ``tools``), by the variant's factory for every task otherwise."""
+        return self.build(variant, model, tools, sandbox)[0]
+
+    def build(
+        self, variant: Variant, model: CachingChatModel, tools: list[BaseTool], sandbox: Sandbox
+    ) -> tuple[Runnable[Any, Any], StateFunction | None]:
+        """The task's agent (:meth:`agent`) and the state function its factory exposed
+        (``ctx.expose_state``; None when it exposed none, and for the built-in agents)."""
         key = (variant.version_hash, id(model))
         if self.shared(variant) and key in self._agents:
-            return self._agents[key][1]
+            return self._agents[key][1], None
         context = AgentContext(
             variant=variant,
             model=model,
@@ -122,7 +130,8 @@ class AgentCache:
         agent = build_agent(context)
         if self.shared(variant):  # the built-ins never read the context's sandbox_dir
             self._agents[key] = (model, agent)
-        return agent
+            return agent, None
+        return agent, context.state_snapshot
 
     def tool_names(
         self, variant: Variant, agent: Runnable[Any, Any], tools: list[BaseTool]
@@ -137,3 +146,16 @@ class AgentCache:
         if spec.tools is not None:
             return {t.name for t in tools}
         return graph_tool_names(agent)
+
+    def side_effecting(
+        self, variant: Variant, agent: Runnable[Any, Any], tools: list[BaseTool]
+    ) -> list[str]:
+        """The tools the agent declares side-effecting, sorted: its factory's
+        ``side_effecting`` and every tool (given, or in its graph's tool nodes) whose
+        ``metadata`` says ``side_effecting: True``."""
+        names = {t.name for t in tools if declares_side_effects(t)}
+        if not self.shared(variant):
+            names |= set(self.factory(variant)[0].side_effecting)
+            in_graph = graph_tools(agent) or {}
+            names |= {name for name, t in in_graph.items() if declares_side_effects(t)}
+        return sorted(names)

@@ -11,6 +11,7 @@ from arena.records.dialogue import Dialogue
 from arena.records.results import RunResult
 from arena.runner._agents import AgentCache
 from arena.runner._dialogue import DialogueRun, run_dialogue
+from arena.runner._end_state import StateWatch
 from arena.runner._graph_path import NodePathRecorder, record_path
 from arena.runner._invoke import error_text, run_config, task_result
 from arena.runner._tasks import Task
@@ -42,10 +43,13 @@ async def execute_dialogue(
     token = CALLS.set(counter)
     run = DialogueRun(Dialogue(ended_by="agent_error", user_model=label))
     paths: NodePathRecorder | None = None
+    state: StateWatch | None = None
     try:
         tools = agents.tools(variant, model, sandbox)
-        agent = agents.agent(variant, model, tools, sandbox)
+        agent, snapshot = agents.build(variant, model, tools, sandbox)
+        state = StateWatch(snapshot, case)
         recorder.tool_names = agents.tool_names(variant, agent, tools)
+        recorder.side_effecting = agents.side_effecting(variant, agent, tools)
         user = None if config is None else user_chat_model(config, task.repeat, model.store)
         player = user_player(case, repeat=task.repeat, user_model=user)
         invocation = run_config(task, run_id, recorder)
@@ -79,4 +83,5 @@ async def execute_dialogue(
         files=files,
         dialogue=run.dialogue,
         nodes=None if paths is None else paths.path(),
+        end_state=None if state is None else state.finish(),
     )

@@ -12,6 +12,7 @@ from arena.agents import extract_output
 from arena.models import CALLS, CachingChatModel, CallCounter
 from arena.records.results import RunResult
 from arena.runner._agents import AgentCache, role_models
+from arena.runner._end_state import StateWatch
 from arena.runner._graph_path import NodePathRecorder, record_path
 from arena.runner._graph_state import StateCapture, keep_state, prepare_state
 from arena.runner._invoke import error_text, run_config, run_cost, task_result, traceback_tail
@@ -52,11 +53,14 @@ async def execute_task(
     output, error, final_messages = "", None, None
     paths: NodePathRecorder | None = None
     capture: StateCapture | None = None
+    state: StateWatch | None = None
     started = time.perf_counter()
     try:
         tools = agents.tools(variant, model, sandbox)
-        agent = agents.agent(variant, model, tools, sandbox)
+        agent, snapshot = agents.build(variant, model, tools, sandbox)
+        state = StateWatch(snapshot, case)
         recorder.tool_names = agents.tool_names(variant, agent, tools)
+        recorder.side_effecting = agents.side_effecting(variant, agent, tools)
         config = run_config(task, run_id, recorder)
         paths = record_path(agent, config)
         capture = prepare_state(agent, config)
@@ -87,6 +91,7 @@ async def execute_task(
         latency_s=latency,
         files=files,
         nodes=None if paths is None else paths.path(),
+        end_state=None if state is None else state.finish(),
     )
     if capture is not None:
         await keep_state(capture, finished, case)

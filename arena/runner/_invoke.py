@@ -9,6 +9,7 @@ from langchain_core.runnables import RunnableConfig
 
 from arena.models import CallCounter, price_for
 from arena.records.dialogue import Dialogue
+from arena.records.end_state import StateDiff
 from arena.records.graph_path import NodePath
 from arena.records.results import RunResult
 from arena.runner._tasks import Task
@@ -83,6 +84,7 @@ def task_result(
     files: dict[str, str],
     dialogue: Dialogue | None = None,
     nodes: NodePath | None = None,
+    end_state: StateDiff | None = None,
 ) -> RunResult:
     """The result of one task from what its recorder and call counter saw (the recorder's
     steps already finished)."""
@@ -106,4 +108,7 @@ def task_result(
         files=files,
         dialogue=dialogue,
         nodes=nodes,
+        end_state=end_state,
+        replies=recorder.replies,
+        side_effecting=recorder.side_effecting,
     )

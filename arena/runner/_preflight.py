@@ -104,6 +104,7 @@ def _required_tools(case: GoldenCase) -> list[tuple[str, list[str]]]:
         ("expected_tools", list(case.expected_tools)),
         ("expected_order", list(case.expected_order)),
         ("expected_args", list(case.expected_args)),
+        ("expected_calls", [call.tool for call in case.expected_calls]),
     ]
     if case.conversation is not None:
         named = case.conversation.named_tools()

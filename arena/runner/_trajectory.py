@@ -30,6 +30,19 @@ from arena.secrets import redact
 OBSERVATION_LIMIT = 2000
 
 
+def message_text(message: AIMessage) -> str:
+    """The text of an assistant message: its string content, or its text blocks joined."""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    parts = [
+        block if isinstance(block, str) else str(block.get("text", ""))
+        for block in content
+        if isinstance(block, str) or (isinstance(block, dict) and block.get("type") == "text")
+    ]
+    return "".join(parts)
+
+
 def _agent_from_tags(tags: list[str] | None) -> str:
     names = [t.split(":", 1)[1] for t in tags or [] if t.startswith("agent:")]
     return names[-1] if names else "agent"
@@ -51,6 +64,8 @@ class TrajectoryRecorder(BaseCallbackHandler):
 
     def __init__(self, tool_names: set[str] | None = None) -> None:
         self.tool_names = tool_names
+        self.side_effecting: list[str] = []  # the agent's side-effecting tools (the runner's)
+        self.replies: list[str] = []  # the text of every assistant message, in order
         self.steps: list[TrajectoryStep] = []
         self._by_call_id: dict[str, TrajectoryStep] = {}
         self._pending: list[TrajectoryStep] = []  # the model's calls no tool run answered yet
@@ -89,6 +104,9 @@ class TrajectoryRecorder(BaseCallbackHandler):
                 self.output_tokens += tokens_out
                 seen_in, seen_out = self.tokens_by_agent.get(agent, (0, 0))
                 self.tokens_by_agent[agent] = (seen_in + tokens_in, seen_out + tokens_out)
+                text = message_text(message)
+                if text.strip():
+                    self.replies.append(redact(text))
                 for call in message.tool_calls:
                     step = self._add(call["name"], dict(call["args"]), agent, call.get("id"))
                     self._pending.append(step)

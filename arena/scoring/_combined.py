@@ -117,7 +117,7 @@ def _checks(data: CheckInput) -> Verdicts:
     for check in golden_checks():
         if check.component == OUTPUT:
             if OUTPUT not in checks:
-                output = score_output(data.output, data.case)
+                output = score_output(data.output, data.case, data.result)
                 if output is not None:
                     checks[OUTPUT] = (check, output)
             continue

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from arena.golden._models import GoldenCase
+from arena.records.results import RunResult
 from arena.scoring._types import Check, mean
 from arena.scoring.checks import OUTPUT, CheckInput, golden_checks
 from arena.scoring.checks._contains import score_contains
@@ -23,9 +24,12 @@ __all__ = [
 ]
 
 
-def output_checks(output: str, case: GoldenCase) -> dict[str, Check]:
-    """Every output check the case asks for, by check name, in registry order."""
-    data = CheckInput(case=case, output=output)
+def output_checks(
+    output: str, case: GoldenCase, result: RunResult | None = None
+) -> dict[str, Check]:
+    """Every output check the case asks for, by check name, in registry order (``result``,
+    when given, lets an ``in: any_reply`` item see every reply of the run)."""
+    data = CheckInput(case=case, output=output, result=result)
     checks: dict[str, Check] = {}
     for check in golden_checks():
         if check.component == OUTPUT:
@@ -35,15 +39,16 @@ def output_checks(output: str, case: GoldenCase) -> dict[str, Check]:
     return checks
 
 
-def score_output(output: str, case: GoldenCase) -> Check | None:
-    """The output component (None when the case has no output check).
+def score_output(output: str, case: GoldenCase, result: RunResult | None = None) -> Check | None:
+    """The output component (None when the case has no output check; ``result`` as for
+    :func:`output_checks`).
 
     The score is the mean of the positive checks (contains, regex, exact, ...); a guard
     (not-contains) is not a merit: it only affects ``passed`` (and the hard fails of the
     combined score), and scores the component alone when it is the only check, so a
     wrong answer free of forbidden text cannot earn half marks for that.
     """
-    checks = output_checks(output, case)
+    checks = output_checks(output, case, result)
     if not checks:
         return None
     guards = {c.name for c in golden_checks() if c.guard}

@@ -1,9 +1,9 @@
 """Required actions: the calls a case's tool expectations ask for, checked as hard rules.
 
-A call **counts** (it can satisfy ``expected_tools``, ``expected_order``, ``expected_args``
-or a turn's ``tools``) when it ran without an error, or when its tool is one of the case's
-``expected_tool_errors`` and it ran but raised, timed out or returned an error. A call to a
-tool the variant lacks (``TrajectoryStep.unavailable``) never counts.
+A call **counts** (it can satisfy ``expected_tools``, ``expected_order``, ``expected_args``,
+``expected_calls`` or a turn's ``tools``) when it ran without an error, or when its tool is one
+of the case's ``expected_tool_errors`` and it ran but raised, timed out or returned an error. A
+call to a tool the variant lacks (``TrajectoryStep.unavailable``) never counts.
 
 :func:`missed_actions` lists, in words, every expectation the counting calls leave unmet,
 naming the tool and why (``reset_password was called but raised KeyError``); the trajectory
@@ -12,7 +12,6 @@ check makes each one a hard fail, so no other met check can buy it back.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -20,11 +19,8 @@ from typing import Any
 from arena.golden._models import GoldenCase
 from arena.records.results import TrajectoryStep
 from arena.scoring._args import args_fraction
+from arena.scoring._calls import call_failure, extra_side_effects, match_calls
 from arena.scoring._trajectory import lcs_ratio
-
-_EXCEPTION = re.compile(r"(?:Error: )?((?:[A-Za-z_]\w*\.)*[A-Z]\w*)(?:\(|:|$)")
-"""An exception's name at the head of a call's error: ``KeyError: 'u-9'`` (the tool raised),
-``Error: KeyError('u-9')`` (``ToolNode`` caught it)."""
 
 
 def counts_as_call(step: TrajectoryStep, expected_errors: Collection[str] = ()) -> bool:
@@ -32,19 +28,6 @@ def counts_as_call(step: TrajectoryStep, expected_errors: Collection[str] = ()) 
     if step.unavailable:
         return False
     return step.error is None or step.tool in expected_errors
-
-
-def call_failure(step: TrajectoryStep) -> str:
-    """Why a call failed, as a phrase after "was called but" or "its call"."""
-    if step.unavailable:
-        return "was refused: the tool is unavailable to this variant"
-    error = step.error or ""
-    found = _EXCEPTION.match(error)
-    name = found.group(1).rsplit(".", 1)[-1] if found else ""
-    name = "" if name == "Error" else name
-    if "timeout" in name.lower() or "timed out" in error.lower():
-        return "timed out"
-    return f"raised {name}" if name else "returned an error"
 
 
 def _said(tool: str, wanted: int, made: int, failed: list[TrajectoryStep]) -> str:
@@ -126,18 +109,28 @@ def _missed_args(calls: _Calls, expected_args: dict[str, dict[str, Any]]) -> lis
 
 
 def missed_actions(
-    steps: Sequence[TrajectoryStep], case: GoldenCase, alternatives: list[list[str]]
+    steps: Sequence[TrajectoryStep],
+    case: GoldenCase,
+    alternatives: list[list[str]],
+    side_effecting: Collection[str] = (),
 ) -> list[str]:
-    """Every required action of ``case`` its run left undone, each naming the tool and why.
+    """Every required action of ``case`` its run left undone, and every side-effecting call
+    it made beyond them, each naming the tool and why.
 
     ``alternatives`` are the acceptable tool sets (``expected_tools`` among them); the
     expected tools are met when the counting calls include one of them, the expected order
     when it is a subsequence of the counting calls, the expected arguments when a counting
-    call of each tool satisfies all of its arguments. Empty when every one is met.
+    call of each tool satisfies all of its arguments, the expected calls when they take
+    counting calls one to one (:mod:`arena.scoring._calls`). ``side_effecting`` are the tools
+    the agent declares side-effecting: a counting call of one that the case does not expect
+    is listed too. Empty when every one is met.
     """
     calls = _Calls(steps, case)
+    verdict = match_calls(calls.good, case, calls.failed)
     return [
         *_missed_tools(calls, alternatives),
         *_missed_order(calls, list(case.expected_order)),
         *_missed_args(calls, dict(case.expected_args)),
+        *verdict.missed,
+        *extra_side_effects(calls.good, case, side_effecting, set(verdict.taken.values())),
     ]

@@ -10,6 +10,9 @@ sub-component    weight applies when / what
                         ``expected_tools == []`` (the default) means "no tools".
 ``order``        0.15   ``expected_order`` set: LCS / len(expected_order)
 ``args``         0.15   ``expected_args`` set: approximate argument match
+``calls``        0.15   ``expected_calls`` set: the share of expected calls met, one
+                        to one in the case's ``calls_match`` (:mod:`arena.scoring._calls`);
+                        its weight (:data:`CALLS_WEIGHT`) is added to these, renormalised
 ``efficiency``   0.15   always: 1 within ``max_steps``, minus 0.2 per extra step
 ``forbidden``    0.10   ``forbidden_tools`` set: 1 minus 0.5 per forbidden call
 ``min_calls``    0.10   ``min_tool_calls > 0``: calls / min_tool_calls, capped at 1
@@ -40,6 +43,7 @@ from typing import Any
 from arena.golden._models import GoldenCase
 from arena.records.results import RunResult, TrajectoryStep
 from arena.scoring._args import score_expected_args
+from arena.scoring._calls import match_calls
 from arena.scoring._match import MATCH_MODES, ToolCall, calls_from_steps, match_trajectory
 from arena.scoring._required import counts_as_call, missed_actions
 from arena.scoring._trajectory import (
@@ -64,6 +68,8 @@ TRAJECTORY_WEIGHTS: dict[str, float] = {
     "min_calls": 0.10,
 }
 """Weights of the trajectory sub-components (see the module docstring)."""
+CALLS_WEIGHT = 0.15
+"""The weight of the ``calls`` sub-component, beside :data:`TRAJECTORY_WEIGHTS`."""
 
 
 UNAVAILABLE_MARK = " (unavailable)"
@@ -112,8 +118,18 @@ def _alternatives(case: GoldenCase) -> list[list[str]]:
     return [list(case.expected_tools or case.expected_order)]
 
 
+def _selection_alternatives(case: GoldenCase) -> list[list[str]]:
+    """The alternatives selection is scored against: a case that states only
+    ``expected_calls`` expects their tools."""
+    if case.expected_calls and not (
+        case.expected_tools or case.expected_order or case.acceptable_tools
+    ):
+        return [[call.tool for call in case.expected_calls]]
+    return _alternatives(case)
+
+
 def _selection(tools: list[str], case: GoldenCase) -> tuple[float, dict[str, Any], list[str]]:
-    alternatives = _alternatives(case)
+    alternatives = _selection_alternatives(case)
     index, overlap = best_alternative(tools, alternatives)
     reference = alternatives[index]
     details = {
@@ -174,6 +190,14 @@ def score_trajectory(
         args_check = score_expected_args(steps, case.expected_args)
         components["args"] = args_check.score
         details["args"] = args_check.details
+    if case.expected_calls:
+        good = [s for s in result.steps if counts_as_call(s, case.expected_tool_errors)]
+        verdict = match_calls(good, case)
+        components["calls"] = verdict.score(len(case.expected_calls))
+        details["calls"] = {
+            "match": case.calls_match or "in_order",
+            "taken": {str(i): good[j].index for i, j in verdict.taken.items()},
+        }
     components["efficiency"] = efficiency(len(result.steps), case.max_steps)
     details["efficiency"] = {"steps": len(result.steps), "max_steps": case.max_steps}
     violations = forbidden_violations(result.tool_names, case.forbidden_tools)
@@ -185,8 +209,10 @@ def score_trajectory(
         components["min_calls"] = min_calls_score(calls, case.min_tool_calls)
         details["min_calls"] = {"calls": calls, "min_tool_calls": case.min_tool_calls}
     details["match"] = _match_details(steps, case, reference)
-    details["missed"] = missed_actions(result.steps, case, _alternatives(case))
-    score, weights = weighted_mean(components, TRAJECTORY_WEIGHTS)
+    details["missed"] = missed_actions(
+        result.steps, case, _alternatives(case), result.side_effecting
+    )
+    score, weights = weighted_mean(components, {**TRAJECTORY_WEIGHTS, "calls": CALLS_WEIGHT})
     details["components"] = components
     details["weights"] = weights
     passed = not violations and not details["missed"]

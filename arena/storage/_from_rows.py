@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from arena.records.dialogue import Dialogue
+from arena.records.end_state import StateDiff
 from arena.records.graph_path import NodePath
 from arena.records.graph_state import GraphStates
 from arena.records.results import RunInfo, RunResult, TrajectoryStep
@@ -51,6 +52,8 @@ def result_record(row: ResultRow, *, with_states: bool = False) -> RunResult:
         dialogue=None if row.dialogue is None else Dialogue.model_validate(row.dialogue.body),
         nodes=None if row.node_path is None else NodePath.model_validate(row.node_path.body),
         states=_states(row) if with_states else None,
+        end_state=None if row.end_state is None else StateDiff.model_validate(row.end_state.body),
+        **(row.facts.body if row.facts is not None else {}),
         created_at=aware(row.created_at),
     )
 

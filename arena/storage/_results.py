@@ -10,9 +10,11 @@ from arena.storage import _statements as statements
 from arena.storage._tables import (
     BattleRow,
     DialogueRow,
+    EndStateRow,
     NodePathRow,
     NodeStatesRow,
     ResultRow,
+    RunFactsRow,
     ScoreRow,
     StepRow,
 )
@@ -35,7 +37,8 @@ def _existing(s: Session, result: RunResult) -> ResultRow | None:
 
 
 def _add_steps(s: Session, result_id: int, result: RunResult) -> None:
-    """Insert the result's trajectory steps, its dialogue and its node path, if any."""
+    """Insert the result's trajectory steps, its dialogue, node path, states and state
+    diff, if any."""
     # One Core executemany: the ORM's unit of work cost more than the rows themselves.
     if result.steps:
         rows = [{"result_id": result_id, **step.model_dump()} for step in result.steps]
@@ -50,10 +53,18 @@ def _add_steps(s: Session, result_id: int, result: RunResult) -> None:
             statements.node_path_insert(),
             {"result_id": result_id, "body": result.nodes.model_dump(mode="json")},
         )
+    facts = result.model_dump(mode="json", include={"replies", "side_effecting"})
+    if facts:
+        s.execute(statements.run_facts_insert(), {"result_id": result_id, "body": facts})
     if result.states is not None:
         s.execute(
             statements.node_states_insert(),
             {"result_id": result_id, "body": result.states.model_dump(mode="json")},
+        )
+    if result.end_state is not None:
+        s.execute(
+            statements.end_state_insert(),
+            {"result_id": result_id, "body": result.end_state.model_dump(mode="json")},
         )
 
 
@@ -79,7 +90,18 @@ def replace_result(s: Session, result: RunResult) -> int:
     * a stored result with an error: update that row in place (same id) with the new result
       and trajectory, and delete the scores and battles of the old output.
     """
-    data = result.model_dump(exclude={"id", "steps", "dialogue", "nodes", "states"})
+    data = result.model_dump(
+        exclude={
+            "id",
+            "steps",
+            "dialogue",
+            "nodes",
+            "states",
+            "end_state",
+            "replies",
+            "side_effecting",
+        }
+    )
     new_id = _insert_new(s, {**data, "created_at": utcnow()})
     if new_id is not None:  # the usual case: no result for this key yet
         _add_steps(s, new_id, result)
@@ -97,11 +119,13 @@ def replace_result(s: Session, result: RunResult) -> int:
     s.execute(delete(StepRow).where(StepRow.result_id == row.id))
     s.execute(delete(DialogueRow).where(DialogueRow.result_id == row.id))
     s.execute(delete(NodePathRow).where(NodePathRow.result_id == row.id))
+    s.execute(delete(RunFactsRow).where(RunFactsRow.result_id == row.id))
     s.execute(delete(NodeStatesRow).where(NodeStatesRow.result_id == row.id))
+    s.execute(delete(EndStateRow).where(EndStateRow.result_id == row.id))
     for name, value in data.items():
         setattr(row, name, value)
     row.created_at = utcnow()
     s.flush()
-    s.expire(row, ["steps", "dialogue", "node_path", "node_states"])
+    s.expire(row, ["steps", "dialogue", "node_path", "facts", "node_states", "end_state"])
     _add_steps(s, row.id, result)
     return row.id

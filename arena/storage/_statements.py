@@ -15,10 +15,12 @@ from sqlalchemy import Executable, Table, bindparam, delete, select
 
 from arena.storage._tables import (
     DialogueRow,
+    EndStateRow,
     NodePathRow,
     NodeStatesRow,
     ResponseCacheRow,
     ResultRow,
+    RunFactsRow,
     StepRow,
 )
 
@@ -27,7 +29,9 @@ _RESULTS = cast(Table, ResultRow.__table__)
 _STEPS = cast(Table, StepRow.__table__)
 _DIALOGUES = cast(Table, DialogueRow.__table__)
 _NODE_PATHS = cast(Table, NodePathRow.__table__)
+_RUN_FACTS = cast(Table, RunFactsRow.__table__)
 _NODE_STATES = cast(Table, NodeStatesRow.__table__)
+_END_STATES = cast(Table, EndStateRow.__table__)
 RESULT_KEY = ("run_id", "variant_hash", "case_hash", "repeat")
 """The unique key of a stored result."""
 UPSERT_DIALECTS = ("sqlite", "postgresql")
@@ -118,6 +122,18 @@ def node_path_insert() -> Executable:
 
 
 @cache
+def run_facts_insert() -> Executable:
+    """Insert a result's replies and side-effecting tools (``result_id``, ``body``)."""
+    return _RUN_FACTS.insert()
+
+
+@cache
 def node_states_insert() -> Executable:
     """Insert a failed result's states after each superstep (``result_id``, ``body``)."""
     return _NODE_STATES.insert()
+
+
+@cache
+def end_state_insert() -> Executable:
+    """Insert what a result's run changed in its agent's state (``result_id``, ``body``)."""
+    return _END_STATES.insert()

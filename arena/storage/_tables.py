@@ -101,6 +101,15 @@ class ResultRow(Base):
     node_path: Mapped[NodePathRow | None] = relationship(
         back_populates="result", cascade="all, delete-orphan", lazy="selectin", uselist=False
     )
+    # What the run changed in the state its agent exposes (ctx.expose_state), in a table of
+    # its own; loaded with every result (scoring and judging read it).
+    end_state: Mapped[EndStateRow | None] = relationship(
+        back_populates="result", cascade="all, delete-orphan", lazy="selectin", uselist=False
+    )
+    # The run's assistant texts and its agent's side-effecting tools (issue 45), likewise.
+    facts: Mapped[RunFactsRow | None] = relationship(
+        back_populates="result", cascade="all, delete-orphan", lazy="selectin", uselist=False
+    )
     # A failed LangGraph run's state after each superstep: loaded only with one result.
     node_states: Mapped[NodeStatesRow | None] = relationship(
         back_populates="result", cascade="all, delete-orphan", lazy="select", uselist=False
@@ -136,12 +145,32 @@ class NodePathRow(Base):
     result: Mapped[ResultRow] = relationship(back_populates="node_path")
 
 
+class RunFactsRow(Base):
+    """What scoring reads of a result beyond its answer and steps: ``replies`` (the text of
+    every assistant message) and ``side_effecting`` (the agent's declared tools). A row only
+    when one of them is non-empty; existing databases gain the table, no column is added."""
+
+    __tablename__ = "run_facts"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), unique=True)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[ResultRow] = relationship(back_populates="facts")
+
+
 class NodeStatesRow(Base):
     __tablename__ = "node_states"
     id: Mapped[int] = mapped_column(primary_key=True)
     result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), unique=True)
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     result: Mapped[ResultRow] = relationship(back_populates="node_states")
+
+
+class EndStateRow(Base):
+    __tablename__ = "end_states"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    result_id: Mapped[int] = mapped_column(ForeignKey("results.id"), unique=True)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    result: Mapped[ResultRow] = relationship(back_populates="end_state")
 
 
 class ResponseCacheRow(Base):

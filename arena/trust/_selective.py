@@ -78,7 +78,7 @@ class Labelled:
 def verdict_score(battle: Battle) -> float | None:
     """The battle's score in [0, 1] (module docstring); None for crash battles, unreadable
     verdicts, people's votes and identical answers (no judge opinion to score)."""
-    if battle.is_crash or battle.winner == ERROR or battle.judge.is_human:
+    if battle.by_rule or battle.winner == ERROR or battle.judge.is_human:
         return None
     ab, ba = battle.verdict_ab, battle.verdict_ba
     if ab is None or ba is None:

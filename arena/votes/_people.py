@@ -100,7 +100,7 @@ def labelled_battles(
     by_pair = _votes_by_pair(votes)
     labelled = []
     for battle in battles:
-        if battle.judge.is_human or battle.is_crash:
+        if battle.judge.is_human or battle.by_rule:
             continue
         for vote in by_pair.get(pair_key(battle), []):
             labelled.append((battle, oriented_winner(vote, battle)))

@@ -38,11 +38,11 @@ class GradesMode(JudgeMode):
         return [
             [
                 SystemMessage(prompts.system_logprobs(request)),
-                HumanMessage(prompts.grade_prompt(request, answer, trajectory, path)),
+                HumanMessage(prompts.grade_prompt(request, answer, trajectory, path, did)),
             ]
-            for answer, trajectory, path in (
-                (request.answer_a, request.trajectory_a, request.path_a),
-                (request.answer_b, request.trajectory_b, request.path_b),
+            for answer, trajectory, path, did in (
+                (request.answer_a, request.trajectory_a, request.path_a, request.actions_a),
+                (request.answer_b, request.trajectory_b, request.path_b, request.actions_b),
             )
         ]
 

@@ -102,3 +102,26 @@ def hand_written(ctx: AgentContext) -> Any:
         return {"messages": replies}
 
     return _with_router(_loop(ctx, execute))
+
+
+@agent_factory(tools=TOOLS, side_effecting=["refund"])
+def declares_refund(ctx: AgentContext) -> Any:
+    """``with_tool_node`` whose factory declares ``refund`` side-effecting."""
+    return _with_router(_loop(ctx, ToolNode(ctx.tools, handle_tool_errors=True)))
+
+
+def _marked_refund() -> Any:
+    from langchain_core.tools import StructuredTool
+
+    return StructuredTool.from_function(refund, metadata={"side_effecting": True})
+
+
+@agent_factory()
+def marks_refund(ctx: AgentContext) -> Any:
+    """Declares no tools: its graph's ToolNode holds a ``refund`` whose metadata says it is
+    side-effecting."""
+    tools = [order_status, _marked_refund()]
+    ctx = AgentContext(
+        variant=ctx.variant, model=ctx.model, tools=tools, sandbox_dir=ctx.sandbox_dir
+    )
+    return _with_router(_loop(ctx, ToolNode(tools, handle_tool_errors=True)))

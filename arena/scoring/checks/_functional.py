@@ -1,6 +1,8 @@
 """The ``functional`` check: the files side-effect tools must leave in the run's sandbox.
 
-The scorer is :func:`arena.scoring._functional.score_files`.
+The scorer is :func:`arena.scoring._functional.score_files`. Each expected file missing, or
+lacking an item it must contain, is a hard fail naming the file (the case says it *must* be
+there): ``expected file missing: report.md``, ``expected file report.md lacks: 'total'``.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from arena.registry import golden_check
 from arena.scoring._functional import score_files
 from arena.scoring._types import Check
 from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._contains import item_label
 
 
 @golden_check("functional", "files a side-effect tool must leave in the sandbox", order=70)
@@ -24,5 +27,13 @@ class FunctionalCheck(GoldenCheck):
             return None
         return score_files(data.result.files, data.case.expected_files)
 
-    def hints(self, check: Check) -> list[str]:
-        return [] if check.passed else ["expected file missing or incomplete"]
+    def hard_fails(self, check: Check) -> list[str]:
+        """Each expected file missing or incomplete, named."""
+        fails: list[str] = []
+        for entry in check.details.get("files", []):
+            if not entry.get("exists"):
+                fails.append(f"expected file missing: {entry['path']}")
+            elif entry.get("missed"):
+                items = ", ".join(item_label(item) for item in entry["missed"])
+                fails.append(f"expected file {entry['path']} lacks: {items}")
+        return fails

@@ -1,8 +1,9 @@
 """The ``trajectory`` check: tool selection, order, arguments, efficiency and forbidden tools.
 
-Its hard fails: a forbidden tool called, and every required action missed (an expected tool,
-the expected order or expected arguments left unmet by the calls that count, see
-:mod:`arena.scoring._required`).
+Its hard fails: a forbidden tool called, every required action missed (an expected tool,
+the expected order, expected arguments or an expected call left unmet by the calls that count,
+see :mod:`arena.scoring._required`), and every call of a side-effecting tool the case does not
+expect (:mod:`arena.scoring._calls`).
 
 The scorer is :func:`arena.scoring._tool_use.score_trajectory` (its weights are documented
 there); this module holds what the check reads and the reasons it gives.
@@ -35,6 +36,9 @@ class TrajectoryCheck(GoldenCheck):
         "max_steps",
         "min_tool_calls",
         "expected_tool_errors",
+        "expected_calls",
+        "calls_match",
+        "allow_extra_calls",
     )
 
     def applies(self, case: object) -> bool:

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from arena.golden import GoldenCase
+from arena.golden._calls import item_text
 from arena.golden._conversation import TurnExpect
 from arena.golden._models import Behavior
 
@@ -93,7 +94,8 @@ def case_checklist(case: GoldenCase, *, with_trajectory: bool) -> tuple[Checklis
     for group in case.expected_output_contains:
         items.append(
             ChecklistItem(
-                question=f"Does the answer state {alternatives(group)} or an equivalent?",
+                question=f"Does the answer state {alternatives(item_text(group))} or an "
+                "equivalent?",
                 kind="fact",
             )
         )
@@ -196,8 +198,8 @@ def end_state_items(case: GoldenCase, *, with_trajectory: bool) -> list[Checklis
     for group in case.expected_output_contains:
         items.append(
             ChecklistItem(
-                question=f"In its last reply, does the agent state {alternatives(group)} or an "
-                "equivalent?",
+                question="In its last reply, does the agent state "
+                f"{alternatives(item_text(group))} or an equivalent?",
                 kind="fact",
             )
         )

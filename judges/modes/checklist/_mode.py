@@ -143,10 +143,10 @@ class ChecklistMode(JudgeMode):
     def _prefixes(request: PairRequest) -> tuple[str, str]:
         return (
             prompts.checklist_prefix(
-                request, request.answer_a, request.trajectory_a, request.path_a
+                request, request.answer_a, request.trajectory_a, request.path_a, request.actions_a
             ),
             prompts.checklist_prefix(
-                request, request.answer_b, request.trajectory_b, request.path_b
+                request, request.answer_b, request.trajectory_b, request.path_b, request.actions_b
             ),
         )
 
