@@ -22,11 +22,37 @@ def old_database(commit: str, folder: Path) -> Path:
     return target
 
 
+RELEASE_0_1_0_TABLES = frozenset(
+    {
+        "datasets",
+        "cases",
+        "variants",
+        "runs",
+        "results",
+        "steps",
+        "dialogues",
+        "node_paths",
+        "node_states",
+        "response_cache",
+        "battles",
+        "votes",
+        "verdict_cache",
+        "scores",
+        "baselines",
+        "mutations",
+    }
+)
+"""The tables of agent-arena 0.1.0 (revision 0001); later revisions add the others."""
+
+
 def as_unversioned(path: Path, *, drop: tuple[str, ...] = ()) -> None:
-    """Make today's SQLite database one of 0.1.0's: no revision, no ``schema_releases``, no
-    ``scores.rules_version``, and without the tables ``drop`` (as before they were added)."""
+    """Make today's SQLite database one of 0.1.0's: no revision, no table a later revision
+    added (``schema_releases``, ...), no ``scores.rules_version``, and without the tables
+    ``drop`` of 0.1.0 (as before they were added)."""
     with sqlite3.connect(path) as conn:
-        for table in (*drop, "alembic_version", "schema_releases"):
-            conn.execute(f"DROP TABLE IF EXISTS {table}")
+        tables = {t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        later = tables - RELEASE_0_1_0_TABLES - {"sqlite_sequence"}
+        for table in (*drop, *sorted(later)):
+            conn.execute(f'DROP TABLE IF EXISTS "{table}"')
         conn.execute("ALTER TABLE scores DROP COLUMN rules_version")
     conn.close()
