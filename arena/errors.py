@@ -191,3 +191,31 @@ def environment_fault(exc: BaseException, folder: str | None = None) -> Environm
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         return EnvironmentFault(f"a write failed, {said}: {first}; {fix}, {_RESUME}")
     return None
+
+
+class NewerFormat(InputError):
+    """A file (or database) written by a newer agent-arena, in a format version this one does
+    not know: "baseline format 4 is newer than this agent-arena reads (up to 3): upgrade"."""
+
+    def __init__(
+        self, kind: str, found: object, known: int, *, file: str | None = None, field: str = ""
+    ) -> None:
+        super().__init__(
+            f"{kind} format {found} is newer than this agent-arena reads (up to {known}): "
+            "it was written by a newer agent-arena; upgrade agent-arena to read it",
+            file=file,
+            field=field or "format",
+        )
+        self.found, self.known = found, known
+
+
+def check_format(
+    kind: str, data: object, known: int, *, file: str | None = None, key: str = "format"
+) -> None:
+    """Refuse ``data`` (a parsed JSON object) whose ``key`` is an integer format newer than
+    ``known`` (:class:`NewerFormat`); anything else is left to the format's own validation."""
+    if not isinstance(data, dict):
+        return
+    found = data.get(key)
+    if isinstance(found, int) and not isinstance(found, bool) and found > known:
+        raise NewerFormat(kind, found, known, file=file, field=key)

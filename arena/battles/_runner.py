@@ -81,6 +81,24 @@ class JudgeReport(BaseModel):
     cascade: CascadeHealth | None = Field(
         None, description="The cascade, when the judge escalates what it abstains on."
     )
+    replaced: int = Field(
+        0,
+        description="Stored verdicts of this judge key replaced by verdicts asked again (not "
+        "served from the cache: the judge's prompts, model or settings changed since).",
+    )
+    replaced_winners: int = Field(
+        0, description="Of the replaced verdicts, how many now name another winner."
+    )
+
+    def replaced_note(self) -> str | None:
+        """The line saying what re-judging replaced (None when nothing was)."""
+        if not self.replaced:
+            return None
+        return (
+            f"{self.replaced} verdicts replaced ({self.replaced_winners} with another winner): "
+            f"judge {self.judge.key}'s verdicts were asked again, not served from the cache, "
+            "so its prompts, model or settings changed since they were judged"
+        )
 
 
 @dataclass(frozen=True)
@@ -277,6 +295,7 @@ async def judge_run_async(
     check_cascade(spec)  # a cycle or a missing judge in escalate_to: before any call
     judge = judge or PairwiseJudge(spec, store=store)  # InputError before any battle
     todo, skipped, simulator_errors, variants = _pairs(store, run_id, pairs)
+    before = {(b.result_a_id, b.result_b_id): b for b in store.battles(run_id, spec.key)}
     if only is not None:
         wanted = set(only)
         todo = [
@@ -290,12 +309,20 @@ async def judge_run_async(
     counter = CallCounter()
     battles: list[Battle] = []
 
+    asked: set[tuple[int, int]] = set()  # pairs whose verdicts were not in the cache
+
     async def here(pair: _Pair) -> Battle:
-        token = CALLS.set(counter)
+        mine = CallCounter()
+        token = CALLS.set(mine)
         try:
             battle = await judge_both_orders(store, judge, run_id, pair, self_judged)
         finally:
             CALLS.reset(token)
+            counter.sent += mine.sent
+            counter.cached += mine.cached
+            counter.replayed_s += mine.replayed_s
+        if mine.sent or mine.cached:
+            asked.add((battle.result_a_id, battle.result_b_id))
         battle.id = store.save_battle(battle)
         return battle
 
@@ -305,6 +332,8 @@ async def judge_run_async(
             return None
         counter.sent += outcome.calls
         battle: Battle = outcome.battle
+        if outcome.calls:
+            asked.add((battle.result_a_id, battle.result_b_id))
         return battle
 
     fan_out = FanOut(
@@ -327,6 +356,7 @@ async def judge_run_async(
         stored = store.battles(run_id, spec.key)
     now = {(b.result_a_id, b.result_b_id) for b in battles}
     battles = [b for b in stored if (b.result_a_id, b.result_b_id) in now]
+    replaced = _replaced(before, battles, asked)
     return JudgeReport(
         run_id=run_id,
         judge=spec,
@@ -339,7 +369,24 @@ async def judge_run_async(
         simulator_errors=simulator_errors,
         warnings=warnings,
         cascade=cascade,
+        replaced=len(replaced),
+        replaced_winners=sum(old.winner != new.winner for old, new in replaced),
     )
+
+
+def _replaced(
+    before: dict[tuple[int, int], Battle], battles: list[Battle], asked: set[tuple[int, int]]
+) -> list[tuple[Battle, Battle]]:
+    """(stored, new) for each stored decided battle whose verdicts were asked of the model
+    again (``asked``: not served from the verdict cache); an errored one is expected to be."""
+    pairs = []
+    for new in battles:
+        key = (new.result_a_id, new.result_b_id)
+        old = before.get(key)
+        if old is None or old.winner == ERROR or old.is_crash or key not in asked:
+            continue
+        pairs.append((old, new))
+    return pairs
 
 
 def judge_run(store: Store, run_id: int, spec: JudgeSpec, **kwargs: Any) -> JudgeReport:

@@ -9,6 +9,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
+from arena._version import __version__
 from arena.errors import (
     EXIT_ENVIRONMENT,
     ArenaError,
@@ -53,6 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _ArenaParser(
         prog="arena", description="Tell whether a change to an LLM agent made it better or worse."
     )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"agent-arena {__version__}",
+        help="print the version",
+    )
     # scripted models from a file, for any sub-command
     parser.add_argument(
         "--fake-scripts",
@@ -86,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     from arena.cli import mutate  # arena mutate: what would the golden set miss?
 
     mutate.register(sub)
+    from arena.cli import db  # arena db: the schema revision and its upgrade
+
+    db.register(sub)
     return parser
 
 

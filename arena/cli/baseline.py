@@ -127,7 +127,7 @@ def cmd_baseline_export(args: argparse.Namespace) -> int:
     from arena.scoring import baseline_to_json
     from arena.storage import Store
 
-    baseline = Store(args.db).baseline(args.name)
+    baseline = Store(args.db, read_only=True).baseline(args.name)
     if baseline is None:
         raise InputError(f"no baseline named {args.name!r}", field="name")
     _write(args.file, baseline_to_json(baseline))
@@ -151,7 +151,7 @@ def cmd_baseline_list(args: argparse.Namespace) -> int:
             b.n_repeats,
             b.source_run_id,
         ]
-        for b in Store(args.db).baselines()
+        for b in Store(args.db, read_only=True).baselines()
     ]
     print(
         text_table(

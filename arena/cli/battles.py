@@ -61,7 +61,7 @@ def cmd_battles_export(args: argparse.Namespace) -> int:
     from arena.storage import Store
 
     run, output = _run_and_file(args)
-    store = Store(args.db)
+    store = Store(args.db, read_only=True)
     if output is None:
         rows = run_battle_log(store, run, judge_key=args.judge_key, orders=args.orders)
         sys.stdout.write(jsonl(rows))

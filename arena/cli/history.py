@@ -26,7 +26,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     from arena.gate._history import case_history
     from arena.storage import Store
 
-    history = case_history(Store(args.db), args.case, args.variant)
+    history = case_history(Store(args.db, read_only=True), args.case, args.variant)
     if args.json:
         print(history.model_dump_json(indent=2))
         return 0
@@ -67,5 +67,7 @@ def cmd_history(args: argparse.Namespace) -> int:
                 f"why it fails since run {entry.first_fail.run_id}: "
                 f"{'; '.join(entry.first_fail.fail_reasons)}"
             )
+        for note in dict.fromkeys(p.rules_note for p in entry.points if p.rules_note):
+            print(f"note: {note}")
         print()
     return 0

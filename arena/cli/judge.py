@@ -106,6 +106,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
         return 0
     for warning in report.warnings:
         print(terminal_safe(f"warning: {warning}"), file=sys.stderr)
+    replaced = report.replaced_note()
+    if replaced:  # never silently
+        print(f"run {run_id}: {replaced}", file=sys.stderr)
     health = judge_health_with_accuracy(store, run_id, report.battles)
     if args.json:
         print(
@@ -121,6 +124,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
                     "crashes": report.crashes,
                     "golden": report.golden,
                     "simulator_errors": report.simulator_errors,
+                    "replaced": report.replaced,
+                    "replaced_winners": report.replaced_winners,
                     "warnings": report.warnings,
                     "health": health_json(health) if health else None,
                     "battles": [b.model_dump(mode="json") for b in report.battles],

@@ -38,7 +38,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
     """List stored runs."""
     from arena.storage import Store
 
-    store = Store(args.db)
+    store = Store(args.db, read_only=args.mark_failed is None)
     if args.mark_failed is not None:
         store.mark_run_failed(args.mark_failed)
         print(

@@ -7,6 +7,7 @@ Baselines and the gate on stored results (``arena baseline``, ``arena check``) a
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from arena import registry
@@ -54,6 +55,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     store = Store(args.db)
     run_id = store.run(args.run).id
     scores = score_run(store, run_id, make_grader(args.grader, store))
+    replaced = scores.replaced.message() if scores.replaced else None
+    if replaced:  # never silently: what the new grades replaced
+        print(f"run {run_id}: {replaced}", file=sys.stderr)
     levels = {c.id: c.difficulty.value for c in store.run_dataset(run_id).test_cases}
     report = ScoreReport(
         run_id=run_id,

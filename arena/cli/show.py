@@ -30,7 +30,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from arena.runner._versions import version_story
     from arena.storage import Store
 
-    store = Store(args.db)
+    store = Store(args.db, read_only=True)
     result = store.result(args.result_id)
     if wants_graph_view(args):
         return print_graph_view(store, result, args)

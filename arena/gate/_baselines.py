@@ -18,6 +18,7 @@ from arena.errors import InputError
 from arena.gate._rule_config import RuleConfig
 from arena.gate._rules import compare_snapshots
 from arena.gate._worktree import is_commit_hash
+from arena.scoring import RULES_VERSION, older_rules_note
 from arena.scoring._aggregate import VariantScores
 from arena.scoring._baseline import (
     Baseline,
@@ -36,7 +37,7 @@ def load_baseline_file(path: str | Path) -> Baseline:
     text = read_text(path)  # missing, a folder, not UTF-8, too large
     parse_json(text, file=str(path))  # strict: depth, a key given twice, NaN
     try:
-        baseline = baseline_from_json(text)
+        baseline = baseline_from_json(text, file=str(path))
     except ValueError as exc:
         raise InputError(
             f"not a baseline: {' '.join(str(exc).split())[:300]}", file=str(path)
@@ -99,8 +100,57 @@ def run_snapshot(
         variant_config=config,
         variant_version=version,
         provenance=dict(info.config.get("provenance") or {}),
+        rules_version=scores.rules_version,
     )
     return snap, aggregate
+
+
+def current_rules(store: Store, baseline: Baseline) -> tuple[Baseline, str | None]:
+    """The baseline graded by today's scoring rules, and a note when it was not saved so.
+
+    A baseline graded by older rules is re-graded from its run's stored results when this
+    database holds them (no model call: :func:`run_snapshot`); otherwise it is kept, and the
+    note says its differences may be the rules' alone.
+    """
+    if not baseline.older_rules:
+        return baseline, None
+    older = (
+        f"baseline {baseline.name!r} was graded by older rules (scoring rules "
+        f"{baseline.rules_version}, this is {RULES_VERSION})"
+    )
+    run_id = baseline.source_run_id
+    if run_id is not None and _holds(store, run_id, baseline):
+        snap, _ = run_snapshot(store, baseline.variant, run_id, name=baseline.name)
+        snap = snap.model_copy(update={"created_at": baseline.created_at})
+        if not snap.older_rules:
+            return snap, (
+                f"{older}: its side was re-graded from its stored results in run {run_id} "
+                "(no model call) before comparing"
+            )
+        return baseline, older_rules_note(
+            f"baseline {baseline.name!r} (run {run_id})",
+            snap.rules_version,
+            f"arena score {run_id} --grader GRADER",
+        )
+    where = f"its run {run_id} is not" if run_id is not None else "no run of it is"
+    return baseline, (
+        f"{older}, and {where} in this database: a difference may be the rules' alone; save "
+        "the baseline again (`arena baseline save`) from a run graded by today's rules"
+    )
+
+
+def _holds(store: Store, run_id: int, baseline: Baseline) -> bool:
+    """The database holds the baseline's run with the baseline's version of its variant."""
+    from arena.errors import NotFound
+
+    try:
+        store.run(run_id)
+    except NotFound:
+        return False
+    return any(
+        r.variant == baseline.variant and r.variant_hash == baseline.variant_hash
+        for r in store.results(run_id)
+    )
 
 
 class RunCheck(BaseModel):

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.scoring import RULES_VERSION
 from arena.scoring.checks._reasons import FailReason
 from arena.storage import Store
 
@@ -33,6 +34,11 @@ class HistoryPoint(BaseModel):
     score: float
     fail_reasons: list[FailReason] = Field(default_factory=list)
     provenance: dict[str, str] = Field(default_factory=dict)
+    rules_version: int = RULES_VERSION
+    """The scoring rules of this point's grade (older only for a model grader's stored grade;
+    older keyword grades are re-scored from the stored result)."""
+    rules_note: str | None = None
+    """Why this point's grade is not a current stored one (re-scored, or older rules)."""
 
 
 class VariantHistory(BaseModel):
@@ -87,6 +93,13 @@ def summarise(variant: str, points: list[HistoryPoint]) -> VariantHistory:
         text = (
             f"{variant}: last passed in {_where(last_pass)}; first failed in {_where(first_fail)}"
         )
+    older = sorted({p.run_id for p in points if p.rules_version < RULES_VERSION})
+    if older:  # never compared as if equal: say which grades are older, and the command
+        runs = ", ".join(map(str, older))
+        text += (
+            f" (run(s) {runs} graded by older rules: run `arena score RUN` for each, "
+            "then look again)"
+        )
     return VariantHistory(
         variant=variant,
         points=points,
@@ -132,6 +145,8 @@ def case_history(store: Store, case_id: str, variant: str | None = None) -> Case
                     score=case.score_mean,
                     fail_reasons=case.fail_reasons,
                     provenance=dict(info.config.get("provenance") or {}),
+                    rules_version=scores.rules_version,
+                    rules_note=scores.rules_note(),
                 )
             )
     if not by_variant:

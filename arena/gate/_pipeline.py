@@ -20,7 +20,7 @@ from typing import Any
 
 from arena.errors import InputError
 from arena.gate._baseline_side import BaselineSide, baseline_side
-from arena.gate._baselines import load_baseline_file, run_snapshot
+from arena.gate._baselines import current_rules, load_baseline_file, run_snapshot
 from arena.gate._compare import compare_variants
 from arena.gate._config import GateConfig
 from arena.gate._crashes import crashes_of
@@ -62,6 +62,8 @@ class Sides:
     baseline_variant: Variant | None = None
     baseline: Baseline | None = None
     note: str | None = None
+    rules_note: str | None = None
+    """Set when the baseline was graded by older scoring rules (re-graded, or why not)."""
 
 
 def _judged_copy(baseline: Baseline, candidate: Variant) -> tuple[Variant | None, str | None]:
@@ -128,8 +130,15 @@ def resolve_sides(
                 field="baseline",
             )
         baseline = stored
+    baseline, rules_note = current_rules(store, baseline)
     copy, note = _judged_copy(baseline, candidate) if judge else (None, None)
-    return Sides(candidate=candidate, baseline_variant=copy, baseline=baseline, note=note)
+    return Sides(
+        candidate=candidate,
+        baseline_variant=copy,
+        baseline=baseline,
+        note=note,
+        rules_note=rules_note,
+    )
 
 
 def _cost_checks(
@@ -282,7 +291,7 @@ def run_gate(
         ), aggregate
 
     cand, cand_scores = snap(sides.candidate, "candidate")
-    baseline, notes = sides.baseline, [sides.note] if sides.note else []
+    baseline, notes = sides.baseline, [n for n in (sides.rules_note, sides.note) if n]
     if sides.baseline is None and sides.baseline_variant is not None:
         baseline = snap(sides.baseline_variant, sides.baseline_variant.name)[0]
     side = baseline_side(store, config, sides.baseline, cand, (dataset, dataset_path), progress)
@@ -346,6 +355,9 @@ def check_stored(
     from arena.gate._baselines import load_baseline
 
     baseline = load_baseline(store, baseline_ref) if baseline_ref else None
+    rules_note = None
+    if baseline is not None:
+        baseline, rules_note = current_rules(store, baseline)
     if baseline is None and not (config.absolute.any() or config.budget.any()):
         raise InputError(
             "nothing to check: give --baseline, or an absolute or budget limit "
@@ -359,6 +371,7 @@ def check_stored(
         check_categories(config, dataset)  # bad input (exit 2), as in run_gate
     side = BaselineSide(ran=False, message=CHECK_RUNS_NOTHING)
     regression, limits, notes = evaluate(config, baseline, cand, cand_scores, dataset, side)
+    notes = [n for n in (rules_note, *notes) if n]
     failures = decide(regression, limits, None, [])
     return GateReport(
         passed=not failures,

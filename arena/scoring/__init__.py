@@ -60,6 +60,7 @@ from arena.scoring._output import (
 )
 from arena.scoring._repeats import CaseRepeats, majority_pass, pass_at_k, pass_hat_k
 from arena.scoring._required import call_failure, counts_as_call, missed_actions
+from arena.scoring._rules import RULES_VERSION, older_rules_note
 from arena.scoring._textmatch import contains_item, extract_numbers, first_alternative
 from arena.scoring._tool_use import TRAJECTORY_WEIGHTS, score_trajectory
 from arena.scoring._trajectory import (
@@ -83,6 +84,7 @@ dataset's cases; this filters scored ones)."""
 
 __all__ = [
     "PASS_THRESHOLD",
+    "RULES_VERSION",
     "TRAJECTORY_WEIGHTS",
     "WEIGHTS",
     "ArgsMode",
@@ -126,6 +128,7 @@ __all__ = [
     "min_calls_score",
     "missed_actions",
     "normalize_path",
+    "older_rules_note",
     "pass_at_k",
     "pass_hat_k",
     "percentile",

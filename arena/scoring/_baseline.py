@@ -18,23 +18,28 @@ lets a baseline move up (new suite score >= old) unless forced.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from arena.errors import check_format
 from arena.golden._models import GoldenDataset, Tier
 from arena.records.graph_path import route_parents
 from arena.records.results import RunResult, utcnow
 from arena.scoring._aggregate import VariantScores, percentile
 from arena.scoring._combined import CaseScore
 from arena.scoring._repeats import majority_pass
+from arena.scoring._rules import RULES_VERSION
 from arena.scoring._types import mean
 from arena.scoring.checks._reasons import FailReason
 
-FORMAT = 2
-"""Version of the baseline file format (1: per-case pass flags only)."""
+FORMAT = 3
+"""Version of the baseline file format (1: per-case pass flags only; 2: a record per case;
+3: the scoring rules' version, ``rules_version``). A newer one is refused
+(:class:`~arena.errors.NewerFormat`)."""
 
 
 class CaseRecord(BaseModel):
@@ -135,6 +140,27 @@ class Baseline(BaseModel):
         "name (``billing:tools``), so a gate knows a node the candidate renamed or dropped "
         "(empty for an agent that is not a graph, and in baselines saved before it).",
     )
+    rules_version: int = Field(
+        RULES_VERSION,
+        description="The scoring rules that graded the cases (arena.scoring.RULES_VERSION; 0 "
+        "in files of formats 1 and 2: graded before rules were versioned). A gate re-grades "
+        "a baseline graded by older rules from its stored results before comparing.",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unversioned_rules(cls, data: Any) -> Any:
+        """A file of format 1 or 2 was graded by the rules of its day (version 0)."""
+        if not isinstance(data, dict) or "rules_version" in data:
+            return data
+        if "case_pass" in data or data.get("format", FORMAT) < 3:
+            return {**data, "rules_version": 0}
+        return data
+
+    @property
+    def older_rules(self) -> bool:
+        """Graded by older scoring rules than this code's."""
+        return self.rules_version < RULES_VERSION
 
     @model_validator(mode="before")
     @classmethod
@@ -250,11 +276,13 @@ def make_baseline(
     variant_config: dict[str, Any] | None = None,
     variant_version: dict[str, Any] | None = None,
     provenance: dict[str, str] | None = None,
+    rules_version: int = RULES_VERSION,
 ) -> Baseline:
     """A snapshot of one variant's case scores (and run records, for budgets and hashes).
 
     ``dataset`` is the dataset (its version, content hash and per-case hashes are recorded)
-    or only its name. Case content hashes come from the dataset, else from ``results``.
+    or only its name. Case content hashes come from the dataset, else from ``results``;
+    ``rules_version`` is the scoring rules' version of ``case_scores``.
     """
     ours = [
         s
@@ -299,6 +327,7 @@ def make_baseline(
         source_run_id=source_run_id,
         simulator_errors=simulated,
         graph_nodes=_graph_nodes(runs),
+        rules_version=rules_version,
     )
 
 
@@ -313,9 +342,17 @@ def baseline_to_json(baseline: Baseline) -> str:
     return baseline.model_dump_json(indent=2)
 
 
-def baseline_from_json(text: str) -> Baseline:
-    """A baseline read back from :func:`baseline_to_json` text (format 1 files too)."""
-    return Baseline.model_validate_json(text)
+def baseline_from_json(text: str, file: str | None = None) -> Baseline:
+    """A baseline read back from :func:`baseline_to_json` text (formats 1 and 2 too).
+
+    Raises:
+        NewerFormat: a format or scoring rules newer than this code's (an InputError naming
+            ``file`` and the field).
+    """
+    data = json.loads(text)
+    check_format("baseline", data, FORMAT, file=file)
+    check_format("baseline scoring rules", data, RULES_VERSION, file=file, key="rules_version")
+    return Baseline.model_validate(data)
 
 
 def should_update_baseline(old: Baseline | None, new: Baseline, force: bool = False) -> bool:

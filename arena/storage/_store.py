@@ -16,10 +16,18 @@ from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records.results import RunInfo, RunResult, utcnow
 from arena.storage import _statements as statements
 from arena.storage._battles import BattleStoreMixin
-from arena.storage._engine import make_engine, open_error, resolve_url, url_origin, write_engine
+from arena.storage._engine import (
+    make_engine,
+    open_error,
+    resolve_url,
+    safe_url,
+    url_origin,
+    write_engine,
+)
 from arena.storage._from_rows import result_record, run_info
 from arena.storage._mutations import MutationStoreMixin
 from arena.storage._results import replace_result
+from arena.storage._schema import SchemaUpgrade, prepare_schema
 from arena.storage._scores import ScoreStoreMixin
 from arena.storage._tables import (
     CaseRow,
@@ -29,7 +37,7 @@ from arena.storage._tables import (
     RunRow,
     VariantRow,
 )
-from arena.storage._writes import create_tables, insert_ignore, run_core_write, run_write, upsert
+from arena.storage._writes import insert_ignore, run_core_write, run_write, upsert
 from arena.variants.variant import Variant
 from arena.variants.version import VariantVersion
 
@@ -40,16 +48,30 @@ T = TypeVar("T")
 class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
     """A database of arena runs. Each write commits at once, so a killed run loses nothing."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, read_only: bool = False) -> None:
+        """Open the database (a new one gets every table).
+
+        An older database (an older schema revision, or none) is upgraded first, after a
+        backup copy of an SQLite file (:attr:`upgraded` says what was done); with
+        ``read_only`` (commands that only read) it is refused instead, naming
+        ``arena db upgrade``, and nothing is written. A database written by a newer
+        agent-arena is refused (InputError).
+        """
         self.url = resolve_url(url)
         self._lock = threading.RLock()
         self.engine = make_engine(url)
         self._writer = write_engine(self.engine)
+        where = f"{url_origin(url)} {safe_url(self.url)}"
         try:
-            create_tables(self.engine, self._writer)
+            self.upgraded: SchemaUpgrade | None = prepare_schema(
+                self.engine, self._writer, where, read_only=read_only
+            )
         except DBAPIError as exc:
             self.engine.dispose()
             raise open_error(self.url, url_origin(url), exc) from None
+        except InputError:
+            self.engine.dispose()
+            raise
         # A forgotten Store returns its pooled connections (a long-lived process opening
         # many stores must not exhaust a server's connection slots).
         self._finalizer = weakref.finalize(self, self.engine.dispose)

@@ -1,4 +1,9 @@
-"""SQLAlchemy 2.0 tables. Rows never leave the storage package: callers get pydantic records."""
+"""SQLAlchemy 2.0 tables. Rows never leave the storage package: callers get pydantic records.
+
+Every change here needs a migration revision in ``arena/storage/migrations/versions``
+(docs/storage.md, "Adding a table or a column"); ``tests/storage/test_migrations.py`` fails
+until the tables and the revisions agree.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -234,6 +240,9 @@ class ScoreRow(Base):
     grader: Mapped[str] = mapped_column(String(200))
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The scoring rules that made the score (arena.scoring.RULES_VERSION); 0: stored before
+    # rules were versioned (migration 0002).
+    rules_version: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
 
 class BaselineRow(Base):
@@ -253,4 +262,15 @@ class MutationRow(Base):
     variant: Mapped[str] = mapped_column(String(200))
     score: Mapped[float] = mapped_column()
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SchemaReleaseRow(Base):
+    """One creation or upgrade of the schema: the revision reached and the agent-arena release
+    that wrote it (the newest row names the release a newer database comes from)."""
+
+    __tablename__ = "schema_releases"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    revision: Mapped[str] = mapped_column(String(32))
+    release: Mapped[str] = mapped_column(String(50))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,7 +1,8 @@
 """Writes that are safe when several processes share one database (SQLite or PostgreSQL).
 
-* Tables are created under a lock (``BEGIN IMMEDIATE`` on SQLite, an advisory lock on
-  PostgreSQL) and creation is retried, so a "table already exists" race cannot crash a run.
+* Tables are created or upgraded under a lock (``BEGIN IMMEDIATE`` on SQLite, an advisory
+  lock on PostgreSQL) and retried, so a "table already exists" race cannot crash a run
+  (:mod:`arena.storage._schema`).
 * Inserts of rows identified by a unique key are ``INSERT ... ON CONFLICT DO NOTHING`` (or
   ``DO UPDATE`` for caches); other dialects fall back to a savepoint and an IntegrityError.
 * Every write transaction is retried when a concurrent writer wins a race (a unique conflict,
@@ -15,15 +16,14 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, insert, inspect, text, update
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy import Connection, Engine, insert, inspect, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from arena.storage._tables import Base
 
 T = TypeVar("T")
 ATTEMPTS = 8
-_ADVISORY_KEY = 0x4152454E41  # "ARENA"
 _TRANSIENT_WORDS = ("locked", "deadlock", "serializ", "busy", "could not obtain lock")
 
 
@@ -70,33 +70,6 @@ def run_core_write(engine: Engine, work: Callable[[Connection], T]) -> T:
                 raise
         backoff(attempt)
     raise AssertionError("unreachable")
-
-
-def create_tables(engine: Engine, writer: Engine | None = None) -> None:
-    """Create missing tables; safe when several processes do it at once.
-
-    A database that has every table is only read. Otherwise the tables are created in one
-    write transaction (``writer``: BEGIN IMMEDIATE on SQLite; an advisory lock on PostgreSQL).
-    """
-    for attempt in range(ATTEMPTS):
-        try:
-            with engine.connect() as conn:
-                existing = set(inspect(conn).get_table_names())
-            if set(Base.metadata.tables) <= existing:
-                return
-            with (writer or engine).begin() as conn:
-                if conn.dialect.name == "postgresql":
-                    conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _ADVISORY_KEY})
-                Base.metadata.create_all(conn, checkfirst=True)
-            return
-        except DBAPIError as exc:
-            # "table already exists" (or PostgreSQL's duplicate pg_type row) from a
-            # concurrent creator: the next attempt sees its tables.
-            message = str(exc.orig).lower()
-            racing = "already exists" in message or "duplicate" in message or retryable(exc)
-            if attempt + 1 >= ATTEMPTS or not racing:
-                raise
-        backoff(attempt)
 
 
 def _dialect_insert(session: Session, model: type[Base]) -> Any:

@@ -60,3 +60,23 @@ def test_the_sdist_holds_what_the_wheel_is_built_from(artifacts: Artifacts) -> N
     wanted = _tracked("data") | {"app.py", "setup.py", "MANIFEST.in", "pyproject.toml"}
     wanted |= {".streamlit/config.toml", "README.md", "arena/app/page.py"}
     assert wanted <= names, sorted(wanted - names)
+
+
+def test_both_artifacts_ship_the_schema_migrations(artifacts: Artifacts) -> None:
+    """The revisions that upgrade a database are inside the package (an installed wheel
+    upgrades an older database), with their template."""
+    migrations = REPO / "arena" / "storage" / "migrations"
+    wanted = {
+        p.relative_to(REPO).as_posix()
+        for p in migrations.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    assert {
+        "arena/storage/migrations/env.py",
+        "arena/storage/migrations/script.py.mako",
+        "arena/storage/migrations/versions/0001_baseline.py",
+    } <= wanted
+    assert wanted <= set(zipfile.ZipFile(artifacts.wheel).namelist())
+    with tarfile.open(artifacts.sdist) as sdist:
+        top = sdist.getnames()[0].split("/")[0]
+        assert wanted <= {n.removeprefix(f"{top}/") for n in sdist.getnames()}

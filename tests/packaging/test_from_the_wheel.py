@@ -200,3 +200,18 @@ def test_arena_app_from_the_wheel_serves_the_leaderboard_in_chromium(
     body = browser.find_element(By.TAG_NAME, "body").text
     assert "Agent Arena leaderboard" in body
     assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')
+
+
+def test_the_wheel_upgrades_a_database_of_an_older_release(
+    wheel_env: WheelEnv, empty_dir: Path
+) -> None:
+    """The migrations run from the installed package: a database written by 0.1.0 code is
+    upgraded (with its backup copy) and read."""
+    from tests.support.old_db import OLD_COMMITS, old_database
+
+    db = old_database(OLD_COMMITS[0], empty_dir)
+    url = f"sqlite:///{db}"
+    assert "agent-arena 0.2.0" in wheel_env.run(empty_dir, wheel_env.arena, "--version").stdout
+    upgraded = wheel_env.run(empty_dir, wheel_env.arena, "db", "upgrade", "--db", url).stdout
+    assert "upgraded to schema revision" in upgraded and ".bak" in upgraded
+    assert "finished" in wheel_env.run(empty_dir, wheel_env.arena, "runs", "--db", url).stdout

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from arena.golden import GoldenDataset
 from arena.records.dialogue import Dialogue, DialogueTurn
 from arena.records.results import RunResult
 from arena.storage import Store
+from tests.support.old_db import as_unversioned
 
 pytestmark = pytest.mark.unit
 
@@ -82,8 +82,7 @@ def test_a_one_message_result_has_no_dialogue(store: Store) -> None:
 def test_a_database_from_before_dialogues_gains_the_table(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
     Store(url).close()
-    with sqlite3.connect(tmp_path / "old.db") as conn:
-        conn.execute("DROP TABLE dialogues")
+    as_unversioned(tmp_path / "old.db", drop=("dialogues",))
     store = Store(url)
     run_id = _run(store)
     saved = store.save_result(_result(run_id, error=None, dialogue=_dialogue("hello")))

@@ -4,7 +4,6 @@ naming the field, nothing written on refusal; a database from before keeps openi
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from arena.votes import AlreadyVoted, VotePair, cast_vote, open_pairs, vote_coun
 from arena.votes._ballots import swapped
 from judges import JudgeSpec, human_judge
 from judges._battle import PAIR_FIELDS
+from tests.support.old_db import as_unversioned
 
 pytestmark = pytest.mark.unit
 
@@ -205,8 +205,7 @@ def test_a_database_from_before_keeps_opening_and_its_duplicates_count_once(
     run_id = _run(store)
     pair = _pair(store, run_id)
     store.close()
-    with sqlite3.connect(path) as conn:  # the previous version had no votes table
-        conn.execute("DROP TABLE IF EXISTS votes")
+    as_unversioned(path, drop=("votes",))  # the previous version had no votes table
     old = Store(f"sqlite:///{path}")
     fields = pair.model_dump(include=set(PAIR_FIELDS))
     battle = Battle(**fields, winner="model_b", judge=human_judge("ann"))
