@@ -61,9 +61,9 @@ class GoldenItem(pytest.Item):
         failed = [s for s in scores if not s.passed]
         if failed and not _pending(self.case):
             reasons = "; ".join(failed[0].fail_reasons) or f"score {failed[0].score:.2f}"
-            warnings.warn(
-                GoldenCaseWarning(f"{self.case.tier.value} case {self.case.id} fails: {reasons}"),
-                stacklevel=1,
+            message = f"{self.case.tier.value} case {self.case.id} fails: {reasons}"
+            warnings.warn_explicit(  # shown at the dataset, not in the plugin's code
+                GoldenCaseWarning(message), GoldenCaseWarning, str(self.path), 1
             )
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> Any:

@@ -74,18 +74,25 @@ def _plugin_args() -> list[str]:
 
 
 def run_pytest(
-    repo: Path, *args: str, env: dict[str, str] | None = None
+    repo: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    python: str | Path = sys.executable,
+    base_env: dict[str, str] | None = None,
 ) -> tuple[int, dict[str, int], str]:
-    """``pytest ARGS`` in the repository: exit code, outcome counts, the output."""
+    """``pytest ARGS`` in the repository with ``python`` (default: this interpreter, the
+    plugin loaded from the checkout when it is not installed): exit code, outcome counts,
+    the output."""
     clean = {
         k: v
-        for k, v in os.environ.items()
+        for k, v in (base_env if base_env is not None else os.environ).items()
         if not k.startswith(("LANGSMITH_", "LANGCHAIN_", "PYTEST_", "ARENA_DB"))
     }
     clean.update({"ARENA_SANDBOX_DIR": str(repo / "sandboxes"), **(env or {})})
+    plugin = _plugin_args() if str(python) == sys.executable else []
     proc = subprocess.run(
         [
-            sys.executable,
+            str(python),
             "-m",
             "pytest",
             "-q",
@@ -94,7 +101,7 @@ def run_pytest(
             "-rA",
             "-W",
             "ignore::DeprecationWarning",
-            *_plugin_args(),
+            *plugin,
             *args,
         ],
         cwd=repo,

@@ -269,3 +269,25 @@ def test_a_broken_critical_case_fails_its_test_and_the_verdict(tmp_path: Path) -
     assert code == 1 and counts["failed"] == 1, out
     assert "FAILED golden.json::OK-1" in out and "critical case OK-1 fails" in out
     assert "critical" in out.split("agent-arena")[-1], out
+
+
+def test_a_conversation_case_is_one_test_with_its_turns_checked(tmp_path: Path) -> None:
+    dialogue = {
+        "id": "DLG-1",
+        "input": "Say hello",
+        "category": "happy_path",
+        "tier": "critical",
+        "conversation": {
+            "turns": [{"user": "Say goodbye"}],
+            "expect": [{"turn": 1, "contains": ["hello"]}, {"turn": 2, "contains": ["bye"]}],
+        },
+    }
+    broken = {**dialogue, "id": "DLG-2", "conversation": {
+        "turns": [{"user": "Say goodbye"}],
+        "expect": [{"turn": 2, "contains": ["hello"]}],
+    }}  # fmt: skip
+    repo = make_repo(tmp_path, [dialogue, broken])
+    code, counts, out = run_pytest(repo, *FLAGS, "golden.json")
+    assert code == 1 and counts == {"passed": 1, "failed": 1}, out
+    assert "PASSED golden.json::DLG-1" in out and "FAILED golden.json::DLG-2" in out
+    assert "turn 2" in out.split("FAILURES")[-1], out
