@@ -6,12 +6,12 @@ the provider path end to end (tool calls recorded, tokens and cost stored, a ver
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from arena.models._local_server import server_pool
+from tests.faults.scenario import cli
 from tests.support.anthropic_server import AnthropicServer
 
 pytestmark = pytest.mark.integration
@@ -22,8 +22,6 @@ KEY_ENV = "ARENA_ANTHROPIC_TEST_KEY"
 def test_an_anthropic_variant_is_run_judged_and_gated_beside_the_baseline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import subprocess
-
     monkeypatch.setenv(KEY_ENV, "sk-ant-local-test")
     local = server_pool().get("qwen2.5-coder-1.5b")
     with AnthropicServer(local.base_url, model="qwen2.5-coder-1.5b") as server:
@@ -33,20 +31,24 @@ def test_an_anthropic_variant_is_run_judged_and_gated_beside_the_baseline(
         variant.write_text(
             "name: claude\nagent: react\n"
             f"model: {{spec: 'langchain:anthropic:claude-3-5-haiku-latest', "
-            f"base_url: '{server.base_url}', api_key_env: {KEY_ENV}, max_tokens: 256}}\n"
+            f"base_url: '{server.base_url}', api_key_env: {KEY_ENV}, max_tokens: 256, "
+            "timeout: 600}\n"
             "system_prompt_file: baseline.md\nmax_steps: 4\n"
         )
         db = f"sqlite:///{tmp_path / 'arena.db'}"
-        done = subprocess.run(
-            [sys.executable, "-m", "arena.cli", "gate",
-             "--baseline", str(ROOT / "data" / "variants" / "baseline.yaml"),
-             "--candidate", str(variant), "--cases", "HP-003",
+        config = tmp_path / "arena.yaml"
+        config.write_text("run: {tier: critical}\n")  # not the checkout's own arena.yaml
+        # In this process: the baseline, the judge and the Anthropic server's upstream share
+        # the one embedded server (a second one would halve the speed of both).
+        code, out, err = cli(
+            ["gate", "--baseline", str(ROOT / "data" / "variants" / "baseline.yaml"),
+             "--candidate", str(variant), "--cases", "HP-003", "--repeats", "1",
+             "--config", str(config),
              "--judge", "local:qwen2.5-coder-1.5b", "--report-dir", str(tmp_path / "reports"),
-             "--db", db, "--json"],
-            cwd=tmp_path, capture_output=True, text=True, timeout=1500,
+             "--db", db, "--json"]
         )  # fmt: skip
-        assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
-        report = json.loads(done.stdout)
+        assert code in (0, 1), out[-3000:] + err[-3000:]
+        report = json.loads(out)
         assert server.counts["ok"] >= 1  # the candidate's calls went through Anthropic's API
         assert any("tools" in r for r in server.requests)
     from arena.storage import Store

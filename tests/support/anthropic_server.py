@@ -78,17 +78,23 @@ def to_openai(request: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-def to_anthropic(completion: dict[str, Any], model: str) -> dict[str, Any]:
-    """An OpenAI chat completion as an Anthropic Messages response."""
+def to_anthropic(completion: dict[str, Any], model: str, tools: bool = False) -> dict[str, Any]:
+    """An OpenAI chat completion as an Anthropic Messages response. With ``tools`` bound, a
+    reply that is a bare JSON tool call (the embedded model's way) is a ``tool_use`` block."""
+    from arena.models._json_calls import parse_json_tool_calls
+
     message = completion["choices"][0]["message"]
-    content: list[dict[str, Any]] = []
-    if message.get("content"):
-        content.append({"type": "text", "text": message["content"]})
-    for call in message.get("tool_calls") or []:
-        function = call["function"]
+    calls = [(c["function"]["name"], json.loads(c["function"]["arguments"] or "{}"))
+             for c in message.get("tool_calls") or []]  # fmt: skip
+    text = message.get("content") or ""
+    if tools and not calls and text:
+        calls = [(c["name"], c["args"]) for c in parse_json_tool_calls(text)]
+        text = "" if calls else text
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    for name, arguments in calls:
         content.append({
             "type": "tool_use", "id": f"toolu_{uuid.uuid4().hex[:20]}",
-            "name": function["name"], "input": json.loads(function["arguments"] or "{}"),
+            "name": name, "input": arguments,
         })  # fmt: skip
     usage = completion.get("usage") or {}
     return {
@@ -97,7 +103,7 @@ def to_anthropic(completion: dict[str, Any], model: str) -> dict[str, Any]:
         "role": "assistant",
         "model": model,
         "content": content,
-        "stop_reason": "tool_use" if message.get("tool_calls") else "end_turn",
+        "stop_reason": "tool_use" if calls else "end_turn",
         "stop_sequence": None,
         "usage": {
             "input_tokens": int(usage.get("prompt_tokens", 0)),
@@ -165,7 +171,7 @@ class AnthropicServer:
             headers={"Content-Type": "application/json", "Authorization": "Bearer unused"},
         )
         with urllib.request.urlopen(sent, timeout=600) as reply:
-            return to_anthropic(json.loads(reply.read()), request["model"])
+            return to_anthropic(json.loads(reply.read()), request["model"], bool(body.get("tools")))
 
 
 def _handler(server: AnthropicServer) -> type[BaseHTTPRequestHandler]:
