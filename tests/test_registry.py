@@ -115,7 +115,7 @@ def test_an_entry_of_the_wrong_type_is_refused() -> None:
 
 
 BUILTINS = {
-    "providers": ("local", "openai", "fake", "human", "answers"),
+    "providers": ("local", "openai", "langchain", "fake", "human", "answers"),
     "judge_modes": ("text", "logprobs", "grades", "checklist", "rules", "blend", "auto"),
     "rating_methods": ("bt", "style-bt", "elo", "elo-median"),
     "golden_checks": (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from arena.cli.common import add_db
@@ -73,6 +74,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         offered_tools_only=not args.allow_unoffered_tools,
     )
     check_run(variants, options)  # before the database is opened: bad input writes nothing
+    from arena.models._pricing import unknown_price_notes
+
+    for note in unknown_price_notes([v.model for v in variants]):
+        print(note, file=sys.stderr)
     from arena.cli import executing
 
     executing.check_max_cost(args)

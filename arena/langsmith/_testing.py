@@ -13,7 +13,7 @@ When LangSmith's pytest plugin is active and ``LANGSMITH_API_KEY`` is set,
 :func:`mark_langsmith_items` (call it from ``pytest_collection_modifyitems``) marks the tests
 ``@pytest.mark.langsmith`` and :meth:`GoldenSuite.log` records each case's inputs, reference
 outputs, outputs and golden scores as feedback; otherwise both do nothing. A working example
-is ``docs/pytest-example/``.
+is the pytest plugin, ``pytest --arena`` (:mod:`arena.pytest_plugin`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.golden import GoldenCase, load_dataset
+from arena.golden import GoldenCase, GoldenDataset, load_dataset
 from arena.golden._models import Category, Tier
 from arena.langsmith._client import langsmith_configured
 from arena.langsmith._evaluators import outputs_from_result
@@ -161,21 +161,27 @@ class GoldenSuite:
         """Send the case to LangSmith when the test runs as a LangSmith test (the plugin
         active, the test marked); True if it was sent, False (and nothing done) otherwise.
         """
-        from langsmith import testing as t
-        from langsmith.run_helpers import get_current_run_tree
+        return log_case(self.dataset, case, result, score)
 
-        if get_current_run_tree() is None:
-            return False
-        example = case_to_example(case, self.dataset)
-        try:
-            t.log_inputs(example["inputs"])
-        except ValueError:  # traced, but not inside a LangSmith test
-            return False
-        t.log_reference_outputs(example["outputs"])
-        t.log_outputs(outputs_from_result(result))
-        t.log_feedback(key="golden_score", score=score.score)
-        t.log_feedback(key="golden_pass", score=float(score.passed))
-        for name, value in score.components.items():
-            if "." not in name:
-                t.log_feedback(key=f"golden_{name}", score=value)
-        return True
+
+def log_case(dataset: GoldenDataset, case: GoldenCase, result: RunResult, score: CaseScore) -> bool:
+    """Record one case in LangSmith when it runs as a LangSmith test (inputs, reference
+    outputs, outputs, golden scores as feedback); False, and nothing done, otherwise."""
+    from langsmith import testing as t
+    from langsmith.run_helpers import get_current_run_tree
+
+    if get_current_run_tree() is None:
+        return False
+    example = case_to_example(case, dataset)
+    try:
+        t.log_inputs(example["inputs"])
+    except ValueError:  # traced, but not inside a LangSmith test
+        return False
+    t.log_reference_outputs(example["outputs"])
+    t.log_outputs(outputs_from_result(result))
+    t.log_feedback(key="golden_score", score=score.score)
+    t.log_feedback(key="golden_pass", score=float(score.passed))
+    for name, value in score.components.items():
+        if "." not in name:
+            t.log_feedback(key=f"golden_{name}", score=value)
+    return True

@@ -159,6 +159,19 @@ class CachingChatModel(BaseChatModel):
     ) -> Runnable[LanguageModelInput, AIMessage]:
         return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
 
+    def _inner_kwargs(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """``kwargs`` as the inner model takes them: tools are bound (and cached) in OpenAI's
+        format; a model of another provider (``langchain:anthropic:...``) gets them converted
+        by its own ``bind_tools`` (Anthropic's ``input_schema``, ...). OpenAI-compatible and
+        scripted models take them as they are."""
+        model = self._model()
+        if not kwargs.get("tools") or type(model).__module__.startswith(_OPENAI_SHAPED):
+            return kwargs
+        choice = {"tool_choice": kwargs["tool_choice"]} if "tool_choice" in kwargs else {}
+        bound = model.bind_tools(kwargs["tools"], **choice)
+        rest = {k: v for k, v in kwargs.items() if k not in ("tools", "tool_choice")}
+        return {**rest, **getattr(bound, "kwargs", {})}
+
     def forget(self, reply: BaseMessage) -> None:
         """Delete ``reply``'s cache entry (e.g. its verdict could not be parsed), so the same
         call is sent again next time. Replies that did not come from this cache are ignored."""
@@ -242,7 +255,8 @@ class CachingChatModel(BaseChatModel):
         while True:
             started = time.perf_counter()
             try:
-                result = self._model()._generate(messages, stop=stop, **kwargs)
+                inner = self._inner_kwargs(kwargs)
+                result = self._model()._generate(messages, stop=stop, **inner)
                 return self._save(key, result, time.perf_counter() - started, kwargs)
             except Exception as exc:
                 time.sleep(self._backoff(exc, attempt))  # re-raises after the last attempt
@@ -264,11 +278,16 @@ class CachingChatModel(BaseChatModel):
         while True:
             started = time.perf_counter()
             try:
-                result = await self._model()._agenerate(messages, stop=stop, **kwargs)
+                inner = self._inner_kwargs(kwargs)
+                result = await self._model()._agenerate(messages, stop=stop, **inner)
                 return await self._asave(key, result, time.perf_counter() - started, kwargs)
             except Exception as exc:
                 await asyncio.sleep(self._backoff(exc, attempt))  # re-raises after the last
             attempt += 1
+
+
+_OPENAI_SHAPED = ("langchain_openai", "arena.")
+"""Modules of chat models that take tools in OpenAI's format as they are."""
 
 
 def _tagged(message: BaseMessage, key: str) -> ChatResult:

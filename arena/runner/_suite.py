@@ -80,10 +80,21 @@ def _models(
     return models
 
 
-async def run_suite_async(
+@dataclass
+class OpenedRun:
+    """A suite run opened (or resumed) in the database: its id and the tasks it holds."""
+
+    run_id: int
+    resumed: bool
+    tasks: list[Task]
+    changes: dict[str, list[str]]
+
+
+def open_suite_run(
     store: Store, dataset: GoldenDataset, variants: list[Variant], options: RunOptions
-) -> RunReport:
-    """Run (or resume) the suite; each finished result is committed before the next starts."""
+) -> OpenedRun:
+    """Check the run, then open it (or the stored run with the same key): what ``arena run``
+    does before its first task. InputError on bad input, before anything is written."""
     check_run(variants, options)  # bad input fails before anything is written or called
     cases = select_cases(dataset, options.tier, options.case_ids)
     user_model = check_user_models(cases, options)
@@ -109,25 +120,35 @@ async def run_suite_async(
     if options.rerun:  # a new run: nothing stored is reused (model replies still are cached)
         key = f"{key[:16]}-rerun-{uuid.uuid4().hex[:12]}"
     run_id, resumed = store.open_run(key, dataset_id, config)
+    return OpenedRun(run_id, resumed, tasks, changes)
+
+
+async def run_suite_async(
+    store: Store, dataset: GoldenDataset, variants: list[Variant], options: RunOptions
+) -> RunReport:
+    """Run (or resume) the suite; each finished result is committed before the next starts."""
+    opened = open_suite_run(store, dataset, variants, options)
     try:
-        return await _execute(store, run_id, resumed, variants, tasks, options, changes)
+        return await execute_tasks(store, opened, variants, opened.tasks, options)
     except BaseException:  # an error, Ctrl-C, SIGTERM (the CLI's SystemExit), a cancellation
         with contextlib.suppress(Exception):  # a failing database must not hide the cause
-            store.finish_run(run_id, INTERRUPTED)
+            store.finish_run(opened.run_id, INTERRUPTED)
         raise
 
 
-async def _execute(
+async def execute_tasks(
     store: Store,
-    run_id: int,
-    resumed: bool,
+    opened: OpenedRun,
     variants: list[Variant],
     tasks: list[Task],
     options: RunOptions,
-    changes: dict[str, list[str]],
+    *,
+    finish: bool = True,
 ) -> RunReport:
-    """Run the tasks of the open run ``run_id`` not finished yet and mark it finished (or
-    stopped, when a budget left some); the caller marks it interrupted if this raises."""
+    """Run ``tasks`` (of the open run) not finished yet and, when ``finish``, mark the run
+    finished (or stopped, when a budget left some); the caller marks it interrupted if this
+    raises. ``tasks`` may be some of ``opened.tasks`` (``arena.pytest_plugin``: one case)."""
+    run_id, resumed, changes = opened.run_id, opened.resumed, opened.changes
     done = store.finished_results(run_id)
     pending = [
         t
@@ -185,7 +206,8 @@ async def _execute(
         await fan_out.run(pending, options.concurrency, progress)
     by_key = {**done, **{(r.variant_hash, r.case_hash, r.repeat): r for r in fresh}}
     ordered = [by_key[t.key] for t in tasks if t.key in by_key]  # all, unless a budget stopped
-    store.finish_run(run_id, "finished" if len(ordered) == len(tasks) else "stopped")
+    if finish:
+        store.finish_run(run_id, "finished" if len(ordered) == len(tasks) else "stopped")
     return RunReport(
         run_id=run_id,
         resumed=resumed,
