@@ -15,8 +15,10 @@ HERE = Path(__file__).resolve().parent
 #: The benchmarks: each measures something and prints its figures.
 BENCHMARKS = (
     "battle_log_bench",
+    "bounded_work",
     "conversation_bench",
     "judge_bench",
+    "plan_estimate_bench",
     "production_sample_bench",
     "ratings_bench",
     "ratings_coverage",

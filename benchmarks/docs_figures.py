@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import io
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -48,6 +50,13 @@ IDLE_FRESH_CLONE = (
     "For comparison, a fresh clone on an idle 2-core machine measured install 99 s, demo "
     "7 min 24 s, 2.3 GB peak (reported in issue 37)."
 )
+#: README's commands on an idle 2-core machine, and ``bash .ci/run`` under load, as reported
+#: (the install and the demo under load are this run's): command -> (idle, under load).
+REPORTED = {
+    "install": ("99 s (a fresh clone, issue 37)", None),
+    "demo": ("7 min 24 s (a fresh clone, issue 37)", None),
+    "ci": ("17-18 min (issue 49)", "45 min (a fresh clone beside other work, issue 49)"),
+}
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,29 @@ class Timing:
     peak_rss_gb: float
     note: str = ""
     install_seconds: float | None = None
+    load: str = ""
+    """The load average as the stamp shows it (e.g. ``9.9 at its end``)."""
+    commit: str = ""
+    """The commit that ran, when the run could not record it (run outside a checkout)."""
+    install_note: str = ""
+    """How the install was measured (e.g. its load average), when measured apart."""
+
+    @classmethod
+    def read(cls, path: Path) -> Timing:
+        """A timing measured elsewhere, as JSON: ``wall_seconds``, ``peak_rss_gb``, and
+        optionally ``install_seconds``, ``install_note``, ``load``, ``note`` and ``commit``."""
+        import json
+
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return cls(
+            float(data["wall_seconds"]),
+            float(data.get("peak_rss_gb", 0.0)),
+            str(data.get("note", "")),
+            None if data.get("install_seconds") is None else float(data["install_seconds"]),
+            str(data.get("load", "")),
+            str(data.get("commit", "")),
+            str(data.get("install_note", "")),
+        )
 
 
 def run_demo(url: str) -> Timing:
@@ -85,7 +117,28 @@ def fresh_clone_demo(url: str) -> Timing:
 
 def _duration(seconds: float) -> str:
     minutes, rest = divmod(round(seconds), 60)
-    return f"{minutes} min {rest} s"
+    return f"{minutes} min {rest} s" if minutes else f"{rest} s"
+
+
+def mask(line: str) -> str:
+    """A line of CLI output as its format: numbers, judge keys and spacing masked."""
+    line = re.sub(r"\b[0-9a-f]{12}\b", "KEY", line)
+    line = re.sub(r"\d+(?:\.\d+)?", "N", line)
+    line = re.sub(r"-{2,}", "--", line)
+    return " ".join(line.split())
+
+
+def output_format() -> list[str]:
+    """The format of what the demo prints at its end (:func:`demo_outcome`), from the scripted
+    demo database of the tests (no model), numbers masked: a sample output whose recorded
+    format differs from this one was rendered by an older CLI."""
+    from tests.support.app_fixtures import fill_demo_db
+
+    with tempfile.TemporaryDirectory(prefix="docs-format-") as tmp:
+        url = f"sqlite:///{tmp}/format.db"
+        fill_demo_db(url)
+        output, _healths, _run = demo_outcome(url, ["fake:judge"])
+    return [mask(line) for line in output.splitlines()]
 
 
 def demo_outcome(url: str, judges: list[str]) -> tuple[str, list[Any], Any]:
@@ -153,7 +206,32 @@ def blocks(url: str, judges: list[str], timing: Timing | None) -> dict[str, str]
     }
     if timing is not None:
         out["demo-time"] = demo_time(timing)
+        out["command-times"] = command_times(timing)
     return out
+
+
+def command_times(timing: Timing) -> str:
+    """README's table: how long each of its commands takes, idle and under load, as measured."""
+    install = None if timing.install_seconds is None else _duration(timing.install_seconds)
+    load = f"load average {timing.load}" if timing.load else "a loaded machine"
+    rows = [
+        (
+            "1. `python3 -m venv .venv && .venv/bin/pip install -e '.[local]'`",
+            REPORTED["install"][0],
+            f"{install} ({timing.install_note or load})" if install else "not measured",
+        ),
+        (
+            "1. `.venv/bin/arena demo`",
+            REPORTED["demo"][0],
+            f"{_duration(timing.seconds)} (this run, {load}"
+            + (f"; {timing.note}" if timing.note else "")
+            + ")",
+        ),
+        ("2. `bash .ci/run`", REPORTED["ci"][0], REPORTED["ci"][1] or "not measured"),
+    ]
+    lines = ["| command | idle 2-core machine | under load |", "|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
+    return "\n".join(lines)
 
 
 def demo_time(timing: Timing) -> str:
@@ -162,8 +240,8 @@ def demo_time(timing: Timing) -> str:
     note = f" ({timing.note})" if timing.note else ""
     if timing.install_seconds is not None:
         return (
-            f"Install {timing.install_seconds:.0f} s, then {_duration(timing.seconds)} wall for "
-            f"the whole demo on a fresh database{rss}{note}."
+            f"Install {_duration(timing.install_seconds)}, then {_duration(timing.seconds)} "
+            f"wall for the whole demo on a fresh database{rss}{note}."
         )
     return (
         f"{_duration(timing.seconds)} wall for the whole demo on a fresh database (the model "
@@ -171,9 +249,11 @@ def demo_time(timing: Timing) -> str:
     )
 
 
-def demo_stamp(run: Any, machine: str, load: str) -> Stamp:
-    """The stamp of a stored demo run: its date and the commit it recorded."""
-    commit = str(run.config.get("provenance", {}).get("commit", "unknown"))[:7] or "unknown"
+def demo_stamp(run: Any, machine: str, load: str, commit: str = "") -> Stamp:
+    """The stamp of a stored demo run: its date and the commit it recorded (``commit`` when
+    it recorded none: a demo run outside a checkout)."""
+    recorded = str(run.config.get("provenance", {}).get("commit") or "")[:7]
+    commit = recorded or commit[:7] or "unknown"
     return Stamp("the demo run", run.created_at.strftime("%Y-%m-%d"), commit, machine, load)
 
 
@@ -279,6 +359,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--load", help="the load average of a run measured elsewhere (--db)")
     p.add_argument("--wall-seconds", type=float, help="the demo's wall time, when run elsewhere")
     p.add_argument("--peak-rss-gb", type=float, default=0.0)
+    p.add_argument(
+        "--timing",
+        type=Path,
+        metavar="FILE",
+        help="the timing of a run measured elsewhere (--db), as JSON: wall_seconds, "
+        "peak_rss_gb, install_seconds, load, note, commit (when the run recorded none)",
+    )
     p.add_argument("--note", default="", help="how the timed run went (e.g. the machine's load)")
     p.add_argument("--root", type=Path, default=ROOT, help="the checkout whose docs to rewrite")
     p.add_argument("--no-screenshot", action="store_true")
@@ -295,12 +382,17 @@ def _record_demo(args: argparse.Namespace) -> None:
         args.db = f"sqlite:///{tempfile.mkdtemp(prefix='docs-figures-')}/demo.db"
         timing = fresh_clone_demo(args.db) if args.fresh_clone else run_demo(args.db)
         load = f"{load_average():.1f} at its end"
+        timing = dataclasses.replace(timing, load=load)
+    elif args.timing is not None:
+        timing = Timing.read(args.timing)
+        load = timing.load or args.load or "not recorded"
     else:
         load = args.load or "not recorded"
         if args.wall_seconds is not None:
-            timing = Timing(args.wall_seconds, args.peak_rss_gb, args.note)
+            timing = Timing(args.wall_seconds, args.peak_rss_gb, args.note, load=load)
     run = max(Store(args.db).runs(), key=lambda r: r.id)
-    figures = FigureSet(demo_stamp(run, args.machine, load), blocks(args.db, args.judges, timing))
+    stamp = demo_stamp(run, args.machine, load, timing.commit if timing else "")
+    figures = FigureSet(stamp, blocks(args.db, args.judges, timing), output_format())
     figures.save(args.root / RESULTS / "demo.json")
 
 

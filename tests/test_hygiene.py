@@ -1,4 +1,5 @@
-"""Project-wide promises: API keys never stored, `import arena` stays light."""
+"""Project-wide promises: API keys never stored, `import arena` stays light, no test asserts
+on a measured duration."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from arena.golden import GoldenDataset
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import Variant
+from tests.support.timed_asserts import timed_assertions, timed_assertions_in
 
 pytestmark = pytest.mark.unit
 
@@ -56,3 +58,40 @@ def test_import_arena_is_light() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert out == "[]"
+
+
+def test_no_test_asserts_on_a_measured_duration() -> None:
+    """A loaded machine makes any timed assertion fail (CI once failed on the plan's estimate
+    against the measured time): durations are printed by benchmarks/, tests assert what the
+    code does."""
+    assert timed_assertions_in(Path(__file__).parent) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import time\nt0 = time.perf_counter()\nf()\nassert time.perf_counter() - t0 < 1.0\n",
+        "import time\ns = time.monotonic()\nf()\nelapsed = time.monotonic() - s\n"
+        "assert elapsed < 10, elapsed\n",
+        "import time\na = time.time()\nx = time.time() - a\nb = time.time()\n"
+        "y = time.time() - b\nassert 0.5 <= x / y <= 2.0\n",
+        "from time import perf_counter\ns = perf_counter()\nassert perf_counter() - s < 2\n",
+        "from hypothesis import settings\n@settings(deadline=500)\ndef test(): pass\n",
+    ],
+)
+def test_a_timed_assertion_is_found(source: str) -> None:
+    assert timed_assertions(source), source
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # a bound on finishing at all: a wait loop's deadline, a hang guard
+        "import time\ndeadline = time.monotonic() + 60\nwhile time.monotonic() < deadline:\n"
+        "    assert time.monotonic() < deadline, 'never started'\n",
+        "from hypothesis import settings\n@settings(deadline=None)\ndef test(): pass\n",
+        "assert result.latency_s == 2.5\n",
+    ],
+)
+def test_a_hang_guard_is_no_timed_assertion(source: str) -> None:
+    assert timed_assertions(source) == []

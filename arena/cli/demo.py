@@ -56,13 +56,19 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=cmd_demo)
 
 
-def _step(text: str) -> None:
-    print(f"\n== {text}", file=sys.stderr, flush=True)
+def _step(number: int, steps: int, text: str) -> None:
+    print(f"\n== {number}/{steps} {text}", file=sys.stderr, flush=True)
+
+
+def step_count(judges: int) -> int:
+    """The demo's steps: run, golden scores, one per judge, leaderboard and compare."""
+    return 3 + judges
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run the demo pipeline and print summary, scores, leaderboard and compare verdict."""
     from arena.battles import judge_run
+    from arena.cli.next_steps import next_steps
     from arena.cli.run import print_summary
     from arena.evaluation.run_scores import score_run
     from arena.golden import load_dataset
@@ -75,7 +81,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     store = Store(args.db)
     variants = load_variants([str(data_dir() / "variants" / f"{n}.yaml") for n in args.variants])
     dataset_path = default_dataset()
-    _step(f"1/4 running {', '.join(args.variants)} on the {args.tier} tier")
+    specs = [parse_judge(args.judge)]
+    if args.second_judge and args.second_judge != "none":
+        specs.append(parse_judge(args.second_judge))
+    steps = step_count(len(specs))
+    _step(1, steps, f"running {', '.join(args.variants)} on the {args.tier} tier")
     report = run_suite(
         store,
         load_dataset(dataset_path),
@@ -88,16 +98,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
         ),
     )
     print_summary(report)
-    _step("2/4 golden scores")
+    _step(2, steps, "golden scores")
     scores = score_run(store, report.run_id)
     print(scores_table(scores.variants, scores.cases))
-    specs = [parse_judge(args.judge)]
-    if args.second_judge and args.second_judge != "none":
-        specs.append(parse_judge(args.second_judge))
     battles: list[list[Any]] = []
     # The main judge goes last, so it is the one `arena ratings` and the app show by default.
-    for spec in reversed(specs):
-        _step(f"3/4 judging every pair in both orders with {spec.label}")
+    for number, spec in enumerate(reversed(specs), start=3):
+        _step(number, steps, f"judging every pair in both orders with {spec.label}")
         judged = judge_run(store, report.run_id, spec, concurrency=args.concurrency)
         for warning in judged.warnings:
             print(terminal_safe(f"warning: {warning}"), file=sys.stderr)
@@ -108,7 +115,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
         battles.insert(0, judged.battles)
     print_outcome(store, report.run_id, specs, battles, args.variants, args.bootstrap)
-    print(f"\nstored in {store.url}; explore it with `arena app`")
+    print(f"\nstored in {store.url}")
+    print("\n".join(next_steps(args.db)))
     return 0
 
 
@@ -153,7 +161,7 @@ def print_outcome(
     for key, rows in combination_figures(store, run_id, only=specs[0].key, reference=other).items():
         print_combinations(key, rows)
     spec = specs[0]
-    _step("4/4 leaderboard and compare")
+    _step(step_count(len(specs)), step_count(len(specs)), "leaderboard and compare")
     print_leaderboard(
         build_leaderboard(
             store,

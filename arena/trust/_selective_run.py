@@ -4,7 +4,7 @@ confidence and abstention, and say what the guarantee rests on.
 
 A judge spec with ``selective`` set abstains (``arena judge`` stores it, see
 :mod:`arena.trust._selective_store`); without it, ``arena health`` still reports what the
-default target would give, marked not configured.
+default target would give, marked as not applied (:data:`NOT_APPLIED`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,13 @@ from arena.trust._selective import (
 from arena.vocabulary import swap_winner
 from judges._battle import Battle, judge_battles
 from judges._types import JudgeSpec, SelectiveSettings
+
+NOT_APPLIED = (
+    "a what-if, not applied: this judge gives every verdict; "
+    "`selective` in its judge YAML makes it abstain like this"
+)
+"""What follows the figures of a judge whose spec sets no ``selective``: they say what it
+would give at the default target (docs/judges.md, "Selective verdicts")."""
 
 
 class VoteRow(Protocol):
@@ -122,7 +129,7 @@ class SelectiveHealth(BaseModel):
         """One line: coverage and the guarantee with what backs it, or not calibrated."""
         if self.calibration is None:
             return f"{NOT_CALIBRATED} (dataset {self.dataset})"
-        use = "" if self.configured else " (not configured: what the default target gives)"
+        use = "" if self.configured else f" ({NOT_APPLIED})"
         cover = "-" if self.coverage is None else f"{self.coverage:.0%}"
         every = "-" if self.coverage_all is None else f"{self.coverage_all:.0%}"
         return (

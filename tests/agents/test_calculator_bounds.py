@@ -1,12 +1,12 @@
 """The calculator's work is bounded: ~100 hostile expressions return an error (or a bounded
-number) in milliseconds. Before the bounds, ``round(7, -10**9)`` made CPython compute
+number); how long each takes is measured by ``python -m benchmarks bounded_work`` (milliseconds;
+a test asserts no duration). Before the bounds, ``round(7, -10**9)`` made CPython compute
 10**(10**9) inside C code holding the GIL: one tool call froze the whole run.
 """
 
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -16,9 +16,6 @@ from arena.agents.research import calculator
 from arena.agents.research.calculator import MAX_EXPRESSION_CHARS, safe_calculate
 
 pytestmark = pytest.mark.unit
-
-# Generous: every expression below takes well under 5 ms; the old code took minutes on some.
-LIMIT_S = 1.0
 
 ROUND = "round() digits must be between -100 and 100"
 EXPONENT = "exponent too large"
@@ -164,12 +161,9 @@ def test_the_table_is_big_enough() -> None:
 @pytest.mark.parametrize(
     ("expression", "message"), HOSTILE, ids=[f"h{i}" for i in range(len(HOSTILE))]
 )
-def test_hostile_expression_is_a_quick_error(expression: str, message: str) -> None:
-    started = time.perf_counter()
+def test_hostile_expression_is_an_error(expression: str, message: str) -> None:
     result = safe_calculate(expression)
-    elapsed = time.perf_counter() - started
     assert result.startswith("Error: ") and message in result, result
-    assert elapsed < LIMIT_S
 
 
 @pytest.mark.parametrize(
@@ -177,17 +171,8 @@ def test_hostile_expression_is_a_quick_error(expression: str, message: str) -> N
     BOUNDED_BUT_VALID,
     ids=[f"v{i}" for i in range(len(BOUNDED_BUT_VALID))],
 )
-def test_bounded_expression_is_computed_quickly(expression: str, expected: str) -> None:
-    started = time.perf_counter()
+def test_bounded_expression_is_computed(expression: str, expected: str) -> None:
     assert safe_calculate(expression) == expected
-    assert time.perf_counter() - started < LIMIT_S
-
-
-def test_whole_table_takes_well_under_a_second() -> None:
-    started = time.perf_counter()
-    for expression, _ in HOSTILE + BOUNDED_BUT_VALID:
-        safe_calculate(expression)
-    assert time.perf_counter() - started < 2.0
 
 
 @settings(max_examples=150, deadline=None)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES = 6
 
 
-def _files(tmp_path: Path) -> tuple[Path, Path]:
+def hostile_run_files(tmp_path: Path) -> tuple[Path, Path]:
+    """A variant whose calculator gets one hostile expression, and its dataset of six cases
+    (benchmarks/bounded_work.py times the run)."""
     variant = tmp_path / "calc.yaml"
     variant.write_text(
         "name: calc\nagent: tests.agents.hostile_agents:react_calculator\n"
@@ -43,13 +44,12 @@ def _files(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_a_hostile_calculation_does_not_stop_the_run(tmp_path: Path) -> None:
-    variant, dataset = _files(tmp_path)
+    variant, dataset = hostile_run_files(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ARENA_SANDBOX_DIR": str(tmp_path / "sb")}
     db = f"sqlite:///{tmp_path / 'arena.db'}"
     args = arena_command(
         *run_argv(variant, dataset, db, "--timeout", "5", "--concurrency", "2", "--json")
     )
-    started = time.monotonic()
     proc = subprocess.Popen(
         args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -70,4 +70,3 @@ def test_a_hostile_calculation_does_not_stop_the_run(tmp_path: Path) -> None:
             assert result["output"].startswith("Result: Error: round() digits")
         else:
             assert result["output"] == "Result: 42"
-    assert time.monotonic() - started < 100

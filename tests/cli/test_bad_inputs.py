@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -257,13 +256,10 @@ def test_bad_input_exits_2_naming_it(
     args = build(inputs)
     before = _dump(db_path)
     capsys.readouterr()
-    started = time.monotonic()
     code = main(args)
-    elapsed = time.monotonic() - started
     err = capsys.readouterr().err
     assert code == 2, f"exit {code}, stderr:\n{err[-2000:]}"
     assert "Traceback" not in err and err.startswith("arena: error:"), err
     for alternatives in words:
         assert any(word in err for word in alternatives), (alternatives, err)
     assert _dump(db_path) == before  # nothing written
-    assert elapsed < 10, f"took {elapsed:.1f} s"

@@ -131,3 +131,53 @@ def parse_problem(parser: argparse.ArgumentParser, argv: list[str]) -> str | Non
             return None
         return message
     return None
+
+
+INLINE_COMMAND = re.compile(r"`((?:\S*/)?arena [^`\n]+)`")
+
+
+def doc_commands(path: Path) -> Iterator[tuple[int, list[str]]]:
+    """Every `arena ...` command a page names, with its line: the lines of every fenced block
+    (commands, transcripts and sample outputs alike) and every inline code span."""
+    text = path.read_text(encoding="utf-8")
+    for match in FENCE.finditer(text):
+        first = text[: match.start()].count("\n") + 2
+        for offset, line in enumerate(match["body"].splitlines()):
+            for argv in command_lines(line.strip().removeprefix("$ ")):
+                yield first + offset, argv
+    for match in INLINE_COMMAND.finditer(text):
+        line = text[: match.start()].count("\n") + 1
+        for argv in command_lines(match[1]):
+            yield line, argv
+
+
+def _chosen(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.ArgumentParser:
+    """The (sub-)sub-command parser the leading words of ``argv`` name."""
+    for token in argv:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or token not in subs[0].choices:
+            break
+        parser = subs[0].choices[token]
+    return parser
+
+
+def deprecated_options(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """The options of ``argv`` a page must not teach: a deprecated spelling (its help says
+    so; "the deprecated spelling ... without --X" only when --X is absent) or a hidden flag
+    kept for old scripts."""
+    chosen = _chosen(parser, argv)
+    tokens = {token.split("=", 1)[0] for token in argv}
+    found = []
+    for action in chosen._actions:
+        used = [flag for flag in action.option_strings if flag in tokens]
+        if not used or isinstance(action, argparse._HelpAction):
+            continue
+        help_ = action.help or ""
+        hidden = help_ == argparse.SUPPRESS
+        deprecated = "deprecated" in help_.lower()
+        unless = re.search(r"without (--[\w-]+)[^;]*deprecated", help_)
+        if unless and unless[1] in tokens:
+            deprecated = False
+        if hidden or deprecated:
+            found += used
+    return found

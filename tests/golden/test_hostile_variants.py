@@ -4,7 +4,6 @@ YAML bombs refused quickly, unreadable files named; every failure an InputError.
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -141,12 +140,11 @@ def test_prompt_file_values_must_be_paths(tmp_path: Path, value: str) -> None:
 # --- the variant file itself ---------------------------------------------------------------------
 
 
-def test_an_alias_bomb_is_refused_quickly(tmp_path: Path) -> None:
+def test_an_alias_bomb_is_refused_by_its_node_count(tmp_path: Path) -> None:
+    """Refused by counting nodes, before any alias is copied out (how long it takes:
+    ``python -m benchmarks bounded_work``)."""
     assert len(BOMB.encode()) < 500
-    path = _variant(tmp_path, BOMB)
-    started = time.perf_counter()
-    _refused(path, f"more than {MAX_YAML_NODES} nodes")
-    assert time.perf_counter() - started < 1.0
+    _refused(_variant(tmp_path, BOMB), f"more than {MAX_YAML_NODES} nodes")
 
 
 def test_small_aliases_and_merge_keys_still_work(tmp_path: Path) -> None:
@@ -160,23 +158,22 @@ def test_small_aliases_and_merge_keys_still_work(tmp_path: Path) -> None:
     assert variant.description == "v"
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("a: &a [*a]\n", "refers to itself"),
-        ("[" * 150 + "]" * 150, "nested too deeply"),
-        ("a:\n" + "".join("  " * i + "- \n" for i in range(1, 150)), "nested too deeply"),
-        ("[" * 5000 + "]" * 5000, "malformed YAML"),
-        ("name: [unclosed\n", "malformed YAML"),
-        ("!!python/object/apply:os.system ['id']\n", "malformed YAML"),
-        ("\x00", "malformed YAML"),
-    ],
-)
+#: Hostile YAML texts and the refusal each gets (benchmarks/bounded_work.py times them).
+HOSTILE_YAML = [
+    ("a: &a [*a]\n", "refers to itself"),
+    ("[" * 150 + "]" * 150, "nested too deeply"),
+    ("a:\n" + "".join("  " * i + "- \n" for i in range(1, 150)), "nested too deeply"),
+    ("[" * 5000 + "]" * 5000, "malformed YAML"),
+    ("name: [unclosed\n", "malformed YAML"),
+    ("!!python/object/apply:os.system ['id']\n", "malformed YAML"),
+    ("\x00", "malformed YAML"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), HOSTILE_YAML)
 def test_hostile_yaml_text(text: str, message: str) -> None:
-    started = time.perf_counter()
     with pytest.raises(InputError, match=message):
         parse_yaml(text, file="x.yaml")
-    assert time.perf_counter() - started < 1.0
 
 
 @pytest.mark.parametrize(

@@ -264,7 +264,8 @@ def test_selective_health_counts_coverage_on_decisive_pairs_and_on_all_battles()
     assert health.text().startswith(
         "coverage 75% of 4 decisive pairs (83% of all 6 battles) on dataset shop"
     )
-    assert "not configured" in selective_health(battles, _labelled(80, 48), JUDGE, "s").text()
+    what_if = selective_health(battles, _labelled(80, 48), JUDGE, "s").text()
+    assert "a what-if, not applied" in what_if
 
 
 def test_the_selective_setting_changes_neither_the_key_nor_the_cache_identity() -> None:

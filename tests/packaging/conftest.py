@@ -21,17 +21,20 @@ BUILD_TIMEOUT_S = 600
 
 @dataclass(frozen=True)
 class Artifacts:
-    """The sdist and the wheel built from it."""
+    """The sdist and the wheel built from it, and what the build printed."""
 
     sdist: Path
     wheel: Path
+    log: str = ""
 
 
 @dataclass(frozen=True)
 class WheelEnv:
-    """A virtual environment holding only the wheel and its dependencies."""
+    """A virtual environment holding only the wheel and its dependencies, and what pip
+    printed installing it."""
 
     root: Path
+    install_log: str = ""
 
     @property
     def python(self) -> Path:
@@ -77,7 +80,7 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Artifacts:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     (sdist,) = out.glob("*.tar.gz")
     (wheel,) = out.glob("*.whl")
-    return Artifacts(sdist=sdist, wheel=wheel)
+    return Artifacts(sdist=sdist, wheel=wheel, log=done.stdout + done.stderr)
 
 
 @pytest.fixture(scope="session")
@@ -88,9 +91,9 @@ def wheel_env(artifacts: Artifacts, tmp_path_factory: pytest.TempPathFactory) ->
     env = WheelEnv(root)
     # --no-compile: Python compiles what it imports; compiling every dependency up front
     # would double the install time of the one venv of the session.
-    env.run(root, env.python, "-m", "pip", "install", "--quiet", "--no-compile", artifacts.wheel,
-            timeout=BUILD_TIMEOUT_S)  # fmt: skip
-    return env
+    done = env.run(root, env.python, "-m", "pip", "install", "--quiet", "--no-compile",
+                   artifacts.wheel, timeout=BUILD_TIMEOUT_S)  # fmt: skip
+    return WheelEnv(root, install_log=done.stdout + done.stderr)
 
 
 @pytest.fixture

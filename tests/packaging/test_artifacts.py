@@ -11,7 +11,7 @@ import zipfile
 import pytest
 
 from arena.paths import PACKAGED_DATA
-from tests.packaging.conftest import REPO, Artifacts
+from tests.packaging.conftest import REPO, Artifacts, WheelEnv
 
 pytestmark = pytest.mark.packaging
 
@@ -80,3 +80,21 @@ def test_both_artifacts_ship_the_schema_migrations(artifacts: Artifacts) -> None
     with tarfile.open(artifacts.sdist) as sdist:
         top = sdist.getnames()[0].split("/")[0]
         assert wanted <= {n.removeprefix(f"{top}/") for n in sdist.getnames()}
+
+
+def test_neither_the_build_nor_the_install_warns_of_a_deprecation(
+    artifacts: Artifacts, wheel_env: WheelEnv
+) -> None:
+    """The metadata is in its current form (an SPDX ``license`` string, PEP 639): setuptools
+    warned that a ``license`` table is deprecated, and pip warns of deprecated usage."""
+    for what, log in (("python -m build", artifacts.log), ("pip install", wheel_env.install_log)):
+        deprecations = [line for line in log.splitlines() if "deprecat" in line.lower()]
+        assert not deprecations, (what, deprecations)
+    assert "Successfully built" in artifacts.log  # the log is the build's
+
+
+def test_the_license_is_an_spdx_expression(artifacts: Artifacts) -> None:
+    with zipfile.ZipFile(artifacts.wheel) as wheel:
+        (metadata,) = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+        text = wheel.read(metadata).decode()
+    assert "\nLicense-Expression: Apache-2.0\n" in text

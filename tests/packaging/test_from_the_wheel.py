@@ -1,11 +1,21 @@
 """The wheel, installed into a clean virtual environment, works from any directory: it reads
 its own shipped data, runs the shipped example and ``arena demo`` on scripted models, and
-serves ``arena app`` to a real headless Chromium. Nothing of the checkout is on its path."""
+serves ``arena app`` to a real headless Chromium. Nothing of the checkout is on its path.
+
+README's first command, then what it says to type next (its follow-up lines and the
+five-minute tour), pasted into a shell in the folder where command 1 ran, each work: command 1
+(``python3 -m venv .venv && .venv/bin/pip install -e '.[local]' && .venv/bin/arena demo``)
+leaves ``.venv`` (here: the wheel's clean virtual environment) and ``arena.db`` (here: the
+demo on scripted models) in the folder, and a shell whose PATH has no ``arena``."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
+import subprocess
+import urllib.request
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from tests.docs.blocks import blocks
 from tests.packaging.conftest import REPO, Artifacts, WheelEnv
 from tests.support.browser import free_port, headless_chromium, served_app
 
@@ -215,3 +226,106 @@ def test_the_wheel_upgrades_a_database_of_an_older_release(
     upgraded = wheel_env.run(empty_dir, wheel_env.arena, "db", "upgrade", "--db", url).stdout
     assert "upgraded to schema revision" in upgraded and ".bak" in upgraded
     assert "finished" in wheel_env.run(empty_dir, wheel_env.arena, "runs", "--db", url).stdout
+
+
+# --- README's first command, then what it says to type next -------------------------------
+
+README = REPO / "README.md"
+
+
+def _lines(source: str) -> list[str]:
+    """A shell block's commands: comments and blank lines dropped, trailing comments cut."""
+    out = []
+    for line in source.splitlines():
+        command = re.sub(r"\s+#\s.*$", "", line).strip()
+        if command and not command.startswith("#"):
+            out.append(command)
+    return out
+
+
+def follow_up_lines() -> list[str]:
+    """What README's command block says to type after command 1, before command 2."""
+    first = next(blocks(README, "bash"))
+    body = first.source.split("\n# 2.", 1)[0]
+    commands = _lines(body)
+    (one,) = [i for i, c in enumerate(commands) if c.endswith(".venv/bin/arena demo")]
+    return commands[one + 1 :]
+
+
+def tour_commands() -> list[str]:
+    """The commands of README's five-minute tour."""
+    text = README.read_text(encoding="utf-8")
+    heading = text[: text.index("\n## A five-minute tour\n")].count("\n") + 2
+    tour = next(b for b in blocks(README, "bash") if b.line > heading)
+    return _lines(tour.source)
+
+
+def _bare_path() -> str:
+    """The shell's PATH as after command 1: no folder of it holds an ``arena``."""
+    folders = os.environ.get("PATH", "").split(os.pathsep)
+    return os.pathsep.join(f for f in folders if f and not (Path(f) / "arena").exists())
+
+
+@pytest.fixture(scope="module")
+def after_command_one(scripted_demo: Demo, wheel_env: WheelEnv) -> tuple[Path, dict[str, str]]:
+    """The folder command 1 leaves (``.venv`` and ``arena.db``) and a new shell's environment."""
+    folder = scripted_demo.folder
+    if not (folder / ".venv").exists():
+        (folder / ".venv").symlink_to(wheel_env.root, target_is_directory=True)
+    env = {**wheel_env.env(), "PATH": _bare_path()}
+    assert shutil.which("arena", path=env["PATH"]) is None
+    return folder, env
+
+
+def _shell(folder: Path, env: dict[str, str], *commands: str) -> subprocess.CompletedProcess[str]:
+    script = "\n".join([*follow_up_lines(), *commands])
+    return subprocess.run(
+        ["bash", "-c", script], cwd=folder, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_the_readme_says_what_to_type_after_command_one() -> None:
+    assert follow_up_lines() == ["source .venv/bin/activate"]
+    assert [c.split()[:2] for c in tour_commands()][:3] == [
+        ["arena", "runs"],
+        ["arena", "score"],
+        ["arena", "show"],
+    ]
+
+
+def test_without_the_follow_up_lines_arena_is_not_found(
+    after_command_one: tuple[Path, dict[str, str]],
+) -> None:
+    folder, env = after_command_one
+    done = subprocess.run(["bash", "-c", "arena runs"], cwd=folder, env=env, capture_output=True)
+    assert done.returncode == 127  # what a user saw: command not found
+
+
+@pytest.mark.parametrize("command", [c for c in tour_commands() if not c.startswith("arena app")])
+def test_each_tour_command_works_after_the_follow_up_lines(
+    after_command_one: tuple[Path, dict[str, str]], command: str
+) -> None:
+    folder, env = after_command_one
+    done = _shell(folder, env, command)
+    # `arena compare` exits 1 when the candidate is worse: an answer, not a failure
+    expected = (0, 1) if command.startswith("arena compare") else (0,)
+    assert done.returncode in expected, (command, done.stdout[-2000:], done.stderr[-2000:])
+    assert "Traceback" not in done.stderr and done.stdout.strip(), command
+    if command.startswith("arena compare"):
+        assert "small-model vs baseline" in done.stdout
+
+
+def test_arena_app_of_the_tour_serves_after_the_follow_up_lines(
+    after_command_one: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    folder, env = after_command_one
+    (app,) = [c for c in tour_commands() if c.startswith("arena app")]
+    port = free_port()
+    script = "\n".join([*follow_up_lines(), f"exec {app} --port {port}"])
+    log = tmp_path / "app.log"
+    command = ["bash", "-c", script]
+    with (
+        served_app(command, port=port, cwd=folder, env=env, log=log) as url,
+        urllib.request.urlopen(f"{url}/_stcore/health", timeout=10) as reply,
+    ):
+        assert reply.status == 200

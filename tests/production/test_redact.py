@@ -66,10 +66,10 @@ def test_every_string_of_a_trace_is_redacted_and_its_id_kept() -> None:
     assert redact_trace(plain).trace_id == "run-42"
 
 
-def test_a_long_run_without_a_match_takes_linear_time() -> None:
-    import time
+#: 600,000 characters without an e-mail, phone or key (benchmarks/bounded_work.py times it).
+LONG_WITHOUT_A_MATCH = "a" * 200_000 + "@" + "b" * 200_000 + " " + "1" * 200_000
 
-    hostile = "a" * 200_000 + "@" + "b" * 200_000
-    start = time.perf_counter()
-    redact_text(hostile + " " + "1" * 200_000)
-    assert time.perf_counter() - start < 5.0
+
+def test_a_long_run_without_a_match_is_kept_as_is() -> None:
+    """How long it takes (linear, not quadratic): ``python -m benchmarks bounded_work``."""
+    assert redact_text(LONG_WITHOUT_A_MATCH) == LONG_WITHOUT_A_MATCH
