@@ -85,7 +85,8 @@ def task_result(
     nodes: NodePath | None = None,
 ) -> RunResult:
     """The result of one task from what its recorder and call counter saw (the recorder's
-    steps already finished)."""
+    steps already finished). Its ``replies`` are left empty when the only one is the answer
+    (nothing more to check, nothing more to store)."""
     variant_hash, digest, _ = task.key
     return RunResult(
         run_id=run_id,
@@ -106,6 +107,6 @@ def task_result(
         files=files,
         dialogue=dialogue,
         nodes=nodes,
-        replies=recorder.replies,
+        replies=[] if recorder.replies in ([], [output]) else recorder.replies,
         side_effecting=recorder.side_effecting,
     )
