@@ -151,7 +151,8 @@ def _loose(value: Any) -> str | None:
 
 def approximate_args_findings(dataset: GoldenDataset) -> list[LintFinding]:
     """One warning per case whose ``expected_args`` hold an id or a list: approximate
-    matching passes a wrong id (``#W2-X`` for ``#W2``) or a longer list."""
+    matching passes a wrong id (``#W2-X`` for ``#W2``) or a longer list, and when the tool is
+    in ``expected_tools`` (a minimum) a second call of it with another id passes too."""
     findings: list[LintFinding] = []
     for case in dataset.test_cases:
         loose = [
@@ -160,6 +161,12 @@ def approximate_args_findings(dataset: GoldenDataset) -> list[LintFinding]:
             for name, value in args.items()
             if (why := _loose(value)) is not None
         ]
+        tools = sorted({item.split(".", 1)[0] for item in loose} & set(case.expected_tools))
+        if tools:
+            loose.append(
+                f"expected_tools is a minimum: another call of {', '.join(tools)} (another id) "
+                "passes unless the agent declares it side-effecting"
+            )
         if loose:
             findings.append(
                 LintFinding(

@@ -99,7 +99,8 @@ class RunResult(BaseModel):
         default_factory=list,
         exclude_if=lambda v: not v,
         description="The text of every assistant message of the run, in order: intermediate "
-        "ones (before a tool call) and every reply of a dialogue included.",
+        "ones (before a tool call) and every reply of a dialogue included (empty when the "
+        "only one is ``output``).",
     )
     side_effecting: list[str] = Field(
         default_factory=list,

@@ -87,7 +87,8 @@ def task_result(
     end_state: StateDiff | None = None,
 ) -> RunResult:
     """The result of one task from what its recorder and call counter saw (the recorder's
-    steps already finished)."""
+    steps already finished). Its ``replies`` are left empty when the only one is the answer
+    (nothing more to check, nothing more to store)."""
     variant_hash, digest, _ = task.key
     return RunResult(
         run_id=run_id,
@@ -109,6 +110,6 @@ def task_result(
         dialogue=dialogue,
         nodes=nodes,
         end_state=end_state,
-        replies=recorder.replies,
+        replies=[] if recorder.replies in ([], [output]) else recorder.replies,
         side_effecting=recorder.side_effecting,
     )

@@ -188,6 +188,7 @@ def test_lint_warns_where_expected_args_can_pass_a_wrong_id_or_list(store_file: 
     assert [f.cases for f in found] == [["S-1"], ["S-2"]]
     assert all(f.severity == "warning" for f in found)
     assert 'cancel_order.order_id "#W2" matches as a substring: "#W2-X" passes' in found[0].message
+    assert "another call of cancel_order (another id) passes" in found[0].message
     assert 'return_items.order_id "#W3"' in found[1].message
     assert 'item_ids ["I1", "I2"] matches as a subset' in found[1].message
     main(["golden", "migrate", "--dataset", str(store_file)])

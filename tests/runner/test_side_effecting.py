@@ -77,3 +77,13 @@ def test_an_agent_that_declares_nothing_records_nothing(tmp_path: Path, store: S
     result = _run(tmp_path, store, "with_tool_node", ["ORD-1", "ORD-2"])
     assert result.side_effecting == []
     assert "side_effecting" not in result.model_dump()
+
+
+def test_a_side_effecting_tool_the_factory_does_not_declare_is_refused() -> None:
+    from arena.agents import agent_factory
+    from tests.agents.support_agents import TOOLS
+
+    with pytest.raises(ValueError, match="does not declare: cancel_order"):
+        agent_factory(tools=TOOLS, side_effecting=["refund", "cancel_order"])
+    with pytest.raises(ValueError, match="must be a list of tool names"):
+        agent_factory(side_effecting="refund")

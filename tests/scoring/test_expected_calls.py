@@ -298,3 +298,15 @@ def test_two_expected_calls_need_two_calls() -> None:
         "each call of cancel_order met another expectation"
     ]
     assert score_result(result(cancel(), cancel()), twice).passed
+
+
+def test_an_edit_dropping_an_expected_call_or_allowing_extra_calls_weakens_the_case() -> None:
+    from arena.gate._previous import weakened_checks
+
+    looser = case(expected_calls=STORE["expected_calls"][:1], allow_extra_calls=["cancel_order"])
+    found = weakened_checks(case(), looser)
+    assert [f.split(" ", 2)[:2] for f in found] == [
+        ["expected_calls", "lost"],
+        ["allow_extra_calls", "gained"],
+    ]
+    assert "#W2" in found[0]

@@ -120,6 +120,9 @@ def test_a_final_item_written_as_a_mapping_reads_the_last_reply_only() -> None:
 
 
 def test_output_items_are_validated() -> None:
+    written = case(expected_output_contains=[{"text": ["x", "y"], "in": "any_reply"}])
+    [item] = written.expected_output_contains
+    assert not isinstance(item, str | list) and item.in_ == "any_reply"
     with pytest.raises(ValidationError):
         case(expected_output_contains=[{"text": "x", "in": "first_reply"}])
     with pytest.raises(ValidationError):
