@@ -33,7 +33,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import ROOT, children_peak_gib, load_average, machine_name, timer
+from benchmarks.common import (
+    ROOT,
+    children_peak_gib,
+    git_commit,
+    load_average,
+    machine_name,
+    timer,
+)
 from benchmarks.figure_blocks import (
     RESULTS,
     FigureSet,
@@ -254,7 +261,9 @@ def demo_stamp(run: Any, machine: str, load: str, commit: str = "") -> Stamp:
     it recorded none: a demo run outside a checkout)."""
     recorded = str(run.config.get("provenance", {}).get("commit") or "")[:7]
     commit = recorded or commit[:7] or "unknown"
-    return Stamp("the demo run", run.created_at.strftime("%Y-%m-%d"), commit, machine, load)
+    now = git_commit().removesuffix("+dirty")
+    stale = "" if now in (commit, "unknown") else f"rendered from it at {now}"
+    return Stamp("the demo run", run.created_at.strftime("%Y-%m-%d"), commit, machine, load, stale)
 
 
 def _wait_until_serving(url: str, app: subprocess.Popen[bytes], timeout: float = 120) -> None:

@@ -244,10 +244,11 @@ def _lines(source: str) -> list[str]:
 
 
 def follow_up_lines() -> list[str]:
-    """What README's command block says to type after command 1, before command 2."""
+    """What README's command 1 does after the demo (``... && arena demo && NEXT``) and any line
+    it says to type before command 2."""
     first = next(blocks(README, "bash"))
     body = first.source.split("\n# 2.", 1)[0]
-    commands = _lines(body)
+    commands = [part.strip() for c in _lines(body) for part in c.split(" && ")]
     (one,) = [i for i, c in enumerate(commands) if c.endswith(".venv/bin/arena demo")]
     return commands[one + 1 :]
 
