@@ -6,7 +6,10 @@ A stored result is reused only when its variant's version is unchanged, and the 
 - ``code``: the agent's code, file by file (:mod:`arena.factories._fingerprint`);
 - ``tools``: the tools the variant enables (name, description, schema, source);
 - ``models``: each model's identity (spec, sampling, endpoint, the local chat template, and the
-  content of a scripted model's script).
+  content of a scripted model's script);
+- ``answers``: for a contestant whose answers were read, not made (production's answers in a
+  traces file, an answer file), a hash of everything read (:func:`content_version`): a changed
+  answer is a new contestant, so nothing stored or judged under the old one is reused.
 
 Because the parts are kept, two versions can say *what* changed ("agent code changed:
 shopbot/agent.py"), which the run summary, ``arena show`` and the gate report print.
@@ -22,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 CONFIG_CHANGED = "configuration changed (prompt, model settings, tools:, params: or limits)"
 MODEL_PARTS = "spec, sampling, endpoint, chat template or scripted replies"
+ANSWERS_CHANGED = "answers changed (the answers read from its file)"
 LEGACY = "legacy"
 """The ``scheme`` of a version stored before code was versioned: only its hash is known."""
 
@@ -43,6 +47,11 @@ class VariantVersion(BaseModel):
     models: dict[str, str] = Field(
         default_factory=dict, description="'model' and each role -> the model's identity."
     )
+    answers: str = Field(
+        "",
+        description="Hash of the answers read from a file (production's traces, an answer "
+        "file); '' for a variant that makes its answers.",
+    )
 
     @classmethod
     def build(
@@ -51,12 +60,22 @@ class VariantVersion(BaseModel):
         code: dict[str, str],
         tools: dict[str, str],
         models: dict[str, str],
+        answers: str = "",
     ) -> VariantVersion:
-        """The version of a resolved config with its code, tools and models."""
+        """The version of a resolved config with its code, tools and models (and the hash of
+        the answers read from a file, which enters the hash only when given)."""
         config_hash = _digest(config)
-        parts = {"config": config_hash, "code": code, "tools": tools, "models": models}
+        parts: dict[str, Any] = {"config": config_hash, "code": code, "tools": tools}
+        parts["models"] = models
+        if answers:
+            parts["answers"] = answers
         return cls(
-            hash=_digest(parts)[:12], config=config_hash, code=code, tools=tools, models=models
+            hash=_digest(parts)[:12],
+            config=config_hash,
+            code=code,
+            tools=tools,
+            models=models,
+            answers=answers,
         )
 
     @classmethod
@@ -78,6 +97,8 @@ class VariantVersion(BaseModel):
             lines.append(
                 "configuration changed (prompt, model settings, tools:, params: or limits)"
             )
+        if old.answers != self.answers:
+            lines.append(ANSWERS_CHANGED)
         lines += _named("agent code changed", old.code, self.code)
         lines += _named("tool changed", old.tools, self.tools)
         models = _named("model changed", old.models, self.models)
@@ -112,6 +133,21 @@ def version_of(variant: Any) -> VariantVersion:
     models.update({role: cfg.cache_identity() for role, cfg in sorted(variant.roles.items())})
     code, tools = _agent_parts(variant)
     return VariantVersion.build(config, code, tools, models)
+
+
+def content_version(variant: Any, content: Any) -> VariantVersion:
+    """The version of a variant whose answers were read from a file (production's answers in
+    a traces file, an answer file): its own version plus a hash of ``content`` (everything
+    read for it, JSON-serialisable), so a changed answer, tool call or error is a new
+    version."""
+    base = version_of(variant)
+    return VariantVersion.build(
+        variant.model_dump(mode="json", exclude={"description"}),
+        base.code,
+        base.tools,
+        base.models,
+        answers=_digest(content),
+    )
 
 
 def _agent_parts(variant: Any) -> tuple[dict[str, str], dict[str, str]]:
