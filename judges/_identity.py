@@ -114,4 +114,6 @@ def verdict_key(spec: JudgeSpec, request: PairRequest) -> str:
         key["conversation_templates"] = conversation_templates()
     if graph_prompts.shows_paths(request):
         key["graph_templates"] = graph_templates()
+    if request.query_untrusted:  # its verdicts carry other injection marks
+        key["query_untrusted"] = True
     return _sha(key)
