@@ -134,7 +134,8 @@ def sampled_traces(
     many of each redaction rule fired."""
     if isinstance(source, str | Path):
         path = source
-        traces = unique_ids(iter_traces(path), file=str(path), reread=lambda: iter_traces(path))
+        again = (lambda: iter_traces(path)) if Path(path).is_file() else None  # not a pipe
+        traces = unique_ids(iter_traces(path), file=str(path), reread=again)
     else:
         traces = unique_ids(((f"trace #{n}", t) for n, t in enumerate(source, 1)), file=None)
     try:
