@@ -77,7 +77,7 @@ class ProductionTrace(BaseModel):
     def case_id(self) -> str:
         """The golden case id this trace becomes: its trace id when that is a safe id,
         else ``trace-`` and a hash of it."""
-        if _SAFE_ID.match(self.trace_id) and ".." not in self.trace_id:
+        if _SAFE_ID.fullmatch(self.trace_id) and ".." not in self.trace_id:  # "t1\n" is hashed
             return self.trace_id
         return "trace-" + hashlib.sha256(self.trace_id.encode()).hexdigest()[:16]
 
