@@ -66,7 +66,8 @@ def test_two_processes_adding_at_once_both_land(
 
     def add(case: str) -> subprocess.Popen[str]:
         argv = ["golden", "add", "--from-shadow", "1", "--cases", case, "--dataset",
-                str(dataset), "--reason", "lost", "--category", "happy_path", "--db", db]  # fmt: skip
+                str(dataset), "--reason", "lost", "--category", "happy_path",
+                "--db", db]  # fmt: skip
         return subprocess.Popen(
             [sys.executable, "-c", CHILD, str(meet), *argv],
             env=env,
