@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from arena.battles import Battle, judge_run
 from arena.errors import InputError
 from arena.production._read import iter_traces
-from arena.production._redact import redact_trace
+from arena.production._redact import redact_trace, scrub_trace
 from arena.production._replay import PRODUCTION, replay, shadow_dataset
 from arena.production._sample import Sample, SampleSpec, sample_traces
 from arena.production._trace import ProductionTrace
@@ -147,6 +147,7 @@ def sampled_traces(
     counts: dict[str, int] = {}
     if redact:
         sample.traces = [redact_trace(t, counts) for t in sample.traces]
+    sample.traces = [scrub_trace(t) for t in sample.traces]  # keys and tokens: always
     label = str(source) if isinstance(source, str | Path) else "the traces"
     shadow_dataset(sample.traces, label)  # cases it cannot make are refused before any db
     return sample, counts
