@@ -130,6 +130,7 @@ def replay(
         )
     dataset = shadow_dataset(traces, source)
     production = production_variant(traces, source)
+    candidate = None if candidate is None else store.covering(candidate)  # as run_suite does
     variants = [production] if candidate is None else [candidate, production]
     label = f"shadow:{source}"
     opts = options or RunOptions()

@@ -19,6 +19,7 @@ from arena.storage import _statements as statements
 from arena.storage._battles import BattleStoreMixin
 from arena.storage._engine import make_engine, open_error, resolve_url, url_origin, write_engine
 from arena.storage._from_rows import result_record, run_info
+from arena.storage._loaded import LoadedStoreMixin
 from arena.storage._mutations import MutationStoreMixin
 from arena.storage._results import replace_result, scrubbed
 from arena.storage._scores import ScoreStoreMixin
@@ -38,7 +39,7 @@ ResultKey = tuple[str, str, int]
 T = TypeVar("T")
 
 
-class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
+class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin, LoadedStoreMixin):
     """A database of arena runs. Each write commits at once, so a killed run loses nothing."""
 
     def __init__(self, url: str | None = None) -> None:
