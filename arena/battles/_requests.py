@@ -89,7 +89,7 @@ def pair_request(
     A conversation case (:func:`conversation_request`) shows each side's transcript
     instead."""
     with_trajectory = with_trajectory and has_trajectory(first) and has_trajectory(second)
-    paths: dict[str, object] = graph_paths(first, second) if with_graph_path else {}
+    paths: dict[str, object] = dict(graph_paths(first, second)) if with_graph_path else {}
     if query_untrusted:
         paths["query_untrusted"] = True
     if case.is_conversation:

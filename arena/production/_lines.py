@@ -85,7 +85,8 @@ def first_byte(handle: Any, *, limit: int = MAX_LINE_BYTES) -> tuple[bytes, Rewo
 
 def open_source(path: str | Path) -> BinaryIO:
     """The file (or pipe) opened for reading, once; InputError when it cannot be."""
-    return _open(path)  # type: ignore[no-any-return]
+    handle: BinaryIO = _open(path)
+    return handle
 
 
 def _open(path: str | Path) -> Any:

@@ -52,6 +52,7 @@ class VariantVersion(BaseModel):
     )
     answers: str = Field(
         "",
+        exclude_if=lambda v: not v,
         description="Hash of the answers read from a file (production's traces, an answer "
         "file); '' for a variant that makes its answers.",
     )
