@@ -70,15 +70,17 @@ KEY_REDACTED = "[key redacted]"
 #: ``_``); a key ending in one of :data:`CREDENTIAL_KEY_SUFFIXES` is one too.
 CREDENTIAL_KEYS = frozenset(
     {
-        "api_key", "apikey", "token", "access_token", "refresh_token", "id_token",
-        "auth_token", "authorization", "bearer", "jwt", "password", "passwd", "secret",
-        "client_secret", "credential", "credentials",
+        "api_key", "apikey", "access_token", "refresh_token", "id_token", "auth_token",
+        "authorization", "bearer", "jwt", "password", "passwd", "secret", "client_secret",
+        "credential", "credentials",
     }
 )  # fmt: skip
 
+#: Not ``token`` alone: a model's tokens (``{"token": "YES", "logprob": ...}``) are data.
 CREDENTIAL_KEY_SUFFIXES = (
-    "api_key", "apikey", "_token", "_secret", "_password", "_credential", "_credentials",
-    "secret_key", "access_key", "private_key",
+    "api_key", "apikey", "access_token", "refresh_token", "auth_token", "session_token",
+    "_secret", "_password", "_credential", "_credentials", "secret_key", "access_key",
+    "private_key",
 )  # fmt: skip
 
 _CONFIGURED: set[str] = set()

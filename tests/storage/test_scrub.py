@@ -32,6 +32,8 @@ def test_scrub_walks_keys_and_values_nested() -> None:
     assert "hunter2" not in text and "plain-value-123" not in text and "Token abc" not in text
     assert clean["password"] == REDACTED and clean["count"] == 3
     assert clean["outer"][0]["[key redacted]"] == "as a key"
+    tokens = {"token": "YES", "logprob": -0.1, "max_tokens": 64}  # a model's tokens are data
+    assert scrub(tokens) == tokens
 
 
 def test_the_store_never_writes_a_key_in_a_result_or_a_run(tmp_path: Path) -> None:
@@ -44,7 +46,7 @@ def test_the_store_never_writes_a_key_in_a_result_or_a_run(tmp_path: Path) -> No
         }
     )
     dataset_id = store.ensure_dataset(dataset)
-    run_id, _ = store.open_run("k", dataset_id, {"note": {GITHUB: 1}, "token": "tok-123456"})
+    run_id, _ = store.open_run("k", dataset_id, {"note": {GITHUB: 1}, "auth_token": "tok-123456"})
     step = TrajectoryStep(
         index=0,
         tool="login",
