@@ -9,6 +9,13 @@ ordinary words). Every URL in the text loses its credentials too (:func:`redact_
 :func:`redact_exception` does the same to an exception's message in place, so whoever formats
 it later sees no key.
 
+:func:`scrub` is what the storage boundary always applies to what it stores (results, cases,
+run configs, battles, cached verdicts and replies), with or without ``--redact``: in every
+string of a nested value, dict keys included, :func:`redact` and the well-known shapes of
+keys and tokens (:data:`TOKEN_PATTERN`: OpenAI, Anthropic, LangSmith, GitHub, AWS, Slack,
+Google, JWTs, bearer tokens) become ``[key redacted]``, and the value under a credential-named
+key (``api_key``, ``password``, ``access_token``, ...) becomes :data:`REDACTED`.
+
 :func:`redact_url` is what a URL is stored as: its userinfo (``user:key@``) and the values of
 credential-like query parameters (:data:`CREDENTIAL_PARAMS`: ``api-key``, ``token``, ``sig``,
 ``password``, ...) become :data:`REDACTED`, which says in the stored URL that they were there.
@@ -20,6 +27,7 @@ import contextlib
 import os
 import re
 import threading
+from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 KNOWN_KEY_ENVS = ("OPENAI_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY", "ANTHROPIC_API_KEY")
@@ -38,6 +46,42 @@ CREDENTIAL_PARAMS = frozenset(
     }
 )  # fmt: skip
 CREDENTIAL_SUFFIXES = ("_key", "_token", "_secret", "_password", "_signature", "_credential")
+
+#: The well-known shapes of API keys and tokens (bounded repeats: linear time).
+TOKEN_PATTERN = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:"
+    + "|".join(
+        (
+            r"sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,200}",  # OpenAI, Anthropic
+            r"lsv2_[a-z]{2}_[A-Za-z0-9_]{20,200}",  # LangSmith
+            r"(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,255}",  # GitHub
+            r"AKIA[0-9A-Z]{16}",  # AWS access key id
+            r"xox[abprs]-[A-Za-z0-9-]{10,200}",  # Slack
+            r"AIza[0-9A-Za-z_-]{35}",  # Google
+            r"eyJ[A-Za-z0-9_-]{8,2000}\.[A-Za-z0-9_-]{8,2000}\.[A-Za-z0-9_-]{8,2000}",  # JWT
+            r"(?i:bearer)\s{1,4}[A-Za-z0-9._~+/-]{16,2000}=*",
+        )
+    )
+    + r")(?![A-Za-z0-9_])"
+)
+#: What a key or token found by :data:`TOKEN_PATTERN` is replaced by.
+KEY_REDACTED = "[key redacted]"
+#: Dict keys whose values are credentials wherever they are stored (lower-cased, ``-`` as
+#: ``_``); a key ending in one of :data:`CREDENTIAL_KEY_SUFFIXES` is one too.
+CREDENTIAL_KEYS = frozenset(
+    {
+        "api_key", "apikey", "access_token", "refresh_token", "id_token", "auth_token",
+        "authorization", "bearer", "jwt", "password", "passwd", "secret", "client_secret",
+        "credential", "credentials",
+    }
+)  # fmt: skip
+
+#: Not ``token`` alone: a model's tokens (``{"token": "YES", "logprob": ...}``) are data.
+CREDENTIAL_KEY_SUFFIXES = (
+    "api_key", "apikey", "access_token", "refresh_token", "auth_token", "session_token",
+    "_secret", "_password", "_credential", "_credentials", "secret_key", "access_key",
+    "private_key",
+)  # fmt: skip
 
 _CONFIGURED: set[str] = set()
 _URL_SECRETS: set[str] = set()
@@ -89,6 +133,67 @@ def redact(text: str) -> str:
     if "://" in text:
         text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
     return text
+
+
+def scrub(value: Any) -> Any:
+    """``value`` (a string, or dicts and lists of them, nested) with keys, tokens and
+    credentials taken out of every string, dict keys included (see the module doc); other
+    values unchanged. What the storage boundary always applies."""
+    return _Scrubber()(value)
+
+
+class _Scrubber:
+    """:func:`scrub` with the secret values of this process read once."""
+
+    def __init__(self) -> None:
+        values = secret_values()
+        self._names = {value.lower(): name for value, name in values.items()}
+        longest = sorted(values, key=len, reverse=True)
+        self._secrets = (
+            re.compile("|".join(re.escape(v) for v in longest), re.IGNORECASE) if values else None
+        )
+
+    def text(self, text: str) -> str:
+        if not text:
+            return text
+        text = TOKEN_PATTERN.sub(KEY_REDACTED, text)
+        if self._secrets is not None:
+            text = self._secrets.sub(
+                lambda m: f"[{self._names.get(m.group(0).lower(), 'secret')} redacted]", text
+            )
+        if "://" in text:
+            text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+        return text
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            out: dict[Any, Any] = {}
+            for key, item in value.items():
+                name = self.text(key) if isinstance(key, str) else key
+                secret = isinstance(key, str) and _credential_key(key) and item not in (None, "")
+                out[unique_key(out, name)] = REDACTED if secret else self(item)
+            return out
+        if isinstance(value, list | tuple):
+            return type(value)(self(v) for v in value)
+        return value
+
+
+def unique_key(taken: dict[Any, Any], key: Any) -> Any:
+    """``key``, or ``key #2``, ``#3``... when redaction made it one ``taken`` has already (two
+    e-mail addresses used as keys both become ``[email redacted]``: both values are kept)."""
+    if key not in taken or not isinstance(key, str):
+        return key
+    n = 2
+    while f"{key} #{n}" in taken:
+        n += 1
+    return f"{key} #{n}"
+
+
+def _credential_key(name: str) -> bool:
+    key = name.strip().lower().replace("-", "_")
+    return key in CREDENTIAL_KEYS or key.endswith(CREDENTIAL_KEY_SUFFIXES)
 
 
 def _is_credential(name: str) -> bool:

@@ -125,4 +125,6 @@ def verdict_key(spec: JudgeSpec, request: PairRequest) -> str:
         key["graph_templates"] = graph_templates()
     if action_prompts.shows_actions(request):
         key["action_templates"] = action_templates()
+    if request.query_untrusted:  # its verdicts carry other injection marks
+        key["query_untrusted"] = True
     return _sha(key)

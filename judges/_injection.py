@@ -13,7 +13,10 @@ could have written or steered: its answer or replies, the tool calls shown with 
 arguments are the agent's text), its path through the graph when the judge shows it (an
 interrupt's value is the agent's text), and in a conversation with a simulated user, that
 user's turns (an agent can ask the user to "type this sentence exactly"). Only what the team
-wrote is exempt: the case's input and a scripted user's turns.
+wrote is exempt: the case's input and a scripted user's turns. A query that is not the team's
+(:attr:`~judges._types.PairRequest.query_untrusted`: a production trace's query, an answer
+file's question) exempts nothing: a note to the judge hidden in a user's query is marked in
+every answer that repeats it, so it never wins.
 """
 
 from __future__ import annotations
@@ -141,20 +144,21 @@ def _side_reasons(request: PairRequest, seat: Seat) -> list[str]:
             request.actions_b,
         )
     )
+    query = "" if request.query_untrusted else request.query  # only the team's text exempts
     if turns is None:
-        found = [suspected_injection(answer, request.query)]
+        found = [suspected_injection(answer, query)]
         if calls:
-            found.append(suspected_injection(calls, request.query))
+            found.append(suspected_injection(calls, query))
     else:
-        said = "\n".join([request.query, *(turn.user for turn in turns)])
+        said = "\n".join([query, *(turn.user for turn in turns if not request.query_untrusted)])
         found = [suspected_injection(turn.reply, said) for turn in turns]
         found += [suspected_injection(turn.calls, said) for turn in turns if turn.calls]
         # a simulated user's turn against the team's text only, never against the agent's
-        found += [suspected_injection(t.user, request.query) for t in turns if t.simulated]
+        found += [suspected_injection(t.user, query) for t in turns if t.simulated]
     if path is not None:  # shown only by a judge with_graph_path (judges._graph_prompts)
-        found.append(suspected_injection(path, request.query))
+        found.append(suspected_injection(path, query))
     if did is not None:  # shown when the agents' actions matter (judges._action_prompts)
-        found.append(suspected_injection(did, request.query))
+        found.append(suspected_injection(did, query))
     return list(dict.fromkeys(reason for each in found for reason in each))
 
 

@@ -273,6 +273,13 @@ class PairRequest(BaseModel):
         exclude_if=lambda v: v is None,
         description="A conversation's turns on side A (None: a one-message answer)",
     )
+    query_untrusted: bool = Field(
+        False,
+        exclude_if=lambda v: not v,
+        description="The query is someone else's text, not the team's (a production "
+        "trace, an answer file): an answer repeating it earns no exemption from the "
+        "injection detector (judges._injection)",
+    )
     turns_b: list[Exchange] | None = Field(
         None,
         exclude_if=lambda v: v is None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from arena.battles._conversation_requests import (
     conversation_expectations,
@@ -87,6 +87,13 @@ def action_fields(first: RunResult, second: RunResult) -> dict[str, str]:
     }
 
 
+def untrusted_query(run_config: dict[str, Any]) -> bool:
+    """Whether a run's queries are someone else's text rather than the team's: a shadow run
+    (production traces) or answer files read with their questions (``arena judge
+    --outputs``)."""
+    return "shadow" in run_config or "outputs" in run_config
+
+
 def pair_request(
     case: GoldenCase,
     first: RunResult,
@@ -96,6 +103,7 @@ def pair_request(
     with_trajectory: bool,
     settings: JudgeSettings | None = None,
     with_graph_path: bool = False,
+    query_untrusted: bool = False,
 ) -> PairRequest:
     """The request with ``first`` shown as answer A; the trajectories (built from the stored
     tool calls only, never from the answer text) are shown when asked and both results have
@@ -103,13 +111,17 @@ def pair_request(
     and what each side's agent did when it matters (:func:`action_fields`).
     ``mode`` (the judge's) prepares its own inputs from the case
     (:meth:`~judges.modes._base.JudgeMode.prepare`); ``settings`` gives the judge's persona
-    and rubric (``JudgeSpec.settings``).
+    and rubric (``JudgeSpec.settings``). ``query_untrusted``: the query is not the team's
+    text (:func:`untrusted_query`), so repeating it exempts nothing from the injection
+    detector.
 
     A conversation case (:func:`conversation_request`) shows each side's transcript
     instead."""
     with_trajectory = with_trajectory and has_trajectory(first) and has_trajectory(second)
-    paths = graph_paths(first, second) if with_graph_path else {}
-    paths = {**paths, **action_fields(first, second)}
+    paths: dict[str, object] = dict(graph_paths(first, second)) if with_graph_path else {}
+    paths.update(action_fields(first, second))
+    if query_untrusted:
+        paths["query_untrusted"] = True
     if case.is_conversation:
         request = conversation_request(
             case, first, second, mode=mode, with_trajectory=with_trajectory, settings=settings

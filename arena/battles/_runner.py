@@ -34,7 +34,7 @@ from arena.battles._pairing import (
     judgeable_pairs,
     pair_fate,
 )
-from arena.battles._requests import pair_request
+from arena.battles._requests import pair_request, untrusted_query
 from arena.fanout import FanOut, Progress, run_interruptibly
 from arena.golden import GoldenCase, GoldenDataset
 from arena.golden._models import JudgeSettings
@@ -107,6 +107,7 @@ class _Pair:
     a: RunResult
     b: RunResult
     settings: JudgeSettings | None = None  # the dataset's judge: block
+    untrusted: bool = False  # the query is not the team's text (untrusted_query)
 
 
 def self_preference_warnings(spec: JudgeSpec, contestants: dict[str, str]) -> list[str]:
@@ -150,8 +151,9 @@ def _pairs(store: Store, run_id: int, pairs: str) -> tuple[list[_Pair], int, int
     """The pairs to judge, the pairs skipped (an answer missing), the pairs not judged (a
     simulated user failed) and the run's variants."""
     found, variants, settings = _stored(store, run_id, pairs)
+    untrusted = untrusted_query(store.run(run_id).config)
     todo = [
-        _Pair(p.case, p.a, p.b, settings)
+        _Pair(p.case, p.a, p.b, settings, untrusted)
         for p in found
         if p.fate in BATTLE_FATES and p.a is not None and p.b is not None
     ]
@@ -166,9 +168,13 @@ def judge_request(
     first: RunResult,
     second: RunResult,
     settings: JudgeSettings | None = None,
+    *,
+    query_untrusted: bool = False,
 ) -> PairRequest:
     """The request ``spec`` is asked for one order of a pair (``settings``: the dataset's
-    ``judge:`` block); its :func:`judges.verdict_key` is the verdict cache's key."""
+    ``judge:`` block; ``query_untrusted``: a run of someone else's queries,
+    :func:`~arena.battles._requests.untrusted_query`); its :func:`judges.verdict_key` is the
+    verdict cache's key."""
     return pair_request(
         case,
         first,
@@ -177,6 +183,7 @@ def judge_request(
         with_trajectory=spec.with_trajectory,
         settings=spec.settings(settings),
         with_graph_path=spec.with_graph_path,
+        query_untrusted=query_untrusted,
     )
 
 
@@ -190,7 +197,9 @@ _INFLIGHT: dict[tuple[int, str], asyncio.Future[Verdict]] = {}
 async def _verdict(
     judge: Judge, store: Store, pair: _Pair, first: RunResult, second: RunResult
 ) -> Verdict:
-    request = judge_request(judge.spec, pair.case, first, second, pair.settings)
+    request = judge_request(
+        judge.spec, pair.case, first, second, pair.settings, query_untrusted=pair.untrusted
+    )
     key = verdict_key(judge.spec, request)
     cached = store.get_verdict(key)
     if cached is not None:  # the same reading; this judge may combine the orders differently

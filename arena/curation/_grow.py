@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import InputError
 from arena.golden._models import Category, GoldenCase, GoldenDataset, Tier
-from arena.golden._versioning import read_raw, save_edit, today
+from arena.golden._versioning import edit_lock, read_raw, save_edit, today
 
 if TYPE_CHECKING:
     from arena.records.results import RunResult
@@ -145,6 +145,11 @@ def case_query(case: dict[str, Any]) -> str:
 
 def add_case(path: str | Path, case: dict[str, Any], change: str) -> GoldenDataset:
     """Append a case to a dataset file (unique id and query), bump version, record hash."""
+    with edit_lock(path):
+        return _add_case(path, case, change)
+
+
+def _add_case(path: str | Path, case: dict[str, Any], change: str) -> GoldenDataset:
     raw = read_raw(path)
     cases: list[dict[str, Any]] = raw["test_cases"]
     for other in cases:
@@ -180,12 +185,14 @@ def add_from_result(
     source = store.run_dataset(result.run_id).case(result.case_id)
     from arena.golden._loader import load_dataset
 
-    target = load_dataset(dataset_path)
-    new_id = case_id or next_case_id(target, source.category)
-    case = case_from_result(result, source, case_id=new_id, reason=reason, query=query, tags=tags)
-    dataset = add_case(
-        dataset_path, case, f"add {new_id} (pending) from result {result_id}: {reason.strip()}"
-    )
+    with edit_lock(dataset_path):  # the next id is read under the lock the edit holds
+        target = load_dataset(dataset_path)
+        new_id = case_id or next_case_id(target, source.category)
+        case = case_from_result(
+            result, source, case_id=new_id, reason=reason, query=query, tags=tags
+        )
+        change = f"add {new_id} (pending) from result {result_id}: {reason.strip()}"
+        dataset = add_case(dataset_path, case, change)
     return dataset, dataset.case(new_id)
 
 
@@ -195,6 +202,11 @@ def promote_case(path: str | Path, case_id: str, tier: str) -> GoldenDataset:
         raise InputError(
             f"promote to one of {', '.join(PROMOTE_TIERS)}, not {tier!r}", field="tier"
         )
+    with edit_lock(path):
+        return _promote(path, case_id, tier)
+
+
+def _promote(path: str | Path, case_id: str, tier: str) -> GoldenDataset:
     raw = read_raw(path)
     for case in raw["test_cases"]:
         if case.get("id") == case_id:

@@ -89,8 +89,11 @@ async def run_task(
     finished = store.finished_result(run_id, task.key)
     if finished is not None:
         return TaskOutcome(finished, reused=True)
-    result = await execute_task(task, model, task_sandbox(store, run_id, task), run_id, timeout_s)
+    loaded: dict[str, str] = {}
+    sandbox = task_sandbox(store, run_id, task)
+    result = await execute_task(task, model, sandbox, run_id, timeout_s, None, loaded)
     result.id = store.save_result(result)
+    store.record_loaded(task.variant.version.static_hash, loaded)  # where the agent ran
     return TaskOutcome(result)
 
 

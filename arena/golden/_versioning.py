@@ -6,6 +6,11 @@ version is bumped, the new content hash is recorded in ``content_hash`` and a ``
 entry, and the file is replaced atomically (a failed edit leaves the file untouched). The
 file keeps its layout: what the edit did not change keeps its text (:mod:`arena.golden._layout`),
 so a pull request's diff shows the cases added or changed and the version lines.
+
+Two edits of one file at once (two ``arena golden add --from-shadow`` in parallel CI jobs)
+must not lose either: every editor reads, edits and saves under :func:`edit_lock`, an
+exclusive lock on the file's folder (no lock file is left behind), so the second waits and
+reads the file the first saved.
 """
 
 from __future__ import annotations
@@ -14,9 +19,17 @@ import hashlib
 import json
 import os
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: threads of one process are still serialised
+    fcntl = None  # type: ignore[assignment]
 
 from arena.errors import InputError
 from arena.golden._layout import keep_layout
@@ -56,6 +69,44 @@ def bump_version(version: str) -> str:
     if patch is None:
         return f"{major}.{int(minor) + 1}"
     return f"{major}.{int(minor) + 1}.0"
+
+
+_GUARD = threading.RLock()
+_HELD: dict[str, int] = {}
+
+
+def _lock_folder(path: Path) -> str:
+    """The folder whose lock guards edits of ``path``: its own, else the nearest that exists
+    (a file being created in a new folder)."""
+    folder = path.resolve().parent
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
+    return str(folder)
+
+
+@contextmanager
+def edit_lock(path: str | Path) -> Iterator[None]:
+    """Hold the lock of golden edits of ``path``: read the file, edit it and save it inside,
+    so an edit made meanwhile by another process is read, never overwritten. Re-entrant in
+    one thread (an edit calling another holds it once); other processes and threads wait."""
+    folder = _lock_folder(Path(path))
+    with _GUARD:
+        if _HELD.get(folder):
+            _HELD[folder] += 1
+            try:
+                yield
+            finally:
+                _HELD[folder] -= 1
+            return
+        handle = os.open(folder, os.O_RDONLY)
+        try:
+            if fcntl is not None:
+                fcntl.flock(handle, fcntl.LOCK_EX)  # released when the handle closes
+            _HELD[folder] = 1
+            yield
+        finally:
+            _HELD.pop(folder, None)
+            os.close(handle)
 
 
 def today() -> date:

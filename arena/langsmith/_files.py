@@ -51,19 +51,23 @@ def read_examples(path: str | Path) -> list[dict[str, Any]]:
     """
     file = Path(path)
     # missing, a folder, not UTF-8; a byte order mark (Excel writes one) is skipped
-    text = read_log_text(file, kind="example file").removeprefix("\ufeff")
-    suffix = file.suffix.lower()
+    text = read_log_text(file, kind="example file")
+    return examples_from_text(text, str(file), file.suffix.lower())
+
+
+def examples_from_text(text: str, file: str, suffix: str) -> list[dict[str, Any]]:
+    """:func:`read_examples` of text already read (a pipe is read once): ``suffix`` (``.csv``,
+    ``.json``, else JSONL) says its format; ``file`` names it in errors."""
+    text = text.removeprefix("\ufeff")
     if suffix == ".csv":
-        return _csv(text, str(file))
+        return _csv(text, file)
     if suffix == ".json":
-        data = _json(text, str(file), "the file")
+        data = _json(text, file, "the file")
         if not isinstance(data, list):
-            raise InputError("expected a JSON list of examples", file=str(file))
-        return [
-            {**_object(item, str(file), f"#{i}"), WHERE: f"#{i}"} for i, item in enumerate(data)
-        ]
+            raise InputError("expected a JSON list of examples", file=file)
+        return [{**_object(item, file, f"#{i}"), WHERE: f"#{i}"} for i, item in enumerate(data)]
     return [
-        {**_object(_json(line, str(file), f"line {n}"), str(file), f"line {n}"), WHERE: f"line {n}"}
+        {**_object(_json(line, file, f"line {n}"), file, f"line {n}"), WHERE: f"line {n}"}
         for n, line in enumerate(text.splitlines(), start=1)
         if line.strip()
     ]

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from arena.curation._grow import normalize_query
 from arena.golden._models import GoldenDataset
-from arena.golden._versioning import read_raw, save_edit
+from arena.golden._versioning import edit_lock, read_raw, save_edit
 from arena.langsmith._examples import example_to_case
 from arena.langsmith._files import WHERE
 
@@ -67,7 +67,19 @@ def import_examples(
     tier: str = "pending",
 ) -> ImportReport:
     """Write ``examples`` into the golden file ``path`` (created or extended, see above)."""
-    target = Path(path)
+    with edit_lock(path):  # read, extended and saved with no other edit between
+        return _import(examples, Path(path), source, name, available_tools, category, tier)
+
+
+def _import(
+    examples: Sequence[dict[str, Any]],
+    target: Path,
+    source: str,
+    name: str | None,
+    available_tools: Sequence[str] | None,
+    category: str,
+    tier: str,
+) -> ImportReport:
     created = not target.exists()
     raw = _new_raw(examples, source, name, available_tools) if created else read_raw(target)
     have_ids = {str(c.get("id")) for c in raw["test_cases"]}

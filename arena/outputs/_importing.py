@@ -20,6 +20,7 @@ from arena.records.answers import AnswerFile, Question
 from arena.records.results import RunResult
 from arena.storage import Store
 from arena.variants.variant import Variant
+from arena.variants.version import content_version
 
 #: Provider of the variants of answers read from files: nothing calls them.
 PROVIDER = "answers"
@@ -80,10 +81,9 @@ def _variants(files: list[AnswerFile]) -> list[Variant]:
                 field="model",
             )
         sources[name] = answer_file.path
-        digest = hashlib.sha256(
-            json.dumps({q: a.text for q, a in answer_file.answers.items()}, sort_keys=True).encode()
-        ).hexdigest()[:12]
-        variants[name] = Variant.model_validate(
+        content = {q: a.model_dump(mode="json") for q, a in answer_file.answers.items()}
+        digest = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:12]
+        variant = Variant.model_validate(
             {
                 "name": name,
                 "description": f"answers read from {Path(answer_file.path).name} ({digest})",
@@ -91,6 +91,7 @@ def _variants(files: list[AnswerFile]) -> list[Variant]:
                 "tools": [],
             }
         )
+        variants[name] = variant.with_version(content_version(variant, content))
     return list(variants.values())
 
 

@@ -9,11 +9,13 @@ from arena.errors import InputError
 from arena.inputs.files import load_json, parse_json, read_text
 
 
-def json_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
-    """(line number, object) of every non-blank line; InputError naming file and line."""
+def json_lines(path: str | Path, text: str | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, object) of every non-blank line; InputError naming file and line.
+    ``text``: the file's text already read (a pipe is read once)."""
     file = str(path)
     rows = []
-    for number, line in enumerate(read_text(path).splitlines(), 1):
+    text = read_text(path) if text is None else text
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         if not line.strip():
             continue
         value = parse_json(line, file=file, case=f"line {number}")
@@ -25,9 +27,11 @@ def json_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
     return rows
 
 
-def json_document(path: str | Path) -> Any:
-    """A whole JSON file (alpaca_eval's model_outputs.json)."""
-    return load_json(path)
+def json_document(path: str | Path, text: str | None = None) -> Any:
+    """A whole JSON file (alpaca_eval's model_outputs.json); ``text``: already read."""
+    if text is None:
+        return load_json(path)
+    return parse_json(text.removeprefix("\ufeff"), file=str(path))
 
 
 def text_field(

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
+from arena.inputs.files import read_text
 from arena.outputs._lines import json_document, json_lines, text_field
 from arena.records.answers import Answer, AnswerFile, Question
 
@@ -24,11 +25,15 @@ FORMATS = ("arena", "alpaca_eval", "mt_bench")
 
 
 def read_answer_file(path: str | Path, *, turn: int = 1) -> AnswerFile:
-    """The answers of one file, whatever its format (told by its content)."""
+    """The answers of one file, whatever its format (told by its content). The file is read
+    once, so a pipe works like a file (``<(cat answers.json)``: a JSON list is alpaca_eval's)."""
     file = str(path)
-    if file.endswith(".json"):
-        return read_alpaca(path)
-    rows = json_lines(path)
+    text = read_text(path)
+    suffix = Path(file).suffix.lower()
+    listed = text.removeprefix("\ufeff").lstrip().startswith("[")
+    if suffix == ".json" or (suffix != ".jsonl" and listed):
+        return read_alpaca(path, text)
+    rows = json_lines(path, text)
     first = rows[0][1]
     if "choices" in first:
         return read_mt_bench_answers(path, rows, turn=turn)
@@ -94,10 +99,11 @@ def alpaca_id(instruction: str) -> str:
     return "alpaca-" + hashlib.sha256(instruction.encode()).hexdigest()[:10]
 
 
-def read_alpaca(path: str | Path) -> AnswerFile:
-    """alpaca_eval's model_outputs.json: a list of {instruction, output, generator}."""
+def read_alpaca(path: str | Path, text: str | None = None) -> AnswerFile:
+    """alpaca_eval's model_outputs.json: a list of {instruction, output, generator}
+    (``text``: the file's text already read)."""
     file = str(path)
-    doc = json_document(path)
+    doc = json_document(path, text)
     if not isinstance(doc, list) or not doc:
         raise InputError(
             "expected a non-empty JSON list of {instruction, output, generator}", file=file

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from arena.battles._pairing import PairFate, SlotPair, judgeable_pairs
-from arena.battles._requests import expectations_text
+from arena.battles._requests import expectations_text, untrusted_query
 from arena.battles._runner import judge_request, stored_pairs
 from arena.plan._estimate import OUTPUT_TOKENS, History, cost, mean_output_chars, tokens
 from arena.plan._models import Estimate, JudgePlan
@@ -47,6 +47,7 @@ def plan_stored_judge(
     """What ``arena judge RUN`` would do on a stored run: the very pairs it would take
     (:func:`arena.battles._runner.stored_pairs`), each with the fate it would give it."""
     requests = _Requests.of(store, judge, store.run_dataset(run_id).judge, None)
+    requests.untrusted = untrusted_query(store.run(run_id).config)
     found = stored_pairs(store, run_id, pairs)
     return _judge_plan(store, judge, found, requests, concurrency=concurrency, measure=measure)
 
@@ -102,6 +103,8 @@ class _Requests:
     cached: int = 0
     sent: list[int] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
+    untrusted: bool = False
+    """The run's queries are not the team's text (its verdict keys say so)."""
 
     @classmethod
     def of(
@@ -131,7 +134,9 @@ class _Requests:
     def judge(self, case: GoldenCase, a: RunResult, b: RunResult) -> None:
         """Both orders of a stored pair, as the judge runner renders and caches them."""
         for first, second in ((a, b), (b, a)):
-            request = judge_request(self.spec, case, first, second, self.settings)
+            request = judge_request(
+                self.spec, case, first, second, self.settings, query_untrusted=self.untrusted
+            )
             size = _request_tokens(self.mode.conversations(request))
             self.calls += len(size)
             key = verdict_key(self.spec, request)

@@ -67,6 +67,8 @@ def plan_run(
     that no stored result has timed yet (one short request), else assume its speed.
     """
     cases = select_cases(dataset, tier, case_ids)
+    if store is not None:  # the versions arena run would use (files loaded dynamically)
+        variants = [store.covering(v) for v in variants]
     tasks = plan_tasks(variants, cases, repeats, user_model)
     run_id = stored_run(store, run_key(dataset, variants, cases, repeats, user_model))
     done = store.finished_results(run_id) if store is not None and run_id is not None else {}

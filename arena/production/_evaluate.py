@@ -85,7 +85,7 @@ def trace_flags(trace: ProductionTrace, limits: TraceLimits) -> dict[str, str]:
         flags["tool_error"] = f"tool call(s) failed: {', '.join(failed)}"
     if not trace.answer.strip() and not trace.error:
         flags["empty_answer"] = "the answer is empty"
-    reasons = suspected_injection(trace.answer, trace.query)
+    reasons = suspected_injection(trace.answer)  # the query is a user's: it exempts nothing
     if reasons:
         flags["injection"] = "the answer seems to address a grader: " + "; ".join(reasons)
     if limits.max_latency_s is not None and (trace.latency_s or 0) > limits.max_latency_s:

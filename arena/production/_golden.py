@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from arena.curation._grow import case_query, next_case_id, normalize_query
 from arena.errors import InputError
 from arena.golden import GoldenDataset, Tier, load_dataset
-from arena.golden._versioning import read_raw, save_edit, today
+from arena.golden._versioning import edit_lock, read_raw, save_edit, today
 from arena.production._replay import PRODUCTION
 from arena.storage import Store
 
@@ -90,6 +90,18 @@ def add_from_shadow(
     """
     if not reason.strip():
         raise InputError("give the reason the cases are added", field="reason")
+    with edit_lock(dataset_path):  # read, edit and save with no other edit between
+        return _add_from_shadow(store, run_id, dataset_path, cases, reason, category)
+
+
+def _add_from_shadow(
+    store: Store,
+    run_id: int,
+    dataset_path: str | Path,
+    cases: list[str],
+    reason: str,
+    category: str | None,
+) -> ShadowCases:
     target = load_dataset(dataset_path)
     category = shadow_category(target, category, file=str(dataset_path))
     trace_ids = shadow_config(store, run_id).get("trace_ids") or {}

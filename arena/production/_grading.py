@@ -70,6 +70,7 @@ def grade_request(trace: ProductionTrace, check: RubricCheck) -> PairRequest:
         answer_b=trace.answer,
         persona=check.persona,
         rubric=check.criterion,
+        query_untrusted=True,  # a user's query: repeating it exempts nothing
     )
 
 

@@ -5,8 +5,10 @@ Anthropic, LangSmith, GitHub, AWS, Slack and Google keys, bearer tokens, JWTs) w
 ``[email redacted]``, ``[phone redacted]`` and ``[key redacted]``; then
 :func:`arena.secrets.redact` replaces the values of this process's key variables and the
 credentials of any URL. Every string of a trace is redacted: the query, the messages, the
-answer, tool arguments and results, the error and the metadata. Every pattern has bounded
-repeats and starts only at a token boundary, so it runs in time linear in the text.
+answer, tool arguments and results (their keys too, nested), the error and the metadata.
+Every pattern has bounded repeats and starts only at a token boundary, so it runs in time
+linear in the text. Keys and tokens are taken out of everything stored even without
+``--redact`` (:func:`arena.secrets.scrub`); ``--redact`` adds personal data.
 """
 
 from __future__ import annotations
@@ -18,20 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.production._trace import ProductionTrace
+from arena.secrets import KEY_REDACTED, TOKEN_PATTERN, scrub, unique_key
 from arena.secrets import redact as redact_secrets
-
-_KEYS = "|".join(
-    (
-        r"sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,200}",  # OpenAI, Anthropic
-        r"lsv2_[a-z]{2}_[A-Za-z0-9_]{20,200}",  # LangSmith
-        r"(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,255}",  # GitHub
-        r"AKIA[0-9A-Z]{16}",  # AWS access key id
-        r"xox[abprs]-[A-Za-z0-9-]{10,200}",  # Slack
-        r"AIza[0-9A-Za-z_-]{35}",  # Google
-        r"eyJ[A-Za-z0-9_-]{8,2000}\.[A-Za-z0-9_-]{8,2000}\.[A-Za-z0-9_-]{8,2000}",  # JWT
-        r"(?i:bearer)\s{1,4}[A-Za-z0-9._~+/-]{16,2000}=*",
-    )
-)
 
 
 @dataclass(frozen=True)
@@ -49,9 +39,7 @@ def _phone_digits(text: str) -> bool:
 
 
 RULES: tuple[RedactionRule, ...] = (
-    RedactionRule(
-        "key", re.compile(rf"(?<![A-Za-z0-9_-])(?:{_KEYS})(?![A-Za-z0-9_])"), "[key redacted]"
-    ),
+    RedactionRule("key", TOKEN_PATTERN, KEY_REDACTED),  # the shapes the storage always redacts
     RedactionRule(
         "email",
         re.compile(
@@ -91,8 +79,12 @@ def redact_text(text: str, counts: dict[str, int] | None = None) -> str:
 def _redact_value(value: Any, counts: dict[str, int]) -> Any:
     if isinstance(value, str):
         return redact_text(value, counts)
-    if isinstance(value, dict):
-        return {k: _redact_value(v, counts) for k, v in value.items()}
+    if isinstance(value, dict):  # keys too: an e-mail used as a key in tool arguments
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            name = redact_text(key, counts) if isinstance(key, str) else key
+            out[unique_key(out, name)] = _redact_value(item, counts)
+        return out
     if isinstance(value, list):
         return [_redact_value(v, counts) for v in value]
     return value
@@ -106,7 +98,26 @@ def redact_trace(trace: ProductionTrace, counts: dict[str, int] | None = None) -
     clean = _redact_value(trace.model_dump(mode="json", exclude={"trace_id", "timestamp"}), found)
     trace_id = trace.trace_id
     if redact_text(trace_id, found) != trace_id:
-        trace_id = "trace-" + hashlib.sha256(trace_id.encode()).hexdigest()[:16]
+        trace_id = _hashed(trace_id)
     return ProductionTrace.model_validate(
         {**clean, "trace_id": trace_id, "timestamp": trace.timestamp}
+    )
+
+
+def _hashed(trace_id: str) -> str:
+    return "trace-" + hashlib.sha256(trace_id.encode()).hexdigest()[:16]
+
+
+def scrub_trace(trace: ProductionTrace) -> ProductionTrace:
+    """``trace`` with keys, tokens and credentials taken out of every string of it, keys of
+    tool arguments and metadata included (:func:`arena.secrets.scrub`): applied to every
+    trace read, with or without ``--redact``; the same object when there were none. An id
+    holding one is hashed."""
+    data = trace.model_dump(mode="json", exclude={"trace_id", "timestamp"})
+    clean = scrub(data)
+    trace_id = trace.trace_id if scrub(trace.trace_id) == trace.trace_id else None
+    if clean == data and trace_id is not None:
+        return trace
+    return ProductionTrace.model_validate(
+        {**clean, "trace_id": trace_id or _hashed(trace.trace_id), "timestamp": trace.timestamp}
     )

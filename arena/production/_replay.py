@@ -22,6 +22,7 @@ from arena.records.results import RunResult, TrajectoryStep
 from arena.runner import RunOptions, RunReport, run_key, run_suite, select_cases
 from arena.storage import Store
 from arena.variants.variant import Variant
+from arena.variants.version import content_version
 
 #: The name of the production contestant in a shadow run.
 PRODUCTION = "production"
@@ -64,11 +65,12 @@ def shadow_dataset(traces: list[ProductionTrace], source: str) -> GoldenDataset:
 
 
 def production_variant(traces: list[ProductionTrace], source: str) -> Variant:
-    """The production contestant: its version is a digest of the answers it gave."""
-    digest = hashlib.sha256(
-        json.dumps({t.case_id: [t.answer, t.error] for t in traces}, sort_keys=True).encode()
-    ).hexdigest()[:12]
-    return Variant.model_validate(
+    """The production contestant: its version covers everything read of each trace (answer,
+    tool calls, error, latency, tokens, cost, metadata), so a trace changed in the file is a
+    new contestant and its pairs are judged again (unchanged pairs keep their verdicts)."""
+    content = {t.case_id: t.model_dump(mode="json") for t in traces}
+    digest = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:12]
+    variant = Variant.model_validate(
         {
             "name": PRODUCTION,
             "description": f"production answers read from {source} ({digest})",
@@ -76,6 +78,7 @@ def production_variant(traces: list[ProductionTrace], source: str) -> Variant:
             "tools": [],
         }
     )
+    return variant.with_version(content_version(variant, content))
 
 
 def production_result(trace: ProductionTrace, variant: Variant, case: GoldenCase) -> RunResult:
@@ -127,6 +130,7 @@ def replay(
         )
     dataset = shadow_dataset(traces, source)
     production = production_variant(traces, source)
+    candidate = None if candidate is None else store.covering(candidate)  # as run_suite does
     variants = [production] if candidate is None else [candidate, production]
     label = f"shadow:{source}"
     opts = options or RunOptions()

@@ -22,8 +22,8 @@ from pydantic import BaseModel, Field
 from arena.battles import Battle, judge_run
 from arena.errors import InputError
 from arena.production._read import iter_traces
-from arena.production._redact import redact_trace
-from arena.production._replay import PRODUCTION, replay
+from arena.production._redact import redact_trace, scrub_trace
+from arena.production._replay import PRODUCTION, replay, shadow_dataset
 from arena.production._sample import Sample, SampleSpec, sample_traces
 from arena.production._trace import ProductionTrace
 from arena.production._unique import unique_ids
@@ -134,7 +134,8 @@ def sampled_traces(
     many of each redaction rule fired."""
     if isinstance(source, str | Path):
         path = source
-        traces = unique_ids(iter_traces(path), file=str(path), reread=lambda: iter_traces(path))
+        again = (lambda: iter_traces(path)) if Path(path).is_file() else None  # not a pipe
+        traces = unique_ids(iter_traces(path), file=str(path), reread=again)
     else:
         traces = unique_ids(((f"trace #{n}", t) for n, t in enumerate(source, 1)), file=None)
     try:
@@ -146,6 +147,9 @@ def sampled_traces(
     counts: dict[str, int] = {}
     if redact:
         sample.traces = [redact_trace(t, counts) for t in sample.traces]
+    sample.traces = [scrub_trace(t) for t in sample.traces]  # keys and tokens: always
+    label = str(source) if isinstance(source, str | Path) else "the traces"
+    shadow_dataset(sample.traces, label)  # cases it cannot make are refused before any db
     return sample, counts
 
 

@@ -4,8 +4,9 @@ id is hashed, so ``trace-<hash of X>`` given as an id would collide with ``X``).
 
 Sampling keeps a share of the traces, but a trace id given twice is bad input wherever it is:
 which of the two is production's answer would be a guess. The pass keeps 8 bytes per trace (a
-digest of its id), not the traces; at the end of the pass a duplicated digest is looked up
-again in the file to name both lines. An id made from the query (a CSV row without an id:
+digest of its id, and its line number), not the traces; at the end of the pass a duplicated
+digest is looked up again in a file to name the id (a pipe cannot be read again: its two lines
+are named from the numbers kept). An id made from the query (a CSV row without an id:
 :func:`~arena.production._langsmith_runs.query_id`) is not checked: two such rows are one
 query asked twice, which sampling counts once.
 """
@@ -13,6 +14,7 @@ query asked twice, which sampling counts once.
 from __future__ import annotations
 
 import hashlib
+import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 
@@ -22,6 +24,7 @@ from arena.errors import InputError
 from arena.production._langsmith_runs import query_id
 from arena.production._trace import ProductionTrace
 
+_ENDING = re.compile(r"\d+$")
 Placed = Iterable[tuple[str, ProductionTrace]]
 
 
@@ -48,17 +51,23 @@ def unique_ids(
 ) -> Iterator[ProductionTrace]:
     """The traces of ``placed`` ((place, trace) pairs), lazily; at the end of the pass,
     InputError (field ``trace_id``) naming both places of a trace id given twice.
-    ``reread`` gives the pairs again (a file), to name the first place; else its ordinal."""
+    ``reread`` gives the pairs again (a file), to name the id; without it (a pipe) the places
+    are named from the numbers kept in the pass."""
     digests: array[int] = array("Q")
-    for number, (_, trace) in enumerate(placed):
+    numbers: array[int] = array("Q")  # the number ending each place ("line 3", "run #3")
+    prefix = "trace #"
+    for number, (where, trace) in enumerate(placed):
         made = trace.trace_id == query_id(trace.query)
         digests.append(_digest(f"\0{number}" if made else trace.case_id))  # made: unique
+        found = _ENDING.search(where)
+        prefix = where[: found.start()] if found else "trace #"  # one kind of place a source
+        numbers.append(int(found.group()) if found else number + 1)
         yield trace
     repeat = _first_repeat(digests)
     if repeat is None:
         return
     first, second = repeat
-    places = {first: f"trace #{first + 1}", second: f"trace #{second + 1}"}
+    places = {n: f"{prefix}{numbers[n]}" for n in (first, second)}
     ids: dict[int, ProductionTrace] = {}
     if reread is not None:
         for number, (where, trace) in enumerate(reread()):

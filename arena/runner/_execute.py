@@ -29,12 +29,36 @@ async def execute_task(
     run_id: int,
     timeout_s: float,
     agents: AgentCache | None = None,
+    loaded: dict[str, str] | None = None,
 ) -> RunResult:
     """Run the task's agent on its case and return the result (errors are recorded, not raised).
 
     ``agents`` shares built agents between the tasks of a run (run_suite passes one); without
-    it the agent is built for this task alone.
+    it the agent is built for this task alone. ``loaded``, when given, receives the project
+    files the agent loaded while it was built and ran beyond its static code (a dynamic
+    import: :mod:`arena.factories._loaded`), to be stored with ``Store.record_loaded``.
     """
+    variant = task.variant
+    if loaded is None or not variant.version.code or AgentCache.shared(variant):
+        return await _execute_task(task, model, sandbox_dir, run_id, timeout_s, agents)
+    from arena.factories._imports import project_roots
+    from arena.factories._loaded import recording
+
+    roots = project_roots(variant.source_file)
+    with recording(roots, frozenset(variant.version.code)) as seen:  # this agent's own loads
+        result = await _execute_task(task, model, sandbox_dir, run_id, timeout_s, agents)
+    loaded.update(seen.files)
+    return result
+
+
+async def _execute_task(
+    task: Task,
+    model: CachingChatModel,
+    sandbox_dir: Path,
+    run_id: int,
+    timeout_s: float,
+    agents: AgentCache | None = None,
+) -> RunResult:
     from arena.agents.research.sandbox import Sandbox
     from arena.agents.research.tools import use_sandbox
 

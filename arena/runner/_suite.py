@@ -96,6 +96,7 @@ def open_suite_run(
     """Check the run, then open it (or the stored run with the same key): what ``arena run``
     does before its first task. InputError on bad input, before anything is written."""
     check_run(variants, options)  # bad input fails before anything is written or called
+    variants = [store.covering(v) for v in variants]  # files its runs loaded dynamically
     cases = select_cases(dataset, options.tier, options.case_ids)
     user_model = check_user_models(cases, options)
     if options.offered_tools_only:
@@ -170,6 +171,7 @@ async def execute_tasks(
             / safe_name(task.variant.name)
             / f"{safe_name(task.case.id)}-r{task.repeat}"
         )  # never a raw id
+        loaded: dict[str, str] = {}
         result = await execute_task(
             task,
             models[(task.variant.name, task.repeat)],
@@ -177,8 +179,12 @@ async def execute_tasks(
             run_id,
             task.case.timeout_s or options.case_timeout_s,
             agents,
+            loaded,
         )
         result.id = await store_call(store, store.save_result, result)
+        if loaded:  # what it loaded dynamically: the next version covers it
+            static = task.variant.version.static_hash
+            await store_call(store, store.record_loaded, static, loaded)
         return _Finished(result)
 
     async def elsewhere(task: Task) -> Any:  # the same work, run by options.executor

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sqlalchemy import delete, select
 
 from arena.records.results import utcnow
+from arena.secrets import scrub
+from arena.storage._results import scrubbed
 from arena.storage._tables import BattleRow, VerdictCacheRow
 from arena.storage._votes import battle_row, first_votes, store_vote
 from arena.storage._writes import upsert
@@ -67,6 +69,7 @@ class BattleStoreMixin:
         failed loses nothing); otherwise the old row is replaced atomically. A person's battle
         (a vote) is stored by :meth:`save_vote`'s rules instead: never replaced.
         """
+        battle = scrubbed(battle)  # a judge's rationale may echo a key: never stored
         if battle.judge.is_human:
             return self.save_vote(battle)
 
@@ -140,7 +143,7 @@ class BattleStoreMixin:
 
     def put_verdict(self, key: str, verdict: Verdict) -> None:
         """Cache a verdict (only successful ones are worth caching); the latest one wins."""
-        value: dict[str, Any] = verdict.model_dump(mode="json")
+        value: dict[str, Any] = scrub(verdict.model_dump(mode="json"))
         values = {
             "key": key,
             "judge_key": verdict.judge.key,

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+from pydantic import BaseModel
 from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
 from arena.records.results import RunResult, utcnow
+from arena.secrets import scrub
 from arena.storage import _statements as statements
 from arena.storage._tables import (
     BattleRow,
@@ -79,6 +83,17 @@ def _insert_new(s: Session, data: dict[str, object]) -> int | None:
 
 def _id_of(s: Session, data: dict[str, object]) -> int | None:
     return s.scalar(select(ResultRow.id).where(*(getattr(ResultRow, k) == data[k] for k in _KEY)))
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def scrubbed(record: M) -> M:
+    """``record`` with keys, tokens and credentials taken out of every string of it
+    (:func:`arena.secrets.scrub`, dict keys included); the same object when there were none."""
+    data = record.model_dump(mode="json")
+    clean = scrub(data)
+    return record if clean == data else type(record).model_validate(clean)
 
 
 def replace_result(s: Session, result: RunResult) -> int:

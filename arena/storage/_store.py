@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 from arena.errors import InputError, NotFound
 from arena.golden import GoldenDataset, case_hash, dataset_hash
 from arena.records.results import RunInfo, RunResult, utcnow
+from arena.secrets import scrub
 from arena.storage import _statements as statements
 from arena.storage._battles import BattleStoreMixin
 from arena.storage._engine import (
@@ -25,8 +26,9 @@ from arena.storage._engine import (
     write_engine,
 )
 from arena.storage._from_rows import result_record, run_info
+from arena.storage._loaded import LoadedStoreMixin
 from arena.storage._mutations import MutationStoreMixin
-from arena.storage._results import replace_result
+from arena.storage._results import replace_result, scrubbed
 from arena.storage._schema import SchemaUpgrade, prepare_schema
 from arena.storage._scores import ScoreStoreMixin
 from arena.storage._tables import (
@@ -45,7 +47,7 @@ ResultKey = tuple[str, str, int]
 T = TypeVar("T")
 
 
-class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
+class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin, LoadedStoreMixin):
     """A database of arena runs. Each write commits at once, so a killed run loses nothing."""
 
     def __init__(self, url: str | None = None, *, read_only: bool = False) -> None:
@@ -152,7 +154,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
             "hash": variant.version_hash,
             "description": variant.description,
             "config": {
-                **variant.model_dump(mode="json"),
+                **scrub(variant.model_dump(mode="json")),
                 VERSION_KEY: variant.version.model_dump(),
             },
         }
@@ -172,7 +174,12 @@ class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
             inserted = insert_ignore(
                 s,
                 RunRow,
-                {"key": key, "dataset_id": dataset_id, "config": config, "status": "running"},
+                {
+                    "key": key,
+                    "dataset_id": dataset_id,
+                    "config": scrub(config),
+                    "status": "running",
+                },
                 ["key"],
             )
             run_id = s.scalar(select(RunRow.id).where(RunRow.key == key))
@@ -267,7 +274,8 @@ class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
         with its trajectory, and its scores and battles (which judged the old output) are
         deleted in the same transaction.
         """
-        return self._write(lambda s: replace_result(s, result))
+        clean = scrubbed(result)  # keys, tokens and credentials never stored
+        return self._write(lambda s: replace_result(s, clean))
 
     def finished_result(self, run_id: int, key: ResultKey) -> RunResult | None:
         """The stored result without error for (variant hash, case hash, repeat), or None."""
@@ -325,7 +333,7 @@ class Store(BattleStoreMixin, ScoreStoreMixin, MutationStoreMixin):
 
     def put(self, key: str, model: str, value: dict[str, Any]) -> None:
         """ResponseStore: cache a model reply, replacing any older one (committed at once)."""
-        values = {"key": key, "model": model, "value": value, "created_at": utcnow()}
+        values = {"key": key, "model": model, "value": scrub(value), "created_at": utcnow()}
         dialect = self.engine.dialect.name
         if dialect not in statements.UPSERT_DIALECTS:
             self._write(lambda s: upsert(s, ResponseCacheRow, values, ["key"]))

@@ -274,3 +274,15 @@ class SchemaReleaseRow(Base):
     revision: Mapped[str] = mapped_column(String(32))
     release: Mapped[str] = mapped_column(String(50))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LoadedFileRow(Base):
+    """A project file agents of a variant's static version were seen loading at run time
+    beyond its static code (``arena.factories._loaded``): its path and first content hash."""
+
+    __tablename__ = "loaded_files"
+    __table_args__ = (UniqueConstraint("variant_hash", "path"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    variant_hash: Mapped[str] = mapped_column(String(32), index=True)
+    path: Mapped[str] = mapped_column(Text)
+    digest: Mapped[str] = mapped_column(String(32))

@@ -14,13 +14,20 @@ from tests.docs.blocks import ROOT
 pytestmark = pytest.mark.unit
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-TWO_COMMANDS = """```bash
-# 1. Set up and run the demo on the embedded defaults (a real local LLM via llama.cpp, SQLite):
-python3 -m venv .venv && .venv/bin/pip install -e '.[local]' && .venv/bin/arena demo && source .venv/bin/activate
-# 2. Set up and run the tests (unit tests offline, integration tests on the real local model):
-bash .ci/run
-```
-"""
+TWO_COMMANDS = "\n".join(
+    [
+        "```bash",
+        "# 1. Set up and run the demo on the embedded defaults (a real local LLM via llama.cpp, "
+        "SQLite):",
+        "python3 -m venv .venv && .venv/bin/pip install -e '.[local]' && .venv/bin/arena demo"
+        " && source .venv/bin/activate",
+        "# 2. Set up and run the tests (unit tests offline, integration tests on the real local "
+        "model):",
+        "bash .ci/run",
+        "```",
+        "",
+    ]
+)
 
 
 def test_the_readme_starts_with_the_two_commands() -> None:

@@ -1,0 +1,69 @@
+"""A team's project whose factory imports a module only at run time
+(``importlib.import_module``), for the tests of run-time loaded files."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from arena.variants.variant import Variant, load_variant
+from tests.support.shop_project import Project
+
+DYNAMIC = """
+import importlib
+
+from langchain_core.messages import AIMessage
+from langgraph.graph import END, START, MessagesState, StateGraph
+
+from {common}.faq import ANSWER
+
+
+def build(ctx):
+    async def reply(state: MessagesState):
+        said = await ctx.model.ainvoke(state["messages"])
+        policy = importlib.import_module("policy_" + "{tag}")
+        return {{"messages": [AIMessage(content=f"{{said.content}} {{ANSWER}} {{policy.WHEN}}")]}}
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("reply", reply)
+    graph.add_edge(START, "reply")
+    graph.add_edge("reply", END)
+    return graph.compile()
+"""
+
+
+class DynamicProject(Project):
+    """The shop project plus a factory that imports ``policy_<tag>.py`` only at run time."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.tag = self.pkg.removeprefix("shopbot_")
+        self.policy = f"policy_{self.tag}.py"
+        self.write(f"{self.pkg}/dynamic.py", DYNAMIC.format(common=self.common, tag=self.tag))
+        self.write(self.policy, 'WHEN = "Refunds take 5 days."\n')
+        self.write(
+            "variants/dyn.yaml",
+            f"name: dyn\nagent: {self.pkg}.dynamic:build\nmodel: {{spec: 'fake:echo'}}\n",
+        )
+
+    def dynamic(self) -> Variant:
+        return load_variant(self.root / "variants" / "dyn.yaml")
+
+    def plain(self) -> Variant:
+        """The project's other agent: it loads nothing at run time."""
+        return self.variant()
+
+    def forget_policy(self) -> None:
+        """A new process would import the edited policy (``sys.modules`` keeps the old)."""
+        sys.modules.pop(self.policy.removesuffix(".py"), None)
+
+
+def dynamic_project(root: Path) -> Iterator[DynamicProject]:
+    """A fixture body: the project, and afterwards ``sys.path`` and ``sys.modules`` restored."""
+    before = list(sys.path)
+    made = DynamicProject(root)
+    yield made
+    sys.path[:] = before
+    made.forget_modules()
+    made.forget_policy()
