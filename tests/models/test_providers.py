@@ -33,7 +33,7 @@ def registry() -> Iterator[None]:
 
 
 def test_builtin_providers_are_registered() -> None:
-    assert provider_names()[:3] == ("local", "openai", "fake")
+    assert provider_names()[:4] == ("local", "openai", "langchain", "fake")
     for name in ("local", "openai", "fake"):
         provider = PROVIDERS.lookup(name)
         assert isinstance(provider, Provider) and provider.name == name
@@ -43,7 +43,7 @@ def test_builtin_providers_are_registered() -> None:
 def test_unknown_provider_is_an_input_error_naming_kind_name_and_known() -> None:
     with pytest.raises(UnknownName, match=r"^unknown model provider 'azure'; known: ") as e:
         PROVIDERS.lookup("azure")
-    assert e.value.known[:3] == ("local", "openai", "fake") and e.value.kind == "model provider"
+    assert e.value.known[:4] == ("local", "openai", "langchain", "fake") and e.value.kind == "model provider"
     with pytest.raises(ValueError, match="PROVIDER:NAME with PROVIDER one of local, openai"):
         ModelConfig(spec="azure:gpt-4o")
 
