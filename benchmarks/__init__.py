@@ -25,6 +25,7 @@ BENCHMARKS = (
     "ratings_e2e_bench",
     "ray_bench",
     "runner_bench",
+    "scoring_checks_bench",
     "sequence_paths",
     "sequential_bench",
     "sequential_strategies",
