@@ -43,7 +43,8 @@ def test_builtin_providers_are_registered() -> None:
 def test_unknown_provider_is_an_input_error_naming_kind_name_and_known() -> None:
     with pytest.raises(UnknownName, match=r"^unknown model provider 'azure'; known: ") as e:
         PROVIDERS.lookup("azure")
-    assert e.value.known[:4] == ("local", "openai", "langchain", "fake") and e.value.kind == "model provider"
+    assert e.value.known[:4] == ("local", "openai", "langchain", "fake")
+    assert e.value.kind == "model provider"
     with pytest.raises(ValueError, match="PROVIDER:NAME with PROVIDER one of local, openai"):
         ModelConfig(spec="azure:gpt-4o")
 
