@@ -49,6 +49,7 @@ def _run(store: Store, variants: list[Variant], **options: object) -> RunReport:
 
 def _output(report: RunReport, name: str) -> str:
     (result,) = [r for r in report.results if r.variant == name]
+    assert result.error is None, result.error  # say why the agent failed, not only ''
     return result.output or ""
 
 

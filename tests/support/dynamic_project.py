@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,10 +39,16 @@ class DynamicProject(Project):
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
+        # The agent imports policy_<tag> from the project's root at run time, as a team's
+        # agent run from its root does: the root on sys.path whatever the working directory
+        # and whatever earlier tests of the process left there (the fixture restores it).
+        if str(self.root) not in sys.path:
+            sys.path.insert(0, str(self.root))
         self.tag = self.pkg.removeprefix("shopbot_")
         self.policy = f"policy_{self.tag}.py"
         self.write(f"{self.pkg}/dynamic.py", DYNAMIC.format(common=self.common, tag=self.tag))
         self.write(self.policy, 'WHEN = "Refunds take 5 days."\n')
+        importlib.invalidate_caches()  # the new files are found by a finder made before
         self.write(
             "variants/dyn.yaml",
             f"name: dyn\nagent: {self.pkg}.dynamic:build\nmodel: {{spec: 'fake:echo'}}\n",
