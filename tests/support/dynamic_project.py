@@ -68,9 +68,17 @@ class DynamicProject(Project):
 
 def dynamic_project(root: Path) -> Iterator[DynamicProject]:
     """A fixture body: the project, and afterwards ``sys.path`` and ``sys.modules`` restored."""
+    from arena.models._fake import _SCRIPTS, _echo, register_fake
+
     before = list(sys.path)
+    scripts = dict(_SCRIPTS)
+    # fake:echo as shipped: a test earlier in the process may have registered another script
+    # under its name (one that answers 401), and these agents run on it.
+    register_fake("echo", [_echo], cycle=True)
     made = DynamicProject(root)
     yield made
+    _SCRIPTS.clear()
+    _SCRIPTS.update(scripts)
     sys.path[:] = before
     made.forget_modules()
     made.forget_policy()
