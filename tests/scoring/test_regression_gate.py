@@ -7,9 +7,12 @@ with ``arena baseline save baseline --export``).
 * The unchanged prompt passes the gate on three consecutive fresh runs (a new database each
   time, so every answer is asked of the model again) with repeats: no flapping.
 
-To stay within a few minutes on 2 cores the runs keep to four critical cases (three for the
-fresh runs) with two repeats (``--cases``), so ``critical_missing`` (critical cases not run)
-is left out of the blocking rules here; the shipped workflow runs the whole critical tier.
+To stay within a few minutes on 2 cores the runs keep to two critical cases with two repeats
+(``--cases``). The degraded prompt runs HP-001, which needs a web search (the local model still
+calls the calculator on HP-003 when told not to use tools), beside GF-003, which needs no tool
+and must not be reported broken; the fresh runs use HP-003 and GF-003. ``critical_missing``
+(critical cases not run) is therefore left out of the blocking rules here; the shipped
+workflow runs the whole critical tier.
 """
 
 from __future__ import annotations
@@ -26,14 +29,14 @@ pytestmark = [pytest.mark.regression, pytest.mark.integration]
 
 REPO = Path(__file__).resolve().parents[2]
 BASELINE = REPO / "baselines" / "baseline.json"
-CASES = "HP-001,HP-003,GF-001,GF-003"
 #: The flapping check leaves out HP-001, the slowest case (two minutes a repeat on a loaded
-#: machine): three fresh runs of the rest still ask the model every answer three times.
-STABLE_CASES = "HP-003,GF-001,GF-003"
+#: machine): three fresh runs of these still ask the model every answer three times.
+STABLE_CASES = "HP-003,GF-003"
+BROKEN_CASES = "HP-001,GF-003"
 BLOCK = "suite_drop,critical_broken,happy_path_fail,category_broken"
 
 
-def _gate(tmp: Path, candidate: str, db: str, cases: str = CASES) -> tuple[int, Any, str]:
+def _gate(tmp: Path, candidate: str, db: str, cases: str) -> tuple[int, Any, str]:
     """`arena gate` on the local model; the pairwise judge is left out to save minutes (the
     judge on the local model is covered by the integration tests)."""
     reports = tmp / "reports"
@@ -78,19 +81,19 @@ def test_the_unchanged_prompt_passes_three_fresh_runs(
         assert doc["regression"]["broken_cases"] == [] or all(
             r["severity"] != "block" for r in doc["regression"]["reasons"]
         ), md
-        assert len(doc["regression"]["compared_cases"]) == 3
+        assert len(doc["regression"]["compared_cases"]) == 2
 
 
 def test_a_prompt_that_forbids_tools_fails_the_gate_and_says_why(
     local_db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, doc, md = _gate(tmp_path, "broken-no-tools", local_db_url)
+    code, doc, md = _gate(tmp_path, "broken-no-tools", local_db_url, BROKEN_CASES)
     capsys.readouterr()
     assert code == 1, md
     regression = doc["regression"]
     blocking = [r for r in regression["reasons"] if r["severity"] == "block"]
     broken = {r["case_id"] for r in blocking if r["case_id"]}
-    assert broken and broken <= set(CASES.split(","))
+    assert broken == {"HP-001"}, md
     for reason in blocking:
         if reason["case_id"]:
             assert reason["kind"] in ("trajectory", "output", "behavior", "error"), reason
