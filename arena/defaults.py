@@ -1,5 +1,5 @@
 """Names and defaults shared across layers, each declared once: the golden tiers, the default
-pairwise judge and the bootstrap rounds of a rating's intervals.
+pairwise judge, the bootstrap rounds of a rating's intervals and the built-in agent's tools.
 
 A foundation module (stdlib only), so the CLI can build its parsers without heavy imports.
 """
@@ -34,3 +34,17 @@ DEFAULT_JUDGE = "local:qwen2.5-coder-1.5b"
 
 BOOTSTRAP_ROUNDS = 1000
 """Default bootstrap rounds of a rating's (or a judge accuracy's) 95% interval."""
+
+TOOL_NAMES: tuple[str, ...] = (
+    "search_web",
+    "search_papers",
+    "calculate",
+    "extract_findings",
+    "compare_sources",
+    "write_file",
+)
+"""The built-in research agent's tools, in their order: a variant's ``tools:`` chooses among
+them, and an agent that declares none is given all of them. Declared here, below the agents,
+for the layers that check a variant; :mod:`arena.agents.research.tools` builds the same names
+(its bytes are part of the built-in agent's version, so it keeps its own spelling; a test
+holds the two equal)."""

@@ -47,7 +47,7 @@ def _yaml(folder: Path) -> list[tuple[str, Callable[[], object], float]]:
     from arena.errors import InputError
     from arena.inputs.files import parse_yaml
     from arena.variants.variant import load_variant
-    from tests.golden.test_hostile_variants import BOMB, HOSTILE_YAML
+    from tests.variants.test_hostile_variants import BOMB, HOSTILE_YAML
 
     bomb = folder / "bomb.yaml"
     bomb.write_text(BOMB)

@@ -207,3 +207,57 @@ def test_judges_depend_on_core_types_only() -> None:
         and not any(other == ok or other.startswith(ok + ".") for ok in JUDGES_MAY_IMPORT)
     )
     assert outside == []
+
+
+MOST_LAYERS = 8
+"""A few named layers, so that the order says something a reader can use."""
+
+
+def _package_pattern(pattern: str) -> str:
+    """The package a layer pattern lists: ``pkg`` for ``pkg`` and for ``pkg.*``."""
+    return pattern.removesuffix(".*")
+
+
+def test_a_few_layers_each_listing_whole_packages() -> None:
+    # a top-level package (`pkg` and `pkg.*`, both) or a root module of `arena`; never a
+    # sub-package, whose siblings would then live on another layer
+    assert len(LAYERS) <= MOST_LAYERS, [name for name, _ in LAYERS]
+    partial = []
+    for name, patterns in LAYERS:
+        for pattern in patterns:
+            package = _package_pattern(pattern)
+            top = package == "judges" or (package.count(".") == 1 and package.startswith("arena."))
+            is_package = package in MODULES and MODULES[package].name == "__init__.py"
+            # the root `arena` is the package's face: its sub-packages are packages of their own
+            whole = package == "arena" or (
+                top
+                and package in MODULES
+                and (not is_package or {package, f"{package}.*"} <= set(patterns))
+            )
+            if not whole:
+                partial.append(f"{name}: {pattern}")
+    assert partial == []
+
+
+def test_no_package_is_listed_on_two_layers() -> None:
+    # a pattern naming a sub-package (`arena.agents.research`) counts for its top package
+    where: dict[str, set[str]] = {}
+    for name, patterns in LAYERS:
+        for pattern in patterns:
+            top = ".".join(_package_pattern(pattern).split(".")[:2])
+            where.setdefault("judges" if top.startswith("judges") else top, set()).add(name)
+    assert {package: sorted(names) for package, names in where.items() if len(names) > 1} == {}
+
+
+def test_every_layer_imports_the_layer_below_it() -> None:
+    # two adjacent layers neither of which imports the other are one layer in two names
+    below = [
+        f"{LAYERS[index][0]} imports nothing of {LAYERS[index - 1][0]}"
+        for index in range(1, len(LAYERS))
+        if not any(
+            layer_of(module) == index and layer_of(other) == index - 1
+            for module, others in GRAPH.items()
+            for other in others
+        )
+    ]
+    assert below == []

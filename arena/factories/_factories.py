@@ -143,7 +143,7 @@ def _check_tools(variant: FactoryVariant, spec: FactorySpec) -> None:
             field="tools",
         )
     if declared is None:  # a plugin's architecture: the built-in tools
-        from arena.agents.research.tools import TOOL_NAMES
+        from arena.defaults import TOOL_NAMES
 
         available, whose = list(TOOL_NAMES), "the built-in tools (the agent declares none)"
     else:

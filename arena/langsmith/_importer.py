@@ -43,7 +43,7 @@ def _tools(examples: Sequence[dict[str, Any]], given: Sequence[str] | None) -> l
             seen[str(tool)] = None
     if seen:
         return list(seen)
-    from arena.agents.research.tools import TOOL_NAMES
+    from arena.defaults import TOOL_NAMES
 
     return list(TOOL_NAMES)
 

@@ -81,7 +81,7 @@ def variant_tools(variant: Variant) -> list[str]:
         spec = vet_variant(variant)
         if spec.tools is not None:
             return [t.name for t in spec.select(variant.tools)]
-    from arena.agents.research.tools import TOOL_NAMES
+    from arena.defaults import TOOL_NAMES
 
     return list(variant.tools) if variant.tools is not None else list(TOOL_NAMES)
 

@@ -176,7 +176,7 @@ def _dataset_task(variant: Variant, cases: list[GoldenCase]) -> tuple[float, flo
 
 
 def _all_tools() -> int:
-    from arena.agents.research.tools import TOOL_NAMES
+    from arena.defaults import TOOL_NAMES
 
     return len(TOOL_NAMES)
 

@@ -47,7 +47,7 @@ def role_models(variant: Variant, model: CachingChatModel) -> dict[str, BaseChat
 
 def enabled_tools(variant: Variant) -> list[str]:
     """The tool names a variant enables (all of them when it does not say)."""
-    from arena.agents.research.tools import TOOL_NAMES
+    from arena.defaults import TOOL_NAMES
 
     return list(variant.tools) if variant.tools is not None else list(TOOL_NAMES)
 

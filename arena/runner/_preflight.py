@@ -82,7 +82,7 @@ def offered_tools(variant: Variant) -> set[str] | None:
     factory declares (whatever the variant's ``tools:`` selects of them, so a variant that
     drops a tool still fails the cases needing it: a regression, not bad input); None when
     the factory declares none (only its built graph says)."""
-    from arena.agents.research.tools import TOOL_NAMES
+    from arena.defaults import TOOL_NAMES
     from arena.factories._factories import vet_variant
     from arena.variants.variant import ARCHITECTURES
 

@@ -278,7 +278,7 @@ def _resolve_prompt(file: Path, raw: dict[str, Any]) -> dict[str, Any]:
 def _check_tools(file: Path, variant: Variant) -> None:
     if variant.tools is None:
         return
-    from arena.agents.research.tools import TOOL_NAMES
+    from arena.defaults import TOOL_NAMES
 
     unknown = sorted(set(variant.tools) - set(TOOL_NAMES))
     if unknown:

@@ -22,23 +22,22 @@ Generated from `docs/architecture.yaml` when the site is built (see
 `docs/hooks/architecture.py`). The same file is what `tests/test_layers.py` enforces, so this
 page always matches the check.
 
-## Where things live
-
-| package | what it does |
-| --- | --- |
-"""
-
-LAYERS_INTRO = """
 ## Layers
 
-The modules of `arena` and `judges` import one another in one direction, from bottom to top.
-A module may import modules in its own layer and in the layers below it. Every import
-counts: at module level, inside functions, and under `TYPE_CHECKING`. `tests/test_layers.py`
-walks every module's imports with `ast`. It fails on any import cycle, on any import that
-points up this order, on a module in no layer, and on a package missing from the table above.
-A module's layer is the first (from the bottom) whose patterns match its name (`*` matches
-any rest of the name).
+`arena` and `judges` are a few layers of whole packages, bottom to top. A module may import
+modules of its own layer and of the layers below it, never in a cycle; each layer imports the
+one below it. Every import counts: at module level, inside functions, and under
+`TYPE_CHECKING`. `tests/test_layers.py` walks every module's imports with `ast` and fails on
+any import cycle, on any import that points up this order, on a module in no layer, on a
+package on two layers, and on a package missing from the table below.
 
+"""
+
+PACKAGES_INTRO = """
+## Where things live
+
+| package | layer | what it does |
+| --- | --- | --- |
 """
 
 OUTRO = """
@@ -57,19 +56,33 @@ def _names(text: str) -> str:
     return ", ".join(f"`{name.strip()}`" for name in text.split(","))
 
 
+def _packages(layer: dict[str, Any]) -> list[str]:
+    """The packages a layer lists, in order: ``pkg`` once for its patterns ``pkg`` and ``pkg.*``."""
+    return list(dict.fromkeys(pattern.removesuffix(".*") for pattern in layer["modules"]))
+
+
+def _layer_of(name: str, data: dict[str, Any]) -> str:
+    for layer in data["layers"]:
+        if name in _packages(layer):
+            return str(layer["name"])
+    return ""
+
+
 def render_architecture(data: dict[str, Any] | None = None) -> str:
     """The whole Architecture page as Markdown."""
     data = data or load()
-    rows = [
-        f"| {_names(entry['name'])} (`{entry['path']}`) | {' '.join(entry['does'].split())} |"
-        for entry in data["packages"]
-    ]
     layers = []
     for number, layer in enumerate(data["layers"], start=1):
-        about = f" ({layer['about']})" if layer.get("about") else ""
-        modules = ", ".join(f"`{module}`" for module in layer["modules"])
-        layers.append(f"{number}. **{layer['name']}**{about}: {modules}")
-    return "\n".join([INTRO + "\n".join(rows), LAYERS_INTRO + "\n".join(layers), OUTRO])
+        about = f" ({' '.join(layer['about'].split())})" if layer.get("about") else ""
+        packages = ", ".join(f"`{package}`" for package in _packages(layer))
+        layers.append(f"{number}. **{layer['name']}**{about}: {packages}")
+    rows = [
+        f"| {_names(entry['name'])} (`{entry['path']}`) "
+        f"| {_layer_of(entry['name'].split(',')[0].strip(), data)} "
+        f"| {' '.join(entry['does'].split())} |"
+        for entry in data["packages"]
+    ]
+    return "\n".join([INTRO + "\n".join(layers), PACKAGES_INTRO + "\n".join(rows), OUTRO])
 
 
 def on_files(files: Any, config: Any) -> Any:

@@ -16,6 +16,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool
 from pydantic import Field
 
+from arena.agents.research import tools as research_tools
 from arena.agents.research.calculator import safe_calculate
 from arena.agents.research.corpus import (
     Corpus,
@@ -26,7 +27,8 @@ from arena.agents.research.corpus import (
     tokenize,
 )
 from arena.agents.research.sandbox import Sandbox
-from arena.agents.research.tools import TOOL_NAMES, build_tools
+from arena.agents.research.tools import build_tools
+from arena.defaults import TOOL_NAMES  # declared below the agents (docs/architecture.yaml)
 from arena.errors import InputError
 from arena.golden import load_dataset
 
@@ -499,7 +501,7 @@ def test_invalid_arguments_return_errors(
 
 
 def test_build_tools_all(tools: dict[str, BaseTool]) -> None:
-    assert tuple(tools) == TOOL_NAMES
+    assert tuple(tools) == TOOL_NAMES == research_tools.TOOL_NAMES
     for tool in tools.values():
         assert 20 <= len(tool.description) <= 160
     assert set(tools["extract_findings"].args) == {"text", "focus"}

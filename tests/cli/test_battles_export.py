@@ -17,7 +17,7 @@ from arena.models import register_fake
 from arena.storage import Store
 from arena.votes import cast_vote, next_pair
 from judges import human_judge
-from tests.judges.test_judges import _prefers_300, _run, _spec
+from tests.battles.test_judges import _prefers_300, _run, _spec
 
 pytestmark = pytest.mark.unit
 

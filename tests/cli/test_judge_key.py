@@ -14,7 +14,7 @@ from arena.cli import main
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec
-from tests.judges.test_judges import _prefers_300, _run
+from tests.battles.test_judges import _prefers_300, _run
 
 pytestmark = pytest.mark.unit
 

@@ -70,7 +70,7 @@ def test_the_chain_is_bounded(tmp_path: Path) -> None:
 
 def test_a_spec_built_in_code_is_checked_before_any_battle(tmp_path: Path, store: Store) -> None:
     from arena.battles import judge_run
-    from tests.judges.test_judges import _run
+    from tests.battles.test_judges import _run
 
     run_id = _run(store)
     calls: list[str] = []

@@ -13,7 +13,7 @@ from arena.gate._compare import _decide, _saving, compare_markdown, compare_vari
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec
-from tests.judges.test_judges import _answers, _prefers_300, _run
+from tests.battles.test_judges import _answers, _prefers_300, _run
 
 pytestmark = pytest.mark.unit
 

@@ -12,7 +12,7 @@ from arena.gate._compare import compare_markdown, compare_variants
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec
-from tests.judges.test_judges import _run
+from tests.battles.test_judges import _run
 
 pytestmark = pytest.mark.unit
 

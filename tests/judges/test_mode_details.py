@@ -26,9 +26,9 @@ from judges._types import Seat
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 from judges.modes.checklist._items import item_grades
 from judges.modes.checklist._view import result_details
+from tests.battles.test_judges import _prefers_300
 from tests.judges.test_checklist import _grader
 from tests.judges.test_checklist import _run as _checklist_run
-from tests.judges.test_judges import _prefers_300
 
 pytestmark = pytest.mark.unit
 

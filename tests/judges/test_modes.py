@@ -22,7 +22,7 @@ from judges import parse_judge as parse
 from judges._behavior import LLMBehaviorGrader
 from judges._parsing import parse_verdict
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
-from tests.judges.test_judges import _prefers_300, _run
+from tests.battles.test_judges import _prefers_300, _run
 
 pytestmark = pytest.mark.unit
 

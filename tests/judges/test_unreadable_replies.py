@@ -19,7 +19,7 @@ from arena.storage import Store
 from arena.vocabulary import ERROR
 from judges import JudgeSpec, verdict_key
 from judges._behavior import LLMBehaviorGrader
-from tests.judges.test_judges import _run
+from tests.battles.test_judges import _run
 from tests.judges.test_verdict_cache import _logprob_judge, _text_judge
 
 pytestmark = pytest.mark.unit

@@ -20,7 +20,7 @@ from arena.storage import Store
 from arena.variants.variant import Variant
 from judges import JudgeSpec, PairRequest, judge_identity, verdict_key
 from judges import _prompts as prompts
-from tests.judges.test_judges import _answers
+from tests.battles.test_judges import _answers
 
 pytestmark = pytest.mark.unit
 

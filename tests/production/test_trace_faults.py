@@ -111,7 +111,7 @@ def test_arena_score_json_on_a_stored_infinity_is_valid_json(
 ) -> None:
     from sqlalchemy import text
 
-    from tests.judges.test_judges import _run
+    from tests.battles.test_judges import _run
 
     run_id = _run(store)
     with store.engine.begin() as db:  # a database written before infinity was refused

@@ -14,7 +14,7 @@ from arena.models import ModelConfig, register_fake
 from arena.ratings import RatingOptions
 from arena.storage import Store
 from judges import JudgeSpec
-from tests.judges.test_judges import _prefers_300, _run
+from tests.battles.test_judges import _prefers_300, _run
 from tests.storage.test_dialogues import _dialogue, _result
 from tests.support.postgres import postgres_cluster
 

@@ -17,7 +17,7 @@ from arena.trust._selective import SelectiveCalibration
 from arena.variants.variant import Variant
 from judges import JudgeSpec
 from judges._types import SelectiveSettings, Verdict
-from tests.judges.test_judges import BAD, GOOD, _prefers_300
+from tests.battles.test_judges import BAD, GOOD, _prefers_300
 
 pytestmark = pytest.mark.unit
 

@@ -13,7 +13,7 @@ from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from arena.trust import JudgeHealth, cohen_kappa, health_warnings
 from judges import JudgeSpec
-from tests.judges.test_judges import _prefers_300, _run, _spec
+from tests.battles.test_judges import _prefers_300, _run, _spec
 
 pytestmark = pytest.mark.unit
 

@@ -27,7 +27,7 @@ from arena.trust._calibration import (
 from judges import JudgeSpec
 from judges._orders import logit, sigmoid
 from judges._types import DEFAULT_TIE_MARGIN
-from tests.judges.test_judges import _answers
+from tests.battles.test_judges import _answers
 
 pytestmark = pytest.mark.unit
 

@@ -18,7 +18,7 @@ from arena.ratings import RatingOptions
 from arena.storage import Store
 from arena.votes import cast_vote, next_pair, open_pairs, vote_counts
 from judges import JudgeSpec, human_judge, parse_judge
-from tests.judges.test_judges import _prefers_300, _run, _spec
+from tests.battles.test_judges import _prefers_300, _run, _spec
 
 pytestmark = pytest.mark.unit
 

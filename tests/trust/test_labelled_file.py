@@ -98,7 +98,7 @@ def test_arena_health_calibrates_on_a_labels_file(
     from arena.evaluation.run_scores import score_run
     from arena.models import ModelConfig, register_fake
     from judges import JudgeSpec
-    from tests.judges.test_judges import _prefers_300, _run
+    from tests.battles.test_judges import _prefers_300, _run
 
     run_id = _run(store)
     score_run(store, run_id)

@@ -11,7 +11,7 @@ import pytest
 
 from arena.records.log_rows import WinnerCounts
 from arena.trust import load_votes
-from tests.judges.test_agreement import vote, write
+from tests.trust.test_agreement import vote, write
 
 pytestmark = pytest.mark.unit
 

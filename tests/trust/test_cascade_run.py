@@ -19,7 +19,7 @@ from arena.storage import Store
 from arena.votes import pending_escalations
 from judges import JudgeSpec, parse_judge
 from judges._types import SelectiveSettings
-from tests.judges.test_judges import _run as stored_run
+from tests.battles.test_judges import _run as stored_run
 from tests.support.fault_server import FaultServer
 
 pytestmark = pytest.mark.system  # a server, a run, two judges

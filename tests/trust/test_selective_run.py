@@ -18,7 +18,7 @@ from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec, human_judge
 from judges._types import SelectiveSettings
-from tests.judges.test_judges import _prefers_300, _run
+from tests.battles.test_judges import _prefers_300, _run
 
 pytestmark = pytest.mark.system  # runs, judging and storage
 

@@ -21,7 +21,7 @@ from arena.trust import judge_health, run_health
 from arena.trust._health import judge_agreement
 from judges import JudgeSpec
 from judges._battle import Battle, crashed_side
-from tests.ratings.test_crashes_count import RIGHT, WRONG, judge_spec, replies, run_scored
+from tests.leaderboard.test_crashes_count import RIGHT, WRONG, judge_spec, replies, run_scored
 
 pytestmark = pytest.mark.unit
 

@@ -17,7 +17,7 @@ from arena.storage import Store
 from arena.trust import GoldenMark, judge_accuracy
 from arena.trust._accuracy import golden_winner
 from judges import JudgeSpec
-from tests.judges.test_judges import _answers, _run
+from tests.battles.test_judges import _answers, _run
 
 pytestmark = pytest.mark.unit
 

@@ -29,7 +29,7 @@ from arena.votes import (
 )
 from arena.votes._ballots import swapped
 from judges import human_judge
-from tests.judges.test_judges import _prefers_300, _run, _spec
+from tests.battles.test_judges import _prefers_300, _run, _spec
 
 pytestmark = pytest.mark.unit
 
