@@ -198,13 +198,21 @@ class NewerFormat(InputError):
     not know: "baseline format 4 is newer than this agent-arena reads (up to 3): upgrade"."""
 
     def __init__(
-        self, kind: str, found: object, known: int, *, file: str | None = None, field: str = ""
+        self,
+        kind: str,
+        found: object,
+        known: int,
+        *,
+        file: str | None = None,
+        field: str = "",
+        at: str | None = None,
     ) -> None:
         super().__init__(
             f"{kind} format {found} is newer than this agent-arena reads (up to {known}): "
             "it was written by a newer agent-arena; upgrade agent-arena to read it",
             file=file,
             field=field or "format",
+            at=at,
         )
         self.found, self.known = found, known
 
@@ -219,3 +227,27 @@ def check_format(
     found = data.get(key)
     if isinstance(found, int) and not isinstance(found, bool) and found > known:
         raise NewerFormat(kind, found, known, file=file, field=key)
+
+
+ROW_FORMAT_KEY = "arena_format"
+"""The field of a JSONL row (a battle-log or vote row, a labelled verdict) holding the
+version of the format agent-arena wrote it in; a row without it is format 1."""
+
+
+def check_row_format(kind: str, row: object, known: int, *, file: str, at: str) -> None:
+    """Refuse one row of a JSONL (or JSON list) file whose :data:`ROW_FORMAT_KEY` is newer
+    than ``known`` (:class:`NewerFormat`, naming the file, the row ``at`` and the field) or
+    is not a whole number >= 1 (:class:`InputError`); a row without it (or ``null``) is
+    format 1. Rows are checked one by one, as they are read, before their other fields."""
+    if not isinstance(row, dict) or row.get(ROW_FORMAT_KEY) is None:
+        return
+    found = row[ROW_FORMAT_KEY]
+    if isinstance(found, bool) or not isinstance(found, int) or found < 1:
+        raise InputError(
+            f"must be a whole number >= 1 (the {kind} format's version), got {found!r}",
+            file=file,
+            at=at,
+            field=ROW_FORMAT_KEY,
+        )
+    if found > known:
+        raise NewerFormat(kind, found, known, file=file, field=ROW_FORMAT_KEY, at=at)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the real names, for type checkers
         logit_rule,
         probability_rule,
     )
-    from judges._pairwise import Judge, PairwiseJudge, judge_model_config
+    from judges._pairwise import Judge, PairwiseJudge, judge_model_config, judge_reply_cached
     from judges._parsing import first_token_probs, label_from_probability, parse_verdict
     from judges._spec import check_cascade, parse_judge
     from judges._types import (
@@ -83,6 +83,7 @@ _EXPORTS = {
     "Judge": "judges._pairwise",
     "PairwiseJudge": "judges._pairwise",
     "judge_model_config": "judges._pairwise",
+    "judge_reply_cached": "judges._pairwise",
     "first_token_probs": "judges._parsing",
     "label_from_probability": "judges._parsing",
     "parse_verdict": "judges._parsing",
@@ -131,6 +132,7 @@ __all__ = [
     "item_grades",
     "judge_identity",
     "judge_model_config",
+    "judge_reply_cached",
     "label_from_probability",
     "logit_rule",
     "mode_names",

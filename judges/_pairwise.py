@@ -11,7 +11,13 @@ from typing import Any, Protocol, runtime_checkable
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 
-from arena.models import CachingChatModel, MemoryResponseStore, ResponseStore, make_chat_model
+from arena.models import (
+    CachingChatModel,
+    MemoryResponseStore,
+    ResponseStore,
+    holds_reply,
+    make_chat_model,
+)
 from arena.models._config import ModelConfig
 from judges._injection import injection_marks
 from judges._types import JudgeSpec, PairRequest, Verdict
@@ -43,6 +49,29 @@ def judge_model_config(spec: JudgeSpec) -> ModelConfig:
         read them.
     """
     return get_mode(spec.mode).model_config(spec.model)
+
+
+JUDGE_NAMESPACE = "judge"
+"""The judges' namespace in the response cache (their replies are never an agent's)."""
+
+
+def judge_reply_cached(spec: JudgeSpec, store: ResponseStore, messages: list[BaseMessage]) -> bool:
+    """Whether the judge's model would answer ``messages`` from the response cache.
+
+    Nothing is sent: a plan asks this of a request whose verdict is not cached, since the same
+    prompt answered before (by this judge, or another judge key on the same model and
+    prompts) costs no call.
+
+    Args:
+        spec: the judge.
+        store: the response cache (the database).
+        messages: one conversation the judge's mode opens.
+
+    Returns:
+        True when a usable reply to ``messages`` is stored for the judge's model.
+    """
+    config = judge_model_config(spec)
+    return holds_reply(store, config.cache_identity(), JUDGE_NAMESPACE, messages)
 
 
 def forget_reply(model: BaseChatModel, reply: AIMessage) -> None:
@@ -85,7 +114,7 @@ class PairwiseJudge:
         self.model = model or CachingChatModel(
             factory=lambda: make_chat_model(config),
             identity=config.cache_identity(),
-            namespace="judge",
+            namespace=JUDGE_NAMESPACE,
             store=store if store is not None else MemoryResponseStore(),
         )
 

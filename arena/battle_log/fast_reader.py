@@ -4,7 +4,8 @@
 as the row-by-row reader does (a line nested deeper than ``MAX_NESTING`` or holding ``NaN``
 or ``Infinity``, which pyarrow would crash on or accept: :mod:`arena.inputs.scan`; a JSON
 list, a parse error, a key given twice, a missing, empty or mistyped field,
-an unknown winner, a self-battle, question ids missing from some rows or neither all strings
+an ``arena_format`` that is not 1 to :data:`~arena.records.log_rows.LOG_FORMAT`, an unknown
+winner, a self-battle, question ids missing from some rows or neither all strings
 nor all integers, a required count missing or invalid). The caller then reads the file row by
 row, which gives the same battles or names the bad row. ``null`` is read as an absent value on
 both paths.
@@ -20,6 +21,8 @@ import numpy as np
 
 from arena.battle_log.arrow_columns import UnsupportedColumn, to_float, to_int64
 from arena.battle_log.sources import SOURCES
+from arena.errors import ROW_FORMAT_KEY
+from arena.records.log_rows import LOG_FORMAT
 from arena.vocabulary import WINNER_SCORE
 
 if TYPE_CHECKING:
@@ -107,6 +110,7 @@ def _schema(first: dict[str, Any], counts: tuple[str, ...]) -> tuple[pa.Schema, 
         raise _Unsupported
     fields = [(name, pa.string()) for name in _TEXT]
     fields.append(("question_id", pa.int64() if isinstance(qid, int) else pa.string()))
+    fields.append((ROW_FORMAT_KEY, pa.int64()))  # every row's, checked: a newer one falls back
     meta_keys = []
     for name in counts:
         for container, key_a, key_b in SOURCES[name]:
@@ -131,6 +135,9 @@ def _battles(table: pa.Table, counts: tuple[str, ...], style: tuple[str, ...]) -
         col = table.column(name)
         if col.null_count or pc.min(pc.utf8_length(col)).as_py() == 0:
             raise _Unsupported
+    versions = pc.min_max(table.column(ROW_FORMAT_KEY)).as_py()
+    if versions["min"] is not None and not 1 <= versions["min"] <= versions["max"] <= LOG_FORMAT:
+        raise _Unsupported  # the row reader names the row and the version
     sides = table.column("model_a").chunks + table.column("model_b").chunks
     names = _sorted_unique(pa.chunked_array(sides, type=pa.string()))
     idx_a, idx_b = (_index(table.column(c), names) for c in ("model_a", "model_b"))

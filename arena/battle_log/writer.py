@@ -7,10 +7,13 @@ case, the bootstrap unit), ``len_a`` / ``len_b`` (answer lengths in characters) 
 ``tstamp`` (when the battle was judged, Unix seconds), ``repeat``, ``strong``, ``judge`` (the
 judge key, or ``human:NAME`` for a person), ``judge_label``, ``run_id`` and ``crashed`` (the
 models whose answer crashed: the crash rule decided the battle, no judge saw it; empty for
-judged battles). Errored battles are left out; crash battles are kept. With ``orders`` each
-battle gives one row per order as the judge saw it (``model_a`` shown first) instead of the
-combined verdict (a crash battle keeps its one row). ``arena ratings --battles`` reads
-it back, style counts included; ``arena agree`` compares its judges.
+judged battles) and ``arena_format`` (the row format's version,
+:data:`arena.records.log_rows.LOG_FORMAT`: a newer agent-arena's rows are refused by an older
+one, naming the version, never misread). Errored battles are left out; crash battles are
+kept. With ``orders`` each battle gives one row per order as the judge saw it (``model_a``
+shown first) instead of the combined verdict (a crash battle keeps its one row). ``arena
+ratings --battles`` reads it back, style counts included; ``arena agree`` compares its
+judges.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.errors import InputError
+from arena.errors import ROW_FORMAT_KEY, InputError
 from arena.ratings._style_counts import markdown_metadata
+from arena.records.log_rows import LOG_FORMAT
 
 if TYPE_CHECKING:
     from arena.storage import Store
@@ -65,6 +69,7 @@ def battle_log_rows(
                     "judge_label": b.judge.label,
                     "run_id": b.run_id,
                     "crashed": _crashed(b),
+                    ROW_FORMAT_KEY: LOG_FORMAT,
                 }
             )
     return rows

@@ -8,6 +8,7 @@ from typing import Any
 
 from arena.cli.common import add_case_flags, add_db, default_dataset, write_text
 from arena.defaults import ALL_TIERS
+from arena.display import percent
 from arena.errors import InputError
 from arena.reports._format import json_text, terminal_safe, text_table
 
@@ -182,7 +183,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     if report.passes(args.min_score):
         return 0
     print(
-        f"mutation score {report.score:.0%} is below {args.min_score_flag} {args.min_score:.0%}",
+        f"mutation score {percent(report.score)} ({len(report.killed)} of {report.counted} "
+        f"mutants killed) is below {args.min_score_flag} {percent(args.min_score)}",
         file=sys.stderr,
     )
     return EXIT_BELOW_MIN_SCORE
@@ -204,7 +206,7 @@ def _print_report(report: Any, path: str) -> None:
     errored = f", {len(report.errored)} errored" if report.errored else ""
     print(
         terminal_safe(
-            f"mutation score {report.score:.0%}: {len(report.killed)} of {report.counted} "
+            f"mutation score {percent(report.score)}: {len(report.killed)} of {report.counted} "
             f"mutants killed ({len(report.equivalent)} equivalent{errored}); "
             f"{report.model_calls} model calls sent; report: {path}"
         )

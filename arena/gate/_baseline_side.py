@@ -29,6 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import make_url
 
+from arena.errors import InputError
 from arena.gate._alignment import align
 from arena.gate._changed import touched
 from arena.gate._config import GateConfig
@@ -118,6 +119,27 @@ class SideFailed(Exception):
     """The baseline's code was checked out but its run failed."""
 
 
+class ProjectMoved(CommitUnavailable):
+    """The project's folder (its path in the repository, the message) is not in the commit
+    checked out: it moved since the baseline (:func:`moved_error`)."""
+
+
+def moved_error(config: GateConfig, baseline: Baseline, folder: str, commit: str) -> InputError:
+    """The one line (exit 2) for a project moved since the commit its baseline records: what,
+    and the command that saves the baseline again from this layout."""
+    ref = config.baseline or ""
+    file = ref if ref.endswith(".json") else None
+    export = f" --export {ref}" if file else ""
+    return InputError(
+        f"the project folder {folder} is not in commit {commit[:7]}, where the baseline was "
+        "saved: the project moved since, so the baseline's code cannot run on the changed "
+        f"cases; save the baseline again from this layout (`arena baseline save "
+        f"{baseline.variant}{export}`) and commit it",
+        file=file,
+        field="provenance.commit",
+    )
+
+
 def unavailable(why: str) -> BaselineSide:
     """A side that could not run: ``baseline commit unavailable: WHY``."""
     return BaselineSide(ran=False, message=f"baseline commit unavailable: {why}")
@@ -204,10 +226,7 @@ def _run_there(
     inside = Path(config.base_dir).resolve().relative_to(top)
     project = checkout / inside
     if not project.is_dir():  # the project folder moved (or was made) since the baseline
-        raise CommitUnavailable(
-            f"the project folder {inside.as_posix() or '.'} is not in that commit (it moved "
-            "since the baseline?); save the baseline again from this layout"
-        )
+        raise ProjectMoved(inside.as_posix() or ".")
     variant = project / VARIANT_FILE
     variant.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
     paths = [str(p) for p in dict.fromkeys((project, project / "src", checkout))]
@@ -281,6 +300,13 @@ def run_baseline_side(
         _db_url(store.url)
         with checked_out(top, commit) as checkout:
             run_id = _run_there((top, checkout), config, store, spec, (dataset, cases))
+    except ProjectMoved as exc:
+        if not how:  # the commit the baseline records: exit 2, save it again
+            raise moved_error(config, baseline, str(exc), commit) from None
+        return unavailable(
+            f"the project folder {exc} is not in that commit (it moved since the baseline?); "
+            "save the baseline again from this layout"
+        )
     except CommitUnavailable as exc:
         return unavailable(str(exc))
     except SideFailed as exc:

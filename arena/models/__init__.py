@@ -7,6 +7,7 @@ from arena.models._caching import (
     MemoryResponseStore,
     ResponseStore,
     cache_key,
+    holds_reply,
     store_call,
 )
 from arena.models._config import ModelConfig
@@ -40,6 +41,7 @@ __all__ = [
     "TransientModelError",
     "cache_key",
     "check_model",
+    "holds_reply",
     "is_malformed_reply",
     "is_transient",
     "make_chat_model",

@@ -129,6 +129,16 @@ def cache_key(
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+def holds_reply(
+    store: ResponseStore, identity: str, namespace: str, messages: Sequence[BaseMessage]
+) -> bool:
+    """Whether a call of ``messages`` (no tools, no other arguments) to the model ``identity``
+    in ``namespace`` would be replayed from ``store``, not sent (a plan's question: nothing is
+    sent, nothing counted)."""
+    stored = store.get(cache_key(identity, namespace, messages, {"stop": None}))
+    return stored is not None and not is_empty(messages_from_dict([stored["message"]])[0])
+
+
 class CachingChatModel(BaseChatModel):
     """Wraps a chat model with a persistent response cache and retries."""
 

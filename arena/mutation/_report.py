@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from arena.display import percent
+
 
 class MutantResult(BaseModel):
     """One mutant's verdict.
@@ -187,7 +189,8 @@ def mutation_markdown(report: MutationReport) -> str:
     counted = report.counted
     errored = f", {len(report.errored)} errored (excluded)" if report.errored else ""
     lines = [
-        f"# Mutation score: {report.score:.0%} ({len(report.killed)} of {counted} mutants killed)",
+        f"# Mutation score: {percent(report.score)} ({len(report.killed)} of {counted} mutants "
+        "killed)",
         "",
         f"Variant `{report.variant}` on {report.dataset}: {len(report.mutants)} mutants, "
         f"{len(report.equivalent)} equivalent (excluded){errored}, {report.model_calls} "

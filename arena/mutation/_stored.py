@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.display import percent
 from arena.storage import Store
 
 
 def latest_mutation_summary(store: Store, dataset: str) -> dict[str, Any] | None:
-    """The newest mutation pass of the dataset named ``dataset``: its score, variant, date
-    and survivors (id and why), or None when none is stored."""
+    """The newest mutation pass of the dataset named ``dataset``: its score (and the mutants
+    ``killed`` of those ``counted``), variant, date and survivors (id and why), or None when
+    none is stored."""
     stored = store.latest_mutation(dataset)
     if stored is None:
         return None
@@ -25,6 +27,8 @@ def latest_mutation_summary(store: Store, dataset: str) -> dict[str, Any] | None
         "variant": stored.variant,
         "created_at": stored.created_at.isoformat(),
         "mutants": len(mutants),
+        "killed": sum(1 for m in mutants if m.get("killed")),
+        "counted": sum(1 for m in mutants if not m.get("equivalent") and not m.get("errored")),
         "survivors": survivors,
     }
 
@@ -35,7 +39,8 @@ def mutation_lines(summary: dict[str, Any] | None, dataset: str) -> list[str]:
         return [f"mutation score of {dataset}: none stored (run `arena mutate`)"]
     count = len(summary["survivors"])
     lines = [
-        f"mutation score of {dataset}: {summary['score']:.0%} ({summary['variant']}, "
+        f"mutation score of {dataset}: {percent(summary['score'])}, {summary['killed']} of "
+        f"{summary['counted']} mutants killed ({summary['variant']}, "
         f"{summary['created_at'][:10]}; {count} survivor{'' if count == 1 else 's'} of "
         f"{summary['mutants']} mutants)"
     ]

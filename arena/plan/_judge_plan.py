@@ -4,8 +4,9 @@ The pairs and their fates come from the judge runner's own rule
 (:func:`arena.battles._pairing.judgeable_pairs`; on a stored run, the very pairs of
 :func:`arena.battles._runner.stored_pairs`), and each request is rendered and keyed as the
 runner renders it (:func:`arena.battles._runner.judge_request`), so the counts and the
-verdict cache's share are exact where the answers are stored; answers still to be produced
-are estimated at the variants' usual length. Nothing is written.
+share the verdict cache and the response cache answer (a verdict-cache miss whose prompt was
+answered before sends nothing) are exact where the answers are stored; answers still to be
+produced are estimated at the variants' usual length. Nothing is written or sent.
 """
 
 from __future__ import annotations
@@ -17,11 +18,18 @@ from typing import TYPE_CHECKING
 from arena.battles._pairing import PairFate, SlotPair, judgeable_pairs
 from arena.battles._requests import expectations_text, untrusted_query
 from arena.battles._runner import judge_request, stored_pairs
+from arena.models import cache_key
 from arena.plan._estimate import OUTPUT_TOKENS, History, cost, mean_output_chars, tokens
 from arena.plan._models import Estimate, JudgePlan
 from arena.plan._speed import CALL_LATENCY_S, Speed, model_speed, parallel_lanes
 from arena.runner._user_model import task_case_hash
-from judges import PairRequest, get_mode, judge_model_config, verdict_key
+from judges import (
+    PairRequest,
+    get_mode,
+    judge_model_config,
+    judge_reply_cached,
+    verdict_key,
+)
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -103,6 +111,8 @@ class _Requests:
     cached: int = 0
     sent: list[int] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
+    """The model calls the plan sends already (their prompts' keys): an identical one is not
+    sent again (the judge runner's reply cache answers it)."""
     untrusted: bool = False
     """The run's queries are not the team's text (its verdict keys say so)."""
 
@@ -132,19 +142,35 @@ class _Requests:
         self.sent += size * 2
 
     def judge(self, case: GoldenCase, a: RunResult, b: RunResult) -> None:
-        """Both orders of a stored pair, as the judge runner renders and caches them."""
+        """Both orders of a stored pair, as the judge runner renders and caches them: a
+        request whose verdict is cached sends nothing; else each of its model calls is sent
+        unless the response cache holds its reply (the same prompt answered before: another
+        judge key on the same model and prompts, a grade shared between pairs) or the plan
+        sends it already."""
         for first, second in ((a, b), (b, a)):
             request = judge_request(
                 self.spec, case, first, second, self.settings, query_untrusted=self.untrusted
             )
-            size = _request_tokens(self.mode.conversations(request))
-            self.calls += len(size)
+            conversations = self.mode.conversations(request)
+            self.calls += len(conversations)
             key = verdict_key(self.spec, request)
             if self.store is not None and self.store.get_verdict(key):
-                self.cached += len(size)
-            elif key not in self.seen:
-                self.sent += size
-            self.seen.add(key)
+                self.cached += len(conversations)
+                continue
+            for messages, size in zip(conversations, _request_tokens(conversations), strict=True):
+                self._call(messages, size)
+
+    def _call(self, messages: list[BaseMessage], size: int) -> None:
+        """One model call of a request whose verdict is not cached (``size``: its tokens):
+        cached when the response cache holds its reply, else sent unless the plan sends the
+        same prompt already."""
+        if self.store is not None and judge_reply_cached(self.spec, self.store, messages):
+            self.cached += 1
+            return
+        prompt = cache_key(self.spec.key, "", messages, {})
+        if prompt not in self.seen:
+            self.sent.append(size)
+        self.seen.add(prompt)
 
 
 def _judge_plan(

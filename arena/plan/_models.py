@@ -91,7 +91,8 @@ class JudgePlan(BaseModel):
     calls: int
     """Judge requests the pass needs (both orders), cached or not."""
     cached: int
-    """Of those, requests whose verdict the cache already holds."""
+    """Of those, requests whose verdict the cache already holds, or whose model reply the
+    response cache holds (the same prompt answered before): nothing is sent for them."""
     to_send: int
     per_call: Estimate
     input_tokens: int

@@ -15,6 +15,10 @@ parsed). :func:`arena_row` puts each in Chatbot Arena's own spelling, whoever wr
 Every written winner is mapped by :data:`arena.vocabulary.WRITTEN_WINNERS`: an inconsistent
 verdict is a tie (counted), ``error`` a row left out (counted), as FastChat reads them. Any
 other winner is an InputError naming the file, the row and the field.
+
+A row ``arena battles export`` wrote carries ``arena_format`` (:data:`LOG_FORMAT`); a row
+without one (every other tool's) is format 1, and a newer format is refused before the row's
+other fields are read.
 """
 
 from __future__ import annotations
@@ -22,10 +26,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.errors import InputError
+from arena.errors import InputError, check_row_format
 from arena.vocabulary import ERROR, WRITTEN_WINNERS
 
 Row = dict[str, Any]
+LOG_FORMAT = 1
+"""The battle-log row format this release writes (``arena battles export``: each row's
+``arena_format``) and reads up to; a row without one is format 1, a newer one is refused
+naming the file, the row and the version (:func:`arena.errors.check_row_format`)."""
 _INCONSISTENT = ("tie (inconsistent)", "inconsistent")
 
 
@@ -75,6 +83,7 @@ def arena_row(row: Any, file: str, where: str, counts: WinnerCounts | None = Non
     (``error`` included: the caller leaves it out). InputError naming file, row and field."""
     if not isinstance(row, dict):
         raise InputError("a row must be a JSON object", file=file, case=where)
+    check_row_format("battle log", row, LOG_FORMAT, file=file, at=where)
     if "model_a" not in row and "model_1" in row:
         row = {**row, "model_a": row.get("model_1"), "model_b": row.get("model_2")}
         if "winner" not in row and "g1_winner" in row:

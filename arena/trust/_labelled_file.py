@@ -9,7 +9,8 @@ calibrates every judge), the verdict's ``score`` in [0, 1] or its order-averaged
 (``said`` may be ``error``; any other value is refused, naming the line and field), and
 optionally the pair it is about (``case_id``, ``variant_a``, ``variant_b``, ``repeat``): rows
 naming one pair count once (by majority); a row naming none is a pair of its own. Tied labels
-are left out. A source naming MT-Bench is refused.
+are left out. A source naming MT-Bench is refused. A row may say its format's version,
+``arena_format`` (1, the default); a newer one than :data:`LABELLED_FORMAT` is refused.
 """
 
 from __future__ import annotations
@@ -27,13 +28,16 @@ from pydantic import (
     model_validator,
 )
 
-from arena.errors import InputError
+from arena.errors import InputError, check_row_format
 from arena.inputs.files import read_json_rows
 from arena.inputs.validation import input_error
 from arena.trust._label_pairs import PairId
 from arena.trust._selective import Labelled, check_source, label_verdict
 from arena.vocabulary import ERROR, LOG_WINNERS
 
+LABELLED_FORMAT = 1
+"""The labelled-verdicts row format this release reads up to (a row's ``arena_format``; a row
+without one is format 1); a newer one is refused naming the file, the line and the version."""
 SAID_WINNERS: tuple[str, ...] = (*LOG_WINNERS, ERROR)
 """What ``said`` may hold: a winner, or ``error`` (the judge gave none: the row is left out)."""
 
@@ -103,6 +107,7 @@ def read_labelled(path: str | Path) -> list[LabelledRow]:
     rows = []
     for number, raw in read.rows:
         where = f"{'row' if read.listed else 'line'} {number}"
+        check_row_format("labelled-verdicts file", raw, LABELLED_FORMAT, file=str(path), at=where)
         try:
             row = LabelledRow.model_validate(raw)
         except ValidationError as exc:

@@ -1,7 +1,7 @@
 """The gate on a baseline it cannot take at its word: a ``provenance.commit`` that is not a
 hash (``HEAD`` names today's commit, not the baseline's) is exit 2 naming the file and the
-field; a project folder moved since the baseline's commit is a baseline side that could not
-run, said in the report (the gate falls back to ``critical_failing``), never exit 70."""
+field; a project folder moved since the baseline's commit is exit 2 in one line naming the
+baseline file and saying how to save it again (never a regression verdict, never exit 70)."""
 
 from __future__ import annotations
 
@@ -32,25 +32,27 @@ def test_a_commit_that_is_not_a_hash_is_refused(tmp_path: Path, commit: str) -> 
     )
 
 
-def test_a_project_moved_since_the_baseline_is_a_side_that_could_not_run(tmp_path: Path) -> None:
+def test_a_project_moved_since_the_baseline_is_exit_2_saying_what_to_do(tmp_path: Path) -> None:
     team, first = _baselined(tmp_path, '{"u-7", "u-9"}')
     team.git("checkout", "-q", "-b", "feature")
     team.write("helpdesk/tools.py", TOOLS.format(USERS='{"u-7"}'))
-    team.write("golden.json", _dataset("u-9"))
+    team.write("golden.json", _dataset("u-9"))  # HD-1 changed: the baseline's side must run
     (team.folder / "app").mkdir()
     moved = ["helpdesk", "variants", "baselines", "golden.json", "arena.yaml", "fake_models.yaml"]
     subprocess.run(["mv", *moved, "app/"], cwd=team.folder, check=True)
     team.commit("the project moves into app/")
     team.folder = team.folder / "app"
-    doc, md = team.gate(code=1)
-    regression = doc["regression"]
-    assert regression["baseline_side"] == (
-        "baseline commit unavailable: the project folder app is not in that commit (it moved "
-        "since the baseline?); save the baseline again from this layout"
+    done = team.call("gate", "--json")
+    assert done.returncode == 2, (done.stdout[-2000:], done.stderr[-2000:])
+    (line,) = done.stderr.strip().splitlines()
+    assert line == (
+        "arena: error: file baselines/baseline.json, field provenance.commit: the project "
+        f"folder app is not in commit {first[:7]}, where the baseline was saved: the project "
+        "moved since, so the baseline's code cannot run on the changed cases; save the "
+        "baseline again from this layout (`arena baseline save helpdesk --export "
+        "baselines/baseline.json`) and commit it"
     )
-    assert [r["rule"] for r in regression["reasons"] if r["case_id"] == "HD-1"] == [
-        "critical_failing"
-    ]
-    assert "the project folder app is not in that commit" in md
+    report = json.loads((team.folder / "reports" / "gate.json").read_text())
+    assert "regression" not in report  # no verdict: the bad-input report the PR shows
+    assert report["bad_input"]["field"] == "provenance.commit"
     assert team.git("worktree", "list").count("\n") == 0  # the checkout is gone
-    assert regression["changed_cases"] == ["HD-1"] and first

@@ -34,7 +34,9 @@ def test_a_score_below_the_minimum_says_so(team: Path, capsys: pytest.CaptureFix
     report = json.loads(out)
     assert {m["operator"] for m in report["mutants"]} == {"tool_raises", "tool_empty"}
     assert (report["score"], report["min_score"], report["passed"]) == (0.5, 0.9, False)
-    assert "mutation score 50% is below --min-score 90%" in err
+    killed = sum(m["killed"] for m in report["mutants"])
+    assert f"mutation score 50% ({killed} of {report['counted']} mutants killed) is below " in err
+    assert "is below --min-score 90%" in err and 2 * killed == report["counted"]
 
 
 def test_a_mistyped_operator_in_arena_yaml_names_the_file_and_field(
@@ -75,7 +77,7 @@ def test_health_after_a_pass_shows_its_score_though_no_run_is_judged(
     assert main(["health", "--db", "sqlite:///arena.db"]) == 0
     out = capsys.readouterr().out
     assert "has no battles: run `arena judge" in out
-    assert "mutation score of shop-golden: 50% (baseline" in out
+    assert "mutation score of shop-golden: 50%, " in out and " mutants killed (baseline" in out
     assert "survived tool_empty:check_stock: S-1 expects what `check_stock` returned" in out
 
 

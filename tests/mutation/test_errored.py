@@ -86,7 +86,7 @@ def test_an_unreachable_weaker_model_is_errored_not_killed(
     assert "1 of 4 mutants errored" in report.as_json(0.1)["error"]
     assert report.as_json(0.1)["passed"] is False
     markdown = mutation_markdown(report)
-    assert "# Mutation score: 67% (2 of 3 mutants killed)" in markdown
+    assert "# Mutation score: 66.7% (2 of 3 mutants killed)" in markdown
     assert "## Errored: no verdict, not counted" in markdown
     assert "- `model_weaker:model` (D-1, D-2): fake:gone could not be reached" in markdown
 

@@ -56,7 +56,7 @@ def test_a_pass_kills_the_relied_on_tool_and_explains_survivors(
     assert by_id["model_weaker:model"].killed
     assert report.score == pytest.approx(10 / 16)
     markdown = mutation_markdown(report)
-    assert "# Mutation score: 62% (10 of 16 mutants killed)" in markdown
+    assert "# Mutation score: 62.5% (10 of 16 mutants killed)" in markdown
     assert "### `tool_empty:lookup_user`" in markdown
 
 

@@ -35,7 +35,7 @@ def test_a_pass_is_stored_with_its_survivors(
         }
     ]
     [line, survivor] = mutation_lines(summary, "desk")
-    assert line.startswith("mutation score of desk: 67% (baseline, ")
+    assert line.startswith("mutation score of desk: 66.7%, 2 of 3 mutants killed (baseline, ")
     assert line.endswith("; 1 survivor of 3 mutants)")
     assert survivor.startswith("  survived tool_raises:check_status: no case calls")
     assert latest_mutation_summary(store, "kitchen") is None  # another dataset's
@@ -64,4 +64,6 @@ def test_health_shows_the_latest_mutation_score(
     assert shown["score"] == pytest.approx(2 / 3)  # scale_recipe: no case of the two calls it
     assert [s["id"] for s in shown["survivors"]] == ["tool_raises:scale_recipe"]
     assert main([*common, "health", "1"]) == 0
-    assert "mutation score of kitchen-helper-golden: 67% (baseline, " in capsys.readouterr().out
+    assert "mutation score of kitchen-helper-golden: 66.7%, 2 of 3 mutants killed (baseline, " in (
+        capsys.readouterr().out
+    )
