@@ -26,13 +26,6 @@ RECORDS = [
         "metadata": {"intent": "math"},
     },
     {
-        "trace_id": "prod-pct-2",
-        "query": "What's 15% of 230?",
-        "answer": "15% of 230 is 34.5.",
-        "latency_s": 1.7,
-        "metadata": {"intent": "math"},
-    },
-    {
         "trace_id": "prod-paper-1",
         "query": "Who wrote the paper 'Attention Is All You Need', and in which year?",
         "answer": "Ashish Vaswani et al. wrote it in 2017. Write to me at ops@example.com.",
@@ -57,12 +50,12 @@ def test_the_cheaper_model_replays_production_records_on_the_local_model(
     judge = parse_judge("local:qwen2.5-coder-1.5b")
     report = shadow(store, traces, candidate, judge, options)
     assert list(report.summary()) == list(SHADOW_KEYS)
-    assert report.sampled == 3 and report.redactions == {"email": 1}
-    assert 1 <= report.battles <= 3  # a verdict the judge could not give is left out
+    assert report.sampled == 2 and report.redactions == {"email": 1}
+    assert 1 <= report.battles <= 2  # a verdict the judge could not give is left out
     assert report.win_rate is not None and report.interval is not None
     assert report.interval[0] <= report.win_rate <= report.interval[1]
     results = store.results(report.run_id)  # the candidate ran; production was never called
-    assert sorted(r.variant for r in results) == ["production"] * 3 + ["small-model"] * 3
+    assert sorted(r.variant for r in results) == ["production"] * 2 + ["small-model"] * 2
     stored = {r.variant: r.output for r in store.results(report.run_id)}
     assert "ops@example.com" not in str(stored)
     again = shadow(store, traces, candidate, judge, options)
