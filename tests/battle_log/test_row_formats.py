@@ -26,7 +26,7 @@ from arena.records.log_rows import LOG_FORMAT
 from arena.storage import Store
 from arena.trust import load_votes, read_labelled
 from arena.trust._labelled_file import LABELLED_FORMAT
-from tests.judges.test_judges import _prefers_300, _run, _spec
+from tests.battles.test_judges import _prefers_300, _run, _spec
 
 pytestmark = pytest.mark.unit
 
