@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.ci._baseline_side import BaselineSide, baseline_side
+from arena.ci._previous import with_previous
+from arena.compare._compare import compare_variants
+from arena.compare._routes import route_changes
 from arena.errors import InputError
-from arena.gate._baseline_side import BaselineSide, baseline_side
 from arena.gate._baselines import current_rules, load_baseline_file, run_snapshot
-from arena.gate._compare import compare_variants
-from arena.gate._config import GateConfig
 from arena.gate._crashes import crashes_of
 from arena.gate._dataset_fit import check_categories
 from arena.gate._dropped import baseline_nodes, baseline_tools, dropped_notes
@@ -34,13 +35,12 @@ from arena.gate._limits import (
     unpriced_note,
 )
 from arena.gate._policy import policy_fields, would_block
-from arena.gate._previous import with_previous
 from arena.gate._regression import RegressionReport
 from arena.gate._report import GateReport, decide
-from arena.gate._routes import route_changes
 from arena.gate._rules import compare_snapshots
-from arena.gate._variant_lookup import find_variant_file, resolve_variant, variants_dir
 from arena.golden import GoldenDataset, case_hash, dataset_hash
+from arena.project._config import GateConfig
+from arena.project._variant_lookup import find_variant_file, resolve_variant, variants_dir
 from arena.records.provenance import provenance as current_provenance
 from arena.scoring._aggregate import VariantScores
 from arena.scoring._baseline import Baseline, make_baseline
@@ -181,7 +181,7 @@ def evaluate(
     side: BaselineSide | None = None,
 ) -> tuple[RegressionReport | None, list[LimitCheck], list[str]]:
     """Regression rules, absolute and cost limits of one candidate snapshot (``side``: the
-    baseline's code run on the cases changed since it, :mod:`arena.gate._baseline_side`)."""
+    baseline's code run on the cases changed since it, :mod:`arena.ci._baseline_side`)."""
     hashes = _hashes(dataset)
     tiers = {c.id: str(c.tier) for c in dataset.test_cases} if dataset else None
     regression = None
@@ -266,7 +266,7 @@ def run_gate(
     )
     sequential = None  # case by case, stopping once settled
     if config.compare.sequential and len(variants) == 2:
-        from arena.gate.sequential._gate import gate_sequential
+        from arena.compare.sequential._gate import gate_sequential
 
         sequential = gate_sequential(store, config, dataset, variants[0], variants[1], options)
     report = run_suite(store, dataset, variants, options) if sequential is None else sequential

@@ -1,5 +1,5 @@
 """`arena compare`'s decision: better, non-inferior, worse or inconclusive
-(arena/gate/_compare.py)."""
+(arena/compare/_compare.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from arena.battles import judge_run
+from arena.compare._compare import _decide, _saving, compare_markdown, compare_variants
 from arena.errors import InputError
 from arena.evaluation.run_scores import score_run
-from arena.gate._compare import _decide, _saving, compare_markdown, compare_variants
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec

@@ -1,5 +1,5 @@
 """`arena compare` never calls a verdict from a degenerate interval: identical answers are
-said so, and a handful of ties is no proof of non-inferiority (arena/gate/_compare.py)."""
+said so, and a handful of ties is no proof of non-inferiority (arena/compare/_compare.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 
 from arena.battles import judge_run
 from arena.cli import main
+from arena.compare._compare import compare_markdown, compare_variants
 from arena.evaluation.run_scores import score_run
-from arena.gate._compare import compare_markdown, compare_variants
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.errors import InputError
-from arena.gate._config import GateConfig
+from arena.project._config import GateConfig
 from arena.variants.variant import MAX_VARIANT_BYTES, Variant
 
 SUFFIXES = (".yaml", ".yml")
@@ -94,7 +94,7 @@ def resolve_variant(ref: str, config: GateConfig, flag: str) -> Variant:
 def resolve_variants(refs: list[str], folder: str | None, flag: str) -> list[Variant]:
     """Variants from YAML paths or names in ``folder`` (default: the shipped variants), as
     :func:`~arena.variants.variant.load_variants` (names unique)."""
-    from arena.gate._config import RunSection
+    from arena.project._config import RunSection
     from arena.variants.variant import load_variants
 
     config = GateConfig(run=RunSection(variants_dir=folder))

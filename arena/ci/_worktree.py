@@ -1,7 +1,7 @@
 """A past commit of the project checked out beside it: a temporary ``git worktree``.
 
 The gate runs a baseline's code on cases that changed since the baseline
-(:mod:`arena.gate._baseline_side`); this module finds the repository, checks the commit is in
+(:mod:`arena.ci._baseline_side`); this module finds the repository, checks the commit is in
 it, checks it out into a temporary folder and removes it afterwards. Every failure is a
 :class:`CommitUnavailable` saying why, in words a report can print.
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.ci._baseline_side import BASE_BRANCH_VARIABLES, SideFailed, _db_url, _run_id
+from arena.ci._worktree import CommitUnavailable
 from arena.gate import BaselineSide, GateConfig, run_baseline_side
-from arena.gate._baseline_side import BASE_BRANCH_VARIABLES, SideFailed, _db_url, _run_id
-from arena.gate._worktree import CommitUnavailable
 from arena.scoring._baseline import Baseline
 from arena.storage import Store
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from arena.gate.sequential._sequence import SequencePlan, level
-from arena.gate.sequential._trace import Point
+from arena.compare.sequential._sequence import SequencePlan, level
+from arena.compare.sequential._trace import Point
 
 #: The compare vocabulary of each sequential decision (what ``arena gate``'s fail_on reads).
 VERDICTS = {
@@ -30,8 +30,9 @@ class Savings(BaseModel):
 class SequentialReport(BaseModel):
     """A sequential comparison: the decision, its interval, the cases used, the savings.
 
-    ``verdict``, ``summary`` and ``reasons`` read like :class:`arena.gate._compare.CompareReport`'s,
-    so the gate's report and its ``fail_on`` treat both alike.
+    ``verdict``, ``summary`` and ``reasons`` read like
+    :class:`arena.compare._compare.CompareReport`'s, so the gate's report and its ``fail_on``
+    treat both alike.
     """
 
     run_id: int

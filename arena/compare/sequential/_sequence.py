@@ -212,7 +212,7 @@ def derive_seed(dataset: GoldenDataset, variant_hashes: list[str]) -> int:
 
 def start_plan(asked: PlanRequest) -> SequencePlan:
     """A new sequence: the seeded order of the selected cases, the horizon of its budget."""
-    from arena.gate.sequential._trace import case_order
+    from arena.compare.sequential._trace import case_order
 
     explicit = asked.seed is not None
     seed = asked.seed if asked.seed is not None else asked.derived_seed
@@ -304,7 +304,7 @@ def continue_plan(stored: SequencePlan, asked: PlanRequest) -> SequencePlan:
     boundary (valid at every number of cases) but not past the planned budget under the
     spending one (:func:`arena.sequential.continuation_valid`), which is refused.
     """
-    from arena.gate.sequential._trace import case_order
+    from arena.compare.sequential._trace import case_order
 
     _check_same(stored, asked)
     selected = set(asked.case_ids)

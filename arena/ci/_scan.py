@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import InputError
-from arena.gate._config import CONFIG_NAME, GateConfig, load_config
+from arena.project._config import CONFIG_NAME, GateConfig, load_config
 
 SUFFIXES = (".yaml", ".yml")
 DATASET_GLOBS = ("golden/*.json", "data/golden/*.json")

@@ -1,10 +1,10 @@
-"""Which checks an edit of a golden case removed (``arena.gate._previous.weakened_checks``)."""
+"""Which checks an edit of a golden case removed (``arena.ci._previous.weakened_checks``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from arena.gate._previous import weakened_checks
+from arena.ci._previous import weakened_checks
 from arena.golden import GoldenCase
 
 BEFORE: dict[str, Any] = {

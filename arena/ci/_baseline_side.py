@@ -29,10 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import make_url
 
-from arena.gate._alignment import align
-from arena.gate._changed import touched
-from arena.gate._config import GateConfig
-from arena.gate._worktree import (
+from arena.ci._worktree import (
     CommitUnavailable,
     checked_out,
     full_commit,
@@ -40,7 +37,10 @@ from arena.gate._worktree import (
     merge_base,
     repository_top,
 )
+from arena.gate._alignment import align
+from arena.gate._changed import touched
 from arena.golden import GoldenDataset, case_hash
+from arena.project._config import GateConfig
 from arena.records.provenance import DIRTY
 from arena.scoring._baseline import Baseline, CaseRecord
 from arena.storage import Store
@@ -77,7 +77,7 @@ class BaselineSide(BaseModel):
     previous: dict[str, CaseRecord] = Field(
         default_factory=dict,
         description="The candidate's records on the baseline's own (previous) version of each "
-        "critical case edited since it (arena.gate._previous).",
+        "critical case edited since it (arena.ci._previous).",
     )
     previous_run: int | None = Field(None, description="The stored run of those records.")
     previous_missing: dict[str, str] = Field(

@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from arena.compare._power import PowerEstimate, power_estimate, win_rate_groups
+from arena.compare._routes import BranchCount, branch_counts, branch_rows
+from arena.compare._undecided import decided_without, need_a_person, undecided_matters
 from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.display import percent
 from arena.evaluation.run_scores import load_run_scores
 from arena.gate._limits import CostLimits, LimitCheck, check_cost_limits, figures_of
-from arena.gate._power import PowerEstimate, power_estimate, win_rate_groups
-from arena.gate._routes import BranchCount, branch_counts, branch_rows
-from arena.gate._undecided import decided_without, need_a_person, undecided_matters
 from arena.leaderboard._rating_inputs import battles_to_arrays, rated, select_battles, undecided
 from arena.storage import Store
 from arena.trust._accuracy import JudgeAccuracy, golden_marks, judge_accuracy

@@ -1,6 +1,6 @@
 """Critical cases edited since the baseline: the candidate must still pass their previous version.
 
-The baseline side (:mod:`arena.gate._baseline_side`) compares the candidate with the
+The baseline side (:mod:`arena.ci._baseline_side`) compares the candidate with the
 baseline's code on a case's *new* content, so a change that breaks a tool and, in the same
 pull request, loosens the critical case that would have caught it (drops ``expected_tools``,
 an output check, a route check) would pass. So for each case critical in the baseline whose
@@ -20,14 +20,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from arena.ci._baseline_side import BaselineSide, baseline_commit
+from arena.ci._worktree import CommitUnavailable, file_at, repository_top
 from arena.errors import ArenaError
 from arena.gate._alignment import align
-from arena.gate._baseline_side import BaselineSide, baseline_commit
 from arena.gate._changed import touched
-from arena.gate._config import GateConfig
-from arena.gate._worktree import CommitUnavailable, file_at, repository_top
 from arena.golden import GoldenCase, GoldenDataset, case_hash
 from arena.golden._models import Tier
+from arena.project._config import GateConfig
 from arena.runner import RunOptions
 from arena.scoring._baseline import Baseline, CaseRecord
 from arena.storage import Store

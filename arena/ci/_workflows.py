@@ -1,6 +1,6 @@
 """The shipped GitHub Actions workflows and the ``arena.yaml`` that ``arena init-ci`` writes.
 
-The templates live in ``arena/gate/templates``; five placeholders are filled in: the pip
+The templates live in ``arena/ci/templates``; five placeholders are filled in: the pip
 spec of agent-arena the workflows install (``__ARENA_INSTALL__``), the pip spec of the
 repository's own package, installed after it (``__ARENA_PROJECT__``: ``.`` when the repository
 has a ``pyproject.toml``, ``setup.py`` or ``setup.cfg``, else nothing), the path filters of
@@ -8,7 +8,7 @@ the pull-request trigger (``__ARENA_PATHS__``), the baseline file the nightly ru
 (``__ARENA_BASELINE__``) and the gate step's environment of API-key secrets
 (``__ARENA_SECRETS__``: ``NAME: ${{ secrets.NAME }}`` per key, the line dropped when none).
 What a repository holds (its datasets, variants, factory packages and keys) is read by
-:mod:`arena.gate._ci_project`. This repository's own ``.github/workflows`` are these templates
+:mod:`arena.ci._scan`. This repository's own ``.github/workflows`` are these templates
 rendered with :data:`REPO_INSTALL` and :data:`REPO_PATHS` (a test keeps them identical).
 """
 
@@ -119,7 +119,7 @@ def arena_yaml(
 ) -> str:
     """A starting ``arena.yaml``: every key, with the gate's defaults (``dataset`` and
     ``variants_dir``: the repository's own, else the shipped ones)."""
-    from arena.gate._config import EXAMPLE
+    from arena.project._config import EXAMPLE
 
     text = EXAMPLE.replace("baseline: baselines/baseline.json", f"baseline: {baseline}", 1)
     text = text.replace("candidate: baseline ", f"candidate: {_yaml_value(candidate)} ", 1)

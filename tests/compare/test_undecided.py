@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from arena.battles import Battle
-from arena.gate._compare import _verdict_on, _with_undecided
-from arena.gate._undecided import resolved, undecided_matters
+from arena.compare._compare import _verdict_on, _with_undecided
+from arena.compare._undecided import resolved, undecided_matters
 from arena.models import ModelConfig
 from judges import JudgeSpec
 

@@ -1,7 +1,7 @@
 """Sequential compare: run, score and judge case by case, and stop once the decision settles.
 
-The sequence's plan (:mod:`arena.gate.sequential._sequence`: the order, seeded from the run unless
-``seed`` is given, the horizon of the bets, alpha, margin, budget) is stored with its
+The sequence's plan (:mod:`arena.compare.sequential._sequence`: the order, seeded from the run
+unless ``seed`` is given, the horizon of the bets, alpha, margin, budget) is stored with its
 evidence; a later run of the same comparison continues it (the carried outcomes replayed with
 the same bets, never re-bet; new cases after them) or refuses a plan that differs. The cases
 go ``batch`` at a time: both variants run on the batch (the runner's cache and resume as
@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from arena.gate.sequential._cases import OnlyCases
-from arena.gate.sequential._report import VERDICTS, Savings, SequentialReport, describe
-from arena.gate.sequential._sequence import PlanRequest, derive_seed, open_plan, sequence_key
-from arena.gate.sequential._steps import Progress, check_critical, look, replay
+from arena.compare.sequential._cases import OnlyCases
+from arena.compare.sequential._report import VERDICTS, Savings, SequentialReport, describe
+from arena.compare.sequential._sequence import PlanRequest, derive_seed, open_plan, sequence_key
+from arena.compare.sequential._steps import Progress, check_critical, look, replay
 from arena.sequential import ANYTIME, FUTILITY, SPENDING, THREE_WAY, Question, Stop, decide
 from arena.sequential._boundary import BoundaryKind
 from arena.sequential._stopping import FUTILE_REASON

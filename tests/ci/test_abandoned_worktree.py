@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.gate._worktree import checked_out, prune_abandoned
+from arena.ci._worktree import checked_out, prune_abandoned
 
 pytestmark = pytest.mark.system  # git and a real process killed
 
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HOLDER = """
 import sys, time
 from pathlib import Path
-from arena.gate._worktree import checked_out
+from arena.ci._worktree import checked_out
 with checked_out(Path(sys.argv[1]), sys.argv[2]) as folder:
     print(folder, flush=True)
     time.sleep(600)

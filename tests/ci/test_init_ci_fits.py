@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from arena.cli import main
-from arena.gate._config import load_config
+from arena.project._config import load_config
 
 pytestmark = pytest.mark.unit
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 import yaml
 
+from arena.ci._workflows import REPO_INSTALL, REPO_PATHS, WORKFLOWS, ci_files, render
 from arena.cli import main
-from arena.gate._ci import REPO_INSTALL, REPO_PATHS, WORKFLOWS, ci_files, render
 from tests.support.fault_server import FaultServer
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from arena.compare._compare import CompareReport, compare_variants
 from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.display import dollars, interval, percent, rate_of, seconds, tokens
-from arena.gate._compare import CompareReport, compare_variants
 from arena.leaderboard import RunLeaderboard, VariantStanding, best_variant, ranked
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.gate._config import GateConfig, find_config, load_config
+from arena.project._config import GateConfig, find_config, load_config
 
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 """A ``db`` value without ``scheme://`` ending in one of these is an SQLite file's path."""

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from arena.battles import Battle
+from arena.compare._power import power_estimate, win_rate_groups
 from arena.gate._noise import bootstrap_mean_intervals
-from arena.gate._power import power_estimate, win_rate_groups
 
 pytestmark = pytest.mark.unit
 

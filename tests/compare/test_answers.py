@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.compare._compare import compare_variants
 from arena.display import MIN_BATTLES
 from arena.gate import cheaper_variant, run_answers
-from arena.gate._compare import compare_variants
 from arena.leaderboard import (
     VariantStanding,
     best_variant,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena.gate.sequential._driver import SequentialOptions, run_sequential
-from arena.gate.sequential._report import SequentialReport
+from arena.compare.sequential._driver import SequentialOptions, run_sequential
+from arena.compare.sequential._report import SequentialReport
 from arena.sequential import NON_INFERIORITY
 
 if TYPE_CHECKING:
-    from arena.gate._config import GateConfig
     from arena.golden import GoldenDataset
+    from arena.project._config import GateConfig
     from arena.runner import RunOptions
     from arena.storage import Store
     from arena.variants.variant import Variant

@@ -6,15 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from arena.errors import InputError
-from arena.gate.sequential._sequence import Evidence, SequencePlan, save_plan
-from arena.gate.sequential._trace import (
+from arena.compare.sequential._sequence import Evidence, SequencePlan, save_plan
+from arena.compare.sequential._trace import (
     Point,
     critical_passes,
     golden_outcomes,
     judged_outcomes,
     stochastic_cases,
 )
+from arena.errors import InputError
 from arena.sequential import THREE_WAY, Question, Stop
 from arena.sequential._critical import (
     all_or_none,
@@ -26,7 +26,7 @@ from arena.sequential._critical import (
 from arena.sequential._rule import Sequence, stop_now
 
 if TYPE_CHECKING:
-    from arena.gate.sequential._cases import OnlyCases
+    from arena.compare.sequential._cases import OnlyCases
     from arena.storage import Store
     from judges import JudgeSpec
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.ci._workflows import arena_yaml
 from arena.cli.gate_flags import add_gate_run_flags, add_limit_flags, gate_config
 from arena.errors import InputError
-from arena.gate._ci import arena_yaml
-from arena.gate._config import EXAMPLE, GateConfig, load_config
+from arena.project._config import EXAMPLE, GateConfig, load_config
 from arena.records.provenance import git_info, provenance
 
 pytestmark = pytest.mark.unit

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from arena.cli import main
+from arena.compare._routes import branch_counts, route_changes, usual_route
 from arena.gate._report import GateReport, gate_markdown, gate_text
-from arena.gate._routes import branch_counts, route_changes, usual_route
 from arena.records.graph_path import NodePath, NodeStep
 from arena.records.results import RunResult
 from arena.scoring._baseline import Baseline, CaseRecord
