@@ -47,10 +47,13 @@ class AdaptiveReport(BaseModel):
     ranking: list[str]
 
 
-def _slots(store: Store, run_id: int) -> tuple[list[str], dict[tuple[int, int], list[Any]]]:
+def _slots(
+    store: Store, run_id: int, margin: float | None
+) -> tuple[list[str], dict[tuple[int, int], list[Any]]]:
     """The run's variants and, per variant pair (i < j), its (case, a, b) slots: the pairs
     :func:`~arena.battles.judgeable_pairs` would battle (a slot where an answer crashed is
-    one too: the crash rule decides it, without a call)."""
+    one too: the crash rule decides it, without a call), each with the judge's provisional
+    tie ``margin``."""
     from arena.battles._pairing import BATTLE_FATES, judgeable_pairs
     from arena.battles._runner import _Pair
 
@@ -69,7 +72,9 @@ def _slots(store: Store, run_id: int) -> tuple[list[str], dict[tuple[int, int], 
     for pair in judgeable_pairs(slots, variants) if len(variants) > 1 else []:
         if pair.fate in BATTLE_FATES and pair.a is not None and pair.b is not None:
             key = (index[pair.a.variant], index[pair.b.variant])
-            pairs.setdefault(key, []).append(_Pair(pair.case, pair.a, pair.b, dataset.judge))
+            pairs.setdefault(key, []).append(
+                _Pair(pair.case, pair.a, pair.b, dataset.judge, margin=margin)
+            )
     return variants, pairs
 
 
@@ -96,12 +101,12 @@ async def _judge(
     alpha: float,
     seed: int,
 ) -> AdaptiveReport:
-    from arena.battles._runner import calibrate_run
+    from arena.battles._runner import calibrate_run, provisional_margin
     from arena.errors import InputError
     from arena.executors import LocalExecutor
     from judges import PairwiseJudge
 
-    variants, slots = _slots(store, run_id)
+    variants, slots = _slots(store, run_id, provisional_margin(spec))
     if not 1 <= top_k < len(variants):
         raise InputError(f"--top must be between 1 and {len(variants) - 1}", field="--top")
     judge, executor = PairwiseJudge(spec, store=store), LocalExecutor()
