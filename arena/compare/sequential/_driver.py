@@ -24,6 +24,7 @@ from arena.compare.sequential._cases import OnlyCases
 from arena.compare.sequential._report import VERDICTS, Savings, SequentialReport, describe
 from arena.compare.sequential._sequence import PlanRequest, derive_seed, open_plan, sequence_key
 from arena.compare.sequential._steps import Progress, check_critical, look, replay
+from arena.compare.sequential._trace import score_snapshot
 from arena.sequential import ANYTIME, FUTILITY, SPENDING, THREE_WAY, Question, Stop, decide
 from arena.sequential._boundary import BoundaryKind
 from arena.sequential._stopping import FUTILE_REASON
@@ -172,13 +173,14 @@ def run_sequential(
             only = OnlyCases(inner, set(batch))
             run_id = _run_cases(store, dataset, variants, run, inner, batch, state, grader)
             state.used += len(batch)
+            scores = score_snapshot(store, run_id)  # one snapshot per look
             if options.stop_on_critical:
                 critical = check_critical(
-                    store, run_id, batch, sides, state, options.strict_critical
+                    store, run_id, batch, sides, state, options.strict_critical, scores
                 )
                 if critical:
                     break
-            stop = look(store, run_id, batch, judge, only, run.concurrency, state, sides)
+            stop = look(store, run_id, batch, judge, only, run.concurrency, state, sides, scores)
             state.save(store, run_id)
             if stop is not None:
                 break

@@ -12,6 +12,7 @@ from arena.compare.sequential._trace import (
     critical_passes,
     golden_outcomes,
     judged_outcomes,
+    score_snapshot,
     stochastic_cases,
 )
 from arena.errors import InputError
@@ -27,6 +28,7 @@ from arena.sequential._rule import Sequence, stop_now
 
 if TYPE_CHECKING:
     from arena.compare.sequential._cases import OnlyCases
+    from arena.scoring import CaseScore
     from arena.storage import Store
     from judges import JudgeSpec
 
@@ -105,13 +107,15 @@ def check_critical(
     sides: tuple[str, str],
     state: Progress,
     strict: bool,
+    scores: list[CaseScore] | None = None,
 ) -> list[str]:
     """Test the batch's critical cases (each once, docs of :mod:`arena.sequential._critical`);
-    the ones that block."""
+    the ones that block. ``scores``: the look's snapshot of the run's scores."""
     plan = state.plan
     fresh = (set(batch) & state.critical_ids) - set(plan.critical_tested)
     blocked = []
-    for case, (kb, nb, kc, nc) in critical_passes(store, run_id, *sides, fresh).items():
+    passes = critical_passes(store, run_id, *sides, fresh, scores=scores)
+    for case, (kb, nb, kc, nc) in passes.items():
         untested = len(state.critical_ids - set(plan.critical_tested))
         share = case_share(plan.alpha, plan.critical_spent, untested)
         plan.critical_spent += share
@@ -141,20 +145,24 @@ def look(
     concurrency: int,
     state: Progress,
     sides: tuple[str, str],
+    scores: list[CaseScore] | None = None,
 ) -> Stop | None:
-    """Judge the batch, add its outcomes to the sequence; the Stop once settled, else None."""
+    """Judge the batch, add its outcomes to the sequence; the Stop once settled, else None.
+    ``scores``: the look's snapshot of the run's scores (:func:`score_snapshot`), loaded once
+    here when not given."""
     from arena.battles import judge_run
 
     baseline, candidate = sides
+    scores = score_snapshot(store, run_id) if scores is None else scores
     if judge is not None:
         judged = judge_run(store, run_id, judge, executor=only, concurrency=concurrency,
                            progress=False)  # fmt: skip
         state.judge_calls += judged.model_calls
         outcomes = judged_outcomes(store, run_id, baseline, candidate, judge.key)
     else:
-        outcomes = golden_outcomes(store, run_id, baseline, candidate)
+        outcomes = golden_outcomes(store, run_id, baseline, candidate, scores)
     if state.plan.finite and not state.allow_stochastic_finite:
-        _refuse_stochastic(store, run_id, batch, judge, state, sides)
+        _refuse_stochastic(store, run_id, batch, judge, state, sides, scores)
     for case_id in batch:
         if case_id not in outcomes:
             state.skipped.append(case_id)
@@ -176,9 +184,10 @@ def _refuse_stochastic(
     judge: JudgeSpec | None,
     state: Progress,
     sides: tuple[str, str],
+    scores: list[CaseScore],
 ) -> None:
     """--finite decides about realised outcomes: refuse when they are not fixed numbers."""
-    noisy = stochastic_cases(store, run_id, *sides, judge.key if judge else None)
+    noisy = stochastic_cases(store, run_id, *sides, judge.key if judge else None, scores)
     case = next((c for c in batch if c in noisy), None)
     if case is None:
         return

@@ -10,7 +10,7 @@ sequence.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -55,17 +55,34 @@ def judged_outcomes(
     return {case: float(np.mean(values)) for case, values in shares.items()}
 
 
+def score_snapshot(store: Store, run_id: int) -> list[CaseScore]:
+    """The run's golden scores, loaded once: what one look of a sequential comparison reads
+    (its critical cases, its outcomes without a judge, whether they are stochastic)."""
+    from arena.evaluation.run_scores import load_run_scores
+
+    return load_run_scores(store, run_id).cases
+
+
+def _scores(store: Store, run_id: int, scores: Sequence[CaseScore] | None) -> Sequence[CaseScore]:
+    return score_snapshot(store, run_id) if scores is None else scores
+
+
 def _agent_result(score: CaseScore) -> bool:
     """Neither the agent failed (an error) nor the simulated user (a simulator error)."""
     return score.error is None and score.simulator_error is None
 
 
-def golden_outcomes(store: Store, run_id: int, baseline: str, candidate: str) -> dict[str, float]:
-    """Case id -> ``(candidate score - baseline score + 1) / 2`` over repeats (no judge)."""
-    from arena.evaluation.run_scores import load_run_scores
-
+def golden_outcomes(
+    store: Store,
+    run_id: int,
+    baseline: str,
+    candidate: str,
+    scores: Sequence[CaseScore] | None = None,
+) -> dict[str, float]:
+    """Case id -> ``(candidate score - baseline score + 1) / 2`` over repeats (no judge);
+    ``scores``: the run's :func:`score_snapshot`, loaded when not given."""
     by: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for score in load_run_scores(store, run_id).cases:
+    for score in _scores(store, run_id, scores):
         if _agent_result(score) and score.variant in (baseline, candidate):
             by[(score.variant, score.case_id)].append(score.score)
     cases = {case for variant, case in by if variant == candidate}
@@ -77,15 +94,18 @@ def golden_outcomes(store: Store, run_id: int, baseline: str, candidate: str) ->
 
 
 def critical_passes(
-    store: Store, run_id: int, baseline: str, candidate: str, cases: set[str]
+    store: Store,
+    run_id: int,
+    baseline: str,
+    candidate: str,
+    cases: set[str],
+    scores: Sequence[CaseScore] | None = None,
 ) -> dict[str, tuple[int, int, int, int]]:
     """Critical case id (of ``cases``) -> (baseline passes, its repeats, candidate passes,
     its repeats), over the scored results (errors count as failures, simulator errors not at
-    all)."""
-    from arena.evaluation.run_scores import load_run_scores
-
+    all); ``scores``: the run's :func:`score_snapshot`, loaded when not given."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
-    for score in load_run_scores(store, run_id).cases:
+    for score in _scores(store, run_id, scores):
         if score.case_id in cases and score.tier == "critical" and score.simulator_error is None:
             tally = counts[(score.variant, score.case_id)]
             tally[0] += int(score.passed)
@@ -98,18 +118,22 @@ def critical_passes(
 
 
 def stochastic_cases(
-    store: Store, run_id: int, baseline: str, candidate: str, judge_key: str | None
+    store: Store,
+    run_id: int,
+    baseline: str,
+    candidate: str,
+    judge_key: str | None,
+    scores: Sequence[CaseScore] | None = None,
 ) -> dict[str, str]:
     """Case id -> why its outcome is not one fixed number: a variant's repeats disagree, or
-    the judge's two orders (or its repeats) disagree."""
-    from arena.evaluation.run_scores import load_run_scores
-
+    the judge's two orders (or its repeats) disagree; ``scores``: the run's
+    :func:`score_snapshot`, loaded when not given."""
     why: dict[str, str] = {}
-    scores: dict[tuple[str, str], set[float]] = defaultdict(set)
-    for score in load_run_scores(store, run_id).cases:
+    repeats: dict[tuple[str, str], set[float]] = defaultdict(set)
+    for score in _scores(store, run_id, scores):
         if _agent_result(score) and score.variant in (baseline, candidate):
-            scores[(score.variant, score.case_id)].add(round(score.score, 9))
-    for (variant, case), values in scores.items():
+            repeats[(score.variant, score.case_id)].add(round(score.score, 9))
+    for (variant, case), values in repeats.items():
         if len(values) > 1:
             why.setdefault(case, f"the repeats of {variant} score differently")
     if judge_key is None:
