@@ -31,8 +31,8 @@ _EXPORTS = {
     "Store": "arena.storage",
     "AgentContext": "arena.agents",
     "agent_factory": "arena.agents",
-    "SequentialOptions": "arena.gate.sequential._driver",
-    "run_sequential": "arena.gate.sequential._driver",
+    "SequentialOptions": "arena.compare.sequential._driver",
+    "run_sequential": "arena.compare.sequential._driver",
 }
 
 __all__ = ["__version__", *_EXPORTS]

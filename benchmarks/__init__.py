@@ -28,6 +28,7 @@ BENCHMARKS = (
     "scoring_checks_bench",
     "sequence_paths",
     "sequential_bench",
+    "sequential_looks",
     "sequential_strategies",
 )
 #: The tools: run the same way, they serve the benchmarks and the docs.

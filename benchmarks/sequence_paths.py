@@ -12,8 +12,8 @@
   failure the baseline does not share).
 
 Outcomes are Bernoulli(1/2) (a win or a loss, the largest variance), the run's plan comes from
-:func:`arena.gate.sequential._sequence.start_plan` /
-:func:`~arena.gate.sequential._sequence.continue_plan`,
+:func:`arena.compare.sequential._sequence.start_plan` /
+:func:`~arena.compare.sequential._sequence.continue_plan`,
 the bets from :class:`arena.sequential.BettingCS`. Prints Markdown tables with Monte Carlo
 standard errors::
 
@@ -29,7 +29,7 @@ import platform
 import numpy as np
 from numpy.typing import NDArray
 
-from arena.gate.sequential._sequence import PlanRequest, SequencePlan, continue_plan, start_plan
+from arena.compare.sequential._sequence import PlanRequest, SequencePlan, continue_plan, start_plan
 from arena.sequential import BettingCS
 
 # private on purpose: the critical-value blocks and the sequence plan belong to the gate's layer

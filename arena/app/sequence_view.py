@@ -14,11 +14,11 @@ import pandas as pd
 import streamlit as st
 
 from arena.app import data
-from arena.gate.sequential._sequence import level
+from arena.compare.sequential._sequence import level
 from arena.sequential import SPENDING
 
 if TYPE_CHECKING:
-    from arena.gate.sequential._sequence import SequencePlan
+    from arena.compare.sequential._sequence import SequencePlan
     from arena.storage import Store
 
 ALPHA = 0.05
@@ -30,7 +30,7 @@ def _stored_plan(
 ) -> SequencePlan | None:
     """The sequence ``arena compare/gate --sequential`` stored for this pair on this run's
     dataset and variant versions (either question), if any has evidence."""
-    from arena.gate.sequential._sequence import load_plan, sequence_key
+    from arena.compare.sequential._sequence import load_plan, sequence_key
     from arena.sequential import NON_INFERIORITY, THREE_WAY
 
     run = store.run(run_id)
@@ -76,8 +76,8 @@ def load_sequence(
     sequential comparison would take (the seed derived from the dataset and the variants) on
     the anytime boundary at alpha 0.05.
     """
-    from arena.gate.sequential._sequence import default_horizon, derive_seed
-    from arena.gate.sequential._trace import (
+    from arena.compare.sequential._sequence import default_horizon, derive_seed
+    from arena.compare.sequential._trace import (
         case_order,
         confidence_trace,
         golden_outcomes,

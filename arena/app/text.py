@@ -17,7 +17,7 @@ from arena.display import dollars as display_dollars
 from arena.display import is_missing as missing  # noqa: F401 (the views import it from here)
 
 if TYPE_CHECKING:
-    from arena.gate._compare import Decision
+    from arena.compare._compare import Decision
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 

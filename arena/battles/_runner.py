@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -108,6 +108,10 @@ class _Pair:
     b: RunResult
     settings: JudgeSettings | None = None  # the dataset's judge: block
     untrusted: bool = False  # the query is not the team's text (untrusted_query)
+    margin: float | None = None
+    """The tie margin the two orders are combined with until the run's margin is calibrated:
+    computed once per judge run from the spec (:func:`provisional_margin`) and handed to
+    every pair, wherever it is judged."""
 
 
 def self_preference_warnings(spec: JudgeSpec, contestants: dict[str, str]) -> list[str]:
@@ -253,8 +257,20 @@ async def judge_both_orders(
     )
     battle = Battle(**base, winner=TIE, verdict_ab=ab, verdict_ba=ba)
     # Provisional: the run's margin is calibrated once all its battles are judged.
-    apply_outcome(battle, tie_margin(spec, []))
+    apply_outcome(battle, pair.margin)
     return battle
+
+
+def provisional_margin(spec: JudgeSpec) -> float | None:
+    """The margin a judge's battles are combined with before the run's margin is calibrated
+    (:func:`arena.trust._calibration.tie_margin` on no battles yet): computed once per judge
+    run and handed to its pairs (:attr:`_Pair.margin`)."""
+    return tie_margin(spec, [])
+
+
+def with_margin(pairs: list[_Pair], margin: float | None) -> list[_Pair]:
+    """The pairs, each carrying the run's provisional ``margin``."""
+    return [replace(pair, margin=margin) for pair in pairs]
 
 
 def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | None, list[Battle]]:
@@ -304,6 +320,7 @@ async def judge_run_async(
     check_cascade(spec)  # a cycle or a missing judge in escalate_to: before any call
     judge = judge or PairwiseJudge(spec, store=store)  # InputError before any battle
     todo, skipped, simulator_errors, variants = _pairs(store, run_id, pairs)
+    todo = with_margin(todo, provisional_margin(spec))  # computed once, for every pair
     before = {(b.result_a_id, b.result_b_id): b for b in store.battles(run_id, spec.key)}
     if only is not None:
         wanted = set(only)

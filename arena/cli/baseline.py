@@ -90,7 +90,7 @@ def register(sub: Any) -> None:
 
 def cmd_baseline_save(args: argparse.Namespace) -> int:
     """Store a baseline; it only moves up unless --force."""
-    from arena.gate._baseline_side import uncommitted_warning
+    from arena.ci._baseline_side import uncommitted_warning
     from arena.gate._baselines import run_snapshot
     from arena.scoring import baseline_to_json, should_update_baseline
     from arena.storage import Store
@@ -178,7 +178,7 @@ def _propose_refs(args: argparse.Namespace) -> tuple[str, str]:
     from pathlib import Path
 
     from arena.errors import InputError
-    from arena.gate._config import GateConfig, load_config
+    from arena.project._config import GateConfig, load_config
 
     config = load_config(args.config) if args.config else GateConfig()
     candidate = args.candidate or config.candidate

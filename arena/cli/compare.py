@@ -82,7 +82,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if getattr(args, "judge_typed", False):  # without --sequential: old spelling of --judge-key
         print(JUDGE_KEY_NOTE, file=sys.stderr)
         judge_key = judge_key or args.judge
-    from arena.gate._compare import compare_markdown, compare_variants
+    from arena.compare._compare import compare_markdown, compare_variants
     from arena.ratings._options import check_count
     from arena.storage import Store
 
@@ -119,7 +119,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def _print_branches(report: Any) -> None:
     """How often each variant took each route through its graph, as a small table."""
-    from arena.gate._routes import branch_rows
+    from arena.compare._routes import branch_rows
     from arena.reports._format import text_table
 
     if report.branches:

@@ -49,7 +49,7 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> a
 def config_values(args: argparse.Namespace, dests: set[str]) -> dict[str, Any]:
     """The defaults ``arena.yaml`` gives the command of ``args`` (whose arguments are
     ``dests``): InputError naming the file and the field when it cannot be read."""
-    from arena.gate._project import read_project_defaults
+    from arena.project._defaults import read_project_defaults
 
     own = args.command in OWN_CONFIG
     try:

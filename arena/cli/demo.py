@@ -144,7 +144,7 @@ def print_outcome(
     from arena.cli.combinations import combination_figures, print_combinations
     from arena.cli.health import judge_health_with_accuracy, print_health
     from arena.cli.ratings import print_leaderboard
-    from arena.gate._compare import compare_variants
+    from arena.compare._compare import compare_variants
     from arena.leaderboard import build_leaderboard
     from arena.ratings import RatingOptions
     from arena.trust import judge_agreement

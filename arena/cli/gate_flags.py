@@ -224,7 +224,7 @@ def gate_config(args: argparse.Namespace, *, default_file: bool = False) -> Any:
     from pydantic import ValidationError
 
     from arena.errors import InputError
-    from arena.gate._config import GateConfig, find_config, load_config
+    from arena.project._config import GateConfig, find_config, load_config
 
     path = args.config or (find_config() if default_file else None)
     config = load_config(path) if path else GateConfig()

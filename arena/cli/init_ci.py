@@ -66,14 +66,14 @@ def cmd_init_ci(args: argparse.Namespace) -> int:
     """Write or print the workflows and arena.yaml, fitted to the repository."""
     from pathlib import Path
 
-    from arena.gate._ci import (
+    from arena.ci._scan import fake_scripts_file, scan_project
+    from arena.ci._workflows import (
         DEFAULT_INSTALL,
         arena_yaml,
         ci_files,
         project_install,
         write_ci_files,
     )
-    from arena.gate._ci_project import fake_scripts_file, scan_project
 
     root = Path(args.dir)
     scan = scan_project(root, getattr(args, "fake_scripts", None) or fake_scripts_file())
@@ -113,7 +113,7 @@ def _listed(value: str) -> list[str]:
 
 def trigger_paths(scan: Any) -> list[str]:
     """The scan's paths; with no dataset or variants found, the usual folders as well."""
-    from arena.gate._ci import DEFAULT_PATHS
+    from arena.ci._workflows import DEFAULT_PATHS
 
     if scan.datasets or scan.variants_dir:
         return list(scan.paths)

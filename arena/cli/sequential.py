@@ -111,14 +111,14 @@ def add_compare_flags(c: argparse.ArgumentParser) -> None:
 
 def cmd_compare_sequential(args: argparse.Namespace) -> int:
     """Run the sequential comparison, print where and why it stopped; exit like compare."""
+    from arena.compare.sequential._driver import SequentialOptions, run_sequential
+    from arena.compare.sequential._report import sequential_markdown
     from arena.defaults import DEFAULT_JUDGE
     from arena.errors import InputError
-    from arena.gate._config import GateConfig, RunSection
     from arena.gate._pipeline import resolve_variant
-    from arena.gate.sequential._driver import SequentialOptions, run_sequential
-    from arena.gate.sequential._report import sequential_markdown
     from arena.golden import load_dataset
     from arena.paths import data_dir
+    from arena.project._config import GateConfig, RunSection
     from arena.runner import RunOptions
     from arena.sequential import FUTILITY
     from arena.storage import Store
@@ -193,8 +193,8 @@ def add_adaptive_flags(p: argparse.ArgumentParser) -> None:
 
 def cmd_judge_adaptive(args: argparse.Namespace, store: Any, run_id: int, spec: Any) -> int:
     """Judge adaptively and print why it stopped and the ranking."""
+    from arena.compare.sequential._adaptive_judge import judge_adaptive
     from arena.errors import InputError
-    from arena.gate.sequential._adaptive_judge import judge_adaptive
 
     if args.budget is not None and args.budget < 1:
         raise InputError("--budget must be at least 1", field="--budget")

@@ -1,5 +1,7 @@
 """The merge gate: case-by-case regression rules, absolute and cost limits, noise-aware
-verdicts, the ``arena.yaml`` configuration, the gate pipeline and its report.
+verdicts, the gate pipeline and its report. It also re-exports the names users import from
+here that live beside it: ``arena.yaml`` and the project's defaults (:mod:`arena.project`),
+comparisons and power advice (:mod:`arena.compare`), the baseline's side (:mod:`arena.ci`).
 
 Public names load lazily (like :mod:`arena`), so the scoring package can use the records here
 without loading the pipeline, the judges or the database.
@@ -11,9 +13,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from arena.ci._baseline_side import BaselineSide, run_baseline_side, uncommitted_warning
+    from arena.compare._answers import Answer, RunAnswers, cheaper_variant, run_answers
+    from arena.compare._power import PowerEstimate, power_estimate
     from arena.gate._alignment import Alignment, align
-    from arena.gate._answers import Answer, RunAnswers, cheaper_variant, run_answers
-    from arena.gate._baseline_side import BaselineSide, run_baseline_side, uncommitted_warning
     from arena.gate._baselines import (
         Proposal,
         load_baseline,
@@ -23,14 +26,11 @@ if TYPE_CHECKING:
     )
     from arena.gate._changed import tier_changes
     from arena.gate._classify import classify
-    from arena.gate._config import GateConfig, find_config, load_config
     from arena.gate._history import CaseHistory, case_history
     from arena.gate._limits import AbsoluteLimits, BudgetLimits, CostLimits, LimitCheck
     from arena.gate._noise import Interval, paired_bootstrap, pass_drop_p_value
     from arena.gate._pipeline import check_stored, run_gate
     from arena.gate._policy import verdict_words, would_block
-    from arena.gate._power import PowerEstimate, power_estimate
-    from arena.gate._project import ProjectDefaults, project_defaults, read_project_defaults
     from arena.gate._regression import MAX_DROP, RegressionReason, RegressionReport
     from arena.gate._report import (
         GateReport,
@@ -41,28 +41,30 @@ if TYPE_CHECKING:
     )
     from arena.gate._rule_config import DEFAULT_BLOCKING, RULES, RuleConfig
     from arena.gate._rules import check_candidate, check_regression, compare_snapshots, snapshot
-    from arena.gate._variant_lookup import resolve_variant, resolve_variants
+    from arena.project._config import GateConfig, find_config, load_config
+    from arena.project._defaults import ProjectDefaults, project_defaults, read_project_defaults
+    from arena.project._variant_lookup import resolve_variant, resolve_variants
 
 _EXPORTS = {
     "AbsoluteLimits": "arena.gate._limits",
     "Alignment": "arena.gate._alignment",
-    "Answer": "arena.gate._answers",
-    "RunAnswers": "arena.gate._answers",
-    "cheaper_variant": "arena.gate._answers",
-    "run_answers": "arena.gate._answers",
-    "BaselineSide": "arena.gate._baseline_side",
+    "Answer": "arena.compare._answers",
+    "RunAnswers": "arena.compare._answers",
+    "cheaper_variant": "arena.compare._answers",
+    "run_answers": "arena.compare._answers",
+    "BaselineSide": "arena.ci._baseline_side",
     "BudgetLimits": "arena.gate._limits",
     "CostLimits": "arena.gate._limits",
     "CaseHistory": "arena.gate._history",
     "DEFAULT_BLOCKING": "arena.gate._rule_config",
-    "GateConfig": "arena.gate._config",
+    "GateConfig": "arena.project._config",
     "GateReport": "arena.gate._report",
     "regression_markdown": "arena.gate._report",
     "regression_text": "arena.gate._report",
     "Interval": "arena.gate._noise",
     "LimitCheck": "arena.gate._limits",
-    "PowerEstimate": "arena.gate._power",
-    "ProjectDefaults": "arena.gate._project",
+    "PowerEstimate": "arena.compare._power",
+    "ProjectDefaults": "arena.project._defaults",
     "Proposal": "arena.gate._baselines",
     "RULES": "arena.gate._rule_config",
     "RuleConfig": "arena.gate._rule_config",
@@ -80,24 +82,24 @@ _EXPORTS = {
     "gate_text": "arena.gate._report",
     "load_baseline": "arena.gate._baselines",
     "load_baseline_file": "arena.gate._baselines",
-    "find_config": "arena.gate._config",
-    "load_config": "arena.gate._config",
-    "project_defaults": "arena.gate._project",
-    "read_project_defaults": "arena.gate._project",
+    "find_config": "arena.project._config",
+    "load_config": "arena.project._config",
+    "project_defaults": "arena.project._defaults",
+    "read_project_defaults": "arena.project._defaults",
     "paired_bootstrap": "arena.gate._noise",
     "pass_drop_p_value": "arena.gate._noise",
-    "power_estimate": "arena.gate._power",
+    "power_estimate": "arena.compare._power",
     "propose_baseline": "arena.gate._baselines",
-    "run_baseline_side": "arena.gate._baseline_side",
+    "run_baseline_side": "arena.ci._baseline_side",
     "tier_changes": "arena.gate._changed",
-    "uncommitted_warning": "arena.gate._baseline_side",
+    "uncommitted_warning": "arena.ci._baseline_side",
     "verdict_words": "arena.gate._policy",
     "would_block": "arena.gate._policy",
     "run_gate": "arena.gate._pipeline",
     "run_snapshot": "arena.gate._baselines",
     "snapshot": "arena.gate._rules",
-    "resolve_variant": "arena.gate._variant_lookup",
-    "resolve_variants": "arena.gate._variant_lookup",
+    "resolve_variant": "arena.project._variant_lookup",
+    "resolve_variants": "arena.project._variant_lookup",
 }
 
 __all__ = [

@@ -7,7 +7,7 @@ A case is its id plus its content hash. Cases both sides ran with the same conte
 * *added*: the candidate ran it, the baseline does not have it;
 
 (the gate then runs the baseline's code on changed and added cases, and aligns again with
-those records in the baseline: :mod:`arena.gate._baseline_side`, :mod:`arena.gate._changed`);
+those records in the baseline: :mod:`arena.ci._baseline_side`, :mod:`arena.gate._changed`);
 * *removed*: the baseline has it, the candidate's dataset no longer does;
 * *not run*: the candidate's dataset still has it (same content), the candidate did not run
   it (another tier or ``--cases``); a critical one that passed is ``critical_missing``;

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.ci._worktree import is_commit_hash
 from arena.errors import InputError
 from arena.gate._rule_config import RuleConfig
 from arena.gate._rules import compare_snapshots
-from arena.gate._worktree import is_commit_hash
 from arena.scoring import RULES_VERSION, older_rules_note
 from arena.scoring._aggregate import VariantScores
 from arena.scoring._baseline import (

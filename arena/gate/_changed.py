@@ -1,6 +1,6 @@
 """Cases that changed since the baseline, or are new: never left unjudged.
 
-When the baseline's code ran on them (:mod:`arena.gate._baseline_side`), its records replace
+When the baseline's code ran on them (:mod:`arena.ci._baseline_side`), its records replace
 the baseline's old ones and the cases are compared like any other (broken, fixed, score
 drops). ``critical_failing`` fires on each critical or happy-path one the candidate fails that
 did not break: the baseline's code could not run on it, its side was only simulator errors, or
@@ -58,7 +58,7 @@ def previous_rule(
     base: Baseline, previous: Mapping[str, CaseRecord], config: RuleConfig
 ) -> list[RegressionReason]:
     """``critical_broken`` on each critical case edited since ``base`` whose previous version
-    (the baseline's, :mod:`arena.gate._previous`) the baseline passed and the candidate fails
+    (the baseline's, :mod:`arena.ci._previous`) the baseline passed and the candidate fails
     (``previous``: the candidate's records on those versions)."""
     reasons = []
     for case_id, now in previous.items():

@@ -9,9 +9,9 @@ never a failed limit (exit 1) or a rule that silently never fires.
 from __future__ import annotations
 
 from arena.errors import InputError
-from arena.gate._config import GateConfig
 from arena.golden import GoldenDataset
 from arena.golden._models import Category
+from arena.project._config import GateConfig
 
 HAPPY_PATH_RULE = "happy_path_fail"
 

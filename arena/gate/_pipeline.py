@@ -14,15 +14,16 @@ the same name); when the candidate *is* that version, there is nothing to judge.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from arena.ci._baseline_side import BaselineSide, baseline_side
+from arena.ci._previous import with_previous
+from arena.compare._compare import compare_variants
+from arena.compare._routes import route_changes
 from arena.errors import InputError
-from arena.gate._baseline_side import BaselineSide, baseline_side
 from arena.gate._baselines import current_rules, load_baseline_file, run_snapshot
-from arena.gate._compare import compare_variants
-from arena.gate._config import GateConfig
 from arena.gate._crashes import crashes_of
 from arena.gate._dataset_fit import check_categories
 from arena.gate._dropped import baseline_nodes, baseline_tools, dropped_notes
@@ -34,19 +35,23 @@ from arena.gate._limits import (
     unpriced_note,
 )
 from arena.gate._policy import policy_fields, would_block
-from arena.gate._previous import with_previous
 from arena.gate._regression import RegressionReport
 from arena.gate._report import GateReport, decide
-from arena.gate._routes import route_changes
 from arena.gate._rules import compare_snapshots
-from arena.gate._variant_lookup import find_variant_file, resolve_variant, variants_dir
 from arena.golden import GoldenDataset, case_hash, dataset_hash
+from arena.project._config import GateConfig
+from arena.project._variant_lookup import find_variant_file, resolve_variant, variants_dir
 from arena.records.provenance import provenance as current_provenance
 from arena.scoring._aggregate import VariantScores
 from arena.scoring._baseline import Baseline, make_baseline
 from arena.storage import Store
 from arena.variants.variant import Variant
 from arena.variants.version import CONFIG_CHANGED, VariantVersion
+
+if TYPE_CHECKING:
+    from arena.compare.sequential._report import SequentialReport
+    from arena.records.results import RunResult
+    from arena.runner import RunOptions
 
 CHECK_RUNS_NOTHING = (
     "baseline side not run: `arena check` runs no agent (`arena gate` runs the baseline's "
@@ -181,7 +186,7 @@ def evaluate(
     side: BaselineSide | None = None,
 ) -> tuple[RegressionReport | None, list[LimitCheck], list[str]]:
     """Regression rules, absolute and cost limits of one candidate snapshot (``side``: the
-    baseline's code run on the cases changed since it, :mod:`arena.gate._baseline_side`)."""
+    baseline's code run on the cases changed since it, :mod:`arena.ci._baseline_side`)."""
     hashes = _hashes(dataset)
     tiers = {c.id: str(c.tier) for c in dataset.test_cases} if dataset else None
     regression = None
@@ -221,18 +226,52 @@ def _compare(
     return report.model_dump(mode="json")
 
 
-def run_gate(
-    store: Store,
-    config: GateConfig,
-    baseline_ref: str,
-    candidate_ref: str,
-    *,
-    progress: bool = True,
-) -> GateReport:
-    """Run, score, check, judge and compare (module docstring); never raises on a regression."""
-    from arena.evaluation.run_scores import make_grader, score_run
+@dataclass
+class GateRun:
+    """One ``arena gate``, filled in step by step by :func:`run_gate`'s steps: what it
+    compares and runs (set by :func:`_plan`), then the run, the snapshots of both sides, the
+    baseline's side, the rules' verdict and the pairwise comparison."""
+
+    store: Store
+    config: GateConfig
+    progress: bool
+    sides: Sides
+    dataset: GoldenDataset
+    dataset_path: str
+    variants: list[Variant]
+    options: RunOptions
+    run_id: int = 0
+    sequential: SequentialReport | None = None
+    results: list[RunResult] = field(default_factory=list)
+    provenance: dict[str, Any] = field(default_factory=dict)
+    """Where this gate runs (the commit being gated)."""
+    candidate: Baseline | None = None
+    candidate_scores: VariantScores | None = None
+    baseline: Baseline | None = None
+    side: BaselineSide | None = None
+    regression: RegressionReport | None = None
+    limits: list[LimitCheck] = field(default_factory=list)
+    compare: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+    """The baseline's and the judge's notes, shown first."""
+    more: list[str] = field(default_factory=list)
+    """Dropped tools and nodes, unpriced models: shown after :attr:`notes`."""
+    changes: list[str] = field(default_factory=list)
+
+    @property
+    def cand(self) -> Baseline:
+        """The candidate's snapshot (set by :func:`_snapshot_sides`)."""
+        assert self.candidate is not None
+        return self.candidate
+
+
+def _plan(
+    store: Store, config: GateConfig, baseline_ref: str, candidate_ref: str, progress: bool
+) -> GateRun:
+    """Step 1: the two sides, the dataset (its categories checked: exit 2 before any run),
+    the variants to run and how."""
     from arena.golden import load_dataset
-    from arena.runner import RunOptions, run_suite
+    from arena.runner import RunOptions
 
     # A judge, or a sequential comparison, runs the baseline beside the candidate: from a
     # baseline file that needs the variant it recorded.
@@ -264,17 +303,36 @@ def run_gate(
         known_tools=baseline_tools(sides.baseline),
         known_nodes=baseline_nodes(sides.baseline, store),
     )
-    sequential = None  # case by case, stopping once settled
-    if config.compare.sequential and len(variants) == 2:
-        from arena.gate.sequential._gate import gate_sequential
+    return GateRun(store, config, progress, sides, dataset, dataset_path, variants, options)
 
-        sequential = gate_sequential(store, config, dataset, variants[0], variants[1], options)
-    report = run_suite(store, dataset, variants, options) if sequential is None else sequential
-    scores = score_run(store, report.run_id, make_grader(config.grader, store))
-    results = store.results(report.run_id)
+
+def _run_variants(gate: GateRun) -> None:
+    """Step 2: run what is missing, case by case under ``--sequential`` (stopping once
+    settled), else the full design."""
+    from arena.runner import run_suite
+
+    store, config, variants = gate.store, gate.config, gate.variants
+    if config.compare.sequential and len(variants) == 2:
+        from arena.compare.sequential._gate import gate_sequential
+
+        gate.sequential = gate_sequential(
+            store, config, gate.dataset, variants[0], variants[1], gate.options
+        )
+        gate.run_id = gate.sequential.run_id
+    else:
+        gate.run_id = run_suite(store, gate.dataset, variants, gate.options).run_id
+
+
+def _snapshot_sides(gate: GateRun) -> None:
+    """Step 3: score the run and snapshot the candidate (and a baseline run beside it)."""
+    from arena.evaluation.run_scores import make_grader, score_run
+
+    store, sides = gate.store, gate.sides
+    scores = score_run(store, gate.run_id, make_grader(gate.config.grader, store))
+    gate.results = store.results(gate.run_id)
     # where this gate runs (the commit being gated): a resumed run keeps where it was made
-    here = current_provenance()
-    provenance = dict(store.run(report.run_id).config.get("provenance") or {}) or here
+    gate.provenance = current_provenance()
+    made = dict(store.run(gate.run_id).config.get("provenance") or {}) or gate.provenance
 
     def snap(variant: Variant, name: str) -> tuple[Baseline, VariantScores]:
         aggregate = scores.variant(variant.name)
@@ -282,66 +340,119 @@ def run_gate(
             aggregate,
             scores.cases,
             name=name,
-            dataset=dataset,
-            results=results,
-            source_run_id=report.run_id,
+            dataset=gate.dataset,
+            results=gate.results,
+            source_run_id=gate.run_id,
             variant_config=variant.model_dump(mode="json"),
             variant_version=variant.version.model_dump(),
-            provenance=provenance,
+            provenance=made,
         ), aggregate
 
-    cand, cand_scores = snap(sides.candidate, "candidate")
-    baseline, notes = sides.baseline, [n for n in (sides.rules_note, sides.note) if n]
+    gate.candidate, gate.candidate_scores = snap(sides.candidate, "candidate")
+    gate.baseline = sides.baseline
+    gate.notes = [n for n in (sides.rules_note, sides.note) if n]
     if sides.baseline is None and sides.baseline_variant is not None:
-        baseline = snap(sides.baseline_variant, sides.baseline_variant.name)[0]
-    side = baseline_side(store, config, sides.baseline, cand, (dataset, dataset_path), progress)
-    side = with_previous(
-        store, config, sides.baseline, (cand, sides.candidate, dataset, options), side
+        gate.baseline = snap(sides.baseline_variant, sides.baseline_variant.name)[0]
+
+
+def _run_baseline_side(gate: GateRun) -> None:
+    """Step 4: the baseline's code on the cases changed since it, and the previous versions
+    of edited critical cases (:mod:`arena.ci`)."""
+    store, config, sides = gate.store, gate.config, gate.sides
+    side = baseline_side(
+        store, config, sides.baseline, gate.cand, (gate.dataset, gate.dataset_path), gate.progress
     )
-    regression, limits, more = evaluate(config, baseline, cand, cand_scores, dataset, side)
-    ran = [c for c in dataset.test_cases if c.id in cand.cases]
-    more = [*dropped_notes(ran, sides.baseline, sides.candidate, store), *more]
-    changes = version_changes(sides, baseline)
-    compare = None
-    judged = [v.name for v in variants]
-    if sequential is not None:
-        compare = sequential.model_dump(mode="json")
+    gate.side = with_previous(
+        store,
+        config,
+        sides.baseline,
+        (gate.cand, sides.candidate, gate.dataset, gate.options),
+        side,
+    )
+
+
+def _apply_rules(gate: GateRun) -> None:
+    """Step 5: the regression rules, absolute and cost limits, dropped tools and nodes, and
+    what changed in the candidate since the baseline."""
+    assert gate.candidate_scores is not None
+    gate.regression, gate.limits, more = evaluate(
+        gate.config, gate.baseline, gate.cand, gate.candidate_scores, gate.dataset, gate.side
+    )
+    ran = [c for c in gate.dataset.test_cases if c.id in gate.cand.cases]
+    dropped = dropped_notes(ran, gate.sides.baseline, gate.sides.candidate, gate.store)
+    gate.more = [*dropped, *more]
+    gate.changes = version_changes(gate.sides, gate.baseline)
+
+
+def _judge_pairwise(gate: GateRun) -> None:
+    """Step 6: the pairwise comparison (the sequential one, or the judge on both orders),
+    or why there is none."""
+    config, sides = gate.config, gate.sides
+    judged = [v.name for v in gate.variants]
+    if gate.sequential is not None:
+        gate.compare = gate.sequential.model_dump(mode="json")
     elif config.judge is not None and len(judged) == 2:
-        compare = _compare(store, config, report.run_id, judged[1], judged[0], progress)
+        gate.compare = _compare(
+            gate.store, config, gate.run_id, judged[1], judged[0], gate.progress
+        )
     elif config.judge is not None and sides.note is None:
-        notes.append("the candidate and the baseline are the same version: nothing to judge")
-    if config.compare.sequential and sequential is None:
+        gate.notes.append("the candidate and the baseline are the same version: nothing to judge")
+    if config.compare.sequential and gate.sequential is None:
         why = "for the reason above" if sides.note else "the candidate is the baseline's version"
-        notes.append(f"--sequential did not run case by case, {why}: the full design ran")
-    failures = decide(regression, limits, compare, list(config.compare.fail_on))
+        gate.notes.append(f"--sequential did not run case by case, {why}: the full design ran")
+
+
+def _verdict(gate: GateRun) -> GateReport:
+    """Step 7: the verdict and its report."""
+    config, sides, baseline, cand = gate.config, gate.sides, gate.baseline, gate.cand
+    failures = decide(gate.regression, gate.limits, gate.compare, list(config.compare.fail_on))
     assert baseline is not None
     return GateReport(
         passed=not failures,
         baseline=f"{baseline.name} ({baseline.label})",
         candidate=cand.label,
         failures=failures,
-        run_id=report.run_id,
-        dataset=_label(dataset),
+        run_id=gate.run_id,
+        dataset=_label(gate.dataset),
         settings={
             "tier": config.run.tier,
             "repeats": config.run.repeats,
             "judge": config.judge or "none",
         },
-        provenance=here,
+        provenance=gate.provenance,
         crashes=crashes_of(
-            results,
+            gate.results,
             sides.candidate.name,
             sides.candidate.agent,
-            [case.id for case in dataset.test_cases],
+            [case.id for case in gate.dataset.test_cases],
         ),
-        regression=regression,
-        limits=limits,
-        compare=compare,
-        notes=[*notes, *more],
-        version_changes=changes,
+        regression=gate.regression,
+        limits=gate.limits,
+        compare=gate.compare,
+        notes=[*gate.notes, *gate.more],
+        version_changes=gate.changes,
         route_changes=route_changes(baseline, cand),
-        **policy_fields(regression),
+        **policy_fields(gate.regression),
     )
+
+
+#: :func:`run_gate`'s steps after :func:`_plan`, in order; each fills in its part of the state.
+GATE_STEPS = (_run_variants, _snapshot_sides, _run_baseline_side, _apply_rules, _judge_pairwise)
+
+
+def run_gate(
+    store: Store,
+    config: GateConfig,
+    baseline_ref: str,
+    candidate_ref: str,
+    *,
+    progress: bool = True,
+) -> GateReport:
+    """Run, score, check, judge and compare (module docstring); never raises on a regression."""
+    gate = _plan(store, config, baseline_ref, candidate_ref, progress)
+    for step in GATE_STEPS:
+        step(gate)
+    return _verdict(gate)
 
 
 def check_stored(

@@ -17,7 +17,7 @@ from arena.gate._rule_config import DEFAULT_BLOCKING, RuleConfig
 from arena.scoring._baseline import Baseline
 
 if TYPE_CHECKING:
-    from arena.gate._baseline_side import BaselineSide
+    from arena.ci._baseline_side import BaselineSide
 
 
 def left_out(config: RuleConfig) -> list[str]:

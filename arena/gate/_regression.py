@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.gate._power import PowerEstimate
+from arena.compare._power import PowerEstimate
 from arena.scoring.checks._reasons import FailureKind
 
 __all__ = ["MAX_DROP", "FailureKind", "RegressionReason", "RegressionReport", "Severity"]

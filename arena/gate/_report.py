@@ -83,7 +83,9 @@ class GateReport(BaseModel):
     )
     regression: RegressionReport | None = None
     limits: list[LimitCheck] = Field(default_factory=list)
-    compare: dict[str, Any] | None = Field(None, description="arena.gate._compare.CompareReport.")
+    compare: dict[str, Any] | None = Field(
+        None, description="arena.compare._compare.CompareReport."
+    )
     notes: list[str] = Field(default_factory=list)
     blocking_rules: list[str] | None = Field(
         None, description="The regression rules that block (None: no baseline compared)."

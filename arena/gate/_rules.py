@@ -8,7 +8,7 @@ rule                 fires when                                            defau
                      bootstrap interval lies below 0 (otherwise a warning)
 ``critical_broken``  a critical case went from pass to fail; or one edited  block
                      since the baseline fails its previous version, which
-                     the baseline passed (``arena.gate._previous``)
+                     the baseline passed (``arena.ci._previous``)
 ``critical_missing`` a critical case that passed is still in the dataset    block
                      but was not run; or a case critical in the baseline
                      was removed from the dataset or demoted, until the
@@ -28,7 +28,7 @@ rule                 fires when                                            defau
 
 Cases that changed since the baseline, or are new, are compared against the baseline's code
 run on their new content when the gate could run it (``side``,
-:mod:`arena.gate._baseline_side`); ``critical_failing`` applies to those the candidate fails
+:mod:`arena.ci._baseline_side`); ``critical_failing`` applies to those the candidate fails
 that did not break.
 
 Cases a side ran but whose every repeat was a *simulator error* (the simulated user failed)
@@ -74,7 +74,7 @@ from arena.scoring._baseline import Baseline, CaseRecord, make_baseline
 from arena.scoring._combined import CaseScore
 
 if TYPE_CHECKING:
-    from arena.gate._baseline_side import BaselineSide
+    from arena.ci._baseline_side import BaselineSide
 
 
 def _case_reason(

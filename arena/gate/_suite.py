@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from arena.compare._power import PowerEstimate, power_estimate
 from arena.gate._noise import Interval, paired_bootstrap
-from arena.gate._power import PowerEstimate, power_estimate
 from arena.gate._regression import RegressionReason
 from arena.gate._rule_config import RuleConfig, severity
 from arena.scoring._baseline import Baseline

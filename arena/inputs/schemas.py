@@ -17,7 +17,7 @@ SCHEMAS: dict[str, tuple[str, str]] = {
     "golden": ("arena.golden._models:GoldenDataset", "A golden dataset (JSON)."),
     "variant": ("arena.variants.variant:Variant", "A variant: one agent configuration (YAML)."),
     "judge": ("judges._types:JudgeSpec", "A judge file for --judge (YAML)."),
-    "config": ("arena.gate._config:GateConfig", "arena.yaml: the merge gate's settings."),
+    "config": ("arena.project._config:GateConfig", "arena.yaml: the merge gate's settings."),
     "fake-scripts": (
         "arena.models._fake_files:FakeScriptsFile",
         "Scripted models for --fake-scripts (YAML or JSON).",

@@ -43,8 +43,8 @@ class ArenaSession:
     def open(cls, settings: Settings) -> ArenaSession:
         """Load the dataset and variant and open the stored run (InputError on bad input,
         before anything is written)."""
-        from arena.gate._variant_lookup import resolve_variant
         from arena.golden import load_dataset
+        from arena.project._variant_lookup import resolve_variant
         from arena.runner._suite import open_suite_run
         from arena.storage import Store
 

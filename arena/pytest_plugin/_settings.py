@@ -13,7 +13,7 @@ from arena.errors import InputError
 if TYPE_CHECKING:
     import pytest
 
-    from arena.gate._config import GateConfig
+    from arena.project._config import GateConfig
 
 SETTINGS = {
     "dataset": "golden dataset JSON (default: arena.yaml's run.dataset, else the shipped one)",
@@ -52,7 +52,7 @@ def _raw(config: pytest.Config, name: str) -> str | None:
 
 
 def _config(config: pytest.Config) -> GateConfig:
-    from arena.gate._config import GateConfig, find_config, load_config
+    from arena.project._config import GateConfig, find_config, load_config
 
     given = _raw(config, "config")
     if given and not Path(given).is_file():
@@ -71,7 +71,7 @@ def _repeats(text: str | None, config: GateConfig) -> int:
 
 def _url(db: str) -> str:
     """``db``, a plain SQLite path (``arena.db``) made an absolute ``sqlite:///`` URL."""
-    from arena.gate._project import SQLITE_SUFFIXES
+    from arena.project._defaults import SQLITE_SUFFIXES
 
     if "://" not in db and db.endswith(SQLITE_SUFFIXES):
         return "sqlite:///" + str(Path(db).expanduser().absolute())
@@ -80,8 +80,8 @@ def _url(db: str) -> str:
 
 def resolve(config: pytest.Config) -> Settings:
     """The settings of this session (InputError naming the flag, key or file of a bad one)."""
-    from arena.gate._project import project_defaults
     from arena.paths import data_dir
+    from arena.project._defaults import project_defaults
 
     project = _config(config)
     defaults = project_defaults(project)

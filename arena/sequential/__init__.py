@@ -16,10 +16,11 @@ The statistics are pure numpy/scipy with no I/O (re-exported here):
   :class:`AdaptiveLoop`: the judging loop built on them (the CLI's and the benchmark's).
 
 Their drivers over stored runs sit beside them, imported by their own paths (they sit above
-the gate in the layer order, so this face does not load them): :mod:`arena.gate.sequential._driver`
-(``arena compare --sequential``), :mod:`arena.gate.sequential._gate` (``arena gate --sequential``),
-:mod:`arena.gate.sequential._adaptive_judge` (``arena judge --pairs adaptive``), their report and
-trace.
+the gate in the layer order, so this face does not load them):
+:mod:`arena.compare.sequential._driver` (``arena compare --sequential``),
+:mod:`arena.compare.sequential._gate` (``arena gate --sequential``),
+:mod:`arena.compare.sequential._adaptive_judge` (``arena judge --pairs adaptive``), their report
+and trace.
 """
 
 from arena.sequential._adaptive import AdaptiveState, next_pair, ranks_separated

@@ -27,8 +27,8 @@ def demo_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_without_a_stored_plan_the_sequence_takes_the_derived_order(demo_url: str) -> None:
     from arena.app.sequence_view import load_sequence, sequence_chart
-    from arena.gate.sequential._sequence import derive_seed
-    from arena.gate.sequential._trace import case_order
+    from arena.compare.sequential._sequence import derive_seed
+    from arena.compare.sequential._trace import case_order
     from arena.storage import Store
 
     store = Store(demo_url)
@@ -54,7 +54,7 @@ def test_a_stored_plan_is_drawn_as_decided(demo_url: str) -> None:
     """The chart shows what `arena compare --sequential` decided on: the stored outcomes in
     their order, at the plan's alpha and margin, on the plan's boundary."""
     from arena.app.sequence_view import load_sequence, sequence_chart
-    from arena.gate.sequential._sequence import Evidence, SequencePlan, save_plan, sequence_key
+    from arena.compare.sequential._sequence import Evidence, SequencePlan, save_plan, sequence_key
     from arena.sequential import THREE_WAY
     from arena.storage import Store
 

@@ -94,7 +94,7 @@ def test_arena_show_prints_a_stored_conversation_turn_by_turn(
 def test_adaptive_judging_leaves_out_the_simulator_errors_pair(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arena.gate.sequential._adaptive_judge import judge_adaptive
+    from arena.compare.sequential._adaptive_judge import judge_adaptive
 
     run_id = conversation_run(store, monkeypatch)
     register_fake("judge", [_judge], cycle=True)

@@ -111,7 +111,7 @@ def test_an_executor_never_gets_a_crash_pair(store: Store) -> None:
 
 @pytest.mark.system  # judges until the top two are separated
 def test_adaptive_judging_counts_crash_pairs(store: Store) -> None:
-    from arena.gate.sequential._adaptive_judge import judge_adaptive
+    from arena.compare.sequential._adaptive_judge import judge_adaptive
 
     run_id = both_crash_run(store)
     report = judge_adaptive(store, run_id, judge_spec(), top_k=2)

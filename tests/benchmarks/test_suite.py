@@ -25,7 +25,9 @@ PRIVATE_ALLOWED = {
     "arena.ratings._sparse_newton",
     # the gate's layer, above the statistics face that would have to re-export them
     "arena.sequential._critical",
-    "arena.gate.sequential._sequence",
+    "arena.compare.sequential._sequence",
+    # the readers of one sequential look, timed with and without the look's scores snapshot
+    "arena.compare.sequential._trace",
     # starts (and times) the local model's server apart from the answers
     "arena.models._fake_files",
     "arena.models._local_server",

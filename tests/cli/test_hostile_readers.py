@@ -180,7 +180,7 @@ def test_a_judge_file_with_a_repeated_key_is_refused(tmp_path: Path) -> None:
 def test_a_gate_config_with_a_repeated_key_is_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from arena.gate._config import load_config
+    from arena.project._config import load_config
 
     path = tmp_path / "arena.yaml"
     path.write_text("rules:\n  max_drop: 0.05\n  max_drop: 0.5\n", encoding="utf-8")

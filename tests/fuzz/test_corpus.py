@@ -17,9 +17,9 @@ import pytest
 
 from arena.battle_log.reader import load_battle_log
 from arena.errors import InputError
-from arena.gate._config import load_config
 from arena.golden import load_dataset
 from arena.langsmith._files import read_examples
+from arena.project._config import load_config
 from arena.scoring._behavior import TRACEBACK
 from arena.scoring._output import score_regex
 from arena.scoring._textmatch import find_item

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from arena.battle_log.fast_reader import read_fast
 from arena.battle_log.reader import load_battle_log, read_rows
-from arena.gate._config import load_config
 from arena.golden import load_dataset
 from arena.inputs.files import parse_json, parse_yaml, read_json_rows
 from arena.langsmith._files import read_examples
+from arena.project._config import load_config
 from arena.trust import load_votes
 from arena.variants.variant import load_variant
 from judges import parse_judge

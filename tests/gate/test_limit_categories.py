@@ -12,10 +12,10 @@ import pytest
 
 from arena.cli import main
 from arena.errors import InputError
-from arena.gate._config import GateConfig, config_from_dict
 from arena.gate._dataset_fit import check_categories
 from arena.golden import load_dataset
 from arena.models import register_fake
+from arena.project._config import GateConfig, config_from_dict
 from tests.support.cli_args import run_argv
 
 pytestmark = pytest.mark.unit

@@ -12,8 +12,8 @@ from langchain_core.messages import BaseMessage
 
 from arena.battles import judge_run
 from arena.cli import main
+from arena.compare._compare import compare_variants
 from arena.evaluation.run_scores import score_run
-from arena.gate._compare import compare_variants
 from arena.golden import GoldenDataset
 from arena.leaderboard import build_leaderboard
 from arena.leaderboard._rating_inputs import battles_to_arrays, select_battles

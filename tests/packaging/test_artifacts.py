@@ -49,7 +49,7 @@ def test_the_wheel_holds_every_data_file_and_the_app_page(artifacts: Artifacts) 
     # the page `arena app` serves, and the other files the package opens itself
     assert {"arena/app/page.py", "arena/models/qwen_tools.jinja"} <= names
     assert {
-        f"arena/gate/templates/{p.name}" for p in (REPO / "arena/gate/templates").iterdir()
+        f"arena/ci/templates/{p.name}" for p in (REPO / "arena/ci/templates").iterdir()
     } <= names
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from arena.gate._config import config_from_dict
+from arena.project._config import config_from_dict
 from arena.runner import RunOptions
 from arena.storage import Store
 

@@ -11,9 +11,9 @@ import pytest
 
 from arena.cli.gate_flags import add_gate_run_flags, add_limit_flags, gate_config
 from arena.errors import InputError
-from arena.gate._config import config_from_dict
 from arena.golden import GoldenCase, GoldenDataset, case_hash, dataset_hash
 from arena.models import ModelConfig
+from arena.project._config import config_from_dict
 from arena.runner._tasks import run_key
 from arena.runner._user_model import DEFAULT_USER_MODEL, task_case_hash, user_model_config
 from arena.variants.variant import Variant

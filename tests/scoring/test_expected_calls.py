@@ -301,7 +301,7 @@ def test_two_expected_calls_need_two_calls() -> None:
 
 
 def test_an_edit_dropping_an_expected_call_or_allowing_extra_calls_weakens_the_case() -> None:
-    from arena.gate._previous import weakened_checks
+    from arena.ci._previous import weakened_checks
 
     looser = case(expected_calls=STORE["expected_calls"][:1], allow_extra_calls=["cancel_order"])
     found = weakened_checks(case(), looser)

@@ -88,7 +88,7 @@ def test_arena_health_prints_the_simulator_errors(
 
 
 def test_sequential_decisions_leave_simulator_errors_out(store: Store) -> None:
-    from arena.gate.sequential._trace import critical_passes, golden_outcomes
+    from arena.compare.sequential._trace import critical_passes, golden_outcomes
 
     run_id = fill(store)
     score_run(store, run_id)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from arena.cli import main
-from arena.gate.sequential._sequence import PlanRequest, SequencePlan, load_plan, start_plan
+from arena.compare.sequential._sequence import PlanRequest, SequencePlan, load_plan, start_plan
 from arena.sequential._rule import stop_codes
 from arena.sequential._stopping import BETTER, FUTILE, OPEN
 from arena.storage import Store

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
+from arena.compare.sequential._sequence import PlanRequest, continue_plan, level, start_plan
 from arena.errors import InputError
-from arena.gate.sequential._sequence import PlanRequest, continue_plan, level, start_plan
 from arena.sequential._critical import case_share, critical_blocks, drop_p_value
 from tests.support.benchmarks import load_benchmark
 
@@ -96,7 +96,7 @@ def test_a_continuation_that_changes_the_test_is_refused(
 
 
 def test_an_edited_seen_case_is_refused_by_name() -> None:
-    from arena.gate.sequential._sequence import Evidence
+    from arena.compare.sequential._sequence import Evidence
 
     plan = start_plan(_request())
     plan.evidence.append(Evidence(case_id="c3", case_hash="h", outcome=1.0))

@@ -106,7 +106,7 @@ def test_the_order_is_seeded_and_the_markdown_lists_the_sequence(
     md = tmp_path / "seq.md"
     compare(project, db_url, "--seed", "3", "--markdown", str(md))
     report = _json(capsys)
-    from arena.gate.sequential._trace import case_order
+    from arena.compare.sequential._trace import case_order
 
     assert [p["case_id"] for p in report["trace"]] == case_order(GOOD, 3)[: report["cases_used"]]
     text = md.read_text()

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from arena.battles import judge_run
+from arena.compare._compare import compare_variants
 from arena.evaluation.run_scores import score_run
-from arena.gate._compare import compare_variants
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from arena.votes import pending_escalations

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from arena.battles import judge_run
+from arena.compare._compare import compare_variants
 from arena.evaluation.run_scores import score_run
-from arena.gate._compare import compare_variants
 from arena.leaderboard._rating_inputs import rated, select_battles, undecided
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
@@ -111,7 +111,7 @@ def test_a_judge_yaml_turns_selective_verdicts_on_for_arena_judge(
 
 
 def test_the_gate_report_carries_the_undecided_pairs(store: Store) -> None:
-    from arena.gate._compare import compare_markdown
+    from arena.compare._compare import compare_markdown
 
     run_id = _judged(store)
     report = compare_variants(store, "bad", "good", run_id=run_id)

@@ -8,7 +8,7 @@ import pytest
 
 from arena.battle_log.writer import run_battle_log
 from arena.battles import Battle, judge_run
-from arena.gate._compare import compare_variants
+from arena.compare._compare import compare_variants
 from arena.leaderboard import build_leaderboard
 from arena.leaderboard._rating_inputs import select_battles
 from arena.models import register_fake

@@ -115,7 +115,7 @@ def load_compare(
     url: str, run_id: int, baseline: str, candidate: str, judge_key: str | None
 ) -> dict[str, Any]:
     """The compare report (verdict, win rate and interval, golden deltas) as a dict."""
-    from arena.gate._compare import compare_variants
+    from arena.compare._compare import compare_variants
 
     report = compare_variants(
         get_store(url), baseline, candidate, run_id=run_id, judge_key=judge_key
