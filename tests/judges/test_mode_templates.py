@@ -129,3 +129,144 @@ def _digest(mode: str) -> str:
 @pytest.mark.parametrize("mode", MODES)
 def test_every_built_in_modes_keys_are_as_before_the_templates_moved(mode: str) -> None:
     assert _digest(mode) == PINNED[mode]
+
+
+#: A template of each kind, and the built-in modes whose keys it enters: its own mode's, and
+#: those asking through it (``blend`` and ``auto`` through ``checklist``; ``rules`` writes its
+#: questions as the checklist does); a shared fragment enters every mode's.
+EDITS = [
+    ("judges.modes._text_prompts", "SYSTEM_TEXT", {"text"}),
+    ("judges.modes._text_prompts", "ASK_AGAIN", {"text"}),  # shown only on a re-ask
+    ("judges.modes._logprobs_prompts", "SYSTEM_LOGPROBS", {"logprobs", "grades"}),
+    ("judges.modes._grades_prompts", "GRADE_QUESTION", {"grades"}),
+    ("judges.modes.checklist._prompts", "SYSTEM_CHECKLIST", {"checklist", "blend", "auto"}),
+    ("judges.modes.checklist._prompts", "GENERIC_ITEM", {"checklist", "blend", "auto"}),
+    ("judges.modes.checklist._prompts", "WRITE_CHECKLIST", {"checklist", "blend", "auto", "rules"}),
+    ("judges.modes._rules_prompts", "RULES", {"rules"}),
+    ("judges._prompts", "DATA_RULE", set(MODES)),
+    ("judges._behavior_prompts", "BEHAVIOUR_QUESTION", set()),  # the grader is no mode
+]
+
+
+@pytest.fixture(scope="module")
+def keys_before() -> dict[str, dict[str, str]]:
+    """Every built-in mode's verdict keys before any edit."""
+    return {mode: {k: v["verdict"] for k, v in _keys(mode).items()} for mode in MODES}
+
+
+@pytest.mark.parametrize(("module", "name", "affected"), EDITS)
+def test_editing_one_modes_template_changes_that_modes_keys_only(
+    monkeypatch: pytest.MonkeyPatch,
+    keys_before: dict[str, dict[str, str]],
+    module: str,
+    name: str,
+    affected: set[str],
+) -> None:
+    monkeypatch.setattr(f"{module}.{name}", "An edited template.")
+    changed = {mode for mode in MODES if _digest(mode) != PINNED[mode]}
+    assert changed == affected
+    for mode in affected:  # every verdict of the mode is asked again
+        for label, (spec, request) in _requests(mode).items():
+            assert verdict_key(spec, request) != keys_before[mode][label], (mode, label)
+
+
+#: A judge mode added as one new file: its templates are its module's upper-case constants,
+#: named with the shared fragments in ``prompt_modules``.
+ONE_FILE_MODE = '''
+"""``brief``: the shorter of two good answers, in a written verdict."""
+
+import sys
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from arena.extend import Asker, JudgeMode, PairRequest, Reading, judge_mode
+from judges import _prompts as prompts
+from judges._parsing import parse_verdict
+
+SYSTEM_BRIEF = "You judge {persona}. Prefer the shorter correct answer. {rubric}{data_rule}"
+
+
+@judge_mode("brief", "the shorter of two good answers, in a written verdict")
+class BriefMode(JudgeMode):
+    """A written verdict preferring brevity."""
+
+    prompt_modules = (prompts, sys.modules[__name__])
+
+    def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
+        system = prompts.system_prompt(SYSTEM_BRIEF, request, prompts.rubric_line(request))
+        return [[SystemMessage(system), HumanMessage(prompts.pair_prompt(request, logprobs=False))]]
+
+    async def read(self, asker: Asker, request: PairRequest) -> Reading:
+        reply = await asker.ask(self.conversations(request)[0])
+        label = parse_verdict(str(reply.content))
+        assert label is not None
+        return Reading(label=label, raw=str(reply.content))
+'''
+
+
+def _load(path: Any, name: str) -> Any:
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def one_file_mode(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The ``brief`` mode, saved as one new file and imported (registered) for this test."""
+    from arena.extend import JUDGE_MODES
+
+    path = tmp_path / "brief_mode.py"
+    path.write_text(ONE_FILE_MODE)
+    with JUDGE_MODES.scope():
+        monkeypatch.delitem(__import__("sys").modules, "brief_mode", raising=False)
+        yield _load(path, "brief_mode")
+
+
+def test_a_mode_added_as_one_file_judges_and_owns_its_templates(
+    one_file_mode: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from arena.models import register_fake
+    from judges import PairwiseJudge
+
+    case, a, b = battles()["single"]
+    request = pair_request(case, a, b, mode=get_mode("brief"), with_trajectory=True)
+    script = register_fake("brief-judge", ["Shorter and right. [[A>B]]"], cycle=True)
+    spec = JudgeSpec.model_validate({"model": {"spec": "fake:brief-judge"}, "mode": "brief"})
+    verdict = asyncio.run(PairwiseJudge(spec).judge(request))
+    assert verdict.label == "A>B" and verdict.error is None
+    assert "Prefer the shorter correct answer" in str(script.calls[0][0].content)
+    # its own template enters its identity, and no built-in mode's
+    identity, key = judge_identity(spec), verdict_key(spec, request)
+    monkeypatch.setattr(one_file_mode, "SYSTEM_BRIEF", "You judge {persona}. {data_rule}")
+    assert judge_identity(spec) != identity and verdict_key(spec, request) != key
+    assert {mode: _digest(mode) for mode in MODES} == PINNED
+    # and a built-in mode's template does not enter its identity
+    monkeypatch.setattr("judges.modes._text_prompts.SYSTEM_TEXT", "An edited template.")
+    edited = judge_identity(spec)
+    monkeypatch.undo()
+    assert judge_identity(spec) == identity and edited != identity
+
+
+def test_a_mode_that_names_no_templates_keeps_its_keys_and_counts_every_built_in_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from judges.modes._text import TextMode
+
+    class Undeclared(TextMode):  # a plugin of before: it says nothing of its templates
+        prompt_modules = None
+
+    spec = _spec("text")
+    legacy = judge_identity(spec)  # the text mode's templates are as they were
+    monkeypatch.setattr("judges.modes.get_mode", lambda name: Undeclared())
+    monkeypatch.setattr("judges._identity.get_mode", lambda name: Undeclared())
+    assert judge_identity(spec) == legacy
+    monkeypatch.setattr("judges.modes._grades_prompts.GRADE_QUESTION", "An edited template.")
+    assert judge_identity(spec) != legacy
