@@ -204,28 +204,23 @@ class BriefMode(JudgeMode):
 '''
 
 
-def _load(path: Any, name: str) -> Any:
-    import importlib.util
-    import sys
-
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def one_file_mode(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The ``brief`` mode, saved as one new file and imported (registered) for this test."""
+    import importlib.util
+    import sys
+
     from arena.extend import JUDGE_MODES
 
     path = tmp_path / "brief_mode.py"
     path.write_text(ONE_FILE_MODE)
+    spec = importlib.util.spec_from_file_location("brief_mode", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "brief_mode", module)
     with JUDGE_MODES.scope():
-        monkeypatch.delitem(__import__("sys").modules, "brief_mode", raising=False)
-        yield _load(path, "brief_mode")
+        spec.loader.exec_module(module)
+        yield module
 
 
 def test_a_mode_added_as_one_file_judges_and_owns_its_templates(
