@@ -14,7 +14,7 @@ from arena.golden._models import Behavior, GoldenCase
 from arena.models import CachingChatModel, MemoryResponseStore, ResponseStore, make_chat_model
 from arena.scoring._behavior import BehaviorGrade, RubricGrade
 from arena.vocabulary import GRADE_TOKENS, NO, YES
-from judges import _prompts as prompts
+from judges import _behavior_prompts as prompts
 from judges._pairwise import forget_reply
 from judges._parsing import first_token_probs
 from judges._types import JudgeSpec

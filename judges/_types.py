@@ -155,7 +155,7 @@ class JudgeSpec(BaseModel):
         """Short display id of the judge, stored with its battles (API keys never enter it).
 
         It hashes the spec only; the verdict cache uses :func:`judges.judge_identity`, which
-        also covers the prompt templates and the model's cache identity.
+        also covers its mode's prompt templates and the model's cache identity.
         """
         blob = json.dumps(self.model_dump(mode="json", exclude={"selective"}), sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:12]

@@ -2,7 +2,7 @@
 and config, run the golden set on each mutant, and report the faults it would miss."""
 
 from arena.mutation._base import MutationOperator, MutationTargets
-from arena.mutation._mutant import Mutant, Mutation, make_mutant, mutant_name
+from arena.mutation._mutant import Mutant, MutantTools, Mutation, make_mutant, mutant_name
 from arena.mutation._operators import OPERATORS, WEAKER_LOCAL_MODEL, operator
 from arena.mutation._pass import (
     MutationOptions,
@@ -31,6 +31,7 @@ __all__ = [
     "Bound",
     "Mutant",
     "MutantResult",
+    "MutantTools",
     "Mutation",
     "MutationOperator",
     "MutationOptions",

@@ -2,7 +2,8 @@
 
 A :class:`Mutant` is a :class:`~arena.variants.variant.Variant` whose copy of the config
 carries the fault (no prompt, another model, ``tools:`` without one tool, ...) or whose tools
-are wrapped when the runner hands them to the agent (:meth:`Mutant.agent_tools`). The user's
+are wrapped when the runner hands them to the agent (:class:`MutantTools`, the run option
+:attr:`arena.runner.RunOptions.wrap_tools` of its batches). The user's
 files are never edited. Its :class:`Mutation` enters its version hash, so it runs under a
 name and version of its own: a rerun reuses its stored results (zero model calls) and two
 mutants never share them.
@@ -11,6 +12,7 @@ mutants never share them.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -66,11 +68,20 @@ class Mutant(Variant):
             self._version = VariantVersion.build(config, base.code, base.tools, base.models)
         return self._version
 
-    def agent_tools(self, tools: list[Any]) -> list[Any]:
-        """The tools as the mutation's operator wraps them (unchanged for config operators)."""
-        wrapped: list[Any] = MUTATION_OPERATORS.lookup(self.mutation.operator).wrap_tools(
-            tools, self.mutation
-        )
+
+@dataclass(frozen=True)
+class MutantTools:
+    """The run option that injects a mutation's fault into the tools the runner hands the
+    agent (:attr:`arena.runner.RunOptions.wrap_tools`): the tools as the mutation's operator
+    wraps them (unchanged for config operators). Picklable, so it reaches an executor's
+    worker with each task."""
+
+    mutation: Mutation
+
+    def __call__(self, tools: list[Any]) -> list[Any]:
+        """``tools`` as the operator wraps them."""
+        operator = MUTATION_OPERATORS.lookup(self.mutation.operator)
+        wrapped: list[Any] = operator.wrap_tools(tools, self.mutation)
         return wrapped
 
 

@@ -19,7 +19,7 @@ from arena.errors import InputError
 from arena.gate import RuleConfig
 from arena.golden import GoldenCase, GoldenDataset
 from arena.mutation._base import MutationOperator, MutationTargets
-from arena.mutation._mutant import Mutant
+from arena.mutation._mutant import Mutant, MutantTools
 from arena.mutation._operators import operator
 from arena.mutation._order import called, order_cases, tool_targets
 from arena.mutation._propose import propose
@@ -118,6 +118,7 @@ def _options(
         progress=options.progress,
         dataset_path=options.dataset_path,
         executor=options.executor,
+        wrap_tools=None if mutant is None else MutantTools(mutant.mutation),
         offered_tools_only=mutant is None,  # tool_removed takes away a tool the cases expect
         run_config=marked,  # arena runs hides a mutant's runs unless --mutants
     )

@@ -5,6 +5,7 @@ from arena.runner._graph_nodes import node_names, variant_node_names, variants_n
 from arena.runner._graph_path import NodePathRecorder, is_graph, record_path
 from arena.runner._graph_state import StateCapture, graph_states, keep_state, prepare_state
 from arena.runner._lookup import run_with_variant
+from arena.runner._options import ToolWrapper
 from arena.runner._preflight import check_run
 from arena.runner._suite import RunOptions, RunReport, run_suite, run_suite_async
 from arena.runner._summary import VariantSummary, summarize
@@ -17,6 +18,7 @@ __all__ = [
     "RunReport",
     "StateCapture",
     "Task",
+    "ToolWrapper",
     "TrajectoryRecorder",
     "VariantSummary",
     "check_run",

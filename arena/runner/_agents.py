@@ -21,6 +21,7 @@ from arena.agents import AgentContext, StateFunction, build_agent, graph_tool_na
 from arena.agents._builder import graph_tools
 from arena.factories._declare import FactorySpec, declares_side_effects
 from arena.models import CachingChatModel, make_chat_model
+from arena.runner._options import ToolWrapper
 from arena.variants.variant import ARCHITECTURES
 
 if TYPE_CHECKING:
@@ -86,22 +87,31 @@ class AgentCache:
             self._specs[variant.version_hash] = (spec, factory_params(variant, spec))
         return self._specs[variant.version_hash]
 
-    def tools(self, variant: Variant, model: CachingChatModel, sandbox: Sandbox) -> list[BaseTool]:
+    def tools(
+        self,
+        variant: Variant,
+        model: CachingChatModel,
+        sandbox: Sandbox,
+        wrap: ToolWrapper | None = None,
+    ) -> list[BaseTool]:
         """The task's tools: shared ones writing into the running task's sandbox for the
         built-in agents; for a factory, the tools it declares (as ``tools:`` selects them),
-        else fresh built-in ones bound to ``sandbox``."""
+        else fresh built-in ones bound to ``sandbox``; each list as the run's ``wrap``
+        (:attr:`~arena.runner.RunOptions.wrap_tools`) wraps it. One run has one ``wrap``: the
+        shared tools are built and wrapped once per variant and model."""
         from arena.agents.research.tools import TASK_SANDBOX, build_tools
 
+        handed = wrap if wrap is not None else list
         if not self.shared(variant):
             spec, _ = self.factory(variant)
             if spec.tools is not None:
-                return variant.agent_tools(spec.select(variant.tools))
+                return handed(spec.select(variant.tools))
             enabled = enabled_tools(variant)
-            return variant.agent_tools(build_tools(model=model, sandbox=sandbox, enabled=enabled))
+            return handed(build_tools(model=model, sandbox=sandbox, enabled=enabled))
         key = (variant.version_hash, id(model))
         if key not in self._tools:
             built = build_tools(model=model, sandbox=TASK_SANDBOX, enabled=enabled_tools(variant))
-            self._tools[key] = (model, variant.agent_tools(built))
+            self._tools[key] = (model, handed(built))
         return self._tools[key][1]
 
     def agent(

@@ -45,7 +45,7 @@ async def execute_dialogue(
     paths: NodePathRecorder | None = None
     state: StateWatch | None = None
     try:
-        tools = agents.tools(variant, model, sandbox)
+        tools = agents.tools(variant, model, sandbox, task.wrap_tools)
         agent, snapshot = agents.build(variant, model, tools, sandbox)
         state = StateWatch(snapshot, case)
         recorder.tool_names = agents.tool_names(variant, agent, tools)

@@ -80,7 +80,7 @@ async def _execute_task(
     state: StateWatch | None = None
     started = time.perf_counter()
     try:
-        tools = agents.tools(variant, model, sandbox)
+        tools = agents.tools(variant, model, sandbox, task.wrap_tools)
         agent, snapshot = agents.build(variant, model, tools, sandbox)
         state = StateWatch(snapshot, case)
         recorder.tool_names = agents.tool_names(variant, agent, tools)

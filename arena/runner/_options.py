@@ -8,6 +8,11 @@ from typing import Any
 
 from arena.records.results import RunResult
 
+ToolWrapper = Callable[[list[Any]], list[Any]]
+"""Wraps the tools a variant's agent is given (LangChain tools in, tools to hand over out):
+:attr:`RunOptions.wrap_tools`. Picklable when the run goes to another process (a Ray
+executor): a module-level class's instance, not a closure."""
+
 
 @dataclass
 class RunOptions:
@@ -40,6 +45,10 @@ class RunOptions:
     known_tools: frozenset[str] = frozenset()
     """Tools a baseline offered: a case that needs one still runs when no variant offers it
     (the candidate dropped it: the gate reports a regression, not bad input)."""
+    wrap_tools: ToolWrapper | None = None
+    """Wraps the tools every variant's agent of the run is given, after the variant selects
+    them and before the factory or built-in agent gets them (a mutant's batch: its operator's
+    fault, :class:`arena.mutation.MutantTools`); None hands them over as they are."""
     known_nodes: frozenset[str] = frozenset()
     """Graph nodes a baseline had (full names): a case that names one still runs when no
     variant's graph has it (the candidate renamed or dropped it: a regression)."""

@@ -102,7 +102,7 @@ def open_suite_run(
     if options.offered_tools_only:
         check_offered_tools(cases, variants, options.dataset_path, options.known_tools)
         check_route_names(cases, variants, options.dataset_path, options.known_nodes)
-    tasks = plan_tasks(variants, cases, options.repeats, user_model)
+    tasks = plan_tasks(variants, cases, options.repeats, user_model, options.wrap_tools)
     dataset_id = store.ensure_dataset(dataset, options.dataset_path)
     changes = {v.name: changes_since_stored(store, v) for v in variants}
     for variant in variants:

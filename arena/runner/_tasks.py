@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from arena.defaults import ALL_TIERS, TIER_CHOICES
 from arena.errors import InputError
 from arena.golden import GoldenCase, GoldenDataset, dataset_hash
 from arena.models import ModelConfig
+from arena.runner._options import ToolWrapper
 from arena.runner._user_model import task_case_hash, user_model_config
 from arena.variants.variant import Variant
 
@@ -20,13 +21,16 @@ class Task:
     """One agent execution: a variant on a case, for one repeat.
 
     ``user_model`` is the run's user model option (see :mod:`arena.runner._user_model`); it
-    only matters to a case with a simulated user.
+    only matters to a case with a simulated user. ``wrap_tools`` is the run's
+    :attr:`~arena.runner.RunOptions.wrap_tools` (carried by the task so that it reaches an
+    executor's worker too); it is no part of the task's identity.
     """
 
     variant: Variant
     case: GoldenCase
     repeat: int
     user_model: ModelConfig | None = None
+    wrap_tools: ToolWrapper | None = field(default=None, compare=False)
 
     @cached_property
     def key(self) -> tuple[str, str, int]:
@@ -60,12 +64,18 @@ def plan_tasks(
     cases: list[GoldenCase],
     repeats: int,
     user_model: ModelConfig | None = None,
+    wrap_tools: ToolWrapper | None = None,
 ) -> list[Task]:
     """Every (variant, case, repeat), variant-major: concurrent tasks then share one model
     server instead of oversubscribing the CPU with several local servers at once."""
     if repeats < 1:
         raise InputError("repeats must be at least 1", field="repeats")
-    return [Task(v, c, r, user_model) for v in variants for r in range(repeats) for c in cases]
+    return [
+        Task(v, c, r, user_model, wrap_tools)
+        for v in variants
+        for r in range(repeats)
+        for c in cases
+    ]
 
 
 def run_key(

@@ -167,11 +167,6 @@ class Variant(BaseModel):
         """The hash of :attr:`version`: results are stored and reused under it."""
         return self.version.hash
 
-    def agent_tools(self, tools: list[Any]) -> list[Any]:
-        """The tools the agent is given, from those the variant selects (unchanged here; a
-        mutant of ``arena mutate`` wraps them, :class:`arena.mutation.Mutant`)."""
-        return tools
-
     def with_version(self, version: VariantVersion) -> Variant:
         """This variant labelled with a known (stored) version instead of computing one."""
         self._version = version

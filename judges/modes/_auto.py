@@ -70,6 +70,12 @@ class AutoMode(JudgeMode):
         # One instance per delegate, so their per-answer grades are shared across battles.
         self._modes = {name: get_mode(name) for name in (GOLDEN_MODE, OPEN_ENDED_MODE)}
 
+    def templates(self) -> dict[str, str]:
+        """Both delegates' templates: either may judge a case."""
+        return {
+            name: text for mode in self._modes.values() for name, text in mode.templates().items()
+        }
+
     def prepare(self, case: GoldenCase, *, with_trajectory: bool) -> dict[str, Any]:
         """``{"mode": NAME, "chosen_for": WHY, "inputs": {...}}``: the delegate and what it
         prepared from the case."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from langchain_core.messages import AIMessage, BaseMessage
@@ -12,7 +13,9 @@ from arena.errors import InputError
 from arena.models._config import ModelConfig
 from arena.vocabulary import Label
 from judges._orders import Outcome, agreement_rule
+from judges._prompts import templates_of
 from judges._types import JudgeSpec, PairRequest, Seat, Verdict
+from judges.modes._legacy import legacy_surface
 
 if TYPE_CHECKING:
     from arena.golden import GoldenCase
@@ -62,8 +65,10 @@ class JudgeMode(ABC):
     ``@judge_mode(name, summary)`` (:mod:`arena.extend`); the registry sets ``name`` and
     ``summary``.
 
-    The verdict cache key hashes :meth:`conversations` and the templates of
-    :mod:`judges._prompts`: keep every prompt text in one of them.
+    The verdict cache key hashes :meth:`conversations` and the mode's :meth:`templates`:
+    keep every prompt text in one of them. A mode owns its templates: upper-case constants
+    of its own prompts module (or of the mode's module), named in :attr:`prompt_modules`
+    with the shared :mod:`judges._prompts`; editing one re-asks this mode's verdicts only.
 
     A mode owns its extra inputs and findings: :meth:`prepare` reads what it needs from the
     golden case into ``PairRequest.mode_inputs``; :meth:`read` may return ``details`` (kept
@@ -78,6 +83,12 @@ class JudgeMode(ABC):
     #: Whether each order's verdict depends on which answer is shown first (a tie margin can
     #: then be calibrated from the disagreement between the orders).
     positional: ClassVar[bool] = True
+    #: The modules this mode's prompts are made of: every upper-case text or number constant
+    #: of each is one of its templates (:func:`judges._prompts.templates_of`), read when its
+    #: judge's identity is computed. None: the mode does not say, and every template of the
+    #: built-in modes counts, as before modes owned their templates
+    #: (:func:`judges.modes._legacy.legacy_surface`).
+    prompt_modules: ClassVar[tuple[ModuleType, ...] | None] = None
 
     @abstractmethod
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
@@ -86,6 +97,15 @@ class JudgeMode(ABC):
     @abstractmethod
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
         """Ask and read one order; raise :class:`UnreadableReply` when it cannot be read."""
+
+    def templates(self) -> dict[str, str]:
+        """Every template this mode's prompts are made of, by name, read now: they enter its
+        judge's identity (:func:`judges._identity.identity_templates`), and no other mode's.
+        Default: those of :attr:`prompt_modules`. Override it when a mode borrows another
+        mode's prompts (``auto`` and ``blend`` take their delegates')."""
+        if self.prompt_modules is None:
+            return legacy_surface()
+        return templates_of(*self.prompt_modules)
 
     def prepare(self, case: GoldenCase, *, with_trajectory: bool) -> dict[str, Any]:
         """What this mode needs from the golden case besides the query, reference and

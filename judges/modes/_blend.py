@@ -76,6 +76,12 @@ class BlendMode(JudgeMode):
         # One instance per delegate, so their shared per-answer grades are reused.
         self._modes = {name: get_mode(name) for name in self._delegates()}
 
+    def templates(self) -> dict[str, str]:
+        """Every weighted delegate's templates (the length feature has none)."""
+        return {
+            name: text for mode in self._modes.values() for name, text in mode.templates().items()
+        }
+
     def _delegates(self) -> list[str]:
         return [name for name, w in self.weights.items() if name != LENGTH and w != 0.0]
 

@@ -17,6 +17,8 @@ from judges import _prompts as prompts
 from judges._orders import Outcome, probability_rule
 from judges._parsing import first_token_probs, label_from_probability, reading_margin
 from judges._types import PairRequest, Verdict
+from judges.modes import _grades_prompts as grades_prompts
+from judges.modes import _logprobs_prompts as logprobs_prompts
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 
 
@@ -30,6 +32,7 @@ class GradesMode(JudgeMode):
 
     needs_logprobs = True
     positional = False
+    prompt_modules = (prompts, logprobs_prompts, grades_prompts)
 
     def __init__(self) -> None:
         self._grades: dict[str, asyncio.Future[float]] = {}
@@ -37,8 +40,8 @@ class GradesMode(JudgeMode):
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
         return [
             [
-                SystemMessage(prompts.system_logprobs(request)),
-                HumanMessage(prompts.grade_prompt(request, answer, trajectory, path, did)),
+                SystemMessage(logprobs_prompts.system_logprobs(request)),
+                HumanMessage(grades_prompts.grade_prompt(request, answer, trajectory, path, did)),
             ]
             for answer, trajectory, path, did in (
                 (request.answer_a, request.trajectory_a, request.path_a, request.actions_a),

@@ -12,6 +12,7 @@ from judges import _prompts as prompts
 from judges._orders import Outcome, probability_rule
 from judges._parsing import first_token_probs, label_from_probability, reading_margin
 from judges._types import PairRequest, Verdict
+from judges.modes import _logprobs_prompts as logprobs_prompts
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 
 
@@ -24,11 +25,12 @@ class LogprobsMode(JudgeMode):
     """One token's log-probabilities: P(first-shown answer is better) = P(A) / (P(A) + P(B))."""
 
     needs_logprobs = True
+    prompt_modules = (prompts, logprobs_prompts)
 
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
         return [
             [
-                SystemMessage(prompts.system_logprobs(request)),
+                SystemMessage(logprobs_prompts.system_logprobs(request)),
                 HumanMessage(prompts.pair_prompt(request, logprobs=True)),
             ]
         ]

@@ -1,7 +1,7 @@
 """``rules``: LLMBar-style rules, questions written first, both orders, a forced choice.
 
 Both answers are shown side by side under rules that put following the instruction before
-style and length (:mod:`judges._rules_prompts`), with the checklist's questions about the
+style and length (:mod:`judges.modes._rules_prompts`), with the checklist's questions about the
 request (the case's own items, else the three the judge writes once per query, exactly as the
 ``checklist`` mode writes them, so they are shared through the response cache). One token's
 P("A") against P("B") is read in each order, and the two orders combine in log-odds, which
@@ -19,10 +19,11 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from arena.registry import judge_mode
 from judges import _prompts as prompts
 from judges._orders import Outcome, probability_rule
-from judges._rules_prompts import rules_prompt, system_rules
 from judges._types import PairRequest, Verdict
+from judges.modes import _rules_prompts as rules_prompts
 from judges.modes._base import Asker, JudgeMode, Reading
 from judges.modes._logprobs import letter_reading
+from judges.modes.checklist import _prompts as checklist_prompts
 from judges.modes.checklist._mode import CONTENT_KINDS, ChecklistMode
 
 if TYPE_CHECKING:
@@ -44,6 +45,12 @@ class RulesMode(JudgeMode):
 
     needs_logprobs = True
 
+    def templates(self) -> dict[str, str]:
+        """The shared fragments, the rules' own templates and the checklist's request to
+        write questions (the one template of another mode it asks with)."""
+        found = prompts.templates_of(prompts, rules_prompts)
+        return {**found, "WRITE_CHECKLIST": checklist_prompts.WRITE_CHECKLIST}
+
     def __init__(self) -> None:
         self._questions: dict[str, asyncio.Future[tuple[str, ...]]] = {}
 
@@ -64,8 +71,8 @@ class RulesMode(JudgeMode):
     @staticmethod
     def _messages(request: PairRequest, questions: tuple[str, ...]) -> list[BaseMessage]:
         return [
-            SystemMessage(system_rules(prompts.persona(request))),
-            HumanMessage(rules_prompt(request, questions)),
+            SystemMessage(rules_prompts.system_rules(prompts.persona(request))),
+            HumanMessage(rules_prompts.rules_prompt(request, questions)),
         ]
 
     async def read(self, asker: Asker, request: PairRequest) -> Reading:
@@ -94,7 +101,7 @@ class RulesMode(JudgeMode):
 
     @staticmethod
     async def _write(asker: Asker, query: str) -> tuple[str, ...]:
-        prompt = prompts.WRITE_CHECKLIST.format(query=query or "(empty message)")
+        prompt = checklist_prompts.WRITE_CHECKLIST.format(query=query or "(empty message)")
         items = await ChecklistMode._write(asker, prompt)  # the checklist's own writer and prompt
         return tuple(item.question for item in items)
 

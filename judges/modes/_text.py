@@ -8,6 +8,7 @@ from arena.registry import judge_mode
 from judges import _prompts as prompts
 from judges._parsing import parse_verdict
 from judges._types import PairRequest
+from judges.modes import _text_prompts as text_prompts
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 
 
@@ -17,10 +18,12 @@ from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 class TextMode(JudgeMode):
     """A written verdict, asked once more if unreadable; the two orders must agree."""
 
+    prompt_modules = (prompts, text_prompts)
+
     def conversations(self, request: PairRequest) -> list[list[BaseMessage]]:
         return [
             [
-                SystemMessage(prompts.system_text(request)),
+                SystemMessage(text_prompts.system_text(request)),
                 HumanMessage(prompts.pair_prompt(request, logprobs=False)),
             ]
         ]
@@ -31,7 +34,7 @@ class TextMode(JudgeMode):
         label = parse_verdict(str(first.content))
         reply = first
         if label is None:
-            reply = await asker.ask([*messages, first, HumanMessage(prompts.ASK_AGAIN)])
+            reply = await asker.ask([*messages, first, HumanMessage(text_prompts.ASK_AGAIN)])
             label = parse_verdict(str(reply.content))
         if label is None:
             raise UnreadableReply(

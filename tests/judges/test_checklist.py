@@ -16,9 +16,9 @@ from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import Variant
 from judges import JudgeSpec
-from judges._prompts import SYSTEM_CHECKLIST
 from judges.modes.checklist._items import case_checklist, item_grades
 from judges.modes.checklist._mode import written_items
+from judges.modes.checklist._prompts import SYSTEM_CHECKLIST
 from judges.modes.checklist._score import RULES, answer_score, p_first_better
 
 pytestmark = pytest.mark.unit

@@ -18,9 +18,9 @@ from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from judges import JudgeSpec, PairwiseJudge, get_mode
 from judges._conversation_prompts import GENERIC_ITEM
-from judges._prompts import WRITE_CHECKLIST
 from judges.modes.checklist._items import item_grades
 from judges.modes.checklist._mode import ChecklistMode
+from judges.modes.checklist._prompts import WRITE_CHECKLIST
 from tests.judges.dialogues import CAREFUL, HASTY, OPENING, USER_TURNS, dialogue_result
 
 pytestmark = pytest.mark.unit

@@ -17,7 +17,7 @@ from arena.models import register_fake
 from arena.outputs import load_outputs, store_outputs
 from arena.storage import Store
 from judges import parse_judge
-from judges._rules_prompts import QUESTIONS_HEAD, RULES
+from judges.modes._rules_prompts import QUESTIONS_HEAD, RULES
 
 pytestmark = pytest.mark.unit
 

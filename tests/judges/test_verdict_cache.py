@@ -19,7 +19,7 @@ from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import Variant
 from judges import JudgeSpec, PairRequest, judge_identity, verdict_key
-from judges import _prompts as prompts
+from judges.modes import _grades_prompts, _logprobs_prompts, _text_prompts
 from tests.battles.test_judges import _answers
 
 pytestmark = pytest.mark.unit
@@ -89,6 +89,8 @@ def _spec(mode: str) -> JudgeSpec:
 
 
 MODES = [("text", "SYSTEM_TEXT"), ("logprobs", "SYSTEM_LOGPROBS"), ("grades", "GRADE_QUESTION")]
+#: Where each mode's template lives: beside the mode.
+HOMES = {"text": _text_prompts, "logprobs": _logprobs_prompts, "grades": _grades_prompts}
 
 
 @pytest.mark.parametrize(("mode", "template"), MODES)
@@ -99,7 +101,8 @@ def test_editing_a_prompt_template_makes_the_next_judging_ask_again(
     first = judge_run(store, run_id, _spec(mode), progress=False)
     assert first.model_calls > 0 and all(b.winner == "model_a" for b in first.battles)
     assert judge_run(store, run_id, _spec(mode), progress=False).model_calls == 0
-    monkeypatch.setattr(prompts, template, getattr(prompts, template) + " Be strict.")
+    home = HOMES[mode]
+    monkeypatch.setattr(home, template, getattr(home, template) + " Be strict.")
     edited = judge_run(store, run_id, _spec(mode), progress=False)
     assert edited.model_calls == first.model_calls
     assert [b.winner for b in edited.battles] == [b.winner for b in first.battles]
@@ -165,6 +168,6 @@ def test_verdict_key_covers_what_the_judge_sees_and_nothing_else(
         assert verdict_key(spec.model_copy(update=update), _request()) != key, update
     # Templates the first request does not show (the re-ask) are part of the identity.
     identity = judge_identity(spec)
-    monkeypatch.setattr(prompts, "ASK_AGAIN", "Verdict, please.")
+    monkeypatch.setattr(_text_prompts, "ASK_AGAIN", "Verdict, please.")
     assert judge_identity(spec) != identity and verdict_key(spec, _request()) != key
     assert spec.key == JudgeSpec(model=ModelConfig(spec="fake:judge"), mode="text").key

@@ -16,7 +16,7 @@ from arena.errors import InputError
 from arena.extend import MUTATION_OPERATORS, MutationOperator, mutation_operator
 from arena.golden import GoldenDataset
 from arena.models import CachingChatModel
-from arena.mutation import Mutant, Mutation, build_mutants, make_mutant, operator
+from arena.mutation import Mutant, MutantTools, Mutation, build_mutants, make_mutant, operator
 from arena.mutation._tools import MutantToolError, empty, perturb, raising, stale, swapped
 from arena.runner._agents import AgentCache
 from arena.storage import Store
@@ -106,9 +106,9 @@ def test_the_faulty_tools() -> None:
 def test_a_tool_mutant_wraps_only_its_target(desk: tuple[Variant, GoldenDataset]) -> None:
     variant, _ = desk
     mutant = make_mutant(variant, Mutation(operator="tool_empty", target="add"))
-    wrapped = mutant.agent_tools([add, greet])
+    wrapped = MutantTools(mutant.mutation)([add, greet])
     assert wrapped[1] is greet and wrapped[0].invoke({"a": 1, "b": 2}) == ""
-    assert variant.agent_tools([add, greet]) == [add, greet]
+    assert not hasattr(variant, "agent_tools") and not hasattr(mutant, "agent_tools")
 
 
 def test_an_unknown_operator_names_the_flag() -> None:
@@ -144,11 +144,12 @@ def test_the_built_in_agents_tools_are_wrapped_too(tmp_path: Path) -> None:
     model = CachingChatModel(identity="x", namespace="repeat=0")
     sandbox = Sandbox.create(tmp_path / "sandboxes" / "t")
     real, _ = cache.tools(react, model, sandbox)
-    wrong, writer = cache.tools(stale_calc, model, sandbox)
+    wrap = MutantTools(stale_calc.mutation)
+    wrong, writer = cache.tools(stale_calc, model, sandbox, wrap)
     assert asyncio.run(real.ainvoke({"expression": "25% of 1200"})) == "300"
     assert asyncio.run(wrong.ainvoke({"expression": "25% of 1200"})) == "451"
     assert wrong.invoke({"expression": "2 + 2"}) == "7"
-    assert writer.name == "write_file" and cache.tools(stale_calc, model, sandbox)[0] is wrong
+    assert writer.name == "write_file" and cache.tools(stale_calc, model, sandbox, wrap)[0] is wrong
 
 
 def test_swapped_tools_run_the_other_tool_async_too() -> None:

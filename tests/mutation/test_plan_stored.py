@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from arena.golden import GoldenDataset
-from arena.mutation import MutationOptions, plan_mutation, run_mutation
+from arena.mutation import MutantTools, MutationOptions, plan_mutation, run_mutation
 from arena.mutation._pass import PassState, build_mutants
 from arena.mutation._verdict import score
 from arena.runner import RunOptions, run_suite
@@ -35,7 +35,10 @@ def test_a_mutant_stored_in_part_is_planned_at_the_cases_it_has_left(
     state = PassState(store, dataset, options, original)
     op, mutant = build_mutants(variant, passing, options.operators)[0]
     batch = state.batches(op, mutant, passing)[0]
-    run_suite(store, state.run_dataset(op, mutant), [mutant], RunOptions(case_ids=batch))
+    wrap = MutantTools(mutant.mutation)
+    run_suite(
+        store, state.run_dataset(op, mutant), [mutant], RunOptions(case_ids=batch, wrap_tools=wrap)
+    )
 
     plan = plan_mutation(store, dataset, variant, options, measure=False)
     assert (plan.mutants, plan.stored, plan.original.to_run) == (3, 0, 0)

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from arena.golden import GoldenDataset
-from arena.mutation import MutantResult, Mutation, MutationOptions, make_mutant, run_mutation
+from arena.mutation import (
+    MutantResult,
+    MutantTools,
+    Mutation,
+    MutationOptions,
+    make_mutant,
+    run_mutation,
+)
 from arena.runner import RunOptions, run_suite
 from arena.storage import Store
 from arena.variants.variant import Variant
@@ -16,7 +23,8 @@ pytestmark = pytest.mark.system
 
 def _calls(store: Store, variant: Variant, dataset: GoldenDataset, mutation: Mutation) -> list:
     mutant = make_mutant(variant, mutation)
-    report = run_suite(store, dataset, [mutant], RunOptions(case_ids=["S-1"], concurrency=1))
+    options = RunOptions(case_ids=["S-1"], concurrency=1, wrap_tools=MutantTools(mutation))
+    report = run_suite(store, dataset, [mutant], options)
     (result,) = report.results
     return [(s.tool, s.observation) for s in result.steps if s.tool]
 

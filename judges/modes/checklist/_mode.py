@@ -30,6 +30,7 @@ from judges._orders import Outcome, probability_rule
 from judges._parsing import first_token_probs, label_from_probability, reading_margin
 from judges._types import PairRequest, Seat, Verdict
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.modes.checklist import _prompts as checklist_prompts
 from judges.modes.checklist._items import (
     ChecklistItem,
     ItemGrade,
@@ -70,6 +71,7 @@ class ChecklistMode(JudgeMode):
     needs_logprobs = True
     positional = False
     rule: str = DEFAULT_RULE
+    prompt_modules = (prompts, checklist_prompts)
 
     def __init__(self) -> None:
         self._shared: dict[str, asyncio.Future[object]] = {}
@@ -89,7 +91,9 @@ class ChecklistMode(JudgeMode):
     def items(self, request: PairRequest) -> tuple[ChecklistItem, ...]:
         """The items known without asking (the written ones are added by :meth:`read`)."""
         generic = (
-            conversation_prompts.GENERIC_ITEM if request.is_conversation else prompts.GENERIC_ITEM
+            conversation_prompts.GENERIC_ITEM
+            if request.is_conversation
+            else checklist_prompts.GENERIC_ITEM
         )
         return self.case_items(request) or (ChecklistItem(question=generic),)
 
@@ -142,10 +146,10 @@ class ChecklistMode(JudgeMode):
     @staticmethod
     def _prefixes(request: PairRequest) -> tuple[str, str]:
         return (
-            prompts.checklist_prefix(
+            checklist_prompts.checklist_prefix(
                 request, request.answer_a, request.trajectory_a, request.path_a, request.actions_a
             ),
-            prompts.checklist_prefix(
+            checklist_prompts.checklist_prefix(
                 request, request.answer_b, request.trajectory_b, request.path_b, request.actions_b
             ),
         )
@@ -153,8 +157,8 @@ class ChecklistMode(JudgeMode):
     @staticmethod
     def _messages(request: PairRequest, prefix: str, item: ChecklistItem) -> list[BaseMessage]:
         return [
-            SystemMessage(prompts.system_checklist(request)),
-            HumanMessage(prompts.checklist_prompt(prefix, item.question)),
+            SystemMessage(checklist_prompts.system_checklist(request)),
+            HumanMessage(checklist_prompts.checklist_prompt(prefix, item.question)),
         ]
 
     async def _checklist(self, asker: Asker, request: PairRequest) -> tuple[ChecklistItem, ...]:
@@ -164,7 +168,9 @@ class ChecklistMode(JudgeMode):
         if request.is_conversation:
             prompt = conversation_prompts.write_checklist(request)
         else:
-            prompt = prompts.WRITE_CHECKLIST.format(query=request.query or "(empty message)")
+            prompt = checklist_prompts.WRITE_CHECKLIST.format(
+                query=request.query or "(empty message)"
+            )
         written = await self._once(f"write\0{prompt}", lambda: self._write(asker, prompt))
         assert isinstance(written, tuple)
         return (*written, *known) or self.items(request)

@@ -5,17 +5,18 @@ Written after LLMBar's "Rules + Metrics + Swap" strategy for weak judges (Zeng e
 and length, the questions ("metrics") are written from the instruction before the answers
 are read, and both orders are asked. The wording here is this project's own.
 
-Kept apart from :mod:`judges._prompts` on purpose: every upper-case template there enters every
-judge's identity, so a new template there would invalidate the other modes' cached verdicts.
-The verdict key of a ``rules`` verdict still covers this text, as its rendered conversation.
+Every upper-case constant here is one of the ``rules`` mode's templates and enters its judge
+identity only (:meth:`judges.modes._base.JudgeMode.templates`), with the shared fragments and
+the checklist's :data:`~judges.modes.checklist._prompts.WRITE_CHECKLIST` (its questions are
+written as the checklist writes them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from judges import _prompts as prompts
 from judges._fence import boundary_id, fenced, neutral
-from judges._prompts import ANSWER_LIMIT, DATA_RULE
 from judges._types import PairRequest
 
 SYSTEM_RULES = (
@@ -38,13 +39,9 @@ QUESTIONS_HEAD = "Questions to check, most important first:"
 RULES_ASK = "Which answer carries out the instruction better, A or B? Reply with one letter."
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= ANSWER_LIMIT else text[:ANSWER_LIMIT] + " [...]"
-
-
 def system_rules(persona: str) -> str:
     """The ``rules`` judge's system prompt."""
-    return SYSTEM_RULES.replace("{persona}", persona).replace("{data_rule}", DATA_RULE)
+    return SYSTEM_RULES.replace("{persona}", persona).replace("{data_rule}", prompts.DATA_RULE)
 
 
 def rules_prompt(request: PairRequest, questions: Sequence[str]) -> str:
@@ -55,11 +52,11 @@ def rules_prompt(request: PairRequest, questions: Sequence[str]) -> str:
     )
     parts = [RULES, f"Instruction: {neutral(request.query) or '(empty message)'}"]
     if request.reference:
-        parts.append(f"Reference answer: {_clip(neutral(request.reference))}")
+        parts.append(f"Reference answer: {prompts.clip(neutral(request.reference))}")
     if questions:
         parts.append("\n".join([QUESTIONS_HEAD, *(f"- {q}" for q in questions)]))
     for name, answer in (("A", request.answer_a), ("B", request.answer_b)):
-        shown = _clip(neutral(answer)) or "(empty answer)"
+        shown = prompts.clip(neutral(answer)) or "(empty answer)"
         parts.append(f"Answer {name}:\n{fenced('answer', shown, f'{tag_id}-{name}')}")
     parts.append(RULES_ASK)
     return "\n\n".join(parts)
