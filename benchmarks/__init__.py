@@ -31,7 +31,7 @@ BENCHMARKS = (
     "sequential_strategies",
 )
 #: The tools: run the same way, they serve the benchmarks and the docs.
-TOOLS = ("chat_server", "docs_figures", "llmbar_subset")
+TOOLS = ("chat_server", "docs_figures", "llmbar_subset", "pandalm_subset")
 
 
 def summary(name: str) -> str:
