@@ -29,6 +29,7 @@ BENCHMARKS = (
     "sequence_paths",
     "sequential_bench",
     "sequential_strategies",
+    "tie_bench",
 )
 #: The tools: run the same way, they serve the benchmarks and the docs.
 TOOLS = ("chat_server", "docs_figures", "llmbar_subset", "pandalm_subset")
