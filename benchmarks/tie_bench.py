@@ -251,7 +251,7 @@ def measure(
         f"tie bench: {len(held)} held-out pairs of {shipped.source.get('repository', '')} "
         f"(commit {str(shipped.source.get('commit', ''))[:12]}), people's tie rate "
         f"{pct(human_ties, 0)} ({pct(cal_ties, 0)} on the {len(calibration)} calibration pairs "
-        f"the margins are learned on); judge {judge}; arena commit {git_commit()[:12]}; "
+        f"the margins are learned on); judge {judge}; arena commit {git_commit()}; "
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine_name()}, load average "
         f"{load_average():.1f}, {took.wall:.0f} s"
     )
