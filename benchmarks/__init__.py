@@ -30,9 +30,10 @@ BENCHMARKS = (
     "sequential_bench",
     "sequential_looks",
     "sequential_strategies",
+    "tie_bench",
 )
 #: The tools: run the same way, they serve the benchmarks and the docs.
-TOOLS = ("chat_server", "docs_figures", "llmbar_subset")
+TOOLS = ("chat_server", "docs_figures", "llmbar_subset", "pandalm_subset")
 
 
 def summary(name: str) -> str:

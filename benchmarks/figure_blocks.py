@@ -62,6 +62,12 @@ DEPENDS: dict[str, tuple[str, ...]] = {
         "benchmarks/judge_bench.py",
     ),
     "graph-path-cost": ("arena/runner", "arena/records", "benchmarks/runner_bench.py"),
+    "tie-bench": (
+        "judges",
+        "arena/trust",
+        "data/human-preference/pandalm",
+        "benchmarks/tie_bench.py",
+    ),
 }
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.battles import judge_run
+from arena.battles import Battle, judge_run
 from arena.outputs import LabelledPair, load_outputs, load_preference_set, store_outputs
 from arena.reports import pct, text_table
 from arena.storage import Store
@@ -60,6 +60,8 @@ class ModeRow:
     score: dict[str, float | None] = field(default_factory=dict)
     seconds: float = 0.0
     calls: int = 0
+    battles: dict[str, Battle] = field(default_factory=dict)  # as stored, per pair id
+    flipped: dict[str, bool] = field(default_factory=dict)  # side 1 is the battle's B
 
 
 @dataclass(frozen=True)
@@ -208,11 +210,18 @@ def _write_sides(pairs: list[LabelledPair], models: tuple[str, str], folder: Pat
 
 
 def judge_set(
-    store: Store, db: str, pairs: list[LabelledPair], judge: str, modes: list[str], concurrency: int
+    store: Store,
+    db: str,
+    pairs: list[LabelledPair],
+    judge: str,
+    modes: list[str],
+    concurrency: int,
+    models: tuple[str, str] | None = None,
 ) -> list[ModeRow]:
-    """Judge ``pairs`` with every mode (cached in ``store``); one row per mode."""
-    models = load_preference_set().models
-    folder = Path(db.removeprefix("sqlite:///") + f".open-ended-{len(pairs)}")
+    """Judge ``pairs`` with every mode (cached in ``store``); one row per mode. ``models``:
+    the set's two side names (default: the shipped LLMBar set's)."""
+    models = models or load_preference_set().models
+    folder = Path(db.removeprefix("sqlite:///") + f".open-ended-{models[0]}-{len(pairs)}")
     run_id = store_outputs(store, load_outputs(_write_sides(pairs, models, folder)))
     rows = []
     for mode in modes:
@@ -230,6 +239,8 @@ def judge_set(
             if winner in ("model_a", "model_b"):
                 side = 1 if (winner == "model_a") != flip else 2
             row.outcome[battle.case_id] = side
+            row.battles[battle.case_id] = battle
+            row.flipped[battle.case_id] = flip
         rows.append(row)
     return rows
 

@@ -41,7 +41,7 @@ from arena.golden._models import JudgeSettings
 from arena.models import CALLS, CallCounter
 from arena.records.results import RunResult
 from arena.storage import Store
-from arena.trust._calibration import apply_outcome, tie_margin
+from arena.trust._calibration import TieMargin, apply_outcome, decide_tie_margin, tie_margin
 from arena.trust._cascade import CascadeHealth
 from arena.trust._cascade_run import escalate_run
 from arena.trust._label_pairs import PairId
@@ -65,6 +65,14 @@ class JudgeReport(BaseModel):
     run_id: int
     judge: JudgeSpec
     tie_margin: float | None = None
+    tie_margin_source: str | None = Field(
+        None,
+        description="Where the tie margin comes from (arena.trust.TieMargin.source: spec, "
+        "golden, unlabelled, noise, default, no probabilities).",
+    )
+    tie_margin_why: str | None = Field(
+        None, description="Why that margin, in a sentence (arena.trust.TieMargin.why)."
+    )
     battles: list[Battle]
     model_calls: int
     skipped: int
@@ -282,12 +290,22 @@ def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | N
 
     Returns the margin and the judge's battles as stored now.
     """
+    decided, battles = calibrate_run_margin(store, run_id, spec)
+    return decided.value, battles
+
+
+def calibrate_run_margin(
+    store: Store, run_id: int, spec: JudgeSpec
+) -> tuple[TieMargin, list[Battle]]:
+    """:func:`calibrate_run`, returning the margin with its source and why
+    (:func:`arena.trust.decide_tie_margin`)."""
     from arena.evaluation.run_scores import load_run_scores
     from arena.trust._accuracy import golden_marks
 
     battles = store.battles(run_id, spec.key)
     marks = golden_marks(load_run_scores(store, run_id).cases) if battles else {}
-    margin = tie_margin(spec, battles, marks)
+    decided = decide_tie_margin(spec, battles, marks)
+    margin = decided.value
     for battle in battles:
         if apply_outcome(battle, margin):
             battle.id = store.save_battle(battle)
@@ -295,7 +313,7 @@ def calibrate_run(store: Store, run_id: int, spec: JudgeSpec) -> tuple[float | N
         from arena.trust._selective_store import select_run
 
         select_run(store, run_id, spec, battles)
-    return margin, battles
+    return decided, battles
 
 
 async def judge_run_async(
@@ -370,7 +388,7 @@ async def judge_run_async(
         stays_here=lambda pair: pair_fate(pair.a, pair.b, case=pair.case) in BY_RULE,  # no call
     )
     await fan_out.run(todo, concurrency, Progress(len(todo), progress, "battles", "battle"))
-    margin, stored = calibrate_run(store, run_id, spec)
+    decided, stored = calibrate_run_margin(store, run_id, spec)
 
     async def escalate(next_judge: JudgeSpec, waiting: set[PairId]) -> JudgeReport:
         return await judge_run_async(
@@ -386,7 +404,9 @@ async def judge_run_async(
     return JudgeReport(
         run_id=run_id,
         judge=spec,
-        tie_margin=margin,
+        tie_margin=decided.value,
+        tie_margin_source=decided.source,
+        tie_margin_why=decided.why,
         battles=battles,
         model_calls=counter.sent,
         skipped=skipped,

@@ -70,6 +70,15 @@ def register(sub: Any) -> None:
         help="logprobs/grades: average the two orders' P(first better) (the default) or "
         "combine them in log-odds, which keeps the signal under a strong position preference",
     )
+    p.add_argument(
+        "--tie-margin",
+        type=float,
+        default=None,
+        metavar="M",
+        help="a fixed tie margin (a battle within M of P = 0.5 is a tie), as tie_margin in a "
+        "judge file (default: calibrated on the run's golden pairs, else the margin learned "
+        "for the mode on labelled pairs with ties)",
+    )
     add_output_flags(p)  # --outputs, --questions, --turn: answers made elsewhere
     p.add_argument("--concurrency", type=int, default=2, help="judge requests at a time")
     p.add_argument(
@@ -93,6 +102,11 @@ def cmd_judge(args: argparse.Namespace) -> int:
         update["with_graph_path"] = True
     if args.combine:
         update["combine"] = args.combine
+    if args.tie_margin is not None:
+        if not 0.0 <= args.tie_margin < 0.5:
+            print(f"error: --tie-margin {args.tie_margin}: expected 0 <= M < 0.5", file=sys.stderr)
+            return 2
+        update["tie_margin"] = args.tie_margin
     spec = spec.model_copy(update=update) if update else spec
     outputs = read_outputs(args)  # bad answer files fail before the database is touched
     store = Store(args.db)
@@ -118,6 +132,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
                     "judge": spec.model_dump(mode="json"),
                     "judge_key": spec.key,
                     "tie_margin": report.tie_margin,
+                    "tie_margin_source": report.tie_margin_source,
+                    "tie_margin_why": report.tie_margin_why,
                     "budget": budget.summary() if budget is not None else None,
                     "model_calls": report.model_calls,
                     "skipped": report.skipped,
@@ -135,6 +151,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
         )
         return 0
     margin = "" if report.tie_margin is None else f"; tie margin {report.tie_margin:.3f}"
+    if report.tie_margin is not None and report.tie_margin_why:
+        margin += f" ({report.tie_margin_why})"
     print(
         f"run {run_id}: {len(report.battles)} battles judged by {spec.label} "
         f"(judge {spec.key}); {report.model_calls} model calls sent; "

@@ -27,7 +27,8 @@ SOURCE = "SOURCE.json"
 
 
 class LabelledPair(BaseModel):
-    """One question, two answers and the one people preferred (``1`` or ``2``)."""
+    """One question, two answers and the one people preferred (``1`` or ``2``; ``0``: people
+    called it a tie, in a set with ties such as PandaLM's)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -35,7 +36,7 @@ class LabelledPair(BaseModel):
     question: str
     answer_1: str
     answer_2: str
-    preferred: Literal[1, 2]
+    preferred: Literal[0, 1, 2]
     held_out: bool = Field(description="kept out of calibration; report on it")
 
 
@@ -63,19 +64,22 @@ def shipped_set_dir() -> Path:
     return data_dir() / "human-preference" / "llmbar"
 
 
-def _votes(path: Path, models: tuple[str, str]) -> dict[str, Literal[1, 2]]:
-    preferred: dict[str, Literal[1, 2]] = {}
+def _votes(path: Path, models: tuple[str, str]) -> dict[str, Literal[0, 1, 2]]:
+    preferred: dict[str, Literal[0, 1, 2]] = {}
     for line, row in json_lines(path):
         qid = str(row.get("question_id", ""))
         pair = (row.get("model_a"), row.get("model_b"))
         winner = row.get("winner")
-        if pair not in (models, models[::-1]) or winner not in ("model_a", "model_b"):
+        if pair not in (models, models[::-1]) or winner not in ("model_a", "model_b", "tie"):
             raise InputError(
                 f"line {line}: expected model_a/model_b {models[0]} and {models[1]} and winner "
-                "model_a or model_b",
+                "model_a, model_b or tie",
                 file=str(path),
                 field="winner",
             )
+        if winner == "tie":
+            preferred[qid] = 0
+            continue
         first = (winner == "model_a") == (pair == models)
         preferred[qid] = 1 if first else 2
     return preferred

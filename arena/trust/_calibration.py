@@ -22,9 +22,14 @@ learn the margin from the run itself:
   the noise when the position preference itself varies with the answers. It is the fallback
   without golden scores; judges that ignore the order (``grades``) have no offsets.
 
-Without either, the margin is :data:`judges._types.DEFAULT_TIE_MARGIN`. A margin set in the
-judge spec wins over both. :func:`decide_tie_margin` is the one place this is decided; it
-returns the margin with its source.
+- **unlabelled**: without golden-decisive pairs, a mode with a margin learned on a public
+  human-preference set with ties (:mod:`arena.trust._unlabelled`, the calibration part of
+  PandaLM's annotated pairs) takes that margin, before the noise margin: a verdict near 0.5
+  on answers nobody labelled is a tie where people would likely call one.
+
+Without any, the margin is :data:`judges._types.DEFAULT_TIE_MARGIN`. A margin set in the
+judge spec wins over all. :func:`decide_tie_margin` is the one place this is decided; it
+returns the margin with its source and why.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from arena.trust._accuracy import GoldenMark, golden_winner
+from arena.trust._unlabelled import UNLABELLED_SOURCE, unlabelled_margin
 from arena.vocabulary import TIE
 from judges._battle import Battle
 from judges._injection import battle_marks, guarded
@@ -112,7 +118,17 @@ def _said(p_a: float, margin: float) -> str:
     return "model_a" if p_a > 0.5 else "model_b"
 
 
-MarginSource = Literal["no probabilities", "spec", "golden", "noise", "default"]
+MarginSource = Literal["no probabilities", "spec", "golden", "unlabelled", "noise", "default"]
+
+#: Why each source was taken, as ``arena judge`` prints it.
+MARGIN_WHY: dict[str, str] = {
+    "no probabilities": "the judge gives no probabilities: a tie is a tie it says",
+    "spec": "fixed by the judge (tie_margin in its file, or --tie-margin)",
+    "golden": "calibrated on the run's golden-decisive pairs",
+    "unlabelled": f"no labels on the run: learned for the mode on the {UNLABELLED_SOURCE}",
+    "noise": "no labels on the run: the spread of the judge's own position offset",
+    "default": "no labels on the run and none learned for the mode: the fixed default",
+}
 
 
 @dataclass(frozen=True)
@@ -123,13 +139,20 @@ class TieMargin:
     value: float | None
     source: MarginSource
 
+    @property
+    def why(self) -> str:
+        """Where the margin comes from, in a sentence (:data:`MARGIN_WHY`)."""
+        return MARGIN_WHY[self.source]
+
 
 def decide_tie_margin(
     spec: JudgeSpec, battles: list[Battle], marks: Mapping[int, GoldenMark] | None = None
 ) -> TieMargin:
     """The margin a judge's battles are combined with, and its source: none for judges that
     give no probabilities; the spec's when it sets one; else the golden margin (with
-    ``marks``), the noise margin (positional modes), or the default."""
+    ``marks``), the margin learned for the mode on labelled pairs with ties
+    (:func:`arena.trust._unlabelled.unlabelled_margin`), the noise margin (positional modes),
+    or the default."""
     from judges.modes import get_mode
 
     mode = get_mode(spec.mode)
@@ -141,6 +164,9 @@ def decide_tie_margin(
         found = golden_margin(battles, marks, spec.combine)
         if found is not None:
             return TieMargin(found, "golden")
+    learned = unlabelled_margin(spec.mode)
+    if learned is not None:
+        return TieMargin(learned, "unlabelled")
     if mode.positional:
         noise = calibrated_margin(order_probabilities(battles), spec.combine)
         if noise is not None:

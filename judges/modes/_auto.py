@@ -106,7 +106,7 @@ class AutoMode(JudgeMode):
         return dataclasses.replace(reading, details=details)
 
     def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
-        """The rule of the mode that judged the pair (a mode that must choose ignores the
+        """The rule of the mode that judged the pair (one that must choose, ``rules``, ignores the
         margin); the probability rule for verdicts that do not say."""
         name = (ab.details or {}).get("mode")
         if name in self._modes:

@@ -3,8 +3,11 @@
 P(A better) = sigmoid(sum over features of weight * log-odds of the feature's P(A better)).
 A feature is a judge mode's P(first-shown better) in this order (its own prompts, unchanged,
 so its cached replies are reused) or ``length``, len(A) / (len(A) + len(B)), whose log-odds
-are the log length ratio. There is no intercept, so swapping the answers swaps the outcome,
-and the judge must choose: a tie only at exactly P = 0.5.
+are the log length ratio. There is no intercept, so swapping the answers swaps the outcome.
+The two orders are combined in log-odds, a tie within the margin the run decides
+(:func:`arena.trust.decide_tie_margin`: the judge's own, the golden pairs', or, without labels,
+the one learned on a human-preference set with ties); combined without a margin, the judge must
+choose: a tie only at exactly P = 0.5.
 
 :data:`WEIGHTS` come from the open-ended choice step of ``benchmarks/judge_bench.py
 --open-ended`` (:mod:`open_ended_choice`), made on the shipped human-preference set's
@@ -127,8 +130,12 @@ class BlendMode(JudgeMode):
         )
 
     def combine(self, ab: Verdict, ba: Verdict, tie_margin: float | None = None) -> Outcome:
-        """Log-odds of both orders; never a tie unless they balance exactly."""
-        return probability_rule(ab, ba, "logit", EXACT_TIE)
+        """Log-odds of both orders, a tie within the run's margin (its judge's, its golden
+        pairs', or the one learned for runs without labels,
+        :func:`arena.trust.decide_tie_margin`); without a margin, a forced choice: a tie only
+        when they balance exactly."""
+        margin = EXACT_TIE if tie_margin is None else max(tie_margin, EXACT_TIE)
+        return probability_rule(ab, ba, "logit", margin)
 
     def details_lines(self, details: dict[str, Any], seat: Seat) -> list[str]:
         """Each feature's P(first-shown better) in this order, then each delegate's lines

@@ -1,4 +1,5 @@
-"""``blend``: the modes' evidence and the length ratio in one fitted, symmetric, forced choice."""
+"""``blend``: the modes' evidence and the length ratio in one fitted, symmetric combination,
+a forced choice unless the run gives it a tie margin."""
 
 from __future__ import annotations
 
@@ -47,8 +48,9 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def _p_good(store: Store, run_id: int) -> tuple[str, float]:
-    (battle,) = judge_run(store, run_id, parse_judge("fake:judge/blend"), progress=False).battles
+def _p_good(store: Store, run_id: int, margin: float | None = None) -> tuple[str, float]:
+    spec = parse_judge("fake:judge/blend").model_copy(update={"tie_margin": margin})
+    (battle,) = judge_run(store, run_id, spec, progress=False).battles
     assert battle.p_a is not None
     good_is_a = battle.variant_a == "good"
     winner = {"model_a": battle.variant_a, "model_b": battle.variant_b}.get(battle.winner, "tie")
@@ -77,15 +79,17 @@ def test_a_heavy_length_weight_can_overrule_the_grades(
     assert _p_good(store, run_id)[0] == "poor"  # the longer answer
 
 
-def test_it_must_choose_where_a_tie_margin_would_have_tied(
+def test_it_chooses_at_margin_0_and_ties_within_the_margin_learned_for_unlabelled_runs(
     tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A tiny weight leaves P(good better) a hair above 0.5: inside any tie margin, still chosen.
+    # A tiny weight leaves P(good better) a hair above 0.5: chosen when the judge fixes the
+    # margin at 0, a tie on answer files (no labels: the margin learned with ties, issue 50).
     monkeypatch.setattr(BlendMode, "weights", {"grades": 0.005})
     run_id = _run(tmp_path, store)
     register_fake("judge", [_yes], cycle=True)
-    winner, p = _p_good(store, run_id)
+    winner, p = _p_good(store, run_id, margin=0.0)
     assert 0.5 < p < 0.51 and winner == "good"
+    assert _p_good(store, run_id)[0] == "tie"
 
 
 def test_only_weighted_modes_are_asked_with_their_own_prompts(

@@ -78,3 +78,64 @@ def test_a_held_out_id_without_a_pair_is_refused(tmp_path: Path) -> None:
     (folder / "held_out.json").write_text(json.dumps(["natural-001", "nope-1"]))
     with pytest.raises(InputError, match=r"held_out\.json, field held_out: .*nope-1"):
         load_preference_set(folder)
+
+
+def _pandalm() -> Path:
+    return shipped_set_dir().parent / "pandalm"
+
+
+def test_the_set_with_ties_is_pandalm_with_its_licence_a_majority_rule_and_a_stored_split() -> None:
+    ties = load_preference_set(_pandalm())
+    source = ties.source
+    assert source["repository"] == "https://github.com/WeOpenML/PandaLM"
+    assert source["path"] == "data/testset-v1.json" and len(source["commit"]) == 40
+    assert (_pandalm() / "LICENSE").read_text().lstrip().startswith("Apache License")
+    assert len(ties.pairs) == source["pairs"] == 359
+    assert len(ties.held_out()) == 50 and len(ties.calibration()) == 309
+    # People called ties: the label counts of SOURCE.json, every tie read as 0.
+    labels = source["labels"]
+    assert sum(p.preferred == 0 for p in ties.pairs) == labels["tie"] > 0
+    assert sum(p.preferred == 1 for p in ties.pairs) == labels["model_a"]
+    assert {p.preferred for p in ties.held_out()} == {0, 1, 2}
+    builder = load_benchmark("pandalm_subset")
+    stored = json.loads((_pandalm() / "held_out.json").read_text())
+    assert builder.held_out([{"id": p.id} for p in ties.pairs]) == stored
+    assert all(
+        len(p.question) + len(p.answer_1) + len(p.answer_2) <= source["max_chars"] + 2
+        for p in ties.pairs
+    )  # the question joins instruction and input with a blank line
+
+
+def test_the_builder_keeps_short_text_pairs_under_the_annotators_majority() -> None:
+    builder = load_benchmark("pandalm_subset")
+
+    def item(idx: int, one: object, two: object, labels: tuple[int, int, int]) -> dict[str, object]:
+        votes = dict(zip(builder.ANNOTATORS, labels, strict=True))
+        return {
+            "idx": idx,
+            "instruction": "Say hi.",
+            "input": "",
+            "response1": one,
+            "response2": two,
+            **votes,
+        }
+
+    items = [
+        item(0, "Hi", "Hello", (0, 0, 1)),  # two of three called a tie
+        item(1, "Hi", "Hey", (2, 1, 2)),
+        item(2, True, "Hi", (1, 1, 1)),  # not text
+        item(3, "x" * 500, "Hi", (1, 1, 1)),  # too long
+        item(4, "Hi", "Yo", (0, 1, 2)),  # no majority
+    ]
+    chosen, dropped = builder.select(items)
+    assert [(p["id"], p["label"]) for p in chosen] == [("pandalm-000", 0), ("pandalm-001", 2)]
+    assert dropped == {"not text": 1, "too long": 1, "no majority": 1}
+    assert builder.question({"instruction": "Fix: ", "input": "teh cat"}) == "Fix:\n\nteh cat"
+
+
+def test_a_tie_vote_is_read_as_preferred_0(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    votes = folder / "votes.jsonl"
+    votes.write_text(votes.read_text().replace('"winner": "model_a"', '"winner": "tie"', 1))
+    pair = next(p for p in load_preference_set(folder).pairs if p.id == "natural-001")
+    assert pair.preferred == 0
