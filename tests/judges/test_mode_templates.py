@@ -20,8 +20,8 @@ from arena.golden import GoldenCase
 from arena.golden._models import JudgeSettings
 from arena.records.results import RunResult, TrajectoryStep
 from judges import JudgeSpec, PairRequest, get_mode, judge_identity, verdict_key
-from tests.judges.graph_pairs import MODES, pairs, sha
 from tests.battles.test_action_pairs import BOTH, LOOSE_CASE, RIGHT
+from tests.judges.graph_pairs import MODES, pairs, sha
 
 pytestmark = pytest.mark.unit
 
