@@ -79,7 +79,7 @@ def model_price(model: str, provider: str | None = None) -> Price | None:
 
 def price_unknown(config: ModelConfig) -> bool:
     """True for a ``langchain:`` model priced neither by the variant nor by the table: its
-    cost is not known (recorded as 0, which must not read as free)."""
+    cost is not known (recorded as unknown, null, never as 0, which would read as free)."""
     if config.provider != "langchain" or config.spec in load_pricing():
         return False
     return config.price_input_per_mtok is None and config.price_output_per_mtok is None
@@ -89,7 +89,7 @@ def unknown_price_notes(configs: list[ModelConfig]) -> list[str]:
     """One line per model whose price is unknown (see :func:`price_unknown`)."""
     specs = dict.fromkeys(c.spec for c in configs if price_unknown(c))
     return [
-        f"arena: note: price unknown for {spec}: its cost is recorded as 0; set the "
+        f"arena: note: price unknown for {spec}: its cost is recorded as unknown; set the "
         "variant's model.price_input_per_mtok and price_output_per_mtok, or add it to "
         "data/pricing.yaml"
         for spec in specs

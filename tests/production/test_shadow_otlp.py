@@ -67,6 +67,7 @@ def test_shadow_on_otlp_spans_samples_replays_and_judges(
     assert (refund.input_tokens, refund.output_tokens, refund.latency_s) == (892, 38, 2.5)
     assert refund.cost_usd == pytest.approx((892 * 0.15 + 38 * 0.60) / 1e6)
     assert production[ORDER].steps[0].error == "TimeoutError: orders API timed out"
+    assert production[ORDER].cost_usd is None  # its model has no price: unknown, never $0
     assert main(argv) == 0  # the same spans: the same run, nothing called again
     assert json.loads(capsys.readouterr().out)["model_calls"] == 0
 
