@@ -360,9 +360,9 @@ def compare_markdown(report: CompareReport) -> str:
             row("golden pass rate", report.pass_rate, ".1%"),
             row("critical pass rate", report.critical_pass_rate, ".1%"),
             row("mean golden score", report.mean_score, ".3f"),
-            row("cost per query (USD)", report.cost_per_query, ".5f").replace(
-                "| - |", "| unknown |"
-            ),
+            "| cost per query (USD) | "
+            + " | ".join("unknown" if c is None else f"{c:.5f}" for c in report.cost_per_query)
+            + " |",
             row("p90 latency (s)", report.p90_latency_s, ".1f"),
             "",
             *[f"- {r}" for r in report.reasons],
