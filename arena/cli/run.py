@@ -181,7 +181,7 @@ def print_summary(report: Any) -> None:
             s.mean_latency_s,
             s.tool_calls,
             s.input_tokens + s.output_tokens,
-            f"${s.cost_usd:.4f}",
+            "unknown" if s.cost_usd is None else f"${s.cost_usd:.4f}",
             s.model_calls,
         ]
         for s in summarize(report.results)

@@ -27,8 +27,8 @@ def register(sub: Any) -> None:
     source.add_argument(
         "--traces",
         metavar="FILE",
-        help="production traces: arena JSONL, a LangSmith runs export (.json/.jsonl) or "
-        "arena langsmith's CSV",
+        help="production traces: arena JSONL, a LangSmith runs export (.json/.jsonl), "
+        "arena langsmith's CSV, or OpenTelemetry spans (OTLP JSON: a file, or a folder)",
     )
     source.add_argument(
         "--langsmith-project",

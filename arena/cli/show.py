@@ -43,7 +43,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     )
     print(
         f"latency {result.latency_s:.2f} s  tokens {result.input_tokens}+"
-        f"{result.output_tokens}  cost ${result.cost_usd:.5f}  model calls "
+        f"{result.output_tokens}  cost "
+        f"{'unknown' if result.cost_usd is None else f'${result.cost_usd:.5f}'}  model calls "
         f"{result.model_calls}"
     )
     print(version_story(store, result.variant, result.variant_hash))

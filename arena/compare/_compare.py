@@ -63,7 +63,7 @@ class CompareReport(BaseModel):
     pass_rate: tuple[float, float]
     critical_pass_rate: tuple[float | None, float | None]
     mean_score: tuple[float, float]
-    cost_per_query: tuple[float, float]
+    cost_per_query: tuple[float | None, float | None]
     p90_latency_s: tuple[float, float]
     regressed: bool
     verdict: Decision
@@ -123,7 +123,9 @@ def _all_identical(store: Store, run_id: int, battles: list[Battle]) -> bool:
     )
 
 
-def _saving(base: float, cand: float) -> str:
+def _saving(base: float | None, cand: float | None) -> str:
+    if base is None or cand is None:
+        return "cost unknown"
     if base <= 0:
         return "same cost" if cand <= 0 else "costs more"
     change = (base - cand) / base
@@ -358,7 +360,9 @@ def compare_markdown(report: CompareReport) -> str:
             row("golden pass rate", report.pass_rate, ".1%"),
             row("critical pass rate", report.critical_pass_rate, ".1%"),
             row("mean golden score", report.mean_score, ".3f"),
-            row("cost per query (USD)", report.cost_per_query, ".5f"),
+            "| cost per query (USD) | "
+            + " | ".join("unknown" if c is None else f"{c:.5f}" for c in report.cost_per_query)
+            + " |",
             row("p90 latency (s)", report.p90_latency_s, ".1f"),
             "",
             *[f"- {r}" for r in report.reasons],

@@ -20,6 +20,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena.golden._models import CATEGORY_PATTERN, Tier
+from arena.records.results import known_mean
 from arena.scoring._aggregate import VariantScores, percentile
 from arena.scoring._baseline import Baseline
 from arena.scoring._types import mean
@@ -189,11 +190,11 @@ class CostFigures(BaseModel):
         ids = list(snap.cases) if case_ids is None else list(case_ids)
         records = [snap.cases[c] for c in ids if c in snap.cases]
         if records and all(r.latency_s for r in records):
-            costs = [x for r in records for x in r.cost_usd]
+            costs = [x for r in records for x in r.cost_usd]  # None: unknown
             tokens = [float(x) for r in records for x in r.tokens]
             latency = [x for r in records for x in r.latency_s]
             return cls(
-                cost_per_query=mean(costs),
+                cost_per_query=known_mean(costs),
                 tokens_per_query=mean(tokens),
                 latency_p90_s=percentile(latency, 90),
             )

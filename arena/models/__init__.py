@@ -13,7 +13,7 @@ from arena.models._caching import (
 from arena.models._config import ModelConfig
 from arena.models._factory import check_model, make_chat_model
 from arena.models._fake import FakeChatModel, FakeScript, register_fake
-from arena.models._pricing import Price, price_for
+from arena.models._pricing import Price, model_price, price_for
 from arena.models._replies import MalformedReplyError, is_malformed_reply
 from arena.models._retry import (
     RetryPolicy,
@@ -47,6 +47,7 @@ __all__ = [
     "make_chat_model",
     "model_failure",
     "model_failure_reason",
+    "model_price",
     "price_for",
     "provider_names",
     "register_fake",

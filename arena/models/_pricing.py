@@ -60,9 +60,26 @@ def price_for(config: ModelConfig) -> Price:
     )
 
 
+def model_price(model: str, provider: str | None = None) -> Price | None:
+    """The table's price of a model named as a tracer names it (``gpt-4o-mini``, with its
+    provider ``openai``, or a full spec ``openai:gpt-4o-mini``), or None when it is not known:
+    a spec whose last part is the model, the one whose provider matches when their prices
+    differ (an unknown price is unknown, never free)."""
+    table = load_pricing()
+    if model in table:
+        return table[model]
+    matches = {spec: price for spec, price in table.items() if spec.rsplit(":", 1)[-1] == model}
+    if provider:
+        named = provider.split(".")[0].lower()
+        preferred = {s: p for s, p in matches.items() if named in s.lower().split(":")[:-1]}
+        matches = preferred or matches
+    prices = set(matches.values())
+    return prices.pop() if len(prices) == 1 else None
+
+
 def price_unknown(config: ModelConfig) -> bool:
     """True for a ``langchain:`` model priced neither by the variant nor by the table: its
-    cost is not known (recorded as 0, which must not read as free)."""
+    cost is not known (recorded as unknown, null, never as 0, which would read as free)."""
     if config.provider != "langchain" or config.spec in load_pricing():
         return False
     return config.price_input_per_mtok is None and config.price_output_per_mtok is None
@@ -72,7 +89,7 @@ def unknown_price_notes(configs: list[ModelConfig]) -> list[str]:
     """One line per model whose price is unknown (see :func:`price_unknown`)."""
     specs = dict.fromkeys(c.spec for c in configs if price_unknown(c))
     return [
-        f"arena: note: price unknown for {spec}: its cost is recorded as 0; set the "
+        f"arena: note: price unknown for {spec}: its cost is recorded as unknown; set the "
         "variant's model.price_input_per_mtok and price_output_per_mtok, or add it to "
         "data/pricing.yaml"
         for spec in specs

@@ -22,10 +22,12 @@ from arena.records.results import RunResult
 
 def spend(result: RunResult) -> float:
     """Dollars a fresh result actually cost: its cost scaled to the requests really sent
-    (replies replayed from the cache cost nothing)."""
+    (replies replayed from the cache cost nothing). An unknown cost (a model without a
+    price, which ``arena run`` notes when it starts) cannot be counted: it counts 0 here."""
+    cost = result.cost_usd or 0.0
     if result.model_calls <= 0:
-        return result.cost_usd
-    return result.cost_usd * min(result.fresh_model_calls, result.model_calls) / result.model_calls
+        return cost
+    return cost * min(result.fresh_model_calls, result.model_calls) / result.model_calls
 
 
 @dataclass

@@ -102,7 +102,7 @@ def production_result(trace: ProductionTrace, variant: Variant, case: GoldenCase
         latency_s=trace.latency_s or 0.0,
         input_tokens=trace.input_tokens or 0,
         output_tokens=trace.output_tokens or 0,
-        cost_usd=trace.cost or 0.0,
+        cost_usd=trace.cost,  # None: unknown, never $0
         error=trace.error,
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,6 +18,23 @@ from arena.secrets import redact_optional
 def utcnow() -> datetime:
     """Timezone-aware now, for record timestamps."""
     return datetime.now(UTC)
+
+
+def known_total(costs: Iterable[float | None]) -> float | None:
+    """The sum of ``costs``, or None when one of them is unknown: a sum that left an unknown
+    cost out would under-count, and say so nowhere."""
+    total = 0.0
+    for cost in costs:
+        if cost is None:
+            return None
+        total += cost
+    return total
+
+
+def known_mean(costs: Sequence[float | None]) -> float | None:
+    """The mean of ``costs`` (0 without any), or None when one of them is unknown."""
+    total = known_total(costs)
+    return None if total is None else (total / len(costs) if costs else 0.0)
 
 
 UNAVAILABLE_TOOL = "unavailable tool: "
@@ -68,7 +86,10 @@ class RunResult(BaseModel):
     latency_s: float = 0.0
     input_tokens: int = 0
     output_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float | None = Field(
+        0.0,
+        description="US dollars; None when not known (a model without a price), never 0.",
+    )
     error: str | None = None
     files: dict[str, str] = Field(
         default_factory=dict, description="Files the run left in its sandbox (path -> text)."

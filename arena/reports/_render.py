@@ -43,7 +43,7 @@ def summary_row(scores: VariantScores) -> list[str]:
         f"{scores.latency_p50_s:.2f}",
         f"{scores.latency_p90_s:.2f}",
         f"{tokens:.0f}",
-        f"${scores.cost_mean_usd:.4f}",
+        "unknown" if scores.cost_mean_usd is None else f"${scores.cost_mean_usd:.4f}",
         f"{pct(scores.error_rate)}",
     ]
 

@@ -60,9 +60,19 @@ def traceback_tail(exc: BaseException, limit: int = TRACEBACK_LIMIT) -> str:
     return text if len(text) <= limit else "...\n" + text[-limit:]
 
 
-def run_cost(variant: Variant, recorder: TrajectoryRecorder, seconds: float = 0.0) -> float:
+def run_cost(variant: Variant, recorder: TrajectoryRecorder, seconds: float = 0.0) -> float | None:
     """Dollars of the run's tokens, each (sub-)agent's at its own model's price, plus
-    ``seconds`` of the main model's machine time at its ``price_per_hour``."""
+    ``seconds`` of the main model's machine time at its ``price_per_hour``; None when a model
+    that was used has no known price (unknown, never $0)."""
+    from arena.models._pricing import price_unknown
+
+    used = (
+        [variant.model]
+        if not variant.roles
+        else [variant.model_for(a) for a in recorder.tokens_by_agent]
+    )
+    if any(price_unknown(config) for config in used):
+        return None
     main = price_for(variant.model)
     if not variant.roles:
         return main.cost(recorder.input_tokens, recorder.output_tokens, seconds)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from arena.records.results import RunResult
+from arena.records.results import RunResult, known_total
 
 
 class VariantSummary(BaseModel):
@@ -17,7 +17,7 @@ class VariantSummary(BaseModel):
     mean_latency_s: float
     input_tokens: int
     output_tokens: int
-    cost_usd: float
+    cost_usd: float | None = Field(description="None: a result's cost is unknown.")
     model_calls: int
     fresh_model_calls: int
     tool_calls: int
@@ -37,7 +37,7 @@ def summarize(results: list[RunResult]) -> list[VariantSummary]:
             mean_latency_s=sum(r.latency_s for r in rs) / len(rs),
             input_tokens=sum(r.input_tokens for r in rs),
             output_tokens=sum(r.output_tokens for r in rs),
-            cost_usd=sum(r.cost_usd for r in rs),
+            cost_usd=known_total(r.cost_usd for r in rs),
             model_calls=sum(r.model_calls for r in rs),
             fresh_model_calls=sum(r.fresh_model_calls for r in rs),
             tool_calls=sum(len(r.steps) for r in rs),

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.records.results import RunResult
+from arena.records.results import RunResult, known_mean, known_total
 from arena.scoring._combined import CaseScore
 from arena.scoring._repeats import CaseRepeats, group_by_case
 from arena.scoring._types import mean
@@ -79,8 +79,8 @@ class VariantScores(BaseModel):
     output_tokens_mean: float = 0.0
     input_tokens_total: int = 0
     output_tokens_total: int = 0
-    cost_mean_usd: float = 0.0
-    cost_total_usd: float = 0.0
+    cost_mean_usd: float | None = Field(0.0, description="None: a result's cost is unknown.")
+    cost_total_usd: float | None = Field(0.0, description="None: a result's cost is unknown.")
     n_repeats: int = 1
     pass_at_k: dict[int, float] = Field(default_factory=dict)
     pass_hat_k: dict[int, float] = Field(default_factory=dict)
@@ -180,7 +180,7 @@ def _ks(cases: list[CaseRepeats], attr: str) -> dict[int, float]:
     return {k: mean([getattr(c, attr)[k] for c in cases]) for k in range(1, top + 1)}
 
 
-def _run_figures(results: list[RunResult]) -> dict[str, float | int]:
+def _run_figures(results: list[RunResult]) -> dict[str, float | int | None]:
     n = len(results)
     if not n:
         return {}
@@ -198,8 +198,8 @@ def _run_figures(results: list[RunResult]) -> dict[str, float | int]:
         "output_tokens_mean": mean([float(r.output_tokens) for r in results]),
         "input_tokens_total": sum(r.input_tokens for r in results),
         "output_tokens_total": sum(r.output_tokens for r in results),
-        "cost_mean_usd": mean([r.cost_usd for r in results]),
-        "cost_total_usd": sum(r.cost_usd for r in results),
+        "cost_mean_usd": known_mean([r.cost_usd for r in results]),
+        "cost_total_usd": known_total(r.cost_usd for r in results),
     }
 
 

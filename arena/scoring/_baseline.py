@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from arena.errors import check_format
 from arena.golden._models import GoldenDataset, Tier
 from arena.records.graph_path import route_parents
-from arena.records.results import RunResult, utcnow
+from arena.records.results import RunResult, known_mean, utcnow
 from arena.scoring._aggregate import VariantScores, percentile
 from arena.scoring._combined import CaseScore
 from arena.scoring._repeats import majority_pass
@@ -61,7 +61,7 @@ class CaseRecord(BaseModel):
     error: str | None = Field(None, description="The first run error, if any.")
     latency_s: list[float] = Field(default_factory=list)
     tokens: list[int] = Field(default_factory=list)
-    cost_usd: list[float] = Field(default_factory=list)
+    cost_usd: list[float | None] = Field(default_factory=list)
     routes: list[str] = Field(
         default_factory=list,
         exclude_if=lambda v: not v,
@@ -317,7 +317,7 @@ def make_baseline(
         pass_rate=scores.pass_rate,
         n_repeats=scores.n_repeats,
         cases=cases,
-        cost_per_query=mean([r.cost_usd for r in runs]) if runs else None,
+        cost_per_query=known_mean([r.cost_usd for r in runs]) if runs else None,
         tokens_per_query=mean([float(t) for t in tokens]) if runs else None,
         latency_p90_s=percentile([r.latency_s for r in runs], 90) if runs else None,
         variant_config=variant_config,

@@ -12,6 +12,7 @@ from arena.records.results import RunResult, utcnow
 from arena.secrets import scrub
 from arena.storage import _statements as statements
 from arena.storage._tables import (
+    UNKNOWN_COST,
     BattleRow,
     DialogueRow,
     EndStateRow,
@@ -117,6 +118,8 @@ def replace_result(s: Session, result: RunResult) -> int:
             "side_effecting",
         }
     )
+    if data["cost_usd"] is None:
+        data["cost_usd"] = UNKNOWN_COST  # unknown, never $0
     new_id = _insert_new(s, {**data, "created_at": utcnow()})
     if new_id is not None:  # the usual case: no result for this key yet
         _add_steps(s, new_id, result)

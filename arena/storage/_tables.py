@@ -75,6 +75,13 @@ class RunRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+#: ``results.cost_usd`` of a result whose cost is not known (a model without a price): a
+#: negative cost cannot be spent, so it marks "unknown" without a schema change (the column
+#: is NOT NULL; making it nullable would copy ``results`` under every table pointing at it).
+#: Read back as None (:func:`arena.storage._from_rows.result_record`).
+UNKNOWN_COST = -1.0
+
+
 class ResultRow(Base):
     __tablename__ = "results"
     __table_args__ = (UniqueConstraint("run_id", "variant_hash", "case_hash", "repeat"),)
@@ -91,7 +98,7 @@ class ResultRow(Base):
     latency_s: Mapped[float] = mapped_column(Float, default=0.0)
     input_tokens: Mapped[int] = mapped_column(Integer, default=0)
     output_tokens: Mapped[int] = mapped_column(Integer, default=0)
-    cost_usd: Mapped[float] = mapped_column(Float, default=0.0)
+    cost_usd: Mapped[float] = mapped_column(Float, default=0.0)  # UNKNOWN_COST: not known
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     files: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

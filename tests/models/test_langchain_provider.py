@@ -14,6 +14,7 @@ import pytest
 
 from arena.errors import InputError
 from arena.models import ModelConfig, make_chat_model
+from arena.storage import Store
 from tests.faults.scenario import cli
 from tests.support.anthropic_server import AnthropicServer
 from tests.support.fault_server import FaultServer
@@ -163,8 +164,13 @@ def test_a_model_priced_nowhere_is_said_to_be_unknown(
     tmp_path: Path, upstream: FaultServer
 ) -> None:
     unpriced = "langchain:mistralai:mistral-tiny-2099"
-    code, _, err = cli(_files(tmp_path, unpriced, upstream.base_url))
+    code, out, err = cli(_files(tmp_path, unpriced, upstream.base_url))
     assert code == 0, err
     assert f"arena: note: price unknown for {unpriced}" in err
-    code, _, err = cli(_files(tmp_path / "priced", MISTRAL, upstream.base_url))
+    (result,) = json.loads(out)["results"]
+    assert result["cost_usd"] is None and result["input_tokens"] > 0  # unknown, never $0
+    (stored,) = Store(f"sqlite:///{tmp_path / 'arena.db'}").results(1)
+    assert stored.cost_usd is None
+    code, out, err = cli(_files(tmp_path / "priced", MISTRAL, upstream.base_url))
     assert code == 0 and "price unknown" not in err
+    assert json.loads(out)["results"][0]["cost_usd"] > 0

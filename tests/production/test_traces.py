@@ -86,7 +86,7 @@ def test_bytes_that_are_not_utf8_or_a_runaway_line_are_errors(tmp_path: Path) ->
         list(stream_objects(long, limit=100))
     with pytest.raises(InputError, match="no such file"):
         read_traces(tmp_path / "missing.jsonl")
-    with pytest.raises(InputError, match="is a folder"):
+    with pytest.raises(InputError, match="expected OTLP JSON"):  # a folder holds OTLP files
         read_traces(tmp_path)
 
 
