@@ -15,7 +15,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.registry import MUTATION_OPERATORS
 from arena.variants.variant import Variant
 from arena.variants.version import VariantVersion, version_of
 
@@ -68,6 +67,8 @@ class Mutant(Variant):
 
     def agent_tools(self, tools: list[Any]) -> list[Any]:
         """The tools as the mutation's operator wraps them (unchanged for config operators)."""
+        from arena.mutation._registry import MUTATION_OPERATORS
+
         wrapped: list[Any] = MUTATION_OPERATORS.lookup(self.mutation.operator).wrap_tools(
             tools, self.mutation
         )

@@ -13,6 +13,7 @@ from arena.models._config import ModelConfig
 from arena.vocabulary import Label
 from judges._orders import Outcome, agreement_rule
 from judges._types import JudgeSpec, PairRequest, Seat, Verdict
+from judges.modes._registry import JUDGE_MODES
 
 if TYPE_CHECKING:
     from arena.golden import GoldenCase
@@ -133,3 +134,6 @@ class JudgeMode(ABC):
                 f"{spec.model.spec}/text",
                 field="judge",
             )
+
+
+JUDGE_MODES.declare_base(JudgeMode)
