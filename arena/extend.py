@@ -28,65 +28,58 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the real names, for type checkers
-    from arena.agents._context import AGENTS, AgentContext, AgentFactory
+    from arena.agents._architectures import AGENTS, agent_architecture
+    from arena.agents._context import AgentContext, AgentFactory
     from arena.errors import ArenaError, InputError, ModelError, NameTaken, NotFound, UnknownName
     from arena.factories._declare import agent_factory
     from arena.golden._models import GoldenCase
     from arena.models._config import ModelConfig
     from arena.models._fake import FakeChatModel, register_fake
     from arena.models.providers._base import Provider, UncallableProvider
-    from arena.models.providers._registry import PROVIDERS
-    from arena.mutation import (
-        MUTATION_OPERATORS,
-        Mutant,
-        Mutation,
-        MutationOperator,
-        MutationTargets,
-        make_mutant,
-    )
+    from arena.models.providers._registry import PROVIDERS, model_provider
+    from arena.mutation import Mutant, Mutation, MutationOperator, MutationTargets, make_mutant
+    from arena.mutation._registry import MUTATION_OPERATORS, mutation_operator
     from arena.ratings._battle_arrays import Battles
     from arena.ratings._fit import RatingFit
-    from arena.ratings._methods import RATING_METHODS
     from arena.ratings._options import RatingOptions
+    from arena.ratings._registry import RATING_METHODS, RatingMethod, rating_method
     from arena.records.results import RunResult
-    from arena.registry import (
-        RatingMethod,
-        Registry,
-        agent_architecture,
-        golden_check,
-        judge_mode,
-        model_provider,
-        mutation_operator,
-        rating_method,
+    from arena.registry import Registry
+    from arena.reports._score_formats import (
+        REPORT_FORMATS,
+        ReportFormat,
+        ScoreReport,
         report_format,
     )
-    from arena.reports._score_formats import REPORT_FORMATS, ReportFormat, ScoreReport
     from arena.scoring._types import Check
-    from arena.scoring.checks import GOLDEN_CHECKS, OUTPUT, CheckInput, GoldenCheck
+    from arena.scoring.checks import OUTPUT, CheckInput, GoldenCheck
+    from arena.scoring.checks._base import GOLDEN_CHECKS, LintNote, Weakening, golden_check
     from arena.scoring.checks._reasons import FailReason, FailureKind
     from arena.vocabulary import Label
     from judges._types import JudgeSpec, PairRequest, Verdict
-    from judges.modes import MODES as JUDGE_MODES
     from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
+    from judges.modes._registry import JUDGE_MODES, judge_mode
+
+    REGISTRIES: dict[str, Registry[Any]]
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     # registries and registration
     "Registry": ("arena.registry", "Registry"),
-    "model_provider": ("arena.registry", "model_provider"),
-    "judge_mode": ("arena.registry", "judge_mode"),
-    "rating_method": ("arena.registry", "rating_method"),
-    "golden_check": ("arena.registry", "golden_check"),
-    "agent_architecture": ("arena.registry", "agent_architecture"),
-    "report_format": ("arena.registry", "report_format"),
-    "mutation_operator": ("arena.registry", "mutation_operator"),
+    "model_provider": ("arena.models.providers._registry", "model_provider"),
+    "judge_mode": ("judges.modes._registry", "judge_mode"),
+    "rating_method": ("arena.ratings._registry", "rating_method"),
+    "golden_check": ("arena.scoring.checks._base", "golden_check"),
+    "agent_architecture": ("arena.agents._architectures", "agent_architecture"),
+    "report_format": ("arena.reports._score_formats", "report_format"),
+    "mutation_operator": ("arena.mutation._registry", "mutation_operator"),
     "agent_factory": ("arena.factories._declare", "agent_factory"),
     "PROVIDERS": ("arena.models.providers._registry", "PROVIDERS"),
-    "JUDGE_MODES": ("judges.modes", "MODES"),
-    "RATING_METHODS": ("arena.ratings._methods", "RATING_METHODS"),
-    "GOLDEN_CHECKS": ("arena.scoring.checks", "GOLDEN_CHECKS"),
-    "AGENTS": ("arena.agents._context", "AGENTS"),
+    "JUDGE_MODES": ("judges.modes._registry", "JUDGE_MODES"),
+    "RATING_METHODS": ("arena.ratings._registry", "RATING_METHODS"),
+    "GOLDEN_CHECKS": ("arena.scoring.checks._base", "GOLDEN_CHECKS"),
+    "AGENTS": ("arena.agents._architectures", "AGENTS"),
     "REPORT_FORMATS": ("arena.reports._score_formats", "REPORT_FORMATS"),
-    "MUTATION_OPERATORS": ("arena.mutation", "MUTATION_OPERATORS"),
+    "MUTATION_OPERATORS": ("arena.mutation._registry", "MUTATION_OPERATORS"),
     # errors
     "ArenaError": ("arena.errors", "ArenaError"),
     "InputError": ("arena.errors", "InputError"),
@@ -110,7 +103,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "JudgeSpec": ("judges._types", "JudgeSpec"),
     "Label": ("arena.vocabulary", "Label"),
     # rating methods
-    "RatingMethod": ("arena.registry", "RatingMethod"),
+    "RatingMethod": ("arena.ratings._registry", "RatingMethod"),
     "Battles": ("arena.ratings._battle_arrays", "Battles"),
     "RatingFit": ("arena.ratings._fit", "RatingFit"),
     "RatingOptions": ("arena.ratings._options", "RatingOptions"),
@@ -121,6 +114,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "FailReason": ("arena.scoring.checks._reasons", "FailReason"),
     "FailureKind": ("arena.scoring.checks._reasons", "FailureKind"),
     "OUTPUT": ("arena.scoring.checks", "OUTPUT"),
+    "LintNote": ("arena.scoring.checks._base", "LintNote"),
+    "Weakening": ("arena.scoring.checks._base", "Weakening"),
     "GoldenCase": ("arena.golden._models", "GoldenCase"),
     "RunResult": ("arena.records.results", "RunResult"),
     # agents and report formats
@@ -144,6 +139,7 @@ __all__ = [
     "OUTPUT",
     "PROVIDERS",
     "RATING_METHODS",
+    "REGISTRIES",
     "REPORT_FORMATS",
     "AgentContext",
     "AgentFactory",
@@ -161,6 +157,7 @@ __all__ = [
     "JudgeMode",
     "JudgeSpec",
     "Label",
+    "LintNote",
     "ModelConfig",
     "ModelError",
     "Mutant",
@@ -183,6 +180,7 @@ __all__ = [
     "UnknownName",
     "UnreadableReply",
     "Verdict",
+    "Weakening",
     "agent_architecture",
     "agent_factory",
     "golden_check",
@@ -196,7 +194,38 @@ __all__ = [
 ]
 
 
+def registries() -> dict[str, Registry[Any]]:
+    """Every extension kind's registry, by its entry-point group suffix (``agent_arena.<key>``).
+
+    Each lives with its base class; this imports those light modules (never the built-ins).
+
+    Returns:
+        ``providers``, ``judge_modes``, ``rating_methods``, ``golden_checks``, ``agents``,
+        ``report_formats`` and ``mutation_operators``, in that order.
+    """
+    from arena.agents._architectures import AGENTS
+    from arena.models.providers._registry import PROVIDERS
+    from arena.mutation._registry import MUTATION_OPERATORS
+    from arena.ratings._registry import RATING_METHODS
+    from arena.reports._score_formats import REPORT_FORMATS
+    from arena.scoring.checks._base import GOLDEN_CHECKS
+    from judges.modes._registry import JUDGE_MODES
+
+    return {
+        "providers": PROVIDERS,
+        "judge_modes": JUDGE_MODES,
+        "rating_methods": RATING_METHODS,
+        "golden_checks": GOLDEN_CHECKS,
+        "agents": AGENTS,
+        "report_formats": REPORT_FORMATS,
+        "mutation_operators": MUTATION_OPERATORS,
+    }
+
+
 def __getattr__(name: str) -> Any:
+    if name == "REGISTRIES":  # every kind's registry, collected on first use
+        globals()[name] = registries()
+        return globals()[name]
     if name not in _EXPORTS:
         raise AttributeError(f"module 'arena.extend' has no attribute {name!r}")
     module, attr = _EXPORTS[name]

@@ -1,9 +1,9 @@
-"""One registry for every extension kind: providers, judge modes, rating methods, golden checks,
-agent architectures, report formats and mutation operators.
+"""The registry every extension kind is built on: providers, judge modes, rating methods,
+golden checks, agent architectures, report formats and mutation operators.
 
 Each kind is a :class:`Registry`, a mapping from a name to what is registered under it. An
-entry is an object or a lazy import path ``package.module:attr``. Three ways in, the same
-for the built-ins and a plugin:
+entry is an object or a lazy import path ``package.module:attr`` (what an entry point names).
+Three ways in, the same for the built-ins and a plugin:
 
 - a decorator in your module (``@model_provider("mine", "one line")``,
   ``@judge_mode("mine", ...)``, ...),
@@ -12,28 +12,27 @@ for the built-ins and a plugin:
   discovered on a lookup miss in every process (Ray workers included),
 - ``REGISTRY.register(name, obj_or_path)`` at run time (this process only).
 
-Every built-in is decorated where it is defined, with its name and summary there. A
-registry's :attr:`Registry.homes` name the modules and packages holding its built-ins; they
-are imported (packages walked) the first time the registry is read, so ``import arena``
-imports none of them. A new built-in is a new decorated module under its kind's home.
+Each kind's registry object and decorator live with its base class, in that kind's package
+(``GOLDEN_CHECKS`` and ``golden_check`` beside ``GoldenCheck`` in
+:mod:`arena.scoring.checks._base`, ``PROVIDERS`` in :mod:`arena.models.providers._registry`,
+...); :mod:`arena.extend` collects them. This module is the foundation they share and names
+none of them. Every built-in is decorated where it is defined, with its name and summary
+there. A registry's :attr:`Registry.homes` are its own package or module (``__package__``,
+``__name__``): they are imported (packages walked) the first time the registry is read, so
+``import arena`` imports none of them. A new built-in is a new decorated module under its
+kind's home.
 
 A name is registered once: registering it again (by any of the three ways) raises
 :class:`~arena.errors.NameTaken` unless ``replace=True`` is given. :meth:`Registry.lookup` is
 the one way to get an entry; a miss raises :class:`~arena.errors.UnknownName`.
-
-This module sits below the base classes, so each registry is declared here as
-``Registry[Any]`` and typed with its base class where that lives
-(``arena.models.providers.PROVIDERS: Registry[Provider]``, ...) and in :mod:`arena.extend`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import threading
 from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from arena.errors import NameTaken, UnknownName
@@ -94,11 +93,15 @@ class Registry(MutableMapping[str, Any], Generic[T]):
     """The entries of one extension kind, by name.
 
     ``kind`` names it in messages (``model provider``); ``group`` is its entry-point group.
-    ``homes`` are the modules or packages defining the built-ins: the first time the registry
-    is read (names, lookup, summaries, membership, iteration) every module under them is
-    imported once, and their decorators register them. ``base`` is the import path of what
-    every entry must be (``package.module:Class``): an instance of it, or with
-    ``classes=True`` a subclass of it; ``None`` for a callable. ``adapt(name, obj, summary)``
+    ``homes`` are the modules or packages defining the built-ins (the registry's own, given as
+    ``__package__`` or ``__name__`` where it is declared): the first time the registry is read
+    (names, lookup, summaries, membership, iteration) every module under them is imported
+    once, and their decorators register them. ``base`` is what every entry must be: an
+    instance of that class, or with ``classes=True`` a subclass of it; ``None`` for a
+    callable. A registry in a light module beside a heavy base class (or one whose module
+    imports what looks the registry up) is made with ``base_declared_later=True``: the base
+    class's module declares it (:meth:`declare_base`), and a registration checked before
+    that imports the homes first (whose built-ins import the base). ``adapt(name, obj, summary)``
     turns what is registered or loaded into the stored entry (a class into an instance, the
     registry's name and summary onto it). ``declared_by`` names the decorator the built-ins
     are declared with, so :meth:`listing` can read them from source.
@@ -113,12 +116,14 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         group: str,
         *,
         homes: tuple[str, ...] = (),
-        base: str | None = None,
+        base: type | None = None,
+        base_declared_later: bool = False,
         classes: bool = False,
         adapt: Callable[[str, Any, str | None], Any] | None = None,
         declared_by: str | None = None,
     ) -> None:
         self.kind, self.group, self.base, self.classes = kind, group, base, classes
+        self._base_later = base_declared_later
         self.homes, self.declared_by = homes, declared_by
         self._entries: dict[str, Any] = {}
         self._summaries: dict[str, str] = {}
@@ -267,9 +272,30 @@ class Registry(MutableMapping[str, Any], Generic[T]):
             return entry
         return f"{_module_of(entry)}:{getattr(entry, '__qualname__', type(entry).__qualname__)}"
 
+    def declare_base(self, base: type) -> None:
+        """Declare the class every entry must be an instance (or a subclass) of: called by
+        the module defining it, for a registry made with ``base_declared_later=True``.
+
+        Args:
+            base: the base class.
+        """
+        self.base = base
+
+    def base_class(self) -> type | None:
+        """The class every entry is an instance (or a subclass) of; ``None``: any callable.
+
+        Raises:
+            TypeError: the base is declared later and the built-ins did not declare it.
+        """
+        if self.base is None and self._base_later:
+            self.load_builtins()  # a built-in imports the base class, which declares it
+            if self.base is None:
+                raise TypeError(f"the base class of every {self.kind} is not declared")
+        return self.base
+
     def _checked(self, name: str, obj: Any, summary: str | None) -> Any:
         """The stored entry for ``obj`` (adapted), or TypeError when it is not of the base."""
-        base = _load(self.base) if self.base else None
+        base = self.base_class()
         if not (callable(obj) or (base is not None and isinstance(obj, base))):
             raise self._wrong_type(name, obj)  # neither a class nor a function nor an instance
         stored = self._adapt(name, obj, summary)
@@ -284,7 +310,8 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         return stored
 
     def _wrong_type(self, name: str, obj: Any) -> TypeError:
-        want = self.base or "a callable"
+        base = self.base_class()
+        want = f"{base.__module__}:{base.__qualname__}" if base else "a callable"
         what = f"a subclass of {want}" if self.classes else f"a {want}"
         return TypeError(f"{self.kind} {name!r} must be {what}, got {obj!r}")
 
@@ -443,7 +470,8 @@ class Registry(MutableMapping[str, Any], Generic[T]):
 
         The built-ins are read from their decorators in the source (:mod:`arena._declared`);
         when one cannot be, when an entry point is installed (a plugin's summary is its
-        module's), or when entries are registered already, this is :meth:`summaries`.
+        module's), or when entries from outside the homes are registered already, this is
+        :meth:`summaries`.
         """
         static = self._static()
         if static is None:
@@ -461,7 +489,9 @@ class Registry(MutableMapping[str, Any], Generic[T]):
     def _static(self) -> list[Any] | None:
         """The built-ins read from source in :meth:`names` order, or None (see
         :meth:`listing`)."""
-        if self._loaded or self._entries or self.declared_by is None:
+        with self._lock:  # a built-in imported as a dependency is read from source all the same
+            others = any(not self._under_homes(origin) for origin in self._origins.values())
+        if self._loaded or others or self.declared_by is None:
             return None
         from importlib.metadata import entry_points
 
@@ -473,313 +503,62 @@ class Registry(MutableMapping[str, Any], Generic[T]):
         return sorted(found, key=lambda d: (d.order is None, d.order or 0))
 
 
-def _group(kind: str) -> str:
+def entry_point_group(kind: str) -> str:
+    """The entry-point group of an extension kind: ``agent_arena.<kind>``.
+
+    Args:
+        kind: the kind's key (``providers``, ``golden_checks``, ...).
+
+    Returns:
+        The group outside packages register entries under.
+    """
     return ENTRY_POINT_PREFIX + kind
 
 
-def _named(name: str, obj: Any, summary: str | None) -> Any:
-    """A class (judge modes) or an instance (a class is instantiated), with the registry's
-    name and summary as its ``name`` and ``summary`` attributes."""
+def adapt_named(name: str, obj: Any, summary: str | None) -> Any:
+    """An ``adapt`` for :class:`Registry`: the class or instance itself, with the registry's
+    name and summary as its ``name`` and ``summary`` attributes.
+
+    Args:
+        name: the registered name.
+        obj: what is registered.
+        summary: the registration's summary (default: the object's own).
+
+    Returns:
+        ``obj``, named.
+    """
     text = summary or summary_of(obj)
     obj.name, obj.summary = name, text
     return obj
 
 
-def _instance(name: str, obj: Any, summary: str | None) -> Any:
-    return _named(name, obj() if isinstance(obj, type) else obj, summary)
+def adapt_instance(name: str, obj: Any, summary: str | None) -> Any:
+    """An ``adapt`` for :class:`Registry`: an instance (a class is instantiated), named as
+    :func:`adapt_named` names it.
+
+    Args:
+        name: the registered name.
+        obj: a class or an instance.
+        summary: the registration's summary (default: the object's own).
+
+    Returns:
+        The named instance.
+    """
+    return adapt_named(name, obj() if isinstance(obj, type) else obj, summary)
 
 
-def _instance_named(name: str, obj: Any, _summary: str | None) -> Any:
+def adapt_instance_named(name: str, obj: Any, _summary: str | None) -> Any:
+    """An ``adapt`` for :class:`Registry`: an instance (a class is instantiated) with the
+    registry's name as its ``name`` (its summary stays its own).
+
+    Args:
+        name: the registered name.
+        obj: a class or an instance.
+        _summary: unused.
+
+    Returns:
+        The named instance.
+    """
     instance = obj() if isinstance(obj, type) else obj
     instance.name = name
     return instance
-
-
-@dataclass(frozen=True)
-class RatingMethod:
-    """A rating method: ``rate(battles, options) -> RatingFit``.
-
-    Attributes:
-        rate: the function computing the ratings.
-        uses_style: the method reads ``options.style`` (and needs those covariates in the
-            battles).
-        intervals: it reports 95% intervals (otherwise ranks follow the ratings).
-        name: the registered name (set by the registry).
-        summary: its one-line summary (set by the registry from the registration).
-    """
-
-    rate: Callable[[Any, Any], Any]
-    uses_style: bool = False
-    intervals: bool = True
-    name: str = ""
-    summary: str = ""
-
-
-def _rating_method(name: str, obj: Any, summary: str | None) -> Any:
-    method = obj if isinstance(obj, RatingMethod) else RatingMethod(obj)
-    text = summary or method.summary or summary_of(method.rate)
-    return dataclasses.replace(method, name=name, summary=text)
-
-
-PROVIDERS: Registry[Any] = Registry(
-    "model provider",
-    _group("providers"),
-    declared_by="model_provider",
-    homes=("arena.models.providers", "arena.outputs._provider"),
-    base="arena.models.providers._base:Provider",
-    adapt=_instance_named,
-)
-"""Model providers by the name a model spec starts with (``local:``, ``openai:``, ...);
-typed ``Registry[Provider]`` as :data:`arena.models.providers.PROVIDERS`."""
-
-JUDGE_MODES: Registry[Any] = Registry(
-    "judge mode",
-    _group("judge_modes"),
-    declared_by="judge_mode",
-    homes=("judges.modes",),
-    base="judges.modes._base:JudgeMode",
-    classes=True,
-    adapt=_named,
-)
-"""Judge modes (classes; a fresh instance judges each run); typed
-``Registry[type[JudgeMode]]`` as :data:`judges.modes.MODES`."""
-
-RATING_METHODS: Registry[RatingMethod] = Registry(
-    "rating method",
-    _group("rating_methods"),
-    declared_by="rating_method",
-    homes=("arena.ratings._methods",),
-    base="arena.registry:RatingMethod",
-    adapt=_rating_method,
-)
-"""Rating methods (:class:`RatingMethod`; a bare function is wrapped)."""
-
-GOLDEN_CHECKS: Registry[Any] = Registry(
-    "golden check",
-    _group("golden_checks"),
-    declared_by="golden_check",
-    homes=("arena.scoring.checks",),
-    base="arena.scoring.checks._base:GoldenCheck",
-    adapt=_instance,
-)
-"""Golden checks (instances; a class is instantiated), in scoring order; typed
-``Registry[GoldenCheck]`` as :data:`arena.scoring.checks.GOLDEN_CHECKS`."""
-
-AGENTS: Registry[Any] = Registry(
-    "agent architecture",
-    _group("agents"),
-    homes=("arena.agents._builder",),
-    declared_by="agent_architecture",
-)
-"""Agent architectures: factories ``(AgentContext) -> runnable``, named by a variant's agent;
-typed ``Registry[AgentFactory]`` as :data:`arena.agents.AGENTS`."""
-
-REPORT_FORMATS: Registry[Any] = Registry(
-    "report format",
-    _group("report_formats"),
-    homes=("arena.reports._score_formats",),
-    declared_by="report_format",
-)
-"""Formats of ``arena score --format``: functions ``(ScoreReport) -> str``; typed
-``Registry[ReportFormat]`` as :data:`arena.reports._score_formats.REPORT_FORMATS`."""
-
-MUTATION_OPERATORS: Registry[Any] = Registry(
-    "mutation operator",
-    _group("mutation_operators"),
-    declared_by="mutation_operator",
-    homes=("arena.mutation._operators",),
-    base="arena.mutation._base:MutationOperator",
-    adapt=_instance,
-)
-"""Mutation operators of ``arena mutate`` (instances; a class is instantiated), in the order
-a pass applies them; typed ``Registry[MutationOperator]`` as
-:data:`arena.mutation.MUTATION_OPERATORS`."""
-
-REGISTRIES: dict[str, Registry[Any]] = {
-    "providers": PROVIDERS,
-    "judge_modes": JUDGE_MODES,
-    "rating_methods": RATING_METHODS,
-    "golden_checks": GOLDEN_CHECKS,
-    "agents": AGENTS,
-    "report_formats": REPORT_FORMATS,
-    "mutation_operators": MUTATION_OPERATORS,
-}
-"""Every extension kind by its entry-point group suffix (``agent_arena.<key>``)."""
-
-
-def model_provider(
-    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
-) -> Callable[[F], F]:
-    """Register a ``Provider`` subclass (or instance) for model specs ``name:MODEL``.
-
-    Args:
-        name: the part of a model spec before the colon.
-        summary: one line for ``arena --help`` (default: the first docstring line).
-        replace: replace a provider already registered as ``name`` (a built-in included).
-        order: its place in listings: the built-ins (defined under the kind's home) come
-            first, by ``order``; then every other entry, those with an ``order`` by it,
-            then the rest in registration order.
-
-    Returns:
-        A decorator registering the class and returning it unchanged.
-
-    Raises:
-        NameTaken: ``name`` is registered already and ``replace`` is false.
-        TypeError: the decorated object is not a ``Provider``.
-    """
-    return PROVIDERS.decorator(name, summary, replace=replace, order=order)
-
-
-def judge_mode(
-    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
-) -> Callable[[F], F]:
-    """Register a ``JudgeMode`` subclass as the judge mode ``name`` (``--judge m/NAME``).
-
-    Args:
-        name: the mode's name in judge specs.
-        summary: one line for ``arena --help`` (default: the first docstring line).
-        replace: replace a mode already registered as ``name``.
-        order: its place in listings: the built-ins (defined under the kind's home) come
-            first, by ``order``; then every other entry, those with an ``order`` by it,
-            then the rest in registration order.
-
-    Returns:
-        A decorator registering the class (its ``name`` and ``summary`` set) and returning it.
-
-    Raises:
-        NameTaken: ``name`` is registered already and ``replace`` is false.
-        TypeError: the decorated object is not a ``JudgeMode`` subclass.
-    """
-    return JUDGE_MODES.decorator(name, summary, replace=replace, order=order)
-
-
-def rating_method(
-    name: str,
-    summary: str | None = None,
-    *,
-    uses_style: bool = False,
-    intervals: bool = True,
-    replace: bool = False,
-    order: int | None = None,
-) -> Callable[[F], F]:
-    """Register a function ``rate(battles, options) -> RatingFit`` as ``--method name``.
-
-    Args:
-        name: the method's name.
-        summary: one line for ``arena ratings --methods`` (default: the first docstring line).
-        uses_style: the method reads ``options.style``.
-        intervals: the method reports 95% intervals.
-        replace: replace a method already registered as ``name``.
-        order: its place in listings: the built-ins (defined under the kind's home) come
-            first, by ``order``; then every other entry, those with an ``order`` by it,
-            then the rest in registration order.
-
-    Returns:
-        A decorator registering the function and returning it unchanged.
-
-    Raises:
-        NameTaken: ``name`` is registered already and ``replace`` is false.
-    """
-
-    def register(fn: F) -> F:
-        rate: Callable[[Any, Any], Any] = fn  # type: ignore[assignment]
-        method = RatingMethod(rate, uses_style=uses_style, intervals=intervals)
-        origin = getattr(fn, "__module__", None)
-        RATING_METHODS.register(name, method, summary, replace=replace, origin=origin, order=order)
-        return fn
-
-    return register
-
-
-def golden_check(
-    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
-) -> Callable[[F], F]:
-    """Register a ``GoldenCheck`` subclass (or instance) as the golden check ``name``.
-
-    Args:
-        name: the check's name (in fail reasons and ``arena golden``).
-        summary: one line for ``arena --help`` (default: the first docstring line).
-        replace: replace a check already registered as ``name``.
-        order: its place in listings and in scoring: the built-ins (defined under the
-            kind's home) come first, by ``order``; then every other entry, those with an
-            ``order`` by it, then the rest in registration order.
-
-    Returns:
-        A decorator registering an instance (its ``name`` and ``summary`` set) and returning
-        the decorated object unchanged.
-
-    Raises:
-        NameTaken: ``name`` is registered already and ``replace`` is false.
-        TypeError: the decorated object is not a ``GoldenCheck``.
-    """
-    return GOLDEN_CHECKS.decorator(name, summary, replace=replace, order=order)
-
-
-def agent_architecture(
-    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
-) -> Callable[[F], F]:
-    """Register a factory ``(AgentContext) -> runnable`` as the variant agent ``name``.
-
-    Args:
-        name: what a variant's ``agent:`` names.
-        summary: one line for ``arena --help`` (default: the first docstring line).
-        replace: replace an architecture already registered as ``name``.
-        order: its place in listings: the built-ins (defined under the kind's home) come
-            first, by ``order``; then every other entry, those with an ``order`` by it,
-            then the rest in registration order.
-
-    Returns:
-        A decorator registering the factory and returning it unchanged.
-
-    Raises:
-        NameTaken: ``name`` is registered already and ``replace`` is false.
-        TypeError: the decorated object is not callable.
-    """
-    return AGENTS.decorator(name, summary, replace=replace, order=order)
-
-
-def report_format(
-    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
-) -> Callable[[F], F]:
-    """Register a function ``(ScoreReport) -> str`` as ``arena score --format name``.
-
-    Args:
-        name: the format's name.
-        summary: one line for ``arena score --help`` (default: the first docstring line).
-        replace: replace a format already registered as ``name``.
-        order: its place in listings: the built-ins (defined under the kind's home) come
-            first, by ``order``; then every other entry, those with an ``order`` by it,
-            then the rest in registration order.
-
-    Returns:
-        A decorator registering the function and returning it unchanged.
-
-    Raises:
-        NameTaken: ``name`` is registered already and ``replace`` is false.
-        TypeError: the decorated object is not callable.
-    """
-    return REPORT_FORMATS.decorator(name, summary, replace=replace, order=order)
-
-
-def mutation_operator(
-    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
-) -> Callable[[F], F]:
-    """Register a ``MutationOperator`` subclass (or instance) as ``arena mutate --operators name``.
-
-    Args:
-        name: the operator's name (in mutant ids and reports).
-        summary: one line for ``arena mutate --help`` (default: the first docstring line).
-        replace: replace an operator already registered as ``name``.
-        order: its place in listings and in a pass: the built-ins (defined under the kind's
-            home) come first, by ``order``; then every other entry, those with an ``order``
-            by it, then the rest in registration order.
-
-    Returns:
-        A decorator registering an instance (its ``name`` and ``summary`` set) and returning
-        the decorated object unchanged.
-
-    Raises:
-        NameTaken: ``name`` is registered already and ``replace`` is false.
-        TypeError: the decorated object is not a ``MutationOperator``.
-    """
-    return MUTATION_OPERATORS.decorator(name, summary, replace=replace, order=order)

@@ -92,7 +92,7 @@ def human_judge(name: str) -> JudgeSpec:
 def is_human_label(judge: str) -> bool:
     """A person's judge as it appears in a battle log (``human:NAME``): a label whose
     provider declares :attr:`~arena.models.providers._base.Provider.person`."""
-    from arena.registry import PROVIDERS
+    from arena.models.providers._registry import PROVIDERS
 
     head, sep, _ = judge.partition(":")
     if not sep or "/" in judge or head not in PROVIDERS:

@@ -132,7 +132,7 @@ class JudgeSpec(BaseModel):
     @field_validator("mode")
     @classmethod
     def _known_mode(cls, value: str) -> str:
-        from arena.registry import JUDGE_MODES
+        from judges.modes._registry import JUDGE_MODES
 
         if value not in JUDGE_MODES:
             known = ", ".join(JUDGE_MODES.names())
@@ -141,7 +141,7 @@ class JudgeSpec(BaseModel):
 
     @model_validator(mode="after")
     def _human_is_a_person(self) -> JudgeSpec:
-        from arena.registry import PROVIDERS
+        from arena.models.providers._registry import PROVIDERS
 
         person = bool(getattr(PROVIDERS.lookup(self.model.provider), "person", False))
         if (self.kind == "human") != person:

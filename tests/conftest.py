@@ -122,7 +122,7 @@ def _registries_restored() -> Iterator[None]:
     """What a test registers (a docs example's judge mode, a golden check) ends with it."""
     from contextlib import ExitStack
 
-    from arena.registry import REGISTRIES
+    from arena.extend import REGISTRIES
 
     with ExitStack() as stack:
         for registry in REGISTRIES.values():

@@ -10,6 +10,7 @@ own layer and the layers below it.
 from __future__ import annotations
 
 import ast
+import re
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -49,10 +50,27 @@ def _owner(name: str) -> str | None:
     return name or None
 
 
+_STRING_PATH = re.compile(r"^((?:arena|judges)(?:\.\w+)+|(?:arena|judges)(?=:))(?::[\w.]+)?$")
+"""A string naming a module (``arena.pkg.module``) or an attribute (``judges.x:Name``): an
+import made at run time (a lazy export table, an import path), so an edge like any import."""
+
+
+def _string_paths(tree: ast.AST) -> set[str]:
+    """The modules of this project that the string constants of ``tree`` name exactly."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            named = _STRING_PATH.match(node.value)
+            if named and named.group(1) in MODULES:
+                found.add(named.group(1))
+    return found
+
+
 def _imports(module: str, path: Path) -> set[str]:
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    tree = ast.parse(path.read_text(), str(path))
+    found: set[str] = _string_paths(tree)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(o for a in node.names if (o := _owner(a.name)))
         elif isinstance(node, ast.ImportFrom):
@@ -117,10 +135,18 @@ def _cycles() -> list[list[str]]:
 
 def test_the_walk_sees_every_kind_of_import() -> None:
     # module level, function level and TYPE_CHECKING imports are all edges
-    assert "arena.registry" in GRAPH["arena.models._config"]
+    assert "arena.models.providers._registry" in GRAPH["arena.models._config"]
     assert "arena.gate._rules" in GRAPH["arena.gate._baselines"]
     assert "arena.ratings._options" in GRAPH["arena.ratings._methods"]  # TYPE_CHECKING only
     assert "arena.storage" in GRAPH["arena.votes._ballots"]  # inside a function
+
+
+def test_a_module_path_written_as_a_string_is_an_edge() -> None:
+    # an import path in a string is an import made at run time: the layer rules see it
+    tree = ast.parse('LAZY = {"A": "arena.golden._models", "B": "judges._types:JudgeSpec"}')
+    assert _string_paths(tree) == {"arena.golden._models", "judges._types"}
+    prose = ast.parse('NOT = ("arena.yaml", "arena", "see arena.golden", "arena.golden.nope")')
+    assert _string_paths(prose) == set()
 
 
 def test_no_import_cycles() -> None:

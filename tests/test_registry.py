@@ -25,12 +25,13 @@ from arena.extend import (
     GOLDEN_CHECKS,
     PROVIDERS,
     RATING_METHODS,
+    REGISTRIES,
     GoldenCheck,
     Provider,
     golden_check,
     model_provider,
 )
-from arena.registry import REGISTRIES, Registry
+from arena.registry import Registry
 from arena.reports._registered import registered_text
 from arena.scoring.checks import golden_checks
 
@@ -148,13 +149,13 @@ BUILTINS = {
     ),
 }
 HOMES = {
-    "providers": ("arena.models.providers", "arena.outputs._provider"),
+    "providers": ("arena.models.providers",),
     "judge_modes": ("judges.modes",),
-    "rating_methods": ("arena.ratings._methods",),
+    "rating_methods": ("arena.ratings",),
     "golden_checks": ("arena.scoring.checks",),
-    "agents": ("arena.agents._builder",),
+    "agents": ("arena.agents._architectures",),
     "report_formats": ("arena.reports._score_formats",),
-    "mutation_operators": ("arena.mutation._operators",),
+    "mutation_operators": ("arena.mutation",),
 }
 DECORATORS = {
     "model_provider",
@@ -231,8 +232,8 @@ import importlib, json, pathlib, sys
 home, registry = importlib.import_module(sys.argv[1]), sys.argv[2]
 folder = pathlib.Path(sys.argv[3])
 home.__path__.append(str(folder))  # as if the file were saved in the home package's folder
-from arena import registry as registries
-found = getattr(registries, registry)
+from arena.extend import REGISTRIES
+found = REGISTRIES[registry]
 entry = found.lookup(sys.argv[4])
 print(json.dumps([found.names(), found.summaries()[sys.argv[4]], found.origin(sys.argv[4])]))
 """
@@ -241,10 +242,10 @@ print(json.dumps([found.names(), found.summaries()[sys.argv[4]], found.origin(sy
 @pytest.mark.parametrize(
     ("home", "registry", "group", "base", "decorator", "name"),
     [
-        ("judges.modes", "JUDGE_MODES", "judge_modes", "JudgeMode", "judge_mode", "newmode"),
+        ("judges.modes", "judge_modes", "judge_modes", "JudgeMode", "judge_mode", "newmode"),
         (
             "arena.scoring.checks",
-            "GOLDEN_CHECKS",
+            "golden_checks",
             "golden_checks",
             "GoldenCheck",
             "golden_check",
@@ -264,28 +265,36 @@ def test_a_new_builtin_touches_one_file(
 
 _LAZY = """
 import json, sys
-from arena.registry import REPORT_FORMATS
+from arena.extend import REGISTRIES, REPORT_FORMATS
+
+BUILT_INS = json.loads(sys.argv[1])  # a module defining built-ins, per kind, not the registry's
 
 def loaded():
-    homes = json.loads(sys.argv[1])
-    return sorted(m for m in sys.modules if any(m == h or m.startswith(h + ".") for h in homes))
+    return sorted(m for m in BUILT_INS if m in sys.modules)
 
-before = loaded()
+before = [loaded(), [group for group, r in REGISTRIES.items() if r._loaded]]
 REPORT_FORMATS.register("mine", lambda report: "", "a plugin registered before the built-ins")
-registered = loaded()
+registered = [group for group, r in REGISTRIES.items() if r._loaded]
 with REPORT_FORMATS.scope():
     in_scope = REPORT_FORMATS.names()
 print(json.dumps([before, registered, loaded(), in_scope, REPORT_FORMATS.names()]))
 """
+BUILT_IN_MODULES = [
+    "arena.models.providers._openai",
+    "judges.modes._text",
+    "arena.ratings._methods",
+    "arena.scoring.checks._turns",
+    "arena.agents.research.react",
+    "arena.mutation._operators",
+]
 
 
 def test_builtins_load_lazily_once_and_a_plugin_registered_before_lists_after_them() -> None:
-    homes = [home for group in HOMES.values() for home in group]
-    before, registered, after, in_scope, names = _run(_LAZY, json.dumps(homes))
-    assert before == []
+    # every registry imported (arena.extend collects them): no built-in is loaded
+    before, registered, after, in_scope, names = _run(_LAZY, json.dumps(BUILT_IN_MODULES))
+    assert before == [[], []]
     # registering a plugin loads that kind's built-ins (so a clash is refused right there)
-    assert registered == after and "arena.reports._score_formats" in registered
-    assert "judges.modes._text" not in after
+    assert registered == ["report_formats"] and after == []
     assert in_scope == names == [*BUILTINS["report_formats"], "mine"]
     assert {group: registry.homes for group, registry in REGISTRIES.items()} == HOMES
 
@@ -335,7 +344,7 @@ def test_a_builtin_replaced_before_it_loads_stays_replaced_in_its_place() -> Non
 def test_help_and_listings_show_exactly_the_registry_summaries(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    text = registered_text()
+    text = registered_text(REGISTRIES)
     help_text = build_parser().format_help()
     for registry in REGISTRIES.values():
         for name, summary in registry.summaries().items():
@@ -400,10 +409,10 @@ def test_help_of_every_command_imports_no_model_or_numeric_library() -> None:
 
 _LISTED = """
 import json, sys
-from arena.registry import REGISTRIES
+from arena.extend import REGISTRIES
 
 listed = {group: registry.listing() for group, registry in REGISTRIES.items()}
-homes = [m for r in REGISTRIES.values() for h in r.homes for m in sys.modules if m.startswith(h)]
+homes = [m for m in json.loads(sys.argv[1]) if m in sys.modules]
 summaries = {group: registry.summaries() for group, registry in REGISTRIES.items()}
 print(json.dumps([homes, [list(v.items()) for v in listed.values()],
                   [list(v.items()) for v in summaries.values()]]))
@@ -411,7 +420,7 @@ print(json.dumps([homes, [list(v.items()) for v in listed.values()],
 
 
 def test_listings_read_from_source_are_the_loaded_summaries_in_order() -> None:
-    homes_imported, listed, loaded = _run(_LISTED)
+    homes_imported, listed, loaded = _run(_LISTED, json.dumps(BUILT_IN_MODULES))
     assert homes_imported == []  # read without importing a built-in's module
     assert listed == loaded
 
@@ -434,3 +443,45 @@ def test_a_declaration_that_is_not_constant_is_loaded_instead(
     assert entry.attributes == {"summary": "", "default_judge_mode": "auto"}
     (package / "_b.py").write_text('NAME = "two"\n@mutation_operator(NAME)\ndef two(): ...\n')
     assert declared(("homepkg",), "mutation_operator") is None
+
+
+_ALONE = """
+import importlib, json, sys
+from pydantic import ValidationError
+
+importlib.import_module(sys.argv[1])  # the package alone, nothing before it
+from arena.golden import GoldenCase
+
+case = {"id": "c1", "input": "q", "category": "happy_path", "expected_output_contains": ["a"]}
+valid = GoldenCase.model_validate(case).id
+try:
+    GoldenCase.model_validate({**case, "expected_output_max_words": 3})
+    refused = ""
+except ValidationError as exc:
+    refused = exc.errors()[0]["type"]
+scoring = sorted(m for m in sys.modules if m.startswith("arena.scoring"))
+accepted = None
+if sys.argv[1] == "arena.scoring":  # a check registered from outside declares its field
+    from typing import Any, ClassVar
+    from arena.extend import GoldenCheck, golden_check
+
+    @golden_check("max_words", "a check from outside")
+    class MaxWords(GoldenCheck):
+        fields = ("expected_output_max_words",)
+        extra_fields: ClassVar[dict[str, tuple[Any, Any]]] = {
+            "expected_output_max_words": (int, None)
+        }
+
+    accepted = GoldenCase.model_validate({**case, "expected_output_max_words": 3}).id
+print(json.dumps([valid, refused, scoring, accepted]))
+"""
+
+
+def test_golden_validates_a_case_alone_and_scoring_hands_it_the_checks_fields() -> None:
+    # before: validating a case with an unknown field read GOLDEN_CHECKS, which imported
+    # arena.scoring.checks, which imports arena.golden (a cycle at run time)
+    valid, refused, scoring, accepted = _run(_ALONE, "arena.golden")
+    assert (valid, refused, scoring, accepted) == ("c1", "extra_forbidden", [], None)
+    valid, refused, scoring, accepted = _run(_ALONE, "arena.scoring")
+    assert (valid, refused, accepted) == ("c1", "extra_forbidden", "c1")
+    assert "arena.scoring.checks._base" in scoring

@@ -5,15 +5,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 import yaml
 
 from arena.cli import main
-from arena.inputs.schemas import SCHEMA_DIR, SCHEMAS, json_schema, schema_file, schema_text
+from arena.cli.schema import schema_models
+from arena.inputs import schemas
+from arena.inputs.schemas import SCHEMA_DIR, SCHEMAS, schema_file
 
 pytestmark = pytest.mark.unit
+
+
+def json_schema(kind: str) -> dict[str, Any]:
+    return schemas.json_schema(kind, schema_models()[kind])
+
+
+def schema_text(kind: str) -> str:
+    return schemas.schema_text(kind, schema_models()[kind])
+
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = {

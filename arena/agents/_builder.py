@@ -7,44 +7,20 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
-from arena.agents._context import AGENTS, AgentContext
+from arena.agents._architectures import AGENTS
+from arena.agents._context import AgentContext
 from arena.errors import InputError
 from arena.factories._factories import call_factory, import_factory, vet_variant
-from arena.registry import agent_architecture
 
 if TYPE_CHECKING:
     from arena.variants.variant import Variant
 
 
-@agent_architecture("react", "one ReAct loop over the research tools", order=10)
-def build_react(ctx: AgentContext) -> Runnable[Any, Any]:
-    """The ``react`` architecture: one ReAct loop over the research tools."""
-    from arena.agents.research.react import build_react_agent
-
-    return build_react_agent(ctx.model, ctx.tools, ctx.system_prompt, ctx.max_steps)
-
-
-@agent_architecture(
-    "supervisor", "a supervisor routing to researcher, analyst and writer", order=20
-)
-def build_supervisor(ctx: AgentContext) -> Runnable[Any, Any]:
-    """The ``supervisor`` architecture: a supervisor routing to researcher, analyst, writer."""
-    from arena.agents.research.supervisor import build_supervisor_agent
-
-    return build_supervisor_agent(
-        ctx.model,
-        ctx.tools,
-        ctx.max_steps,
-        ctx.variant.max_iterations,
-        role_models=ctx.role_models,
-    )
-
-
 def build_agent(ctx: AgentContext) -> Runnable[Any, Any]:
     """The runnable for this variant; it takes ``{"messages": [HumanMessage(...)]}``.
 
-    ``agent`` names a registered architecture (:data:`arena.registry.AGENTS`: ``react``,
-    ``supervisor`` or a plugin's) or an import path ``package.module:factory``.
+    ``agent`` names a registered architecture (:data:`~arena.agents._architectures.AGENTS`:
+    ``react``, ``supervisor`` or a plugin's) or an import path ``package.module:factory``.
     """
     agent = ctx.variant.agent
     if ":" not in agent:

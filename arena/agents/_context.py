@@ -9,9 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import Runnable
 
-from arena import registry
-from arena.registry import Registry
-
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langchain_core.tools import BaseTool
@@ -78,6 +75,3 @@ class AgentContext:
 
 AgentFactory = Callable[[AgentContext], Runnable[Any, Any]]
 """What an agent architecture is: a factory from the context to a runnable agent."""
-
-AGENTS: Registry[AgentFactory] = registry.AGENTS
-"""The agent architectures (:data:`arena.registry.AGENTS`), typed: factories."""

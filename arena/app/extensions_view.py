@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from arena.app.text import code, md
+from arena.extend import registries
 from arena.reports._registered import registered_kinds
 
 
@@ -15,7 +16,7 @@ def extensions_section() -> None:
         "What this installation can use: built-ins and extensions installed as packages. "
         "See docs/extending.md to add one."
     )
-    for kind in registered_kinds():
+    for kind in registered_kinds(registries()):
         st.markdown(f"**{md(kind.kind)}s** (entry-point group `{code(kind.entry_point_group)}`)")
         if not kind.entries:
             st.info(f"No {md(kind.kind)} is registered.")

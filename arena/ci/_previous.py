@@ -30,6 +30,7 @@ from arena.golden._models import Tier
 from arena.project._config import GateConfig
 from arena.runner import RunOptions
 from arena.scoring._baseline import Baseline, CaseRecord
+from arena.scoring.checks import golden_checks
 from arena.storage import Store
 from arena.variants.variant import Variant
 
@@ -59,6 +60,9 @@ ALLOWANCES = ("acceptable_tools", "expected_tool_errors", "allow_extra_calls")
 """Lists of which each item excuses something: an item the edit added weakens the case."""
 LIMITS = ("max_supersteps", "max_steps")
 """Upper limits: raised or removed weakens the case."""
+COVERED = frozenset((*LISTED, *SINGLE, *ALLOWANCES, *LIMITS, "expected_args", "min_tool_calls"))
+"""The fields read above; every other field of a check is weakened as the check says
+(:meth:`~arena.scoring.checks.GoldenCheck.weakened`)."""
 PREVIOUS = "previous"
 """The candidate's name suffix in the run on previous versions (never its latest run)."""
 
@@ -90,6 +94,11 @@ def weakened_checks(before: GoldenCase, after: GoldenCase) -> list[str]:
             found.append(f"{field} {was} -> {now or 'none'}")
     if (new.get("min_tool_calls") or 0) < (old.get("min_tool_calls") or 0):
         found.append(f"min_tool_calls {old['min_tool_calls']} -> {new.get('min_tool_calls') or 0}")
+    for check in golden_checks():  # a check's own fields: it says how they weaken
+        own = tuple(
+            f for f in dict.fromkeys((*check.fields, *check.extra_fields)) if f not in COVERED
+        )
+        found += [p for p in check.weakened(before, after, own) if p not in found]
     return found
 
 

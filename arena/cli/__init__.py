@@ -30,26 +30,16 @@ class _ArenaParser(argparse.ArgumentParser):
     """The top-level parser: its help ends with what is registered (loaded only for help)."""
 
     def format_help(self) -> str:
+        from arena.extend import registries
         from arena.reports._registered import registered_text
 
-        return super().format_help() + "\n" + registered_text() + "\n"
+        return super().format_help() + "\n" + registered_text(registries()) + "\n"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every sub-command registered."""
-    from arena.cli import (
-        app,
-        battles,
-        compare,
-        demo,
-        health,
-        judge,
-        ratings,
-        run,
-        runs,
-        score,
-        show,
-    )
+    """The argument parser with every sub-command registered (each declared by its own
+    module, :mod:`arena.cli._commands`)."""
+    from arena.cli._commands import commands
 
     parser = _ArenaParser(
         prog="arena", description="Tell whether a change to an LLM agent made it better or worse."
@@ -70,32 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
         "(also $ARENA_FAKE_SCRIPTS)",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in (run, runs, show, score, judge, health, ratings, compare, battles, demo, app):
-        module.register(sub)
-    from arena.cli import plan
-
-    plan.register(sub)  # arena plan: counts, cache and cost before spending
-    from arena.cli import baseline, check, gate, history, init_ci
-
-    for module in (baseline, check, gate, history, init_ci):  # the merge gate and its CI
-        module.register(sub)
-    from arena.cli import agree, golden, langsmith
-
-    agree.register(sub)
-    golden.register(sub)
-    langsmith.register(sub)
-    from arena.cli import shadow  # arena shadow: production traffic
-
-    shadow.register(sub)
-    from arena.cli import schema  # arena schema
-
-    schema.register(sub)
-    from arena.cli import mutate  # arena mutate: what would the golden set miss?
-
-    mutate.register(sub)
-    from arena.cli import db  # arena db: the schema revision and its upgrade
-
-    db.register(sub)
+    for found in commands():
+        found.register(sub)
     return parser
 
 

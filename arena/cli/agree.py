@@ -6,9 +6,11 @@ import argparse
 import sys
 from typing import Any
 
+from arena.cli._commands import command
 from arena.reports._format import json_text, pct, text_table
 
 
+@command("agree", order=180)
 def register(sub: Any) -> None:
     """Add the agree sub-command."""
     p = sub.add_parser(

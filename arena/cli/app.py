@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db
 
 DEFAULT_PORT = 8501
@@ -35,6 +36,7 @@ def app_file() -> Path:
     return Path(str(page))
 
 
+@command("app", order=110)
 def register(sub: Any) -> None:
     """Add the app sub-command."""
     p = sub.add_parser("app", help="open the leaderboard web app (Streamlit) on a database")

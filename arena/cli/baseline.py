@@ -6,11 +6,13 @@ import argparse
 import sys
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db
 from arena.cli.common import write_text as _write
 from arena.reports._format import json_text, text_table
 
 
+@command("baseline", order=130)
 def register(sub: Any) -> None:
     """Add baseline and check."""
     b = sub.add_parser("baseline", help="save, export, list or propose golden baselines")

@@ -7,9 +7,11 @@ import argparse
 import sys
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db, add_judge_key
 
 
+@command("battles", order=90)
 def register(sub: Any) -> None:
     """Add ``battles export``."""
     e = sub.add_parser("battles", help="export a run's judged battles as a battle log")

@@ -6,11 +6,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db, add_pair_flags, add_report_flags, add_stored_run
 from arena.cli.common import write_text as _write
 from arena.cli.gate_flags import add_limit_flags, gate_config
 
 
+@command("check", order=140)
 def register(sub: Any) -> None:
     """Add ``arena check``."""
     c = sub.add_parser(

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import (
     JUDGE_KEY_NOTE,
     TypedJudge,
@@ -24,6 +25,7 @@ from arena.errors import InputError
 EXIT_WORSE = 1
 
 
+@command("compare", order=80, uses_judge=True)
 def register(sub: Any) -> None:
     """Add ``arena compare``."""
     c = sub.add_parser("compare", help="is the candidate better, non-inferior, worse?")

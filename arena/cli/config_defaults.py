@@ -13,6 +13,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from arena.cli._commands import COMMANDS
 from arena.errors import InputError
 
 #: argument dest -> the ProjectDefaults field that gives its default
@@ -21,11 +22,10 @@ DESTS = ("db", "dataset", "variants_dir", "user_model", "grader", "judge")
 #: dataset beside its ``--dataset``): given on the command line, they keep the file's default
 #: off the dest, so the flag wins over arena.yaml instead of clashing with it
 SPELLINGS = {"dataset": ("dataset_option",)}
-#: commands whose --judge is the judge they use (in ``plan`` it is optional, ``demo`` has its own)
-JUDGE_COMMANDS = frozenset({"judge", "compare", "shadow"})
-#: commands that read arena.yaml themselves (the gate): only the database comes from here, and
-#: a bad file is left for the command to report its own way
-OWN_CONFIG = frozenset({"gate"})
+# A command declares whether its --judge is the judge it uses (``uses_judge``; in ``plan`` it
+# is optional, ``demo`` has its own) and whether it reads arena.yaml itself (``own_config``, the
+# gate: only the database comes from here, and a bad file is left for the command to report
+# its own way): :func:`arena.cli._commands.command`.
 
 
 def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
@@ -51,14 +51,16 @@ def config_values(args: argparse.Namespace, dests: set[str]) -> dict[str, Any]:
     ``dests``): InputError naming the file and the field when it cannot be read."""
     from arena.project._defaults import read_project_defaults
 
-    own = args.command in OWN_CONFIG
+    declared = COMMANDS.get(args.command)
+    own = declared is not None and declared.own_config
     try:
         found = read_project_defaults(args.config)
     except InputError:
         if own:
             return {}
         raise
-    wanted = set(DESTS) if args.command in JUDGE_COMMANDS else set(DESTS) - {"judge"}
+    judge = declared is not None and declared.uses_judge
+    wanted = set(DESTS) if judge else set(DESTS) - {"judge"}
     if own:
         wanted = {"db"}
     if os.environ.get("ARENA_DB_URL"):

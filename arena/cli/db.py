@@ -6,9 +6,11 @@ import argparse
 import json
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db
 
 
+@command("db", order=240)
 def register(sub: Any) -> None:
     """Add ``arena db status`` and ``arena db upgrade``."""
     p = sub.add_parser("db", help="the database's schema revision and its upgrade")

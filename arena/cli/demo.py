@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db, default_dataset
 from arena.defaults import BOOTSTRAP_ROUNDS, DEFAULT_JUDGE
 from arena.paths import data_dir
@@ -21,6 +22,7 @@ DEMO_JUDGE = DEFAULT_JUDGE
 SECOND_JUDGE = "local:qwen2.5-coder-1.5b/grades"
 
 
+@command("demo", order=100)
 def register(sub: Any) -> None:
     """Add the demo sub-command."""
     p = sub.add_parser("demo", help="run, score, judge and rank the demo variants locally")

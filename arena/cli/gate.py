@@ -9,10 +9,12 @@ import os
 from pathlib import Path
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db, add_pair_flags, add_report_flags
 from arena.cli.gate_flags import add_gate_run_flags, add_limit_flags, gate_config
 
 
+@command("gate", order=150, own_config=True)
 def register(sub: Any) -> None:
     """Add the gate sub-command."""
     p = sub.add_parser(

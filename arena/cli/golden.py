@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_config, add_db, default_dataset
 from arena.errors import InputError
 from arena.reports._format import json_text
@@ -13,6 +14,7 @@ from arena.reports._format import json_text
 EXIT_LINT_ERRORS = 1
 
 
+@command("golden", order=190)
 def register(sub: Any) -> None:
     """Add the golden sub-command and its actions."""
     g = sub.add_parser("golden", help="grow and lint the golden dataset")

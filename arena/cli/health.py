@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db
 from arena.reports._cells import accuracy_cell, kappa_text
 from arena.reports._format import json_text, pct, text_table
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from arena.trust import JudgeHealth, RunHealth
 
 
+@command("health", order=60)
 def register(sub: Any) -> None:
     """Add the health sub-command."""
     p = sub.add_parser(

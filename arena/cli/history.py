@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db
 from arena.reports._format import text_table
 
 
+@command("history", order=160)
 def register(sub: Any) -> None:
     """Add the history sub-command."""
     p = sub.add_parser(

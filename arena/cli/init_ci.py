@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from arena.cli._commands import command
 
+
+@command("init-ci", order=170)
 def register(sub: Any) -> None:
     """Add the init-ci sub-command."""
     p = sub.add_parser(

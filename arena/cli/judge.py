@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db
 from arena.cli.executing import add_executor_flags, judging
 from arena.cli.health import health_json, judge_health_with_accuracy, print_health
@@ -19,9 +20,11 @@ if TYPE_CHECKING:
     pass
 
 
+@command("judge", order=50, uses_judge=True)
 def register(sub: Any) -> None:
     """Add the judge sub-command."""
-    from arena.registry import JUDGE_MODES, PROVIDERS
+    from arena.models.providers._registry import PROVIDERS
+    from judges.modes._registry import JUDGE_MODES
 
     # read from the registries' sources: help imports no model library
     mode = PROVIDERS.declared_attribute(DEFAULT_JUDGE.partition(":")[0], "default_judge_mode")

@@ -6,12 +6,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_config, add_db, default_dataset
 from arena.reports._format import json_text
 
 SHOW_SKIPPED = 5
 
 
+@command("langsmith", order=200)
 def register(sub: Any) -> None:
     """Add the langsmith sub-command and its actions."""
     ls = sub.add_parser(

@@ -6,6 +6,7 @@ import argparse
 import math
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_case_flags, add_db, default_dataset, write_text
 from arena.defaults import ALL_TIERS
 from arena.display import percent
@@ -17,9 +18,10 @@ EXIT_NO_VERDICT = 2
 """Every mutant errored, or --min-score is given and a mutant errored or none counts."""
 
 
+@command("mutate", order=230)
 def register(sub: Any) -> None:
     """Add the mutate sub-command."""
-    from arena.registry import MUTATION_OPERATORS as OPERATORS  # help imports no pass code
+    from arena.mutation._registry import MUTATION_OPERATORS as OPERATORS  # no pass code
 
     p = sub.add_parser(
         "mutate",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_case_flags, add_db, default_dataset
 from arena.defaults import ALL_TIERS
 from arena.reports._format import json_text, text_table
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from arena.variants.variant import Variant
 
 
+@command("plan", order=120)
 def register(sub: Any) -> None:
     """Add the plan sub-command."""
     p = sub.add_parser(

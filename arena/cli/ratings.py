@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db, add_judge_key
 from arena.defaults import BOOTSTRAP_ROUNDS
 from arena.display import dollars, interval, percent, rank_text, rate_of, rating, tokens
@@ -15,6 +16,7 @@ from arena.reports._cells import effects_text, number
 from arena.reports._format import text_table
 
 
+@command("ratings", order=70)
 def register(sub: Any) -> None:
     """Add ``arena ratings``."""
     p = sub.add_parser(

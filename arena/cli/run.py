@@ -6,12 +6,14 @@ import argparse
 import sys
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db
 from arena.cli.executing import add_executor_flags
 from arena.cli.plan import add_run_flags
 from arena.reports._format import json_text, text_table
 
 
+@command("run", order=10)
 def register(sub: Any) -> None:
     """Add the run and runs sub-commands."""
     p = sub.add_parser("run", help="run variants on a golden dataset and store every trajectory")

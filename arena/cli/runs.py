@@ -9,9 +9,11 @@ from arena.cli.common import add_db
 
 if TYPE_CHECKING:
     from arena.records.results import RunInfo
+from arena.cli._commands import command
 from arena.reports._format import json_text, text_table
 
 
+@command("runs", order=20)
 def register(sub: Any) -> None:
     """Add ``arena runs``."""
     r = sub.add_parser("runs", help="list stored runs")

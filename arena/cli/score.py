@@ -10,10 +10,12 @@ import argparse
 import sys
 from typing import Any
 
-from arena import registry
+from arena.cli._commands import command
 from arena.cli.common import add_db
+from arena.reports._score_formats import REPORT_FORMATS
 
 
+@command("score", order=40)
 def register(sub: Any) -> None:
     """Add score."""
     p = sub.add_parser("score", help="golden scores, benchmarks and pass rates of a run")
@@ -35,7 +37,7 @@ def register(sub: Any) -> None:
         "--format",
         default=None,
         metavar="NAME",
-        help=f"report format (default: table): {registry.REPORT_FORMATS.help_lines()}",
+        help=f"report format (default: table): {REPORT_FORMATS.help_lines()}",
     )
     fmt.add_argument("--json", action="store_true", help="the same as --format json")
     fmt.add_argument("--markdown", action="store_true", help="the same as --format markdown")

@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db, add_margin
 from arena.cli.executing import add_executor_flags, base_executor
 from arena.defaults import DEFAULT_JUDGE
@@ -18,6 +19,7 @@ EXIT_INFERIOR = 1
 EXIT_NOT_COMPARED = 2
 
 
+@command("shadow", order=210, uses_judge=True)
 def register(sub: Any) -> None:
     """Add ``arena shadow``."""
     p = sub.add_parser(

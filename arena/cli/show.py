@@ -7,6 +7,7 @@ import json
 import textwrap
 from typing import TYPE_CHECKING, Any
 
+from arena.cli._commands import command
 from arena.cli.common import add_db
 from arena.cli.show_graph import add_graph_flags, print_graph_view, wants_graph_view
 from arena.reports._format import terminal_safe
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from arena.records.results import RunResult, TrajectoryStep
 
 
+@command("show", order=30)
 def register(sub: Any) -> None:
     """Add the show sub-command."""
     p = sub.add_parser("show", help="print one result's trajectory")

@@ -7,6 +7,7 @@ import importlib.util
 import sys
 from typing import TYPE_CHECKING, Any
 
+from arena.conversations import _seed
 from arena.conversations._player import UserPlayer
 from arena.conversations._scripted import ScriptedPlayer
 from arena.errors import InputError
@@ -38,7 +39,7 @@ def user_player(case: GoldenCase, *, repeat: int, user_model: BaseChatModel | No
     if user_model is None:
         raise InputError(f"case {case.id}: a simulated user needs a model to play it")
     simulated = _simulated_module(case.id)
-    seed = importlib.import_module("arena.conversations").simulator_seed(case.id, repeat)
+    seed = _seed.simulator_seed(case.id, repeat)
     player: UserPlayer = simulated.SimulatedUserPlayer(
         conversation.user, user_model, case_input=case.input, seed=seed
     )

@@ -23,9 +23,10 @@ simulator_errors    info     with runs: repeats whose simulated user failed were
                              the run rules (not a pass, not a failure of the case)
 =================== ======== ================================================================
 
-Conversation cases have rules of their own (:mod:`arena.curation._lint_conversation`), and a
-conversation's "query" for duplicates is its input with its scripted turns or its simulated
-user's goal.
+A golden check adds rules of its own (:meth:`arena.scoring.checks.GoldenCheck.lint`; none for
+the built-ins). Conversation cases have rules of their own
+(:mod:`arena.curation._lint_conversation`), and a conversation's "query" for duplicates is
+its input with its scripted turns or its simulated user's goal.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from arena.curation._migrate import approximate_args_findings
 from arena.golden._models import GoldenCase, GoldenDataset, Tier
 from arena.golden._versioning import content_hash
 from arena.inputs.linear_regex import nested_quantifiers
+from arena.scoring.checks import golden_checks
 
 if TYPE_CHECKING:
     from arena.scoring import CaseScore
@@ -121,12 +123,27 @@ def duplicate_findings(dataset: GoldenDataset) -> list[LintFinding]:
     return findings
 
 
+def check_findings(dataset: GoldenDataset) -> list[LintFinding]:
+    """What each registered golden check says of each case (:meth:`GoldenCheck.lint`)."""
+    return [
+        LintFinding(
+            rule=note.rule,
+            severity=note.severity,
+            cases=[case.id],
+            message=f"{case.id}: {note.message}",
+        )
+        for check in golden_checks()
+        for case in dataset.test_cases
+        for note in check.lint(case)
+    ]
+
+
 def static_findings(dataset: GoldenDataset) -> list[LintFinding]:
     """Findings that need no run: duplicates, small categories, references, content hash,
-    nested quantifiers, approximate arguments, conversation rules."""
+    nested quantifiers, approximate arguments, conversation rules, the checks' own rules."""
     findings = duplicate_findings(dataset) + regex_findings(dataset)
     findings += approximate_args_findings(dataset)
-    findings += conversation_findings(dataset)
+    findings += conversation_findings(dataset) + check_findings(dataset)
     counted: dict[str, list[str]] = {}
     pending: dict[str, int] = {}
     for case in dataset.test_cases:

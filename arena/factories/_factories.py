@@ -29,11 +29,11 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from arena.agents._architectures import AGENTS
 from arena.errors import InputError
 from arena.factories._declare import FactorySpec, factory_spec
 from arena.factories._imports import make_importable
 from arena.inputs.validation import error_message, field_path, first_error
-from arena.registry import AGENTS
 
 
 class FactoryVariant(Protocol):

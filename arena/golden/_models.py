@@ -30,6 +30,7 @@ from arena.golden._calls import (
     ExpectedCall,
     OutputItem,
 )
+from arena.golden._check_fields import check_field_types
 from arena.golden._conversation import ContainsItem as ContainsItem
 from arena.golden._conversation import Conversation, Text
 from arena.golden._graph_trajectory import EXPECTED_GRAPH_TRAJECTORY, GraphTrajectoryRef
@@ -53,7 +54,6 @@ from arena.golden._state import (
 )
 from arena.inputs.linear_regex import check_pattern
 from arena.inputs.validation import StrictInt, StrictNumber
-from arena.registry import GOLDEN_CHECKS
 
 
 class Category(StrEnum):
@@ -101,15 +101,6 @@ def _expected_tool_names(data: dict[str, Any]) -> set[str]:
     if conversation is not None:
         names |= {name for expect in conversation.expect for name in expect.tools}
     return names
-
-
-def check_field_types() -> dict[str, Any]:
-    """The type of every case field a registered check from outside declares."""
-    types: dict[str, Any] = {}
-    for name in GOLDEN_CHECKS.names():
-        fields = getattr(GOLDEN_CHECKS.lookup(name), "extra_fields", {})
-        types.update({field: kind for field, (kind, _default) in fields.items()})
-    return types
 
 
 def _validate_check_fields(title: str, extra: dict[str, Any]) -> None:

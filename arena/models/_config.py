@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
 from arena.inputs.validation import StrictInt, StrictNumber
-from arena.registry import PROVIDERS
+from arena.models.providers._registry import PROVIDERS
 
 
 class ModelConfig(BaseModel):

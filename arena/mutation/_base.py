@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from arena.mutation._mutant import Mutant, Mutation
+from arena.mutation._registry import MUTATION_OPERATORS
 
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
@@ -51,3 +52,6 @@ class MutationOperator:
     def mutation(self, target: str, **settings: Any) -> Mutation:
         """A mutation of this operator on ``target`` (what :meth:`mutants` gives each mutant)."""
         return Mutation(operator=self.name, target=target, settings=settings)
+
+
+MUTATION_OPERATORS.declare_base(MutationOperator)

@@ -17,7 +17,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.registry import MUTATION_OPERATORS
 from arena.variants.variant import Variant
 from arena.variants.version import VariantVersion, version_of
 
@@ -80,6 +79,8 @@ class MutantTools:
 
     def __call__(self, tools: list[Any]) -> list[Any]:
         """``tools`` as the operator wraps them."""
+        from arena.mutation._registry import MUTATION_OPERATORS
+
         operator = MUTATION_OPERATORS.lookup(self.mutation.operator)
         wrapped: list[Any] = operator.wrap_tools(tools, self.mutation)
         return wrapped

@@ -4,7 +4,7 @@ Tool operators make one mutant per tool the variant offers (``tools_swapped`` on
 tools); the prompt, model and step operators one mutant of the config; ``user_turn_dropped``
 one mutant whose conversation cases stop after the user's first turn. An operator that does
 not apply (no system prompt to drop, a single tool to swap, no conversation case) makes none.
-A plugin adds its own with :func:`arena.registry.mutation_operator`.
+A plugin adds its own with :func:`~arena.mutation._registry.mutation_operator`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from arena.errors import InputError
-from arena.mutation import _tools
 from arena.mutation._base import MutationOperator, MutationTargets
 from arena.mutation._mutant import Mutant, Mutation, make_mutant
-from arena.registry import MUTATION_OPERATORS, Registry, mutation_operator
+from arena.mutation._registry import MUTATION_OPERATORS, mutation_operator
+from arena.registry import Registry
 
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
@@ -49,6 +49,8 @@ class ToolRaises(_ToolOperator):
     """The tool raises on every call."""
 
     def wrap(self, tool: BaseTool) -> BaseTool:
+        from arena.mutation import _tools  # LangChain loads when a pass runs
+
         return _tools.raising(tool)
 
 
@@ -57,6 +59,8 @@ class ToolEmpty(_ToolOperator):
     """The tool returns an empty result."""
 
     def wrap(self, tool: BaseTool) -> BaseTool:
+        from arena.mutation import _tools  # LangChain loads when a pass runs
+
         return _tools.empty(tool)
 
 
@@ -67,6 +71,8 @@ class ToolStale(_ToolOperator):
     """The tool returns a plausible wrong result: numbers perturbed, or another call's output."""
 
     def wrap(self, tool: BaseTool) -> BaseTool:
+        from arena.mutation import _tools  # LangChain loads when a pass runs
+
         return _tools.stale(tool)
 
 
@@ -100,6 +106,8 @@ class ToolsSwapped(MutationOperator):
         by_name = {t.name: t for t in tools}
         if a not in by_name or b not in by_name:
             return tools
+        from arena.mutation import _tools  # LangChain loads when a pass runs
+
         new_a, new_b = _tools.swapped(by_name[a], by_name[b])
         return [new_a if t.name == a else new_b if t.name == b else t for t in tools]
 
@@ -183,7 +191,7 @@ def _longer_than_one_turn(case: GoldenCase) -> bool:
 
 
 OPERATORS: Registry[MutationOperator] = MUTATION_OPERATORS
-"""The mutation operators (:data:`arena.registry.MUTATION_OPERATORS`), typed."""
+"""The mutation operators (:data:`arena.mutation._registry.MUTATION_OPERATORS`), typed."""
 
 
 def operator(name: str, *, file: str | None = None, field: str = "--operators") -> MutationOperator:

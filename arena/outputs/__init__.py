@@ -1,7 +1,8 @@
 """Answers made elsewhere (arena JSONL, alpaca_eval, FastChat MT-Bench), stored as a run.
 
-Public names load lazily, so loading the model providers (the answers provider is
-:mod:`arena.outputs._provider`) does not load the database.
+Public names load lazily, so importing this package does not load the database (the
+``answers:`` model provider of a variant read from a file is
+:mod:`arena.models.providers._answers`).
 """
 
 from __future__ import annotations

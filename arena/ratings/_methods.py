@@ -1,20 +1,18 @@
 """The built-in rating methods: every way of turning battles into ratings, by name.
 
 A method is a function ``rate(battles, options) -> RatingFit`` registered under a name in
-:data:`arena.registry.RATING_METHODS` (``RATING_METHODS.lookup(name)`` gives it). Each
-built-in is decorated here with ``@rating_method(name, summary, ...)``, the decorator a
-plugin uses (:mod:`arena.extend`; or an ``agent_arena.rating_methods`` entry point); this
-module is the registry's home, imported when the registry is first read. The CLI's
-``--method`` choices, the leaderboard and :class:`~arena.ratings.RatingOptions` validation
-all read the registry.
+:data:`~arena.ratings._registry.RATING_METHODS` (``RATING_METHODS.lookup(name)`` gives it). Each
+built-in is decorated here with ``@rating_method(name, summary, ...)``, the decorator a plugin
+uses (:mod:`arena.extend`; or an ``agent_arena.rating_methods`` entry point); this module is the
+registry's home, imported when the registry is first read. The CLI's ``--method`` choices, the
+leaderboard and :class:`~arena.ratings.RatingOptions` validation all read the registry.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena import registry
-from arena.registry import RatingMethod, Registry, rating_method
+from arena.ratings._registry import RATING_METHODS, RatingMethod, rating_method
 
 if TYPE_CHECKING:
     from arena.ratings._battle_arrays import Battles
@@ -89,10 +87,6 @@ def rate_elo_median(battles: Battles, options: RatingOptions) -> RatingFit:
     rounds = elo_median_rounds(options)
     ratings = elo_median_over_orderings(battles, rounds=rounds, seed=options.seed)
     return elo_median_fit(battles, ratings, options.anchor)
-
-
-RATING_METHODS: Registry[RatingMethod] = registry.RATING_METHODS
-"""The rating-method registry (:data:`arena.registry.RATING_METHODS`)."""
 
 
 def rating_methods() -> dict[str, str]:

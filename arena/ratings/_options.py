@@ -98,7 +98,7 @@ class RatingOptions:
     elo_rounds: int | None = None
 
     def __post_init__(self) -> None:
-        from arena.registry import RATING_METHODS
+        from arena.ratings._registry import RATING_METHODS
 
         setter = object.__setattr__
         checks = (

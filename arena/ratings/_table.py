@@ -16,8 +16,9 @@ from arena.ratings._matrices import (
     rank_models,
     win_rate_matrix,
 )
-from arena.ratings._methods import RATING_METHODS, elo_median_rounds, rate_elo_median
+from arena.ratings._methods import elo_median_rounds, rate_elo_median
 from arena.ratings._options import RatingOptions
+from arena.ratings._registry import RATING_METHODS
 
 
 @dataclass(frozen=True, eq=False)

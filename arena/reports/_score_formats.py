@@ -1,16 +1,18 @@
 """The formats of ``arena score``: each a function ``(ScoreReport) -> str``, registered by name
-in :data:`arena.registry.REPORT_FORMATS` (``table``, ``json``, ``markdown`` or a plugin's)."""
+in :data:`REPORT_FORMATS` (``table``, ``json``, ``markdown`` or a plugin's), declared here."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
 
-from arena import registry
-from arena.registry import Registry, report_format
+from arena.registry import Registry, entry_point_group
 from arena.reports._format import json_text
-from arena.scoring._aggregate import GroupStats, VariantScores
-from arena.scoring._combined import CaseScore
+
+if TYPE_CHECKING:  # the registry's module loads no scoring (help texts read the registry)
+    from arena.scoring._aggregate import GroupStats, VariantScores
+    from arena.scoring._combined import CaseScore
 
 
 @dataclass(frozen=True)
@@ -28,8 +30,38 @@ class ScoreReport:
 ReportFormat = Callable[[ScoreReport], str]
 """What a report format is: a function from a score report to text."""
 
-REPORT_FORMATS: Registry[ReportFormat] = registry.REPORT_FORMATS
-"""The report formats (:data:`arena.registry.REPORT_FORMATS`), typed: functions."""
+F = TypeVar("F")
+
+REPORT_FORMATS: Registry[ReportFormat] = Registry(
+    "report format",
+    entry_point_group("report_formats"),
+    homes=(__name__,),
+    declared_by="report_format",
+)
+"""Formats of ``arena score --format``: functions ``(ScoreReport) -> str``."""
+
+
+def report_format(
+    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
+) -> Callable[[F], F]:
+    """Register a function ``(ScoreReport) -> str`` as ``arena score --format name``.
+
+    Args:
+        name: the format's name.
+        summary: one line for ``arena score --help`` (default: the first docstring line).
+        replace: replace a format already registered as ``name``.
+        order: its place in listings: the built-ins (defined under the kind's home) come
+            first, by ``order``; then every other entry, those with an ``order`` by it,
+            then the rest in registration order.
+
+    Returns:
+        A decorator registering the function and returning it unchanged.
+
+    Raises:
+        NameTaken: ``name`` is registered already and ``replace`` is false.
+        TypeError: the decorated object is not callable.
+    """
+    return REPORT_FORMATS.decorator(name, summary, replace=replace, order=order)
 
 
 @report_format("table", "plain-text tables (default)", order=10)

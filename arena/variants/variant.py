@@ -17,12 +17,12 @@ from pydantic import (
     model_validator,
 )
 
+from arena.agents._architectures import AGENTS
 from arena.errors import InputError
 from arena.inputs.files import load_yaml, read_text
 from arena.inputs.validation import StrictInt, input_error
 from arena.models._config import ModelConfig
 from arena.paths import data_dir
-from arena.registry import AGENTS
 from arena.variants.version import VariantVersion, version_of
 
 ARCHITECTURES = ("react", "supervisor")

@@ -193,8 +193,8 @@ def _agent_parts(variant: Any) -> tuple[dict[str, str], dict[str, str]]:
         return {}, {}  # answers read from a file or given by a person: no code runs
     if variant.agent in ("react", "supervisor"):
         return builtin_agent_files(), {}
+    from arena.agents._architectures import AGENTS
     from arena.factories._factories import vet_variant
-    from arena.registry import AGENTS
 
     spec = vet_variant(variant)
     factory = AGENTS.lookup(variant.agent) if ":" not in variant.agent else None

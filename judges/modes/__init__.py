@@ -5,25 +5,24 @@ decorated with ``@judge_mode(name, summary)`` (:mod:`arena.extend`), a built-in 
 package (its sub-packages included, e.g. :mod:`judges.modes.checklist`), a plugin in its own
 package or through an ``agent_arena.judge_modes`` entry point; the spec validation, the CLI
 help, the model config, the verdict cache key and the rule combining both orders all follow
-from :data:`arena.registry.JUDGE_MODES`. This package is the registry's home: its modules
+from :data:`MODES` (:mod:`judges.modes._registry`). This package is the registry's home: its modules
 load when the registry is first read, not on ``import arena``.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
-from arena import registry
 from arena.registry import Registry
+from judges.modes._registry import JUDGE_MODES, judge_mode
 
 if TYPE_CHECKING:
     from judges._orders import Outcome
     from judges._types import Verdict
     from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
 
-MODES: Registry[type[JudgeMode]] = registry.JUDGE_MODES
-"""The judge-mode registry (:data:`arena.registry.JUDGE_MODES`), typed: mode classes."""
+MODES: Registry[type[JudgeMode]] = JUDGE_MODES
+"""The judge-mode registry (:data:`judges.modes._registry.JUDGE_MODES`): mode classes."""
 
 
 def mode_names() -> tuple[str, ...]:
@@ -76,6 +75,7 @@ def default_mode(provider: str) -> str:
 
 _BASE = ("Asker", "JudgeMode", "Reading", "UnreadableReply")
 __all__ = [
+    "JUDGE_MODES",
     "MODES",
     "Asker",
     "JudgeMode",
@@ -84,11 +84,14 @@ __all__ = [
     "combine",
     "default_mode",
     "get_mode",
+    "judge_mode",
     "mode_names",
 ]
 
 
 def __getattr__(name: str) -> Any:
     if name in _BASE:
-        return getattr(importlib.import_module("judges.modes._base"), name)
+        from judges.modes import _base
+
+        return getattr(_base, name)
     raise AttributeError(f"module 'judges.modes' has no attribute {name!r}")

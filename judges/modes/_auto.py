@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
 
-from arena.registry import judge_mode
 from judges._orders import Outcome, probability_rule
 from judges._types import PairRequest, Seat, Verdict
 from judges.modes._base import Asker, JudgeMode, Reading
+from judges.modes._registry import judge_mode
 from judges.modes.checklist._items import case_checklist
 from judges.modes.checklist._mode import CONTENT_KINDS
 

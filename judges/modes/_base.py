@@ -16,6 +16,7 @@ from judges._orders import Outcome, agreement_rule
 from judges._prompts import templates_of
 from judges._types import JudgeSpec, PairRequest, Seat, Verdict
 from judges.modes._legacy import legacy_surface
+from judges.modes._registry import JUDGE_MODES
 
 if TYPE_CHECKING:
     from arena.golden import GoldenCase
@@ -153,3 +154,6 @@ class JudgeMode(ABC):
                 f"{spec.model.spec}/text",
                 field="judge",
             )
+
+
+JUDGE_MODES.declare_base(JudgeMode)

@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
 
-from arena.registry import judge_mode
 from judges._orders import Outcome, probability_rule
 from judges._parsing import label_from_probability, reading_margin
 from judges._types import PairRequest, Seat, Verdict
 from judges.modes._base import Asker, JudgeMode, Reading
+from judges.modes._registry import judge_mode
 
 if TYPE_CHECKING:
     from arena.golden import GoldenCase

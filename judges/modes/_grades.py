@@ -11,7 +11,6 @@ import math
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from arena.registry import judge_mode
 from arena.vocabulary import GRADE_TOKENS, NO, YES
 from judges import _prompts as prompts
 from judges._orders import Outcome, probability_rule
@@ -20,6 +19,7 @@ from judges._types import PairRequest, Verdict
 from judges.modes import _grades_prompts as grades_prompts
 from judges.modes import _logprobs_prompts as logprobs_prompts
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.modes._registry import judge_mode
 
 
 @judge_mode(

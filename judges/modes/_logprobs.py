@@ -7,13 +7,13 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from arena.registry import judge_mode
 from judges import _prompts as prompts
 from judges._orders import Outcome, probability_rule
 from judges._parsing import first_token_probs, label_from_probability, reading_margin
 from judges._types import PairRequest, Verdict
 from judges.modes import _logprobs_prompts as logprobs_prompts
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.modes._registry import judge_mode
 
 
 @judge_mode(

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from arena.registry import judge_mode
 from judges import _prompts as prompts
 from judges._orders import Outcome, probability_rule
 from judges._types import PairRequest, Verdict
 from judges.modes import _rules_prompts as rules_prompts
 from judges.modes._base import Asker, JudgeMode, Reading
 from judges.modes._logprobs import letter_reading
+from judges.modes._registry import judge_mode
 from judges.modes.checklist import _prompts as checklist_prompts
 from judges.modes.checklist._mode import CONTENT_KINDS, ChecklistMode
 

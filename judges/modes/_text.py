@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from arena.registry import judge_mode
 from judges import _prompts as prompts
 from judges._parsing import parse_verdict
 from judges._types import PairRequest
 from judges.modes import _text_prompts as text_prompts
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.modes._registry import judge_mode
 
 
 @judge_mode(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.registry import REGISTRIES, REPORT_FORMATS
+from arena.extend import REGISTRIES, REPORT_FORMATS
 from arena.reports._registered import registered_kinds, registered_text
 from tests.support.app_fixtures import fill_demo_db
 
@@ -32,12 +32,12 @@ def _section() -> None:
 
 
 def test_the_listing_is_the_registry_and_the_help_text_shares_it(extra_format: str) -> None:
-    kinds = registered_kinds()
+    kinds = registered_kinds(REGISTRIES)
     assert [k.group for k in kinds] == list(REGISTRIES)
     formats = next(k for k in kinds if k.group == "report_formats")
     assert formats.entries[extra_format] == "Registered by the Extensions test."
     assert all(summary for kind in kinds for summary in kind.entries.values())
-    text = registered_text()
+    text = registered_text(REGISTRIES)
     for kind in kinds:
         assert f"{kind.kind}s ({kind.entry_point_group}):" in text
         assert all(name in text for name in kind.entries)
@@ -50,7 +50,7 @@ def test_the_section_shows_every_kind_with_names_and_summaries(extra_format: str
     at.run(timeout=60)
     assert not at.exception, [e.value for e in at.exception]
     tables = [frame.value for frame in at.dataframe]
-    kinds = registered_kinds()
+    kinds = registered_kinds(REGISTRIES)
     assert len(tables) == len(kinds)  # every kind has built-ins: one table each
     for kind, table in zip(kinds, tables, strict=True):
         assert list(table.columns) == ["Name", "Summary"]

@@ -12,7 +12,7 @@ import pytest
 from arena.cli import EXIT_BAD_INPUT, EXIT_BUG, main
 from arena.errors import ArenaError, NotFound
 from arena.evaluation.run_scores import RunScores
-from arena.registry import REPORT_FORMATS
+from arena.extend import REPORT_FORMATS
 
 pytestmark = pytest.mark.unit
 

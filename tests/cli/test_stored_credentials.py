@@ -12,8 +12,8 @@ import pytest
 
 from arena.app.trends_view import NOT_A_LINK, run_origins
 from arena.cli import main
+from arena.extend import PROVIDERS
 from arena.models import ModelConfig, register_fake
-from arena.registry import PROVIDERS
 from tests.gate.conftest import Project, answers, scripted
 
 pytestmark = pytest.mark.unit

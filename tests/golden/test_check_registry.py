@@ -10,12 +10,12 @@ from typing import Any, ClassVar
 
 import pytest
 
+from arena.extend import GOLDEN_CHECKS
 from arena.gate._classify import classify
 from arena.golden._loader import case_hash, load_dataset
 from arena.golden._models import GoldenCase
 from arena.langsmith._examples import case_from_reference, case_to_example
 from arena.records.results import RunResult
-from arena.registry import GOLDEN_CHECKS
 from arena.scoring import score_result
 from arena.scoring._baseline import CaseRecord
 from arena.scoring._types import Check

@@ -14,9 +14,9 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from sqlalchemy import update
 
 from arena.battles import judge_run
+from arena.extend import JUDGE_MODES
 from arena.golden import GoldenCase
 from arena.models import ModelConfig, register_fake
-from arena.registry import JUDGE_MODES
 from arena.storage import Store
 from arena.storage._tables import BattleRow, VerdictCacheRow
 from judges import JudgeSpec, PairRequest, Verdict

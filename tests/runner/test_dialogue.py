@@ -272,12 +272,12 @@ def simulated_users(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
     import types
 
-    import arena.conversations
+    from arena.conversations import _seed
 
     module = types.ModuleType("arena.conversations._simulated")
     module.SimulatedUserPlayer = _StandInSimulatedUser  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "arena.conversations._simulated", module)
-    monkeypatch.setattr(arena.conversations, "simulator_seed", lambda c, r: 7, raising=False)
+    monkeypatch.setattr(_seed, "simulator_seed", lambda c, r: 7)
 
 
 SIMULATED = {"user": {"persona": "a customer", "goal": "refund order 4471", "max_turns": 3}}

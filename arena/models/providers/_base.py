@@ -6,7 +6,9 @@ import os
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.errors import InputError, ModelError
+from arena.models.providers import _registry
 from arena.models.providers._speed import CALL_LATENCY_S, Speed
+from arena.registry import Registry
 from arena.secrets import redact_url
 
 if TYPE_CHECKING:
@@ -19,7 +21,7 @@ class Provider:
     """One kind of chat model, selected by the part of a model spec before the colon.
 
     Subclass it, set ``name``, implement :meth:`build`, and decorate it with
-    ``@arena.registry.model_provider(name)`` (or name it in an ``agent_arena.providers``
+    ``@arena.extend.model_provider(name)`` (or name it in an ``agent_arena.providers``
     entry point). Keep the module light: import client libraries inside :meth:`build`.
 
     What the rest of arena does with a provider's models follows from its declared
@@ -115,6 +117,11 @@ class Provider:
         """
         per_call = CALL_LATENCY_S if self.reaches_network else 0.0
         return Speed(per_call_s=per_call, shared=self.shared_server, source="dataset")
+
+
+PROVIDERS: Registry[Provider] = _registry.PROVIDERS
+"""The provider registry (:data:`arena.models.providers._registry.PROVIDERS`), typed."""
+PROVIDERS.declare_base(Provider)
 
 
 class UncallableProvider(Provider):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from arena.models.providers._base import Provider
-from arena.registry import model_provider
+from arena.models.providers._registry import model_provider
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel

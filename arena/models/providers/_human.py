@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arena.models.providers._base import UncallableProvider
-from arena.registry import model_provider
+from arena.models.providers._registry import model_provider
 
 if TYPE_CHECKING:
     from arena.models._config import ModelConfig

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import InputError
 from arena.models.providers._base import Provider
-from arena.registry import model_provider
+from arena.models.providers._registry import model_provider
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel

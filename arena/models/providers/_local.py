@@ -7,8 +7,8 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from arena.models.providers._base import Provider
+from arena.models.providers._registry import model_provider
 from arena.models.providers._speed import Speed
-from arena.registry import model_provider
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel

@@ -9,13 +9,8 @@ it.
 
 from __future__ import annotations
 
-from arena import registry
-from arena.registry import Registry
-from arena.scoring.checks._base import OUTPUT, CheckInput, GoldenCheck
+from arena.scoring.checks._base import GOLDEN_CHECKS, OUTPUT, CheckInput, GoldenCheck, golden_check
 from arena.scoring.checks._reasons import FailReason, FailureKind, general_reason
-
-GOLDEN_CHECKS: Registry[GoldenCheck] = registry.GOLDEN_CHECKS
-"""The golden-check registry (:data:`arena.registry.GOLDEN_CHECKS`), typed: check instances."""
 
 
 def golden_checks() -> list[GoldenCheck]:
@@ -51,5 +46,6 @@ __all__ = [
     "check_fields",
     "component_kinds",
     "general_reason",
+    "golden_check",
     "golden_checks",
 ]

@@ -1,15 +1,19 @@
 """What a golden check is: case fields, a scorer, typed failure reasons and a LangSmith mapping.
 
-A check is registered by name in :data:`arena.registry.GOLDEN_CHECKS`. Combined scoring, the
-gate's classification and the LangSmith export iterate that registry, so adding a check is
-one module (a :class:`GoldenCheck` subclass decorated with ``@golden_check(name)``).
+A check is registered by name in :data:`GOLDEN_CHECKS`, declared here beside its base. Combined
+scoring, the gate's classification and the LangSmith export iterate that registry, so adding a
+check is one module (a :class:`GoldenCheck` subclass decorated with ``@golden_check(name)``).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
+from arena.golden._check_fields import read_fields_from
+from arena.registry import Registry, adapt_instance, entry_point_group
 from arena.scoring._types import Check
 from arena.scoring.checks._reasons import FailReason, FailureKind
 
@@ -20,6 +24,31 @@ if TYPE_CHECKING:
 
 OUTPUT = "output"
 """The component of the output checks (contains, not-contains, regex, exact, ...)."""
+
+Weakening = Literal["items", "single", "allowance", "limit", "none"]
+"""How editing a case field can weaken a check (:attr:`GoldenCheck.weakening`): ``items``,
+a list of requirements, each removed item weakens; ``single``, removing the field weakens;
+``allowance``, a list of excuses, each added item weakens; ``limit``, an upper limit raised
+or removed weakens; ``none``, no edit of it weakens."""
+
+
+@dataclass(frozen=True)
+class LintNote:
+    """What ``arena golden lint`` says of one case for one check (:meth:`GoldenCheck.lint`).
+
+    Attributes:
+        rule: the finding's rule name (``max_words_zero``).
+        message: one sentence, without the case id (the linter prefixes it).
+        severity: ``error`` (lint exits 1) or ``warning``.
+    """
+
+    rule: str
+    message: str
+    severity: Literal["error", "warning"] = "warning"
+
+
+def _items(values: Any) -> list[str]:
+    return [json.dumps(v, sort_keys=True) for v in values or []]
 
 
 @dataclass(frozen=True)
@@ -53,6 +82,9 @@ class GoldenCheck:
             has no weight in :data:`arena.scoring._combined.WEIGHTS`; renormalised like them.
         guard: an output check that only guards (not-contains): it counts in the output
             score only when it is the only output check.
+        weakening: how an edit of each of its fields weakens it (:data:`Weakening`), for
+            the gate's critical cases edited since the baseline (:meth:`weakened`); a field
+            not named is ``items`` when its value is a list, else ``single``.
     """
 
     name: ClassVar[str] = ""
@@ -63,6 +95,7 @@ class GoldenCheck:
     extra_fields: ClassVar[dict[str, tuple[Any, Any]]] = {}
     weight: ClassVar[float] = 0.2
     guard: ClassVar[bool] = False
+    weakening: ClassVar[dict[str, Weakening]] = {}
 
     def applies(self, case: GoldenCase) -> bool:
         """True when the case asks for this check (default: one of its fields is set)."""
@@ -87,6 +120,90 @@ class GoldenCheck:
     def reason(self, text: str, *, hard: bool = False) -> FailReason:
         """A failure reason of this check."""
         return FailReason(text, check=self.name, kind=self.kind, hard=hard)
+
+    def weakened(
+        self, before: GoldenCase, after: GoldenCase, fields: tuple[str, ...] | None = None
+    ) -> list[str]:
+        """What an edit of a case lost of this check, one phrase each (empty: nothing), by
+        :attr:`weakening` (the gate asks it of a critical case edited since the baseline).
+
+        Args:
+            before: the case as the baseline knew it.
+            after: the case as edited.
+            fields: the fields to compare (default: :attr:`fields` and :attr:`extra_fields`).
+
+        Returns:
+            Phrases such as ``expected_output_contains lost "refund"`` or ``rubric removed``.
+        """
+        old, new = before.model_dump(mode="json"), after.model_dump(mode="json")
+        found: list[str] = []
+        for field in dict.fromkeys(
+            (*self.fields, *self.extra_fields) if fields is None else fields
+        ):
+            was, now = old.get(field), new.get(field)
+            how = self.weakening.get(field, "items" if isinstance(was, list) else "single")
+            if how == "items":
+                gone = [v for v in _items(was) if v not in _items(now)]
+                found += [f"{field} lost {', '.join(gone)}"] if gone else []
+            elif how == "allowance":
+                added = [v for v in _items(now) if v not in _items(was)]
+                found += [f"{field} gained {', '.join(added)}"] if added else []
+            elif how == "limit" and was and (not now or now > was):
+                found.append(f"{field} {was} -> {now or 'none'}")
+            elif how == "single" and was not in (None, "", [], {}) and now in (None, "", [], {}):
+                found.append(f"{field} removed")
+        return found
+
+    def lint(self, case: GoldenCase) -> list[LintNote]:
+        """What ``arena golden lint`` says of ``case`` for this check (default: nothing).
+
+        Args:
+            case: one case of the linted dataset (every case, whether it asks for the check
+                or not: see :meth:`applies`).
+
+        Returns:
+            Its findings, each becoming one finding naming the case.
+        """
+        return []
+
+
+F = TypeVar("F")
+
+GOLDEN_CHECKS: Registry[GoldenCheck] = Registry(
+    "golden check",
+    entry_point_group("golden_checks"),
+    declared_by="golden_check",
+    homes=(__package__,),
+    base=GoldenCheck,
+    adapt=adapt_instance,
+)
+"""Golden checks (instances; a class is instantiated), in scoring order."""
+
+read_fields_from(lambda: [GOLDEN_CHECKS.lookup(name) for name in GOLDEN_CHECKS.names()])
+
+
+def golden_check(
+    name: str, summary: str | None = None, *, replace: bool = False, order: int | None = None
+) -> Callable[[F], F]:
+    """Register a :class:`GoldenCheck` subclass (or instance) as the golden check ``name``.
+
+    Args:
+        name: the check's name (in fail reasons and ``arena golden``).
+        summary: one line for ``arena --help`` (default: the first docstring line).
+        replace: replace a check already registered as ``name``.
+        order: its place in listings and in scoring: the built-ins (defined under the
+            kind's home) come first, by ``order``; then every other entry, those with an
+            ``order`` by it, then the rest in registration order.
+
+    Returns:
+        A decorator registering an instance (its ``name`` and ``summary`` set) and returning
+        the decorated object unchanged.
+
+    Raises:
+        NameTaken: ``name`` is registered already and ``replace`` is false.
+        TypeError: the decorated object is not a ``GoldenCheck``.
+    """
+    return GOLDEN_CHECKS.decorator(name, summary, replace=replace, order=order)
 
 
 def graded_check(grade: BehaviorGrade | RubricGrade) -> Check:

@@ -6,9 +6,8 @@ The grade comes from the behaviour grader (keyword rules by default, an LLM with
 
 from __future__ import annotations
 
-from arena.registry import golden_check
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, graded_check
+from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check, graded_check
 
 
 @golden_check(

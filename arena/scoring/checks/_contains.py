@@ -12,10 +12,9 @@ from collections.abc import Sequence
 
 from arena.golden._calls import OutputItem, item_anywhere, item_text
 from arena.records.results import RunResult
-from arena.registry import golden_check
 from arena.scoring._textmatch import first_alternative
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
 
 ANY_REPLY = " (in any reply)"
 """Appended to the label of a missed ``in: any_reply`` item."""

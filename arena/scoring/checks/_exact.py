@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from arena.registry import golden_check
 from arena.scoring._textmatch import collapse_spaces, normalize_text
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
 
 
 def normalize_exact(text: str) -> str:

@@ -7,10 +7,9 @@ there): ``expected file missing: report.md``, ``expected file report.md lacks: '
 
 from __future__ import annotations
 
-from arena.registry import golden_check
 from arena.scoring._functional import score_files
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
 from arena.scoring.checks._contains import item_label
 
 

@@ -17,9 +17,8 @@ from typing import Any
 from arena.golden._graph_trajectory import without_start
 from arena.records.graph_path import NodePath, route_text
 from arena.records.graph_trajectory import graph_steps, strict_steps_match
-from arena.registry import golden_check
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
 
 
 def score_graph_trajectory(path: NodePath, reference: list[list[str]]) -> Check:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.registry import golden_check
 from arena.scoring._textmatch import first_alternative
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
 
 
 def score_not_contains(output: str, items: Sequence[str]) -> Check:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 from arena.inputs.linear_regex import search as linear_search
-from arena.registry import golden_check
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
 
 FLAGS = re.IGNORECASE | re.MULTILINE
 """How every expected regex is read (arena.inputs.linear_regex applies them on RE2)."""

@@ -25,11 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from arena.golden._route import DEFAULT_ROUTE_MATCH, ROUTE_FIELDS
 from arena.records.graph_path import NodePath, route_parents, route_text
-from arena.registry import golden_check
 from arena.scoring._match import ToolCall, match_trajectory
 from arena.scoring._trajectory import FORBIDDEN_PENALTY, lcs_ratio
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
 
 if TYPE_CHECKING:
     from arena.golden._conversation import TurnExpect

@@ -6,9 +6,8 @@ combined score records why in ``details['rubric']``).
 
 from __future__ import annotations
 
-from arena.registry import golden_check
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, graded_check
+from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check, graded_check
 
 
 @golden_check("rubric", "a free-text rubric graded by the --grader LLM", order=80)

@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.golden._state import path_matches
 from arena.records.end_state import RecordChange, StateDiff, value_text
-from arena.registry import golden_check
 from arena.scoring._matchers import is_matcher, match_value
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
 
 if TYPE_CHECKING:
     from arena.golden._models import GoldenCase
@@ -141,6 +140,8 @@ class StateCheck(GoldenCheck):
     component = "state"
     kind = "side_effect"
     fields = ("expected_state", "state_may_change")
+    # records allowed to change excuse a change: one added weakens the check
+    weakening: ClassVar[dict[str, Weakening]] = {"state_may_change": "allowance"}
 
     def applies(self, case: GoldenCase) -> bool:
         """True when the case sets ``expected_state`` (``{}`` too: nothing may change) or

@@ -11,10 +11,11 @@ there); this module holds what the check reads and the reasons it gives.
 
 from __future__ import annotations
 
-from arena.registry import golden_check
+from typing import ClassVar
+
 from arena.scoring._tool_use import score_trajectory
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
 
 
 @golden_check(
@@ -40,6 +41,7 @@ class TrajectoryCheck(GoldenCheck):
         "calls_match",
         "allow_extra_calls",
     )
+    weakening: ClassVar[dict[str, Weakening]] = {"calls_match": "none"}  # how, not what
 
     def applies(self, case: object) -> bool:
         return True

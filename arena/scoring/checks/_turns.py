@@ -25,10 +25,9 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from arena.records.transcript import turn_steps
-from arena.registry import golden_check
 from arena.scoring._required import call_failure, counts_as_call
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck
+from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
 from arena.scoring.checks._contains import score_contains
 from arena.scoring.checks._not_contains import score_not_contains
 from arena.scoring.checks._reasons import FailReason, FailureKind

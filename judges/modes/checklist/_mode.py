@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from arena.registry import judge_mode
 from arena.vocabulary import GRADE_TOKENS, NO, YES
 from judges import _conversation_prompts as conversation_prompts
 from judges import _prompts as prompts
@@ -30,6 +29,7 @@ from judges._orders import Outcome, probability_rule
 from judges._parsing import first_token_probs, label_from_probability, reading_margin
 from judges._types import PairRequest, Seat, Verdict
 from judges.modes._base import Asker, JudgeMode, Reading, UnreadableReply
+from judges.modes._registry import judge_mode
 from judges.modes.checklist import _prompts as checklist_prompts
 from judges.modes.checklist._items import (
     ChecklistItem,
