@@ -9,9 +9,9 @@ tie) is stored as a run of two answer files and judged by each mode like any run
 (``arena judge --outputs``); every verdict is cached in ``--db``, so a rerun sends nothing.
 For each mode, on the **held-out** part, two rows: **margin 0** (a tie only when the two
 orders balance exactly: how the default judge decided answer files before) and the margin
-**learned on the calibration part** of this run (:func:`arena.trust._unlabelled.learn_margin`,
+**learned on the calibration part** of this run (:func:`arena.trust.learn_margin`,
 the highest agreement with ties there), with the margin the product ships for the mode
-(:data:`arena.trust._unlabelled.UNLABELLED_MARGINS`) beside it, so a drift shows. Columns:
+(:data:`arena.trust.UNLABELLED_MARGINS`) beside it, so a drift shows. Columns:
 the judge's tie rate against the humans', agreement with people counting ties (a tie equals
 only a tie), without ties (pairs either side tied left out), Cohen's kappa over {1, 2, tie},
 each with a 95% interval (percentile bootstrap over the held-out pairs, 2000 seeded
@@ -34,8 +34,7 @@ from arena.outputs import LabelledPair, load_preference_set
 from arena.paths import data_dir
 from arena.reports import pct, text_table
 from arena.storage import Store
-from arena.trust import apply_outcome
-from arena.trust._unlabelled import UNLABELLED_MARGINS, learn_margin
+from arena.trust import UNLABELLED_MARGINS, apply_outcome, learn_margin
 from arena.vocabulary import MODEL_A, MODEL_B
 from benchmarks.common import git_commit, load_average, machine_name, timer
 from benchmarks.open_ended_axis import ModeRow, judge_set

@@ -53,10 +53,12 @@ from arena.trust._selective import (
 from arena.trust._selective_run import SelectiveHealth, selective_health
 from arena.trust._selective_store import select_run
 from arena.trust._self_preference import SelfPreference, self_preference
+from arena.trust._unlabelled import UNLABELLED_MARGINS, learn_margin, unlabelled_margin
 from arena.trust._vote_files import battle_votes, human_agreement, load_votes, order_votes
 
 __all__ = [
     "HEALTH_CHECKS",
+    "UNLABELLED_MARGINS",
     "Agreement",
     "AgreementRow",
     "CascadeHealth",
@@ -96,6 +98,7 @@ __all__ = [
     "judges_of_run",
     "label_verdict",
     "labelled_for",
+    "learn_margin",
     "load_votes",
     "log_agreement",
     "one_per_pair",
@@ -106,6 +109,7 @@ __all__ = [
     "selective_health",
     "self_preference",
     "tie_margin",
+    "unlabelled_margin",
     "verdict_score",
     "within_agreement",
 ]
