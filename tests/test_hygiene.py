@@ -60,6 +60,20 @@ def test_import_arena_is_light() -> None:
     assert out == "[]"
 
 
+def test_the_commands_load_scipy_stats_only_when_they_use_it() -> None:
+    """``scipy.stats`` costs about a second at import: the gate's, runner's, judging and
+    sequential modules import it inside the functions that use it, so ``arena gate`` or
+    ``arena run`` on a passing change never pays for it."""
+    code = (
+        "import sys, arena.gate._pipeline, arena.runner, arena.battles, arena.trust, "
+        "arena.sequential, arena.compare._compare; print('scipy.stats' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == "False"
+
+
 def test_no_test_asserts_on_a_measured_duration() -> None:
     """A loaded machine makes any timed assertion fail (CI once failed on the plan's estimate
     against the measured time): durations are printed by benchmarks/, tests assert what the

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import hypergeom
 
 
 def drop_p_value(
@@ -36,6 +35,8 @@ def drop_p_value(
     """One-sided exact p-value that the candidate's pass rate is below the baseline's."""
     kb, nb = np.asarray(base_passes), np.asarray(base_n)
     kc, nc = np.asarray(cand_passes), np.asarray(cand_n)
+    from scipy.stats import hypergeom  # scipy.stats costs a second at import: only when used
+
     return np.asarray(hypergeom.cdf(kc, nb + nc, kb + kc, nc), dtype=float)
 
 

@@ -38,7 +38,6 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import norm
 
 #: Pseudo-cases of variance 1/4 the running variance is shrunk with.
 PRIOR = 2.0
@@ -48,6 +47,8 @@ def critical(alpha: float) -> float:
     """The constant B-value boundary ``c`` that spends ``alpha / 2`` per side by the budget."""
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    from scipy.stats import norm  # scipy.stats costs a second at import: only when used
+
     return float(norm.ppf(1 - alpha / 4))
 
 
@@ -56,6 +57,8 @@ def spent(alpha: float, fraction: float) -> float:
     type): ``2 (1 - Phi(c / sqrt(fraction)))``, ``alpha / 2`` at ``fraction`` 1."""
     if fraction <= 0:
         return 0.0
+    from scipy.stats import norm
+
     return float(2 * norm.sf(critical(alpha) / math.sqrt(min(fraction, 1.0))))
 
 

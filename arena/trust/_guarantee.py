@@ -39,7 +39,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 #: The thresholds tested, highest first: fixed before any data is seen.
 THRESHOLD_GRID: tuple[float, ...] = tuple(round(1.0 - i / 100, 2) for i in range(101))
@@ -54,6 +53,8 @@ def binomial_p_value(disagreements: int, n: int, risk: float) -> float:
     small when the disagreement rate is below ``risk`` (1.0 for ``n == 0``)."""
     if n <= 0:
         return 1.0
+    from scipy import stats  # scipy.stats costs a second at import: only when used
+
     return float(stats.binom.cdf(disagreements, n, risk))
 
 
@@ -61,6 +62,8 @@ def clopper_pearson_upper(disagreements: int, n: int, error: float) -> float:
     """The exact one-sided upper ``1 - error`` bound of a binomial rate (1.0 for ``n == 0``)."""
     if n <= 0 or disagreements >= n:
         return 1.0
+    from scipy import stats
+
     return float(stats.beta.ppf(1.0 - error, disagreements + 1, n - disagreements))
 
 
@@ -128,6 +131,8 @@ def batch_thresholds(
         raise ValueError("one label per score")
     given, agreed = _counts(s, a, thresholds)
     tested = given >= start_depth(s.shape[1], target, error)
+    from scipy import stats
+
     p_values = stats.binom.cdf(given - agreed, np.maximum(given, 1), 1.0 - target)
     position = np.arange(len(thresholds))[None, :]
     first = np.where(tested, position, len(thresholds)).min(1)
