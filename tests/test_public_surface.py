@@ -34,6 +34,7 @@ ROOT_MODULES = {
     "fanout",
     "paths",
     "registry",
+    "sandbox",
     "secrets",
     "vocabulary",
 }

@@ -10,10 +10,16 @@ LangChain.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from arena.registry import Registry, entry_point_group
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.tools import BaseTool
+
+    from arena.sandbox import Sandbox, TaskSandbox
 
 F = TypeVar("F")
 
@@ -72,3 +78,18 @@ def build_supervisor(ctx: Any) -> Any:
         ctx.variant.max_iterations,
         role_models=ctx.role_models,
     )
+
+
+def builtin_tools(
+    *,
+    model: BaseChatModel | None,
+    sandbox: Sandbox | TaskSandbox | None,
+    enabled: Sequence[str] | None = None,
+) -> list[BaseTool]:
+    """The built-in architectures' tools (the research agent's), those ``enabled`` (all of
+    :data:`arena.defaults.TOOL_NAMES` when None): ``model`` serves the model-backed ones,
+    ``write_file`` writes into ``sandbox`` (:data:`arena.sandbox.TASK_SANDBOX`: the running
+    task's). The runner builds them here, so it imports no specific agent."""
+    from arena.agents.research.tools import build_tools
+
+    return build_tools(model=model, sandbox=sandbox, enabled=enabled)

@@ -9,8 +9,9 @@ re-runs it instead of reusing stored results:
   nothing is executed), so the result does not depend on what else a process imported;
   installed third-party packages and the standard library are not followed (their versions
   belong to the environment, see docs/gate.md);
-- the built-in agent (``react``, ``supervisor``): its package, ``arena.agents.research``, and
-  the corpus its tools read;
+- the built-in agent (``react``, ``supervisor``): its package, ``arena.agents.research``, the
+  sandbox its ``write_file`` writes through (``arena.sandbox``, whose messages the model
+  reads), and the corpus its tools read;
 - the tools a variant enables: name, description, argument schema and source.
 
 Files are named by their path relative to the folder holding the top-level package, e.g.
@@ -39,7 +40,9 @@ MAX_FILES = 5_000
 """More files than this in an agent's packages is refused: it is not an agent's code."""
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", ".git", ".venv", "venv"})
 SKIPPED_SUFFIXES = (".pyc", ".pyo")
-BUILTIN_PACKAGES = ("arena.agents.research",)
+BUILTIN_PACKAGES = ("arena.agents.research", "arena.sandbox")
+"""The built-in agent's code: its package, and the runner's sandbox module its tools write
+through (a package or a module each)."""
 
 
 def file_digest(path: Path) -> str:
@@ -176,7 +179,8 @@ def _followed(names: Iterable[str], environment: Sequence[Path]) -> list[str]:
 
 
 def builtin_agent_files() -> dict[str, str]:
-    """The built-in Research Agent's code and the corpus its tools read."""
+    """The built-in Research Agent's code (:data:`BUILTIN_PACKAGES`) and the corpus its tools
+    read."""
     from arena.paths import data_dir
 
     code: dict[str, str] = {}
@@ -184,8 +188,9 @@ def builtin_agent_files() -> dict[str, str]:
         found = _location(package.split(".")[0])
         assert found is not None
         base = found[0]
-        folder = base.joinpath(*package.split("."))
-        code.update({p.relative_to(base).as_posix(): file_digest(p) for p in _files(folder)})
+        target = base.joinpath(*package.split("."))
+        target = target if target.is_dir() else target.with_suffix(".py")
+        code.update({p.relative_to(base).as_posix(): file_digest(p) for p in _files(target)})
     corpus = data_dir() / "corpus"
     if corpus.is_dir():
         code.update(

@@ -4,7 +4,7 @@ Compiling a LangGraph graph and converting every tool's schema for the model cos
 milliseconds, which at dozens of tasks per second was most of the runner's work. The built-in
 architectures (``react``, ``supervisor``) are therefore built once per variant and run model
 (one per repeat), with tools whose ``write_file`` writes into the sandbox of the task that
-calls it (``TASK_SANDBOX``, set by :func:`arena.agents.research.tools.use_sandbox`). Compiled
+calls it (``TASK_SANDBOX``, set by :func:`arena.sandbox.use_sandbox`). Compiled
 graphs and tools hold no per-run state, so concurrent tasks share them safely.
 
 A bring-your-own factory is still called for every task with that task's
@@ -18,10 +18,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from arena.agents import AgentContext, StateFunction, build_agent, graph_tool_names
+from arena.agents._architectures import builtin_tools
 from arena.agents._builder import graph_tools
 from arena.factories._declare import FactorySpec, declares_side_effects
 from arena.models import CachingChatModel, make_chat_model
 from arena.runner._options import ToolWrapper
+from arena.sandbox import TASK_SANDBOX
 from arena.variants.variant import ARCHITECTURES
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
     from langchain_core.runnables import Runnable
     from langchain_core.tools import BaseTool
 
-    from arena.agents.research.sandbox import Sandbox
+    from arena.sandbox import Sandbox
     from arena.variants.variant import Variant
 
 
@@ -99,18 +101,16 @@ class AgentCache:
         else fresh built-in ones bound to ``sandbox``; each list as the run's ``wrap``
         (:attr:`~arena.runner.RunOptions.wrap_tools`) wraps it. One run has one ``wrap``: the
         shared tools are built and wrapped once per variant and model."""
-        from arena.agents.research.tools import TASK_SANDBOX, build_tools
-
         handed = wrap if wrap is not None else list
         if not self.shared(variant):
             spec, _ = self.factory(variant)
             if spec.tools is not None:
                 return handed(spec.select(variant.tools))
             enabled = enabled_tools(variant)
-            return handed(build_tools(model=model, sandbox=sandbox, enabled=enabled))
+            return handed(builtin_tools(model=model, sandbox=sandbox, enabled=enabled))
         key = (variant.version_hash, id(model))
         if key not in self._tools:
-            built = build_tools(model=model, sandbox=TASK_SANDBOX, enabled=enabled_tools(variant))
+            built = builtin_tools(model=model, sandbox=TASK_SANDBOX, enabled=enabled_tools(variant))
             self._tools[key] = (model, handed(built))
         return self._tools[key][1]
 

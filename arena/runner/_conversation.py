@@ -31,8 +31,7 @@ async def execute_dialogue(
     result with the dialogue; errors are recorded, not raised. ``timeout_s`` bounds each
     agent turn. The simulated user's model shares the run's response cache (``model.store``).
     """
-    from arena.agents.research.sandbox import Sandbox
-    from arena.agents.research.tools import use_sandbox
+    from arena.sandbox import Sandbox, use_sandbox
 
     variant, case = task.variant, task.case
     config = user_model_config(case, task.user_model)

@@ -59,8 +59,7 @@ async def _execute_task(
     timeout_s: float,
     agents: AgentCache | None = None,
 ) -> RunResult:
-    from arena.agents.research.sandbox import Sandbox
-    from arena.agents.research.tools import use_sandbox
+    from arena.sandbox import Sandbox, use_sandbox
 
     agents = agents if agents is not None else AgentCache()
     if task.case.conversation is not None:  # a dialogue: arena.runner._conversation

@@ -31,7 +31,7 @@ def node_names(agent: Any) -> set[str] | None:
 def variant_node_names(variant: Variant) -> set[str] | None:
     """The node names of the graph ``variant``'s agent is (see :func:`node_names`): the agent
     is built as a run builds it, in a throwaway sandbox, and never invoked."""
-    from arena.agents.research.sandbox import Sandbox
+    from arena.sandbox import Sandbox
 
     config = variant.model
     model = CachingChatModel(

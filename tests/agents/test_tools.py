@@ -26,11 +26,11 @@ from arena.agents.research.corpus import (
     resolve_corpus_path,
     tokenize,
 )
-from arena.agents.research.sandbox import Sandbox
 from arena.agents.research.tools import build_tools
 from arena.defaults import TOOL_NAMES  # declared below the agents (docs/architecture.yaml)
 from arena.errors import InputError
 from arena.golden import load_dataset
+from arena.sandbox import Sandbox
 
 pytestmark = pytest.mark.unit
 

@@ -11,7 +11,6 @@ import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.tools import tool
 
-from arena.agents.research.sandbox import Sandbox
 from arena.errors import InputError
 from arena.extend import MUTATION_OPERATORS, MutationOperator, mutation_operator
 from arena.golden import GoldenDataset
@@ -19,6 +18,7 @@ from arena.models import CachingChatModel
 from arena.mutation import Mutant, MutantTools, Mutation, build_mutants, make_mutant, operator
 from arena.mutation._tools import MutantToolError, empty, perturb, raising, stale, swapped
 from arena.runner._agents import AgentCache
+from arena.sandbox import Sandbox
 from arena.storage import Store
 from arena.variants.variant import Variant
 

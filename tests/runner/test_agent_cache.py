@@ -12,13 +12,13 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage
 
 import arena.runner._agents as agents_module
-from arena.agents.research.sandbox import Sandbox
-from arena.agents.research.tools import NO_SANDBOX, TASK_SANDBOX, build_tools, use_sandbox
+from arena.agents.research.tools import NO_SANDBOX, build_tools
 from arena.golden import GoldenDataset
 from arena.models import CachingChatModel, register_fake
 from arena.runner import RunOptions, run_suite
 from arena.runner._agents import AgentCache
 from arena.runner._heap import frozen_heap
+from arena.sandbox import TASK_SANDBOX, Sandbox, use_sandbox
 from arena.storage import Store
 from arena.variants.variant import Variant
 

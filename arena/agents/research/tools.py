@@ -9,15 +9,13 @@ be stopped, and one that stays inside C code holds the GIL, freezing the event l
 every per-case timeout. So each does bounded work by construction, whatever the model sends:
 queries are cut to MAX_QUERY_CHARS before a BM25 lookup in memory, the calculator bounds every
 operand and operation (see arena.agents.research.calculator), and write_file writes at most
-100 KB to a checked path (see arena.agents.research.sandbox).
+100 KB to a checked path (see arena.sandbox, the runner's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Any, Final
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
@@ -26,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from arena.agents.research.calculator import safe_calculate
 from arena.agents.research.corpus import Corpus, Hit, load_corpus
-from arena.agents.research.sandbox import Sandbox
+from arena.sandbox import Sandbox, TaskSandbox, task_sandbox
 
 TOOL_NAMES: tuple[str, ...] = (
     "search_web",
@@ -45,32 +43,6 @@ MAX_MODEL_OUTPUT_CHARS = 1200
 
 NO_MODEL = "Error: no model configured"
 NO_SANDBOX = "Error: no sandbox configured, so files cannot be written"
-
-
-class _TaskSandbox:
-    """Marker: write_file writes into the sandbox of the task running it (see use_sandbox)."""
-
-    def __repr__(self) -> str:
-        return "TASK_SANDBOX"
-
-
-TASK_SANDBOX: Final = _TaskSandbox()
-"""Pass as ``build_tools(sandbox=TASK_SANDBOX)`` to build tools once and share them between
-tasks: each call of write_file then writes into the sandbox :func:`use_sandbox` set for the
-task (asyncio task and thread context) that runs it, or answers NO_SANDBOX if none is set."""
-
-_ACTIVE_SANDBOX: ContextVar[Sandbox | None] = ContextVar("arena_task_sandbox", default=None)
-
-
-@contextmanager
-def use_sandbox(sandbox: Sandbox | None) -> Iterator[None]:
-    """Make ``sandbox`` the task's sandbox for tools built with TASK_SANDBOX, in this context
-    (an asyncio task and the tool threads it starts) until the block ends."""
-    token = _ACTIVE_SANDBOX.set(sandbox)
-    try:
-        yield
-    finally:
-        _ACTIVE_SANDBOX.reset(token)
 
 
 class SearchArgs(BaseModel):
@@ -115,14 +87,15 @@ class WriteArgs(BaseModel):
 def build_tools(
     *,
     model: BaseChatModel | None,
-    sandbox: Sandbox | _TaskSandbox | None,
+    sandbox: Sandbox | TaskSandbox | None,
     corpus: Corpus | None = None,
     enabled: Sequence[str] | None = None,
 ) -> list[BaseTool]:
     """The Research Agent's tools, in the order of ``enabled`` (default: all of TOOL_NAMES).
 
     ``model`` serves extract_findings and compare_sources, ``sandbox`` write_file (or
-    TASK_SANDBOX: the running task's, see :func:`use_sandbox`), ``corpus`` the searches
+    :data:`arena.sandbox.TASK_SANDBOX`: the running task's, see
+    :func:`arena.sandbox.use_sandbox`; NO_SANDBOX when none is set), ``corpus`` the searches
     (default: load_corpus()). Unknown names in ``enabled`` raise ValueError.
     """
     names = select_tools(enabled)
@@ -149,7 +122,7 @@ def _build_one(
     name: str,
     *,
     model: BaseChatModel | None,
-    sandbox: Sandbox | _TaskSandbox | None,
+    sandbox: Sandbox | TaskSandbox | None,
     corpus: Corpus | None,
 ) -> BaseTool:
     if name in ("search_web", "search_papers"):
@@ -261,9 +234,9 @@ def _calculate(expression: str) -> str:
     return safe_calculate(expression)
 
 
-def _writer(sandbox: Sandbox | _TaskSandbox | None) -> Callable[..., str]:
+def _writer(sandbox: Sandbox | TaskSandbox | None) -> Callable[..., str]:
     def write_file(path: str, content: str) -> str:
-        target = _ACTIVE_SANDBOX.get() if isinstance(sandbox, _TaskSandbox) else sandbox
+        target = task_sandbox(sandbox)
         if target is None:
             return NO_SANDBOX
         try:

@@ -1,8 +1,15 @@
-"""A per-run directory the Research Agent's ``write_file`` tool may write into, and nowhere else.
+"""The sandbox: a per-task directory an agent's tools may write into, and nowhere else.
 
-Each task of a run gets a folder of its own (:meth:`Sandbox.create`): created fresh, never
-shared with another task, run, database or process, and removed (:meth:`Sandbox.release`)
-only after its files were snapshotted, and only if it lies inside the sandbox root.
+The runner owns it: each task of a run gets a folder of its own (:meth:`Sandbox.create`),
+created fresh, never shared with another task, run, database or process, and removed
+(:meth:`Sandbox.release`) only after its files were snapshotted (stored with the result), and
+only if it lies inside the sandbox root. While a task runs, that sandbox is the task's
+(:func:`use_sandbox`, read back with :func:`task_sandbox`), so a tool built once and shared
+by many tasks (given :data:`TASK_SANDBOX`, as the research agent's ``write_file`` is) writes
+into the sandbox of the task calling it.
+
+A foundation (the standard library and :mod:`arena.paths` only): the runner and an agent's
+tools both import it, neither importing the other.
 """
 
 from __future__ import annotations
@@ -11,7 +18,11 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path, PurePosixPath
+from typing import Final
 
 from arena.paths import safe_name, sandbox_base
 
@@ -159,6 +170,40 @@ class Sandbox:
         if target.is_dir():
             raise SandboxError(f"{relative!r} is a directory")
         return target
+
+
+class TaskSandbox:
+    """The type of :data:`TASK_SANDBOX`: a tool given it writes into the sandbox of the task
+    running it (see :func:`use_sandbox`, :func:`task_sandbox`)."""
+
+    def __repr__(self) -> str:
+        return "TASK_SANDBOX"
+
+
+TASK_SANDBOX: Final = TaskSandbox()
+"""Give a tool this instead of a :class:`Sandbox` to build it once and share it between tasks
+(``build_tools(sandbox=TASK_SANDBOX)``): each call then writes into the sandbox
+:func:`use_sandbox` set for the task (asyncio task and thread context) running it, or finds
+none (:func:`task_sandbox` is None) outside every task."""
+
+_ACTIVE_SANDBOX: ContextVar[Sandbox | None] = ContextVar("arena_task_sandbox", default=None)
+
+
+@contextmanager
+def use_sandbox(sandbox: Sandbox | None) -> Iterator[None]:
+    """Make ``sandbox`` the task's sandbox for tools given :data:`TASK_SANDBOX`, in this
+    context (an asyncio task and the tool threads it starts) until the block ends."""
+    token = _ACTIVE_SANDBOX.set(sandbox)
+    try:
+        yield
+    finally:
+        _ACTIVE_SANDBOX.reset(token)
+
+
+def task_sandbox(sandbox: Sandbox | TaskSandbox | None) -> Sandbox | None:
+    """The sandbox a tool given ``sandbox`` writes into now: for :data:`TASK_SANDBOX`, the
+    running task's (set by :func:`use_sandbox`; None outside every task), else ``sandbox``."""
+    return _ACTIVE_SANDBOX.get() if isinstance(sandbox, TaskSandbox) else sandbox
 
 
 def _no_follow(path: str, flags: int) -> int:

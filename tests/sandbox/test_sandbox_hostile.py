@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.agents.research.sandbox import MAX_SNAPSHOT_FILES, Sandbox, SandboxError
 from arena.paths import run_sandbox, safe_name
+from arena.sandbox import MAX_SNAPSHOT_FILES, Sandbox, SandboxError
 
 pytestmark = pytest.mark.unit
 
