@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from arena.ci._baseline_side import BaselineSide, baseline_commit
 from arena.ci._worktree import CommitUnavailable, file_at, repository_top
@@ -30,75 +29,39 @@ from arena.golden._models import Tier
 from arena.project._config import GateConfig
 from arena.runner import RunOptions
 from arena.scoring._baseline import Baseline, CaseRecord
-from arena.scoring.checks import golden_checks
+from arena.scoring.checks import WEAKENINGS, GoldenCheck, golden_checks
 from arena.storage import Store
 from arena.variants.variant import Variant
 
-LISTED = (
-    "expected_tools",
-    "expected_order",
-    "expected_output_contains",
-    "expected_output_not_contains",
-    "expected_files",
-    "forbidden_tools",
-    "expected_route",
-    "forbidden_nodes",
-    "expected_calls",
-)
-"""Checks of which each item is a requirement: an item the edit removed weakens the case."""
-SINGLE = (
-    "expected_output_regex",
-    "expected_output_exact",
-    "expected_behavior",
-    "rubric",
-    "expected_graph_trajectory",
-    "route_match",
-    "conversation",
-)
-"""Checks the edit may drop altogether."""
-ALLOWANCES = ("acceptable_tools", "expected_tool_errors", "allow_extra_calls")
-"""Lists of which each item excuses something: an item the edit added weakens the case."""
-LIMITS = ("max_supersteps", "max_steps")
-"""Upper limits: raised or removed weakens the case."""
-COVERED = frozenset((*LISTED, *SINGLE, *ALLOWANCES, *LIMITS, "expected_args", "min_tool_calls"))
-"""The fields read above; every other field of a check is weakened as the check says
-(:meth:`~arena.scoring.checks.GoldenCheck.weakened`)."""
 PREVIOUS = "previous"
 """The candidate's name suffix in the run on previous versions (never its latest run)."""
 
 
-def _items(values: Any) -> list[str]:
-    return [json.dumps(v, sort_keys=True) for v in values or []]
-
-
 def weakened_checks(before: GoldenCase, after: GoldenCase) -> list[str]:
-    """The checks ``after`` lost against ``before``, one phrase each (empty: none lost)."""
+    """The checks ``after`` lost against ``before``, one phrase each (empty: none lost).
+
+    Every registered check is asked of each field it reads that the edit changed
+    (:meth:`~arena.scoring.checks.GoldenCheck.weakened`); a field read by several checks is
+    asked of the first of them, in registry order. The phrases come by kind of weakening
+    (the order of :data:`~arena.scoring.checks.WEAKENINGS`: items lost, mapping entries
+    changed, fields removed, allowances gained, upper limits raised, lower limits lowered),
+    then in the order of the fields of :class:`GoldenCase`, then a plugin's own fields in
+    registry order.
+    """
     old, new = before.model_dump(mode="json"), after.model_dump(mode="json")
-    found = []
-    for field in LISTED:
-        gone = [v for v in _items(old.get(field)) if v not in _items(new.get(field))]
-        if gone:
-            found.append(f"{field} lost {', '.join(gone)}")
-    args = {k: v for k, v in (old.get("expected_args") or {}).items()}
-    lost_args = [k for k, v in args.items() if (new.get("expected_args") or {}).get(k) != v]
-    if lost_args:
-        found.append(f"expected_args changed for {', '.join(lost_args)}")
-    found += [f"{field} removed" for field in SINGLE if old.get(field) and not new.get(field)]
-    for field in ALLOWANCES:
-        added = [v for v in _items(new.get(field)) if v not in _items(old.get(field))]
-        if added:
-            found.append(f"{field} gained {', '.join(added)}")
-    for field in LIMITS:
-        was, now = old.get(field), new.get(field)
-        if was and (not now or now > was):
-            found.append(f"{field} {was} -> {now or 'none'}")
-    if (new.get("min_tool_calls") or 0) < (old.get("min_tool_calls") or 0):
-        found.append(f"min_tool_calls {old['min_tool_calls']} -> {new.get('min_tool_calls') or 0}")
-    for check in golden_checks():  # a check's own fields: it says how they weaken
-        own = tuple(
-            f for f in dict.fromkeys((*check.fields, *check.extra_fields)) if f not in COVERED
-        )
-        found += [p for p in check.weakened(before, after, own) if p not in found]
+    owners: dict[str, GoldenCheck] = {}
+    for check in golden_checks():
+        for field in check.read_fields():
+            owners.setdefault(field, check)
+    place = {field: i for i, field in enumerate(GoldenCase.model_fields)}
+
+    def rank(field: str) -> tuple[int, int]:
+        how = owners[field].weakening_of(field, old.get(field))
+        return WEAKENINGS.index(how), place.get(field, len(place))
+
+    found: list[str] = []
+    for field in sorted((f for f in owners if old.get(f) != new.get(f)), key=rank):
+        found += [p for p in owners[field].weakened(before, after, (field,)) if p not in found]
     return found
 
 

@@ -9,7 +9,16 @@ it.
 
 from __future__ import annotations
 
-from arena.scoring.checks._base import GOLDEN_CHECKS, OUTPUT, CheckInput, GoldenCheck, golden_check
+from arena.scoring.checks._base import (
+    GOLDEN_CHECKS,
+    OUTPUT,
+    WEAKENINGS,
+    CheckInput,
+    GoldenCheck,
+    Weakening,
+    golden_check,
+    weakened_field,
+)
 from arena.scoring.checks._reasons import FailReason, FailureKind, general_reason
 
 
@@ -39,13 +48,16 @@ def component_kinds() -> dict[str, FailureKind]:
 __all__ = [
     "GOLDEN_CHECKS",
     "OUTPUT",
+    "WEAKENINGS",
     "CheckInput",
     "FailReason",
     "FailureKind",
     "GoldenCheck",
+    "Weakening",
     "check_fields",
     "component_kinds",
     "general_reason",
     "golden_check",
     "golden_checks",
+    "weakened_field",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, get_args
 
 from arena.golden._check_fields import read_fields_from
 from arena.registry import Registry, adapt_instance, entry_point_group
@@ -25,11 +25,55 @@ if TYPE_CHECKING:
 OUTPUT = "output"
 """The component of the output checks (contains, not-contains, regex, exact, ...)."""
 
-Weakening = Literal["items", "single", "allowance", "limit", "none"]
+
+def _items(values: Any) -> list[str]:
+    return [json.dumps(v, sort_keys=True) for v in values or []]
+
+
+Weakening = Literal["items", "mapping", "single", "allowance", "limit", "floor", "none"]
 """How editing a case field can weaken a check (:attr:`GoldenCheck.weakening`): ``items``,
-a list of requirements, each removed item weakens; ``single``, removing the field weakens;
-``allowance``, a list of excuses, each added item weakens; ``limit``, an upper limit raised
-or removed weakens; ``none``, no edit of it weakens."""
+a list of requirements, each removed item weakens; ``mapping``, a mapping of requirements,
+each key whose value changed or that was removed weakens; ``single``, removing the field
+weakens; ``allowance``, a list of excuses, each added item weakens; ``limit``, an upper limit
+raised or removed weakens; ``floor``, a lower limit lowered or removed weakens; ``none``, no
+edit of it weakens."""
+WEAKENINGS: tuple[Weakening, ...] = get_args(Weakening)
+"""The kinds of :data:`Weakening`, in the order the gate names what an edit weakened (items
+lost, mapping entries changed, checks removed, excuses gained, upper limits raised, lower
+limits lowered)."""
+_EMPTY: tuple[Any, ...] = (None, "", [], {})
+
+
+def weakened_field(field: str, how: Weakening, was: Any, now: Any) -> str | None:
+    """What an edit of one case field lost, as ``how`` says, in one phrase (None: nothing).
+
+    Args:
+        field: the field's name, the phrase's first word.
+        how: how an edit of it weakens a check.
+        was: its JSON value before the edit (None when unset).
+        now: its JSON value after the edit (None when unset).
+
+    Returns:
+        A phrase such as ``expected_tools lost "refund"``, ``expected_args changed for
+        refund``, ``rubric removed``, ``acceptable_tools gained ["escalate"]``,
+        ``max_steps 5 -> 8`` or ``min_tool_calls 2 -> 0``.
+    """
+    if how == "items":
+        gone = [v for v in _items(was) if v not in _items(now)]
+        return f"{field} lost {', '.join(gone)}" if gone else None
+    if how == "mapping":
+        changed = [k for k, v in (was or {}).items() if (now or {}).get(k) != v]
+        return f"{field} changed for {', '.join(changed)}" if changed else None
+    if how == "allowance":
+        added = [v for v in _items(now) if v not in _items(was)]
+        return f"{field} gained {', '.join(added)}" if added else None
+    if how == "limit" and was and (not now or now > was):
+        return f"{field} {was} -> {now or 'none'}"
+    if how == "floor" and (now or 0) < (was or 0):
+        return f"{field} {was} -> {now or 0}"
+    if how == "single" and was not in _EMPTY and now in _EMPTY:
+        return f"{field} removed"
+    return None
 
 
 @dataclass(frozen=True)
@@ -45,10 +89,6 @@ class LintNote:
     rule: str
     message: str
     severity: Literal["error", "warning"] = "warning"
-
-
-def _items(values: Any) -> list[str]:
-    return [json.dumps(v, sort_keys=True) for v in values or []]
 
 
 @dataclass(frozen=True)
@@ -82,9 +122,11 @@ class GoldenCheck:
             has no weight in :data:`arena.scoring._combined.WEIGHTS`; renormalised like them.
         guard: an output check that only guards (not-contains): it counts in the output
             score only when it is the only output check.
-        weakening: how an edit of each of its fields weakens it (:data:`Weakening`), for
+        weakening: how an edit of each field it reads weakens it (:data:`Weakening`), for
             the gate's critical cases edited since the baseline (:meth:`weakened`); a field
-            not named is ``items`` when its value is a list, else ``single``.
+            not named is ``items`` when its value is a list, else ``single`` (a built-in
+            names every one). It may name a field it reads beyond :attr:`fields` and
+            :attr:`extra_fields` (see :meth:`read_fields`).
     """
 
     name: ClassVar[str] = ""
@@ -121,6 +163,17 @@ class GoldenCheck:
         """A failure reason of this check."""
         return FailReason(text, check=self.name, kind=self.kind, hard=hard)
 
+    def read_fields(self) -> tuple[str, ...]:
+        """Every case field it reads: :attr:`fields`, :attr:`extra_fields`, then a field only
+        its :attr:`weakening` names (read, but not a LangSmith reference output: the turns
+        check's ``conversation``)."""
+        return tuple(dict.fromkeys((*self.fields, *self.extra_fields, *self.weakening)))
+
+    def weakening_of(self, field: str, value: Any = None) -> Weakening:
+        """How an edit of ``field`` weakens this check: as :attr:`weakening` declares, else
+        ``items`` when its ``value`` (before the edit) is a list, else ``single``."""
+        return self.weakening.get(field, "items" if isinstance(value, list) else "single")
+
     def weakened(
         self, before: GoldenCase, after: GoldenCase, fields: tuple[str, ...] | None = None
     ) -> list[str]:
@@ -130,28 +183,18 @@ class GoldenCheck:
         Args:
             before: the case as the baseline knew it.
             after: the case as edited.
-            fields: the fields to compare (default: :attr:`fields` and :attr:`extra_fields`).
+            fields: the fields to compare (default: :meth:`read_fields`).
 
         Returns:
-            Phrases such as ``expected_output_contains lost "refund"`` or ``rubric removed``.
+            Phrases such as ``expected_output_contains lost "refund"`` or ``rubric removed``
+            (:func:`weakened_field`), in the order of ``fields``.
         """
         old, new = before.model_dump(mode="json"), after.model_dump(mode="json")
         found: list[str] = []
-        for field in dict.fromkeys(
-            (*self.fields, *self.extra_fields) if fields is None else fields
-        ):
+        for field in dict.fromkeys(self.read_fields() if fields is None else fields):
             was, now = old.get(field), new.get(field)
-            how = self.weakening.get(field, "items" if isinstance(was, list) else "single")
-            if how == "items":
-                gone = [v for v in _items(was) if v not in _items(now)]
-                found += [f"{field} lost {', '.join(gone)}"] if gone else []
-            elif how == "allowance":
-                added = [v for v in _items(now) if v not in _items(was)]
-                found += [f"{field} gained {', '.join(added)}"] if added else []
-            elif how == "limit" and was and (not now or now > was):
-                found.append(f"{field} {was} -> {now or 'none'}")
-            elif how == "single" and was not in (None, "", [], {}) and now in (None, "", [], {}):
-                found.append(f"{field} removed")
+            phrase = weakened_field(field, self.weakening_of(field, was), was, now)
+            found += [phrase] if phrase else []
         return found
 
     def lint(self, case: GoldenCase) -> list[LintNote]:

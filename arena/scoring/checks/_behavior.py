@@ -6,8 +6,16 @@ The grade comes from the behaviour grader (keyword rules by default, an LLM with
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check, graded_check
+from arena.scoring.checks._base import (
+    CheckInput,
+    GoldenCheck,
+    Weakening,
+    golden_check,
+    graded_check,
+)
 
 
 @golden_check(
@@ -19,6 +27,7 @@ class BehaviorCheck(GoldenCheck):
     component = "behavior"
     kind = "behavior"
     fields = ("expected_behavior",)
+    weakening: ClassVar[dict[str, Weakening]] = {"expected_behavior": "single"}
 
     def score(self, data: CheckInput) -> Check | None:
         grade = data.behavior

@@ -9,12 +9,13 @@ intermediate one before a tool call, or any reply of a dialogue), not only the l
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from arena.golden._calls import OutputItem, item_anywhere, item_text
 from arena.records.results import RunResult
 from arena.scoring._textmatch import first_alternative
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
+from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
 
 ANY_REPLY = " (in any reply)"
 """Appended to the label of a missed ``in: any_reply`` item."""
@@ -78,6 +79,7 @@ class ContainsCheck(GoldenCheck):
     """The output contains each item of ``expected_output_contains``; each miss is hard."""
 
     fields = ("expected_output_contains",)
+    weakening: ClassVar[dict[str, Weakening]] = {"expected_output_contains": "items"}
 
     def score(self, data: CheckInput) -> Check | None:
         items = data.case.expected_output_contains

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from arena.scoring._textmatch import collapse_spaces, normalize_text
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
+from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
 
 
 def normalize_exact(text: str) -> str:
@@ -23,6 +25,7 @@ class ExactCheck(GoldenCheck):
     """The output equals ``expected_output_exact``."""
 
     fields = ("expected_output_exact",)
+    weakening: ClassVar[dict[str, Weakening]] = {"expected_output_exact": "single"}
 
     def score(self, data: CheckInput) -> Check | None:
         expected = data.case.expected_output_exact

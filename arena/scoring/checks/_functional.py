@@ -7,9 +7,11 @@ there): ``expected file missing: report.md``, ``expected file report.md lacks: '
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from arena.scoring._functional import score_files
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
+from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
 from arena.scoring.checks._contains import item_label
 
 
@@ -20,6 +22,7 @@ class FunctionalCheck(GoldenCheck):
     component = "functional"
     kind = "side_effect"
     fields = ("expected_files",)
+    weakening: ClassVar[dict[str, Weakening]] = {"expected_files": "items"}
 
     def score(self, data: CheckInput) -> Check | None:
         if data.result is None:

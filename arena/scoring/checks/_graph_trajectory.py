@@ -12,13 +12,13 @@ checked.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from arena.golden._graph_trajectory import without_start
 from arena.records.graph_path import NodePath, route_text
 from arena.records.graph_trajectory import graph_steps, strict_steps_match
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
+from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
 
 
 def score_graph_trajectory(path: NodePath, reference: list[list[str]]) -> Check:
@@ -54,6 +54,7 @@ class GraphTrajectoryCheck(GoldenCheck):
     component = "graph_trajectory"
     kind = "trajectory"
     fields = ("expected_graph_trajectory",)
+    weakening: ClassVar[dict[str, Weakening]] = {"expected_graph_trajectory": "single"}
 
     def score(self, data: CheckInput) -> Check | None:
         reference = data.case.expected_graph_trajectory

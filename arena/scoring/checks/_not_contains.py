@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from arena.scoring._textmatch import first_alternative
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
+from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
 
 
 def score_not_contains(output: str, items: Sequence[str]) -> Check:
@@ -23,6 +24,7 @@ class NotContainsCheck(GoldenCheck):
     """The output contains none of ``expected_output_not_contains``."""
 
     fields = ("expected_output_not_contains",)
+    weakening: ClassVar[dict[str, Weakening]] = {"expected_output_not_contains": "items"}
     guard = True
 
     def score(self, data: CheckInput) -> Check | None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 from arena.inputs.linear_regex import search as linear_search
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
+from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
 
 FLAGS = re.IGNORECASE | re.MULTILINE
 """How every expected regex is read (arena.inputs.linear_regex applies them on RE2)."""
@@ -44,6 +45,7 @@ class RegexCheck(GoldenCheck):
     """The output matches ``expected_output_regex``."""
 
     fields = ("expected_output_regex",)
+    weakening: ClassVar[dict[str, Weakening]] = {"expected_output_regex": "single"}
 
     def score(self, data: CheckInput) -> Check | None:
         pattern = data.case.expected_output_regex

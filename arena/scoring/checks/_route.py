@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.golden._route import DEFAULT_ROUTE_MATCH, ROUTE_FIELDS
 from arena.records.graph_path import NodePath, route_parents, route_text
 from arena.scoring._match import ToolCall, match_trajectory
 from arena.scoring._trajectory import FORBIDDEN_PENALTY, lcs_ratio
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
+from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
 
 if TYPE_CHECKING:
     from arena.golden._conversation import TurnExpect
@@ -146,6 +146,14 @@ class RouteCheck(GoldenCheck):
     component = "route"
     kind = "trajectory"
     fields = ROUTE_FIELDS
+    # the conversation too: its turns' route fields (removed with it, as the turns check says)
+    weakening: ClassVar[dict[str, Weakening]] = {
+        "expected_route": "items",
+        "route_match": "single",
+        "forbidden_nodes": "items",
+        "max_supersteps": "limit",
+        "conversation": "single",
+    }
 
     def applies(self, case: Any) -> bool:
         return bool(expectations(case))

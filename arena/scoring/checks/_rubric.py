@@ -6,8 +6,16 @@ combined score records why in ``details['rubric']``).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check, graded_check
+from arena.scoring.checks._base import (
+    CheckInput,
+    GoldenCheck,
+    Weakening,
+    golden_check,
+    graded_check,
+)
 
 
 @golden_check("rubric", "a free-text rubric graded by the --grader LLM", order=80)
@@ -17,6 +25,7 @@ class RubricCheck(GoldenCheck):
     component = "rubric"
     kind = "output"
     fields = ("rubric",)
+    weakening: ClassVar[dict[str, Weakening]] = {"rubric": "single"}
 
     def score(self, data: CheckInput) -> Check | None:
         grade = data.rubric

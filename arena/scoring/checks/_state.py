@@ -141,7 +141,10 @@ class StateCheck(GoldenCheck):
     kind = "side_effect"
     fields = ("expected_state", "state_may_change")
     # records allowed to change excuse a change: one added weakens the check
-    weakening: ClassVar[dict[str, Weakening]] = {"state_may_change": "allowance"}
+    weakening: ClassVar[dict[str, Weakening]] = {
+        "expected_state": "single",
+        "state_may_change": "allowance",
+    }
 
     def applies(self, case: GoldenCase) -> bool:
         """True when the case sets ``expected_state`` (``{}`` too: nothing may change) or

@@ -41,7 +41,19 @@ class TrajectoryCheck(GoldenCheck):
         "calls_match",
         "allow_extra_calls",
     )
-    weakening: ClassVar[dict[str, Weakening]] = {"calls_match": "none"}  # how, not what
+    weakening: ClassVar[dict[str, Weakening]] = {
+        "expected_tools": "items",
+        "expected_order": "items",
+        "expected_args": "mapping",
+        "forbidden_tools": "items",
+        "acceptable_tools": "allowance",
+        "max_steps": "limit",
+        "min_tool_calls": "floor",
+        "expected_tool_errors": "allowance",
+        "expected_calls": "items",
+        "calls_match": "none",  # how the calls match, not what they must be
+        "allow_extra_calls": "allowance",
+    }
 
     def applies(self, case: object) -> bool:
         return True

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.records.transcript import turn_steps
 from arena.scoring._required import call_failure, counts_as_call
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, golden_check
+from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
 from arena.scoring.checks._contains import score_contains
 from arena.scoring.checks._not_contains import score_not_contains
 from arena.scoring.checks._reasons import FailReason, FailureKind
@@ -124,6 +124,11 @@ class TurnsCheck(GoldenCheck):
     component = "turns"
     kind = "output"
     weight = 0.35
+    # fields it reads that are no reference outputs of its own (it has none)
+    weakening: ClassVar[dict[str, Weakening]] = {
+        "conversation": "single",
+        "expected_tool_errors": "allowance",
+    }
 
     def applies(self, case: Any) -> bool:
         conversation = getattr(case, "conversation", None)
