@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -218,3 +218,18 @@ def suite_only() -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="benchmarks-") as folder:
         (Path(folder) / "benchmarks").symlink_to(ROOT / "benchmarks", target_is_directory=True)
         yield Path(folder)
+
+
+def build_set_main(
+    doc: str | None, write: Callable[[Path, Path], int], set_name: str, argv: list[str] | None
+) -> int:
+    """The command of a script that builds a shipped human-preference set from a clone of its
+    source repository (``--repo``) into ``data/human-preference/SET_NAME`` (``--out``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument("--repo", type=Path, required=True)
+    parser.add_argument("--out", type=Path, default=ROOT / "data" / "human-preference" / set_name)
+    args = parser.parse_args(argv)
+    print(f"{write(args.repo, args.out)} pairs written to {args.out}")
+    return 0

@@ -17,11 +17,12 @@ pair as a battle-log row, read by ``arena agree``), ``held_out.json`` and ``SOUR
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import subprocess
 from pathlib import Path
+
+from benchmarks.common import build_set_main
 
 REPOSITORY = "https://github.com/princeton-nlp/LLMBar"
 #: (LLMBar path, id prefix, most characters of question + both outputs)
@@ -111,16 +112,7 @@ def write(repo: Path, out: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Build the set."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repo", type=Path, required=True)
-    parser.add_argument(
-        "--out",
-        type=Path,
-        default=Path(__file__).resolve().parents[1] / "data" / "human-preference" / "llmbar",
-    )
-    args = parser.parse_args(argv)
-    print(f"{write(args.repo, args.out)} pairs written to {args.out}")
-    return 0
+    return build_set_main(__doc__, write, "llmbar", argv)
 
 
 if __name__ == "__main__":

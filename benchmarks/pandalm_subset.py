@@ -27,12 +27,13 @@ every pair as a battle-log row, ``winner`` ``tie`` for a tie, read by ``arena ag
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import subprocess
 from collections import Counter
 from pathlib import Path
+
+from benchmarks.common import build_set_main
 
 REPOSITORY = "https://github.com/WeOpenML/PandaLM"
 PATH = "data/testset-v1.json"
@@ -163,16 +164,7 @@ def write(repo: Path, out: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Build the set."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repo", type=Path, required=True)
-    parser.add_argument(
-        "--out",
-        type=Path,
-        default=Path(__file__).resolve().parents[1] / "data" / "human-preference" / "pandalm",
-    )
-    args = parser.parse_args(argv)
-    print(f"{write(args.repo, args.out)} pairs written to {args.out}")
-    return 0
+    return build_set_main(__doc__, write, "pandalm", argv)
 
 
 if __name__ == "__main__":

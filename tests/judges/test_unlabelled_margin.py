@@ -26,6 +26,7 @@ from arena.trust._unlabelled import (
 from judges import JudgeSpec, PairRequest, Verdict, verdict_key
 from judges._battle import Battle
 from judges.modes import combine
+from tests.support.battles import battle
 
 pytestmark = pytest.mark.unit
 
@@ -57,20 +58,7 @@ def _battle(spec: JudgeSpec, p_ab: float, p_ba: float, i: int = 0) -> Battle:
     details = {"mode": "blend", "chosen_for": "open-ended"} if spec.mode == "auto" else None
     ab = Verdict(label="A>B", p_first=p_ab, judge=spec, details=details)
     ba = Verdict(label="B>A", p_first=p_ba, judge=spec, details=details)
-    return Battle(
-        run_id=1,
-        case_id=f"q{i}",
-        variant_a="x",
-        variant_b="y",
-        hash_a="h",
-        hash_b="g",
-        result_a_id=2 * i,
-        result_b_id=2 * i + 1,
-        winner="tie",
-        verdict_ab=ab,
-        verdict_ba=ba,
-        judge=spec,
-    )
+    return battle(i, spec, ab, ba, case_id=f"q{i}")
 
 
 def test_without_labels_the_default_judge_takes_the_margin_learned_with_ties() -> None:

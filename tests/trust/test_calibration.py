@@ -28,6 +28,7 @@ from judges import JudgeSpec
 from judges._orders import logit, sigmoid
 from judges._types import DEFAULT_TIE_MARGIN
 from tests.battles.test_judges import _answers
+from tests.support.battles import battle as make_battle
 
 pytestmark = pytest.mark.unit
 
@@ -240,22 +241,7 @@ def test_the_golden_margin_ties_only_verdicts_no_better_than_a_coin_on_decisive_
         marks[2 * i + 1] = GoldenMark(0.2, False) if decisive else GoldenMark(0.9, True)
         ab = Verdict(label="A>B", p_first=0.6 + gap, judge=spec)  # first slot: +0.1
         ba = Verdict(label="A>B", p_first=0.6 - gap, judge=spec)
-        battles.append(
-            Battle(
-                run_id=1,
-                case_id=f"C-{i}",
-                variant_a="x",
-                variant_b="y",
-                hash_a="h",
-                hash_b="g",
-                result_a_id=2 * i,
-                result_b_id=2 * i + 1,
-                winner="tie",
-                verdict_ab=ab,
-                verdict_ba=ba,
-                judge=spec,
-            )
-        )
+        battles.append(make_battle(i, spec, ab, ba))
     # No margin scores 8 + 1 - 3 = 6; 0.02 ties the four close ones and scores 8; 0.15 would
     # tie the clear ones too (0). The smallest margin with the best score is 0.02.
     assert golden_margin(battles, marks, "average") == 0.02

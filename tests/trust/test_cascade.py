@@ -14,6 +14,7 @@ from arena.trust._cascade import calibrate_cascade, cascade_health, route
 from arena.trust._selective import Labelled, PairId, calibrate
 from judges import JudgeSpec
 from judges._types import SelectiveSettings, Verdict
+from tests.support.battles import battle
 
 pytestmark = pytest.mark.unit
 
@@ -89,21 +90,9 @@ def test_a_stronger_second_judge_sends_fewer_pairs_to_people_with_the_guarantee_
 
 
 def _battle(i: int, judge: JudgeSpec, p_a: float) -> Battle:
-    return Battle(
-        run_id=1,
-        case_id=f"C-{i}",
-        variant_a="x",
-        variant_b="y",
-        hash_a="h",
-        hash_b="g",
-        result_a_id=2 * i,
-        result_b_id=2 * i + 1,
-        winner="model_a",
-        p_a=p_a,
-        judge=judge,
-        verdict_ab=Verdict(label="A>B", p_first=p_a, judge=judge),
-        verdict_ba=Verdict(label="A>B", p_first=1 - p_a, judge=judge),
-    )
+    ab = Verdict(label="A>B", p_first=p_a, judge=judge)
+    ba = Verdict(label="A>B", p_first=1 - p_a, judge=judge)
+    return battle(i, judge, ab, ba, winner="model_a", p_a=p_a)
 
 
 def _labels(scores_agree: list[tuple[float, bool]]) -> list[Labelled]:

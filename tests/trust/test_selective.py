@@ -4,6 +4,8 @@ self-preference and the gate make of it (scripted battles, no model)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from arena.battles import Battle
@@ -26,6 +28,7 @@ from arena.trust._selective_run import golden_labelled, selective_health, vote_l
 from arena.trust._self_preference import self_preference
 from judges import JudgeSpec
 from judges._types import SelectiveSettings, Verdict
+from tests.support.battles import battle
 
 pytestmark = pytest.mark.unit
 
@@ -39,23 +42,13 @@ def _verdict(p: float | None = None, label: str = "A>B") -> Verdict:
 
 
 def _battle(i: int, winner: str, p_a: float | None = None, **fields: object) -> Battle:
-    values: dict = dict(
-        run_id=1,
-        case_id=f"C-{i}",
-        variant_a="x",
-        variant_b="y",
-        hash_a="h",
-        hash_b="g",
-        result_a_id=2 * i,
-        result_b_id=2 * i + 1,
-        winner=winner,
-        p_a=p_a,
-        judge=JUDGE,
-        verdict_ab=_verdict(p_a),
-        verdict_ba=_verdict(None if p_a is None else 1 - p_a),
-    )
-    values.update(fields)
-    return Battle(**values)
+    values: dict[str, Any] = {
+        "judge": JUDGE,
+        "verdict_ab": _verdict(p_a),
+        "verdict_ba": _verdict(None if p_a is None else 1 - p_a),
+        **fields,
+    }
+    return battle(i, winner=winner, p_a=p_a, **values)
 
 
 @pytest.mark.parametrize(
