@@ -103,19 +103,37 @@ def _files(target: Path) -> Iterable[Path]:
             yield path
 
 
-def _imported_tops(path: Path) -> set[str]:
+_IMPORTS_BY_CONTENT: dict[str, frozenset[str]] = {}
+"""A file's imported names by the sha256 of its bytes: a file is parsed again only when its
+content changed (an edit is always seen; the same content is never parsed twice)."""
+MAX_REMEMBERED = 50_000
+
+
+def _imported_tops(path: Path) -> frozenset[str]:
     """Top-level names of the absolute imports in a Python file (unparsable: none)."""
+    source = path.read_bytes()
+    key = hashlib.sha256(source).hexdigest()
+    found = _IMPORTS_BY_CONTENT.get(key)
+    if found is None:
+        found = _parse_imports(source, path)
+        if len(_IMPORTS_BY_CONTENT) >= MAX_REMEMBERED:
+            _IMPORTS_BY_CONTENT.clear()
+        _IMPORTS_BY_CONTENT[key] = found
+    return found
+
+
+def _parse_imports(source: bytes, path: Path) -> frozenset[str]:
     try:
-        tree = ast.parse(path.read_bytes(), str(path))
+        tree = ast.parse(source, str(path))
     except (SyntaxError, ValueError):
-        return set()
+        return frozenset()
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module.split(".")[0])
-    return found
+    return frozenset(found)
 
 
 def package_files(module: str, *, follow_imports: bool = True) -> dict[str, str]:
@@ -143,6 +161,7 @@ def _walk(module: str, follow_imports: bool) -> Iterator[tuple[Path, Path, Path]
     file of the agent's code (:func:`package_files`)."""
     environment = _environment_roots()
     todo, seen = [module.split(".")[0]], set()
+    local: dict[str, bool] = {}  # imported name -> project-local, looked up once per walk
     count = 0
     while todo:
         top = todo.pop()
@@ -163,19 +182,25 @@ def _walk(module: str, follow_imports: bool) -> Iterator[tuple[Path, Path, Path]
                 )
             yield base, target, path
             if follow_imports and path.suffix == ".py":
-                todo.extend(_followed(_imported_tops(path) - seen, environment))
+                todo.extend(_followed(_imported_tops(path) - seen, environment, local))
 
 
-def _followed(names: Iterable[str], environment: Sequence[Path]) -> list[str]:
-    """The imported names that are project-local packages (not installed, not ours)."""
-    local = []
-    for name in sorted(names):
+def _followed(
+    names: Iterable[str], environment: Sequence[Path], known: dict[str, bool]
+) -> list[str]:
+    """The imported names that are project-local packages (not installed, not ours);
+    ``known`` remembers each name's answer for the rest of the walk."""
+    return [name for name in sorted(names) if _is_local(name, environment, known)]
+
+
+def _is_local(name: str, environment: Sequence[Path], known: dict[str, bool]) -> bool:
+    if name not in known:
         if name in ("arena", "judges") or name in sys.stdlib_module_names:
-            continue
-        found = _location(name)
-        if found is not None and not _installed(found[1], environment):
-            local.append(name)
-    return local
+            known[name] = False
+        else:
+            found = _location(name)
+            known[name] = found is not None and not _installed(found[1], environment)
+    return known[name]
 
 
 def builtin_agent_files() -> dict[str, str]:
