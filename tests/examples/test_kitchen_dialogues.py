@@ -64,7 +64,9 @@ def test_scripted_dialogues_run_store_rerun_free_and_show(user: User) -> None:
 
     shown = user.json("show", str(results[("baseline", "KD-1")]["id"]))
     assert shown["dialogue"]["turns"][2]["reply"] == "180 °C is 356 °F."
-    for result in run["results"]:
+    # The text of a conversation, for both variants and both cases (one rendering: the two
+    # other results would add processes, not code paths).
+    for result in (results[("baseline", "KD-1")], results[("small-model", "KD-2")]):
         text = user.arena("show", str(result["id"]))
         turns = len(result["dialogue"]["turns"])
         assert f"conversation: {turns} turn(s)" in text

@@ -10,11 +10,9 @@ import json
 import pytest
 
 from tests.examples.test_own_agent_example import User
-from tests.examples.test_own_agent_versions import _edit, gated
+from tests.examples.test_own_agent_versions import _edit
 
 pytestmark = pytest.mark.system
-
-__all__ = ["gated"]  # the fixture, used by name
 
 RAISES = (
     "    if servings_from <= 0",

@@ -4,25 +4,13 @@ file, so the gate reused the stored answers and passed ("resumed; results reused
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.examples.test_own_agent_example import EXAMPLE, User
+from tests.examples.test_own_agent_example import User
 
 pytestmark = pytest.mark.system
-
-
-@pytest.fixture
-def gated(tmp_path: Path) -> User:
-    """The example with its baseline saved and the gate passing once (a cached database)."""
-    user = User(tmp_path / "own-agent")
-    shutil.copytree(EXAMPLE, user.folder)
-    user.arena("run", "--variants", "variants/baseline.yaml", "--dataset", "golden/kitchen.json")
-    user.arena("baseline", "save", "baseline", "--export", "baselines/baseline.json")
-    assert user.json("gate")["passed"] is True
-    return user
 
 
 def _edit(folder: Path, relative: str, old: str, new: str) -> None:

@@ -1,7 +1,7 @@
 """A run interrupted anywhere is never left `running` with no way out (issue 36, finding 6):
 SIGTERM and errors mark it `interrupted`; one killed outright (SIGKILL) shows in `arena runs`
 with what to do, and `arena runs --mark-failed RUN` records it failed; the same `arena run`
-command resumes either (real subprocesses)."""
+command resumes either without redoing its finished results (real subprocesses)."""
 
 from __future__ import annotations
 
@@ -94,6 +94,7 @@ def test_a_killed_run_is_shown_and_can_be_marked_failed_then_resumed(
     assert _start_and_stop(db, args, env, signal.SIGKILL) == -signal.SIGKILL
     (run,) = Store(db).runs()
     assert run.status == "running"  # nothing could run on SIGKILL
+    before = {r.id: r.case_id for r in Store(db).results(run.id)}
     assert main(["runs", "--db", db]) == 0
     out = capsys.readouterr().out
     assert f"run(s) {run.id} not finished" in out
@@ -103,6 +104,10 @@ def test_a_killed_run_is_shown_and_can_be_marked_failed_then_resumed(
     assert Store(db).run(run.id).status == "failed"
     report = _resume(args, env)
     assert report["run_id"] == run.id and report["reused_results"] == run.results
+    results = report["results"]
+    assert isinstance(results, list)
+    ids = {r["id"]: r["case_id"] for r in results}
+    assert all(ids.get(rid) == case for rid, case in before.items())  # kept, not redone
     assert Store(db).run(run.id).status == "finished"
     assert main(["runs", "--mark-failed", str(run.id), "--db", db]) == 2
     assert "is finished, not interrupted" in capsys.readouterr().err
