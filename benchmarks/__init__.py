@@ -14,6 +14,7 @@ HERE = Path(__file__).resolve().parent
 
 #: The benchmarks: each measures something and prints its figures.
 BENCHMARKS = (
+    "agent_version_bench",
     "battle_log_bench",
     "bounded_work",
     "conversation_bench",
