@@ -43,10 +43,8 @@ from pydantic import BaseModel, Field
 from arena.curation._grow import case_query, normalize_query
 from arena.curation._lint_conversation import conversation_findings
 from arena.curation._lint_types import LintFinding, Severity
-from arena.curation._migrate import approximate_args_findings
 from arena.golden._models import GoldenCase, GoldenDataset, Tier
 from arena.golden._versioning import content_hash
-from arena.inputs.linear_regex import nested_quantifiers
 from arena.scoring.checks import golden_checks
 
 if TYPE_CHECKING:
@@ -141,9 +139,8 @@ def check_findings(dataset: GoldenDataset) -> list[LintFinding]:
 def static_findings(dataset: GoldenDataset) -> list[LintFinding]:
     """Findings that need no run: duplicates, small categories, references, content hash,
     nested quantifiers, approximate arguments, conversation rules, the checks' own rules."""
-    findings = duplicate_findings(dataset) + regex_findings(dataset)
-    findings += approximate_args_findings(dataset)
-    findings += conversation_findings(dataset) + check_findings(dataset)
+    findings = duplicate_findings(dataset) + conversation_findings(dataset)
+    findings += check_findings(dataset)
     counted: dict[str, list[str]] = {}
     pending: dict[str, int] = {}
     for case in dataset.test_cases:
@@ -189,26 +186,6 @@ def static_findings(dataset: GoldenDataset) -> list[LintFinding]:
                 "by hand are not versioned",
             )
         )
-    return findings
-
-
-def regex_findings(dataset: GoldenDataset) -> list[LintFinding]:
-    """One warning per case whose ``expected_output_regex`` nests quantifiers."""
-    findings = []
-    for case in dataset.test_cases:
-        nested = nested_quantifiers(case.expected_output_regex or "")
-        if nested:
-            findings.append(
-                LintFinding(
-                    rule="nested_quantifier",
-                    severity="warning",
-                    cases=[case.id],
-                    message=f"{case.id}: expected_output_regex nests quantifiers in "
-                    f"{', '.join(nested)}; on a backtracking engine such a "
-                    "pattern takes exponential time on a near miss (it runs on RE2 here, "
-                    "in linear time): tighten it, e.g. (\\w+\\s)*\\w+\\. for (\\w+\\s?)+\\.",
-                )
-            )
     return findings
 
 

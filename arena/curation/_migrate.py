@@ -26,20 +26,15 @@ the rewritten cases and the version lines.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from arena.curation._lint_types import LintFinding
-from arena.golden._matcher_syntax import show
-from arena.golden._models import GoldenDataset
+from arena.golden._matcher_syntax import is_id
 from arena.golden._versioning import read_raw, save_edit
 
-_ID = re.compile(r"^(?=\S*\d)(?=\S*[A-Za-z#])\S+$")
-"""An id-like value: no spaces, a digit, and a letter or ``#``."""
 _OLD_FIELDS = ("expected_tools", "expected_order", "expected_args")
 
 
@@ -55,11 +50,6 @@ class MigrationReport(BaseModel):
     migrated: list[str] = Field(default_factory=list)
     skipped: dict[str, str] = Field(default_factory=dict)
     written: bool = False
-
-
-def is_id(value: Any) -> bool:
-    """True for an id-like string (``#W2``, ``u-42``): exact, never a substring."""
-    return isinstance(value, str) and _ID.match(value) is not None
 
 
 def _value(value: Any, where: str) -> Any:
@@ -138,44 +128,3 @@ def migrate_dataset(path: str | Path, *, write: bool = True) -> MigrationReport:
         dataset = save_edit(path, raw, change)
         report.version, report.written = dataset.version, True
     return report
-
-
-def _loose(value: Any) -> str | None:
-    """Why an ``expected_args`` value can pass a wrong one, or None."""
-    if is_id(value):
-        return f"{show(value)} matches as a substring: {show(value + '-X')} passes"
-    if isinstance(value, list):
-        return f"{show(value)} matches as a subset: a list with one more item passes"
-    return None
-
-
-def approximate_args_findings(dataset: GoldenDataset) -> list[LintFinding]:
-    """One warning per case whose ``expected_args`` hold an id or a list: approximate
-    matching passes a wrong id (``#W2-X`` for ``#W2``) or a longer list, and when the tool is
-    in ``expected_tools`` (a minimum) a second call of it with another id passes too."""
-    findings: list[LintFinding] = []
-    for case in dataset.test_cases:
-        loose = [
-            f"{tool}.{name} {why}"
-            for tool, args in case.expected_args.items()
-            for name, value in args.items()
-            if (why := _loose(value)) is not None
-        ]
-        tools = sorted({item.split(".", 1)[0] for item in loose} & set(case.expected_tools))
-        if tools:
-            loose.append(
-                f"expected_tools is a minimum: another call of {', '.join(tools)} (another id) "
-                "passes unless the agent declares it side-effecting"
-            )
-        if loose:
-            findings.append(
-                LintFinding(
-                    rule="approximate_args",
-                    severity="warning",
-                    cases=[case.id],
-                    message=f"{case.id}: expected_args {'; '.join(loose)}. Write the calls "
-                    "as expected_calls (exact by default): `arena golden migrate` rewrites "
-                    "the cases it can",
-                )
-            )
-    return findings

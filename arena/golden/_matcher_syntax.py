@@ -102,3 +102,42 @@ def check_expected(value: Any, where: str = "value") -> None:
                 "{exact: {...}}"
             )
     _check_elements(value, where)
+
+
+_ID = re.compile(r"^(?=\S*\d)(?=\S*[A-Za-z#])\S+$")
+"""An id-like value: no spaces, a digit, and a letter or ``#``."""
+
+
+def is_id(value: Any) -> bool:
+    """True for an id-like string (``#W2``, ``u-42``): exact, never a substring."""
+    return isinstance(value, str) and _ID.match(value) is not None
+
+
+def _loose(value: Any) -> str | None:
+    """Why an ``expected_args`` value can pass a wrong one, or None."""
+    if is_id(value):
+        return f"{show(value)} matches as a substring: {show(value + '-X')} passes"
+    if isinstance(value, list):
+        return f"{show(value)} matches as a subset: a list with one more item passes"
+    return None
+
+
+def loose_args(
+    expected_args: Mapping[str, Mapping[str, Any]], expected_tools: list[str]
+) -> list[str]:
+    """Why a case's ``expected_args`` can pass a wrong call, one phrase each (empty: they
+    cannot): an id matches as a substring and a list as a subset, and when the tool is in
+    ``expected_tools`` (a minimum) a second call of it with another id passes too."""
+    loose = [
+        f"{tool}.{name} {why}"
+        for tool, args in expected_args.items()
+        for name, value in args.items()
+        if (why := _loose(value)) is not None
+    ]
+    tools = sorted({item.split(".", 1)[0] for item in loose} & set(expected_tools))
+    if tools:
+        loose.append(
+            f"expected_tools is a minimum: another call of {', '.join(tools)} (another id) "
+            "passes unless the agent declares it side-effecting"
+        )
+    return loose

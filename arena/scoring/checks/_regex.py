@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from arena.inputs.linear_regex import nested_quantifiers
 from arena.inputs.linear_regex import search as linear_search
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
+from arena.scoring.checks._base import (
+    CheckInput,
+    GoldenCheck,
+    LintNote,
+    Weakening,
+    golden_check,
+)
+
+if TYPE_CHECKING:
+    from arena.golden._models import GoldenCase
 
 FLAGS = re.IGNORECASE | re.MULTILINE
 """How every expected regex is read (arena.inputs.linear_regex applies them on RE2)."""
@@ -53,3 +63,18 @@ class RegexCheck(GoldenCheck):
 
     def hints(self, check: Check) -> list[str]:
         return ["output regex check failed"] if check.score < 1 else []
+
+    def lint(self, case: GoldenCase) -> list[LintNote]:
+        """``nested_quantifier``: the regex repeats a group holding a repeat."""
+        nested = nested_quantifiers(case.expected_output_regex or "")
+        if not nested:
+            return []
+        return [
+            LintNote(
+                rule="nested_quantifier",
+                message=f"expected_output_regex nests quantifiers in {', '.join(nested)}; on a "
+                "backtracking engine such a pattern takes exponential time on a near miss (it "
+                "runs on RE2 here, in linear time): tighten it, e.g. (\\w+\\s)*\\w+\\. for "
+                "(\\w+\\s?)+\\.",
+            )
+        ]

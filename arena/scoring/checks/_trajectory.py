@@ -11,11 +11,21 @@ there); this module holds what the check reads and the reasons it gives.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from arena.golden._matcher_syntax import loose_args
 from arena.scoring._tool_use import score_trajectory
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
+from arena.scoring.checks._base import (
+    CheckInput,
+    GoldenCheck,
+    LintNote,
+    Weakening,
+    golden_check,
+)
+
+if TYPE_CHECKING:
+    from arena.golden._models import GoldenCase
 
 
 @golden_check(
@@ -74,6 +84,19 @@ class TrajectoryCheck(GoldenCheck):
             fails.append(f"forbidden tool called: {', '.join(sorted(set(violations)))}")
         fails.extend(check.details.get("missed", []))
         return fails
+
+    def lint(self, case: GoldenCase) -> list[LintNote]:
+        """``approximate_args``: an ``expected_args`` value that passes a wrong call."""
+        loose = loose_args(case.expected_args, case.expected_tools)
+        if not loose:
+            return []
+        return [
+            LintNote(
+                rule="approximate_args",
+                message=f"expected_args {'; '.join(loose)}. Write the calls as expected_calls "
+                "(exact by default): `arena golden migrate` rewrites the cases it can",
+            )
+        ]
 
     def hints(self, check: Check) -> list[str]:
         details = check.details
