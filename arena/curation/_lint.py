@@ -23,10 +23,12 @@ simulator_errors    info     with runs: repeats whose simulated user failed were
                              the run rules (not a pass, not a failure of the case)
 =================== ======== ================================================================
 
-A golden check adds rules of its own (:meth:`arena.scoring.checks.GoldenCheck.lint`; none for
-the built-ins). Conversation cases have rules of their own
-(:mod:`arena.curation._lint_conversation`), and a conversation's "query" for duplicates is
-its input with its scripted turns or its simulated user's goal.
+The rules about a check's fields are that check's own
+(:meth:`arena.scoring.checks.GoldenCheck.lint`): ``nested_quantifier`` the regex check's,
+``approximate_args`` the trajectory check's, the conversation rules the turns check's
+(:mod:`arena.scoring.checks._turns_lint`); the linter asks every registered check. A
+conversation's "query" for duplicates is its input with its scripted turns or its simulated
+user's goal.
 """
 
 from __future__ import annotations
@@ -41,7 +43,6 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from arena.curation._grow import case_query, normalize_query
-from arena.curation._lint_conversation import conversation_findings
 from arena.curation._lint_types import LintFinding, Severity
 from arena.golden._models import GoldenCase, GoldenDataset, Tier
 from arena.golden._versioning import content_hash
@@ -139,8 +140,7 @@ def check_findings(dataset: GoldenDataset) -> list[LintFinding]:
 def static_findings(dataset: GoldenDataset) -> list[LintFinding]:
     """Findings that need no run: duplicates, small categories, references, content hash,
     nested quantifiers, approximate arguments, conversation rules, the checks' own rules."""
-    findings = duplicate_findings(dataset) + conversation_findings(dataset)
-    findings += check_findings(dataset)
+    findings = duplicate_findings(dataset) + check_findings(dataset)
     counted: dict[str, list[str]] = {}
     pending: dict[str, int] = {}
     for case in dataset.test_cases:

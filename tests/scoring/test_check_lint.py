@@ -48,3 +48,12 @@ def test_lint_reports_the_checks_notes_naming_the_case() -> None:
     assert found["nested_quantifier"].message.startswith("L-1: expected_output_regex nests")
     assert found["approximate_args"].cases == ["L-2"]
     assert found["approximate_args"].message.startswith("L-2: expected_args lookup.ids ")
+
+
+def test_the_turns_check_owns_the_conversation_rules() -> None:
+    never = {"contains": ["order"], "not_contains": ["order"]}
+    case = _case(conversation={"turns": [{"user": "4471", "when": never}]})
+    notes = GOLDEN_CHECKS.lookup("turns").lint(case)
+    assert [n.rule for n in notes] == ["when_never_matches"]
+    assert notes[0].message.startswith("the `when` of user turn 2 can never hold")
+    assert GOLDEN_CHECKS.lookup("turns").lint(_case()) == []

@@ -27,13 +27,21 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from arena.records.transcript import turn_steps
 from arena.scoring._required import call_failure, counts_as_call
 from arena.scoring._types import Check
-from arena.scoring.checks._base import CheckInput, GoldenCheck, Weakening, golden_check
+from arena.scoring.checks._base import (
+    CheckInput,
+    GoldenCheck,
+    LintNote,
+    Weakening,
+    golden_check,
+)
 from arena.scoring.checks._contains import score_contains
 from arena.scoring.checks._not_contains import score_not_contains
 from arena.scoring.checks._reasons import FailReason, FailureKind
+from arena.scoring.checks._turns_lint import conversation_notes
 
 if TYPE_CHECKING:
     from arena.golden._conversation import TurnExpect
+    from arena.golden._models import GoldenCase
     from arena.records.dialogue import DialogueTurn
     from arena.records.results import RunResult
 
@@ -133,6 +141,11 @@ class TurnsCheck(GoldenCheck):
     def applies(self, case: Any) -> bool:
         conversation = getattr(case, "conversation", None)
         return conversation is not None and any(scored(e) for e in conversation.expect)
+
+    def lint(self, case: GoldenCase) -> list[LintNote]:
+        """The conversation rules: a ``when`` that can never hold, a simulated user who lacks
+        a fact the case expects or knows the answer (:mod:`arena.scoring.checks._turns_lint`)."""
+        return conversation_notes(case)
 
     def score(self, data: CheckInput) -> Check | None:
         conversation = data.case.conversation

@@ -1,4 +1,4 @@
-"""Lint rules of conversation cases (see :mod:`arena.curation._lint` for the table).
+"""The conversation check's lint rules (:meth:`TurnsCheck.lint`; ``arena golden lint``).
 
 =========================== ======== ===========================================================
 rule                        severity what
@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import re
 
-from arena.curation._lint_types import LintFinding
 from arena.golden._calls import item_text
 from arena.golden._conversation import ContainsItem, Conversation, ReplyCheck, SimulatedUser
-from arena.golden._models import GoldenCase, GoldenDataset
+from arena.golden._models import GoldenCase
+from arena.scoring.checks._base import LintNote
 
 
 def _fold(text: str) -> str:
@@ -44,7 +44,7 @@ def _impossible(check: ReplyCheck, banned: list[str]) -> ContainsItem | None:
     return next((item for item in check.contains if _excluded(item, banned)), None)
 
 
-def when_findings(case: GoldenCase, conversation: Conversation) -> list[LintFinding]:
+def when_findings(case: GoldenCase, conversation: Conversation) -> list[LintNote]:
     """``when_never_matches`` for each scripted turn whose check cannot hold."""
     findings = []
     for position, scripted in enumerate(conversation.turns):
@@ -64,11 +64,10 @@ def when_findings(case: GoldenCase, conversation: Conversation) -> list[LintFind
         )
         then = "its otherwise is always sent" if scripted.otherwise else "the dialogue ends there"
         findings.append(
-            LintFinding(
+            LintNote(
                 rule="when_never_matches",
                 severity="warning",
-                cases=[case.id],
-                message=f"{case.id}: the `when` of user turn {turn} can never hold ({why}); {then}",
+                message=f"the `when` of user turn {turn} can never hold ({why}); {then}",
             )
         )
     return findings
@@ -83,7 +82,7 @@ def _values(expected_args: dict[str, dict[str, object]]) -> list[str]:
     ]
 
 
-def facts_findings(case: GoldenCase, user: SimulatedUser) -> list[LintFinding]:
+def facts_findings(case: GoldenCase, user: SimulatedUser) -> list[LintNote]:
     """``simulated_user_lacks_facts`` when an expected argument value is nowhere the
     simulated user could take it from."""
     known = _fold(" ".join([case.input, user.goal, user.persona, *user.facts.values()]))
@@ -91,11 +90,10 @@ def facts_findings(case: GoldenCase, user: SimulatedUser) -> list[LintFinding]:
     if not missing:
         return []
     return [
-        LintFinding(
+        LintNote(
             rule="simulated_user_lacks_facts",
             severity="warning",
-            cases=[case.id],
-            message=f"{case.id}: the simulated user cannot give {', '.join(map(repr, missing))} "
+            message=f"the simulated user cannot give {', '.join(map(repr, missing))} "
             "(expected_args): it is in neither the input, the goal, the persona nor the "
             "facts; add it to conversation.user.facts",
         )
@@ -134,7 +132,7 @@ def _calls(case: GoldenCase) -> list[tuple[str, str]]:
     ]
 
 
-def leak_findings(case: GoldenCase, conversation: Conversation) -> list[LintFinding]:
+def leak_findings(case: GoldenCase, conversation: Conversation) -> list[LintNote]:
     """``simulated_user_knows_answer`` for each private fact holding what the agent must
     produce: an expected output, a per-turn ``contains`` string or an expected call."""
     user = conversation.user
@@ -152,11 +150,10 @@ def leak_findings(case: GoldenCase, conversation: Conversation) -> list[LintFind
         ]
         if leaked:
             findings.append(
-                LintFinding(
+                LintNote(
                     rule="simulated_user_knows_answer",
                     severity="warning",
-                    cases=[case.id],
-                    message=f"{case.id}: the simulated user's fact {name!r} holds "
+                    message=f"the simulated user's fact {name!r} holds "
                     f"{'; '.join(leaked)}: the user could hand the agent the answer; keep "
                     "only what the user really knows in conversation.user.facts",
                 )
@@ -164,15 +161,13 @@ def leak_findings(case: GoldenCase, conversation: Conversation) -> list[LintFind
     return findings
 
 
-def conversation_findings(dataset: GoldenDataset) -> list[LintFinding]:
-    """Every conversation rule on every conversation case."""
-    findings: list[LintFinding] = []
-    for case in dataset.test_cases:
-        conversation = case.conversation
-        if conversation is None:
-            continue
-        findings += when_findings(case, conversation)
-        if conversation.user is not None:
-            findings += facts_findings(case, conversation.user)
-            findings += leak_findings(case, conversation)
-    return findings
+def conversation_notes(case: GoldenCase) -> list[LintNote]:
+    """Every conversation rule on one case (none for a single-turn case)."""
+    conversation = case.conversation
+    if conversation is None:
+        return []
+    notes = when_findings(case, conversation)
+    if conversation.user is not None:
+        notes += facts_findings(case, conversation.user)
+        notes += leak_findings(case, conversation)
+    return notes
