@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -125,21 +127,33 @@ def _dataset(user: str) -> str:
 class Team:
     """The team's repository, and `arena` run from it as its people would."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, init: bool = True) -> None:
         self.folder = folder
-        folder.mkdir()
+        self.home = folder.parent  # the repository, its database and its sandboxes
         ci = ("ARENA_", "GIT_", "GITHUB_", "CI_", "BUILDKITE_", "CIRCLE_")  # where a run came from
         self.env = {k: v for k, v in os.environ.items() if not k.startswith(ci)}
         self.env |= {
             "PYTHONPATH": str(REPO),  # agent-arena itself, not the team's package
-            "ARENA_SANDBOX_DIR": str(folder.parent / "sandboxes"),
-            "ARENA_DB_URL": f"sqlite:///{folder.parent / 'arena.db'}",
+            "ARENA_SANDBOX_DIR": str(self.home / "sandboxes"),
+            "ARENA_DB_URL": f"sqlite:///{self.home / 'arena.db'}",
             "GIT_AUTHOR_NAME": "team",
             "GIT_AUTHOR_EMAIL": "team@example.com",
             "GIT_COMMITTER_NAME": "team",
             "GIT_COMMITTER_EMAIL": "team@example.com",
         }
-        self.git("init", "-q", "-b", "main")
+        if init:
+            folder.mkdir()
+            self.git("init", "-q", "-b", "main")
+
+    def copy(self, home: Path) -> Team:
+        """This team copied into ``home``: the repository with its commits and branches, the
+        database and the sandboxes, nothing shared with this one (its env names the copies)."""
+        shutil.copytree(self.home, home, symlinks=True, dirs_exist_ok=True)
+        twin = Team(home / self.folder.relative_to(self.home), init=False)
+        twin.home = home  # the folder may be a project inside the repository
+        twin.env["ARENA_SANDBOX_DIR"] = str(home / "sandboxes")
+        twin.env["ARENA_DB_URL"] = f"sqlite:///{home / 'arena.db'}"
+        return twin
 
     def write(self, relative: str, text: str) -> None:
         path = self.folder / relative
@@ -181,7 +195,7 @@ class Team:
 
     def counts(self) -> tuple[int, int]:
         """Stored results and cached model replies."""
-        with sqlite3.connect(self.folder.parent / "arena.db") as db:
+        with sqlite3.connect(self.home / "arena.db") as db:
             results = db.execute("select count(*) from results").fetchone()[0]
             replies = db.execute("select count(*) from response_cache").fetchone()[0]
         return results, replies
@@ -204,10 +218,33 @@ def _baselined(tmp_path: Path, users: str) -> tuple[Team, str]:
     return team, first
 
 
+_BUILT: dict[str, tuple[Team, str]] = {}
+
+
+def built_once(
+    key: str, factory: pytest.TempPathFactory, build: Callable[[Path], tuple[Team, str]]
+) -> tuple[Team, str]:
+    """``build(folder)``'s team and commit, built the first time this test process asks for
+    ``key`` (a name for exactly that build) and kept unchanged after: a test works on its
+    own :meth:`Team.copy`. Each pytest-xdist worker builds its own."""
+    if key not in _BUILT:
+        _BUILT[key] = build(factory.mktemp("built"))
+    return _BUILT[key]
+
+
+def baselined_copy(factory: pytest.TempPathFactory, tmp_path: Path) -> tuple[Team, str]:
+    """A test's own copy (in ``tmp_path``) of ``_baselined(..., '{"u-7", "u-9"}')``, which
+    the test process builds once: commit 1 and its baseline saved, on branch main."""
+    team, first = built_once(
+        "baselined u-7 u-9", factory, lambda folder: _baselined(folder, '{"u-7", "u-9"}')
+    )
+    return team.copy(tmp_path), first
+
+
 @pytest.fixture
-def team(tmp_path: Path) -> tuple[Team, str]:
+def team(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> tuple[Team, str]:
     """Commit 1 with its baseline saved; commit 2: u-9 dropped from the code, HD-1 edited."""
-    team, first = _baselined(tmp_path, '{"u-7", "u-9"}')
+    team, first = baselined_copy(tmp_path_factory, tmp_path)
     saved = json.loads((team.folder / "baselines" / "baseline.json").read_text())
     assert saved["provenance"]["commit"] == first
     team.git("checkout", "-q", "-b", "feature")  # the pull request's branch
@@ -297,10 +334,12 @@ def test_in_ci_a_squashed_baseline_commit_falls_back_to_the_merge_base(
     assert regression["rerun_cases"] == ["HD-1"] and regression["broken_cases"] == ["HD-1"]
 
 
-def test_a_tool_the_pull_request_adds_still_gets_a_baseline_side(tmp_path: Path) -> None:
+def test_a_tool_the_pull_request_adds_still_gets_a_baseline_side(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
     """Commit 2 adds a tool and a case that needs it: the baseline's code (commit 1) lacks the
     tool, yet its side runs (and fails the new case) instead of being refused as bad input."""
-    team, first = _baselined(tmp_path, '{"u-7"}')
+    team, first = baselined_copy(tmp_path_factory, tmp_path)
     team.git("checkout", "-q", "-b", "feature")
     unlock = '''
 
@@ -309,7 +348,7 @@ def unlock_account(user_id: str) -> str:
     """Unlock a user's account."""
     return f"account of {user_id} unlocked"
 '''
-    team.write("helpdesk/tools.py", TOOLS.format(USERS='{"u-7"}') + unlock)
+    team.write("helpdesk/tools.py", TOOLS.format(USERS='{"u-7", "u-9"}') + unlock)
     team.write(
         "helpdesk/agent.py",
         AGENT.replace("import reset_password", "import reset_password, unlock_account").replace(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.gate.test_changed_case_git import AGENT, SCRIPTS, TOOLS, Team, _dataset
+from tests.gate.test_changed_case_git import AGENT, SCRIPTS, TOOLS, Team, _dataset, built_once
 
 pytestmark = pytest.mark.system
 
@@ -48,9 +48,15 @@ def _golden(**hd1: object) -> str:
 
 
 @pytest.fixture
-def team(tmp_path: Path) -> Team:
+def team(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Team:
+    """A test's own copy of :func:`_baselined` (built once by the test process)."""
+    built, _ = built_once("dropped names", tmp_path_factory, _baselined)
+    return built.copy(tmp_path)
+
+
+def _baselined(folder: Path) -> tuple[Team, str]:
     """Commit 1: the agent with unlock_account, HD-1 routed through ``tools``; baseline saved."""
-    team = Team(tmp_path / "helpdesk-repo")
+    team = Team(folder / "helpdesk-repo")
     team.write("helpdesk/__init__.py", "")
     team.write("helpdesk/agent.py", WITH_UNLOCK)
     team.write("helpdesk/tools.py", TOOLS.format(USERS='{"u-7"}') + UNLOCK)
@@ -66,8 +72,7 @@ def team(tmp_path: Path) -> Team:
     team.commit("helpdesk agent")
     team.arena("run", "--variants", "variants/helpdesk.yaml", "--dataset", "golden.json")
     team.arena("baseline", "save", "helpdesk", "--export", "baselines/baseline.json")
-    team.commit("baseline")
-    return team
+    return team, team.commit("baseline")
 
 
 VARIANT_REST = """agent: helpdesk.agent:build

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.gate.test_changed_case_git import TOOLS, Team, _baselined, _dataset
+from tests.gate.test_changed_case_git import TOOLS, Team, _dataset, baselined_copy
 
 pytestmark = pytest.mark.system
 
@@ -37,9 +37,9 @@ def _edit_hd1(team: Team, **changes: object) -> None:
     team.write("golden.json", json.dumps(dataset))
 
 
-def _weakened(tmp_path: Path) -> Team:
+def _weakened(factory: pytest.TempPathFactory, tmp_path: Path) -> Team:
     """Commit 2: reset_password raises on every call, and HD-1 now lets its call fail."""
-    team, _ = _baselined(tmp_path, '{"u-7", "u-9"}')
+    team, _ = baselined_copy(factory, tmp_path)
     team.git("checkout", "-q", "-b", "feature")
     team.write("helpdesk/tools.py", BROKEN_TOOLS.format(USERS='{"u-7", "u-9"}'))
     _edit_hd1(
@@ -53,9 +53,9 @@ def _weakened(tmp_path: Path) -> Team:
 
 
 def test_a_critical_case_weakened_beside_a_broken_tool_blocks_until_a_new_baseline(
-    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:
-    team = _weakened(tmp_path)
+    team = _weakened(tmp_path_factory, tmp_path)
     (tmp_path / "arena.db").unlink()  # a fresh database, as in CI: the commit holds HD-1's text
     doc, md = team.gate(code=1)
     regression = doc["regression"]
@@ -86,8 +86,10 @@ def test_a_critical_case_weakened_beside_a_broken_tool_blocks_until_a_new_baseli
     assert accepted["regression"]["previous_outcomes"] == {}
 
 
-def test_an_honest_edit_passed_in_both_versions_passes(tmp_path: Path) -> None:
-    team, _ = _baselined(tmp_path, '{"u-7", "u-9"}')
+def test_an_honest_edit_passed_in_both_versions_passes(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    team, _ = baselined_copy(tmp_path_factory, tmp_path)
     team.git("checkout", "-q", "-b", "feature")
     _edit_hd1(team, input="Please reset the password of u-7, thanks.")
     team.commit("HD-1 reworded")
@@ -99,9 +101,9 @@ def test_an_honest_edit_passed_in_both_versions_passes(tmp_path: Path) -> None:
 
 
 def test_a_weakened_critical_case_is_named_even_when_the_candidate_passes(
-    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:
-    team, _ = _baselined(tmp_path, '{"u-7", "u-9"}')
+    team, _ = baselined_copy(tmp_path_factory, tmp_path)
     team.git("checkout", "-q", "-b", "feature")
     _edit_hd1(team, expected_output_contains=None)
     team.commit("HD-1 no longer checks the answer")

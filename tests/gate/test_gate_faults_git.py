@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.gate.test_changed_case_git import TOOLS, _baselined, _dataset
+from tests.gate.test_changed_case_git import TOOLS, _dataset, baselined_copy
 
 pytestmark = pytest.mark.system
 
 
 @pytest.mark.parametrize("commit", ["HEAD", "main", "HEAD~1", "abc12"])
-def test_a_commit_that_is_not_a_hash_is_refused(tmp_path: Path, commit: str) -> None:
-    team, _ = _baselined(tmp_path, '{"u-7", "u-9"}')
+def test_a_commit_that_is_not_a_hash_is_refused(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, commit: str
+) -> None:
+    team, _ = baselined_copy(tmp_path_factory, tmp_path)
     file = team.folder / "baselines" / "baseline.json"
     saved = json.loads(file.read_text())
     saved["provenance"]["commit"] = commit
@@ -32,8 +34,10 @@ def test_a_commit_that_is_not_a_hash_is_refused(tmp_path: Path, commit: str) -> 
     )
 
 
-def test_a_project_moved_since_the_baseline_is_exit_2_saying_what_to_do(tmp_path: Path) -> None:
-    team, first = _baselined(tmp_path, '{"u-7", "u-9"}')
+def test_a_project_moved_since_the_baseline_is_exit_2_saying_what_to_do(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    team, first = baselined_copy(tmp_path_factory, tmp_path)
     team.git("checkout", "-q", "-b", "feature")
     team.write("helpdesk/tools.py", TOOLS.format(USERS='{"u-7"}'))
     team.write("golden.json", _dataset("u-9"))  # HD-1 changed: the baseline's side must run

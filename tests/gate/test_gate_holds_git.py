@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.gate.test_changed_case_git import AGENT, CONFIG, TOOLS, VARIANT, Team
+from tests.gate.test_changed_case_git import AGENT, CONFIG, TOOLS, VARIANT, Team, built_once
 
 pytestmark = pytest.mark.system
 
@@ -78,7 +78,21 @@ def dataset(reset: str = "u-7", hd2: str | None = "critical", turn_user: str = "
     )
 
 
-def repository(folder: Path, config: str = CONFIG, scripts: str = SCRIPTS) -> tuple[Team, str]:
+def repository(
+    factory: pytest.TempPathFactory, tmp_path: Path, config: str = CONFIG, scripts: str = SCRIPTS
+) -> tuple[Team, str]:
+    """A test's own copy (in ``tmp_path``) of the team's repository at commit 1, the baseline
+    saved there, on a feature branch; the test process builds each ``config`` and ``scripts``
+    once."""
+    team, first = built_once(
+        f"holds\n{config}\n{scripts}",
+        factory,
+        lambda folder: _repository(folder / "repo", config, scripts),
+    )
+    return team.copy(tmp_path), first
+
+
+def _repository(folder: Path, config: str, scripts: str) -> tuple[Team, str]:
     """The team's repository at commit 1, the baseline saved there, on a feature branch."""
     team = Team(folder)
     team.write("helpdesk/__init__.py", "")
@@ -101,8 +115,10 @@ def reasons(doc: dict[str, Any], rule: str) -> dict[str, dict[str, Any]]:
     return {r["case_id"]: r for r in doc["regression"]["reasons"] if r["rule"] == rule}
 
 
-def test_an_edited_critical_case_both_sides_fail_blocks(tmp_path: Path) -> None:
-    team, first = repository(tmp_path / "repo")
+def test_an_edited_critical_case_both_sides_fail_blocks(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    team, first = repository(tmp_path_factory, tmp_path)
     team.write("golden.json", dataset(reset="u-8", turn_user="u-8"))  # u-8 is no user
     team.commit("HD-1 and HD-3's second turn ask about u-8")
     doc, md = team.gate(code=1)
@@ -127,9 +143,10 @@ def test_an_edited_critical_case_both_sides_fail_blocks(tmp_path: Path) -> None:
 
 
 def test_a_critical_case_removed_blocks_until_the_baseline_is_saved_again(
+    tmp_path_factory: pytest.TempPathFactory,
     tmp_path: Path,
 ) -> None:
-    team, _ = repository(tmp_path / "repo")
+    team, _ = repository(tmp_path_factory, tmp_path)
     team.write("golden.json", dataset(hd2=None))
     team.commit("HD-2 removed")
     doc, md = team.gate(code=1)
@@ -152,8 +169,10 @@ def test_a_critical_case_removed_blocks_until_the_baseline_is_saved_again(
     assert again["regression"]["tier_changes"] == {}
 
 
-def test_a_critical_case_demoted_and_broken_blocks(tmp_path: Path) -> None:
-    team, _ = repository(tmp_path / "repo")
+def test_a_critical_case_demoted_and_broken_blocks(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    team, _ = repository(tmp_path_factory, tmp_path)
     team.write("golden.json", dataset(hd2="standard"))
     team.write("fake_models.yaml", SCRIPTS.replace("9 to 5", "10 to 6"))  # HD-2 now fails
     team.commit("HD-2 demoted to standard; the model's hours changed")
@@ -169,8 +188,10 @@ def test_a_critical_case_demoted_and_broken_blocks(tmp_path: Path) -> None:
 CONFIG_NO_BLOCK = CONFIG + "rules: {block: []}\nabsolute: {min_critical_pass_rate: 0}\n"
 
 
-def test_a_gate_with_no_blocking_rule_says_what_it_let_pass(tmp_path: Path) -> None:
-    team, _ = repository(tmp_path / "repo", CONFIG_NO_BLOCK)
+def test_a_gate_with_no_blocking_rule_says_what_it_let_pass(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    team, _ = repository(tmp_path_factory, tmp_path, CONFIG_NO_BLOCK)
     team.write("helpdesk/tools.py", TOOLS.format(USERS="set()"))  # u-7 is gone: HD-1 breaks
     team.commit("no users")
     done = team.call("gate")
@@ -189,8 +210,10 @@ def test_a_gate_with_no_blocking_rule_says_what_it_let_pass(tmp_path: Path) -> N
     assert md.startswith("## ⚠️ arena gate passed (no rule blocks: ")
 
 
-def test_why_a_conversation_broke_quotes_its_turns(tmp_path: Path) -> None:
-    team, _ = repository(tmp_path / "repo")
+def test_why_a_conversation_broke_quotes_its_turns(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    team, _ = repository(tmp_path_factory, tmp_path)
     team.write("helpdesk/tools.py", TOOLS.format(USERS="set()"))  # every reset now raises
     team.commit("no users")
     doc, md = team.gate(code=1)
@@ -264,12 +287,12 @@ LOG_IN = '    - when: [log in]\n      replies: ["{reply}"]\n'
 
 @pytest.mark.parametrize("wanted", ["Done", "Completed"])
 def test_a_simulator_error_on_the_baseline_side_is_missing_evidence(
-    tmp_path: Path, wanted: str
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, wanted: str
 ) -> None:
     # commit 1's model greets instead of asking: its simulated user breaks role (role error)
     before = SCRIPTS.replace("  helpdesk:\n", "  helpdesk:\n" + LOG_IN.format(reply="Hello there."))
     config = CONFIG.replace("tier: all}", "tier: all, user_model: 'fake:helpdesk-user'}")
-    team, first = repository(tmp_path / "repo", config, before + USER_SCRIPTS)
+    team, first = repository(tmp_path_factory, tmp_path, config, before + USER_SCRIPTS)
     after = SCRIPTS.replace(
         "  helpdesk:\n", "  helpdesk:\n" + LOG_IN.format(reply="What is your user id?")
     )

@@ -19,14 +19,23 @@ from tests.gate.test_changed_case_git import (
     VARIANT,
     Team,
     _dataset,
+    built_once,
 )
 
 pytestmark = pytest.mark.system
 
 
-def _in_proj(tmp_path: Path) -> tuple[Team, Path, str]:
+def _in_proj(factory: pytest.TempPathFactory, tmp_path: Path) -> tuple[Team, Path, str]:
+    """A test's own copy of :func:`_build` (built once by the test process), its repository's
+    folder, and its first commit."""
+    built, first = built_once("renamed project", factory, _build)
+    team = built.copy(tmp_path)
+    return team, team.folder.parent, first
+
+
+def _build(folder: Path) -> tuple[Team, str]:
     """A repository whose project is its folder proj/, with a baseline saved and committed."""
-    team = Team(tmp_path / "monorepo")
+    team = Team(folder / "monorepo")
     top = team.folder
     team.folder = top / "proj"  # the project is one folder of the repository
     team.write("helpdesk/__init__.py", "")
@@ -40,7 +49,7 @@ def _in_proj(tmp_path: Path) -> tuple[Team, Path, str]:
     team.arena("run", "--variants", "variants/helpdesk.yaml", "--dataset", "golden.json")
     team.arena("baseline", "save", "helpdesk", "--export", "baselines/baseline.json")
     team.commit("baseline")
-    return team, top, first
+    return team, first
 
 
 def _rename(team: Team, top: Path) -> None:
@@ -51,8 +60,10 @@ def _rename(team: Team, top: Path) -> None:
     team.commit("proj/ renamed app/; HD-1 asks about u-9")
 
 
-def test_a_renamed_project_folder_is_exit_2_saying_what_to_do(tmp_path: Path) -> None:
-    team, top, first = _in_proj(tmp_path)
+def test_a_renamed_project_folder_is_exit_2_saying_what_to_do(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    team, top, first = _in_proj(tmp_path_factory, tmp_path)
     _rename(team, top)
     done = team.call("gate", "--json")
     assert done.returncode == 2, (done.stdout[-2000:], done.stderr[-2000:])
@@ -70,12 +81,12 @@ def test_a_renamed_project_folder_is_exit_2_saying_what_to_do(tmp_path: Path) ->
 
 
 def test_without_a_recorded_commit_the_merge_base_side_falls_back_as_before(
-    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:
     """A baseline that records no commit says nothing of where the project was: its side runs
     the CI merge base, and a project not there is a side that could not run (the gate's
     documented fallback, ``critical_failing``), not bad input."""
-    team, top, _ = _in_proj(tmp_path)
+    team, top, _ = _in_proj(tmp_path_factory, tmp_path)
     file = team.folder / "baselines" / "baseline.json"
     saved = json.loads(file.read_text())
     del saved["provenance"]["commit"]
