@@ -30,11 +30,11 @@ def _counts(counts: dict[str, int]) -> dict[str, int]:
     return {k: v for k, v in counts.items() if not k.startswith("warning")}
 
 
-def test_with_the_langsmith_plugin_off_or_unconfigured(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path)
-    _, counts, out = run_pytest(repo, *FLAGS, "-p", "no:langsmith_plugin")
-    assert _counts(counts) == OUTCOME, out
-    _, counts, out = run_pytest(repo, *FLAGS)
+def test_with_the_langsmith_plugin_unconfigured(tmp_path: Path) -> None:
+    """The same outcome as with LangSmith's plugin off (every test of test_plugin.py runs
+    with ``-p no:langsmith_plugin``; test_each_case_is_a_test_named_by_its_id_under_the_gates_rules
+    checks these counts there)."""
+    _, counts, out = run_pytest(make_repo(tmp_path), *FLAGS)
     assert _counts(counts) == OUTCOME, out
 
 

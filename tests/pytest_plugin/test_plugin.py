@@ -4,6 +4,7 @@ the gate's per-case rules as pass/fail/xfail, stored and cached like ``arena run
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -35,9 +36,24 @@ def test_without_arena_the_plugin_adds_nothing(tmp_path: Path) -> None:
     assert "agent-arena" not in out and not (repo / "arena.db").exists()
 
 
-def test_each_case_is_a_test_named_by_its_id_under_the_gates_rules(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path)
-    code, counts, out = run_pytest(repo, *FLAGS)
+@pytest.fixture(scope="module")
+def first_session(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, int, dict[str, int], str]:
+    """One ``pytest --arena`` session on a new repository (its folder, exit code, counts and
+    output), read by several tests; a test that runs more in it works on a copy."""
+    repo = make_repo(tmp_path_factory.mktemp("first"))
+    return (repo, *run_pytest(repo, *FLAGS))
+
+
+def _copy(repo: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(repo, tmp_path / "team-repo"))
+
+
+def test_each_case_is_a_test_named_by_its_id_under_the_gates_rules(
+    first_session: tuple[Path, int, dict[str, int], str],
+) -> None:
+    repo, code, counts, out = first_session
     assert code == 1, out
     # OK-1 and STD-1 pass (STD-1 fails its check: a standard case only warns), the team's
     # own unit test passes, FAIL-1 (critical) fails, PEND-1 is xfail.
@@ -53,22 +69,25 @@ def test_each_case_is_a_test_named_by_its_id_under_the_gates_rules(tmp_path: Pat
     assert (runs, results) == (1, 4)
 
 
-def test_a_second_session_makes_no_model_call(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path)
-    _, _, first = run_pytest(repo, *FLAGS)
+def test_a_second_session_makes_no_model_call(
+    first_session: tuple[Path, int, dict[str, int], str], tmp_path: Path
+) -> None:
+    repo, _, _, first = first_session
+    repo = _copy(repo, tmp_path)
     assert "4 model call(s) sent" in first, first
     code, counts, second = run_pytest(repo, *FLAGS)
     assert code == 1 and counts["failed"] == 1, second
     assert "0 model call(s) sent" in second, second
 
 
-def test_arena_run_reuses_the_sessions_results(tmp_path: Path) -> None:
+def test_arena_run_reuses_the_sessions_results(
+    first_session: tuple[Path, int, dict[str, int], str], tmp_path: Path
+) -> None:
     """The run the plugin fills is the run `arena run` makes: either reuses the other's."""
     import subprocess
     import sys
 
-    repo = make_repo(tmp_path)
-    run_pytest(repo, *FLAGS)
+    repo = _copy(first_session[0], tmp_path)
     proc = subprocess.run(
         [
             sys.executable,

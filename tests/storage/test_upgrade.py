@@ -37,9 +37,29 @@ def _project(tmp_path: Path, commit: str) -> User:
     return User(folder)
 
 
-@pytest.mark.parametrize("commit", OLD_COMMITS)
-def test_every_command_runs_on_an_upgraded_database(tmp_path: Path, commit: str) -> None:
-    user = _project(tmp_path, commit)
+@pytest.fixture(scope="module")
+def upgraded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project on the oldest fixture database, upgraded once by ``arena db upgrade``
+    (each test works on a copy of it, see :func:`_upgraded_copy`)."""
+    user = _project(tmp_path_factory.mktemp("upgraded"), OLD_COMMITS[0])
+    user.arena("db", "upgrade")
+    return user.folder
+
+
+def _upgraded_copy(upgraded: Path, tmp_path: Path) -> User:
+    folder = tmp_path / "own-agent"
+    shutil.copytree(upgraded, folder)
+    return User(folder)
+
+
+def test_every_command_runs_on_an_upgraded_database(tmp_path: Path) -> None:
+    """On the oldest fixture database (9c40ccf). The other (ce8052d) holds the same rows in the
+    same table definitions plus an empty ``dialogues`` table this one lacks, so this upgrade
+    does all that one does and more; after either upgrade the schema is today's and every row
+    is kept (test_migrations.py::test_a_database_of_an_older_commit_upgrades_keeping_every_row,
+    both databases), and the CLI's upgrade of ce8052d's is checked by
+    test_history_never_compares_an_older_rules_grade_as_equal."""
+    user = _project(tmp_path, OLD_COMMITS[0])
     user.arena("runs", code=2)  # reads only: says to upgrade
     assert "upgraded to schema revision" in user.arena("db", "upgrade")
     assert "finished" in user.arena("runs")
@@ -83,7 +103,7 @@ def test_history_never_compares_an_older_rules_grade_as_equal(tmp_path: Path) ->
     history re-scores run 1 from its stored result: K-3 fails in every run, it did not start
     failing in run 2."""
     user = _project(tmp_path, OLD_COMMITS[1])
-    user.arena("db", "upgrade")
+    assert "upgraded to schema revision" in user.arena("db", "upgrade")
     _grade_passed_by_older_rules(user.folder / "arena.db", "small-model", "K-3")
     user.arena(
         "run",
@@ -102,13 +122,12 @@ def test_history_never_compares_an_older_rules_grade_as_equal(tmp_path: Path) ->
 
 
 def test_a_baseline_graded_by_older_rules_is_regraded_before_the_gate_compares(
-    tmp_path: Path,
+    upgraded: Path, tmp_path: Path
 ) -> None:
     """A baseline file saved from run 1 by the older code says small-model passed K-3 (its
     rules did); the candidate is the same variant. The gate re-grades the baseline's side from
     run 1's stored results, so K-3 is not 'broken', and it says so."""
-    user = _project(tmp_path, OLD_COMMITS[0])
-    user.arena("db", "upgrade")
+    user = _upgraded_copy(upgraded, tmp_path)
     conn = sqlite3.connect(user.folder / "arena.db")
     (digest,) = conn.execute(
         "SELECT DISTINCT variant_hash FROM results WHERE variant = 'small-model'"
@@ -130,12 +149,13 @@ def test_a_baseline_graded_by_older_rules_is_regraded_before_the_gate_compares(
     assert "K-3: 1/1 -> 0/1" not in gate and "re-graded from its stored results" in gate
 
 
-def test_judging_again_under_a_changed_identity_says_what_it_replaced(tmp_path: Path) -> None:
+def test_judging_again_under_a_changed_identity_says_what_it_replaced(
+    upgraded: Path, tmp_path: Path
+) -> None:
     """The older commit's judge prompts differ from today's: judging the upgraded run again
     asks some pairs anew under the same judge key, and says how many verdicts it replaced; a
     second judging is served from the cache and replaces nothing."""
-    user = _project(tmp_path, OLD_COMMITS[0])
-    user.arena("db", "upgrade")
+    user = _upgraded_copy(upgraded, tmp_path)
     argv = ["--fake-scripts", "fake_models.yaml", "judge", "--judge", JUDGE]
     done = subprocess.run(
         [sys.executable, "-m", "arena.cli", *argv],
