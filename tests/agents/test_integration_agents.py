@@ -51,7 +51,7 @@ def test_supervisor_routes_sub_agents_with_real_model(
     local_db_url: str, golden_path: Path, variants_dir: Path
 ) -> None:
     store = Store(local_db_url)
-    report = _run(store, golden_path, variants_dir, "supervisor", "MS-001")
+    report = _run(store, golden_path, variants_dir, "supervisor", "HP-001")
     (result,) = report.results
     assert result.error is None, result.error
     assert result.output.strip()
