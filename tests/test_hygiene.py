@@ -49,14 +49,19 @@ def test_api_keys_never_reach_the_database(tmp_path: Path, monkeypatch: pytest.M
     assert SECRET not in report.model_dump_json()
 
 
+def _fresh_interpreter(code: str) -> str:
+    """What ``code`` prints in a new Python process (nothing imported before it)."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
 def test_import_arena_is_light() -> None:
     code = (
         "import sys, arena; heavy = [m for m in ('langchain_core', 'langgraph', 'sqlalchemy', "
         "'numpy', 'scipy', 'streamlit') if m in sys.modules]; print(heavy)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    out = _fresh_interpreter(code)
     assert out == "[]"
 
 
@@ -68,9 +73,7 @@ def test_the_commands_load_scipy_stats_only_when_they_use_it() -> None:
         "import sys, arena.gate._pipeline, arena.runner, arena.battles, arena.trust, "
         "arena.sequential, arena.compare._compare; print('scipy.stats' in sys.modules)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    out = _fresh_interpreter(code)
     assert out == "False"
 
 
