@@ -22,6 +22,19 @@ UNIT_CPU_BUDGET_S = 0.5
 _SPEED = ("unit", "system")
 _slow_units: dict[str, float] = {}
 
+# Collection writes the bytecode of what it imports (the checkout's packages, and pytest's
+# rewrite of each test module) even where PYTHONDONTWRITEBYTECODE is set, as on CI's image: the
+# arena commands, workers and nested sessions the tests start then read it instead of compiling
+# it again, each. The tests themselves write none: a test that edits a file of its own in place
+# within one second (same size) must never run a stale cached copy of it.
+_DONT_WRITE_BYTECODE = sys.dont_write_bytecode
+sys.dont_write_bytecode = False
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """After collection: bytecode is written again only as the environment says."""
+    sys.dont_write_bytecode = _DONT_WRITE_BYTECODE
+
 
 def _closest_speed_wins(item: pytest.Item) -> None:
     """Hide inherited ``unit``/``system`` markers from ``item`` when it carries the other one

@@ -112,3 +112,11 @@ def test_a_timed_assertion_is_found(source: str) -> None:
 )
 def test_a_hang_guard_is_no_timed_assertion(source: str) -> None:
     assert timed_assertions(source) == []
+
+
+def test_collection_wrote_the_bytecode_the_tests_do_not() -> None:
+    # tests/conftest.py: the rewritten test modules are cached for the processes the tests
+    # start, and the tests themselves write bytecode only as the environment says
+    assert sys.dont_write_bytecode == bool(sys.flags.dont_write_bytecode)
+    cached = f"{Path(__file__).stem}.{sys.implementation.cache_tag}-pytest-{pytest.__version__}.pyc"
+    assert (Path(__file__).parent / "__pycache__" / cached).is_file()
