@@ -15,6 +15,7 @@ the releases that created or upgraded it (``schema_releases``). When a :class:`S
 
 from __future__ import annotations
 
+import re
 import sys
 from datetime import UTC, datetime
 from functools import cache
@@ -22,7 +23,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import Connection, Engine, create_engine, insert, inspect, select, text
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    create_engine,
+    insert,
+    inspect,
+    select,
+    text,
+)
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
@@ -113,16 +127,46 @@ def _scripts() -> ScriptDirectory:
     return ScriptDirectory.from_config(alembic_config())
 
 
+_REVISION = re.compile(r"""^revision\s*=\s*["']([\w.-]+)["']\s*$""", re.M)
+_DOWN_REVISION = re.compile(r"""^down_revision\s*=\s*(?:["']([\w.-]+)["']|None)\s*$""", re.M)
+
+
+@cache
+def _revision_chain() -> dict[str, str | None] | None:
+    """Each revision and the one it revises, read from the ``revision`` and ``down_revision``
+    lines of the files in ``migrations/versions``; None when a file says more than such a line
+    can (a merge, a branch), and then Alembic reads them. Every command checks its database's
+    revision: two lines a file spare it Alembic's script loader. Upgrades run through Alembic."""
+    chain: dict[str, str | None] = {}
+    for path in sorted((MIGRATIONS / "versions").glob("[!_]*.py")):
+        source = path.read_text(encoding="utf-8")
+        revisions, downs = _REVISION.findall(source), _DOWN_REVISION.findall(source)
+        if len(revisions) != 1 or len(downs) != 1 or revisions[0] in chain:
+            return None
+        chain[revisions[0]] = downs[0] or None
+    heads = set(chain) - set(chain.values())
+    if len(heads) != 1 or any(down not in chain for down in chain.values() if down):
+        return None
+    return chain
+
+
 def head_revision() -> str:
     """This code's newest schema revision."""
-    head = _scripts().get_current_head()
-    assert head is not None, "arena/storage/migrations has no revision"
-    return head
+    chain = _revision_chain()
+    if chain is not None:
+        (head,) = set(chain) - set(chain.values())
+        return head
+    found = _scripts().get_current_head()
+    assert found is not None, "arena/storage/migrations has no revision"
+    return found
 
 
 @cache
 def known_revisions() -> frozenset[str]:
     """Every revision this code has (a database at another one is newer than the code)."""
+    chain = _revision_chain()
+    if chain is not None:
+        return frozenset(chain)
     return frozenset(s.revision for s in _scripts().walk_revisions())
 
 
@@ -241,10 +285,23 @@ def _apply(writer: Engine, where: str) -> None:
         backoff(attempt)
 
 
-def _apply_on(conn: Connection, where: str) -> None:
-    from alembic import command
-    from alembic.runtime.migration import MigrationContext
+def _stamp(conn: Connection, head: str) -> None:
+    """Record a new database's revision as Alembic's ``stamp`` does: its version table (the
+    same definition) holding ``head``."""
+    _VERSIONS.create(conn)
+    conn.execute(insert(_VERSIONS).values(version_num=head))
 
+
+_VERSIONS = Table(
+    VERSION_TABLE,
+    MetaData(),
+    Column("version_num", String(32), nullable=False),
+    PrimaryKeyConstraint("version_num", name=f"{VERSION_TABLE}_pkc"),
+)
+"""Alembic's version table, as ``alembic.runtime.migration.MigrationContext`` defines it."""
+
+
+def _apply_on(conn: Connection, where: str) -> None:
     status = read_status(conn)  # again, under the lock
     if status.state == "current":
         return
@@ -252,8 +309,10 @@ def _apply_on(conn: Connection, where: str) -> None:
         raise newer_error(status, where)
     if status.state == "empty":
         Base.metadata.create_all(conn)
-        MigrationContext.configure(conn).stamp(_scripts(), status.head)
+        _stamp(conn, status.head)
     else:
+        from alembic import command
+
         command.upgrade(alembic_config(conn), status.head)
     conn.execute(
         insert(SchemaReleaseRow).values(
