@@ -31,6 +31,45 @@ _DONT_WRITE_BYTECODE = sys.dont_write_bytecode
 sys.dont_write_bytecode = False
 
 
+SHARED_SCOPES = {
+    "tests/cluster/": "tests/cluster (one Ray cluster)",
+    "tests/examples/test_own_agent_tool_errors.py": "tests/examples (gated_template)",
+    "tests/examples/test_own_agent_versions.py": "tests/examples (gated_template)",
+}
+"""Test files (by path prefix) that share one expensive fixture: with ``--dist loadfile`` they
+form one scope, run on one xdist worker in a row, so the fixture is built once (and a
+package-scoped one is torn down after its last test)."""
+
+
+def shared_scope(nodeid: str) -> str:
+    """The xdist scope of a test: its file, or the shared name of its file's group."""
+    path = nodeid.split("::", 1)[0]
+    return next((name for prefix, name in SHARED_SCOPES.items() if path.startswith(prefix)), path)
+
+
+class _SharedScopes:
+    """pytest-xdist plugin: ``--dist loadfile``, with the files of :data:`SHARED_SCOPES`
+    grouped."""
+
+    @staticmethod
+    def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+        if config.getvalue("dist") != "loadfile":
+            return None
+        from xdist.scheduler import LoadFileScheduling
+
+        class SharedFileScheduling(LoadFileScheduling):  # type: ignore[misc]
+            def _split_scope(self, nodeid: str) -> str:
+                return shared_scope(nodeid)
+
+        return SharedFileScheduling(config, log)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Group the files of :data:`SHARED_SCOPES` when pytest-xdist distributes the tests."""
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_SharedScopes(), "arena-shared-scopes")
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """After collection: bytecode is written again only as the environment says."""
     sys.dont_write_bytecode = _DONT_WRITE_BYTECODE

@@ -26,7 +26,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, PrivateAttr
 
 from arena.models._replies import check_reply, is_empty, is_malformed_reply, reply_message
 from arena.models._retry import RetryPolicy, is_transient
@@ -139,6 +139,14 @@ def holds_reply(
     return stored is not None and not is_empty(messages_from_dict([stored["message"]])[0])
 
 
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop, or None outside one."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 class CachingChatModel(BaseChatModel):
     """Wraps a chat model with a persistent response cache and retries."""
 
@@ -155,12 +163,23 @@ class CachingChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "arena-cached"
 
+    _built_on: Any = PrivateAttr(default=None)
+
     def _model(self) -> BaseChatModel:
-        # Built lazily so a fully cached rerun never starts a model server.
+        # Built lazily so a fully cached rerun never starts a model server. A model kept
+        # between runs (an executor's, a judge's) is built again on each new event loop: its
+        # HTTP client's pooled connections belong to the loop they were opened on, and once
+        # that loop is closed the next request fails ("Event loop is closed").
+        loop = _running_loop()
+        if self.factory is not None and self.inner is not None and loop is not None:
+            if self._built_on is not None and self._built_on is not loop:
+                self.inner = None
+            self._built_on = loop
         if self.inner is None:
             if self.factory is None:
                 raise ValueError("CachingChatModel needs inner or factory")
             self.inner = self.factory()
+            self._built_on = loop
         assert self.inner is not None
         return self.inner
 

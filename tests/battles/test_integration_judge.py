@@ -1,4 +1,6 @@
-"""The real local model judges battles end to end (logprob verdicts, both orders)."""
+"""The real local model judges battles end to end (logprob verdicts, both orders): the baseline
+on the local model against ``small-model``, whose answers are scripted
+(tests/support/scripted_small_model.yaml) so no second model runs."""
 
 from __future__ import annotations
 
@@ -17,6 +19,13 @@ from arena.variants.variant import load_variants
 from judges import parse_judge
 
 pytestmark = pytest.mark.integration
+
+SCRIPTED = Path(__file__).resolve().parents[1] / "support" / "scripted_small_model.yaml"
+
+
+@pytest.fixture(autouse=True)
+def _small_model_scripted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_FAKE_SCRIPTS", str(SCRIPTED))
 
 
 def _contest(store: Store, golden_path: Path, variants_dir: Path) -> int:

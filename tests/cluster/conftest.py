@@ -13,9 +13,10 @@ from tests.faults.scenario import API_KEY, KEY_ENV
 from tests.plugin.conftest import install_plugin
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    """Head and worker node, each with one CPU; stopped after the last cluster test."""
+    """Head and worker node, each with one CPU; stopped after the last cluster test (an idle
+    cluster keeps about a third of a core busy: it must not outlive its tests)."""
     try:
         import ray  # noqa: F401
     except ImportError:

@@ -1,5 +1,7 @@
 """`arena compare --sequential` and `arena gate --sequential` on the real local model, on the
-fewest cases that run both commands end to end (two cases: the model is shared in CI)."""
+fewest cases that run both commands end to end (two cases: the model is shared in CI). The
+baseline and the judge are the local model; ``small-model``'s answers are scripted, as in
+tests/battles/test_integration_judge.py (same script, so its answers come from the cache)."""
 
 from __future__ import annotations
 
@@ -9,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.storage import Store
 
 pytestmark = pytest.mark.integration
 
 CASES = "HP-003,GF-001"
 JUDGE = "local:qwen2.5-coder-1.5b"
+SCRIPTED = Path(__file__).resolve().parents[1] / "support" / "scripted_small_model.yaml"
 
 
 def test_both_sequential_commands_work_on_the_local_model(
@@ -22,7 +26,9 @@ def test_both_sequential_commands_work_on_the_local_model(
     variants_dir: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("ARENA_FAKE_SCRIPTS", str(SCRIPTED))
     where = ["--dataset", str(golden_path), "--variants-dir", str(variants_dir)]
     code = main(
         [
@@ -37,6 +43,9 @@ def test_both_sequential_commands_work_on_the_local_model(
     assert report["plan"]["boundary"] == "spending"  # the default: known horizon, futility
     for point in report["trace"]:
         assert 0 <= point["lower"] <= point["mean"] <= point["upper"] <= 1
+    # every look ran on a new event loop with the models kept: none of them failed for it
+    errors = [r.error for r in Store(local_db_url).results(report["run_id"]) if r.error]
+    assert not errors, errors
     reports = tmp_path / "reports"
     code = main(
         [
@@ -49,3 +58,5 @@ def test_both_sequential_commands_work_on_the_local_model(
     assert code == (0 if doc["passed"] else 1)
     assert doc["compare"]["cases_total"] == 2 and doc["compare"]["stopped_because"]
     assert "(sequential" in (reports / "gate.md").read_text()
+    errors = [r.error for r in Store(local_db_url).results(doc["compare"]["run_id"]) if r.error]
+    assert not errors, errors
