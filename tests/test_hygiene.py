@@ -77,6 +77,18 @@ def test_the_commands_load_scipy_stats_only_when_they_use_it() -> None:
     assert out == "False"
 
 
+def test_reading_arena_yaml_loads_no_scoring() -> None:
+    """Every command reads ``arena.yaml``'s defaults (the gate's limits and rules among them):
+    that loads the limits' and rules' models, not the scoring they are applied with, so a
+    command that scores nothing (``arena runs``, ``show``, ``db``) never pays for it."""
+    code = (
+        "import sys, arena.project._defaults, arena.cli.config_defaults; "
+        "print(sorted(m for m in sys.modules if m.startswith('arena.scoring')))"
+    )
+    out = _fresh_interpreter(code)
+    assert out == "[]"
+
+
 def test_no_test_asserts_on_a_measured_duration() -> None:
     """A loaded machine makes any timed assertion fail (CI once failed on the plan's estimate
     against the measured time): durations are printed by benchmarks/, tests assert what the

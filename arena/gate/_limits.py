@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arena.golden._models import CATEGORY_PATTERN, Tier
-from arena.records.results import known_mean
-from arena.scoring._aggregate import VariantScores, percentile
-from arena.scoring._baseline import Baseline
-from arena.scoring._types import mean
+
+if TYPE_CHECKING:  # the limits load with arena.yaml in every command: scoring loads when used
+    from arena.scoring._aggregate import VariantScores
+    from arena.scoring._baseline import Baseline
 
 
 class AbsoluteLimits(BaseModel):
@@ -190,6 +190,10 @@ class CostFigures(BaseModel):
         ids = list(snap.cases) if case_ids is None else list(case_ids)
         records = [snap.cases[c] for c in ids if c in snap.cases]
         if records and all(r.latency_s for r in records):
+            from arena.records.results import known_mean
+            from arena.scoring._aggregate import percentile
+            from arena.scoring._types import mean
+
             costs = [x for r in records for x in r.cost_usd]  # None: unknown
             tokens = [float(x) for r in records for x in r.tokens]
             latency = [x for r in records for x in r.latency_s]

@@ -7,21 +7,13 @@ The rules, their defaults and which of them block are documented in ``arena.gate
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.compare._power import PowerEstimate
+from arena.gate._rule_config import MAX_DROP, Severity
 from arena.scoring.checks._reasons import FailureKind
 
 __all__ = ["MAX_DROP", "FailureKind", "RegressionReason", "RegressionReport", "Severity"]
-
-MAX_DROP = 0.05
-"""Default largest tolerated drop of the suite score."""
-
-
-Severity = Literal["block", "warn", "flaky"]
-"""``block`` fails the gate; ``warn`` is listed; ``flaky``: the case was flaky in the baseline."""
 
 
 class RegressionReason(BaseModel):

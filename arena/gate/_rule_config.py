@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from arena.gate._regression import MAX_DROP, Severity
+MAX_DROP = 0.05
+"""Default largest tolerated drop of the suite score."""
+
+
+Severity = Literal["block", "warn", "flaky"]
+"""``block`` fails the gate; ``warn`` is listed; ``flaky``: the case was flaky in the baseline."""
 
 RULES: dict[str, str] = {
     "suite_drop": "the suite score drops by more than max_drop, significantly",
