@@ -158,12 +158,11 @@ class CachingChatModel(BaseChatModel):
     namespace: str = ""
     store: Any = Field(default_factory=MemoryResponseStore)
     retry: RetryPolicy = Field(default_factory=RetryPolicy.from_env)
+    _built_on: Any = PrivateAttr(default=None)  # the event loop the inner model was built on
 
     @property
     def _llm_type(self) -> str:
         return "arena-cached"
-
-    _built_on: Any = PrivateAttr(default=None)
 
     def _model(self) -> BaseChatModel:
         # Built lazily so a fully cached rerun never starts a model server. A model kept
@@ -171,7 +170,7 @@ class CachingChatModel(BaseChatModel):
         # HTTP client's pooled connections belong to the loop they were opened on, and once
         # that loop is closed the next request fails ("Event loop is closed").
         loop = _running_loop()
-        if self.factory is not None and self.inner is not None and loop is not None:
+        if self.factory is not None and loop is not None:
             if self._built_on is not None and self._built_on is not loop:
                 self.inner = None
             self._built_on = loop
@@ -179,7 +178,6 @@ class CachingChatModel(BaseChatModel):
             if self.factory is None:
                 raise ValueError("CachingChatModel needs inner or factory")
             self.inner = self.factory()
-            self._built_on = loop
         assert self.inner is not None
         return self.inner
 
