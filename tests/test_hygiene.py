@@ -77,6 +77,23 @@ def test_the_commands_load_scipy_stats_only_when_they_use_it() -> None:
     assert out == "False"
 
 
+def test_the_gates_interval_and_the_sequential_boundaries_load_no_scipy_stats() -> None:
+    """Every gate of two or more cases widens its bootstrap interval by a t quantile, and every
+    sequential look spends alpha by the normal: they use ``scipy.special`` (the functions
+    ``scipy.stats`` calls), so a gate run never pays scipy.stats' import (most of a second)."""
+    code = (
+        "import sys\n"
+        "from arena.gate._noise import paired_bootstrap\n"
+        "from arena.sequential._spending import spent\n"
+        "from arena.trust._accuracy import _exact_interval\n"
+        "paired_bootstrap([1.0, 0.0, 1.0], [0.0, 0.0, 1.0])\n"
+        "spent(0.05, 0.5)\n"
+        "_exact_interval(3, 10)\n"
+        "print('scipy.stats' in sys.modules)"
+    )
+    assert _fresh_interpreter(code) == "False"
+
+
 def test_reading_arena_yaml_loads_no_scoring() -> None:
     """Every command reads ``arena.yaml``'s defaults (the gate's limits and rules among them):
     that loads the limits' and rules' models, not the scoring they are applied with, so a

@@ -162,9 +162,9 @@ def _interval(hits_per_case: list[list[int]], rounds: int, seed: int) -> tuple[f
 
 def _exact_interval(hits: int, n: int, level: float = 0.95) -> tuple[float, float]:
     """The Clopper-Pearson interval of ``hits`` successes in ``n`` trials."""
-    from scipy import stats
+    from scipy.special import betaincinv  # scipy.stats' beta.ppf, without its import cost
 
     tail = (1.0 - level) / 2
-    low = 0.0 if hits == 0 else float(stats.beta.ppf(tail, hits, n - hits + 1))
-    high = 1.0 if hits == n else float(stats.beta.ppf(1.0 - tail, hits + 1, n - hits))
+    low = 0.0 if hits == 0 else float(betaincinv(hits, n - hits + 1, tail))
+    high = 1.0 if hits == n else float(betaincinv(hits + 1, n - hits, 1.0 - tail))
     return low, high
