@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ sys.dont_write_bytecode = False
 
 
 SHARED_SCOPES = {
+    "tests/packaging/": "tests/packaging (one built wheel)",
     "tests/cluster/": "tests/cluster (one Ray cluster)",
     "tests/examples/test_own_agent_tool_errors.py": "tests/examples (gated_template)",
     "tests/examples/test_own_agent_versions.py": "tests/examples (gated_template)",
@@ -40,11 +42,23 @@ SHARED_SCOPES = {
 form one scope, run on one xdist worker in a row, so the fixture is built once (and a
 package-scoped one is torn down after its last test)."""
 
+LONGEST_SCOPES = ("tests/packaging (one built wheel)", "tests/cluster (one Ray cluster)")
+"""Scopes that run for minutes on their own: they start first, so that no worker is left with
+one of them at the end while the other has nothing to do (xdist otherwise starts the scopes
+with the most tests first)."""
+
 
 def shared_scope(nodeid: str) -> str:
     """The xdist scope of a test: its file, or the shared name of its file's group."""
     path = nodeid.split("::", 1)[0]
     return next((name for prefix, name in SHARED_SCOPES.items() if path.startswith(prefix)), path)
+
+
+def longest_first(workqueue: OrderedDict[str, Any]) -> None:
+    """Move the :data:`LONGEST_SCOPES` in ``workqueue`` to its front, in that order."""
+    for scope in reversed(LONGEST_SCOPES):
+        if scope in workqueue:
+            workqueue.move_to_end(scope, last=False)
 
 
 class _SharedScopes:
@@ -60,6 +74,12 @@ class _SharedScopes:
         class SharedFileScheduling(LoadFileScheduling):  # type: ignore[misc]
             def _split_scope(self, nodeid: str) -> str:
                 return shared_scope(nodeid)
+
+            def _assign_work_unit(self, node: Any) -> None:
+                if not getattr(self, "_ordered", False):  # the first unit: the queue is full
+                    self._ordered = True
+                    longest_first(self.workqueue)
+                super()._assign_work_unit(node)
 
         return SharedFileScheduling(config, log)
 

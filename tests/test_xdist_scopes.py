@@ -4,11 +4,12 @@ one scope together, so that fixture is built once per run, not once per worker."
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED_SCOPES, shared_scope
+from tests.conftest import LONGEST_SCOPES, SHARED_SCOPES, longest_first, shared_scope
 
 pytestmark = pytest.mark.unit
 
@@ -36,3 +37,20 @@ def test_the_gated_example_files_are_one_scope_and_every_listed_path_exists() ->
     )
     for prefix in SHARED_SCOPES:
         assert (ROOT / prefix).exists(), prefix
+
+
+def test_every_packaging_file_is_in_the_one_wheel_scope() -> None:
+    files = sorted((ROOT / "tests" / "packaging").glob("test_*.py"))
+    assert len(files) >= 4
+    scopes = {shared_scope(f"{f.relative_to(ROOT).as_posix()}::test_x") for f in files}
+    assert scopes == {"tests/packaging (one built wheel)"}
+
+
+def test_the_longest_scopes_start_first_and_the_rest_keep_their_order() -> None:
+    assert set(LONGEST_SCOPES) <= set(SHARED_SCOPES.values())
+    queue = OrderedDict.fromkeys(["tests/a.py", LONGEST_SCOPES[1], "tests/b.py", LONGEST_SCOPES[0]])
+    longest_first(queue)
+    assert list(queue) == [*LONGEST_SCOPES, "tests/a.py", "tests/b.py"]
+    partial = OrderedDict.fromkeys(["tests/a.py", LONGEST_SCOPES[1]])
+    longest_first(partial)  # a scope -m left out is no error
+    assert list(partial) == [LONGEST_SCOPES[1], "tests/a.py"]

@@ -5,11 +5,14 @@ folder runs ``arena`` from an empty directory with nothing of the checkout on it
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import subprocess
 import sys
 import venv
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +20,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD_TIMEOUT_S = 600
+DIST_DIR_ENV = "ARENA_TEST_DIST_DIR"
+"""A folder for the built sdist and wheel shared by the sessions of one checkout (unset: each
+session builds its own)."""
 
 
 @dataclass(frozen=True)
@@ -80,30 +86,60 @@ class WheelEnv:
 @pytest.fixture(scope="session")
 def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Artifacts:
     """``python -m build``: the sdist, then the wheel built from the unpacked sdist."""
-    out = tmp_path_factory.mktemp("dist")
-    done = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(REPO)],
-        capture_output=True,
-        text=True,
-        timeout=BUILD_TIMEOUT_S,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    (sdist,) = out.glob("*.tar.gz")
-    (wheel,) = out.glob("*.whl")
-    return Artifacts(sdist=sdist, wheel=wheel, log=done.stdout + done.stderr)
+    with _folder("dist", tmp_path_factory) as out:
+        return _built(out)
 
 
 @pytest.fixture(scope="session")
 def wheel_env(artifacts: Artifacts, tmp_path_factory: pytest.TempPathFactory) -> WheelEnv:
     """A new virtual environment (outside the checkout) with the wheel installed by pip."""
-    root = tmp_path_factory.mktemp("wheel-venv") / "venv"
-    venv.create(root, with_pip=True)
-    env = WheelEnv(root)
-    # --no-compile: Python compiles what it imports, once (see WheelEnv.env); compiling every
-    # dependency up front would double the install time of the one venv of the session.
-    done = env.run(root, env.python, "-m", "pip", "install", "--quiet", "--no-compile",
-                   artifacts.wheel, timeout=BUILD_TIMEOUT_S)  # fmt: skip
-    return WheelEnv(root, install_log=done.stdout + done.stderr)
+    with _folder("wheel-venv", tmp_path_factory) as home:
+        return _installed(home, artifacts)
+
+
+@contextmanager
+def _folder(name: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The session's folder ``name``, held under a lock while the fixture fills it. Where
+    :data:`DIST_DIR_ENV` names a folder, its ``name`` is made once and the sessions after the
+    first read it (``.ci/run`` runs two sessions on one checkout)."""
+    shared = os.environ.get(DIST_DIR_ENV)
+    folder = Path(shared) / name if shared else tmp_path_factory.mktemp(name)
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one build, whichever session or worker asks first
+        yield folder
+
+
+def _built(out: Path) -> Artifacts:
+    """The artifacts in ``out``, built unless a finished build (its log) is there."""
+    log = out / "build.log"
+    if not log.exists():
+        done = subprocess.run(
+            [sys.executable, "-m", "build", "--outdir", str(out), str(REPO)],
+            capture_output=True,
+            text=True,
+            timeout=BUILD_TIMEOUT_S,
+        )
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        log.write_text(done.stdout + done.stderr)
+    (sdist,) = out.glob("*.tar.gz")
+    (wheel,) = out.glob("*.whl")
+    return Artifacts(sdist=sdist, wheel=wheel, log=log.read_text())
+
+
+def _installed(home: Path, artifacts: Artifacts) -> WheelEnv:
+    """The venv in ``home`` with the wheel, installed unless a finished install (its log) is
+    there."""
+    log, env = home / "install.log", WheelEnv(home / "venv")
+    if not log.exists():
+        shutil.rmtree(env.root, ignore_errors=True)  # what an interrupted session left
+        venv.create(env.root, with_pip=True)
+        # --no-compile: Python compiles what it imports, once (see WheelEnv.env); compiling
+        # every dependency up front would double the install time of the one venv.
+        done = env.run(home, env.python, "-m", "pip", "install", "--quiet", "--no-compile",
+                       artifacts.wheel, timeout=BUILD_TIMEOUT_S)  # fmt: skip
+        log.write_text(done.stdout + done.stderr)
+    return WheelEnv(env.root, install_log=log.read_text())
 
 
 @pytest.fixture
