@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from fnmatch import fnmatch
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -87,7 +88,11 @@ def _imports(module: str, path: Path) -> set[str]:
     return found
 
 
-GRAPH = {module: _imports(module, path) for module, path in MODULES.items()}
+@cache
+def graph() -> dict[str, set[str]]:
+    """Each module's edges to the other library modules, parsed when a test first asks (not
+    while every session collects this file)."""
+    return {module: _imports(module, path) for module, path in MODULES.items()}
 
 
 def layer_of(module: str) -> int:
@@ -110,7 +115,7 @@ def _cycles() -> list[list[str]]:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)
-        for other in sorted(GRAPH[node]):
+        for other in sorted(graph()[node]):
             if other not in index:
                 visit(other)
                 low[node] = min(low[node], low[other])
@@ -127,7 +132,7 @@ def _cycles() -> list[list[str]]:
             if len(component) > 1:
                 found.append(sorted(component))
 
-    for node in sorted(GRAPH):
+    for node in sorted(graph()):
         if node not in index:
             visit(node)
     return found
@@ -135,10 +140,10 @@ def _cycles() -> list[list[str]]:
 
 def test_the_walk_sees_every_kind_of_import() -> None:
     # module level, function level and TYPE_CHECKING imports are all edges
-    assert "arena.models.providers._registry" in GRAPH["arena.models._config"]
-    assert "arena.gate._rules" in GRAPH["arena.gate._baselines"]
-    assert "arena.ratings._options" in GRAPH["arena.ratings._methods"]  # TYPE_CHECKING only
-    assert "arena.storage" in GRAPH["arena.votes._ballots"]  # inside a function
+    assert "arena.models.providers._registry" in graph()["arena.models._config"]
+    assert "arena.gate._rules" in graph()["arena.gate._baselines"]
+    assert "arena.ratings._options" in graph()["arena.ratings._methods"]  # TYPE_CHECKING only
+    assert "arena.storage" in graph()["arena.votes._ballots"]  # inside a function
 
 
 def test_a_module_path_written_as_a_string_is_an_edge() -> None:
@@ -156,7 +161,7 @@ def test_no_import_cycles() -> None:
 def test_every_import_points_down_the_layers() -> None:
     against = [
         f"{module} ({LAYERS[layer_of(module)][0]}) imports {other} ({LAYERS[layer_of(other)][0]})"
-        for module, others in sorted(GRAPH.items())
+        for module, others in sorted(graph().items())
         for other in sorted(others)
         if layer_of(other) > layer_of(module)
     ]
@@ -226,7 +231,7 @@ def test_judges_depend_on_core_types_only() -> None:
     # judges/ is a layer of its own: how one pair is judged, never how runs are run or stored
     outside = sorted(
         f"{module} imports {other}"
-        for module, others in GRAPH.items()
+        for module, others in graph().items()
         if module == "judges" or module.startswith("judges.")
         for other in others
         if other.startswith("arena")
@@ -282,7 +287,7 @@ def test_every_layer_imports_the_layer_below_it() -> None:
         for index in range(1, len(LAYERS))
         if not any(
             layer_of(module) == index and layer_of(other) == index - 1
-            for module, others in GRAPH.items()
+            for module, others in graph().items()
             for other in others
         )
     ]
