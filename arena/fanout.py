@@ -88,13 +88,17 @@ class FanOut(Generic[Item, Done]):
 
 
 def run_interruptibly(main: Awaitable[Done]) -> Done:
-    """``asyncio.run(main)``, except that a Ctrl-C always ends in :class:`KeyboardInterrupt`.
+    """``asyncio.run(main)``, except that a Ctrl-C always ends in :class:`KeyboardInterrupt`
+    and a SIGTERM handled by Python (the CLI's) runs only after the run's cleanup.
 
     As :func:`asyncio.run` does, a first Ctrl-C cancels the main task (so ``finally`` blocks
     and interrupted-run bookkeeping run) and a second one raises at once. Unlike it, the
     interrupt is not lost when the cancellation is (Python 3.11 can drop a cancellation that
     meets a task finishing at the same moment, and the run then went on as if no key had been
-    pressed). Off the main thread, or under a SIGINT handler of the caller's, it is
+    pressed). A first SIGTERM does the same, and the process's own SIGTERM handler is called
+    once the main task has ended: raised inside a nested task (a model call), its
+    ``SystemExit`` would leave the loop before the main task's cleanup, and the run would stay
+    ``running``. Off the main thread, or under a SIGINT handler of the caller's, it is
     :func:`asyncio.run`.
     """
     import signal
@@ -106,34 +110,53 @@ def run_interruptibly(main: Awaitable[Done]) -> Done:
     ):
         return asyncio.run(_awaited(main))
     pressed: list[int] = []
+    terminated: list[int] = []
     running: list[asyncio.Task[Any]] = []
     loop = asyncio.new_event_loop()
+    on_term = signal.getsignal(signal.SIGTERM)
+
+    def cancel_first(signals: list[int]) -> bool:
+        signals.append(1)
+        if len(signals) == 1 and running and not running[0].done():
+            loop.call_soon_threadsafe(running[0].cancel)
+            return True
+        return False
 
     def on_sigint(_signum: int, _frame: object) -> None:
-        pressed.append(1)
-        if len(pressed) == 1 and running and not running[0].done():
-            loop.call_soon_threadsafe(running[0].cancel)
-            return
-        raise KeyboardInterrupt
+        if not cancel_first(pressed):
+            raise KeyboardInterrupt
+
+    def on_sigterm(signum: int, frame: Any) -> None:
+        if not cancel_first(terminated) and callable(on_term):
+            on_term(signum, frame)
+
+    def ended() -> None:
+        """After the run: what the signals asked for, now that its cleanup is done."""
+        if terminated and callable(on_term):
+            on_term(signal.SIGTERM, None)
+        if pressed:
+            raise KeyboardInterrupt
 
     async def watched() -> Done:
         running.append(asyncio.current_task())  # type: ignore[arg-type]
         return await main
 
     signal.signal(signal.SIGINT, on_sigint)
+    if callable(on_term):  # SIG_DFL and SIG_IGN stay as they are
+        signal.signal(signal.SIGTERM, on_sigterm)
     try:
         with asyncio.Runner(loop_factory=lambda: loop) as runner:
             try:
                 result = runner.run(watched())
             except asyncio.CancelledError:
-                if pressed:
-                    raise KeyboardInterrupt from None
+                ended()
                 raise
-        if pressed:
-            raise KeyboardInterrupt
+        ended()
         return result
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        if callable(on_term):
+            signal.signal(signal.SIGTERM, on_term)
 
 
 async def _awaited(main: Awaitable[Done]) -> Done:
