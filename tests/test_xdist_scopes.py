@@ -21,11 +21,17 @@ def test_a_files_tests_are_one_scope() -> None:
     assert shared_scope("tests/app/test_app.py::test_b[x::y]") == "tests/app/test_app.py"
 
 
-def test_every_cluster_file_is_in_the_one_ray_scope() -> None:
-    files = sorted((ROOT / "tests" / "cluster").glob("test_*.py"))
+@pytest.mark.parametrize(
+    ("folder", "scope"),
+    [
+        ("cluster", "tests/cluster (one Ray cluster)"),
+        ("packaging", "tests/packaging (one built wheel)"),
+    ],
+)
+def test_every_file_of_a_shared_folder_is_in_its_one_scope(folder: str, scope: str) -> None:
+    files = sorted((ROOT / "tests" / folder).glob("test_*.py"))
     assert len(files) >= 4
-    scopes = {shared_scope(f"{f.relative_to(ROOT).as_posix()}::test_x") for f in files}
-    assert scopes == {"tests/cluster (one Ray cluster)"}
+    assert {shared_scope(f"{f.relative_to(ROOT).as_posix()}::test_x") for f in files} == {scope}
 
 
 def test_the_gated_example_files_are_one_scope_and_every_listed_path_exists() -> None:
@@ -37,13 +43,6 @@ def test_the_gated_example_files_are_one_scope_and_every_listed_path_exists() ->
     )
     for prefix in SHARED_SCOPES:
         assert (ROOT / prefix).exists(), prefix
-
-
-def test_every_packaging_file_is_in_the_one_wheel_scope() -> None:
-    files = sorted((ROOT / "tests" / "packaging").glob("test_*.py"))
-    assert len(files) >= 4
-    scopes = {shared_scope(f"{f.relative_to(ROOT).as_posix()}::test_x") for f in files}
-    assert scopes == {"tests/packaging (one built wheel)"}
 
 
 def test_the_longest_scopes_start_first_and_the_rest_keep_their_order() -> None:
