@@ -79,7 +79,10 @@ def test_the_blocks_are_rewritten_from_the_database_and_nothing_else(tmp_path: P
     assert (
         "| 1. `.venv/bin/arena demo` | 7 min 24 s (a fresh clone, issue 37) | 6 min 40 s" in readme
     )
-    ci_row = "| 2. `bash .ci/run` | 16 min 57 s in CI at stop 58; 18 min 19 s to 20 min 30 s on 3 fresh clones |"
+    ci_row = (
+        "| 2. `bash .ci/run` | 16 min 57 s in CI at stop 58; "
+        "18 min 19 s to 20 min 30 s on 3 fresh clones |"
+    )
     assert f"{ci_row} 45 min" in readme
     stamps = [line for line in readme.split("\n") if blocks.STAMP.match(line)]
     assert len(stamps) == 2 and max(map(blocks.stamp_length, stamps)) <= blocks.STAMP_CHARS
