@@ -93,3 +93,12 @@ def test_exact_test_known_values() -> None:
     assert pass_drop_p_value(1, 1, 0, 1) == pytest.approx(0.5)
     with pytest.raises(ValueError):
         pass_drop_p_value(4, 3, 0, 3)
+
+
+@pytest.mark.parametrize("n", [2, 5, 30, 400])
+@pytest.mark.parametrize("alpha", [0.05, 0.2])
+def test_small_sample_factor_matches_scipy_stats(n: int, alpha: float) -> None:
+    q = 1 - alpha / 2
+    reference = stats.t.ppf(q, n - 1) / stats.norm.ppf(q) * np.sqrt(n / (n - 1))
+    assert noise.small_sample_factor(n, alpha) == pytest.approx(reference, rel=1e-12)
+    assert noise.small_sample_factor(1, alpha) == 1.0

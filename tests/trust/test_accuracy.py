@@ -15,7 +15,7 @@ from arena.evaluation.run_scores import score_run
 from arena.models import ModelConfig, register_fake
 from arena.storage import Store
 from arena.trust import GoldenMark, judge_accuracy
-from arena.trust._accuracy import golden_winner
+from arena.trust._accuracy import _exact_interval, golden_winner
 from judges import JudgeSpec
 from tests.battles.test_judges import _answers, _run
 
@@ -159,3 +159,13 @@ def test_a_judge_right_on_every_pair_still_gets_an_interval_of_its_sample_size()
     assert "1.00 [0.77, 1.00] on 14 decisive pairs" in found.text()
     none = judge_accuracy(*_scripted([False] * 14))
     assert none.ci_low == 0.0 and none.ci_high == pytest.approx(0.2316, abs=1e-3)
+
+
+@pytest.mark.parametrize(("hits", "n"), [(0, 7), (3, 10), (9, 14), (50, 60), (14, 14)])
+def test_the_exact_interval_matches_scipys_binomial_test(hits: int, n: int) -> None:
+    from scipy.stats import binomtest
+
+    reference = binomtest(hits, n).proportion_ci(confidence_level=0.95, method="exact")
+    low, high = _exact_interval(hits, n)
+    assert low == pytest.approx(reference.low, abs=1e-10)
+    assert high == pytest.approx(reference.high, abs=1e-10)
