@@ -42,10 +42,11 @@ def desk_server(tmp_path: Path) -> Iterator[str]:
 
 def _open_expanders(driver: Any, prefix: str) -> int:
     """Click every closed expander whose label starts with ``prefix``; how many there are
-    (open or closed).
+    (open or closed). Called inside a wait: a click refused mid-rerun is tried again there.
 
     The summary's text starts with its arrow icon's ligature name (``keyboard_arrow_right``),
     so the label is read from the summary's markdown container."""
+    from selenium.common.exceptions import ElementClickInterceptedException
     from selenium.webdriver.common.by import By
 
     found = [
@@ -59,7 +60,10 @@ def _open_expanders(driver: Any, prefix: str) -> int:
         if driver.execute_script("return arguments[0].closest('details').open === true", summary):
             continue
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
-        summary.click()
+        try:
+            summary.click()
+        except ElementClickInterceptedException:  # mid-rerun; the caller's wait looks again
+            continue
     return len(found)
 
 
@@ -79,9 +83,13 @@ def test_the_drill_down_shows_the_node_timeline_and_state_diff(
             if "Compare" in t.text
         ).click()
         _choose(browser, "Case", "S-3")
-        wait.until(lambda d: "Graph path of desk-strict" in body(d))
-        assert _open_expanders(browser, "Graph path of") == 2
-        wait.until(lambda d: "State after each superstep" in body(d))
+        # Until the Case choice's rerun lands, S-1's paths (no state kept) are on the page,
+        # and S-3's expanders (other labels) then arrive closed: open them while waiting.
+        wait.until(
+            lambda d: (
+                _open_expanders(d, "Graph path of") == 2 and "State after each superstep" in body(d)
+            )
+        )
 
         def tables(d: Any) -> str:
             return " ".join(
